@@ -1,0 +1,72 @@
+# capplan — build, test, bench, demo.  `make` builds ./capplan.
+CC      ?= cc
+PKGS    := sqlite3 libcjson ncursesw
+CSV_LIBS := -lcsv
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null) $(CSV_LIBS) -lm
+WARN    := -Wall -Wextra -Werror -pedantic -Wshadow -Wstrict-prototypes \
+           -Wmissing-prototypes -Wcast-qual -Wformat=2 -Werror=vla
+CFLAGS  ?= -O2 -g
+ALL_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) \
+              -I. $(PKG_CFLAGS) -MMD -MP
+
+SANITIZE ?=
+BUILD   := build/release
+ifneq ($(SANITIZE),)
+BUILD   := build/sanitize
+ALL_CFLAGS += -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer
+LDSAN   := -fsanitize=$(SANITIZE)
+endif
+
+LIB_SRC := $(wildcard core/*.c data/*.c reports/*.c tui/*.c) $(filter-out cli/main.c,$(wildcard cli/*.c))
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
+MAIN_OBJ := $(BUILD)/cli/main.o
+TEST_SRC := $(wildcard tests/test_*.c)
+TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+BENCH_SRC := $(wildcard bench/*.c)
+BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
+
+.PHONY: all test demo clean deps
+
+all: capplan
+
+ifeq ($(SANITIZE),)
+capplan: $(BUILD)/capplan
+	cp $< $@
+endif
+
+$(BUILD)/capplan: $(LIB_OBJ) $(MAIN_OBJ)
+	$(CC) $(LDSAN) -o $@ $^ $(PKG_LIBS)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIB_OBJ)
+	$(CC) $(LDSAN) -o $@ $^ $(PKG_LIBS) -lcmocka
+
+$(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB_OBJ)
+	$(CC) $(LDSAN) -o $@ $^ $(PKG_LIBS)
+
+# The two README commands. `deps` installs Debian packages when missing.
+deps:
+	@./tests/deps.sh
+
+# Every test, under AddressSanitizer and UndefinedBehaviorSanitizer.
+test: deps
+	$(MAKE) SANITIZE=address,undefined build/sanitize/capplan sanitize-tests
+	./tests/run.sh build/sanitize
+
+.PHONY: sanitize-tests
+sanitize-tests: $(TEST_BIN)
+
+demo: deps capplan
+	./capplan --db demo.db demo
+
+clean:
+	rm -rf build capplan
+
+# bench and fuzz targets (mk/bench.mk, mk/fuzz.mk)
+-include mk/*.mk
+
+-include $(shell find build -name '*.d' 2>/dev/null)

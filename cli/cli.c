@@ -1,0 +1,68 @@
+#include "cli/cli.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+#include "data/store.h"
+
+Store *cli_store(CliCtx *ctx)
+{
+    if (ctx->store)
+        return ctx->store;
+    CpErr err;
+    ctx->store = store_open(ctx->db_path, &err);
+    if (!ctx->store)
+        cli_error("%s", err.msg);
+    return ctx->store;
+}
+
+void cli_sanitize(char *dst, size_t dstsz, const char *src)
+{
+    size_t o = 0;
+    const unsigned char *s = (const unsigned char *)src;
+    while (*s && o + 1 < dstsz) {
+        unsigned char c = *s;
+        if (c < 0x20 || c == 0x7f) {
+            dst[o++] = '?';
+            s++;
+        } else if (c == 0xc2 && s[1] >= 0x80 && s[1] < 0xa0) { /* C1 controls */
+            dst[o++] = '?';
+            s += 2;
+        } else {
+            dst[o++] = (char)c;
+            s++;
+        }
+    }
+    dst[o] = '\0';
+}
+
+int cli_error(const char *fmt, ...)
+{
+    char raw[1024], clean[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(raw, sizeof raw, fmt, ap);
+    va_end(ap);
+    cli_sanitize(clean, sizeof clean, raw);
+    fprintf(stderr, "capplan: %s\n", clean);
+    return 1;
+}
+
+int cli_usage(const CmdEntry *e)
+{
+    fprintf(stderr, "usage: %s\n", e->usage);
+    return 2;
+}
+
+int cli_wants_help(const CmdEntry *e, int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--") == 0)
+            break;
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            printf("usage: %s\n%s", e->usage, e->help);
+            return 1;
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,104 @@
+#include "cli/status_print.h"
+
+#include <cJSON.h>
+#include <stdlib.h>
+
+#include "cli/cli.h"
+#include "data/fields.h"
+#include "data/store.h"
+
+static void fmt_date(int64_t t, char *buf, size_t n)
+{
+    if (t == CP_TIME_NONE) {
+        snprintf(buf, n, "-");
+        return;
+    }
+    int y, mo, d, h, mi, s;
+    fields_civil_of(t, &y, &mo, &d, &h, &mi, &s);
+    snprintf(buf, n, "%04d-%02d-%02d", y, mo, d);
+}
+
+static int print_json(const StoreStatus *s, FILE *out)
+{
+    char first[16], last[16];
+    fmt_date(s->first_submit, first, sizeof first);
+    fmt_date(s->last_submit, last, sizeof last);
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "jobs", (double)s->jobs);
+    cJSON_AddNumberToObject(o, "attempts", (double)s->attempts);
+    cJSON_AddNumberToObject(o, "users", (double)s->users);
+    cJSON_AddNumberToObject(o, "accounts", (double)s->accounts);
+    cJSON_AddNumberToObject(o, "groups", (double)s->groups);
+    cJSON_AddNumberToObject(o, "people", (double)s->people);
+    cJSON_AddNumberToObject(o, "gpu_hours", s->gpu_hours);
+    cJSON_AddNumberToObject(o, "inventory_rows", (double)s->inventory_rows);
+    cJSON_AddNumberToObject(o, "events", (double)s->events);
+    cJSON_AddNumberToObject(o, "pubs", (double)s->pubs);
+    cJSON_AddNumberToObject(o, "gpu_metrics", (double)s->gpu_metrics);
+    cJSON_AddNumberToObject(o, "imports", (double)s->imports);
+    if (s->first_submit != CP_TIME_NONE) {
+        cJSON_AddStringToObject(o, "first_submit", first);
+        cJSON_AddStringToObject(o, "last_submit", last);
+    } else {
+        cJSON_AddNullToObject(o, "first_submit");
+        cJSON_AddNullToObject(o, "last_submit");
+    }
+    cJSON *cl = cJSON_AddArrayToObject(o, "clusters");
+    for (int i = 0; i < s->nclusters; i++) {
+        cJSON *c = cJSON_CreateObject();
+        cJSON_AddStringToObject(c, "name", s->clusters[i].name);
+        cJSON_AddNumberToObject(c, "jobs", (double)s->clusters[i].count);
+        cJSON_AddItemToArray(cl, c);
+    }
+    char *text = cJSON_Print(o);
+    fprintf(out, "%s\n", text);
+    free(text);
+    cJSON_Delete(o);
+    return 0;
+}
+
+static void print_text(const StoreStatus *s, FILE *out)
+{
+    char first[16], last[16], name[256];
+    fmt_date(s->first_submit, first, sizeof first);
+    fmt_date(s->last_submit, last, sizeof last);
+    fprintf(out, "jobs         %12lld  (%lld attempts)\n", (long long)s->jobs,
+            (long long)s->attempts);
+    fprintf(out, "GPU-hours    %12.0f\n", s->gpu_hours);
+    fprintf(out, "submitted    %s .. %s\n", first, last);
+    fprintf(out, "users        %12lld\n", (long long)s->users);
+    fprintf(out, "accounts     %12lld\n", (long long)s->accounts);
+    fprintf(out, "roster       %12lld people in %lld groups\n", (long long)s->people,
+            (long long)s->groups);
+    fprintf(out, "inventory    %12lld rows\n", (long long)s->inventory_rows);
+    fprintf(out, "events       %12lld\n", (long long)s->events);
+    fprintf(out, "publications %12lld\n", (long long)s->pubs);
+    fprintf(out, "gpu metrics  %12lld jobs\n", (long long)s->gpu_metrics);
+    fprintf(out, "clusters     %12lld\n", (long long)s->clusters_n);
+    for (int i = 0; i < s->nclusters; i++) {
+        cli_sanitize(name, sizeof name, s->clusters[i].name);
+        fprintf(out, "  %-20s %10lld jobs\n", name, (long long)s->clusters[i].count);
+    }
+    fprintf(out, "imports      %12lld\n", (long long)s->imports);
+    for (int i = 0; i < s->nrecent; i++) {
+        cli_sanitize(name, sizeof name, s->recent_imports[i].name);
+        fprintf(out, "  %s: %lld added\n", name, (long long)s->recent_imports[i].count);
+    }
+}
+
+int status_print(Store *st, int json, FILE *out)
+{
+    StoreStatus s;
+    CpErr err;
+    if (store_status(st, &s, &err) < 0) {
+        store_status_free(&s);
+        return cli_error("%s", err.msg);
+    }
+    int rc = 0;
+    if (json)
+        rc = print_json(&s, out);
+    else
+        print_text(&s, out);
+    store_status_free(&s);
+    return rc;
+}

@@ -1,0 +1,26 @@
+#ifndef STRMAP_H
+#define STRMAP_H
+/* strmap: a string -> int64 hash map (open addressing, FNV-1a), used to
+ * dictionary-code repeated names (users, accounts, partitions) during a
+ * bulk load. Keys are copied; the map owns them. Pure: no I/O. */
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct StrMap StrMap;
+
+/* Caller frees with strmap_free. */
+StrMap *strmap_new(void);
+void strmap_free(StrMap *m);
+
+/* 1 and *value set if key (n bytes) is present, else 0. */
+int strmap_get(const StrMap *m, const char *key, size_t n, int64_t *value);
+/* Insert or overwrite. */
+void strmap_put(StrMap *m, const char *key, size_t n, int64_t value);
+size_t strmap_count(const StrMap *m);
+void strmap_clear(StrMap *m);
+
+/* 64-bit FNV-1a of a byte slice, chained from h (start with 0). */
+uint64_t strmap_hash(uint64_t h, const void *p, size_t n);
+
+#endif

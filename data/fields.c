@@ -1,0 +1,571 @@
+#include "data/fields.h"
+
+#include <math.h>
+#include <string.h>
+
+static int is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+static int slice_eq(const char *s, size_t n, const char *lit)
+{
+    size_t m = strlen(lit);
+    return n == m && memcmp(s, lit, m) == 0;
+}
+
+static int slice_ieq(const char *s, size_t n, const char *lit)
+{
+    size_t m = strlen(lit);
+    if (n != m)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        char a = s[i], b = lit[i];
+        if (a >= 'a' && a <= 'z')
+            a = (char)(a - 32);
+        if (b >= 'a' && b <= 'z')
+            b = (char)(b - 32);
+        if (a != b)
+            return 0;
+    }
+    return 1;
+}
+
+/* Reads up to max_digits digits at *p; -1 if none. */
+static int64_t read_uint(const char **p, const char *end, int max_digits)
+{
+    int64_t v = 0;
+    int k = 0;
+    while (*p < end && is_digit(**p) && k < max_digits) {
+        v = v * 10 + (**p - '0');
+        (*p)++;
+        k++;
+    }
+    return k ? v : -1;
+}
+
+int fields_int(const char *s, size_t n, int64_t *out, CpErr *err)
+{
+    const char *p = s, *end = s + n;
+    int neg = 0;
+    if (p < end && (*p == '-' || *p == '+')) {
+        neg = *p == '-';
+        p++;
+    }
+    if (p == end)
+        return cp_err_set(err, "bad integer '%.*s'", (int)n, s);
+    int64_t v = 0;
+    for (; p < end; p++) {
+        if (!is_digit(*p) || v > (INT64_MAX - 9) / 10)
+            return cp_err_set(err, "bad integer '%.*s'", (int)(n > 64 ? 64 : n), s);
+        v = v * 10 + (*p - '0');
+    }
+    *out = neg ? -v : v;
+    return 0;
+}
+
+int fields_double(const char *s, size_t n, double *out, CpErr *err)
+{
+    const char *p = s, *end = s + n;
+    double sign = 1.0, v = 0.0, scale = 1.0;
+    int digits = 0;
+    if (p < end && (*p == '-' || *p == '+')) {
+        sign = *p == '-' ? -1.0 : 1.0;
+        p++;
+    }
+    for (; p < end && is_digit(*p); p++, digits++)
+        v = v * 10.0 + (*p - '0');
+    if (p < end && *p == '.') {
+        for (p++; p < end && is_digit(*p); p++, digits++) {
+            scale /= 10.0;
+            v += (*p - '0') * scale;
+        }
+    }
+    if (digits && p < end && (*p == 'e' || *p == 'E')) {
+        int64_t ex;
+        if (fields_int(p + 1, (size_t)(end - p - 1), &ex, NULL) < 0 || ex > 308 || ex < -308)
+            return cp_err_set(err, "bad number '%.*s'", (int)(n > 64 ? 64 : n), s);
+        v *= pow(10.0, (double)ex);
+        p = end;
+    }
+    if (!digits || p != end)
+        return cp_err_set(err, "bad number '%.*s'", (int)(n > 64 ? 64 : n), s);
+    *out = sign * v;
+    return 0;
+}
+
+/* Days since 1970-01-01 of a civil date (H. Hinnant's algorithm). */
+static int64_t days_from_civil(int64_t y, int m, int d)
+{
+    y -= m <= 2;
+    int64_t era = (y >= 0 ? y : y - 399) / 400;
+    int64_t yoe = y - era * 400;
+    int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + doe - 719468;
+}
+
+int64_t fields_epoch_of(int y, int mon, int d, int h, int mi, int sec)
+{
+    return days_from_civil(y, mon, d) * 86400 + h * 3600 + mi * 60 + sec;
+}
+
+void fields_civil_of(int64_t t, int *y, int *mon, int *d, int *h, int *mi, int *sec)
+{
+    int64_t days = t >= 0 ? t / 86400 : -((-t + 86399) / 86400);
+    int64_t rem = t - days * 86400;
+    int64_t z = days + 719468;
+    int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+    int64_t doe = z - era * 146097;
+    int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    int64_t mp = (5 * doy + 2) / 153;
+    int64_t dd = doy - (153 * mp + 2) / 5 + 1;
+    int64_t mm = mp < 10 ? mp + 3 : mp - 9;
+    *y = (int)(yoe + era * 400 + (mm <= 2));
+    *mon = (int)mm;
+    *d = (int)dd;
+    *h = (int)(rem / 3600);
+    *mi = (int)(rem % 3600 / 60);
+    *sec = (int)(rem % 60);
+}
+
+static int days_in_month(int64_t y, int m)
+{
+    static const int dm[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    if (m == 2 && ((y % 4 == 0 && y % 100 != 0) || y % 400 == 0))
+        return 29;
+    return dm[m - 1];
+}
+
+static int bad_time(CpErr *err, const char *s, size_t n)
+{
+    return cp_err_set(err, "bad time '%.*s'", (int)(n > 64 ? 64 : n), s);
+}
+
+int fields_time(const char *s, size_t n, int64_t tz_offset_s, int64_t *out, CpErr *err)
+{
+    if (n == 0 || slice_eq(s, n, "Unknown") || slice_eq(s, n, "None") ||
+        slice_eq(s, n, "N/A")) {
+        *out = CP_TIME_NONE;
+        return 0;
+    }
+    const char *p = s, *end = s + n;
+    if (n >= 10 && s[4] == '-') {
+        int64_t y = read_uint(&p, end, 4);
+        if (y < 0 || p >= end || *p++ != '-')
+            return bad_time(err, s, n);
+        int64_t mo = read_uint(&p, end, 2);
+        if (mo < 1 || mo > 12 || p >= end || *p++ != '-')
+            return bad_time(err, s, n);
+        int64_t d = read_uint(&p, end, 2);
+        if (d < 1 || d > days_in_month(y, (int)mo))
+            return bad_time(err, s, n);
+        int64_t h = 0, mi = 0, sec = 0;
+        if (p < end && (*p == 'T' || *p == ' ')) {
+            p++;
+            h = read_uint(&p, end, 2);
+            if (h < 0 || h > 23 || p >= end || *p++ != ':')
+                return bad_time(err, s, n);
+            mi = read_uint(&p, end, 2);
+            if (mi < 0 || mi > 59)
+                return bad_time(err, s, n);
+            if (p < end && *p == ':') {
+                p++;
+                sec = read_uint(&p, end, 2);
+                if (sec < 0 || sec > 60)
+                    return bad_time(err, s, n);
+            }
+            if (p < end && *p == '.') { /* fractional seconds: dropped */
+                p++;
+                if (read_uint(&p, end, 9) < 0)
+                    return bad_time(err, s, n);
+            }
+        }
+        int64_t t = days_from_civil(y, (int)mo, (int)d) * 86400 + h * 3600 + mi * 60 + sec;
+        if (p < end && (*p == '+' || *p == '-')) {
+            int sign = *p++ == '-' ? -1 : 1;
+            int64_t oh = read_uint(&p, end, 2), om = 0;
+            if (oh < 0 || oh > 14)
+                return bad_time(err, s, n);
+            if (p < end && *p == ':')
+                p++;
+            if (p < end) {
+                om = read_uint(&p, end, 2);
+                if (om < 0 || om > 59)
+                    return bad_time(err, s, n);
+            }
+            t -= sign * (oh * 3600 + om * 60);
+        } else if (p < end && *p == 'Z') {
+            p++;
+        } else {
+            t -= tz_offset_s;
+        }
+        if (p != end)
+            return bad_time(err, s, n);
+        *out = t;
+        return 0;
+    }
+    int64_t v;
+    if (fields_int(s, n, &v, NULL) == 0 && v >= 0) {
+        *out = v;
+        return 0;
+    }
+    return bad_time(err, s, n);
+}
+
+static int bad_dur(CpErr *err, const char *s, size_t n)
+{
+    return cp_err_set(err, "bad duration '%.*s'", (int)(n > 64 ? 64 : n), s);
+}
+
+int fields_duration(const char *s, size_t n, int64_t *out, CpErr *err)
+{
+    if (n == 0) {
+        *out = CP_DUR_UNKNOWN;
+        return 0;
+    }
+    if (slice_ieq(s, n, "UNLIMITED") || slice_eq(s, n, "Partition_Limit") ||
+        slice_ieq(s, n, "INFINITE")) {
+        *out = CP_DUR_UNLIMITED;
+        return 0;
+    }
+    if (slice_eq(s, n, "INVALID") || slice_eq(s, n, "Unknown")) {
+        *out = CP_DUR_UNKNOWN;
+        return 0;
+    }
+    const char *p = s, *end = s + n;
+    int64_t days = 0, parts[3];
+    int np = 0;
+    const char *dash = memchr(s, '-', n);
+    if (dash) {
+        days = read_uint(&p, dash, 7);
+        if (days < 0 || p != dash)
+            return bad_dur(err, s, n);
+        p = dash + 1;
+    }
+    while (p < end && np < 3) {
+        int64_t v = read_uint(&p, end, 9);
+        if (v < 0)
+            return bad_dur(err, s, n);
+        parts[np++] = v;
+        if (p < end && *p == ':') {
+            p++;
+            if (p == end)
+                return bad_dur(err, s, n);
+            continue;
+        }
+        break;
+    }
+    if (p < end && *p == '.') {
+        p++;
+        if (read_uint(&p, end, 9) < 0)
+            return bad_dur(err, s, n);
+    }
+    if (p != end || np == 0)
+        return bad_dur(err, s, n);
+    int64_t h = 0, m = 0, sec = 0;
+    if (dash) { /* D-HH, D-HH:MM, D-HH:MM:SS */
+        h = parts[0];
+        m = np > 1 ? parts[1] : 0;
+        sec = np > 2 ? parts[2] : 0;
+    } else if (np == 3) {
+        h = parts[0], m = parts[1], sec = parts[2];
+    } else if (np == 2) {
+        m = parts[0], sec = parts[1];
+    } else {
+        sec = parts[0]; /* a plain number of seconds (ElapsedRaw) */
+    }
+    if (np > 1 && (sec > 59 || (m > 59 && (np == 3 || dash))))
+        return bad_dur(err, s, n);
+    if (dash && h > 23)
+        return bad_dur(err, s, n);
+    *out = days * 86400 + h * 3600 + m * 60 + sec;
+    return 0;
+}
+
+static int unit_scale_mib(char u, double *scale)
+{
+    switch (u) {
+    case 'K': case 'k': *scale = 1.0 / 1024.0; return 0;
+    case 'M': case 'm': *scale = 1.0; return 0;
+    case 'G': case 'g': *scale = 1024.0; return 0;
+    case 'T': case 't': *scale = 1024.0 * 1024.0; return 0;
+    case 'P': case 'p': *scale = 1024.0 * 1024.0 * 1024.0; return 0;
+    default: return -1;
+    }
+}
+
+int fields_mem(const char *s, size_t n, int plain_is_bytes, int32_t ncpus, int32_t nnodes,
+               double *out_mib, CpErr *err)
+{
+    if (n == 0) {
+        *out_mib = -1;
+        return 0;
+    }
+    size_t m = n;
+    double per = 1.0;
+    if (s[m - 1] == 'n' || s[m - 1] == 'c') {
+        int32_t k = s[m - 1] == 'c' ? ncpus : nnodes;
+        per = k > 0 ? (double)k : 1.0;
+        m--;
+    }
+    double scale = plain_is_bytes ? 1.0 / (1024.0 * 1024.0) : 1.0;
+    if (m > 0 && unit_scale_mib(s[m - 1], &scale) == 0)
+        m--;
+    double v;
+    if (m == 0 || fields_double(s, m, &v, NULL) < 0 || v < 0)
+        return cp_err_set(err, "bad memory '%.*s'", (int)(n > 64 ? 64 : n), s);
+    *out_mib = v * scale * per;
+    return 0;
+}
+
+/* "a100_3g.20gb" -> 3/7 of a GPU; other names -> 1. */
+static double mig_fraction(const char *type, size_t n)
+{
+    for (size_t i = 0; i + 1 < n; i++) {
+        if (type[i] == '_' && is_digit(type[i + 1])) {
+            size_t j = i + 1;
+            int g = 0;
+            while (j < n && is_digit(type[j]))
+                g = g * 10 + (type[j++] - '0');
+            if (j < n && type[j] == 'g' && g >= 1 && g <= 7)
+                return g / 7.0;
+        }
+    }
+    return 1.0;
+}
+
+void fields_gpu_entry(const char *name, size_t n, double count, double *untyped,
+                      double *typed, char type_out[CP_GPU_TYPE_MAX])
+{
+    /* name is "gpu" or "gpu:TYPE" */
+    if (n == 3) {
+        *untyped = (*untyped < 0 ? 0 : *untyped) + count;
+        return;
+    }
+    const char *type = name + 4;
+    size_t tn = n - 4;
+    *typed = (*typed < 0 ? 0 : *typed) + count * mig_fraction(type, tn);
+    if (type_out[0] == '\0' && tn > 0) {
+        size_t k = tn < CP_GPU_TYPE_MAX - 1 ? tn : CP_GPU_TYPE_MAX - 1;
+        memcpy(type_out, type, k);
+        type_out[k] = '\0';
+    }
+}
+
+static int is_gpu_name(const char *s, size_t n)
+{
+    return (n == 3 && memcmp(s, "gpu", 3) == 0) || (n > 4 && memcmp(s, "gpu:", 4) == 0);
+}
+
+static int tres_entry(const char *k, size_t kn, const char *v, size_t vn, CpTres *t,
+                      double *untyped, double *typed, CpErr *err)
+{
+    double d;
+    if (kn > 5 && memcmp(k, "gres/", 5) == 0) {
+        const char *g = k + 5;
+        size_t gn = kn - 5;
+        if (is_gpu_name(g, gn)) {
+            if (fields_double(v, vn, &d, NULL) < 0 || d < 0)
+                return cp_err_set(err, "bad TRES count '%.*s=%.*s'", (int)kn, k, (int)vn, v);
+            fields_gpu_entry(g, gn, d, untyped, typed, t->gpu_type);
+        } else if (gn >= 6 && memcmp(g, "gpumem", 6) == 0 && (gn == 6 || g[6] == ':')) {
+            double mib;
+            if (fields_mem(v, vn, 1, 0, 0, &mib, err) < 0)
+                return -1;
+            if (t->gpu_mem_gib < mib / 1024.0)
+                t->gpu_mem_gib = mib / 1024.0;
+        } else if (gn >= 7 && memcmp(g, "gpuutil", 7) == 0 && (gn == 7 || g[7] == ':')) {
+            if (fields_double(v, vn, &d, NULL) < 0)
+                return cp_err_set(err, "bad TRES gpuutil '%.*s'", (int)vn, v);
+            if (gn == 7 || t->gpu_util < 0)
+                t->gpu_util = d;
+        }
+        return 0;
+    }
+    if (kn == 3 && memcmp(k, "mem", 3) == 0) {
+        /* Memory TRES: units given (M/G); a duration-like value means usage. */
+        return fields_mem(v, vn, 0, 0, 0, &t->mem_mib, err);
+    }
+    if ((kn == 3 && memcmp(k, "cpu", 3) == 0) || (kn == 4 && memcmp(k, "node", 4) == 0)) {
+        double *dst = k[0] == 'c' ? &t->cpus : &t->nodes;
+        if (fields_double(v, vn, &d, NULL) == 0)
+            *dst = d; /* TRESUsageInMax cpu=00:00:00 is a time: skipped */
+        return 0;
+    }
+    return 0; /* billing, energy, fs/disk, license/..., vmem, pages */
+}
+
+int fields_tres(const char *s, size_t n, CpTres *t, CpErr *err)
+{
+    memset(t, 0, sizeof *t);
+    t->gpus = t->mem_mib = t->cpus = t->nodes = t->gpu_mem_gib = t->gpu_util = -1;
+    double untyped = -1, typed = -1;
+    const char *p = s, *end = s + n;
+    while (p < end) {
+        const char *comma = memchr(p, ',', (size_t)(end - p));
+        const char *e = comma ? comma : end;
+        const char *eq = memchr(p, '=', (size_t)(e - p));
+        if (!eq || eq == p)
+            return cp_err_set(err, "bad TRES '%.*s'", (int)(n > 80 ? 80 : n), s);
+        if (tres_entry(p, (size_t)(eq - p), eq + 1, (size_t)(e - eq - 1), t, &untyped, &typed,
+                       err) < 0)
+            return -1;
+        p = comma ? comma + 1 : end;
+    }
+    t->gpus = untyped >= 0 ? untyped : typed;
+    return 0;
+}
+
+int fields_gres(const char *s, size_t n, double *gpus, char type_out[CP_GPU_TYPE_MAX], CpErr *err)
+{
+    double untyped = -1, typed = -1;
+    const char *p = s, *end = s + n;
+    type_out[0] = '\0';
+    while (p < end) {
+        /* entries are separated by commas outside parentheses */
+        const char *e = p;
+        int depth = 0;
+        while (e < end && (depth > 0 || *e != ',')) {
+            depth += *e == '(' ? 1 : *e == ')' ? -1 : 0;
+            e++;
+        }
+        const char *paren = memchr(p, '(', (size_t)(e - p));
+        const char *body_end = paren ? paren : e;
+        if (body_end - p >= 3 && memcmp(p, "gpu", 3) == 0 && (body_end - p == 3 || p[3] == ':')) {
+            /* gpu[:type]:count or gpu[:type] (count 1) */
+            const char *last = body_end;
+            while (last > p && last[-1] != ':')
+                last--;
+            double cnt = 1;
+            size_t name_n = (size_t)(body_end - p);
+            if (last > p && fields_double(last, (size_t)(body_end - last), &cnt, NULL) == 0)
+                name_n = (size_t)(last - 1 - p);
+            else if (last > p && last != body_end && !(last - p > 4))
+                return cp_err_set(err, "bad GRES '%.*s'", (int)(n > 80 ? 80 : n), s);
+            if (cnt < 0)
+                return cp_err_set(err, "bad GRES '%.*s'", (int)(n > 80 ? 80 : n), s);
+            fields_gpu_entry(p, name_n, cnt, &untyped, &typed, type_out);
+        }
+        p = e < end ? e + 1 : end;
+    }
+    *gpus = untyped >= 0 ? untyped : typed;
+    return 0;
+}
+
+static const struct {
+    const char *word;
+    CpState st;
+} state_words[] = {
+    {"PENDING", CP_ST_PENDING},       {"RUNNING", CP_ST_RUNNING},
+    {"SUSPENDED", CP_ST_SUSPENDED},   {"COMPLETED", CP_ST_COMPLETED},
+    {"COMPLETING", CP_ST_RUNNING},    {"FAILED", CP_ST_FAILED},
+    {"CANCELLED", CP_ST_CANCELLED},   {"TIMEOUT", CP_ST_TIMEOUT},
+    {"PREEMPTED", CP_ST_PREEMPTED},   {"NODE_FAIL", CP_ST_NODE_FAIL},
+    {"OUT_OF_MEMORY", CP_ST_OUT_OF_MEMORY}, {"REQUEUED", CP_ST_REQUEUED},
+    {"REQUEUE_FED", CP_ST_REQUEUED},  {"REQUEUE_HOLD", CP_ST_REQUEUED},
+    {"BOOT_FAIL", CP_ST_BOOT_FAIL},   {"DEADLINE", CP_ST_DEADLINE},
+    {"PD", CP_ST_PENDING},            {"R", CP_ST_RUNNING},
+    {"CD", CP_ST_COMPLETED},          {"F", CP_ST_FAILED},
+    {"CA", CP_ST_CANCELLED},          {"TO", CP_ST_TIMEOUT},
+    {"PR", CP_ST_PREEMPTED},          {"NF", CP_ST_NODE_FAIL},
+    {"OOM", CP_ST_OUT_OF_MEMORY},     {"RQ", CP_ST_REQUEUED},
+};
+
+CpState fields_state(const char *s, size_t n)
+{
+    size_t w = 0;
+    while (w < n && s[w] != ' ' && s[w] != '+')
+        w++; /* "CANCELLED by 1234", "CANCELLED+" */
+    for (size_t i = 0; i < sizeof state_words / sizeof state_words[0]; i++)
+        if (slice_ieq(s, w, state_words[i].word))
+            return state_words[i].st;
+    return CP_ST_OTHER;
+}
+
+const char *jobrec_state_name(CpState s)
+{
+    static const char *names[CP_ST_COUNT] = {
+        "OTHER",     "PENDING",   "RUNNING",  "SUSPENDED",     "COMPLETED",
+        "FAILED",    "CANCELLED", "TIMEOUT",  "PREEMPTED",     "NODE_FAIL",
+        "OUT_OF_MEMORY", "REQUEUED", "BOOT_FAIL", "DEADLINE",
+    };
+    return (unsigned)s < CP_ST_COUNT ? names[s] : "OTHER";
+}
+
+int fields_exit(const char *s, size_t n, int *code, int *sig, CpErr *err)
+{
+    *code = *sig = -1;
+    if (n == 0)
+        return 0;
+    const char *colon = memchr(s, ':', n);
+    int64_t c, g = 0;
+    if (fields_int(s, colon ? (size_t)(colon - s) : n, &c, NULL) < 0 ||
+        (colon && fields_int(colon + 1, (size_t)(s + n - colon - 1), &g, NULL) < 0) || c < 0 ||
+        c > 255 || g < 0 || g > 255)
+        return cp_err_set(err, "bad exit code '%.*s'", (int)(n > 32 ? 32 : n), s);
+    *code = (int)c;
+    *sig = (int)g;
+    return 0;
+}
+
+int fields_jobid(const char *s, size_t n, int64_t *id, int64_t *array_job, int32_t *array_task,
+                 const char **step, size_t *step_len, CpErr *err)
+{
+    const char *p = s, *end = s + n;
+    *array_job = 0;
+    *array_task = -1;
+    *step = NULL;
+    *step_len = 0;
+    int64_t v = read_uint(&p, end, 18);
+    if (v < 0)
+        return cp_err_set(err, "bad job id '%.*s'", (int)(n > 64 ? 64 : n), s);
+    *id = v;
+    if (p < end && *p == '_') { /* array: parent_task or parent_[range] */
+        p++;
+        *array_job = v;
+        if (p < end && *p == '[') {
+            const char *close = memchr(p, ']', (size_t)(end - p));
+            if (!close)
+                return cp_err_set(err, "bad job id '%.*s'", (int)(n > 64 ? 64 : n), s);
+            p = close + 1;
+        } else {
+            int64_t t = read_uint(&p, end, 9);
+            if (t < 0)
+                return cp_err_set(err, "bad job id '%.*s'", (int)(n > 64 ? 64 : n), s);
+            *array_task = (int32_t)t;
+        }
+    } else if (p < end && *p == '+') { /* heterogeneous component */
+        p++;
+        if (read_uint(&p, end, 9) < 0)
+            return cp_err_set(err, "bad job id '%.*s'", (int)(n > 64 ? 64 : n), s);
+    }
+    if (p < end && *p == '.') {
+        if (p + 1 == end)
+            return cp_err_set(err, "bad job id '%.*s'", (int)(n > 64 ? 64 : n), s);
+        *step = p + 1;
+        *step_len = (size_t)(end - p - 1);
+        p = end;
+    }
+    if (p != end)
+        return cp_err_set(err, "bad job id '%.*s'", (int)(n > 64 ? 64 : n), s);
+    return 0;
+}
+
+void jobrec_clear(CpJobRec *r)
+{
+    memset(r, 0, sizeof *r);
+    r->cluster = r->job_id = r->user = r->account = r->partition = r->qos = "";
+    r->job_name = r->nodelist = r->state_raw = "";
+    r->step = NULL;
+    r->array_task = -1;
+    r->state = CP_ST_OTHER;
+    r->exit_code = r->exit_signal = -1;
+    r->submit = r->eligible = r->start = r->end = CP_TIME_NONE;
+    r->elapsed = r->timelimit = CP_DUR_UNKNOWN;
+    r->nnodes = r->ncpus = -1;
+    r->req_mem_mib = r->max_rss_mib = r->req_gpus = r->gpu_mem_gib = -1;
+    r->gpu_util = r->total_cpu_s = -1;
+    r->gpus = 0;
+}

@@ -1,0 +1,210 @@
+#include "data/import.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "data/fold.h"
+#include "data/peekfile.h"
+#include "data/reader.h"
+#include "data/sacct_json.h"
+#include "data/sacct_kv.h"
+#include "data/sacct_text.h"
+#include "data/store.h"
+
+void import_opts_init(ImportOpts *o)
+{
+    memset(o, 0, sizeof *o);
+}
+
+/* ---- progress on a terminal: rows, rows/s, ETA ---- */
+
+typedef struct Progress {
+    int64_t total_bytes; /* 0 when unknown (a pipe) */
+    double started, last;
+    int shown;
+} Progress;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void show_progress(void *ctx, int64_t bytes, int64_t rows)
+{
+    Progress *p = ctx;
+    double t = now_s();
+    if (t - p->last < 0.25)
+        return;
+    p->last = t;
+    double rate = rows / (t - p->started + 1e-9);
+    char eta[32] = "";
+    if (p->total_bytes > 0 && bytes > 0) {
+        double left = (t - p->started) * (double)(p->total_bytes - bytes) / (double)bytes;
+        snprintf(eta, sizeof eta, ", ETA %.0f s", left < 0 ? 0 : left);
+    }
+    fprintf(stderr, "\r  %lld rows, %.0f rows/s%s   ", (long long)rows, rate, eta);
+    p->shown = 1;
+}
+
+/* ---- the store as the end of the pipeline ---- */
+
+typedef struct StoreSink {
+    Store *st;
+    int64_t import_id;
+    const char *default_cluster;
+    StoreJobCounts counts;
+} StoreSink;
+
+static int store_sink_job(void *ctx, const CpJobRec *r, CpErr *err)
+{
+    StoreSink *s = ctx;
+    return store_job_put(s->st, s->import_id, s->default_cluster, r, &s->counts, err);
+}
+
+/* ---- opening inputs ---- */
+
+static FILE *open_input(const char *path, int64_t *size, CpErr *err)
+{
+    *size = 0;
+    if (strcmp(path, "-") == 0)
+        return stdin;
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        cp_err_set(err, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    struct stat sb;
+    if (fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode))
+        *size = (int64_t)sb.st_size;
+    else if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode)) {
+        fclose(f);
+        cp_err_set(err, "%s: is a directory", path);
+        return NULL;
+    }
+    return f;
+}
+
+static const char *shown_path(const char *path)
+{
+    return strcmp(path, "-") == 0 ? "<stdin>" : path;
+}
+
+int import_jobs_with(Store *st, const char *kind, const char *path, const ImportOpts *o,
+                     ImportReadFn read, const void *arg, ImportResult *res, CpErr *err)
+{
+    memset(res, 0, sizeof *res);
+    int64_t size;
+    FILE *f = open_input(path, &size, err);
+    if (!f)
+        return -1;
+    Progress prog = {size, now_s(), 0, 0};
+    StoreSink sink = {st, 0, o->cluster && o->cluster[0] ? o->cluster : "default", {0, 0, 0}};
+    Fold *fold = fold_new((CpJobSink){store_sink_job, &sink});
+    CpReadCtx rc;
+    memset(&rc, 0, sizeof rc);
+    rc.path = path;
+    rc.tz_offset_s = o->tz_offset_s;
+    rc.strict = o->strict;
+    rc.sink = fold_sink(fold);
+    rc.reject = o->reject;
+    rc.reject_ctx = o->reject_ctx;
+    if (o->progress) {
+        rc.progress = show_progress;
+        rc.progress_ctx = &prog;
+    }
+    int ok = -1;
+    if (store_begin(st, err) < 0)
+        goto out;
+    sink.import_id = store_import_begin(st, kind, path, "", err);
+    if (sink.import_id < 0 || read(f, &rc, arg, res->format, sizeof res->format, err) < 0 ||
+        fold_flush(fold, err) < 0)
+        goto fail;
+    res->rows_read = rc.rows_read;
+    res->rejected = rc.rows_rejected;
+    res->added = sink.counts.added;
+    res->updated = sink.counts.updated;
+    res->unchanged = sink.counts.unchanged;
+    if (store_import_end(st, sink.import_id, res->rows_read, res->added, res->updated,
+                         res->rejected, err) < 0 ||
+        store_import_format(st, sink.import_id, res->format, err) < 0 ||
+        store_commit(st, err) < 0)
+        goto fail;
+    ok = 0;
+    goto out;
+fail:
+    store_rollback(st);
+    if (strncmp(err->msg, shown_path(path), strlen(shown_path(path))) != 0)
+        cp_err_prefix(err, shown_path(path));
+out:
+    if (prog.shown)
+        fprintf(stderr, "\r%*s\r", 60, "");
+    fold_free(fold);
+    if (f != stdin)
+        fclose(f);
+    return ok;
+}
+
+/* ---- sacct: detect text, Key=Value CSV or JSON ---- */
+
+typedef enum { FMT_TEXT, FMT_KV, FMT_JSON } SacctFormat;
+
+static SacctFormat detect_sacct(const char *head, size_t n)
+{
+    size_t i = 0;
+    if (n >= 3 && memcmp(head, "\xef\xbb\xbf", 3) == 0)
+        i = 3;
+    while (i < n && (head[i] == ' ' || head[i] == '\t' || head[i] == '\r' || head[i] == '\n'))
+        i++;
+    if (i < n && (head[i] == '{' || head[i] == '['))
+        return FMT_JSON;
+    /* Key=Value CSV: the first cell is Name=value, and it comes before any '|' */
+    size_t j = i;
+    while (j < n && ((head[j] >= 'A' && head[j] <= 'Z') || (head[j] >= 'a' && head[j] <= 'z')))
+        j++;
+    if (j > i && j < n && head[j] == '=') {
+        const char *comma = memchr(head + j, ',', n - j);
+        const char *pipe = memchr(head + j, '|', n - j);
+        if (comma && (!pipe || pipe > comma))
+            return FMT_KV;
+    }
+    return FMT_TEXT;
+}
+
+static int read_sacct(FILE *f, CpReadCtx *rc, const void *arg, char *fmt, size_t fmtsz, CpErr *err)
+{
+    const ImportOpts *o = arg;
+    char head[4096];
+    size_t n;
+    FILE *pf = peekfile_open(f, head, sizeof head, &n);
+    if (!pf)
+        return cp_err_set(err, "read error: %s", strerror(errno));
+    int rcode;
+    if (n == 0) {
+        rcode = cp_err_set(err, "empty file");
+    } else {
+        switch (detect_sacct(head, n)) {
+        case FMT_JSON:
+            rcode = sacct_json_read(pf, rc, fmt, fmtsz, err);
+            break;
+        case FMT_KV:
+            rcode = sacct_kv_read(pf, rc, err);
+            snprintf(fmt, fmtsz, "sacct-keyvalue-csv");
+            break;
+        default:
+            rcode = sacct_text_read(pf, rc, o->delimiter, o->fields, fmt, fmtsz, err);
+            break;
+        }
+    }
+    fclose(pf);
+    return rcode;
+}
+
+int import_sacct(Store *st, const char *path, const ImportOpts *o, ImportResult *res, CpErr *err)
+{
+    return import_jobs_with(st, "sacct", path, o, read_sacct, o, res, err);
+}

@@ -1,0 +1,62 @@
+#ifndef IMPORT_H
+#define IMPORT_H
+/* import: one file into the store, whole or not at all. Opens the file (or
+ * standard input for "-"), detects the format, streams it through its
+ * reader into the store inside one transaction, records the import, and
+ * commits. With strict, the first rejected line rolls everything back;
+ * without, the good rows land and every rejected line is reported. */
+
+#include <stdint.h>
+
+#include <stdio.h>
+
+#include "core/cp.h"
+#include "data/reader.h"
+
+typedef struct Store Store;
+
+typedef struct ImportOpts {
+    const char *cluster;    /* cluster name for records that carry none */
+    int strict;
+    int64_t tz_offset_s;    /* zone-less times are local to this offset */
+    const char *fields;     /* sacct text without header: field list or "xdmod" */
+    const char *delimiter;  /* sacct text: delimiter (multi-byte allowed); NULL: "|" */
+    const char *trace_kind; /* import trace: "philly", "swf", "helios", "pai" */
+    int progress;           /* show rows, rows/s, ETA on stderr */
+    void (*reject)(void *ctx, const char *msg); /* each rejected line */
+    void *reject_ctx;
+} ImportOpts;
+
+typedef struct ImportResult {
+    char format[48];        /* what was detected, e.g. "sacct-pipe", "sacct-json 22.05" */
+    int64_t rows_read;      /* records (job and step rows, or CSV rows) read */
+    int64_t added, updated, unchanged, rejected;
+} ImportResult;
+
+/* A reader of job records, as import_jobs_with calls it: reads f to its
+ * end through rc, writes the detected format into fmt. arg is the
+ * caller's. Returns 0, or -1 with err filled. */
+typedef int (*ImportReadFn)(FILE *f, CpReadCtx *rc, const void *arg, char *fmt, size_t fmtsz,
+                            CpErr *err);
+
+/* The shared pipeline of every job import: open path ("-" = stdin), one
+ * transaction, read -> fold steps -> store, record the import (kind), commit
+ * or roll back. */
+int import_jobs_with(Store *st, const char *kind, const char *path, const ImportOpts *o,
+                     ImportReadFn read, const void *arg, ImportResult *res, CpErr *err);
+
+/* Default options: no cluster, not strict, UTC, auto-detection. */
+void import_opts_init(ImportOpts *o);
+
+/* import sacct: pipe/other-delimiter text with or without header,
+ * Key=Value CSV, or sacct --json (auto-detected). */
+int import_sacct(Store *st, const char *path, const ImportOpts *o, ImportResult *res, CpErr *err);
+
+/* import trace --kind K (o->trace_kind). */
+int import_trace(Store *st, const char *path, const ImportOpts *o, ImportResult *res, CpErr *err);
+
+/* import roster|inventory|gpu-metrics|events|pubs (kind names the table). */
+int import_csv(Store *st, const char *kind, const char *path, const ImportOpts *o,
+               ImportResult *res, CpErr *err);
+
+#endif

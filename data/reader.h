@@ -1,0 +1,38 @@
+#ifndef READER_H
+#define READER_H
+/* reader: what every accounting reader (sacct text, sacct --json,
+ * Key=Value CSV, public traces) shares: where its records go, how it
+ * reports a rejected line, and how it shows progress.
+ *
+ * A reader streams its input (bounded memory, never the whole file), calls
+ * sink.job for every record (steps included: see fold.h), and for a bad
+ * line calls reject with "path:line: field X: reason". It returns 0 when
+ * it reached the end of the input (rejected lines included) and -1 with
+ * err filled when it had to stop: an I/O error, a sink error, a format it
+ * cannot read at all, or the first rejected line when strict. */
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/cp.h"
+#include "data/jobrec.h"
+
+typedef struct CpReadCtx {
+    const char *path;      /* as the user gave it; "-" is shown as "<stdin>" */
+    int64_t tz_offset_s;   /* added to zone-less times (seconds east of UTC) */
+    int strict;            /* stop at the first rejected line */
+    CpJobSink sink;
+    void (*reject)(void *ctx, const char *msg); /* one line, no newline */
+    void *reject_ctx;
+    void (*progress)(void *ctx, int64_t bytes_read, int64_t rows); /* may be NULL */
+    void *progress_ctx;
+    int64_t rows_read;     /* updated by the reader: records seen */
+    int64_t rows_rejected; /* updated by the reader */
+} CpReadCtx;
+
+/* Report a rejected line through ctx->reject and count it. Returns -1
+ * with err filled when ctx->strict (the caller then stops), else 0. */
+int reader_reject(CpReadCtx *ctx, CpErr *err, int64_t line, const char *field,
+                  const char *reason);
+
+#endif

@@ -1,0 +1,269 @@
+#include "data/sacct_fields.h"
+
+#include <string.h>
+#include <strings.h>
+
+#include "data/fields.h"
+
+static const struct {
+    const char *name;
+    SacctField field;
+} field_names[] = {
+    {"JobID", SF_JOBID},           {"JobIDRaw", SF_JOBIDRAW},
+    {"Cluster", SF_CLUSTER},       {"Partition", SF_PARTITION},
+    {"QOS", SF_QOS},               {"Account", SF_ACCOUNT},
+    {"User", SF_USER},             {"JobName", SF_JOBNAME},
+    {"State", SF_STATE},           {"ExitCode", SF_EXITCODE},
+    {"Submit", SF_SUBMIT},         {"Eligible", SF_ELIGIBLE},
+    {"Start", SF_START},           {"End", SF_END},
+    {"Elapsed", SF_ELAPSED},       {"ElapsedRaw", SF_ELAPSEDRAW},
+    {"Timelimit", SF_TIMELIMIT},   {"TimelimitRaw", SF_TIMELIMITRAW},
+    {"NNodes", SF_NNODES},         {"NCPUS", SF_NCPUS},
+    {"ReqCPUS", SF_REQCPUS},       {"AllocCPUS", SF_ALLOCCPUS},
+    {"ReqNodes", SF_REQNODES},     {"ReqMem", SF_REQMEM},
+    {"MaxRSS", SF_MAXRSS},         {"ReqTRES", SF_REQTRES},
+    {"AllocTRES", SF_ALLOCTRES},   {"TRESUsageInMax", SF_TRESUSAGEINMAX},
+    {"ReqGRES", SF_REQGRES},       {"AllocGRES", SF_ALLOCGRES},
+    {"NodeList", SF_NODELIST},     {"TotalCPU", SF_TOTALCPU},
+    {"UserCPU", SF_USERCPU},       {"SystemCPU", SF_SYSTEMCPU},
+    {"CPUTimeRAW", SF_CPUTIMERAW},
+};
+#define NFIELD_NAMES (sizeof field_names / sizeof field_names[0])
+
+const char sacctf_xdmod_fields[] =
+    "JobID,JobIDRaw,Cluster,Partition,QOS,Account,Group,GID,User,UID,Submit,Eligible,Start,"
+    "End,Elapsed,ExitCode,State,NNodes,NCPUS,ReqCPUS,ReqMem,ReqTRES,AllocTRES,Timelimit,"
+    "NodeList,JobName";
+
+SacctField sacctf_lookup(const char *name, size_t n)
+{
+    for (size_t i = 0; i < NFIELD_NAMES; i++)
+        if (strlen(field_names[i].name) == n && strncasecmp(name, field_names[i].name, n) == 0)
+            return field_names[i].field;
+    return SF_IGNORED;
+}
+
+const char *sacctf_name(SacctField f)
+{
+    for (size_t i = 0; i < NFIELD_NAMES; i++)
+        if (field_names[i].field == f)
+            return field_names[i].name;
+    return "?";
+}
+
+void sacctf_row_init(SacctRow *row)
+{
+    jobrec_clear(&row->rec);
+    memset(row->val, 0, sizeof row->val);
+    memset(row->len, 0, sizeof row->len);
+}
+
+void sacctf_set(SacctRow *row, SacctField f, char *v, size_t n)
+{
+    if (f > SF_IGNORED && f < SF_COUNT) {
+        row->val[f] = v;
+        row->len[f] = n;
+    }
+}
+
+/* Failure of field f: name it for the caller. */
+static int fail(SacctField f, const char **bad_field)
+{
+    *bad_field = sacctf_name(f);
+    return -1;
+}
+
+static const char *text(const SacctRow *row, SacctField f)
+{
+    return row->val[f] ? row->val[f] : "";
+}
+
+static int has(const SacctRow *row, SacctField f)
+{
+    return row->val[f] && row->len[f] > 0;
+}
+
+static int finish_ids(SacctRow *row, const char **bad, CpErr *err)
+{
+    CpJobRec *r = &row->rec;
+    const char *step = NULL;
+    size_t step_len = 0;
+    int64_t id, parent;
+    int32_t task;
+    if (!has(row, SF_JOBID) && !has(row, SF_JOBIDRAW)) {
+        cp_err_set(err, "missing job id");
+        return fail(SF_JOBID, bad);
+    }
+    if (has(row, SF_JOBID)) {
+        if (fields_jobid(row->val[SF_JOBID], row->len[SF_JOBID], &id, &parent, &task, &step,
+                         &step_len, err) < 0)
+            return fail(SF_JOBID, bad);
+        r->array_job = parent;
+        r->array_task = task;
+        r->job_raw = id;
+        if (parent && task >= 0) /* no JobIDRaw: a synthetic key per task */
+            r->job_raw = -(parent * 1000000 + task);
+    }
+    if (has(row, SF_JOBIDRAW)) {
+        int64_t p2;
+        int32_t t2;
+        if (fields_jobid(row->val[SF_JOBIDRAW], row->len[SF_JOBIDRAW], &id, &p2, &t2, &step,
+                         &step_len, err) < 0)
+            return fail(SF_JOBIDRAW, bad);
+        r->job_raw = id;
+    }
+    /* The display id is the job part of JobID ("5_3"), without the step. */
+    char *disp = has(row, SF_JOBID) ? row->val[SF_JOBID] : row->val[SF_JOBIDRAW];
+    r->job_id = disp;
+    if (step) {
+        r->step = step; /* NUL-terminated: it runs to the end of the value */
+        char *dot = strchr(disp, '.');
+        if (dot)
+            *dot = '\0'; /* the value is the reader's own line buffer */
+    }
+    return 0;
+}
+
+static int finish_times(SacctRow *row, int64_t tz, const char **bad, CpErr *err)
+{
+    CpJobRec *r = &row->rec;
+    static const SacctField tf[] = {SF_SUBMIT, SF_ELIGIBLE, SF_START, SF_END};
+    int64_t *dst[] = {&r->submit, &r->eligible, &r->start, &r->end};
+    for (int i = 0; i < 4; i++)
+        if (row->val[tf[i]] &&
+            fields_time(row->val[tf[i]], row->len[tf[i]], tz, dst[i], err) < 0)
+            return fail(tf[i], bad);
+    int64_t v;
+    if (has(row, SF_ELAPSEDRAW)) {
+        if (fields_int(row->val[SF_ELAPSEDRAW], row->len[SF_ELAPSEDRAW], &v, err) < 0 || v < 0)
+            return fail(SF_ELAPSEDRAW, bad);
+        r->elapsed = v;
+    } else if (row->val[SF_ELAPSED]) {
+        if (fields_duration(row->val[SF_ELAPSED], row->len[SF_ELAPSED], &r->elapsed, err) < 0)
+            return fail(SF_ELAPSED, bad);
+    }
+    if (has(row, SF_TIMELIMITRAW)) {
+        if (fields_duration(row->val[SF_TIMELIMITRAW], row->len[SF_TIMELIMITRAW], &v, err) < 0)
+            return fail(SF_TIMELIMITRAW, bad);
+        r->timelimit = v >= 0 ? v * 60 : v; /* TimelimitRaw is in minutes */
+    } else if (row->val[SF_TIMELIMIT]) {
+        if (fields_duration(row->val[SF_TIMELIMIT], row->len[SF_TIMELIMIT], &r->timelimit,
+                            err) < 0)
+            return fail(SF_TIMELIMIT, bad);
+    }
+    return 0;
+}
+
+static int count_field(SacctRow *row, SacctField f, int32_t *dst, const char **bad, CpErr *err)
+{
+    int64_t v;
+    if (!has(row, f) || *dst >= 0)
+        return 0;
+    if (fields_int(row->val[f], row->len[f], &v, err) < 0 || v < 0 || v > INT32_MAX)
+        return fail(f, bad);
+    *dst = (int32_t)v;
+    return 0;
+}
+
+static int finish_counts(SacctRow *row, const char **bad, CpErr *err)
+{
+    CpJobRec *r = &row->rec;
+    if (count_field(row, SF_NNODES, &r->nnodes, bad, err) < 0 ||
+        count_field(row, SF_REQNODES, &r->nnodes, bad, err) < 0 ||
+        count_field(row, SF_NCPUS, &r->ncpus, bad, err) < 0 ||
+        count_field(row, SF_ALLOCCPUS, &r->ncpus, bad, err) < 0 ||
+        count_field(row, SF_REQCPUS, &r->ncpus, bad, err) < 0)
+        return -1;
+    return 0;
+}
+
+static int finish_cpu_time(SacctRow *row, const char **bad, CpErr *err)
+{
+    CpJobRec *r = &row->rec;
+    int64_t v, s;
+    if (has(row, SF_TOTALCPU)) {
+        if (fields_duration(row->val[SF_TOTALCPU], row->len[SF_TOTALCPU], &v, err) < 0 || v < 0)
+            return fail(SF_TOTALCPU, bad);
+        r->total_cpu_s = (double)v;
+    } else if (has(row, SF_USERCPU)) {
+        if (fields_duration(row->val[SF_USERCPU], row->len[SF_USERCPU], &v, err) < 0 || v < 0)
+            return fail(SF_USERCPU, bad);
+        s = 0;
+        if (has(row, SF_SYSTEMCPU) &&
+            (fields_duration(row->val[SF_SYSTEMCPU], row->len[SF_SYSTEMCPU], &s, err) < 0 ||
+             s < 0))
+            return fail(SF_SYSTEMCPU, bad);
+        r->total_cpu_s = (double)(v + s);
+    }
+    return 0;
+}
+
+static int finish_resources(SacctRow *row, const char **bad, CpErr *err)
+{
+    CpJobRec *r = &row->rec;
+    CpTres alloc, req, use;
+    if (fields_tres(text(row, SF_ALLOCTRES), row->len[SF_ALLOCTRES], &alloc, err) < 0)
+        return fail(SF_ALLOCTRES, bad);
+    if (fields_tres(text(row, SF_REQTRES), row->len[SF_REQTRES], &req, err) < 0)
+        return fail(SF_REQTRES, bad);
+    if (fields_tres(text(row, SF_TRESUSAGEINMAX), row->len[SF_TRESUSAGEINMAX], &use, err) < 0)
+        return fail(SF_TRESUSAGEINMAX, bad);
+    double gres_alloc = -1, gres_req = -1;
+    char gtype[CP_GPU_TYPE_MAX] = "", rtype[CP_GPU_TYPE_MAX] = "";
+    if (has(row, SF_ALLOCGRES) &&
+        fields_gres(row->val[SF_ALLOCGRES], row->len[SF_ALLOCGRES], &gres_alloc, gtype, err) < 0)
+        return fail(SF_ALLOCGRES, bad);
+    if (has(row, SF_REQGRES) &&
+        fields_gres(row->val[SF_REQGRES], row->len[SF_REQGRES], &gres_req, rtype, err) < 0)
+        return fail(SF_REQGRES, bad);
+    r->req_gpus = req.gpus >= 0 ? req.gpus : gres_req;
+    double gpus = alloc.gpus >= 0 ? alloc.gpus : gres_alloc >= 0 ? gres_alloc : r->req_gpus;
+    r->gpus = gpus > 0 ? gpus : 0;
+    const char *type = alloc.gpu_type[0] ? alloc.gpu_type
+                       : gtype[0]        ? gtype
+                       : req.gpu_type[0] ? req.gpu_type
+                                         : rtype;
+    memcpy(r->gpu_type, type, strlen(type) + 1);
+    if (r->ncpus < 0 && alloc.cpus >= 0)
+        r->ncpus = (int32_t)alloc.cpus;
+    if (r->nnodes < 0 && alloc.nodes >= 0)
+        r->nnodes = (int32_t)alloc.nodes;
+    r->gpu_mem_gib = use.gpu_mem_gib;
+    r->gpu_util = use.gpu_util;
+    if (row->val[SF_REQMEM] &&
+        fields_mem(row->val[SF_REQMEM], row->len[SF_REQMEM], 0, r->ncpus, r->nnodes,
+                   &r->req_mem_mib, err) < 0)
+        return fail(SF_REQMEM, bad);
+    if (r->req_mem_mib < 0 && req.mem_mib >= 0)
+        r->req_mem_mib = req.mem_mib;
+    if (row->val[SF_MAXRSS] &&
+        fields_mem(row->val[SF_MAXRSS], row->len[SF_MAXRSS], 1, 0, 0, &r->max_rss_mib, err) < 0)
+        return fail(SF_MAXRSS, bad);
+    if (r->max_rss_mib < 0 && use.mem_mib >= 0)
+        r->max_rss_mib = use.mem_mib;
+    return 0;
+}
+
+int sacctf_finish(SacctRow *row, int64_t tz_offset_s, const char **bad_field, CpErr *err)
+{
+    CpJobRec *r = &row->rec;
+    *bad_field = "";
+    if (finish_ids(row, bad_field, err) < 0 || finish_times(row, tz_offset_s, bad_field, err) < 0 ||
+        finish_counts(row, bad_field, err) < 0 || finish_resources(row, bad_field, err) < 0 ||
+        finish_cpu_time(row, bad_field, err) < 0)
+        return -1;
+    r->cluster = text(row, SF_CLUSTER);
+    r->partition = text(row, SF_PARTITION);
+    r->qos = text(row, SF_QOS);
+    r->account = text(row, SF_ACCOUNT);
+    r->user = text(row, SF_USER);
+    r->job_name = text(row, SF_JOBNAME);
+    r->nodelist = text(row, SF_NODELIST);
+    r->state_raw = text(row, SF_STATE);
+    r->state = fields_state(r->state_raw, row->len[SF_STATE]);
+    if (row->val[SF_EXITCODE] &&
+        fields_exit(row->val[SF_EXITCODE], row->len[SF_EXITCODE], &r->exit_code,
+                    &r->exit_signal, err) < 0)
+        return fail(SF_EXITCODE, bad_field);
+    return 0;
+}

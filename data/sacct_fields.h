@@ -1,0 +1,59 @@
+#ifndef SACCT_FIELDS_H
+#define SACCT_FIELDS_H
+/* sacct_fields: what each sacct field name means, shared by every reader
+ * of sacct's text shapes (pipe with or without header, other delimiters,
+ * Key=Value CSV). A reader maps each column's name to a field once
+ * (sacctf_lookup), then for every row calls sacctf_set for each value and
+ * sacctf_finish to derive what depends on several fields (per-CPU memory,
+ * the job id parts, the GPU count from TRES or GRES).
+ *
+ * Values are borrowed slices of the reader's line, each NUL-terminated at
+ * v[n] (readers split lines in place); the row keeps pointers into them, so
+ * the line must stay alive until the record has been passed to the sink. */
+
+#include <stddef.h>
+
+#include "core/cp.h"
+#include "data/jobrec.h"
+
+typedef enum SacctField {
+    SF_IGNORED = 0,
+    SF_JOBID, SF_JOBIDRAW, SF_CLUSTER, SF_PARTITION, SF_QOS, SF_ACCOUNT, SF_USER,
+    SF_JOBNAME, SF_STATE, SF_EXITCODE, SF_SUBMIT, SF_ELIGIBLE, SF_START, SF_END,
+    SF_ELAPSED, SF_ELAPSEDRAW, SF_TIMELIMIT, SF_TIMELIMITRAW, SF_NNODES, SF_NCPUS,
+    SF_REQCPUS, SF_ALLOCCPUS, SF_REQNODES, SF_REQMEM, SF_MAXRSS, SF_REQTRES, SF_ALLOCTRES,
+    SF_TRESUSAGEINMAX, SF_REQGRES, SF_ALLOCGRES, SF_NODELIST, SF_TOTALCPU, SF_USERCPU,
+    SF_SYSTEMCPU, SF_CPUTIMERAW,
+    SF_COUNT
+} SacctField;
+
+/* Field for a sacct column name (case-insensitive, as `sacct --helpformat`
+ * spells them, e.g. "JobIDRaw", "AllocTRES"). SF_IGNORED for others. */
+SacctField sacctf_lookup(const char *name, size_t n);
+
+/* Canonical name of a field ("Elapsed"), for error messages. */
+const char *sacctf_name(SacctField f);
+
+/* The 26-field list of Open XDMoD's shredder, comma-separated. */
+extern const char sacctf_xdmod_fields[];
+
+/* One row being read. */
+typedef struct SacctRow {
+    CpJobRec rec;
+    char *val[SF_COUNT]; /* borrowed slices, NULL when absent (writable: see finish) */
+    size_t len[SF_COUNT];
+} SacctRow;
+
+/* Start a row: every field absent. */
+void sacctf_row_init(SacctRow *row);
+
+/* Remember the value of field f (borrowed slice, v[n] == '\0'). */
+void sacctf_set(SacctRow *row, SacctField f, char *v, size_t n);
+
+/* Parse every remembered value into row->rec. On a bad value returns -1,
+ * with *bad_field set to the field's name and err holding the reason
+ * ("bad duration '1-2x:00'"). Strings in rec point into the values; the
+ * JobID value is cut at its step suffix in place ("5_3.batch" -> "5_3"). */
+int sacctf_finish(SacctRow *row, int64_t tz_offset_s, const char **bad_field, CpErr *err);
+
+#endif

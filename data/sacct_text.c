@@ -1,0 +1,209 @@
+#include "data/sacct_text.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "data/linereader.h"
+#include "data/sacct_fields.h"
+
+#define MAX_LINE (1u << 20) /* 1 MiB: far beyond any real sacct line */
+#define MAX_COLS 256        /* sacct --format=ALL has 109 */
+#define PROGRESS_EVERY 65536
+
+typedef struct TextCtx {
+    CpReadCtx *rc;
+    const char *delim;
+    size_t dlen;
+    SacctField cols[MAX_COLS];
+    int ncols;
+    int jobname_last; /* JobName is the last column: it may hold the delimiter */
+    int trailing;     /* --parsable: every line ends with the delimiter */
+    int64_t lineno;   /* line being read, for messages */
+    char *cut[MAX_COLS + 1];
+    size_t cutlen[MAX_COLS + 1];
+} TextCtx;
+
+static char *find_delim(const TextCtx *t, char *p, char *end)
+{
+    if (t->dlen == 1)
+        return memchr(p, t->delim[0], (size_t)(end - p));
+    return memmem(p, (size_t)(end - p), t->delim, t->dlen);
+}
+
+/* Split line in place (NUL at each delimiter) into at most max fields, the
+ * last keeping the rest of the line. Returns the count, MAX_COLS + 1 when
+ * there are more fields than capplan accepts. */
+static int split(TextCtx *t, char *line, size_t len, int max)
+{
+    char *p = line, *end = line + len;
+    int n = 0;
+    for (;;) {
+        if (n == MAX_COLS + 1)
+            return n;
+        char *d = n + 1 < max ? find_delim(t, p, end) : NULL;
+        t->cut[n] = p;
+        if (!d) {
+            t->cutlen[n++] = (size_t)(end - p);
+            return n;
+        }
+        t->cutlen[n++] = (size_t)(d - p);
+        *d = '\0';
+        p = d + t->dlen;
+    }
+}
+
+static int ends_with_delim(const TextCtx *t, const char *line, size_t len)
+{
+    return len >= t->dlen && memcmp(line + len - t->dlen, t->delim, t->dlen) == 0;
+}
+
+static void set_columns_done(TextCtx *t)
+{
+    t->jobname_last = t->ncols > 0 && t->cols[t->ncols - 1] == SF_JOBNAME;
+}
+
+/* A header names known sacct fields; the first must be a job id. */
+static int is_header(TextCtx *t, char *line, size_t len)
+{
+    size_t n = len;
+    char *d = find_delim(t, line, line + len);
+    if (d)
+        n = (size_t)(d - line);
+    SacctField f = sacctf_lookup(line, n);
+    return f == SF_JOBID || f == SF_JOBIDRAW;
+}
+
+static int columns_from_header(TextCtx *t, char *line, size_t len, CpErr *err)
+{
+    if (ends_with_delim(t, line, len)) {
+        t->trailing = 1;
+        len -= t->dlen;
+        line[len] = '\0';
+    }
+    int n = split(t, line, len, MAX_COLS + 1);
+    if (n > MAX_COLS)
+        return cp_err_set(err, "header has more than %d fields", MAX_COLS);
+    t->ncols = n;
+    for (int i = 0; i < n; i++)
+        t->cols[i] = sacctf_lookup(t->cut[i], t->cutlen[i]);
+    set_columns_done(t);
+    return 0;
+}
+
+static int columns_from_list(TextCtx *t, const char *fields, CpErr *err)
+{
+    const char *list = strcmp(fields, "xdmod") == 0 ? sacctf_xdmod_fields : fields;
+    const char *p = list;
+    t->ncols = 0;
+    while (*p) {
+        const char *c = strchr(p, ',');
+        size_t n = c ? (size_t)(c - p) : strlen(p);
+        if (t->ncols == MAX_COLS)
+            return cp_err_set(err, "--fields: more than %d fields", MAX_COLS);
+        SacctField f = sacctf_lookup(p, n);
+        t->cols[t->ncols++] = f;
+        p = c ? c + 1 : p + n;
+    }
+    if (t->ncols == 0)
+        return cp_err_set(err, "--fields: empty list");
+    set_columns_done(t);
+    return 0;
+}
+
+static int reject(TextCtx *t, CpErr *err, const char *field, const char *reason)
+{
+    return reader_reject(t->rc, err, t->lineno, field, reason);
+}
+
+static int data_line(TextCtx *t, char *line, size_t len, CpErr *err)
+{
+    char reason[160];
+    if (memchr(line, '\0', len))
+        return reject(t, err, "", "binary data (NUL byte) in line");
+    if (t->trailing && ends_with_delim(t, line, len)) {
+        len -= t->dlen;
+        line[len] = '\0';
+    }
+    int n = split(t, line, len, t->jobname_last ? t->ncols : MAX_COLS + 1);
+    if (n == t->ncols + 1 && t->cutlen[n - 1] == 0 && !t->jobname_last)
+        n--; /* a --parsable trailing delimiter */
+    if (n != t->ncols) {
+        snprintf(reason, sizeof reason, "expected %d fields, found %s%d", t->ncols,
+                 n > MAX_COLS ? "more than " : "", n > MAX_COLS ? MAX_COLS : n);
+        return reject(t, err, "", reason);
+    }
+    SacctRow row;
+    sacctf_row_init(&row);
+    for (int i = 0; i < n; i++)
+        sacctf_set(&row, t->cols[i], t->cut[i], t->cutlen[i]);
+    const char *bad = "";
+    CpErr ferr;
+    if (sacctf_finish(&row, t->rc->tz_offset_s, &bad, &ferr) < 0)
+        return reject(t, err, bad, ferr.msg);
+    return t->rc->sink.job(t->rc->sink.ctx, &row.rec, err);
+}
+
+static int line_loop(TextCtx *t, LineReader *lr, const char *fields, char *fmt, size_t fmtsz,
+                     CpErr *err)
+{
+    char *line;
+    size_t len;
+    int have_columns = 0, rc;
+    int64_t records = 0;
+    if (fields) {
+        if (columns_from_list(t, fields, err) < 0)
+            return -1;
+        have_columns = 1;
+    }
+    while ((rc = lr_next(lr, &line, &len)) != LR_EOF) {
+        if (rc == LR_ERROR)
+            return cp_err_set(err, "read error after line %lld", (long long)lr->lineno);
+        t->lineno = lr->lineno;
+        if (rc == LR_TOO_LONG) {
+            if (reject(t, err, "", "line longer than 1 MiB") < 0)
+                return -1;
+            continue;
+        }
+        if (len == 0)
+            continue;
+        if (!have_columns) {
+            if (lr->lineno == 1 && len >= 3 && memcmp(line, "\xef\xbb\xbf", 3) == 0)
+                line += 3, len -= 3; /* UTF-8 byte order mark */
+            if (!is_header(t, line, len))
+                return cp_err_set(err, "line 1 is not a sacct header (JobID|...): give --fields "
+                                       "LIST, or --fields xdmod for Open XDMoD's order");
+            if (columns_from_header(t, line, len, err) < 0)
+                return -1;
+            have_columns = 1;
+            continue;
+        }
+        if (fields && records == 0 && !t->jobname_last && ends_with_delim(t, line, len))
+            t->trailing = 1;
+        records++;
+        t->rc->rows_read++;
+        if (data_line(t, line, len, err) < 0)
+            return -1;
+        if (t->rc->progress && records % PROGRESS_EVERY == 0)
+            t->rc->progress(t->rc->progress_ctx, lr->bytes_read, records);
+    }
+    if (!have_columns)
+        return cp_err_set(err, "empty file");
+    snprintf(fmt, fmtsz, "sacct-text%s%s", fields && strcmp(fields, "xdmod") == 0 ? " (xdmod)" : "",
+             t->trailing ? " (parsable)" : "");
+    return 0;
+}
+
+int sacct_text_read(FILE *f, CpReadCtx *ctx, const char *delimiter, const char *fields,
+                    char *format_out, size_t format_sz, CpErr *err)
+{
+    TextCtx *t = xcalloc(1, sizeof *t);
+    t->rc = ctx;
+    t->delim = delimiter && delimiter[0] ? delimiter : "|";
+    t->dlen = strlen(t->delim);
+    LineReader lr;
+    lr_init(&lr, f, MAX_LINE);
+    int rc = line_loop(t, &lr, fields, format_out, format_sz, err);
+    lr_done(&lr);
+    free(t);
+    return rc;
+}

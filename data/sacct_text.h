@@ -1,0 +1,21 @@
+#ifndef SACCT_TEXT_H
+#define SACCT_TEXT_H
+/* sacct_text: sacct's delimited text (`sacct -P`, `--parsable`,
+ * `--delimiter=X`, with or without header) into job and step records.
+ * The pipe format is not CSV: there is no quoting, a '"' is a literal
+ * character, so lines are split on the delimiter byte by byte. A JobName
+ * that holds the delimiter is kept whole when JobName is the last field.
+ * Streams the input through a bounded buffer. */
+
+#include <stdio.h>
+
+#include "data/reader.h"
+
+/* delimiter: NULL for "|"; any byte string ("^|^", "☃").
+ * fields: NULL when the first line is a header; else a comma-separated
+ * list of sacct field names, or "xdmod" for Open XDMoD's 26 fields.
+ * format_out receives e.g. "sacct-pipe" or "sacct-pipe (xdmod fields)". */
+int sacct_text_read(FILE *f, CpReadCtx *ctx, const char *delimiter, const char *fields,
+                    char *format_out, size_t format_sz, CpErr *err);
+
+#endif

@@ -1,0 +1,706 @@
+#include "data/store.h"
+
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/strmap.h"
+#include "data/fields.h"
+#include "data/store_schema.h"
+
+enum { DICT_CLUSTER, DICT_USER, DICT_ACCOUNT, DICT_PARTITION, DICT_QOS, DICT_COUNT };
+static const char *const dict_table[DICT_COUNT] = {"clusters", "users", "accounts",
+                                                    "partitions", "qos"};
+
+/* What a job attempt contributes to usage_month. */
+typedef struct UsageFacts {
+    int64_t cluster_id, account_id, user_id, partition_id;
+    int64_t submit, start, end, elapsed;
+    double gpus;
+    int64_t ncpus;
+    int state;
+} UsageFacts;
+
+typedef struct UsageKey {
+    int64_t month, cluster_id, account_id, user_id, partition_id;
+} UsageKey;
+
+typedef struct UsageSums {
+    UsageKey key;
+    int64_t jobs, attempts, gpu_jobs, waited, preempted;
+    double gpu_hours, cpu_hours, wait_s, gpu_hours_lost;
+} UsageSums;
+
+struct Store {
+    sqlite3 *db;
+    StrMap *dict[DICT_COUNT];
+    sqlite3_stmt *dict_insert[DICT_COUNT];
+    sqlite3_stmt *lookup_attempts;
+    sqlite3_stmt *insert_job;
+    sqlite3_stmt *update_job;
+    sqlite3_stmt *unset_final;
+    sqlite3_stmt *usage_add;
+    StrMap *usage_index; /* UsageKey bytes -> index in usage */
+    UsageSums *usage;
+    size_t nusage, capusage;
+};
+
+static int db_err(Store *st, CpErr *err, const char *what)
+{
+    return cp_err_set(err, "database: %s: %s", what, sqlite3_errmsg(st->db));
+}
+
+static int prepare(Store *st, const char *sql, sqlite3_stmt **out, CpErr *err)
+{
+    if (sqlite3_prepare_v3(st->db, sql, -1, SQLITE_PREPARE_PERSISTENT, out, NULL) != SQLITE_OK)
+        return db_err(st, err, "prepare");
+    return 0;
+}
+
+static int exec_sql(Store *st, const char *sql, CpErr *err)
+{
+    char *msg = NULL;
+    if (sqlite3_exec(st->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+        cp_err_set(err, "database: %s", msg ? msg : sqlite3_errmsg(st->db));
+        sqlite3_free(msg);
+        return -1;
+    }
+    return 0;
+}
+
+int64_t store_scalar(Store *st, const char *sql)
+{
+    sqlite3_stmt *s;
+    int64_t v = -1;
+    if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
+        return -1;
+    if (sqlite3_step(s) == SQLITE_ROW)
+        v = sqlite3_column_int64(s, 0);
+    sqlite3_finalize(s);
+    return v;
+}
+
+static int migrate(Store *st, CpErr *err)
+{
+    int64_t version = store_scalar(st, "PRAGMA user_version");
+    if (version > store_nmigrations)
+        return cp_err_set(err, "database schema version %lld is newer than this capplan (%d)",
+                          (long long)version, store_nmigrations);
+    for (int v = (int)version; v < store_nmigrations; v++) {
+        char pragma[64];
+        snprintf(pragma, sizeof pragma, "PRAGMA user_version=%d", v + 1);
+        if (exec_sql(st, "BEGIN IMMEDIATE", err) < 0)
+            return -1;
+        if (exec_sql(st, store_migrations[v], err) < 0 || exec_sql(st, pragma, err) < 0) {
+            exec_sql(st, "ROLLBACK", NULL);
+            return -1;
+        }
+        if (exec_sql(st, "COMMIT", err) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int load_dict(Store *st, int d, CpErr *err)
+{
+    char sql[128];
+    sqlite3_stmt *s;
+    snprintf(sql, sizeof sql, "SELECT id, name FROM %s", dict_table[d]);
+    if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
+        return db_err(st, err, "read names");
+    while (sqlite3_step(s) == SQLITE_ROW) {
+        const char *name = (const char *)sqlite3_column_text(s, 1);
+        strmap_put(st->dict[d], name, (size_t)sqlite3_column_bytes(s, 1),
+                   sqlite3_column_int64(s, 0));
+    }
+    sqlite3_finalize(s);
+    snprintf(sql, sizeof sql, "INSERT INTO %s(name) VALUES(?1)", dict_table[d]);
+    return prepare(st, sql, &st->dict_insert[d], err);
+}
+
+#define JOB_COLS                                                                              \
+    "cluster_id, job_raw, submit, job_id, array_job, array_task, user_id, account_id, "     \
+    "partition_id, qos_id, name, state, state_raw, exit_code, exit_signal, eligible, start, " \
+    "end_time, elapsed, timelimit, nnodes, ncpus, req_mem_mib, max_rss_mib, gpus, req_gpus, " \
+    "gpu_type, gpu_mem_gib, gpu_mem_source, gpu_util, total_cpu_s, nodelist, rec_hash, "      \
+    "import_id, final"
+
+static int prepare_job_statements(Store *st, CpErr *err)
+{
+    if (prepare(st,
+                "SELECT id, submit, final, rec_hash, account_id, user_id, partition_id, start, "
+                "end_time, elapsed, gpus, ncpus, state FROM jobs "
+                "WHERE cluster_id=?1 AND job_raw=?2",
+                &st->lookup_attempts, err) < 0)
+        return -1;
+    if (prepare(st,
+                "INSERT INTO jobs(" JOB_COLS ") VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,"
+                "?13,?14,?15,?16,?17,?18,?19,?20,?21,?22,?23,?24,?25,?26,?27,?28,?29,?30,?31,"
+                "?32,?33,?34,?35)",
+                &st->insert_job, err) < 0)
+        return -1;
+    if (prepare(st,
+                "UPDATE jobs SET job_id=?4, array_job=?5, array_task=?6, user_id=?7, "
+                "account_id=?8, partition_id=?9, qos_id=?10, name=?11, state=?12, state_raw=?13, "
+                "exit_code=?14, exit_signal=?15, eligible=?16, start=?17, end_time=?18, "
+                "elapsed=?19, timelimit=?20, nnodes=?21, ncpus=?22, req_mem_mib=?23, "
+                "max_rss_mib=?24, gpus=?25, req_gpus=?26, gpu_type=?27, "
+                "gpu_mem_gib=CASE WHEN gpu_mem_source=2 THEN gpu_mem_gib ELSE ?28 END, "
+                "gpu_mem_source=CASE WHEN gpu_mem_source=2 THEN 2 ELSE ?29 END, gpu_util=?30, "
+                "total_cpu_s=?31, nodelist=?32, rec_hash=?33, import_id=?34, final=?35 "
+                "WHERE id=?36 AND cluster_id=?1 AND job_raw=?2 AND submit=?3",
+                &st->update_job, err) < 0)
+        return -1;
+    if (prepare(st, "UPDATE jobs SET final=0 WHERE id=?1", &st->unset_final, err) < 0)
+        return -1;
+    return prepare(st,
+                   "INSERT INTO usage_month(month, cluster_id, account_id, user_id, "
+                   "partition_id, jobs, attempts, gpu_jobs, gpu_hours, cpu_hours, wait_s, "
+                   "waited, preempted, gpu_hours_lost) "
+                   "VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14) "
+                   "ON CONFLICT(month, cluster_id, account_id, user_id, partition_id) DO UPDATE "
+                   "SET jobs=jobs+excluded.jobs, attempts=attempts+excluded.attempts, "
+                   "gpu_jobs=gpu_jobs+excluded.gpu_jobs, gpu_hours=gpu_hours+excluded.gpu_hours, "
+                   "cpu_hours=cpu_hours+excluded.cpu_hours, wait_s=wait_s+excluded.wait_s, "
+                   "waited=waited+excluded.waited, preempted=preempted+excluded.preempted, "
+                   "gpu_hours_lost=gpu_hours_lost+excluded.gpu_hours_lost",
+                   &st->usage_add, err);
+}
+
+Store *store_open(const char *path, CpErr *err)
+{
+    Store *st = xcalloc(1, sizeof *st);
+    if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
+        SQLITE_OK) {
+        cp_err_set(err, "%s: cannot open database: %s", path,
+                   st->db ? sqlite3_errmsg(st->db) : "out of memory");
+        store_close(st);
+        return NULL;
+    }
+    sqlite3_busy_timeout(st->db, 5000);
+    if (exec_sql(st, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
+                     "PRAGMA foreign_keys=ON; PRAGMA cache_size=-65536;",
+                 err) < 0 ||
+        migrate(st, err) < 0)
+        goto fail;
+    for (int d = 0; d < DICT_COUNT; d++) {
+        st->dict[d] = strmap_new();
+        if (load_dict(st, d, err) < 0)
+            goto fail;
+    }
+    st->usage_index = strmap_new();
+    if (prepare_job_statements(st, err) < 0)
+        goto fail;
+    return st;
+fail:
+    cp_err_prefix(err, path);
+    store_close(st);
+    return NULL;
+}
+
+void store_close(Store *st)
+{
+    if (!st)
+        return;
+    for (int d = 0; d < DICT_COUNT; d++) {
+        sqlite3_finalize(st->dict_insert[d]);
+        strmap_free(st->dict[d]);
+    }
+    sqlite3_finalize(st->lookup_attempts);
+    sqlite3_finalize(st->insert_job);
+    sqlite3_finalize(st->update_job);
+    sqlite3_finalize(st->unset_final);
+    sqlite3_finalize(st->usage_add);
+    strmap_free(st->usage_index);
+    free(st->usage);
+    sqlite3_close(st->db);
+    free(st);
+}
+
+struct sqlite3 *store_db(Store *st)
+{
+    return st->db;
+}
+
+int store_begin(Store *st, CpErr *err)
+{
+    strmap_clear(st->usage_index);
+    st->nusage = 0;
+    return exec_sql(st, "BEGIN IMMEDIATE", err);
+}
+
+static int flush_usage(Store *st, CpErr *err)
+{
+    sqlite3_stmt *s = st->usage_add;
+    for (size_t i = 0; i < st->nusage; i++) {
+        const UsageSums *u = &st->usage[i];
+        sqlite3_bind_int64(s, 1, u->key.month);
+        sqlite3_bind_int64(s, 2, u->key.cluster_id);
+        sqlite3_bind_int64(s, 3, u->key.account_id);
+        sqlite3_bind_int64(s, 4, u->key.user_id);
+        sqlite3_bind_int64(s, 5, u->key.partition_id);
+        sqlite3_bind_int64(s, 6, u->jobs);
+        sqlite3_bind_int64(s, 7, u->attempts);
+        sqlite3_bind_int64(s, 8, u->gpu_jobs);
+        sqlite3_bind_double(s, 9, u->gpu_hours);
+        sqlite3_bind_double(s, 10, u->cpu_hours);
+        sqlite3_bind_double(s, 11, u->wait_s);
+        sqlite3_bind_int64(s, 12, u->waited);
+        sqlite3_bind_int64(s, 13, u->preempted);
+        sqlite3_bind_double(s, 14, u->gpu_hours_lost);
+        int rc = sqlite3_step(s);
+        sqlite3_reset(s);
+        if (rc != SQLITE_DONE)
+            return db_err(st, err, "write usage");
+    }
+    strmap_clear(st->usage_index);
+    st->nusage = 0;
+    return 0;
+}
+
+int store_commit(Store *st, CpErr *err)
+{
+    if (flush_usage(st, err) < 0)
+        return -1;
+    return exec_sql(st, "COMMIT", err);
+}
+
+void store_rollback(Store *st)
+{
+    strmap_clear(st->usage_index);
+    st->nusage = 0;
+    if (!sqlite3_get_autocommit(st->db))
+        exec_sql(st, "ROLLBACK", NULL);
+}
+
+int64_t store_import_begin(Store *st, const char *kind, const char *path, const char *format,
+                           CpErr *err)
+{
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(st->db,
+                           "INSERT INTO imports(kind, path, format, started_at) "
+                           "VALUES(?1, ?2, ?3, ?4)",
+                           -1, &s, NULL) != SQLITE_OK)
+        return db_err(st, err, "record import");
+    sqlite3_bind_text(s, 1, kind, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(s, 2, path, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(s, 3, format, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(s, 4, (int64_t)time(NULL));
+    int rc = sqlite3_step(s);
+    sqlite3_finalize(s);
+    if (rc != SQLITE_DONE)
+        return db_err(st, err, "record import");
+    return sqlite3_last_insert_rowid(st->db);
+}
+
+int store_import_end(Store *st, int64_t import_id, int64_t rows_read, int64_t added,
+                     int64_t updated, int64_t rejected, CpErr *err)
+{
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(st->db,
+                           "UPDATE imports SET finished_at=?2, rows_read=?3, rows_added=?4, "
+                           "rows_updated=?5, rows_rejected=?6 WHERE id=?1",
+                           -1, &s, NULL) != SQLITE_OK)
+        return db_err(st, err, "record import");
+    sqlite3_bind_int64(s, 1, import_id);
+    sqlite3_bind_int64(s, 2, (int64_t)time(NULL));
+    sqlite3_bind_int64(s, 3, rows_read);
+    sqlite3_bind_int64(s, 4, added);
+    sqlite3_bind_int64(s, 5, updated);
+    sqlite3_bind_int64(s, 6, rejected);
+    int rc = sqlite3_step(s);
+    sqlite3_finalize(s);
+    return rc == SQLITE_DONE ? 0 : db_err(st, err, "record import");
+}
+
+int store_import_format(Store *st, int64_t import_id, const char *format, CpErr *err)
+{
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(st->db, "UPDATE imports SET format=?2 WHERE id=?1", -1, &s, NULL) !=
+        SQLITE_OK)
+        return db_err(st, err, "record import");
+    sqlite3_bind_int64(s, 1, import_id);
+    sqlite3_bind_text(s, 2, format, -1, SQLITE_TRANSIENT);
+    int rc = sqlite3_step(s);
+    sqlite3_finalize(s);
+    return rc == SQLITE_DONE ? 0 : db_err(st, err, "record import");
+}
+
+/* Id of name in dictionary d, inserting it when new. 0 for "" (unknown). */
+static int dict_id(Store *st, int d, const char *name, int64_t *id, CpErr *err)
+{
+    size_t n = strlen(name);
+    if (strmap_get(st->dict[d], name, n, id))
+        return 0;
+    sqlite3_stmt *s = st->dict_insert[d];
+    sqlite3_bind_text(s, 1, name, (int)n, SQLITE_STATIC);
+    int rc = sqlite3_step(s);
+    sqlite3_reset(s);
+    if (rc != SQLITE_DONE)
+        return db_err(st, err, "add name");
+    *id = sqlite3_last_insert_rowid(st->db);
+    strmap_put(st->dict[d], name, n, *id);
+    return 0;
+}
+
+static UsageSums *usage_slot(Store *st, const UsageKey *k)
+{
+    int64_t idx;
+    if (strmap_get(st->usage_index, (const char *)k, sizeof *k, &idx))
+        return &st->usage[idx];
+    if (st->nusage == st->capusage) {
+        st->capusage = st->capusage ? st->capusage * 2 : 1024;
+        st->usage = xrealloc(st->usage, st->capusage * sizeof *st->usage);
+    }
+    UsageSums *u = &st->usage[st->nusage];
+    memset(u, 0, sizeof *u);
+    u->key = *k;
+    strmap_put(st->usage_index, (const char *)k, sizeof *k, (int64_t)st->nusage);
+    st->nusage++;
+    return u;
+}
+
+static int64_t month_of(int64_t t)
+{
+    int y, mo, d, h, mi, s;
+    fields_civil_of(t, &y, &mo, &d, &h, &mi, &s);
+    return (int64_t)y * 100 + mo;
+}
+
+static int64_t next_month_start(int64_t month)
+{
+    int y = (int)(month / 100), mo = (int)(month % 100);
+    return mo == 12 ? fields_epoch_of(y + 1, 1, 1, 0, 0, 0) : fields_epoch_of(y, mo + 1, 1, 0, 0, 0);
+}
+
+static UsageKey key_for(const UsageFacts *f, int64_t month)
+{
+    UsageKey k;
+    memset(&k, 0, sizeof k);
+    k.month = month;
+    k.cluster_id = f->cluster_id;
+    k.account_id = f->account_id;
+    k.user_id = f->user_id;
+    k.partition_id = f->partition_id;
+    return k;
+}
+
+/* Add (sign = +1) or withdraw (-1) an attempt's contribution; is_job says
+ * whether it is the final attempt that counts as the job. */
+static void usage_apply(Store *st, const UsageFacts *f, int sign, int is_job, int hours_too)
+{
+    int64_t anchor = f->start != CP_TIME_NONE ? f->start : f->submit;
+    if (anchor == CP_TIME_NONE || anchor <= 0)
+        return;
+    UsageKey k = key_for(f, month_of(anchor));
+    UsageSums *u = usage_slot(st, &k);
+    if (is_job) {
+        u->jobs += sign;
+        u->gpu_jobs += f->gpus > 0 ? sign : 0;
+    }
+    if (!hours_too)
+        return;
+    u->attempts += sign;
+    u->preempted += f->state == CP_ST_PREEMPTED ? sign : 0;
+    if (f->start != CP_TIME_NONE && f->submit != CP_TIME_NONE && f->submit > 0 &&
+        f->start >= f->submit) {
+        u->wait_s += sign * (double)(f->start - f->submit);
+        u->waited += sign;
+    }
+    int64_t run_end = f->elapsed >= 0 && f->start != CP_TIME_NONE ? f->start + f->elapsed : f->end;
+    if (f->start == CP_TIME_NONE || run_end == CP_TIME_NONE || run_end <= f->start)
+        return;
+    double ncpus = f->ncpus > 0 ? (double)f->ncpus : 0;
+    if (f->state == CP_ST_PREEMPTED)
+        u->gpu_hours_lost += sign * f->gpus * (double)(run_end - f->start) / 3600.0;
+    for (int64_t t = f->start; t < run_end;) { /* pro rata per month */
+        int64_t m = month_of(t);
+        int64_t stop = next_month_start(m);
+        if (stop > run_end)
+            stop = run_end;
+        UsageKey km = key_for(f, m);
+        UsageSums *um = usage_slot(st, &km);
+        double h = (double)(stop - t) / 3600.0;
+        um->gpu_hours += sign * f->gpus * h;
+        um->cpu_hours += sign * ncpus * h;
+        t = stop;
+    }
+}
+
+static uint64_t hash_str(uint64_t h, const char *s)
+{
+    return strmap_hash(h, s, strlen(s) + 1);
+}
+
+static uint64_t record_hash(const CpJobRec *r, const int64_t ids[DICT_COUNT])
+{
+    uint64_t h = strmap_hash(0, ids, sizeof(int64_t) * DICT_COUNT);
+    int64_t nums[] = {r->job_raw, r->array_job, r->array_task, r->state, r->exit_code,
+                      r->exit_signal, r->submit, r->eligible, r->start, r->end, r->elapsed,
+                      r->timelimit, r->nnodes, r->ncpus};
+    double reals[] = {r->req_mem_mib, r->max_rss_mib, r->gpus, r->req_gpus, r->gpu_mem_gib,
+                      r->gpu_util, r->total_cpu_s};
+    h = strmap_hash(h, nums, sizeof nums);
+    h = strmap_hash(h, reals, sizeof reals);
+    h = hash_str(h, r->job_id);
+    h = hash_str(h, r->job_name);
+    h = hash_str(h, r->state_raw);
+    h = hash_str(h, r->gpu_type);
+    h = hash_str(h, r->nodelist);
+    return h & 0x7fffffffffffffffULL;
+}
+
+static void bind_time(sqlite3_stmt *s, int i, int64_t t)
+{
+    if (t == CP_TIME_NONE)
+        sqlite3_bind_null(s, i);
+    else
+        sqlite3_bind_int64(s, i, t);
+}
+
+static void bind_num(sqlite3_stmt *s, int i, double v)
+{
+    if (v < 0)
+        sqlite3_bind_null(s, i);
+    else
+        sqlite3_bind_double(s, i, v);
+}
+
+static void bind_int_unknown(sqlite3_stmt *s, int i, int64_t v, int64_t unknown)
+{
+    if (v == unknown)
+        sqlite3_bind_null(s, i);
+    else
+        sqlite3_bind_int64(s, i, v);
+}
+
+static void bind_text_or_null(sqlite3_stmt *s, int i, const char *t)
+{
+    if (t[0])
+        sqlite3_bind_text(s, i, t, -1, SQLITE_STATIC);
+    else
+        sqlite3_bind_null(s, i);
+}
+
+static void bind_job(sqlite3_stmt *s, int64_t import_id, const CpJobRec *r,
+                     const int64_t ids[DICT_COUNT], uint64_t hash, int final)
+{
+    sqlite3_bind_int64(s, 1, ids[DICT_CLUSTER]);
+    sqlite3_bind_int64(s, 2, r->job_raw);
+    sqlite3_bind_int64(s, 3, r->submit == CP_TIME_NONE ? 0 : r->submit);
+    sqlite3_bind_text(s, 4, r->job_id, -1, SQLITE_STATIC);
+    bind_int_unknown(s, 5, r->array_job, 0);
+    bind_int_unknown(s, 6, r->array_task, -1);
+    bind_int_unknown(s, 7, ids[DICT_USER], 0);
+    bind_int_unknown(s, 8, ids[DICT_ACCOUNT], 0);
+    bind_int_unknown(s, 9, ids[DICT_PARTITION], 0);
+    bind_int_unknown(s, 10, ids[DICT_QOS], 0);
+    sqlite3_bind_text(s, 11, r->job_name, -1, SQLITE_STATIC);
+    sqlite3_bind_int(s, 12, (int)r->state);
+    if (strcmp(r->state_raw, jobrec_state_name(r->state)) == 0)
+        sqlite3_bind_null(s, 13); /* raw text kept only when it says more */
+    else
+        sqlite3_bind_text(s, 13, r->state_raw, -1, SQLITE_STATIC);
+    bind_int_unknown(s, 14, r->exit_code, -1);
+    bind_int_unknown(s, 15, r->exit_signal, -1);
+    bind_time(s, 16, r->eligible);
+    bind_time(s, 17, r->start);
+    bind_time(s, 18, r->end);
+    bind_int_unknown(s, 19, r->elapsed, CP_DUR_UNKNOWN);
+    bind_int_unknown(s, 20, r->timelimit, CP_DUR_UNKNOWN);
+    bind_int_unknown(s, 21, r->nnodes, -1);
+    bind_int_unknown(s, 22, r->ncpus, -1);
+    bind_num(s, 23, r->req_mem_mib);
+    bind_num(s, 24, r->max_rss_mib);
+    sqlite3_bind_double(s, 25, r->gpus);
+    bind_num(s, 26, r->req_gpus);
+    bind_text_or_null(s, 27, r->gpu_type);
+    bind_num(s, 28, r->gpu_mem_gib);
+    sqlite3_bind_int(s, 29, r->gpu_mem_gib >= 0 ? 1 : 0);
+    bind_num(s, 30, r->gpu_util);
+    bind_num(s, 31, r->total_cpu_s);
+    bind_text_or_null(s, 32, r->nodelist);
+    sqlite3_bind_int64(s, 33, (int64_t)hash);
+    sqlite3_bind_int64(s, 34, import_id);
+    sqlite3_bind_int(s, 35, final);
+}
+
+typedef struct Attempt {
+    int64_t id, submit, hash;
+    int final;
+    UsageFacts facts;
+} Attempt;
+
+static int64_t col_time(sqlite3_stmt *s, int i)
+{
+    return sqlite3_column_type(s, i) == SQLITE_NULL ? CP_TIME_NONE : sqlite3_column_int64(s, i);
+}
+
+/* The stored attempts that matter: the one with this submit time and the
+ * latest one. Returns 0 on success. */
+static int find_attempts(Store *st, int64_t cluster_id, const CpJobRec *r, int64_t submit,
+                         Attempt *same, Attempt *latest, CpErr *err)
+{
+    sqlite3_stmt *s = st->lookup_attempts;
+    same->id = latest->id = 0;
+    sqlite3_bind_int64(s, 1, cluster_id);
+    sqlite3_bind_int64(s, 2, r->job_raw);
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        Attempt a;
+        a.id = sqlite3_column_int64(s, 0);
+        a.submit = sqlite3_column_int64(s, 1);
+        a.final = sqlite3_column_int(s, 2);
+        a.hash = sqlite3_column_int64(s, 3);
+        a.facts.cluster_id = cluster_id;
+        a.facts.account_id = sqlite3_column_int64(s, 4);
+        a.facts.user_id = sqlite3_column_int64(s, 5);
+        a.facts.partition_id = sqlite3_column_int64(s, 6);
+        a.facts.submit = a.submit;
+        a.facts.start = col_time(s, 7);
+        a.facts.end = col_time(s, 8);
+        a.facts.elapsed = sqlite3_column_type(s, 9) == SQLITE_NULL ? -1 : sqlite3_column_int64(s, 9);
+        a.facts.gpus = sqlite3_column_double(s, 10);
+        a.facts.ncpus = sqlite3_column_type(s, 11) == SQLITE_NULL ? -1 : sqlite3_column_int64(s, 11);
+        a.facts.state = sqlite3_column_int(s, 12);
+        if (a.submit == submit)
+            *same = a;
+        if (!latest->id || a.submit > latest->submit)
+            *latest = a;
+    }
+    sqlite3_reset(s);
+    return rc == SQLITE_DONE ? 0 : db_err(st, err, "look up job");
+}
+
+static int step_done(Store *st, sqlite3_stmt *s, CpErr *err, const char *what)
+{
+    int rc = sqlite3_step(s);
+    sqlite3_reset(s);
+    return rc == SQLITE_DONE ? 0 : db_err(st, err, what);
+}
+
+int store_job_put(Store *st, int64_t import_id, const char *default_cluster,
+                  const CpJobRec *r, StoreJobCounts *counts, CpErr *err)
+{
+    int64_t ids[DICT_COUNT] = {0};
+    const char *names[DICT_COUNT] = {r->cluster[0] ? r->cluster : default_cluster, r->user,
+                                     r->account, r->partition, r->qos};
+    for (int d = 0; d < DICT_COUNT; d++)
+        if (names[d][0] && dict_id(st, d, names[d], &ids[d], err) < 0)
+            return -1;
+    int64_t submit = r->submit == CP_TIME_NONE ? 0 : r->submit;
+    uint64_t hash = record_hash(r, ids);
+    UsageFacts f = {ids[DICT_CLUSTER], ids[DICT_ACCOUNT], ids[DICT_USER], ids[DICT_PARTITION],
+                    r->submit, r->start, r->end, r->elapsed, r->gpus, r->ncpus, (int)r->state};
+    Attempt same, latest;
+    if (find_attempts(st, ids[DICT_CLUSTER], r, submit, &same, &latest, err) < 0)
+        return -1;
+    if (same.id) {
+        if ((uint64_t)same.hash == hash) {
+            counts->unchanged++;
+            return 0;
+        }
+        usage_apply(st, &same.facts, -1, same.final, 1);
+        bind_job(st->update_job, import_id, r, ids, hash, same.final);
+        sqlite3_bind_int64(st->update_job, 36, same.id);
+        if (step_done(st, st->update_job, err, "update job") < 0)
+            return -1;
+        usage_apply(st, &f, +1, same.final, 1);
+        counts->updated++;
+        return 0;
+    }
+    int final = !latest.id || submit > latest.submit;
+    if (final && latest.id) {
+        sqlite3_bind_int64(st->unset_final, 1, latest.id);
+        if (step_done(st, st->unset_final, err, "update job") < 0)
+            return -1;
+        usage_apply(st, &latest.facts, -1, 1, 0);
+    }
+    bind_job(st->insert_job, import_id, r, ids, hash, final);
+    if (step_done(st, st->insert_job, err, "insert job") < 0)
+        return -1;
+    usage_apply(st, &f, +1, final, 1);
+    counts->added++;
+    return 0;
+}
+
+static int64_t scalar_or_zero(Store *st, const char *sql)
+{
+    int64_t v = store_scalar(st, sql);
+    return v < 0 ? 0 : v;
+}
+
+static int named_counts(Store *st, const char *sql, StoreNamedCount **out, int *n, CpErr *err)
+{
+    sqlite3_stmt *s;
+    *out = NULL;
+    *n = 0;
+    if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
+        return db_err(st, err, "status");
+    int cap = 0;
+    while (sqlite3_step(s) == SQLITE_ROW) {
+        if (*n == cap) {
+            cap = cap ? cap * 2 : 8;
+            *out = xrealloc(*out, (size_t)cap * sizeof **out);
+        }
+        const char *name = (const char *)sqlite3_column_text(s, 0);
+        (*out)[*n].name = xstrdup(name ? name : "");
+        (*out)[*n].count = sqlite3_column_int64(s, 1);
+        (*n)++;
+    }
+    sqlite3_finalize(s);
+    return 0;
+}
+
+int store_status(Store *st, StoreStatus *o, CpErr *err)
+{
+    memset(o, 0, sizeof *o);
+    o->jobs = scalar_or_zero(st, "SELECT count(*) FROM jobs WHERE final=1");
+    o->attempts = scalar_or_zero(st, "SELECT count(*) FROM jobs");
+    o->users = scalar_or_zero(st, "SELECT count(*) FROM users");
+    o->accounts = scalar_or_zero(st, "SELECT count(*) FROM accounts");
+    o->groups = scalar_or_zero(st, "SELECT count(DISTINCT group_name) FROM people");
+    o->people = scalar_or_zero(st, "SELECT count(DISTINCT user) FROM people");
+    o->clusters_n = scalar_or_zero(st, "SELECT count(*) FROM clusters");
+    o->inventory_rows = scalar_or_zero(st, "SELECT count(*) FROM inventory");
+    o->events = scalar_or_zero(st, "SELECT count(*) FROM events");
+    o->pubs = scalar_or_zero(st, "SELECT count(*) FROM pubs");
+    o->gpu_metrics = scalar_or_zero(st, "SELECT count(*) FROM gpu_metrics");
+    o->imports = scalar_or_zero(st, "SELECT count(*) FROM imports WHERE finished_at IS NOT NULL");
+    o->first_submit = o->last_submit = CP_TIME_NONE;
+    if (o->attempts > 0) {
+        o->first_submit = store_scalar(st, "SELECT min(submit) FROM jobs WHERE submit > 0");
+        o->last_submit = store_scalar(st, "SELECT max(submit) FROM jobs");
+    }
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(st->db, "SELECT total(gpu_hours) FROM usage_month", -1, &s, NULL) ==
+        SQLITE_OK) {
+        if (sqlite3_step(s) == SQLITE_ROW)
+            o->gpu_hours = sqlite3_column_double(s, 0);
+        sqlite3_finalize(s);
+    }
+    if (named_counts(st,
+                     "SELECT c.name, count(j.id) FROM clusters c LEFT JOIN jobs j "
+                     "ON j.cluster_id=c.id AND j.final=1 GROUP BY c.id ORDER BY c.name",
+                     &o->clusters, &o->nclusters, err) < 0)
+        return -1;
+    return named_counts(st,
+                        "SELECT kind || ' ' || path || ' (' || coalesce(format,'') || ')', "
+                        "coalesce(rows_added,0) FROM imports WHERE finished_at IS NOT NULL "
+                        "ORDER BY id DESC LIMIT 10",
+                        &o->recent_imports, &o->nrecent, err);
+}
+
+void store_status_free(StoreStatus *s)
+{
+    for (int i = 0; i < s->nclusters; i++)
+        free(s->clusters[i].name);
+    for (int i = 0; i < s->nrecent; i++)
+        free(s->recent_imports[i].name);
+    free(s->clusters);
+    free(s->recent_imports);
+    memset(s, 0, sizeof *s);
+}

@@ -1,0 +1,85 @@
+#ifndef STORE_H
+#define STORE_H
+/* store: the SQLite database, and the only module that holds SQL.
+ * Schema versioned with PRAGMA user_version and migrated forward on open;
+ * WAL journal, a busy timeout, every statement prepared with bound
+ * parameters (nothing from data is ever spliced into SQL text).
+ *
+ * Imports run inside one transaction per file (store_begin/commit/
+ * rollback), so a failed or killed import leaves the database as it was.
+ * Usage per month (cluster, account, user, partition) is kept up to date
+ * as jobs are written, so no view scans every job. */
+
+#include <stdint.h>
+
+#include "core/cp.h"
+#include "data/jobrec.h"
+
+typedef struct Store Store;
+
+#define STORE_SCHEMA_VERSION 1
+
+/* Open (creating and migrating) the database at path. Caller closes with
+ * store_close. NULL with err on failure. */
+Store *store_open(const char *path, CpErr *err);
+void store_close(Store *st);
+
+/* The open sqlite3 handle, for modules of data/ that keep their SQL in a
+ * store_*.c file of their own. Borrowed. */
+struct sqlite3 *store_db(Store *st);
+
+/* Transactions (BEGIN IMMEDIATE). commit also flushes pending usage. */
+int store_begin(Store *st, CpErr *err);
+int store_commit(Store *st, CpErr *err);
+void store_rollback(Store *st);
+
+/* One import of one file: kind ("sacct", "roster", ...), path as given,
+ * format detected. Returns the import id (> 0) or -1. */
+int64_t store_import_begin(Store *st, const char *kind, const char *path, const char *format,
+                           CpErr *err);
+/* Record the outcome of the import (call before store_commit). */
+int store_import_end(Store *st, int64_t import_id, int64_t rows_read, int64_t added,
+                     int64_t updated, int64_t rejected, CpErr *err);
+
+/* Record the format the reader detected ("sacct-json 22.05"). */
+int store_import_format(Store *st, int64_t import_id, const char *format, CpErr *err);
+
+/* Counters an import reports. */
+typedef struct StoreJobCounts {
+    int64_t added;     /* attempts new to the database */
+    int64_t updated;   /* attempts already there whose values changed */
+    int64_t unchanged; /* attempts already there, identical */
+} StoreJobCounts;
+
+/* Write one job attempt (a job row with its steps already folded in),
+ * keyed (cluster, job_raw, submit). A later attempt of the same job makes
+ * the earlier one non-final; a changed record (RUNNING then COMPLETED)
+ * replaces the old one. default_cluster is used when rec->cluster is "".
+ * Must be called inside store_begin/commit. */
+int store_job_put(Store *st, int64_t import_id, const char *default_cluster,
+                  const CpJobRec *rec, StoreJobCounts *counts, CpErr *err);
+
+/* What `capplan status` prints. Caller frees with store_status_free. */
+typedef struct StoreNamedCount {
+    char *name;
+    int64_t count;
+} StoreNamedCount;
+
+typedef struct StoreStatus {
+    int64_t jobs, attempts, users, accounts, groups, people, clusters_n;
+    int64_t inventory_rows, events, pubs, gpu_metrics, imports;
+    int64_t first_submit, last_submit; /* CP_TIME_NONE when no jobs */
+    double gpu_hours;
+    StoreNamedCount *clusters; /* jobs per cluster */
+    int nclusters;
+    StoreNamedCount *recent_imports; /* name = "kind path (format)", count = rows added */
+    int nrecent;
+} StoreStatus;
+
+int store_status(Store *st, StoreStatus *out, CpErr *err);
+void store_status_free(StoreStatus *s);
+
+/* Run a statement that returns one integer (tests and status). -1 on error. */
+int64_t store_scalar(Store *st, const char *sql);
+
+#endif
