@@ -22,6 +22,7 @@ LIB_SRC := $(wildcard core/*.c data/*.c reports/*.c tui/*.c) $(filter-out cli/ma
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ := $(BUILD)/cli/main.o
 TEST_SRC := $(wildcard tests/test_*.c)
+TESTLIB_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/lib/*.c))
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 BENCH_SRC := $(wildcard bench/*.c)
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
@@ -42,7 +43,7 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-$(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIB_OBJ)
+$(BUILD)/tests/%: $(BUILD)/tests/%.o $(TESTLIB_OBJ) $(LIB_OBJ)
 	$(CC) $(LDSAN) -o $@ $^ $(PKG_LIBS) -lcmocka
 
 $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB_OBJ)

@@ -132,7 +132,7 @@ static int prepare_job_statements(Store *st, CpErr *err)
 {
     if (prepare(st,
                 "SELECT id, submit, final, rec_hash, account_id, user_id, partition_id, start, "
-                "end_time, elapsed, gpus, ncpus, state FROM jobs "
+                "end_time, elapsed, gpus, ncpus, state, job_id FROM jobs "
                 "WHERE cluster_id=?1 AND job_raw=?2",
                 &st->lookup_attempts, err) < 0)
         return -1;
@@ -151,7 +151,7 @@ static int prepare_job_statements(Store *st, CpErr *err)
                 "gpu_mem_gib=CASE WHEN gpu_mem_source=2 THEN gpu_mem_gib ELSE ?28 END, "
                 "gpu_mem_source=CASE WHEN gpu_mem_source=2 THEN 2 ELSE ?29 END, gpu_util=?30, "
                 "total_cpu_s=?31, nodelist=?32, rec_hash=?33, import_id=?34, final=?35 "
-                "WHERE id=?36 AND cluster_id=?1 AND job_raw=?2 AND submit=?3",
+                "WHERE id=?36",
                 &st->update_job, err) < 0)
         return -1;
     if (prepare(st, "UPDATE jobs SET final=0 WHERE id=?1", &st->unset_final, err) < 0)
@@ -566,6 +566,9 @@ static int find_attempts(Store *st, int64_t cluster_id, const CpJobRec *r, int64
         a.facts.gpus = sqlite3_column_double(s, 10);
         a.facts.ncpus = sqlite3_column_type(s, 11) == SQLITE_NULL ? -1 : sqlite3_column_int64(s, 11);
         a.facts.state = sqlite3_column_int(s, 12);
+        const char *jid = (const char *)sqlite3_column_text(s, 13);
+        if (!jid || strcmp(jid, r->job_id) != 0)
+            continue; /* another task of an array sharing the raw id */
         if (a.submit == submit)
             *same = a;
         if (!latest->id || a.submit > latest->submit)

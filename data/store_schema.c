@@ -28,8 +28,11 @@ static const char v1[] =
     "  gpu_mem_gib REAL, gpu_mem_source INTEGER NOT NULL DEFAULT 0,\n"
     "  gpu_util REAL, total_cpu_s REAL, nodelist TEXT,\n"
     "  final INTEGER NOT NULL DEFAULT 1, rec_hash INTEGER NOT NULL,\n"
-    "  import_id INTEGER REFERENCES imports(id),\n"
-    "  UNIQUE(cluster_id, job_raw, submit));\n"
+    "  import_id INTEGER REFERENCES imports(id));\n"
+    /* A job attempt is keyed (cluster, job id, submit): the index finds a
+     * job's attempts by its numeric id; store.c matches submit and the
+     * displayed id (array tasks can share a raw id in a pending record). */
+    "CREATE INDEX jobs_key ON jobs(cluster_id, job_raw);\n"
     /* The research side: groups, people (a dated roster), reference data. */
     "CREATE TABLE groups(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, domain TEXT,\n"
     "  professor TEXT);\n"

@@ -1,0 +1,394 @@
+/* sacct's text shapes, read from the real files in ../shared/data, steps
+ * folded. Expected figures were computed independently with python3 over
+ * the same files (see the comment above each test). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "data/fold.h"
+#include "data/sacct_text.h"
+#include "tests/lib/testutil.h"
+
+/* Read path through sacct_text_read and fold into s. Returns the reader's rc. */
+static int read_file(const char *path, const char *delim, const char *fields, TuSink *s,
+                     int strict, CpErr *err)
+{
+    CpReadCtx rc;
+    tu_read_ctx(&rc, s, path);
+    rc.strict = strict;
+    Fold *fold = fold_new(rc.sink);
+    rc.sink = fold_sink(fold);
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    char fmt[64];
+    int r = sacct_text_read(f, &rc, delim, fields, fmt, sizeof fmt, err);
+    if (r == 0)
+        r = fold_flush(fold, err);
+    fclose(f);
+    fold_free(fold);
+    return r;
+}
+
+static int read_text(const char *text, const char *delim, const char *fields, TuSink *s,
+                     int strict, CpErr *err)
+{
+    char *p = tu_write_temp(text, strlen(text));
+    int r = read_file(p, delim, fields, s, strict, err);
+    unlink(p);
+    free(p);
+    return r;
+}
+
+/* python3: 60 lines, 19 job rows (job 19 twice with -D), 18 distinct ids;
+ * GPUs 6:1 7:2 8:2 (a100); MaxRSS of 9.batch 212172K, 10.batch 417112K in this -D capture. */
+static void test_sandbox_duplicates(void **state)
+{
+    (void)state;
+    TuSink s;
+    CpErr err;
+    assert_int_equal(read_file(tu_shared("data/slurm-sandbox/sacct_wide_D.psv"), NULL, NULL, &s,
+                               1, &err),
+                     0);
+    assert_int_equal(s.n, 19);
+    const TuJob *a = tu_find(&s, "19", 1), *b = tu_find(&s, "19", 2);
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_true(a != b);
+    assert_int_equal(a->rec.state, CP_ST_PREEMPTED);
+    assert_int_equal(b->rec.state, CP_ST_COMPLETED);
+    assert_true(b->rec.submit > a->rec.submit);
+    assert_int_equal(b->rec.elapsed, 20);
+    const TuJob *j6 = tu_find(&s, "6", 1), *j7 = tu_find(&s, "7", 1), *j8 = tu_find(&s, "8", 1);
+    assert_float_equal(j6->rec.gpus, 1, 1e-9);
+    assert_float_equal(j7->rec.gpus, 2, 1e-9);
+    assert_float_equal(j8->rec.gpus, 2, 1e-9);
+    assert_string_equal(j7->gpu_type, "a100");
+    assert_float_equal(j8->rec.req_gpus, 2, 1e-9);
+    assert_float_equal(tu_find(&s, "9", 1)->rec.max_rss_mib, 212172 / 1024.0, 1e-9);
+    assert_float_equal(tu_find(&s, "10", 1)->rec.max_rss_mib, 417112 / 1024.0, 1e-9);
+    const TuJob *t3 = tu_find(&s, "5_3", 1);
+    assert_non_null(t3);
+    assert_int_equal(t3->rec.job_raw, 17);
+    assert_int_equal(t3->rec.array_job, 5);
+    assert_int_equal(t3->rec.array_task, 3);
+    assert_int_equal(t3->rec.state, CP_ST_FAILED);
+    assert_int_equal(t3->rec.exit_code, 2);
+    const TuJob *c13 = tu_find(&s, "13", 1);
+    assert_string_equal(c13->state_raw, "CANCELLED by 1001");
+    assert_int_equal(c13->rec.state, CP_ST_CANCELLED);
+    assert_string_equal(c13->cluster, "sandbox");
+    assert_int_equal(tu_find(&s, "1", 1)->rec.timelimit, 60);
+    tu_sink_free(&s);
+}
+
+/* python3: 8,659 lines, one job each; states COMPLETED 8105, CANCELLED 468,
+ * PREEMPTED 70, TIMEOUT 9, FAILED 7; 18 users. The header and no-header
+ * (--fields xdmod) versions must give the same records. */
+static void test_xdmod_with_and_without_header(void **state)
+{
+    (void)state;
+    TuSink h, x;
+    CpErr err;
+    assert_int_equal(read_file(tu_shared("data/sacct-pipe-xdmod/pozidriv.head.with-header.psv"),
+                               NULL, NULL, &h, 1, &err),
+                     0);
+    assert_int_equal(read_file(tu_shared("data/sacct-pipe-xdmod/pozidriv.head.log"), NULL,
+                               "xdmod", &x, 1, &err),
+                     0);
+    assert_int_equal(h.n, 8659);
+    assert_int_equal(x.n, 8659);
+    int counts[CP_ST_COUNT] = {0};
+    for (int i = 0; i < x.n; i++) {
+        counts[x.jobs[i].rec.state]++;
+        assert_int_equal(x.jobs[i].rec.submit, h.jobs[i].rec.submit);
+        assert_int_equal(x.jobs[i].rec.elapsed, h.jobs[i].rec.elapsed);
+        assert_string_equal(x.jobs[i].user, h.jobs[i].user);
+    }
+    assert_int_equal(counts[CP_ST_COMPLETED], 8105);
+    assert_int_equal(counts[CP_ST_CANCELLED], 468);
+    assert_int_equal(counts[CP_ST_PREEMPTED], 70);
+    assert_int_equal(counts[CP_ST_TIMEOUT], 9);
+    assert_int_equal(counts[CP_ST_FAILED], 7);
+    /* first line: 7-20:39:39, 12 CPUs, 48000Mn on 1 node, Timelimit 125-00:00:00 */
+    assert_int_equal(x.jobs[0].rec.elapsed, 7 * 86400 + 20 * 3600 + 39 * 60 + 39);
+    assert_int_equal(x.jobs[0].rec.ncpus, 12);
+    assert_float_equal(x.jobs[0].rec.req_mem_mib, 48000, 1e-9);
+    assert_int_equal(x.jobs[0].rec.timelimit, 125 * 86400);
+    tu_sink_free(&h);
+    tu_sink_free(&x);
+}
+
+/* The small XDMoD edge-case files. */
+static void test_xdmod_edge_files(void **state)
+{
+    (void)state;
+    TuSink s;
+    CpErr err;
+    assert_int_equal(read_file(tu_shared("data/sacct-pipe-xdmod/accounting-logs.log"), NULL,
+                               "xdmod", &s, 1, &err),
+                     0);
+    assert_int_equal(s.n, 4);
+    const TuJob *g = tu_find(&s, "5692623", 1);
+    assert_float_equal(g->rec.gpus, 2, 1e-9); /* gres/gpu=2 in AllocTRES, NNodes 0 */
+    assert_int_equal(g->rec.eligible, CP_TIME_NONE);
+    assert_float_equal(g->rec.req_mem_mib, 0, 1e-9); /* 0n */
+    assert_string_equal(tu_find(&s, "4107166", 1)->state_raw, "CANCELLED by 102216");
+    /* 3000Mc with 256 CPUs */
+    assert_float_equal(tu_find(&s, "4103947", 1)->rec.req_mem_mib, 3000.0 * 256, 1e-9);
+    tu_sink_free(&s);
+
+    assert_int_equal(read_file(tu_shared("data/sacct-pipe-xdmod/accounting-logs-with-job-arrays.log"),
+                               NULL, "xdmod", &s, 1, &err),
+                     0);
+    assert_int_equal(s.n, 6);
+    assert_int_equal(s.jobs[0].rec.array_task, 100);
+    assert_int_equal(s.jobs[1].rec.array_task, -1);
+    assert_int_equal(s.jobs[1].rec.array_job, 4103947);
+    assert_string_equal(s.jobs[5].job_id, "4103947_[9-11,13,16-20]");
+    tu_sink_free(&s);
+
+    /* unknown states are kept, not rejected */
+    assert_int_equal(read_file(tu_shared("data/sacct-pipe-xdmod/unknown-job-state.log"), NULL,
+                               "xdmod", &s, 1, &err),
+                     0);
+    assert_int_equal(s.n, 2);
+    assert_int_equal(s.jobs[0].rec.state, CP_ST_OTHER);
+    assert_string_equal(s.jobs[0].state_raw, "FOO");
+    assert_int_equal(s.jobs[1].rec.start, CP_TIME_NONE);
+    tu_sink_free(&s);
+
+    assert_int_equal(read_file(tu_shared("data/sacct-pipe-xdmod/non-ended-job-state.log"), NULL,
+                               "xdmod", &s, 1, &err),
+                     0);
+    assert_int_equal(s.jobs[0].rec.state, CP_ST_RUNNING);
+    assert_int_equal(s.jobs[1].rec.state, CP_ST_PENDING);
+    tu_sink_free(&s);
+
+    assert_int_equal(read_file(tu_shared("data/sacct-pipe-xdmod/utf8-multibyte-chars.log"), NULL,
+                               "xdmod", &s, 1, &err),
+                     0);
+    assert_string_equal(s.jobs[0].job_name, "a\xc3\xa0"
+                                            "b");
+    tu_sink_free(&s);
+}
+
+/* The hand-written GRES forms, in their own 26-field order (ReqGRES, no QOS).
+ * Expected GPUs: the count in each ReqGRES string (python3 over column 21). */
+static void test_gres_edge_cases(void **state)
+{
+    (void)state;
+    static const char order[] =
+        "JobID,JobIDRaw,Cluster,Partition,Account,Group,GID,User,UID,Submit,Eligible,Start,End,"
+        "Elapsed,ExitCode,State,NNodes,NCPUS,ReqCPUS,ReqMem,ReqGRES,ReqTRES,AllocTRES,"
+        "Timelimit,NodeList,JobName";
+    static const double want[] = {0, 1, 2, 16, 20, 128, 0, 1, 2, 32, 4, 4,
+                                  4, 0, 0, 2, 2, 2,  2,  2, 2, 2, 2, 2};
+    TuSink s;
+    CpErr err;
+    assert_int_equal(read_file(tu_shared("data/sacct-pipe-xdmod/accounting-logs-with-gpu-gres.log"),
+                               NULL, order, &s, 1, &err),
+                     0);
+    /* all 24 rows share JobID 1: each is a record of its own */
+    assert_int_equal(s.n, 24);
+    for (int i = 0; i < 24; i++) {
+        assert_float_equal(s.jobs[i].rec.gpus, want[i], 1e-9);
+        assert_float_equal(s.jobs[i].rec.req_gpus, want[i], 1e-9);
+    }
+    tu_sink_free(&s);
+}
+
+/* The Fox cluster's records re-laid as a pipe file: 876 rows fold into 294
+ * jobs (python3: rows whose JobID has no '.'). Offsets in times honoured. */
+static void test_fox_pipe(void **state)
+{
+    (void)state;
+    TuSink s;
+    CpErr err;
+    assert_int_equal(read_file(tu_shared("data/sacct-kv-jobanalyzer-fox/fox-sacct.derived.psv"),
+                               NULL, NULL, &s, 1, &err),
+                     0);
+    assert_int_equal(s.n, 294);
+    const TuJob *j = tu_find(&s, "1639021", 1);
+    assert_non_null(j);
+    assert_int_equal(j->rec.state, CP_ST_TIMEOUT);
+    assert_float_equal(j->rec.gpus, 1, 1e-9); /* gres/gpu:a100=1,gres/gpu=1: once */
+    /* Start=2025-05-02T14:09:52+02:00 -> 12:09:52 UTC */
+    assert_int_equal(j->rec.start, 1746187792);
+    assert_float_equal(j->rec.max_rss_mib, 33549588 / 1024.0, 1e-9); /* from .batch */
+    tu_sink_free(&s);
+}
+
+static void test_other_delimiters(void **state)
+{
+    (void)state;
+    static const char *const delims[] = {"^|^", "\xe2\x98\x83" /* snowman */, ";"};
+    for (size_t d = 0; d < 3; d++) {
+        const char *dl = delims[d];
+        char text[1024];
+        snprintf(text, sizeof text,
+                 "JobID%sUser%sAccount%sState%sAllocTRES%sElapsed%sJobName\n"
+                 "42%salice%slab-a%sCOMPLETED%sgres/gpu=4%s01:00:00%sname with %s inside\n",
+                 dl, dl, dl, dl, dl, dl, dl, dl, dl, dl, dl, dl, dl);
+        TuSink s;
+        CpErr err;
+        assert_int_equal(read_text(text, dl, NULL, &s, 1, &err), 0);
+        assert_int_equal(s.n, 1);
+        assert_float_equal(s.jobs[0].rec.gpus, 4, 1e-9);
+        char want[128];
+        snprintf(want, sizeof want, "name with %s inside", dl);
+        assert_string_equal(s.jobs[0].job_name, want);
+        tu_sink_free(&s);
+    }
+}
+
+static void test_parsable_trailing_and_crlf(void **state)
+{
+    (void)state;
+    TuSink s;
+    CpErr err;
+    assert_int_equal(read_text("JobID|User|State|Elapsed|\r\n1|bob|COMPLETED|00:10:00|\r\n"
+                               "2|ann|FAILED|00:00:05|\r\n",
+                               NULL, NULL, &s, 1, &err),
+                     0);
+    assert_int_equal(s.n, 2);
+    assert_string_equal(s.jobs[1].state_raw, "FAILED");
+    assert_int_equal(s.jobs[0].rec.elapsed, 600);
+    tu_sink_free(&s);
+    /* a job name holding the delimiter, JobName last */
+    assert_int_equal(read_text("JobID|User|JobName\n7|bob|a|b|c\n", NULL, NULL, &s, 1, &err), 0);
+    assert_string_equal(s.jobs[0].job_name, "a|b|c");
+    tu_sink_free(&s);
+}
+
+/* Each bad line: one message naming file, line and field; the rest lands. */
+static void expect_reject(const char *text, const char *fragment)
+{
+    TuSink s;
+    CpErr err;
+    assert_int_equal(read_text(text, NULL, NULL, &s, 0, &err), 0);
+    assert_int_equal(s.rejected, 1);
+    assert_int_equal(s.n, 1); /* the good line */
+    if (!strstr(s.last_reject, fragment))
+        fail_msg("reject '%s' lacks '%s'", s.last_reject, fragment);
+    tu_sink_free(&s);
+    /* strict: the first bad line stops the file */
+    assert_int_equal(read_text(text, NULL, NULL, &s, 1, &err), -1);
+    if (!strstr(err.msg, fragment))
+        fail_msg("strict error '%s' lacks '%s'", err.msg, fragment);
+    tu_sink_free(&s);
+}
+
+#define HDR "JobID|User|Submit|Elapsed|ReqMem|AllocTRES|State\n"
+#define GOOD "1|bob|2024-01-01T00:00:00|01:00:00|4G|gres/gpu=1|COMPLETED\n"
+
+static void test_bad_lines(void **state)
+{
+    (void)state;
+    expect_reject(HDR GOOD "2|bob|2024-01-01T00:00:00\n", ":3: expected 7 fields, found 3");
+    expect_reject(HDR GOOD "2|bob|2024-01-01T00:00:00|01:00:00|4G|gres/gpu=1|COMPLETED|x|y\n",
+                  ":3: expected 7 fields, found 9");
+    expect_reject(HDR GOOD "2|bob|2024-01-32T00:00:00|01:00:00|4G|gres/gpu=1|COMPLETED\n",
+                  ":3: field Submit: bad time '2024-01-32T00:00:00'");
+    expect_reject(HDR GOOD "2|bob|2024-01-01T00:00:00|1-2x:00|4G|gres/gpu=1|COMPLETED\n",
+                  ":3: field Elapsed: bad duration '1-2x:00'");
+    expect_reject(HDR GOOD "2|bob|2024-01-01T00:00:00|01:00:00|4Q|gres/gpu=1|COMPLETED\n",
+                  ":3: field ReqMem: bad memory '4Q'");
+    expect_reject(HDR GOOD "2|bob|2024-01-01T00:00:00|01:00:00|4G|gres/gpu=x|COMPLETED\n",
+                  ":3: field AllocTRES: bad TRES count 'gres/gpu=x'");
+    expect_reject(HDR GOOD "\x01\x02\xff\xfe|junk\n", ":3: expected 7 fields, found 2");
+    expect_reject(HDR GOOD "zz|bob|2024-01-01T00:00:00|01:00:00|4G|gres/gpu=1|COMPLETED\n",
+                  ":3: field JobID: bad job id 'zz'");
+}
+
+static void test_unknown_state_kept(void **state)
+{
+    (void)state;
+    TuSink s;
+    CpErr err;
+    assert_int_equal(read_text(HDR "1|bob|2024-01-01T00:00:00|01:00:00|4G||WEIRD_NEW\n", NULL,
+                               NULL, &s, 1, &err),
+                     0);
+    assert_int_equal(s.n, 1);
+    assert_int_equal(s.jobs[0].rec.state, CP_ST_OTHER);
+    assert_string_equal(s.jobs[0].state_raw, "WEIRD_NEW");
+    tu_sink_free(&s);
+}
+
+static void test_empty_header_only_junk(void **state)
+{
+    (void)state;
+    TuSink s;
+    CpErr err;
+    assert_int_equal(read_text("", NULL, NULL, &s, 0, &err), -1);
+    assert_string_equal(err.msg, "empty file");
+    tu_sink_free(&s);
+    assert_int_equal(read_text(HDR, NULL, NULL, &s, 0, &err), 0);
+    assert_int_equal(s.n, 0);
+    tu_sink_free(&s);
+    assert_int_equal(read_text("\x7f" "ELF\x02\x01\x01\x00\x00garbage\n", NULL, NULL, &s, 0, &err),
+                     -1);
+    assert_non_null(strstr(err.msg, "not a sacct header"));
+    tu_sink_free(&s);
+}
+
+static void test_ten_megabyte_line(void **state)
+{
+    (void)state;
+    size_t big = 10u << 20;
+    size_t n = strlen(HDR) + strlen(GOOD) + big + 1 + strlen(GOOD);
+    char *text = malloc(n + 1);
+    size_t o = 0;
+    memcpy(text + o, HDR, strlen(HDR)), o += strlen(HDR);
+    memcpy(text + o, GOOD, strlen(GOOD)), o += strlen(GOOD);
+    memset(text + o, 'x', big), o += big;
+    text[o++] = '\n';
+    memcpy(text + o, GOOD, strlen(GOOD)), o += strlen(GOOD);
+    text[o] = '\0';
+    TuSink s;
+    CpErr err;
+    char *p = tu_write_temp(text, o);
+    free(text);
+    assert_int_equal(read_file(p, NULL, NULL, &s, 0, &err), 0);
+    unlink(p);
+    free(p);
+    assert_int_equal(s.rejected, 1);
+    assert_non_null(strstr(s.last_reject, ":3: line longer than 1 MiB"));
+    assert_int_equal(s.n, 2);
+    tu_sink_free(&s);
+}
+
+static void test_control_characters_kept_raw(void **state)
+{
+    (void)state;
+    TuSink s;
+    CpErr err;
+    /* stored as written; sanitised where shown (cli_sanitize, the TUI) */
+    assert_int_equal(read_text("JobID|JobName\n1|evil\x1b[2Jname\n", NULL, NULL, &s, 1, &err), 0);
+    assert_string_equal(s.jobs[0].job_name, "evil\x1b[2Jname");
+    tu_sink_free(&s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sandbox_duplicates),
+        cmocka_unit_test(test_xdmod_with_and_without_header),
+        cmocka_unit_test(test_xdmod_edge_files),
+        cmocka_unit_test(test_gres_edge_cases),
+        cmocka_unit_test(test_fox_pipe),
+        cmocka_unit_test(test_other_delimiters),
+        cmocka_unit_test(test_parsable_trailing_and_crlf),
+        cmocka_unit_test(test_bad_lines),
+        cmocka_unit_test(test_unknown_state_kept),
+        cmocka_unit_test(test_empty_header_only_junk),
+        cmocka_unit_test(test_ten_megabyte_line),
+        cmocka_unit_test(test_control_characters_kept_raw),
+    };
+    return cmocka_run_group_tests_name("sacct_text", tests, NULL, NULL);
+}
