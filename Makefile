@@ -3,12 +3,12 @@ CC      ?= cc
 PKGS    := sqlite3 libcjson ncursesw
 CSV_LIBS := -lcsv
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null) $(CSV_LIBS) -lm
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null) $(CSV_LIBS) -lm -pthread
 WARN    := -Wall -Wextra -Werror -pedantic -Wshadow -Wstrict-prototypes \
            -Wmissing-prototypes -Wcast-qual -Wformat=2 -Werror=vla
 CFLAGS  ?= -O2 -g
 ALL_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) \
-              -I. $(PKG_CFLAGS) -MMD -MP
+              -I. $(PKG_CFLAGS) -pthread -MMD -MP
 
 SANITIZE ?=
 BUILD   := build/release

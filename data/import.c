@@ -8,6 +8,7 @@
 
 #include "data/fold.h"
 #include "data/peekfile.h"
+#include "data/pipeline.h"
 #include "data/reader.h"
 #include "data/sacct_json.h"
 #include "data/sacct_kv.h"
@@ -94,6 +95,28 @@ static const char *shown_path(const char *path)
     return strcmp(path, "-") == 0 ? "<stdin>" : path;
 }
 
+/* What the reader's thread needs: read f through rc, steps folded. */
+typedef struct Produce {
+    FILE *f;
+    CpReadCtx *rc;
+    ImportReadFn read;
+    const void *arg;
+    char *fmt;
+    size_t fmtsz;
+} Produce;
+
+static int produce(void *arg, CpJobSink sink, CpErr *err)
+{
+    Produce *p = arg;
+    Fold *fold = fold_new(sink);
+    p->rc->sink = fold_sink(fold);
+    int rc = p->read(p->f, p->rc, p->arg, p->fmt, p->fmtsz, err);
+    if (rc == 0)
+        rc = fold_flush(fold, err);
+    fold_free(fold);
+    return rc;
+}
+
 int import_jobs_with(Store *st, const char *kind, const char *path, const ImportOpts *o,
                      ImportReadFn read, const void *arg, ImportResult *res, CpErr *err)
 {
@@ -104,25 +127,24 @@ int import_jobs_with(Store *st, const char *kind, const char *path, const Import
         return -1;
     Progress prog = {size, now_s(), 0, 0};
     StoreSink sink = {st, 0, o->cluster && o->cluster[0] ? o->cluster : "default", {0, 0, 0}};
-    Fold *fold = fold_new((CpJobSink){store_sink_job, &sink});
     CpReadCtx rc;
     memset(&rc, 0, sizeof rc);
     rc.path = path;
     rc.tz_offset_s = o->tz_offset_s;
     rc.strict = o->strict;
-    rc.sink = fold_sink(fold);
     rc.reject = o->reject;
     rc.reject_ctx = o->reject_ctx;
     if (o->progress) {
         rc.progress = show_progress;
         rc.progress_ctx = &prog;
     }
+    Produce pr = {f, &rc, read, arg, res->format, sizeof res->format};
     int ok = -1;
     if (store_begin(st, err) < 0)
         goto out;
     sink.import_id = store_import_begin(st, kind, path, "", err);
-    if (sink.import_id < 0 || read(f, &rc, arg, res->format, sizeof res->format, err) < 0 ||
-        fold_flush(fold, err) < 0)
+    if (sink.import_id < 0 ||
+        pipeline_run(produce, &pr, (CpJobSink){store_sink_job, &sink}, err) < 0)
         goto fail;
     res->rows_read = rc.rows_read;
     res->rejected = rc.rows_rejected;
@@ -143,7 +165,6 @@ fail:
 out:
     if (prog.shown)
         fprintf(stderr, "\r%*s\r", 60, "");
-    fold_free(fold);
     if (f != stdin)
         fclose(f);
     return ok;

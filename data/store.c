@@ -43,6 +43,9 @@ struct Store {
     sqlite3_stmt *update_job;
     sqlite3_stmt *unset_final;
     sqlite3_stmt *usage_add;
+    sqlite3_stmt *max_raw_stmt;
+    int64_t *max_raw;    /* per cluster id: highest job_raw stored (-1: not loaded) */
+    size_t nmax_raw;
     StrMap *usage_index; /* UsageKey bytes -> index in usage */
     UsageSums *usage;
     size_t nusage, capusage;
@@ -156,6 +159,9 @@ static int prepare_job_statements(Store *st, CpErr *err)
         return -1;
     if (prepare(st, "UPDATE jobs SET final=0 WHERE id=?1", &st->unset_final, err) < 0)
         return -1;
+    if (prepare(st, "SELECT max(job_raw) FROM jobs WHERE cluster_id=?1", &st->max_raw_stmt,
+                err) < 0)
+        return -1;
     return prepare(st,
                    "INSERT INTO usage_month(month, cluster_id, account_id, user_id, "
                    "partition_id, jobs, attempts, gpu_jobs, gpu_hours, cpu_hours, wait_s, "
@@ -173,7 +179,8 @@ static int prepare_job_statements(Store *st, CpErr *err)
 Store *store_open(const char *path, CpErr *err)
 {
     Store *st = xcalloc(1, sizeof *st);
-    if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
+    if (sqlite3_open_v2(path, &st->db,
+                        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) !=
         SQLITE_OK) {
         cp_err_set(err, "%s: cannot open database: %s", path,
                    st->db ? sqlite3_errmsg(st->db) : "out of memory");
@@ -182,7 +189,7 @@ Store *store_open(const char *path, CpErr *err)
     }
     sqlite3_busy_timeout(st->db, 5000);
     if (exec_sql(st, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
-                     "PRAGMA foreign_keys=ON; PRAGMA cache_size=-65536;",
+                     "PRAGMA cache_size=-65536;",
                  err) < 0 ||
         migrate(st, err) < 0)
         goto fail;
@@ -214,6 +221,8 @@ void store_close(Store *st)
     sqlite3_finalize(st->update_job);
     sqlite3_finalize(st->unset_final);
     sqlite3_finalize(st->usage_add);
+    sqlite3_finalize(st->max_raw_stmt);
+    free(st->max_raw);
     strmap_free(st->usage_index);
     free(st->usage);
     sqlite3_close(st->db);
@@ -229,6 +238,8 @@ int store_begin(Store *st, CpErr *err)
 {
     strmap_clear(st->usage_index);
     st->nusage = 0;
+    for (size_t i = 0; i < st->nmax_raw; i++)
+        st->max_raw[i] = -1;
     return exec_sql(st, "BEGIN IMMEDIATE", err);
 }
 
@@ -539,6 +550,32 @@ static int64_t col_time(sqlite3_stmt *s, int i)
     return sqlite3_column_type(s, i) == SQLITE_NULL ? CP_TIME_NONE : sqlite3_column_int64(s, i);
 }
 
+/* Highest job_raw stored for a cluster: a record above it is new, and
+ * needs no look-up (sacct lists jobs in id order, so most records are). */
+static int64_t *max_raw_slot(Store *st, int64_t cluster_id, CpErr *err, int *rc)
+{
+    *rc = 0;
+    if ((size_t)cluster_id >= st->nmax_raw) {
+        size_t n = (size_t)cluster_id + 16;
+        st->max_raw = xrealloc(st->max_raw, n * sizeof *st->max_raw);
+        for (size_t i = st->nmax_raw; i < n; i++)
+            st->max_raw[i] = -1;
+        st->nmax_raw = n;
+    }
+    int64_t *slot = &st->max_raw[cluster_id];
+    if (*slot == -1) {
+        sqlite3_stmt *s = st->max_raw_stmt;
+        sqlite3_bind_int64(s, 1, cluster_id);
+        if (sqlite3_step(s) != SQLITE_ROW)
+            *rc = db_err(st, err, "look up jobs");
+        else
+            *slot = sqlite3_column_type(s, 0) == SQLITE_NULL ? INT64_MIN
+                                                              : sqlite3_column_int64(s, 0);
+        sqlite3_reset(s);
+    }
+    return slot;
+}
+
 /* The stored attempts that matter: the one with this submit time and the
  * latest one. Returns 0 on success. */
 static int find_attempts(Store *st, int64_t cluster_id, const CpJobRec *r, int64_t submit,
@@ -599,8 +636,16 @@ int store_job_put(Store *st, int64_t import_id, const char *default_cluster,
     UsageFacts f = {ids[DICT_CLUSTER], ids[DICT_ACCOUNT], ids[DICT_USER], ids[DICT_PARTITION],
                     r->submit, r->start, r->end, r->elapsed, r->gpus, r->ncpus, (int)r->state};
     Attempt same, latest;
-    if (find_attempts(st, ids[DICT_CLUSTER], r, submit, &same, &latest, err) < 0)
+    int rc;
+    int64_t *max_raw = max_raw_slot(st, ids[DICT_CLUSTER], err, &rc);
+    if (rc < 0)
         return -1;
+    if (r->job_raw > *max_raw) {
+        same.id = latest.id = 0;
+        *max_raw = r->job_raw;
+    } else if (find_attempts(st, ids[DICT_CLUSTER], r, submit, &same, &latest, err) < 0) {
+        return -1;
+    }
     if (same.id) {
         if ((uint64_t)same.hash == hash) {
             counts->unchanged++;

@@ -1,0 +1,147 @@
+/* trace: picks the reader for a trace kind and holds what the trace
+ * readers share (state words, row counting, number parsing). */
+#include "data/trace.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "data/fields.h"
+#include "data/peekfile.h"
+
+#define TRACE_PEEK 512          /* bytes looked at to tell formats apart */
+#define TRACE_PROGRESS_ROWS 4096 /* progress is reported every so many rows */
+
+static int word_ieq(const char *s, size_t n, const char *lit)
+{
+    size_t m = strlen(lit);
+    if (n != m)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        char a = s[i], b = lit[i];
+        if (a >= 'A' && a <= 'Z')
+            a = (char)(a + 32);
+        if (b >= 'A' && b <= 'Z')
+            b = (char)(b + 32);
+        if (a != b)
+            return 0;
+    }
+    return 1;
+}
+
+const char *trace_path(const CpReadCtx *ctx)
+{
+    return strcmp(ctx->path, "-") == 0 ? "<stdin>" : ctx->path;
+}
+
+CpState trace_state(const char *s, size_t n)
+{
+    static const struct {
+        const char *word;
+        CpState st;
+    } words[] = {
+        {"Pass", CP_ST_COMPLETED},       /* Philly */
+        {"Killed", CP_ST_CANCELLED},     /* Philly */
+        {"Terminated", CP_ST_COMPLETED}, /* PAI: "only Terminated tasks are successful" */
+        {"Waiting", CP_ST_PENDING},      /* PAI */
+    };
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (word_ieq(s, n, words[i].word))
+            return words[i].st;
+    return fields_state(s, n); /* Failed, Running, COMPLETED, CANCELLED... */
+}
+
+void trace_count_row(CpReadCtx *ctx, int64_t bytes_read)
+{
+    ctx->rows_read++;
+    if (ctx->progress && ctx->rows_read % TRACE_PROGRESS_ROWS == 0)
+        ctx->progress(ctx->progress_ctx, bytes_read, ctx->rows_read);
+}
+
+void trace_progress_end(CpReadCtx *ctx, int64_t bytes_read)
+{
+    if (ctx->progress)
+        ctx->progress(ctx->progress_ctx, bytes_read, ctx->rows_read);
+}
+
+int trace_emit(CpReadCtx *ctx, const CpJobRec *rec, CpErr *err)
+{
+    return ctx->sink.job(ctx->sink.ctx, rec, err);
+}
+
+int trace_count(const char *s, size_t n, double *out, CpErr *err)
+{
+    double v;
+    if (fields_double(s, n, &v, err) < 0)
+        return -1;
+    if (!(v >= 0) || !isfinite(v))
+        return cp_err_set(err, "bad number '%.*s'", (int)(n > 64 ? 64 : n), s);
+    *out = v;
+    return 0;
+}
+
+int trace_epoch(const char *s, size_t n, int64_t *out, CpErr *err)
+{
+    double v;
+    if (n == 0) {
+        *out = CP_TIME_NONE;
+        return 0;
+    }
+    if (fields_double(s, n, &v, NULL) < 0 || !(v >= 0) || v > 1e15)
+        return cp_err_set(err, "bad time '%.*s'", (int)(n > 64 ? 64 : n), s);
+    *out = llround(v);
+    return 0;
+}
+
+/* The first byte of head after a byte order mark and white space, or -1
+ * when there is none. */
+static int head_first(const char *head, size_t n)
+{
+    size_t i = 0;
+    if (n >= 3 && memcmp(head, "\xEF\xBB\xBF", 3) == 0)
+        i = 3;
+    while (i < n && (head[i] == ' ' || head[i] == '\t' || head[i] == '\r' || head[i] == '\n'))
+        i++;
+    return i < n ? (unsigned char)head[i] : -1;
+}
+
+/* Read pf as a trace of kind; first: its first significant byte. */
+static int read_kind(FILE *pf, const char *kind, int first, CpReadCtx *ctx, char *format_out,
+                     size_t format_sz, CpErr *err)
+{
+    if (strcmp(kind, "swf") == 0) {
+        snprintf(format_out, format_sz, "trace-swf");
+        return trace_swf_read(pf, ctx, err);
+    }
+    if (strcmp(kind, "philly") == 0 && (first == '[' || first == '{')) {
+        snprintf(format_out, format_sz, "trace-philly-json");
+        return trace_philly_json_read(pf, ctx, err);
+    }
+    return trace_csv_read(pf, kind, ctx, format_out, format_sz, err);
+}
+
+int trace_read(FILE *f, const char *kind, CpReadCtx *ctx, char *format_out, size_t format_sz,
+               CpErr *err)
+{
+    static const char *const kinds[] = {"philly", "swf", "helios", "pai"};
+    const char *path = trace_path(ctx);
+    size_t k = 0;
+    while (k < sizeof kinds / sizeof kinds[0] && (!kind || strcmp(kind, kinds[k]) != 0))
+        k++;
+    if (k == sizeof kinds / sizeof kinds[0])
+        return cp_err_set(err, "unknown trace kind '%s' (expected philly, swf, helios or pai)",
+                          kind ? kind : "");
+    char head[TRACE_PEEK];
+    size_t n;
+    FILE *pf = peekfile_open(f, head, sizeof head, &n);
+    if (!pf)
+        return cp_err_set(err, "%s: read error: %s", path, strerror(errno));
+    int rc;
+    int first = head_first(head, n);
+    if (first < 0 && n < sizeof head)
+        rc = cp_err_set(err, "%s:1: empty file: no %s trace records", path, kind);
+    else
+        rc = read_kind(pf, kind, first, ctx, format_out, format_sz, err);
+    fclose(pf);
+    return rc;
+}
