@@ -58,12 +58,15 @@ typedef struct StoreSink {
     Store *st;
     int64_t import_id;
     const char *default_cluster;
+    int override_cluster; /* default_cluster replaces the records' own */
     StoreJobCounts counts;
 } StoreSink;
 
 static int store_sink_job(void *ctx, const CpJobRec *r, CpErr *err)
 {
     StoreSink *s = ctx;
+    if (s->override_cluster)
+        return store_job_put_as(s->st, s->import_id, s->default_cluster, r, &s->counts, err);
     return store_job_put(s->st, s->import_id, s->default_cluster, r, &s->counts, err);
 }
 
@@ -126,7 +129,9 @@ int import_jobs_with(Store *st, const char *kind, const char *path, const Import
     if (!f)
         return -1;
     Progress prog = {size, now_s(), 0, 0};
-    StoreSink sink = {st, 0, o->cluster && o->cluster[0] ? o->cluster : "default", {0, 0, 0}};
+    int given = o->cluster && o->cluster[0];
+    StoreSink sink = {st, 0, given ? o->cluster : "default", given && strcmp(kind, "trace") == 0,
+                      {0, 0, 0}};
     CpReadCtx rc;
     memset(&rc, 0, sizeof rc);
     rc.path = path;
@@ -154,6 +159,7 @@ int import_jobs_with(Store *st, const char *kind, const char *path, const Import
     if (store_import_end(st, sink.import_id, res->rows_read, res->added, res->updated,
                          res->rejected, err) < 0 ||
         store_import_format(st, sink.import_id, res->format, err) < 0 ||
+        store_link_metrics(st, sink.import_id, err) < 0 ||
         store_commit(st, err) < 0)
         goto fail;
     ok = 0;

@@ -62,15 +62,22 @@ static void set_columns_done(TextCtx *t)
     t->jobname_last = t->ncols > 0 && t->cols[t->ncols - 1] == SF_JOBNAME;
 }
 
-/* A header names known sacct fields; the first must be a job id. */
+/* A header names sacct fields, among them JobID or JobIDRaw (in any
+ * position: `--format=ALL` starts with Account). */
 static int is_header(TextCtx *t, char *line, size_t len)
 {
-    size_t n = len;
-    char *d = find_delim(t, line, line + len);
-    if (d)
-        n = (size_t)(d - line);
-    SacctField f = sacctf_lookup(line, n);
-    return f == SF_JOBID || f == SF_JOBIDRAW;
+    char *p = line, *end = line + len;
+    while (p <= end) {
+        char *d = find_delim(t, p, end);
+        size_t n = d ? (size_t)(d - p) : (size_t)(end - p);
+        SacctField f = sacctf_lookup(p, n);
+        if (f == SF_JOBID || f == SF_JOBIDRAW)
+            return 1;
+        if (!d)
+            break;
+        p = d + t->dlen;
+    }
+    return 0;
 }
 
 static int columns_from_header(TextCtx *t, char *line, size_t len, CpErr *err)
@@ -170,7 +177,7 @@ static int line_loop(TextCtx *t, LineReader *lr, const char *fields, char *fmt, 
             if (lr->lineno == 1 && len >= 3 && memcmp(line, "\xef\xbb\xbf", 3) == 0)
                 line += 3, len -= 3; /* UTF-8 byte order mark */
             if (!is_header(t, line, len))
-                return cp_err_set(err, "line 1 is not a sacct header (JobID|...): give --fields "
+                return cp_err_set(err, "line 1 is not a sacct header (no JobID field): give --fields "
                                        "LIST, or --fields xdmod for Open XDMoD's order");
             if (columns_from_header(t, line, len, err) < 0)
                 return -1;

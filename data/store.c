@@ -576,6 +576,32 @@ static int64_t *max_raw_slot(Store *st, int64_t cluster_id, CpErr *err, int *rc)
     return slot;
 }
 
+/* When an attempt's record last says something happened. */
+static int64_t last_time(int64_t submit, int64_t start, int64_t end, int64_t elapsed)
+{
+    if (end != CP_TIME_NONE)
+        return end;
+    if (start != CP_TIME_NONE)
+        return elapsed >= 0 ? start + elapsed : start;
+    return submit;
+}
+
+/* Two records with one job id are attempts of one job when one was
+ * submitted while the other was known, or as it ended: Slurm resubmits a
+ * requeued job at the second its previous attempt ends (job 19 of
+ * ../shared/data/slurm-sandbox, in text and JSON alike). Otherwise Slurm
+ * reused the id (a reset database, ids wrapping round): different jobs. */
+static int same_job(const UsageFacts *a, const CpJobRec *r)
+{
+    const int64_t slack = 5; /* seconds of clock skew between records */
+    int64_t a_last = last_time(a->submit, a->start, a->end, a->elapsed);
+    int64_t r_last = last_time(r->submit, r->start, r->end, r->elapsed);
+    if (r->submit == CP_TIME_NONE || a->submit == CP_TIME_NONE)
+        return 1;
+    return (r->submit >= a->submit && r->submit <= a_last + slack) ||
+           (a->submit >= r->submit && a->submit <= r_last + slack);
+}
+
 /* The stored attempts that matter: the one with this submit time and the
  * latest one. Returns 0 on success. */
 static int find_attempts(Store *st, int64_t cluster_id, const CpJobRec *r, int64_t submit,
@@ -606,8 +632,11 @@ static int find_attempts(Store *st, int64_t cluster_id, const CpJobRec *r, int64
         const char *jid = (const char *)sqlite3_column_text(s, 13);
         if (!jid || strcmp(jid, r->job_id) != 0)
             continue; /* another task of an array sharing the raw id */
-        if (a.submit == submit)
+        if (a.submit == submit) {
             *same = a;
+        } else if (!same_job(&a.facts, r)) {
+            continue; /* the id came round again: another job */
+        }
         if (!latest->id || a.submit > latest->submit)
             *latest = a;
     }
@@ -673,6 +702,36 @@ int store_job_put(Store *st, int64_t import_id, const char *default_cluster,
     usage_apply(st, &f, +1, final, 1);
     counts->added++;
     return 0;
+}
+
+int store_job_put_as(Store *st, int64_t import_id, const char *cluster, const CpJobRec *rec,
+                     StoreJobCounts *counts, CpErr *err)
+{
+    CpJobRec r = *rec;
+    r.cluster = cluster;
+    return store_job_put(st, import_id, cluster, &r, counts, err);
+}
+
+int store_link_metrics(Store *st, int64_t import_id, CpErr *err)
+{
+    if (store_scalar(st, "SELECT EXISTS(SELECT 1 FROM gpu_metrics)") != 1)
+        return 0;
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(st->db,
+                           "UPDATE jobs SET gpu_mem_gib = m.gpu_mem_max_gib, gpu_mem_source = 2, "
+                           "gpu_util = coalesce(m.gpu_util_mean, jobs.gpu_util) "
+                           "FROM gpu_metrics m JOIN clusters c "
+                           "ON (m.cluster = '' OR c.name = m.cluster) "
+                           "WHERE jobs.import_id = ?1 AND jobs.cluster_id = c.id "
+                           "AND m.job_key NOT GLOB '*[^0-9]*' "
+                           "AND jobs.job_raw = CAST(m.job_key AS INTEGER) "
+                           "AND m.gpu_mem_max_gib IS NOT NULL",
+                           -1, &s, NULL) != SQLITE_OK)
+        return db_err(st, err, "link GPU metrics");
+    sqlite3_bind_int64(s, 1, import_id);
+    int rc = sqlite3_step(s);
+    sqlite3_finalize(s);
+    return rc == SQLITE_DONE ? 0 : db_err(st, err, "link GPU metrics");
 }
 
 static int64_t scalar_or_zero(Store *st, const char *sql)

@@ -59,6 +59,16 @@ typedef struct StoreJobCounts {
 int store_job_put(Store *st, int64_t import_id, const char *default_cluster,
                   const CpJobRec *rec, StoreJobCounts *counts, CpErr *err);
 
+/* As store_job_put, but the record's own cluster name is replaced by
+ * cluster (--cluster given to a trace import). */
+int store_job_put_as(Store *st, int64_t import_id, const char *cluster, const CpJobRec *rec,
+                     StoreJobCounts *counts, CpErr *err);
+
+/* Give the jobs of this import the GPU memory and utilisation measured by a
+ * monitor (gpu_metrics, imported earlier), keyed by cluster and numeric job
+ * id. Costs one pass over the jobs, only when metrics exist. */
+int store_link_metrics(Store *st, int64_t import_id, CpErr *err);
+
 /* What `capplan status` prints. Caller frees with store_status_free. */
 typedef struct StoreNamedCount {
     char *name;
