@@ -31,6 +31,7 @@ static int print_json(const StoreStatus *s, FILE *out)
     cJSON_AddNumberToObject(o, "groups", (double)s->groups);
     cJSON_AddNumberToObject(o, "people", (double)s->people);
     cJSON_AddNumberToObject(o, "gpu_hours", s->gpu_hours);
+    cJSON_AddNumberToObject(o, "cpu_hours", s->cpu_hours);
     cJSON_AddNumberToObject(o, "inventory_rows", (double)s->inventory_rows);
     cJSON_AddNumberToObject(o, "events", (double)s->events);
     cJSON_AddNumberToObject(o, "pubs", (double)s->pubs);
@@ -65,6 +66,7 @@ static void print_text(const StoreStatus *s, FILE *out)
     fprintf(out, "jobs         %12lld  (%lld attempts)\n", (long long)s->jobs,
             (long long)s->attempts);
     fprintf(out, "GPU-hours    %12.0f\n", s->gpu_hours);
+    fprintf(out, "CPU-hours    %12.0f\n", s->cpu_hours);
     fprintf(out, "submitted    %s .. %s\n", first, last);
     fprintf(out, "users        %12lld\n", (long long)s->users);
     fprintf(out, "accounts     %12lld\n", (long long)s->accounts);

@@ -783,10 +783,12 @@ int store_status(Store *st, StoreStatus *o, CpErr *err)
         o->last_submit = store_scalar(st, "SELECT max(submit) FROM jobs");
     }
     sqlite3_stmt *s;
-    if (sqlite3_prepare_v2(st->db, "SELECT total(gpu_hours) FROM usage_month", -1, &s, NULL) ==
-        SQLITE_OK) {
-        if (sqlite3_step(s) == SQLITE_ROW)
+    if (sqlite3_prepare_v2(st->db, "SELECT total(gpu_hours), total(cpu_hours) FROM usage_month",
+                           -1, &s, NULL) == SQLITE_OK) {
+        if (sqlite3_step(s) == SQLITE_ROW) {
             o->gpu_hours = sqlite3_column_double(s, 0);
+            o->cpu_hours = sqlite3_column_double(s, 1);
+        }
         sqlite3_finalize(s);
     }
     if (named_counts(st,

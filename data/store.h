@@ -79,7 +79,7 @@ typedef struct StoreStatus {
     int64_t jobs, attempts, users, accounts, groups, people, clusters_n;
     int64_t inventory_rows, events, pubs, gpu_metrics, imports;
     int64_t first_submit, last_submit; /* CP_TIME_NONE when no jobs */
-    double gpu_hours;
+    double gpu_hours, cpu_hours;
     StoreNamedCount *clusters; /* jobs per cluster */
     int nclusters;
     StoreNamedCount *recent_imports; /* name = "kind path (format)", count = rows added */
