@@ -188,7 +188,7 @@ Store *store_open(const char *path, CpErr *err)
         return NULL;
     }
     sqlite3_busy_timeout(st->db, 5000);
-    if (exec_sql(st, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
+    if (exec_sql(st, "PRAGMA page_size=16384; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
                      "PRAGMA cache_size=-65536;",
                  err) < 0 ||
         migrate(st, err) < 0)
