@@ -40,7 +40,11 @@ int cli_wants_help(const CmdEntry *e, int argc, char **argv);
 void cli_sanitize(char *dst, size_t dstsz, const char *src);
 
 extern const CmdEntry cmd_import;
+extern const CmdEntry cmd_collect;
 extern const CmdEntry cmd_status;
 extern const CmdEntry cmd_demo;
+extern const CmdEntry cmd_tui;
+extern const CmdEntry cmd_profile, cmd_project, cmd_scenario;
+extern const CmdEntry cmd_stats;
 
 #endif

@@ -67,5 +67,87 @@ static const char v1[] =
     "  gpu_hours_lost REAL NOT NULL DEFAULT 0,\n"
     "  PRIMARY KEY(month, cluster_id, account_id, user_id, partition_id)) WITHOUT ROWID;\n";
 
-const char *const store_migrations[] = {v1};
+/* Version 2: what was said in the planning meetings. notes: free text per
+ * group (user: who said it, NULL for the group as a whole); stated_needs:
+ * what a member says they need, to set beside what the accounting shows
+ * (GPUs used full-time, the GPU memory class in GiB: 24, 48, 80 or more,
+ * the typical job length, and exploration/HPO bursts: how many a month, how
+ * many GPUs, for how many hours). Both dated (YYYY-MM-DD). */
+static const char v2[] =
+    "CREATE TABLE notes(id INTEGER PRIMARY KEY, group_name TEXT NOT NULL, user TEXT,\n"
+    "  date TEXT NOT NULL, text TEXT NOT NULL, UNIQUE(group_name, date, text));\n"
+    "CREATE TABLE stated_needs(\n"
+    "  id INTEGER PRIMARY KEY, user TEXT NOT NULL, group_name TEXT NOT NULL,\n"
+    "  date TEXT NOT NULL, gpus_fulltime REAL, gpu_mem_class_gib REAL, typical_hours REAL,\n"
+    "  burst_per_month REAL, burst_gpus REAL, burst_hours REAL, text TEXT,\n"
+    "  UNIQUE(user, group_name, date));\n"
+    "CREATE INDEX stated_needs_group ON stated_needs(group_name);\n";
+
+/* Version 3: compute profiles and scenarios (core/profiles, core/projection,
+ * data/store_plan.c). profile_runs: one row per `capplan profile` (unit
+ * 'gpu', or 'cpu' when CPUs stand in for GPUs; the window; k, silhouette,
+ * inertia; the last import it saw, to tell when it is stale); profiles: its
+ * clusters (idx 0-based, the generated name, centroid in raw units);
+ * profile_members: each user's features and profile (-1: too little
+ * history); profile_names: a chosen name for a generated one (a rename
+ * survives re-clustering). scenarios: named sets of edited parameters;
+ * scenario_params: the current edit of each (key, group '' for all, value,
+ * the measured value when it was made, label: the profile's generated name
+ * for gpus.N and mem.N, who, why, when); scenario_edits: every edit in
+ * order (old and new value), for the record and for undo. */
+static const char v3[] =
+    "CREATE TABLE profile_runs(\n"
+    "  id INTEGER PRIMARY KEY, created_at INTEGER NOT NULL, who TEXT,\n"
+    "  unit TEXT NOT NULL, win_start INTEGER NOT NULL, win_end INTEGER NOT NULL,\n"
+    "  window_months INTEGER NOT NULL, roles TEXT, min_jobs INTEGER NOT NULL,\n"
+    "  k INTEGER NOT NULL, k_auto INTEGER NOT NULL, silhouette REAL, inertia REAL,\n"
+    "  seed INTEGER NOT NULL, restarts INTEGER NOT NULL, jobs_used INTEGER NOT NULL,\n"
+    "  last_import INTEGER);\n"
+    "CREATE TABLE profiles(\n"
+    "  run_id INTEGER NOT NULL, idx INTEGER NOT NULL, generated TEXT NOT NULL,\n"
+    "  size INTEGER NOT NULL, mem_requested INTEGER NOT NULL DEFAULT 0,\n"
+    "  gpus_p90 REAL, mem_gib REAL, dur_mean_h REAL, dur_max_h REAL, gpu_hours_month REAL,\n"
+    "  conc_mean REAL, conc_peak REAL, PRIMARY KEY(run_id, idx)) WITHOUT ROWID;\n"
+    "CREATE TABLE profile_members(\n"
+    "  run_id INTEGER NOT NULL, user_id INTEGER NOT NULL, profile INTEGER NOT NULL,\n"
+    "  group_name TEXT NOT NULL, domain TEXT, role TEXT, end_date TEXT,\n"
+    "  njobs INTEGER NOT NULL, gpu_hours REAL NOT NULL, gpus_p90 REAL, mem_gib REAL,\n"
+    "  mem_source INTEGER NOT NULL DEFAULT 0, dur_mean_h REAL, dur_max_h REAL,\n"
+    "  gpu_hours_month REAL, conc_mean REAL, conc_peak REAL, burst_frac REAL,\n"
+    "  PRIMARY KEY(run_id, user_id)) WITHOUT ROWID;\n"
+    "CREATE TABLE profile_names(generated TEXT PRIMARY KEY, name TEXT NOT NULL, who TEXT,\n"
+    "  reason TEXT, at INTEGER NOT NULL);\n"
+    "CREATE TABLE scenarios(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, base TEXT,\n"
+    "  created_at INTEGER NOT NULL, who TEXT, note TEXT);\n"
+    "CREATE TABLE scenario_params(\n"
+    "  scenario_id INTEGER NOT NULL, key TEXT NOT NULL, group_name TEXT NOT NULL DEFAULT '',\n"
+    "  value REAL NOT NULL, measured REAL, label TEXT, reason TEXT, who TEXT,\n"
+    "  at INTEGER NOT NULL, PRIMARY KEY(scenario_id, key, group_name));\n"
+    "CREATE TABLE scenario_edits(\n"
+    "  id INTEGER PRIMARY KEY, scenario_id INTEGER NOT NULL, key TEXT NOT NULL,\n"
+    "  group_name TEXT NOT NULL DEFAULT '', old_value REAL, new_value REAL, measured REAL,\n"
+    "  label TEXT, reason TEXT, who TEXT, at INTEGER NOT NULL);\n"
+    "CREATE INDEX scenario_edits_scenario ON scenario_edits(scenario_id);\n";
+
+/* Version 4: `capplan collect` (data/store_collect.c). One row per
+ * successful collect: the cluster list given to sacct -M ('' = the
+ * machine's own), the window read [since, until] (epoch seconds UTC) and the
+ * import that landed it. The next collect starts where the covered windows
+ * end, less an overlap. */
+static const char v4[] =
+    "CREATE TABLE collects(id INTEGER PRIMARY KEY, clusters TEXT NOT NULL DEFAULT '',\n"
+    "  since INTEGER NOT NULL, until INTEGER NOT NULL,\n"
+    "  import_id INTEGER REFERENCES imports(id), at INTEGER NOT NULL);\n"
+    "CREATE INDEX collects_clusters ON collects(clusters, since);\n";
+
+/* Version 5: the statistics cache (data/store_stats.c). part 0 holds the
+ * header (data: the numbers of job attempts and usage rows, then the GPU
+ * type names), parts 1.. the attempts and parts -1.. usage_month as packed
+ * records; fingerprint says which state of the jobs they describe. A
+ * cache, never the only copy of anything: deleting its rows is safe. */
+static const char v5[] =
+    "CREATE TABLE stats_cache(part INTEGER PRIMARY KEY, fingerprint TEXT NOT NULL,\n"
+    "  data BLOB NOT NULL);\n";
+
+const char *const store_migrations[] = {v1, v2, v3, v4, v5};
 const int store_nmigrations = (int)(sizeof store_migrations / sizeof store_migrations[0]);

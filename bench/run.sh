@@ -1,0 +1,177 @@
+#!/bin/sh
+# bench/run.sh BUILD: time capplan on generated `sacct -a -D -P` files of
+# 100k, 300k and 1M jobs, beside sqlite3's own `.import` of the same file
+# into an untyped table (the baseline DESIGN.md measures against).
+#
+#   ./bench/run.sh build/release          (what `make bench` runs)
+#   BENCH_SIZES="10000 50000" ./bench/run.sh build/release
+#
+# Environment: BENCH_SIZES (jobs per file), BENCH_SEED (generator seed, 1),
+# CAPPLAN (binary, ./capplan), BENCH_KEEP_GOING=1 (carry on after a failed
+# row, exit 1 at the end), BENCH_TMPDIR (where the temporary folder goes, /tmp),
+# BENCH_TIMER=gnu-time|python3|none (how peak RSS is read; default: the first there).
+#
+# Every row of the table is one `bench_row` call:
+#   bench_row WHAT JOBS ROWS BASELINE_S CMD...
+# runs CMD, prints WHAT with its wall time, rows/s, peak RSS and, when
+# BASELINE_S is not "-", the ratio to it; stops the run if CMD fails.
+# Inside bench_size, $f is the sacct file, $db capplan's db after import.
+set -u
+
+BUILD=${1:-build/release}
+GEN=$BUILD/bench/gen_sacct
+CAPPLAN=${CAPPLAN:-./capplan}
+SIZES=${BENCH_SIZES:-100000 300000 1000000}
+SEED=${BENCH_SEED:-1}
+KEEP_GOING=${BENCH_KEEP_GOING:-0}
+
+die() {
+    echo "bench: $*" >&2
+    exit 1
+}
+
+[ -x "$GEN" ] || die "no generator at $GEN (make $GEN)"
+[ -x "$CAPPLAN" ] || die "no capplan binary at $CAPPLAN (make capplan)"
+command -v sqlite3 >/dev/null 2>&1 || die "sqlite3 (the shell) is missing: make deps"
+
+TMP=$(mktemp -d "${BENCH_TMPDIR:-/tmp}/capplan-bench.XXXXXX") || die "mktemp failed"
+trap 'rm -rf "$TMP"' EXIT
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 141' PIPE
+trap 'exit 143' TERM
+
+# Peak RSS: GNU time if installed (Debian package `time`), else python3's
+# getrusage of the child, else unknown.
+if [ -n "${BENCH_TIMER:-}" ]; then
+    TIMER=$BENCH_TIMER
+elif /usr/bin/time -f %M -o /dev/null true 2>/dev/null; then
+    TIMER=gnu-time
+elif command -v python3 >/dev/null 2>&1; then
+    TIMER="python3 (floor ~14 MB: the forked interpreter)"
+else
+    TIMER=none
+fi
+PYWRAP='import resource, subprocess, sys
+rc = subprocess.call(sys.argv[2:])
+open(sys.argv[1], "w").write("%d\n" % resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+sys.exit(rc if rc >= 0 else 128 - rc)'
+
+FAILED=0
+NOTES=""
+LINEARITY=""
+BASE_LINEARITY=""
+
+# measure CMD...: runs CMD with stdout/stderr in $TMP/out, $TMP/err; sets
+# M_S (wall seconds), M_RSS (peak MB or "?") and M_RC (exit status).
+measure() {
+    : >"$TMP/rss"
+    t0=$(date +%s.%N)
+    case $TIMER in
+    gnu-time) /usr/bin/time -f %M -o "$TMP/rss" "$@" >"$TMP/out" 2>"$TMP/err" ;;
+    python3*) python3 -c "$PYWRAP" "$TMP/rss" "$@" >"$TMP/out" 2>"$TMP/err" ;;
+    *) "$@" >"$TMP/out" 2>"$TMP/err" ;;
+    esac
+    M_RC=$?
+    t1=$(date +%s.%N)
+    M_S=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
+    kb=$(tail -n 1 "$TMP/rss" 2>/dev/null)
+    M_RSS=$(awk -v k="$kb" 'BEGIN { if (k ~ /^[0-9]+$/) printf "%.1f", k / 1024; else print "?" }')
+}
+
+header() {
+    printf '%-28s %8s %9s %8s %8s %10s %8s %10s %6s\n' \
+        what jobs rows "file MB" "time s" "rows/s" "peak MB" "sqlite3 s" ratio
+}
+
+# print_row WHAT JOBS ROWS SECONDS PEAK_MB BASELINE_S
+print_row() {
+    awk -v w="$1" -v j="$2" -v r="$3" -v s="$4" -v m="$5" -v b="$6" -v mb="$FILE_MB" 'BEGIN {
+        rps = s > 0 ? sprintf("%.0f", r / s) : "-"
+        ratio = (b != "-" && b > 0) ? sprintf("%.2f", s / b) : "-"
+        printf "%-28s %8d %9d %8s %8.2f %10s %8s %10s %6s\n", w, j, r, mb, s, rps, m, b, ratio
+    }'
+}
+
+# bench_row WHAT JOBS ROWS BASELINE_S CMD...: one timed row of the table.
+# BENCH_LAST_S holds its time afterwards.
+bench_row() {
+    _what=$1 _jobs=$2 _rows=$3 _base=$4
+    shift 4
+    measure "$@"
+    BENCH_LAST_S=$M_S
+    if [ "$M_RC" -ne 0 ]; then
+        FAILED=1
+        printf '%-28s %8d  FAILED: exit %d after %s s\n' "$_what" "$_jobs" "$M_RC" "$M_S"
+        echo "bench: '$_what' failed (exit $M_RC): $*" >&2
+        tail -n 20 "$TMP/err" | sed 's/^/    /' >&2
+        [ "$KEEP_GOING" = 1 ] || exit 1
+        return 1
+    fi
+    print_row "$_what" "$_jobs" "$_rows" "$M_S" "$M_RSS" "$_base"
+}
+
+fmt_jobs() {
+    awk -v n="$1" 'BEGIN { if (n >= 1000000 && n % 1000000 == 0) printf "%dM", n / 1000000;
+                           else if (n >= 1000 && n % 1000 == 0) printf "%dk", n / 1000;
+                           else printf "%d", n }'
+}
+
+per100k() {
+    awk -v s="$1" -v n="$2" 'BEGIN { printf "%.2f", s * 100000 / n }'
+}
+
+# One file size: generate, baseline, capplan, then the rows that use the db.
+bench_size() {
+    n=$1
+    f=$TMP/sacct_$n.psv
+    db=$TMP/capplan_$n.db
+    FILE_MB=-
+    # shellcheck disable=SC2016 # $0..$3 are sh -c's own arguments
+    measure sh -c 'exec "$0" --jobs "$1" --seed "$2" --steps >"$3"' "$GEN" "$n" "$SEED" "$f"
+    [ "$M_RC" -eq 0 ] || die "gen_sacct failed (exit $M_RC): $(tail -n 3 "$TMP/err")"
+    rows=$(($(wc -l <"$f") - 1))
+    FILE_MB=$(awk -v b="$(wc -c <"$f")" 'BEGIN { printf "%.1f", b / 1048576 }')
+    print_row "gen_sacct --steps" "$n" "$rows" "$M_S" "$M_RSS" -
+
+    bench_row "sqlite3 .import (baseline)" "$n" "$rows" - \
+        sqlite3 "$TMP/baseline_$n.db" '.mode list' '.separator |' ".import \"$f\" t"
+    base=$BENCH_LAST_S
+    BASE_LINEARITY="$BASE_LINEARITY  $(fmt_jobs "$n") $(per100k "$base" "$n")"
+
+    if bench_row "capplan import sacct" "$n" "$rows" "$base" \
+        "$CAPPLAN" --db "$db" import sacct "$f"; then
+        LINEARITY="$LINEARITY  $(fmt_jobs "$n") $(per100k "$BENCH_LAST_S" "$n")"
+        said=$(tail -n 1 "$TMP/out")
+        [ -n "$said" ] || said=$(tail -n 1 "$TMP/err")
+        NOTES="$NOTES
+  $(fmt_jobs "$n"): $said"
+    fi
+    # Rows over the imported db go here, one bench_row call each, e.g.
+    # bench_row "capplan profile" "$n" "$rows" - "$CAPPLAN" --db "$db" profile --json
+
+    rm -f "$f" "$TMP"/*.db "$TMP"/*.db-*
+}
+
+loadavg() {
+    cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?'
+}
+
+echo "capplan bench: sizes $SIZES jobs, seed $SEED, peak RSS by $TIMER," \
+    "$(nproc 2>/dev/null || echo '?') cores, load average $(loadavg)"
+header
+for n in $SIZES; do
+    bench_size "$n"
+done
+echo
+echo "load average at the end: $(loadavg) (timings are wall clock: other work on the machine counts)"
+echo "linearity, seconds per 100k jobs:"
+echo "  capplan import sacct:${LINEARITY:- (no successful run)}"
+echo "  sqlite3 .import:     $BASE_LINEARITY"
+if [ -n "$NOTES" ]; then
+    echo "capplan said:$NOTES"
+fi
+if [ "$FAILED" -ne 0 ]; then
+    echo "bench: FAILED (see the rows marked FAILED)" >&2
+    exit 1
+fi

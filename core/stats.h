@@ -1,0 +1,259 @@
+#ifndef STATS_H
+#define STATS_H
+/* stats: the usage analytics behind `capplan stats KIND`, the dashboard's
+ * Usage view and the report: utilisation against the dated inventory,
+ * preemption, waits, requested against used resources (with hogging),
+ * research domains and publications, and the hour-of-week heat map.
+ *
+ * Pure computation over plain arrays that the caller fills (data/
+ * store_stats.c reads them from the database): no I/O, no SQLite, no
+ * curses. Every figure is computed here, so the command line, the
+ * dashboard and the report never disagree.
+ *
+ * Conventions, for every kind:
+ *  - Times are epoch seconds UTC; STATS_TIME_NONE is unknown.
+ *  - A job attempt belongs to the period (month, year) of its start, else
+ *    of its submission, as usage_month does; hours of a run are charged
+ *    pro rata to the periods and hours of the week they fall in.
+ *  - A user's group is the roster line in force at the time (the line
+ *    whose [start, end] holds it, else the latest that started before,
+ *    else the earliest to come); a user the roster does not know, and
+ *    every user when the roster is empty, is counted under their account.
+ *    A user's research domain is their roster line's, else their group's.
+ *  - Inventory rows give GPUs in service over [from, to): capacity is
+ *    GPUs x hours, pro rata when GPUs arrive or leave mid-period, and only
+ *    inside the window the accounting covers (its first submission to its
+ *    last recorded time), so a partial last month is not understated.
+ *  - --group G keeps G's usage and jobs only (capacity is unchanged: the
+ *    utilisation shown is then G's share of the GPUs); --cluster C keeps
+ *    C's usage, jobs, inventory and events (an event that names no
+ *    cluster stays, and then stands for C).
+ *  - Unknown values are NaN in the tables (null in JSON), never zero. */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/cp.h"
+
+#define STATS_TIME_NONE INT64_MIN
+
+/* Job states, numbered as data/jobrec.h's CpState (checked there). */
+enum { STATS_ST_COMPLETED = 4, STATS_ST_CANCELLED = 6, STATS_ST_PREEMPTED = 8 };
+
+/* Thresholds, as documented in `capplan stats --help`. */
+#define STATS_IDLE_UTIL 10.0     /* GPU utilisation (%) below which a GPU is idle */
+#define STATS_BUSY_UTIL 0.80     /* cluster utilisation in an hour that makes it busy */
+#define STATS_WAITING_GPU_H 0.05 /* GPU-hours pending in an hour for "others wait" */
+#define STATS_MEM_HEADROOM 0.90  /* a job fits a GPU when its peak <= 90 % of its memory */
+#define STATS_MIG_MEM_GIB 20.0   /* the largest common MIG slice (3g.20gb, 2g.20gb) */
+#define STATS_MIG_UTIL 40.0      /* ... and its share of the GPU's compute (3/7) */
+#define STATS_EVENT_MONTHS 3     /* months before and after an event */
+
+/* Names by database id: v[id], NULL for an id not in use. Borrowed. */
+typedef struct StatsNames {
+    const char *const *v;
+    size_t n;
+} StatsNames;
+
+/* One usage_month row. */
+typedef struct StatsUsage {
+    int32_t month; /* yyyymm */
+    int32_t cluster, account, user, partition;
+    int64_t jobs, attempts, gpu_jobs, waited, preempted;
+    double gpu_hours, cpu_hours, wait_s, gpu_hours_lost;
+} StatsUsage;
+
+/* One roster line; [start, end) with end the day after the last day,
+ * STATS_TIME_NONE when open. domain may be NULL. */
+typedef struct StatsPerson {
+    const char *user, *group, *domain;
+    int64_t start, end;
+} StatsPerson;
+
+typedef struct StatsGroupInfo {
+    const char *name, *domain; /* domain may be NULL */
+} StatsGroupInfo;
+
+/* GPUs in service over [from, to) (to STATS_TIME_NONE: still there). */
+typedef struct StatsGpus {
+    const char *cluster, *gpu_model;
+    double gpus, gpu_mem_gib;
+    int64_t from, to;
+} StatsGpus;
+
+typedef struct StatsEvent {
+    const char *date, *cluster, *label; /* date YYYY-MM-DD; cluster "" = every cluster */
+    int64_t at;                         /* the date's midnight */
+} StatsEvent;
+
+typedef struct StatsPub {
+    int32_t year;
+    const char *group, *domain; /* domain may be NULL */
+} StatsPub;
+
+/* StatsJob.flags */
+enum {
+    STATS_JOB_FINAL = 1,        /* the attempt that counts as the job */
+    STATS_JOB_MEM_MEASURED = 2, /* gpu_mem_gib was measured (sacct or a monitor) */
+    STATS_JOB_WAS_PREEMPTED = 4 /* final attempt of a job preempted at least once */
+};
+
+/* One job attempt, as compact as the analytics allow (68 bytes: the data
+ * layer caches arrays of them). Times are epoch seconds in 32 bits
+ * (unsigned: good until 2106), 0 when unknown; ids are those of the
+ * names in StatsInput (0 unknown). */
+typedef struct StatsJob {
+    uint32_t submit;   /* 0 unknown */
+    uint32_t start;    /* 0: never started */
+    uint32_t job_raw;  /* numeric job id (Slurm's are 32-bit) */
+    int32_t elapsed;   /* run time, s; -1 unknown */
+    int32_t timelimit; /* s; -1 unknown, -2 unlimited */
+    int32_t first_ago; /* final attempt: its submit minus the job's first submit, s */
+    int32_t ncpus;     /* -1 unknown */
+    int32_t user, account;
+    uint16_t cluster, partition;
+    float gpus;                     /* GPUs held (a MIG slice counts as a fraction) */
+    float gpu_util;                 /* mean GPU utilisation %, -1 unknown */
+    float gpu_mem_gib;              /* peak GPU memory, -1 unknown */
+    float max_rss_mib, req_mem_mib; /* -1 unknown */
+    float total_cpu_s;              /* CPU time used, -1 unknown */
+    uint16_t gpu_type;              /* id into gpu_types; 0 untyped */
+    uint8_t state;                  /* CpState code */
+    uint8_t flags;                  /* STATS_JOB_* */
+} StatsJob;
+
+/* Everything a kind may read; all borrowed. Arrays a kind does not need
+ * (stats_kind_needs) may be empty. */
+typedef struct StatsInput {
+    StatsNames clusters, users, accounts, partitions, gpu_types;
+    const StatsUsage *usage;
+    size_t nusage;
+    const StatsPerson *people;
+    size_t npeople;
+    const StatsGroupInfo *groups;
+    size_t ngroups;
+    const StatsGpus *inventory;
+    size_t ninventory;
+    const StatsEvent *events;
+    size_t nevents;
+    const StatsPub *pubs;
+    size_t npubs;
+    const StatsJob *jobs;
+    size_t njobs;
+} StatsInput;
+
+typedef enum StatsKind {
+    STATS_UTILIZATION,
+    STATS_PREEMPTION,
+    STATS_WAITS,
+    STATS_EFFICIENCY,
+    STATS_DOMAINS,
+    STATS_PUBS,
+    STATS_KIND_COUNT
+} StatsKind;
+
+/* What a kind reads (bits of stats_kind_needs). */
+enum {
+    STATS_NEED_USAGE = 1,
+    STATS_NEED_JOBS = 2,
+    STATS_NEED_ROSTER = 4, /* people and groups */
+    STATS_NEED_INVENTORY = 8,
+    STATS_NEED_EVENTS = 16,
+    STATS_NEED_PUBS = 32
+};
+
+typedef enum StatsBy { STATS_BY_MONTH, STATS_BY_YEAR, STATS_BY_ALL } StatsBy;
+
+typedef struct StatsOpts {
+    StatsKind kind;
+    StatsBy by;
+    const char *group;   /* NULL: every group */
+    const char *cluster; /* NULL: every cluster */
+} StatsOpts;
+
+/* 0 and *out set when name is a kind ("utilization" or "utilisation",
+ * "preemption", "waits", "efficiency", "domains", "pubs"), else -1. */
+int stats_kind_parse(const char *name, StatsKind *out);
+const char *stats_kind_name(StatsKind k);
+unsigned stats_kind_needs(StatsKind k);
+/* The period a kind groups by when --by is not given. */
+StatsBy stats_kind_default_by(StatsKind k);
+
+/* ---- Results: named tables of typed cells ---- */
+
+typedef enum StatsColType {
+    STATS_COL_TEXT,
+    STATS_COL_INT,
+    STATS_COL_REAL,
+    STATS_COL_BOOL
+} StatsColType;
+
+/* A column: key (JSON and CSV), title and unit (text tables: "%", "h",
+ * "GiB" are printed in the cells, others in the title), decimals shown. */
+typedef struct StatsCol {
+    const char *key, *title, *unit;
+    StatsColType type;
+    int decimals;
+} StatsCol;
+
+typedef struct StatsCell {
+    double num;       /* NaN: unknown */
+    const char *text; /* TEXT cells; owned by the table */
+} StatsCell;
+
+typedef struct StatsTable {
+    const char *key, *title; /* static */
+    const char *note;        /* static, may be NULL: what terse titles mean */
+    const StatsCol *cols;    /* static */
+    size_t ncols;
+    StatsCell *cells; /* nrows x ncols */
+    size_t nrows, caprows;
+    char **strs; /* owned strings */
+    size_t nstrs, capstrs;
+} StatsTable;
+
+typedef struct StatsReport {
+    StatsKind kind;
+    StatsBy by;
+    StatsTable *tables;
+    size_t ntables;
+} StatsReport;
+
+/* Compute kind o->kind over in into out (initialised here). Returns 0, or
+ * -1 with err when o->group or o->cluster names nothing the data knows.
+ * Caller frees with stats_report_free either way. */
+int stats_run(const StatsInput *in, const StatsOpts *o, StatsReport *out, CpErr *err);
+void stats_report_free(StatsReport *r);
+/* The table with this key, or NULL. Borrowed from r. */
+const StatsTable *stats_report_table(const StatsReport *r, const char *key);
+/* Cell (row, column key) of t, or NULL when the column does not exist. */
+const StatsCell *stats_table_cell(const StatsTable *t, size_t row, const char *col);
+/* The first row whose TEXT columns equal the given values (keys[i] =
+ * values[i] for i < n), or -1. */
+long stats_table_find(const StatsTable *t, const char *const *keys, const char *const *values,
+                      size_t n);
+
+/* ---- Building blocks (the dashboard uses them directly) ---- */
+
+/* The p-quantile (0..1) of v[0..n), interpolated linearly between the
+ * closest ranks (numpy's default). Reorders v. NaN when n == 0. */
+double stats_quantile(double *v, size_t n, double p);
+
+/* GPU-hours the inventory rows of cluster (NULL: all) provide over
+ * [from, to). */
+double stats_capacity_hours(const StatsGpus *inv, size_t n, const char *cluster, int64_t from,
+                            int64_t to);
+
+/* Hour-of-week heat map over [from, to): GPU-hours used (by the jobs of
+ * in that pass o's group and cluster filters) and provided (inventory of
+ * o's cluster), per slot d * 24 + h (d = 0 Monday, h the UTC hour);
+ * used / cap is the utilisation. For the dashboard: in from
+ * store_stats_load(STATS_NEED_JOBS | STATS_NEED_ROSTER | STATS_NEED_INVENTORY). */
+void stats_hour_of_week(const StatsInput *in, const StatsOpts *o, int64_t from, int64_t to,
+                        double used[168], double cap[168]);
+
+/* Epoch seconds of yyyymm's first second, and yyyymm of an epoch second. */
+int64_t stats_month_start(int32_t yyyymm);
+int32_t stats_month_of(int64_t t);
+
+#endif

@@ -1,0 +1,392 @@
+#include "data/collect.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "data/fields.h"
+#include "data/store_collect.h"
+
+extern char **environ;
+
+void collect_opts_init(CollectOpts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->sacct = "sacct";
+    o->since = CP_TIME_NONE;
+}
+
+/* ---- the window ---- */
+
+int collect_next_since(Store *st, const char *clusters, int64_t *since, CpErr *err)
+{
+    StoreCollectWindow *w;
+    size_t n;
+    if (store_collect_windows(st, clusters, &w, &n, err) < 0)
+        return -1;
+    if (n == 0) {
+        *since = COLLECT_FIRST_SINCE;
+        return 0;
+    }
+    /* w is in order of since: extend the covered stretch while the next
+     * window starts inside it; a gap ends it (what lies after the gap is
+     * read again, which the store makes harmless). */
+    int64_t covered = w[0].until;
+    for (size_t i = 1; i < n && w[i].since <= covered; i++)
+        if (w[i].until > covered)
+            covered = w[i].until;
+    free(w);
+    *since = covered - COLLECT_OVERLAP_S;
+    if (*since < COLLECT_FIRST_SINCE)
+        *since = COLLECT_FIRST_SINCE;
+    return 0;
+}
+
+/* "2026-11-21T08:00:00", UTC. */
+static void format_time(int64_t t, char *buf, size_t sz)
+{
+    int y, mo, d, h, mi, s;
+    fields_civil_of(t, &y, &mo, &d, &h, &mi, &s);
+    snprintf(buf, sz, "%04d-%02d-%02dT%02d:%02d:%02d", y, mo, d, h, mi, s);
+}
+
+/* ---- finding and running sacct ---- */
+
+/* prog as given when it holds a '/', else the first executable of that
+ * name in PATH. */
+static int find_program(const char *prog, char *out, size_t outsz, CpErr *err)
+{
+    if (strchr(prog, '/')) {
+        snprintf(out, outsz, "%s", prog);
+        return 0;
+    }
+    const char *path = getenv("PATH");
+    if (!path || !path[0])
+        path = "/usr/local/bin:/usr/bin:/bin";
+    for (const char *p = path;;) {
+        const char *colon = strchr(p, ':');
+        size_t len = colon ? (size_t)(colon - p) : strlen(p);
+        struct stat sb;
+        snprintf(out, outsz, "%.*s/%s", (int)len, len ? p : ".", prog);
+        if (stat(out, &sb) == 0 && S_ISREG(sb.st_mode) && access(out, X_OK) == 0)
+            return 0;
+        if (!colon)
+            break;
+        p = colon + 1;
+    }
+    return cp_err_set(err, "sacct: '%s' not found in PATH (install slurm-client, or give --sacct PATH)",
+                      prog);
+}
+
+static int starts_with(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* The environment sacct runs in: ours, with TZ=UTC (times are read as
+ * UTC) and SLURM_TIME_FORMAT=standard (ISO times, whatever the user's
+ * setting). Caller frees the array (not the strings). */
+static char **sacct_environment(void)
+{
+    size_t n = 0;
+    while (environ && environ[n])
+        n++;
+    char **env = xcalloc(n + 3, sizeof *env);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!starts_with(environ[i], "TZ=") && !starts_with(environ[i], "SLURM_TIME_FORMAT="))
+            env[k++] = environ[i];
+    static char tz[] = "TZ=UTC", time_format[] = "SLURM_TIME_FORMAT=standard";
+    env[k++] = tz;
+    env[k++] = time_format;
+    env[k] = NULL;
+    return env;
+}
+
+/* The argument list; strings live in the struct or are constants. */
+typedef struct SacctArgs {
+    char *argv[20];
+    char prog[4096], format[512], state[128], since[32], clusters[512];
+} SacctArgs;
+
+static char opt_json[] = "--json", opt_all[] = "-a", opt_dup[] = "-D", opt_pipe[] = "-P",
+            opt_start[] = "-S", opt_end[] = "-E", opt_now[] = "now", opt_clusters[] = "-M";
+
+static void sacct_args(SacctArgs *a, const char *prog, const CollectOpts *o, int64_t since)
+{
+    int k = 0;
+    snprintf(a->prog, sizeof a->prog, "%s", prog);
+    a->argv[k++] = a->prog;
+    if (o->json)
+        a->argv[k++] = opt_json;
+    a->argv[k++] = opt_all;
+    a->argv[k++] = opt_dup;
+    if (!o->json) {
+        a->argv[k++] = opt_pipe;
+        snprintf(a->format, sizeof a->format, "--format=%s", COLLECT_FIELDS);
+        a->argv[k++] = a->format;
+    }
+    snprintf(a->state, sizeof a->state, "--state=%s", COLLECT_STATES);
+    a->argv[k++] = a->state;
+    format_time(since, a->since, sizeof a->since);
+    a->argv[k++] = opt_start;
+    a->argv[k++] = a->since;
+    a->argv[k++] = opt_end;
+    a->argv[k++] = opt_now;
+    if (o->clusters && o->clusters[0]) {
+        snprintf(a->clusters, sizeof a->clusters, "%s", o->clusters);
+        a->argv[k++] = opt_clusters;
+        a->argv[k++] = a->clusters;
+    }
+    a->argv[k] = NULL;
+}
+
+/* An unlinked temporary file in dir, open for reading and writing. */
+static int temp_file(const char *dir, CpErr *err)
+{
+    char name[4096];
+    snprintf(name, sizeof name, "%s/capplan-sacct.XXXXXX", dir);
+    int fd = mkostemp(name, O_CLOEXEC);
+    if (fd < 0)
+        return cp_err_set(err, "temporary file in %s: %s", dir, strerror(errno));
+    unlink(name);
+    return fd;
+}
+
+/* In the child: standard input from /dev/null, output and error to the
+ * files, then exec; if that fails, errno goes up the report pipe.
+ * Async-signal-safe calls only. */
+static _Noreturn void child_exec(const char *prog, char *const argv[], char *const env[], int out,
+                                 int errf, int report)
+{
+    int in = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (in >= 0 && dup2(in, 0) >= 0 && dup2(out, 1) >= 0 && dup2(errf, 2) >= 0)
+        execve(prog, argv, env);
+    int e = errno;
+    ssize_t w = write(report, &e, sizeof e);
+    (void)w;
+    _exit(127);
+}
+
+/* fork/exec prog with out and errf as its standard output and error. On
+ * success *status holds the wait status; -1 with err when it could not be
+ * run at all. */
+static int spawn(const char *prog, char *const argv[], int out, int errf, int *status,
+                 CpErr *err)
+{
+    int pipefd[2];
+    if (pipe2(pipefd, O_CLOEXEC) < 0)
+        return cp_err_set(err, "sacct: pipe: %s", strerror(errno));
+    char **env = sacct_environment();
+    pid_t pid = fork();
+    if (pid == 0)
+        child_exec(prog, argv, env, out, errf, pipefd[1]);
+    int fork_errno = errno;
+    free(env);
+    close(pipefd[1]);
+    if (pid < 0) {
+        close(pipefd[0]);
+        return cp_err_set(err, "sacct: fork: %s", strerror(fork_errno));
+    }
+    int exec_errno = 0;
+    ssize_t got;
+    do
+        got = read(pipefd[0], &exec_errno, sizeof exec_errno);
+    while (got < 0 && errno == EINTR);
+    close(pipefd[0]);
+    while (waitpid(pid, status, 0) < 0)
+        if (errno != EINTR)
+            return cp_err_set(err, "sacct: wait: %s", strerror(errno));
+    if (got == (ssize_t)sizeof exec_errno)
+        return cp_err_set(err, "sacct: %s: %s", prog, strerror(exec_errno));
+    return 0;
+}
+
+/* ---- reading what sacct said ---- */
+
+/* Up to sz - 1 bytes of what fd holds, from its start. */
+static void read_head(int fd, char *buf, size_t sz)
+{
+    ssize_t n = pread(fd, buf, sz - 1, 0);
+    buf[n > 0 ? n : 0] = '\0';
+}
+
+/* The line to tell: the first that says "error", else the first that is
+ * not blank, without sacct's "sacct: " and "error: " prefixes. "" if none. */
+static void first_error_line(const char *text, char *out, size_t sz)
+{
+    const char *pick = NULL;
+    size_t pick_len = 0;
+    for (const char *p = text; *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        int blank = strspn(p, " \t\r") >= len;
+        int is_error = 0;
+        for (size_t i = 0; i + 5 <= len && !is_error; i++)
+            is_error = strncasecmp(p + i, "error", 5) == 0;
+        if (!blank && (is_error || !pick)) {
+            pick = p;
+            pick_len = len;
+            if (is_error)
+                break;
+        }
+        if (!nl)
+            break;
+        p = nl + 1;
+    }
+    out[0] = '\0';
+    if (!pick)
+        return;
+    while (pick_len && (pick[pick_len - 1] == '\r' || pick[pick_len - 1] == ' '))
+        pick_len--;
+    static const char *const prefixes[] = {"sacct: ", "error: "};
+    for (size_t i = 0; i < 2; i++)
+        if (pick_len >= strlen(prefixes[i]) && starts_with(pick, prefixes[i])) {
+            pick += strlen(prefixes[i]);
+            pick_len -= strlen(prefixes[i]);
+        }
+    snprintf(out, sz, "%.*s", (int)pick_len, pick);
+}
+
+static int contains_error(const char *text)
+{
+    for (const char *p = text; *p; p++)
+        if (strncasecmp(p, "error", 5) == 0)
+            return 1;
+    return 0;
+}
+
+/* 0 when sacct succeeded: exit 0, no error on stderr, something on stdout.
+ * Else -1 with err "sacct: <what went wrong>". */
+static int judge_sacct(int status, int out, int errf, char *warning, size_t wsz, CpErr *err)
+{
+    char text[16384], line[400];
+    read_head(errf, text, sizeof text);
+    first_error_line(text, line, sizeof line);
+    warning[0] = '\0';
+    if (WIFSIGNALED(status))
+        return cp_err_set(err, "sacct: %s", line[0] ? line : strsignal(WTERMSIG(status)));
+    if (WEXITSTATUS(status) != 0) {
+        if (line[0])
+            return cp_err_set(err, "sacct: %s", line);
+        return cp_err_set(err, "sacct: exited with status %d", WEXITSTATUS(status));
+    }
+    if (contains_error(text))
+        return cp_err_set(err, "sacct: %s", line);
+    struct stat sb;
+    if (fstat(out, &sb) == 0 && sb.st_size == 0)
+        return cp_err_set(err, "sacct: printed nothing");
+    snprintf(warning, wsz, "%s", line);
+    return 0;
+}
+
+/* ---- importing it ---- */
+
+/* Messages of the import name the temporary file: name sacct instead. */
+typedef struct Relabel {
+    const char *from;
+    void (*reject)(void *ctx, const char *msg);
+    void *reject_ctx;
+} Relabel;
+
+static void relabel(const char *from, const char *msg, char *out, size_t sz)
+{
+    size_t n = strlen(from);
+    if (strncmp(msg, from, n) == 0)
+        snprintf(out, sz, "sacct%s", msg + n);
+    else
+        snprintf(out, sz, "%s", msg);
+}
+
+static void relabel_reject(void *ctx, const char *msg)
+{
+    Relabel *r = ctx;
+    char buf[CP_ERR_MAX + 64];
+    relabel(r->from, msg, buf, sizeof buf);
+    if (r->reject)
+        r->reject(r->reject_ctx, buf);
+}
+
+/* The path import_sacct reads sacct's output by: the open, unlinked file
+ * through /proc (Linux), a name unique to this process while it runs, so
+ * that the import row it writes is found again, and nothing is left behind
+ * if capplan is killed. */
+static int output_path(int fd, char *path, size_t sz, CpErr *err)
+{
+    snprintf(path, sz, "/proc/%ld/fd/%d", (long)getpid(), fd);
+    if (access(path, R_OK) != 0)
+        return cp_err_set(err, "cannot read sacct's output through %s: %s", path,
+                          strerror(errno));
+    return 0;
+}
+
+static int import_output(Store *st, const CollectOpts *o, int out, CollectResult *res,
+                         CpErr *err)
+{
+    char path[64];
+    if (output_path(out, path, sizeof path, err) < 0)
+        return -1;
+    Relabel rl = {path, o->reject, o->reject_ctx};
+    ImportOpts io;
+    import_opts_init(&io);
+    io.progress = o->progress;
+    io.reject = relabel_reject;
+    io.reject_ctx = &rl;
+    if (import_sacct(st, path, &io, &res->import, err) < 0) {
+        char msg[CP_ERR_MAX];
+        relabel(path, err->msg, msg, sizeof msg);
+        return cp_err_set(err, "%s", msg);
+    }
+    if (res->import.rejected > 0)
+        return 0; /* the window stays: those lines are read again next time */
+    const char *clusters = o->clusters ? o->clusters : "";
+    if (store_collect_record(st, clusters, res->since, res->until, path, res->label, err) < 0)
+        return -1;
+    res->recorded = 1;
+    return 0;
+}
+
+int collect_run(Store *st, const CollectOpts *o, CollectResult *res, CpErr *err)
+{
+    memset(res, 0, sizeof *res);
+    const char *clusters = o->clusters ? o->clusters : "";
+    res->since = o->since;
+    if (res->since == CP_TIME_NONE && collect_next_since(st, clusters, &res->since, err) < 0)
+        return -1;
+    if (res->since < COLLECT_FIRST_SINCE)
+        res->since = COLLECT_FIRST_SINCE;
+    char prog[4096], since_s[32];
+    if (find_program(o->sacct && o->sacct[0] ? o->sacct : "sacct", prog, sizeof prog, err) < 0)
+        return -1;
+    SacctArgs args;
+    sacct_args(&args, prog, o, res->since);
+    format_time(res->since, since_s, sizeof since_s);
+    snprintf(res->label, sizeof res->label, "sacct since %sZ%s%s", since_s,
+             clusters[0] ? " -M " : "", clusters);
+    const char *dir = o->tmpdir ? o->tmpdir : getenv("TMPDIR");
+    if (!dir || !dir[0])
+        dir = "/tmp";
+    int out = temp_file(dir, err), errf = out < 0 ? -1 : temp_file(dir, err);
+    int rc = -1, status;
+    if (out < 0 || errf < 0)
+        goto out;
+    res->until = (int64_t)time(NULL);
+    if (spawn(prog, args.argv, out, errf, &status, err) < 0 ||
+        judge_sacct(status, out, errf, res->warning, sizeof res->warning, err) < 0)
+        goto out;
+    rc = import_output(st, o, out, res, err);
+out:
+    if (out >= 0)
+        close(out);
+    if (errf >= 0)
+        close(errf);
+    return rc;
+}

@@ -1,0 +1,331 @@
+#include "data/plan.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "core/strmap.h"
+#include "data/fields.h"
+#include "data/plan_int.h"
+#include "data/store.h"
+#include "data/store_plan.h"
+
+/* ---- calendar ---- */
+
+static int days_in(int y, int m)
+{
+    static const int d[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    return m == 2 && leap ? 29 : d[m - 1];
+}
+
+int64_t plan_add_months(int64_t t, int months)
+{
+    int y, mo, d, h, mi, s;
+    fields_civil_of(t, &y, &mo, &d, &h, &mi, &s);
+    int64_t total = (int64_t)y * 12 + (mo - 1) + months;
+    int64_t ny = total >= 0 ? total / 12 : -((-total + 11) / 12);
+    int nm = (int)(total - ny * 12) + 1;
+    int nd = d > days_in((int)ny, nm) ? days_in((int)ny, nm) : d;
+    return fields_epoch_of((int)ny, nm, nd, h, mi, s);
+}
+
+int64_t plan_month_of(int64_t t)
+{
+    int y, mo, d, h, mi, s;
+    fields_civil_of(t, &y, &mo, &d, &h, &mi, &s);
+    return (int64_t)y * 100 + mo;
+}
+
+int64_t plan_ym_add(int64_t ym, int months)
+{
+    int64_t total = (ym / 100) * 12 + (ym % 100 - 1) + months;
+    return (total / 12) * 100 + total % 12 + 1;
+}
+
+int64_t plan_ym_start(int64_t ym)
+{
+    return fields_epoch_of((int)(ym / 100), (int)(ym % 100), 1, 0, 0, 0);
+}
+
+/* ---- owned strings ---- */
+
+const char *plan_keep(Plan *p, const char *s)
+{
+    if (!s)
+        return NULL;
+    if (p->nstrings == p->capstrings) {
+        p->capstrings = p->capstrings ? p->capstrings * 2 : 256;
+        p->strings = xrealloc(p->strings, p->capstrings * sizeof *p->strings);
+    }
+    return p->strings[p->nstrings++] = xstrdup(s);
+}
+
+/* ---- groups ---- */
+
+int plan_group_add(Plan *p, StrMap *idx, const char *name)
+{
+    int64_t g;
+    if (strmap_get(idx, name, strlen(name), &g))
+        return (int)g;
+    p->groups = xrealloc(p->groups, (size_t)(p->ngroups + 1) * sizeof *p->groups);
+    p->groups[p->ngroups] = xstrdup(name);
+    strmap_put(idx, name, strlen(name), p->ngroups);
+    return p->ngroups++;
+}
+
+int plan_group_index(const Plan *p, const char *name)
+{
+    for (int g = 0; g < p->ngroups; g++)
+        if (strcmp(p->groups[g], name) == 0)
+            return g;
+    return -1;
+}
+
+int plan_profile_index(const Plan *p, const char *s)
+{
+    char *end;
+    long n = strtol(s, &end, 10);
+    if (*s && !*end)
+        return n >= 1 && n <= p->fit.k ? (int)n - 1 : -1;
+    for (int i = 0; i < p->fit.k; i++)
+        if (strcmp(p->names[i], s) == 0 || strcmp(p->fit.profiles[i].name, s) == 0)
+            return i;
+    return -1;
+}
+
+/* ---- the whole build ---- */
+
+void plan_free(Plan *p)
+{
+    if (!p)
+        return;
+    free(p->users);
+    free(p->z);
+    profiles_fit_done(&p->fit);
+    free(p->names);
+    free(p->roles);
+    for (int g = 0; g < p->ngroups; g++)
+        free(p->groups[g]);
+    free(p->groups);
+    for (int d = 0; d < p->ndomains; d++)
+        free(p->domains[d]);
+    free(p->domains);
+    free(p->group_domain);
+    projection_model_free(p->model);
+    projection_params_free(p->measured);
+    for (size_t i = 0; i < p->nstrings; i++)
+        free(p->strings[i]);
+    free(p->strings);
+    free(p);
+}
+
+/* Window bounds, from the latest month with jobs (before the cut). */
+static int plan_window_bounds(Store *st, const PlanOpts *o, Plan *p, int64_t *from,
+                              int64_t *before, CpErr *err)
+{
+    int64_t last_month;
+    int64_t before_month = o->cut ? plan_ym_add(plan_month_of(o->cut), 1) : 0;
+    if (store_plan_last_month(st, before_month, &last_month, err) < 0)
+        return -1;
+    *before = o->cut ? o->cut : INT64_MAX;
+    *from = last_month ? plan_ym_start(plan_ym_add(last_month, -p->window_months)) : *before;
+    if (!last_month)
+        *from = INT64_MAX;
+    return 0;
+}
+
+static int same_roles(const char *a, const char *b)
+{
+    return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+/* The saved run can stand for a fresh computation. */
+static int run_reusable(const StorePlanRun *r, const PlanOpts *o, const Plan *p,
+                        int64_t last_import)
+{
+    return !o->fresh && !o->cut && r->last_import == last_import && r->cpu == p->cpu &&
+           r->window_months == p->window_months && r->min_jobs == p->min_jobs &&
+           same_roles(r->roles, o->roles) && (o->k ? (!r->k_auto && r->k == o->k) : r->k_auto);
+}
+
+static void plan_init(Plan *p, const PlanOpts *o)
+{
+    p->window_months = o->window_months > 0 ? o->window_months : PLAN_WINDOW_MONTHS;
+    p->min_jobs = o->min_jobs > 0 ? o->min_jobs : PLAN_MIN_JOBS;
+    p->years = o->years > 0 ? o->years : PLAN_YEARS;
+    if (p->years > PROJ_MAX_YEARS)
+        p->years = PROJ_MAX_YEARS;
+    p->roles = o->roles ? xstrdup(o->roles) : NULL;
+}
+
+/* Standardise the clustered users' features into p->z. */
+void plan_scale(Plan *p)
+{
+    int *rows = xmalloc(((size_t)p->nusers + 1) * sizeof *rows);
+    FeatUser *fu = xmalloc(((size_t)p->nusers + 1) * sizeof *fu);
+    p->nz = 0;
+    for (int i = 0; i < p->nusers; i++) {
+        fu[i] = p->users[i].f;
+        p->users[i].zrow = p->users[i].f.njobs >= p->min_jobs ? p->nz : -1;
+        if (p->users[i].zrow >= 0)
+            rows[p->nz++] = i;
+    }
+    p->z = xmalloc(((size_t)p->nz + 1) * FEAT_COUNT * sizeof *p->z);
+    features_standardize(fu, rows, p->nz, p->z, &p->scale);
+    free(rows);
+    free(fu);
+}
+
+static void plan_cluster(Plan *p, const PlanOpts *o)
+{
+    int *src = xmalloc(((size_t)p->nz + 1) * sizeof *src);
+    double *mem = xmalloc(((size_t)p->nz + 1) * sizeof *mem);
+    for (int i = 0; i < p->nusers; i++) {
+        if (p->users[i].zrow < 0)
+            continue;
+        src[p->users[i].zrow] = p->users[i].f.mem_src;
+        mem[p->users[i].zrow] = p->users[i].f.raw[FEAT_MEM_GIB];
+    }
+    ProfOpts po = {o->k, 0, 0, 0, 0, p->cpu};
+    profiles_fit(p->z, p->nz, src, mem, &p->scale, &po, &p->fit);
+    free(mem);
+    for (int i = 0; i < p->nusers; i++)
+        p->users[i].profile = p->users[i].zrow >= 0 ? p->fit.labels[p->users[i].zrow] : -1;
+    free(src);
+}
+
+static int plan_names(Store *st, Plan *p, CpErr *err)
+{
+    p->names = xcalloc((size_t)(p->fit.k > 0 ? p->fit.k : 1), sizeof *p->names);
+    for (int i = 0; i < p->fit.k; i++) {
+        int rc = store_plan_chosen_name(st, p->fit.profiles[i].name, p->names[i],
+                                        sizeof p->names[i], err);
+        if (rc < 0)
+            return -1;
+        if (rc == 1)
+            snprintf(p->names[i], sizeof p->names[i], "%s", p->fit.profiles[i].name);
+    }
+    return 0;
+}
+
+/* Options left at their defaults follow the saved run's (its k, window,
+ * roles and min_jobs): `capplan profile --k 4` then `capplan project`
+ * projects from those 4 profiles. eo keeps borrowed strings of c. */
+static void follow_saved(const PlanOpts *o, const PlanCtx *c, PlanOpts *eo)
+{
+    *eo = *o;
+    if (o->k || o->window_months || o->min_jobs || o->roles)
+        return;
+    eo->k = c->run.k_auto ? 0 : c->run.k;
+    eo->window_months = c->run.window_months;
+    eo->min_jobs = c->run.min_jobs;
+    eo->roles = c->run.roles;
+}
+
+Plan *plan_build(Store *st, const PlanOpts *o, CpErr *err)
+{
+    Plan *p = xcalloc(1, sizeof *p);
+    PlanCtx c;
+    PlanOpts eo = *o;
+    int64_t last_import, from, before;
+    int found = 0;
+    plan_ctx_init(&c);
+    if (!o->fresh && !o->cut && plan_ctx_saved(st, &c, &found, err) < 0)
+        goto fail;
+    if (found)
+        follow_saved(o, &c, &eo);
+    plan_init(p, &eo);
+    if (store_plan_cpu_only(st, &p->cpu, err) < 0 ||
+        store_plan_last_import(st, &last_import, err) < 0 ||
+        plan_window_bounds(st, &eo, p, &from, &before, err) < 0 ||
+        plan_ctx_load(st, p, &c, err) < 0)
+        goto fail;
+    if (found && run_reusable(&c.run, &eo, p, last_import)) {
+        if (plan_from_run(st, p, &c, err) < 0)
+            goto fail;
+    } else {
+        if (plan_from_jobs(st, p, &eo, &c, from, before, err) < 0)
+            goto fail;
+        plan_scale(p);
+        plan_cluster(p, &eo);
+    }
+    if (plan_names(st, p, err) < 0 || plan_groups_finish(st, p, &c, err) < 0 ||
+        plan_projection(st, p, &c, err) < 0)
+        goto fail;
+    p->run_id = p->reused ? c.run.id : 0;
+    plan_ctx_done(&c);
+    return p;
+fail:
+    plan_ctx_done(&c);
+    plan_free(p);
+    return NULL;
+}
+
+/* The run row of p, strings copied (freed by store_plan_run_free). */
+static StorePlanRun run_of(const Plan *p, int64_t last_import, const char *who)
+{
+    StorePlanRun r;
+    memset(&r, 0, sizeof r);
+    r.created_at = (int64_t)time(NULL);
+    r.win_start = p->win_start;
+    r.win_end = p->win_end;
+    r.last_import = last_import;
+    r.jobs_used = p->summary.jobs_used;
+    r.cpu = p->cpu;
+    r.window_months = p->window_months;
+    r.min_jobs = p->min_jobs;
+    r.k = p->fit.k;
+    r.k_auto = p->fit.k_auto;
+    r.restarts = PROFILES_RESTARTS;
+    r.seed = PROFILES_SEED;
+    r.silhouette = p->fit.silhouette;
+    r.inertia = p->fit.inertia;
+    r.roles = p->roles ? xstrdup(p->roles) : NULL;
+    r.who = who ? xstrdup(who) : NULL;
+    return r;
+}
+
+static StorePlanMember member_of(const Plan *p, const PlanUser *u)
+{
+    StorePlanMember m;
+    memset(&m, 0, sizeof m);
+    m.user_id = u->user_id;
+    m.profile = u->profile;
+    m.group = xstrdup(p->groups[u->group]);
+    m.domain = xstrdup(p->domains[p->group_domain[u->group]]);
+    m.role = u->role ? xstrdup(u->role) : NULL;
+    m.end = u->leaves == PROJ_NEVER ? STORE_PLAN_NO_DATE : u->leaves;
+    m.njobs = u->f.njobs;
+    m.mem_source = u->f.mem_src;
+    m.gpu_hours = u->f.gpu_hours;
+    m.burst_frac = u->f.burst_frac;
+    memcpy(m.raw, u->f.raw, sizeof m.raw);
+    return m;
+}
+
+int plan_save(Store *st, Plan *p, const char *who, CpErr *err)
+{
+    int64_t last_import;
+    if (store_plan_last_import(st, &last_import, err) < 0)
+        return -1;
+    StorePlanRun run = run_of(p, last_import, who);
+    int k = p->fit.k;
+    StorePlanProfile *pr = xcalloc((size_t)(k > 0 ? k : 1), sizeof *pr);
+    StorePlanMember *m = xcalloc((size_t)(p->nusers > 0 ? p->nusers : 1), sizeof *m);
+    for (int i = 0; i < k; i++) {
+        pr[i].generated = xstrdup(p->fit.profiles[i].name);
+        pr[i].size = p->fit.profiles[i].size;
+        pr[i].mem_requested = p->fit.profiles[i].mem_requested;
+        memcpy(pr[i].centroid, p->fit.profiles[i].centroid_raw, sizeof pr[i].centroid);
+    }
+    for (int i = 0; i < p->nusers; i++)
+        m[i] = member_of(p, &p->users[i]);
+    int rc = store_plan_run_save(st, &run, pr, k, m, (size_t)p->nusers, err);
+    if (rc == 0)
+        p->run_id = run.id;
+    store_plan_run_free(&run, pr, k, m, (size_t)p->nusers);
+    return rc;
+}

@@ -1,0 +1,153 @@
+#ifndef PLAN_H
+#define PLAN_H
+/* plan: a planning model put together from the database: per-user
+ * features over the window (core/features), compute profiles
+ * (core/profiles), groups and domains (roster, else accounts), the
+ * projection model (core/projection) with its measured parameters, a
+ * scenario's edits on top of them, and the backtest (core/backtest).
+ *
+ * It reads through store_plan (all of its SQL) and computes through core/;
+ * it prints nothing. Who uses it: the profile, project and scenario
+ * commands, the dashboard and the report, so that all show the same
+ * figures.
+ *
+ * The window: the window_months calendar months before the latest start
+ * of a job that counts (GPUs held, 5 minutes or more), or before the cut of
+ * a backtest; when there is none, before now. The group of a user is their
+ * roster group (the roster line in force at the window's end, else their
+ * latest one), else the account they used most in the window; a group's
+ * domain is the groups table's, else its roster people's most common one,
+ * else "unknown". When no job holds a GPU, CPUs stand in for GPUs
+ * throughout (the pre-GPU traces), and cpu is set. */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/backtest.h"
+#include "core/cp.h"
+#include "core/features.h"
+#include "core/profiles.h"
+#include "core/projection.h"
+
+typedef struct Store Store;
+
+#define PLAN_WINDOW_MONTHS 12
+#define PLAN_MIN_JOBS 3
+#define PLAN_MIN_RUN_S 300
+#define PLAN_YEARS 3
+
+typedef struct PlanOpts {
+    int window_months;  /* 0: PLAN_WINDOW_MONTHS */
+    int k;              /* 0: choose by silhouette */
+    int min_jobs;       /* users with fewer jobs take their group's mix; 0: PLAN_MIN_JOBS */
+    const char *roles;  /* comma-separated roster roles to keep ("unknown": users not on
+                           the roster); NULL: everyone */
+    int64_t cut;        /* 0: all data; else only jobs that started before it */
+    int years;          /* projection horizon; 0: PLAN_YEARS */
+    int fresh;          /* 1: always recompute (never reuse the saved profiles) */
+} PlanOpts;
+
+/* One user of the window. */
+typedef struct PlanUser {
+    int64_t user_id;
+    const char *name;    /* borrowed from the plan */
+    int group;           /* index in groups */
+    int profile;         /* 0-based, -1: too little history */
+    const char *role;    /* roster role, NULL when not on the roster */
+    int64_t leaves;      /* roster end date, PROJ_NEVER */
+    FeatUser f;
+    int zrow;            /* row in z, -1 when not clustered */
+} PlanUser;
+
+typedef struct Plan {
+    int cpu;                     /* CPUs stand in for GPUs */
+    int reused;                  /* profiles read from the saved run (not recomputed) */
+    int64_t run_id;              /* saved run used or written, 0 none */
+    int window_months, min_jobs, years;
+    int64_t win_start, win_end;  /* window; win_end is t0 of the projection */
+    FeatSummary summary;
+    PlanUser *users;
+    int nusers;
+    /* clustering */
+    FeatScale scale;
+    double *z;                   /* nz x FEAT_COUNT */
+    int nz;
+    ProfFit fit;                 /* k profiles */
+    char (*names)[PROFILES_NAME_MAX]; /* display names: chosen, else generated */
+    char *roles;                 /* the role filter used, NULL all */
+    /* groups and domains */
+    char **groups;
+    int ngroups;
+    char **domains;
+    int ndomains;
+    int *group_domain;
+    /* the projection */
+    int64_t year_start[PROJ_MAX_YEARS + 1];
+    ProjModel *model;
+    ProjParams *measured;
+    double institute_growth, institute_buffer;
+    /* owned strings behind users[].name and role */
+    char **strings;
+    size_t nstrings, capstrings;
+} Plan;
+
+/* Build the plan: features and profiles (reused from the latest saved run
+ * when it is not stale: no import since, same unit, window, roles, k and
+ * min_jobs; recomputed otherwise), groups, the projection model. Options
+ * all left at 0/NULL (k, window_months, min_jobs, roles) take the saved
+ * run's, so that a `capplan profile --k 4` is what later projections use.
+ * Caller frees with plan_free. NULL with err on a database error. */
+Plan *plan_build(Store *st, const PlanOpts *o, CpErr *err);
+void plan_free(Plan *p);
+
+/* Save the plan's features and profiles as a new run (capplan profile). */
+int plan_save(Store *st, Plan *p, const char *who, CpErr *err);
+
+/* Index of a group by name, -1 when absent. */
+int plan_group_index(const Plan *p, const char *name);
+/* Profile number (0-based) named by s: "3" (1-based), a display or
+ * generated name; -1 when none. */
+int plan_profile_index(const Plan *p, const char *s);
+
+/* Parameters of scenario name (NULL or "base": the measured ones) into a
+ * new ProjParams (caller frees with projection_params_free). An edit that
+ * no longer applies (a group or profile gone) is skipped and counted in
+ * *skipped (may be NULL). */
+int plan_params(Store *st, const Plan *p, const char *scenario, ProjParams **out, int *skipped,
+                CpErr *err);
+
+/* Apply one stored edit (key, group "" for all, label: generated profile
+ * name or NULL) to params. 1 applied, 0 skipped (no longer applies), -1
+ * with err on a bad key. */
+int plan_apply(const Plan *p, ProjParams *params, const char *key, const char *group,
+               const char *label, double value, CpErr *err);
+
+/* The generated name of the profile a gpus.N/mem.N key names (NULL for
+ * other keys or when out of range). Borrowed. */
+const char *plan_key_label(const Plan *p, const char *key);
+
+/* Backtest at cut: fit before it, project 12 months, score against the
+ * 12 months after it (as far as the data goes). */
+typedef struct PlanBacktest {
+    int cpu;
+    int64_t cut, scored_until;  /* scored months: [cut, scored_until) */
+    double scored_months;
+    int ngroups;
+    char **groups;              /* owned */
+    BtGroup *g;                 /* ngroups */
+    BtScore score;
+    int profiles;               /* k of the fit */
+    int users;                  /* users in the fit window */
+} PlanBacktest;
+
+/* cut must be the first second of a month (usage is kept per month). */
+int plan_backtest(Store *st, const PlanOpts *o, PlanBacktest *out, CpErr *err);
+void plan_backtest_free(PlanBacktest *b);
+
+/* Calendar arithmetic: t moved by months (negative: back), day clamped to
+ * the month's length. */
+int64_t plan_add_months(int64_t t, int months);
+/* yyyymm of t. */
+int64_t plan_month_of(int64_t t);
+
+#endif

@@ -1,0 +1,68 @@
+#ifndef PLAN_INT_H
+#define PLAN_INT_H
+/* plan_int: what the files of the plan module (plan.c, plan_build.c,
+ * plan_scen.c) share and nobody else uses: the tables read once per build
+ * and the steps of plan_build. Not a public interface. */
+
+#include <stdint.h>
+
+#include "core/strmap.h"
+#include "data/plan.h"
+#include "data/store_plan.h"
+
+typedef struct PlanCtx {
+    StorePlanNames users, accounts;
+    StorePlanPerson *people;      /* ordered by user, start */
+    size_t npeople;
+    StrMap *roster;               /* user name -> index of the line in force */
+    StorePlanGroup *gtab;         /* the groups table */
+    size_t ngtab;
+    StrMap *gidx;                 /* group name -> index in the plan's groups */
+    int have_run;                 /* run, profiles, members loaded */
+    StorePlanRun run;
+    StorePlanProfile *profiles;
+    StorePlanMember *members;
+    size_t nmembers;
+    StorePlanUsage *usage;        /* months [usage_from, usage_to) */
+    size_t nusage;
+    int64_t usage_from, usage_to; /* yyyymm */
+    ProjArrival *arrivals;
+    int narrivals;
+} PlanCtx;
+
+void plan_ctx_init(PlanCtx *c);
+void plan_ctx_done(PlanCtx *c);
+/* Names, roster, groups table. */
+int plan_ctx_load(Store *st, Plan *p, PlanCtx *c, CpErr *err);
+/* Pick each user's roster line as at t (in force, else the latest
+ * started, else the earliest to come). */
+void plan_ctx_roster(PlanCtx *c, int64_t t);
+/* The latest saved run (c->have_run, *found). */
+int plan_ctx_saved(Store *st, PlanCtx *c, int *found, CpErr *err);
+
+/* Users and features from the jobs in [from, before). */
+int plan_from_jobs(Store *st, Plan *p, const PlanOpts *o, PlanCtx *c, int64_t from,
+                   int64_t before, CpErr *err);
+/* Users, features and profiles from the saved run. */
+int plan_from_run(Store *st, Plan *p, PlanCtx *c, CpErr *err);
+/* Arrivals' groups, then every group's domain. */
+int plan_groups_finish(Store *st, Plan *p, PlanCtx *c, CpErr *err);
+/* Measured growth and buffer, then the projection model. */
+int plan_projection(Store *st, Plan *p, PlanCtx *c, CpErr *err);
+
+/* Window and projected years from the window's end. */
+void plan_set_window_end(Plan *p, int64_t win_end);
+/* Standardise and cluster (plan.c). */
+void plan_scale(Plan *p);
+
+/* Helpers of plan.c. */
+const char *plan_keep(Plan *p, const char *s);
+int plan_group_add(Plan *p, StrMap *idx, const char *name);
+int64_t plan_ym_add(int64_t ym, int months);
+int64_t plan_ym_start(int64_t ym);
+/* The group name of a usage row or a user: roster group, else account. */
+const char *plan_group_of(const PlanCtx *c, int64_t user_id, int64_t account_id);
+/* 1 when role passes the filter. */
+int plan_role_kept(const char *filter, const char *role);
+
+#endif

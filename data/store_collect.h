@@ -1,0 +1,35 @@
+#ifndef STORE_COLLECT_H
+#define STORE_COLLECT_H
+/* store_collect: the SQL of `capplan collect` (data/collect.c). Table
+ * collects holds one row per successful collect: the list of clusters it
+ * asked sacct for ('' = the cluster of the machine), the window of time it
+ * read [since, until] in epoch seconds UTC, and the import that landed its
+ * rows. Nothing here runs sacct or decides the next window: that is
+ * collect.c's work. Every statement binds its values. */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/cp.h"
+
+typedef struct Store Store;
+
+typedef struct StoreCollectWindow {
+    int64_t since, until;
+} StoreCollectWindow;
+
+/* The windows of the earlier successful collects of this cluster list,
+ * in order of since. Caller frees *out with free() (NULL when *n is 0).
+ * Returns 0, or -1 with err filled. */
+int store_collect_windows(Store *st, const char *clusters, StoreCollectWindow **out, size_t *n,
+                          CpErr *err);
+
+/* Record a successful collect in one transaction of its own: the import
+ * row that import_sacct wrote for import_path (its latest with that path)
+ * is renamed to kind 'collect' and path label, and the window [since,
+ * until] is stored against it. Call after the import committed. Returns 0,
+ * or -1 with err filled and nothing changed. */
+int store_collect_record(Store *st, const char *clusters, int64_t since, int64_t until,
+                         const char *import_path, const char *label, CpErr *err);
+
+#endif

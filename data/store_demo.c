@@ -1,0 +1,129 @@
+/* store_demo: the SQL of the demo: recognising a capplan database before
+ * `capplan demo` replaces it, and writing the meeting notes and stated
+ * needs (schema version 2) that no CSV import carries yet. Prepared
+ * statements and bound parameters only. */
+#include <sqlite3.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "data/demo_model.h"
+#include "data/store.h"
+
+static int has_capplan_tables(sqlite3 *db)
+{
+    sqlite3_stmt *s;
+    int n = -1;
+    if (sqlite3_prepare_v2(db,
+                           "SELECT count(*) FROM sqlite_master WHERE type='table' AND "
+                           "name IN ('jobs','imports','usage_month','people')",
+                           -1, &s, NULL) != SQLITE_OK)
+        return -1;
+    if (sqlite3_step(s) == SQLITE_ROW)
+        n = sqlite3_column_int(s, 0);
+    sqlite3_finalize(s);
+    return n < 0 ? -1 : n == 4;
+}
+
+int store_demo_is_capplan(const char *path, CpErr *err)
+{
+    static const char magic[16] = "SQLite format 3";
+    char head[16];
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return cp_err_set(err, "%s: cannot read", path);
+    size_t n = fread(head, 1, sizeof head, f);
+    fclose(f);
+    if (n != sizeof head || memcmp(head, magic, sizeof magic) != 0)
+        return 0;
+    sqlite3 *db = NULL;
+    int rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL);
+    int is = rc == SQLITE_OK ? has_capplan_tables(db) : -1;
+    sqlite3_close(db);
+    if (is < 0)
+        return cp_err_set(err, "%s: cannot read as a database", path);
+    return is;
+}
+
+static void bind_opt(sqlite3_stmt *s, int i, double v)
+{
+    if (v > 0)
+        sqlite3_bind_double(s, i, v);
+    else
+        sqlite3_bind_null(s, i);
+}
+
+static int step_reset(sqlite3 *db, sqlite3_stmt *s, CpErr *err)
+{
+    int rc = sqlite3_step(s);
+    sqlite3_reset(s);
+    sqlite3_clear_bindings(s);
+    return rc == SQLITE_DONE ? 0 : cp_err_set(err, "database: %s", sqlite3_errmsg(db));
+}
+
+static int put_notes(sqlite3 *db, const DemoWorld *w, CpErr *err)
+{
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(db,
+                           "INSERT OR IGNORE INTO notes(group_name, user, date, text) "
+                           "VALUES(?1, ?2, ?3, ?4)",
+                           -1, &s, NULL) != SQLITE_OK)
+        return cp_err_set(err, "database: %s", sqlite3_errmsg(db));
+    int rc = 0;
+    for (int i = 0; i < w->nnotes && rc == 0; i++) {
+        const DemoNote *n = &w->notes[i];
+        char date[11];
+        demo_fmt_date(n->date, date);
+        sqlite3_bind_text(s, 1, w->groups[n->group].name, -1, SQLITE_STATIC);
+        if (n->person >= 0)
+            sqlite3_bind_text(s, 2, w->people[n->person].user, -1, SQLITE_STATIC);
+        sqlite3_bind_text(s, 3, date, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(s, 4, n->text, -1, SQLITE_STATIC);
+        rc = step_reset(db, s, err);
+    }
+    sqlite3_finalize(s);
+    return rc;
+}
+
+static int put_needs(sqlite3 *db, const DemoWorld *w, CpErr *err)
+{
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(db,
+                           "INSERT OR REPLACE INTO stated_needs(user, group_name, date, "
+                           "gpus_fulltime, gpu_mem_class_gib, typical_hours, burst_per_month, "
+                           "burst_gpus, burst_hours, text) "
+                           "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                           -1, &s, NULL) != SQLITE_OK)
+        return cp_err_set(err, "database: %s", sqlite3_errmsg(db));
+    int rc = 0;
+    for (int i = 0; i < w->nneeds && rc == 0; i++) {
+        const DemoNeed *n = &w->needs[i];
+        const DemoPerson *p = &w->people[n->person];
+        char date[11];
+        demo_fmt_date(n->date, date);
+        sqlite3_bind_text(s, 1, p->user, -1, SQLITE_STATIC);
+        sqlite3_bind_text(s, 2, w->groups[p->group].name, -1, SQLITE_STATIC);
+        sqlite3_bind_text(s, 3, date, -1, SQLITE_TRANSIENT);
+        bind_opt(s, 4, n->gpus_fulltime);
+        bind_opt(s, 5, n->mem_class_gib);
+        bind_opt(s, 6, n->typical_hours);
+        bind_opt(s, 7, n->burst_per_month);
+        bind_opt(s, 8, n->burst_gpus);
+        bind_opt(s, 9, n->burst_hours);
+        sqlite3_bind_text(s, 10, n->text, -1, SQLITE_STATIC);
+        rc = step_reset(db, s, err);
+    }
+    sqlite3_finalize(s);
+    return rc;
+}
+
+int store_demo_meetings(Store *st, const DemoWorld *w, CpErr *err)
+{
+    sqlite3 *db = store_db(st);
+    if (store_begin(st, err) < 0)
+        return -1;
+    if (put_notes(db, w, err) < 0 || put_needs(db, w, err) < 0) {
+        store_rollback(st);
+        return -1;
+    }
+    return store_commit(st, err);
+}

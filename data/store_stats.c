@@ -1,0 +1,733 @@
+/* store_stats: see store_stats.h. */
+#include "data/store_stats.h"
+
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/strmap.h"
+#include "data/fields.h"
+#include "data/jobrec.h"
+#include "data/store.h"
+
+_Static_assert(STATS_TIME_NONE == CP_TIME_NONE, "one 'unknown time'");
+_Static_assert(STATS_ST_COMPLETED == (int)CP_ST_COMPLETED &&
+                   STATS_ST_CANCELLED == (int)CP_ST_CANCELLED &&
+                   STATS_ST_PREEMPTED == (int)CP_ST_PREEMPTED,
+               "core/stats.h numbers states as data/jobrec.h");
+
+#define CACHE_CHUNK 65536   /* records per BLOB of the cache */
+#define CACHE_LAYOUT 3      /* bump when StatsJob changes meaning */
+#define GPU_TYPES_MAX 65535 /* StatsJob.gpu_type is 16 bits */
+
+enum { N_CLUSTERS, N_USERS, N_ACCOUNTS, N_PARTITIONS, N_GPU_TYPES, N_COUNT };
+
+struct StoreStatsData {
+    StatsInput in;
+    char **names[N_COUNT]; /* owned arrays behind in's StatsNames */
+    size_t nnames[N_COUNT];
+    StatsUsage *usage;
+    StatsPerson *people;
+    StatsGroupInfo *groups;
+    StatsGpus *inventory;
+    StatsEvent *events;
+    StatsPub *pubs;
+    StatsJob *jobs;
+    char **strs; /* every other string */
+    size_t nstrs, capstrs;
+    int cached;
+};
+
+static int db_err(sqlite3 *db, CpErr *err, const char *what)
+{
+    return cp_err_set(err, "database: %s: %s", what, sqlite3_errmsg(db));
+}
+
+/* A copy of s owned by d (NULL stays NULL). */
+static const char *keep(StoreStatsData *d, const unsigned char *s)
+{
+    if (!s)
+        return NULL;
+    if (d->nstrs == d->capstrs) {
+        d->capstrs = d->capstrs ? d->capstrs * 2 : 256;
+        d->strs = xrealloc(d->strs, d->capstrs * sizeof *d->strs);
+    }
+    char *c = xstrdup((const char *)s);
+    d->strs[d->nstrs++] = c;
+    return c;
+}
+
+static const char *col_str(StoreStatsData *d, sqlite3_stmt *s, int i)
+{
+    return keep(d, sqlite3_column_text(s, i));
+}
+
+/* "YYYY-MM-DD" as the epoch second of its midnight (of the next day when
+ * next_day: the end of a last day), STATS_TIME_NONE when NULL or bad. */
+static int64_t date_epoch(const unsigned char *s, int next_day)
+{
+    int y, m, d;
+    if (!s || sscanf((const char *)s, "%4d-%2d-%2d", &y, &m, &d) != 3)
+        return STATS_TIME_NONE;
+    return fields_epoch_of(y, m, d, 0, 0, 0) + (next_day ? 86400 : 0);
+}
+
+/* Growable array of fixed-size items. */
+typedef struct Vec {
+    void **data;
+    size_t *n;
+    size_t cap, size;
+} Vec;
+
+static void *vec_push(Vec *v)
+{
+    if (*v->n == v->cap) {
+        v->cap = v->cap ? v->cap * 2 : 64;
+        *v->data = xrealloc(*v->data, v->cap * v->size);
+    }
+    char *p = (char *)*v->data + (*v->n)++ * v->size;
+    memset(p, 0, v->size);
+    return p;
+}
+
+/* Prepare sql, call row for each result row. */
+static int each_row(sqlite3 *db, const char *sql, void (*row)(sqlite3_stmt *s, void *ctx),
+                    void *ctx, const char *what, CpErr *err)
+{
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK)
+        return db_err(db, err, what);
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+        row(s, ctx);
+    sqlite3_finalize(s);
+    return rc == SQLITE_DONE ? 0 : db_err(db, err, what);
+}
+
+/* ---- names by id ---- */
+
+typedef struct NamesCtx {
+    StoreStatsData *d;
+    int which;
+} NamesCtx;
+
+static void name_row(sqlite3_stmt *s, void *ctx)
+{
+    NamesCtx *nc = ctx;
+    StoreStatsData *d = nc->d;
+    int64_t id = sqlite3_column_int64(s, 0);
+    if (id < 0 || id > INT32_MAX - 1)
+        return;
+    size_t need = (size_t)id + 1;
+    if (need > d->nnames[nc->which]) {
+        d->names[nc->which] = xrealloc(d->names[nc->which], need * sizeof(char *));
+        for (size_t i = d->nnames[nc->which]; i < need; i++)
+            d->names[nc->which][i] = NULL;
+        d->nnames[nc->which] = need;
+    }
+    free(d->names[nc->which][id]);
+    const unsigned char *name = sqlite3_column_text(s, 1);
+    d->names[nc->which][id] = xstrdup(name ? (const char *)name : "");
+}
+
+static int load_names(sqlite3 *db, StoreStatsData *d, CpErr *err)
+{
+    static const char *const sql[N_GPU_TYPES] = {
+        "SELECT id, name FROM clusters", "SELECT id, name FROM users",
+        "SELECT id, name FROM accounts", "SELECT id, name FROM partitions"};
+    for (int w = 0; w < N_GPU_TYPES; w++) {
+        NamesCtx nc = {d, w};
+        if (each_row(db, sql[w], name_row, &nc, "read names", err) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static void names_publish(StoreStatsData *d)
+{
+    StatsNames *dst[N_COUNT] = {&d->in.clusters, &d->in.users, &d->in.accounts, &d->in.partitions,
+                                &d->in.gpu_types};
+    for (int w = 0; w < N_COUNT; w++) {
+        dst[w]->v = (const char *const *)d->names[w];
+        dst[w]->n = d->nnames[w];
+    }
+}
+
+/* ---- usage_month and the reference tables ---- */
+
+static void usage_row(sqlite3_stmt *s, void *ctx)
+{
+    StatsUsage *u = vec_push(ctx);
+    u->month = sqlite3_column_int(s, 0);
+    u->cluster = sqlite3_column_int(s, 1);
+    u->account = sqlite3_column_int(s, 2);
+    u->user = sqlite3_column_int(s, 3);
+    u->partition = sqlite3_column_int(s, 4);
+    u->jobs = sqlite3_column_int64(s, 5);
+    u->attempts = sqlite3_column_int64(s, 6);
+    u->gpu_jobs = sqlite3_column_int64(s, 7);
+    u->waited = sqlite3_column_int64(s, 8);
+    u->preempted = sqlite3_column_int64(s, 9);
+    u->gpu_hours = sqlite3_column_double(s, 10);
+    u->cpu_hours = sqlite3_column_double(s, 11);
+    u->wait_s = sqlite3_column_double(s, 12);
+    u->gpu_hours_lost = sqlite3_column_double(s, 13);
+}
+
+typedef struct RefCtx {
+    StoreStatsData *d;
+    Vec v;
+} RefCtx;
+
+static void person_row(sqlite3_stmt *s, void *ctx)
+{
+    RefCtx *rc = ctx;
+    StatsPerson *p = vec_push(&rc->v);
+    p->user = col_str(rc->d, s, 0);
+    p->group = col_str(rc->d, s, 1);
+    p->domain = col_str(rc->d, s, 2);
+    p->start = date_epoch(sqlite3_column_text(s, 3), 0);
+    p->end = date_epoch(sqlite3_column_text(s, 4), 1);
+}
+
+static void group_row(sqlite3_stmt *s, void *ctx)
+{
+    RefCtx *rc = ctx;
+    StatsGroupInfo *g = vec_push(&rc->v);
+    g->name = col_str(rc->d, s, 0);
+    g->domain = col_str(rc->d, s, 1);
+}
+
+static void inventory_row(sqlite3_stmt *s, void *ctx)
+{
+    RefCtx *rc = ctx;
+    StatsGpus *g = vec_push(&rc->v);
+    g->cluster = col_str(rc->d, s, 0);
+    g->gpu_model = col_str(rc->d, s, 1);
+    g->gpus = sqlite3_column_double(s, 2);
+    g->gpu_mem_gib = sqlite3_column_double(s, 3);
+    g->from = date_epoch(sqlite3_column_text(s, 4), 0);
+    g->to = date_epoch(sqlite3_column_text(s, 5), 1); /* `to` is the last day in service */
+}
+
+static void event_row(sqlite3_stmt *s, void *ctx)
+{
+    RefCtx *rc = ctx;
+    StatsEvent *e = vec_push(&rc->v);
+    e->date = col_str(rc->d, s, 0);
+    e->cluster = col_str(rc->d, s, 1);
+    e->label = col_str(rc->d, s, 2);
+    e->at = date_epoch(sqlite3_column_text(s, 0), 0);
+}
+
+static void pub_row(sqlite3_stmt *s, void *ctx)
+{
+    RefCtx *rc = ctx;
+    StatsPub *p = vec_push(&rc->v);
+    p->year = sqlite3_column_int(s, 0);
+    p->group = col_str(rc->d, s, 1);
+    p->domain = col_str(rc->d, s, 2);
+}
+
+static int load_usage(sqlite3 *db, StoreStatsData *d, CpErr *err)
+{
+    Vec v = {(void **)&d->usage, &d->in.nusage, 0, sizeof *d->usage};
+    return each_row(db,
+                    "SELECT month, cluster_id, account_id, user_id, partition_id, jobs, "
+                    "attempts, gpu_jobs, waited, preempted, gpu_hours, cpu_hours, wait_s, "
+                    "gpu_hours_lost FROM usage_month",
+                    usage_row, &v, "read usage", err);
+}
+
+static int load_refs(sqlite3 *db, StoreStatsData *d, unsigned needs, CpErr *err)
+{
+    StatsInput *in = &d->in;
+    struct {
+        unsigned need;
+        const char *sql, *what;
+        void (*row)(sqlite3_stmt *, void *);
+        void **data;
+        size_t *n, size;
+    } refs[] = {
+        {STATS_NEED_ROSTER, "SELECT user, group_name, domain, start_date, end_date FROM people",
+         "read roster", person_row, (void **)&d->people, &in->npeople, sizeof *d->people},
+        {STATS_NEED_ROSTER, "SELECT name, domain FROM groups", "read groups", group_row,
+         (void **)&d->groups, &in->ngroups, sizeof *d->groups},
+        {STATS_NEED_INVENTORY | STATS_NEED_JOBS,
+         "SELECT cluster, gpu_model, gpus, gpu_mem_gib, from_date, to_date FROM inventory",
+         "read inventory", inventory_row, (void **)&d->inventory, &in->ninventory,
+         sizeof *d->inventory},
+        {STATS_NEED_EVENTS, "SELECT date, cluster, label FROM events ORDER BY date, cluster, label",
+         "read events", event_row, (void **)&d->events, &in->nevents, sizeof *d->events},
+        {STATS_NEED_PUBS, "SELECT year, group_name, domain FROM pubs", "read publications", pub_row,
+         (void **)&d->pubs, &in->npubs, sizeof *d->pubs},
+    };
+    for (size_t i = 0; i < sizeof refs / sizeof *refs; i++) {
+        if (!(needs & refs[i].need))
+            continue;
+        RefCtx rc = {d, {refs[i].data, refs[i].n, 0, refs[i].size}};
+        if (each_row(db, refs[i].sql, refs[i].row, &rc, refs[i].what, err) < 0)
+            return -1;
+    }
+    in->people = d->people;
+    in->groups = d->groups;
+    in->inventory = d->inventory;
+    in->events = d->events;
+    in->pubs = d->pubs;
+    return 0;
+}
+
+/* ---- job attempts: one scan ---- */
+
+typedef struct Scan {
+    StoreStatsData *d;
+    Vec v;
+    StrMap *types;   /* gpu type name -> id */
+    StrMap *earlier; /* (cluster, job_raw) of non-final attempts -> index in first[] */
+    int64_t *first;  /* earliest submit of those attempts */
+    unsigned char *preempted;
+    size_t nfirst, capfirst;
+} Scan;
+
+static int64_t col_time(sqlite3_stmt *s, int i)
+{
+    if (sqlite3_column_type(s, i) == SQLITE_NULL)
+        return STATS_TIME_NONE;
+    int64_t t = sqlite3_column_int64(s, i);
+    return t > 0 ? t : STATS_TIME_NONE;
+}
+
+/* An epoch second as StatsJob keeps it: 32 bits, 0 unknown. */
+static uint32_t col_epoch32(sqlite3_stmt *s, int i)
+{
+    int64_t t = col_time(s, i);
+    return t != STATS_TIME_NONE && t <= (int64_t)UINT32_MAX ? (uint32_t)t : 0;
+}
+
+static uint16_t col_id16(sqlite3_stmt *s, int i)
+{
+    int64_t v = sqlite3_column_int64(s, i);
+    return v > 0 && v <= UINT16_MAX ? (uint16_t)v : 0;
+}
+
+static float col_real(sqlite3_stmt *s, int i)
+{
+    return sqlite3_column_type(s, i) == SQLITE_NULL ? -1.0f : (float)sqlite3_column_double(s, i);
+}
+
+static int32_t clamp32(int64_t v)
+{
+    return v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : (int32_t)v;
+}
+
+static uint16_t type_id(Scan *sc, const unsigned char *name, int n)
+{
+    int64_t id;
+    if (!name || n <= 0)
+        return 0;
+    if (strmap_get(sc->types, (const char *)name, (size_t)n, &id))
+        return (uint16_t)id;
+    StoreStatsData *d = sc->d;
+    if (d->nnames[N_GPU_TYPES] >= GPU_TYPES_MAX)
+        return 0;
+    if (d->nnames[N_GPU_TYPES] == 0) {
+        d->names[N_GPU_TYPES] = xcalloc(1, sizeof(char *)); /* id 0: untyped */
+        d->nnames[N_GPU_TYPES] = 1;
+    }
+    id = (int64_t)d->nnames[N_GPU_TYPES]++;
+    d->names[N_GPU_TYPES] =
+        xrealloc(d->names[N_GPU_TYPES], d->nnames[N_GPU_TYPES] * sizeof(char *));
+    d->names[N_GPU_TYPES][id] = xstrndup((const char *)name, (size_t)n);
+    strmap_put(sc->types, (const char *)name, (size_t)n, id);
+    return (uint16_t)id;
+}
+
+/* A non-final attempt: remember the job's earliest submit and whether
+ * it was preempted. */
+static void scan_earlier(Scan *sc, const StatsJob *j)
+{
+    int64_t key[2] = {j->cluster, j->job_raw}, idx;
+    if (!strmap_get(sc->earlier, (const char *)key, sizeof key, &idx)) {
+        if (sc->nfirst == sc->capfirst) {
+            sc->capfirst = sc->capfirst ? sc->capfirst * 2 : 1024;
+            sc->first = xrealloc(sc->first, sc->capfirst * sizeof *sc->first);
+            sc->preempted = xrealloc(sc->preempted, sc->capfirst);
+        }
+        idx = (int64_t)sc->nfirst++;
+        sc->first[idx] = INT64_MAX;
+        sc->preempted[idx] = 0;
+        strmap_put(sc->earlier, (const char *)key, sizeof key, idx);
+    }
+    if (j->submit && j->submit < sc->first[idx])
+        sc->first[idx] = j->submit;
+    if (j->state == STATS_ST_PREEMPTED)
+        sc->preempted[idx] = 1;
+}
+
+static void job_row(sqlite3_stmt *s, void *ctx)
+{
+    Scan *sc = ctx;
+    StatsJob *j = vec_push(&sc->v);
+    int64_t raw = sqlite3_column_int64(s, 1);
+    j->job_raw = raw > 0 && raw <= (int64_t)UINT32_MAX ? (uint32_t)raw : 0;
+    j->submit = col_epoch32(s, 2);
+    j->start = col_epoch32(s, 3);
+    int64_t end = col_time(s, 4);
+    if (sqlite3_column_type(s, 5) != SQLITE_NULL)
+        j->elapsed = clamp32(sqlite3_column_int64(s, 5));
+    else
+        j->elapsed =
+            j->start && end != STATS_TIME_NONE && end >= j->start ? clamp32(end - j->start) : -1;
+    j->timelimit =
+        sqlite3_column_type(s, 6) == SQLITE_NULL ? -1 : clamp32(sqlite3_column_int64(s, 6));
+    j->ncpus = sqlite3_column_type(s, 7) == SQLITE_NULL ? -1 : clamp32(sqlite3_column_int64(s, 7));
+    j->cluster = col_id16(s, 0);
+    j->user = clamp32(sqlite3_column_int64(s, 8));
+    j->account = clamp32(sqlite3_column_int64(s, 9));
+    j->partition = col_id16(s, 10);
+    j->gpus = (float)sqlite3_column_double(s, 11);
+    j->gpu_util = col_real(s, 12);
+    j->gpu_mem_gib = col_real(s, 13);
+    j->max_rss_mib = col_real(s, 15);
+    j->req_mem_mib = col_real(s, 16);
+    j->total_cpu_s = col_real(s, 17);
+    j->gpu_type = type_id(sc, sqlite3_column_text(s, 18), sqlite3_column_bytes(s, 18));
+    j->state = (uint8_t)sqlite3_column_int(s, 19);
+    j->flags = (uint8_t)((sqlite3_column_int(s, 20) ? STATS_JOB_FINAL : 0) |
+                         (sqlite3_column_int(s, 14) >= 1 ? STATS_JOB_MEM_MEASURED : 0));
+    if (!(j->flags & STATS_JOB_FINAL))
+        scan_earlier(sc, j);
+}
+
+/* Final attempts learn their job's first submission and preemptions. */
+static void scan_link(Scan *sc)
+{
+    StoreStatsData *d = sc->d;
+    if (sc->nfirst == 0)
+        return;
+    for (size_t i = 0; i < d->in.njobs; i++) {
+        StatsJob *j = &d->jobs[i];
+        int64_t key[2] = {j->cluster, j->job_raw}, idx;
+        if (!(j->flags & STATS_JOB_FINAL) ||
+            !strmap_get(sc->earlier, (const char *)key, sizeof key, &idx))
+            continue;
+        if (j->submit && sc->first[idx] < j->submit)
+            j->first_ago = clamp32(j->submit - sc->first[idx]);
+        if (sc->preempted[idx])
+            j->flags |= STATS_JOB_WAS_PREEMPTED;
+    }
+}
+
+static int scan_jobs(sqlite3 *db, StoreStatsData *d, CpErr *err)
+{
+    Scan sc;
+    memset(&sc, 0, sizeof sc);
+    sc.d = d;
+    sc.v = (Vec){(void **)&d->jobs, &d->in.njobs, 0, sizeof *d->jobs};
+    sc.types = strmap_new();
+    sc.earlier = strmap_new();
+    int rc = each_row(db,
+                      "SELECT cluster_id, job_raw, submit, start, end_time, elapsed, timelimit, "
+                      "ncpus, coalesce(user_id, 0), coalesce(account_id, 0), "
+                      "coalesce(partition_id, 0), gpus, gpu_util, gpu_mem_gib, gpu_mem_source, "
+                      "max_rss_mib, req_mem_mib, total_cpu_s, gpu_type, state, final FROM jobs",
+                      job_row, &sc, "read jobs", err);
+    if (rc == 0)
+        scan_link(&sc);
+    strmap_free(sc.types);
+    strmap_free(sc.earlier);
+    free(sc.first);
+    free(sc.preempted);
+    return rc;
+}
+
+/* ---- the cache ---- */
+
+static int str_same(const unsigned char *a, const char *b)
+{
+    return a && strcmp((const char *)a, b) == 0;
+}
+
+/* What the jobs table holds, as far as the cache cares: its highest id,
+ * the last import that can change jobs, and the record layout. */
+static int fingerprint(sqlite3 *db, char *buf, size_t n, CpErr *err)
+{
+    sqlite3_stmt *s;
+    const char *sql =
+        "SELECT (SELECT coalesce(max(id), 0) FROM jobs), "
+        "(SELECT coalesce(max(id), 0) FROM imports WHERE kind NOT IN "
+        "('roster', 'inventory', 'events', 'pubs', 'allocations', 'carbon', 'peers'))";
+    if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK)
+        return db_err(db, err, "read the jobs' state");
+    int rc = sqlite3_step(s);
+    if (rc == SQLITE_ROW) {
+        const uint32_t probe = 0x01020304;
+        unsigned char b[4];
+        memcpy(b, &probe, sizeof b);
+        snprintf(buf, n, "layout %d size %zu order %u%u%u%u jobs %lld import %lld", CACHE_LAYOUT,
+                 sizeof(StatsJob), b[0], b[1], b[2], b[3], (long long)sqlite3_column_int64(s, 0),
+                 (long long)sqlite3_column_int64(s, 1));
+    }
+    sqlite3_finalize(s);
+    return rc == SQLITE_ROW ? 0 : db_err(db, err, "read the jobs' state");
+}
+
+/* The cache's header: fingerprint, and data = the number of attempts and
+ * of usage rows (8 bytes each), then the GPU type names (id 1, 2, ...),
+ * each NUL-terminated. 1 when it matches fp (sets the counts and the type
+ * names), 0 when stale or absent. */
+static int cache_header(sqlite3 *db, StoreStatsData *d, const char *fp, size_t *njobs,
+                        size_t *nusage)
+{
+    sqlite3_stmt *s;
+    int ok = 0;
+    if (sqlite3_prepare_v2(db, "SELECT fingerprint, data FROM stats_cache WHERE part = 0", -1, &s,
+                           NULL) != SQLITE_OK)
+        return 0;
+    if (sqlite3_step(s) == SQLITE_ROW && str_same(sqlite3_column_text(s, 0), fp)) {
+        const unsigned char *b = sqlite3_column_blob(s, 1);
+        size_t n = (size_t)sqlite3_column_bytes(s, 1);
+        uint64_t count[2];
+        if (b && n >= sizeof count) {
+            memcpy(count, b, sizeof count);
+            *njobs = (size_t)count[0];
+            *nusage = (size_t)count[1];
+            ok = 1;
+            size_t ntypes = 1;
+            for (size_t i = sizeof count; i < n; i++)
+                ntypes += b[i] == 0;
+            d->names[N_GPU_TYPES] = xcalloc(ntypes, sizeof(char *));
+            d->nnames[N_GPU_TYPES] = 1;
+            for (size_t i = sizeof count; i < n;) {
+                size_t len = strnlen((const char *)b + i, n - i);
+                d->names[N_GPU_TYPES][d->nnames[N_GPU_TYPES]++] =
+                    xstrndup((const char *)b + i, len);
+                i += len + 1;
+            }
+        }
+    }
+    sqlite3_finalize(s);
+    return ok;
+}
+
+/* Read count records of size bytes from the cache's parts 1, 2, ...
+ * (jobs) or -1, -2, ... (usage rows) into a new *out: 0, or -1 when the
+ * parts do not add up (then the caller reads the tables). */
+static int cache_read(sqlite3 *db, int usage, size_t size, size_t count, void **out)
+{
+    sqlite3_stmt *s;
+    const char *sql = usage ? "SELECT part, length(data) FROM stats_cache WHERE part < 0 "
+                              "ORDER BY part DESC"
+                            : "SELECT part, length(data) FROM stats_cache WHERE part > 0 "
+                              "ORDER BY part";
+    if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK)
+        return -1;
+    char *dst = xmalloc((count + 1) * size);
+    size_t got = 0;
+    int rc = 0;
+    while (rc == 0 && sqlite3_step(s) == SQLITE_ROW) {
+        int64_t part = sqlite3_column_int64(s, 0);
+        size_t bytes = (size_t)sqlite3_column_int64(s, 1);
+        sqlite3_blob *b;
+        if (bytes % size || got + bytes / size > count ||
+            sqlite3_blob_open(db, "main", "stats_cache", "data", part, 0, &b) != SQLITE_OK) {
+            rc = -1;
+            break;
+        }
+        if (sqlite3_blob_read(b, dst + got * size, (int)bytes, 0) != SQLITE_OK)
+            rc = -1;
+        sqlite3_blob_close(b);
+        got += bytes / size;
+    }
+    sqlite3_finalize(s);
+    if (rc == 0 && got == count) {
+        *out = dst;
+        return 0;
+    }
+    free(dst);
+    return -1;
+}
+
+static int exec(sqlite3 *db, const char *sql)
+{
+    return sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
+}
+
+static int put_part(sqlite3_stmt *ins, int64_t part, const char *fp, const void *data, size_t n)
+{
+    sqlite3_bind_int64(ins, 1, part);
+    sqlite3_bind_text(ins, 2, fp, -1, SQLITE_STATIC);
+    sqlite3_bind_blob64(ins, 3, data, n, SQLITE_STATIC);
+    int rc = sqlite3_step(ins);
+    sqlite3_reset(ins);
+    return rc == SQLITE_DONE ? 0 : -1;
+}
+
+static void header_blob(const StoreStatsData *d, CpBuf *b)
+{
+    uint64_t count[2] = {d->in.njobs, d->in.nusage};
+    cpbuf_append(b, count, sizeof count);
+    for (size_t i = 1; i < d->nnames[N_GPU_TYPES]; i++)
+        cpbuf_append(b, d->names[N_GPU_TYPES][i], strlen(d->names[N_GPU_TYPES][i]) + 1);
+}
+
+/* Replace the cache with d's attempts, tagged fp, when the write lock is
+ * free at once and the jobs are still those fp describes. Best effort. */
+static void cache_write(sqlite3 *db, const StoreStatsData *d, const char *fp)
+{
+    char now[160];
+    sqlite3_stmt *ins = NULL;
+    sqlite3_busy_timeout(db, 0);
+    if (exec(db, "BEGIN IMMEDIATE") < 0)
+        goto out;
+    if (fingerprint(db, now, sizeof now, NULL) < 0 || strcmp(now, fp) != 0 ||
+        exec(db, "DELETE FROM stats_cache") < 0 ||
+        sqlite3_prepare_v2(db,
+                           "INSERT INTO stats_cache(part, fingerprint, data) VALUES(?1, ?2, ?3)",
+                           -1, &ins, NULL) != SQLITE_OK)
+        goto fail;
+    CpBuf h;
+    cpbuf_init(&h);
+    header_blob(d, &h);
+    int rc = put_part(ins, 0, fp, h.data, h.len);
+    cpbuf_done(&h);
+    for (size_t i = 0, part = 1; rc == 0 && i < d->in.njobs; i += CACHE_CHUNK, part++) {
+        size_t n = d->in.njobs - i < CACHE_CHUNK ? d->in.njobs - i : CACHE_CHUNK;
+        rc = put_part(ins, (int64_t)part, fp, d->jobs + i, n * sizeof *d->jobs);
+    }
+    for (size_t i = 0, part = 1; rc == 0 && i < d->in.nusage; i += CACHE_CHUNK, part++) {
+        size_t n = d->in.nusage - i < CACHE_CHUNK ? d->in.nusage - i : CACHE_CHUNK;
+        rc = put_part(ins, -(int64_t)part, fp, d->usage + i, n * sizeof *d->usage);
+    }
+    sqlite3_finalize(ins);
+    ins = NULL;
+    if (rc == 0 && exec(db, "COMMIT") == 0)
+        goto out;
+fail:
+    sqlite3_finalize(ins);
+    exec(db, "ROLLBACK");
+out:
+    sqlite3_busy_timeout(db, 5000); /* store_open's */
+}
+
+static void drop_gpu_types(StoreStatsData *d)
+{
+    for (size_t i = 0; i < d->nnames[N_GPU_TYPES]; i++)
+        free(d->names[N_GPU_TYPES][i]);
+    free(d->names[N_GPU_TYPES]);
+    d->names[N_GPU_TYPES] = NULL;
+    d->nnames[N_GPU_TYPES] = 0;
+}
+
+/* What needs asks of the attempts and usage: from the cache when it is
+ * current, else from the tables (one scan of the jobs; then fp is left
+ * set for the caller to rewrite the cache, with the usage rows read too). */
+static int load_cached(sqlite3 *db, StoreStatsData *d, unsigned needs, char *fp, size_t fpsz,
+                       CpErr *err)
+{
+    size_t njobs = 0, nusage = 0;
+    void *jobs = NULL, *usage = NULL;
+    int want_jobs = (needs & STATS_NEED_JOBS) != 0, want_usage = (needs & STATS_NEED_USAGE) != 0;
+    if (fingerprint(db, fp, fpsz, err) < 0)
+        return -1;
+    if (cache_header(db, d, fp, &njobs, &nusage) &&
+        (!want_jobs || cache_read(db, 0, sizeof *d->jobs, njobs, &jobs) == 0) &&
+        (!want_usage || cache_read(db, 1, sizeof *d->usage, nusage, &usage) == 0)) {
+        d->jobs = jobs;
+        d->in.njobs = want_jobs ? njobs : 0;
+        d->usage = usage;
+        d->in.nusage = want_usage ? nusage : 0;
+        d->cached = 1;
+        fp[0] = '\0';
+        return 0;
+    }
+    free(jobs);
+    drop_gpu_types(d);
+    if (!want_jobs)
+        fp[0] = '\0'; /* usage alone: read it, leave the cache to a jobs load */
+    return load_usage(db, d, err) < 0 || (want_jobs && scan_jobs(db, d, err) < 0) ? -1 : 0;
+}
+
+StoreStatsData *store_stats_load(Store *st, unsigned needs, CpErr *err)
+{
+    sqlite3 *db = store_db(st);
+    StoreStatsData *d = xcalloc(1, sizeof *d);
+    char fp[160] = "";
+    int own = sqlite3_get_autocommit(db);
+    /* Read the cache's BLOBs through a memory map (one copy less), then
+     * back to store_open's setting (none). */
+    exec(db, "PRAGMA mmap_size=4294967296");
+    if (own && exec(db, "BEGIN") < 0) {
+        db_err(db, err, "begin");
+        goto fail;
+    }
+    if (load_names(db, d, err) < 0 || load_refs(db, d, needs, err) < 0 ||
+        ((needs & (STATS_NEED_JOBS | STATS_NEED_USAGE)) &&
+         load_cached(db, d, needs, fp, sizeof fp, err) < 0)) {
+        if (own)
+            exec(db, "ROLLBACK");
+        goto fail;
+    }
+    if (own)
+        exec(db, "COMMIT");
+    exec(db, "PRAGMA mmap_size=0");
+    d->in.jobs = d->jobs;
+    d->in.usage = d->usage;
+    names_publish(d);
+    if (own && fp[0])
+        cache_write(db, d, fp);
+    return d;
+fail:
+    exec(db, "PRAGMA mmap_size=0");
+    store_stats_free(d);
+    return NULL;
+}
+
+const StatsInput *store_stats_input(const StoreStatsData *d)
+{
+    return &d->in;
+}
+
+int store_stats_cached(const StoreStatsData *d)
+{
+    return d->cached;
+}
+
+void store_stats_free(StoreStatsData *d)
+{
+    if (!d)
+        return;
+    for (int w = 0; w < N_COUNT; w++) {
+        for (size_t i = 0; i < d->nnames[w]; i++)
+            free(d->names[w][i]);
+        free(d->names[w]);
+    }
+    for (size_t i = 0; i < d->nstrs; i++)
+        free(d->strs[i]);
+    free(d->strs);
+    free(d->usage);
+    free(d->people);
+    free(d->groups);
+    free(d->inventory);
+    free(d->events);
+    free(d->pubs);
+    free(d->jobs);
+    free(d);
+}
+
+int store_stats_refresh(Store *st, CpErr *err)
+{
+    StoreStatsData *d = store_stats_load(st, STATS_NEED_JOBS, err);
+    int rc = d ? 0 : -1;
+    store_stats_free(d);
+    return rc;
+}
+
+int store_stats_forget(Store *st, CpErr *err)
+{
+    sqlite3 *db = store_db(st);
+    if (sqlite3_exec(db, "DELETE FROM stats_cache", NULL, NULL, NULL) != SQLITE_OK)
+        return db_err(db, err, "clear the statistics cache");
+    return 0;
+}

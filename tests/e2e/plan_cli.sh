@@ -1,0 +1,178 @@
+#!/bin/sh
+# capplan profile, project and scenario through the command line, on real
+# data of ../shared/data: k-means checked against scikit-learn (Philly
+# users, Fox GPU users), determinism, every term of the projection's JSON,
+# scenarios with reasons and effects, and the OSC backtest's naive WAPE
+# computed again by python3 from the SWF log (tests/plan_check.py).
+. "$(dirname "$0")/lib.sh"
+CHECK="$(cd "$(dirname "$0")/.." && pwd)/plan_check.py"
+
+# a python3 with scikit-learn (Debian: python3-sklearn)
+PY=
+for p in python3 /usr/bin/python3; do
+    if "$p" -c 'import sklearn, numpy' 2>/dev/null; then PY=$p; break; fi
+done
+[ -n "$PY" ] || fail "no python3 with scikit-learn (apt-get install python3-sklearn)"
+
+expect_rc 0 cap profile --help
+grep -q 'k-means' "$WORK/out" || fail "profile --help"
+expect_rc 0 cap project --help
+expect_rc 0 cap scenario --help
+expect_rc 2 cap profile --k
+expect_rc 2 cap profile --bogus
+expect_rc 2 cap project --years 0
+expect_rc 2 cap scenario frobnicate
+
+# ---- Philly users (multi-GPU jobs, no memory): k-means against sklearn
+expect_rc 0 cap import trace --kind philly "$DATA"/gpu-trace-philly-dre-sample/sampled_jobs.shared.json
+for k in 3 4; do
+    expect_rc 0 cap profile --k "$k" --json --no-save
+    cp "$WORK/out" "$WORK/philly$k.json"
+    "$PY" "$CHECK" kmeans "$WORK/philly$k.json" "$k" || fail "philly k=$k against scikit-learn"
+done
+# same input, same output
+expect_rc 0 cap profile --k 4 --json --no-save
+cmp -s "$WORK/out" "$WORK/philly4.json" || fail "profile --k 4 differs between two runs"
+expect_rc 0 cap profile
+grep -q 'chosen by silhouette over 2..8' "$WORK/out" || fail "auto k: $(cat "$WORK/out")"
+expect_rc 0 cap profile --json
+"$PY" -c "
+import json,sys
+d=json.load(open('$WORK/out'))
+assert d['k_auto'] and 2 <= d['k'] <= 8, d['k']
+best=max(d['silhouette_by_k'].items(), key=lambda kv: kv[1])
+assert int(best[0]) == d['k'], (best, d['k'])
+assert d['unit'] == 'gpu' and d['users'] == 100, d['users']
+for p in d['profiles']:
+    assert set(p['centroid']) == set(d['features']), p
+" || fail "auto k is the best silhouette"
+
+# ---- renaming a profile sticks across runs
+expect_rc 0 cap profile rename 1 "big multi-node training" --reason "meeting 3"
+expect_rc 0 cap profile --json
+"$PY" -c "
+import json; d=json.load(open('$WORK/out'))
+assert d['profiles'][0]['name'] == 'big multi-node training', d['profiles'][0]
+assert d['profiles'][0]['generated'] != 'big multi-node training'
+" || fail "rename did not stick"
+expect_rc 1 cap profile rename 99 "x"
+
+# ---- the projection: every term
+expect_rc 0 cap project --json
+cp "$WORK/out" "$WORK/proj.json"
+"$PY" -c "
+import json
+d=json.load(open('$WORK/proj.json'))
+Y=len(d['years']); assert Y == 3
+tot=[0.0]*Y
+for g in d['groups']:
+    assert set(g['params']) == {'growth','share','burst','buffer'}
+    for k,v in g['params'].items():
+        assert set(v) == {'value','measured','edited'} and not v['edited'], (k, v)
+    for y in g['years']:
+        assert abs(y['heads'] - sum(y['heads_by_profile'])) < 1e-9
+        assert abs(y['demand'] - (y['base'] + y['pool']) * (1 + y['buffer'])) < 1e-6 * max(1, y['demand'])
+        assert abs(y['demand'] - sum(y['demand_by_class'].values())) < 1e-6 * max(1, y['demand'])
+        assert y['bursts'] == int(y['bursts'])
+        tot[y['year']-1] += y['demand']
+for i,t in enumerate(d['total']):
+    assert abs(t['demand'] - tot[i]) < 1e-6 * max(1, t['demand'])
+    assert abs(t['gap'] - (t['demand'] - t['capacity'])) < 1e-6 * max(1, t['demand'])
+    dom=sum(x['years'][i]['demand'] for x in d['domains'])
+    assert abs(dom - t['demand']) < 1e-6 * max(1, t['demand'])
+" || fail "projection terms do not add up"
+expect_rc 0 cap project --json
+cmp -s "$WORK/out" "$WORK/proj.json" || fail "project differs between two runs"
+expect_rc 0 cap project --csv
+head -1 "$WORK/out" | grep -q '^kind,name,domain,year,heads,base,pool,demand,' || fail "csv header"
+[ "$(grep -c '^group,' "$WORK/out")" -eq 30 ] || fail "csv: 10 groups x 3 years expected"
+expect_rc 0 cap project --years 5
+grep -q 'y5 = ' "$WORK/out" || fail "--years 5"
+
+# ---- scenarios
+G=$("$PY" -c "import json; print(json.load(open('$WORK/proj.json'))['groups'][0]['name'])")
+expect_rc 0 cap scenario list
+grep -q 'no scenario yet' "$WORK/out" || fail "empty list"
+expect_rc 0 cap scenario new plan-2027
+expect_rc 1 cap scenario new plan-2027
+expect_rc 1 cap scenario new base
+expect_rc 0 cap scenario set plan-2027 growth=0.2 --group "$G" --reason "two more students"
+grep -q 'measured' "$WORK/out" || fail "set shows the measured value: $(cat "$WORK/out")"
+expect_rc 0 cap scenario set plan-2027 buffer=0.9 gpus.1=8 --reason "headroom"
+expect_rc 1 cap scenario set plan-2027 frobnicate=1
+expect_rc 1 cap scenario set plan-2027 share=2
+expect_rc 1 cap scenario set plan-2027 growth=0.1 --group no-such-group
+expect_rc 1 cap scenario set nope growth=0.1
+expect_rc 2 cap scenario set plan-2027
+expect_rc 0 cap scenario list --json
+"$PY" -c "
+import json; d=json.load(open('$WORK/out'))
+assert d[0]['name'] == 'plan-2027' and d[0]['edits'] == 3, d
+" || fail "list: $(cat "$WORK/out")"
+expect_rc 0 cap scenario diff base plan-2027
+grep -q "growth @$G .*two more students" "$WORK/out" || fail "diff: $(cat "$WORK/out")"
+expect_rc 0 cap scenario diff base plan-2027 --json
+"$PY" -c "
+import json; d=json.load(open('$WORK/out'))
+ch={c['key']+'@'+c['group']: c for c in d['changes']}
+assert set(ch) == {'growth@$G', 'buffer@', 'gpus.1@'}, set(ch)
+g=ch['growth@$G']
+assert g['value_a'] is None and g['value_b'] == 0.2 and g['reason'] == 'two more students'
+assert g['effect'][0] > 0 and g['effect'][2] > g['effect'][0], g['effect']
+assert ch['gpus.1@']['profile']
+assert all(b > a for a, b in zip(d['demand_a'], d['demand_b']))
+" || fail "diff --json: $(cat "$WORK/out")"
+expect_rc 0 cap project --scenario plan-2027 --json
+"$PY" -c "
+import json; d=json.load(open('$WORK/out'))
+g=[x for x in d['groups'] if x['name'] == '$G'][0]
+assert g['params']['growth']['value'] == 0.2 and g['params']['growth']['edited']
+assert g['params']['buffer']['value'] == 0.9
+assert d['profiles'][0]['gpus']['value'] == 8 and d['profiles'][0]['gpus']['edited']
+assert len(d['edits']) == 3 and d['scenario'] == 'plan-2027'
+base=json.load(open('$WORK/proj.json'))
+assert d['total'][0]['demand'] > base['total'][0]['demand']
+" || fail "project --scenario"
+expect_rc 1 cap project --scenario nope
+expect_rc 0 cap scenario new copy --from plan-2027
+expect_rc 0 cap scenario diff plan-2027 copy
+grep -q 'no parameter differs' "$WORK/out" || fail "copy differs"
+expect_rc 0 cap scenario set copy buffer=measured
+expect_rc 0 cap scenario undo copy
+expect_rc 0 cap scenario diff plan-2027 copy
+grep -q 'no parameter differs' "$WORK/out" || fail "undo"
+expect_rc 0 cap scenario rm copy
+expect_rc 1 cap scenario rm copy
+
+# ---- Fox GPU users, GPU memory from the inventory (flagged "requested")
+F="$WORK/fox.db"
+capf() { "$CAPPLAN_BIN" --db "$F" "$@"; }
+capf import sacct --cluster fox "$DATA"/sacct-kv-jobanalyzer-fox/slurm-sacct.csv >/dev/null || fail "fox import"
+printf 'cluster,gpu_model,gpus,gpu_mem_gib,from,to\nfox,a100,24,80,2023-01-01,\nfox,rtx30,16,24,2023-01-01,\n' >"$WORK/inv.csv"
+capf import inventory "$WORK/inv.csv" >/dev/null || fail "fox inventory"
+capf profile --k 2 --min-jobs 1 --json --no-save >"$WORK/fox2.json" || fail "fox profile"
+"$PY" "$CHECK" kmeans "$WORK/fox2.json" 2 || fail "fox k=2 against scikit-learn"
+"$PY" -c "
+import json; d=json.load(open('$WORK/fox2.json'))
+src={u['mem_source'] for u in d['user_features']}
+assert 'requested' in src, src
+assert d['users'] == 5 and d['clustered'] == 5, (d['users'], d['clustered'])
+" || fail "fox memory from the inventory"
+
+# ---- OSC (no GPU: CPUs stand in): backtest at 2001-01-01, WAPE by python
+O="$WORK/osc.db"
+"$CAPPLAN_BIN" --db "$O" import trace --kind swf "$DATA"/swf-pwa-osc-clust/OSC-Clust-2000-3.1-cln.swf >/dev/null || fail "osc import"
+"$CAPPLAN_BIN" --db "$O" project --backtest 2001-01-01 --json >"$WORK/bt.json" || fail "backtest"
+"$PY" "$CHECK" wape "$DATA"/swf-pwa-osc-clust/OSC-Clust-2000-3.1-cln.swf "$WORK/bt.json" || fail "wape"
+"$PY" -c "
+import json; d=json.load(open('$WORK/bt.json'))
+assert d['unit'] == 'cpu'
+assert abs(d['wape']['naive'] - 1.0213) < 0.0005, d['wape']
+assert len(d['groups']) == 90, len(d['groups'])
+" || fail "backtest figures: $(head -c 400 "$WORK/bt.json")"
+"$CAPPLAN_BIN" --db "$O" project --backtest 2001-01-01 >"$WORK/bt.txt" || fail "backtest text"
+grep -q 'CPU-hours stand in for GPU-hours' "$WORK/bt.txt" || fail "backtest says CPUs stand in"
+grep -q '^error (WAPE' "$WORK/bt.txt" || fail "backtest error line"
+expect_rc 1 "$CAPPLAN_BIN" --db "$O" project --backtest 2001-01-15
+expect_rc 1 "$CAPPLAN_BIN" --db "$O" project --backtest 2001-13
+echo "plan_cli: profile, project, scenario and backtest OK"

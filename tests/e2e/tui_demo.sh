@@ -1,0 +1,97 @@
+#!/bin/sh
+# capplan tui on the demo institute, as in a group's meeting (DESIGN.md "A
+# planning round"): find the group by its professor, open it, type what a
+# student says they need and a note; on the projection, raise the group's
+# growth with a reason and see the demand change at once; refused input;
+# the edit still there after quitting and reopening, in `capplan project
+# --json`, after the terminal is closed; undo. Also Usage, Profiles and
+# Scenarios with real content.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/tui_helpers.inc"
+
+DB="$WORK/demo.db"
+"$CAPPLAN_BIN" --db "$DB" demo --no-tui --seed 7 --jobs 20000 >/dev/null 2>&1 || fail "capplan demo"
+"$CAPPLAN_BIN" --db "$DB" profile >/dev/null || fail "capplan profile"
+# The busiest group of the last year and its professor, straight from SQL.
+GROUP=$(sqlite3 "$DB" "SELECT p.group_name FROM usage_month m JOIN users u ON u.id = m.user_id
+    JOIN people p ON p.user = u.name WHERE p.role <> 'professor'
+    AND m.month >= (SELECT max(month) - 100 FROM usage_month)
+    GROUP BY p.group_name ORDER BY sum(m.gpu_hours) DESC LIMIT 1")
+PROF=$(sqlite3 "$DB" "SELECT professor FROM groups WHERE name = '$GROUP'")
+[ -n "$GROUP" ] && [ -n "$PROF" ] || fail "no group or professor in the demo"
+
+json_group() { # EXPR over the group's entry g in `capplan project --json`
+    "$CAPPLAN_BIN" --db "$DB" project --scenario plan-2027 --json |
+        python3 -c "import json,sys; d=json.load(sys.stdin); g=[x for x in d['groups'] if x['name']=='$GROUP'][0]; print($1)"
+}
+
+tui_start "$DB" --scenario plan-2027
+wait_for "capplan · Overview · scenario plan-2027"
+wait_for "Capacity ░ and use █ per year"
+keys 2; wait_for "capplan · Groups · scenario plan-2027"
+keys /; typ "$PROF"; keys Enter
+wait_for "capplan · Group · scenario plan-2027"
+wait_for "$GROUP · professor $PROF"
+wait_for "GPU-h/month"; wait_for "Member"
+
+# A student says they need 2 GPUs full-time: typed in place, saved.
+keys e; wait_for "Enter saves, Esc cancels"
+keys C-u 2 x Enter; wait_for "refused: '2x' is not a number of GPUs"
+keys C-u 2 Enter; wait_for "saved: 2 GPUs full-time"
+[ "$(sqlite3 "$DB" "SELECT count(*) FROM stated_needs WHERE group_name = '$GROUP' AND gpus_fulltime = 2")" = 1 ] \
+    || fail "stated need not in the database"
+keys n; typ "needs the 80 GB class for fine-tuning"; keys Enter; wait_for "note saved"
+wait_for "needs the 80 GB class for fine-tuning"
+[ "$(sqlite3 "$DB" "SELECT count(*) FROM notes WHERE group_name = '$GROUP'")" -ge 1 ] || fail "note"
+
+# The projection: growth is the first parameter.
+keys 5; wait_for "capplan · Projection · scenario plan-2027"
+wait_for "growth a year"
+keys Enter; wait_for "Enter saves, Esc cancels"
+keys C-u; typ "-5"; keys Enter; wait_for "refused: growth cannot be negative"
+keys C-u; typ "abc"; keys Enter; wait_for "refused: 'abc' is not a number"
+keys C-u; typ "20 two more students next year"; keys Enter
+wait_for "saved to plan-2027: demand next year"
+before=$(sed -n 's/.*demand next year \([0-9.]*\) -> \([0-9.]*\) GPUs.*/\1/p' "$WORK/screen")
+after=$(sed -n 's/.*demand next year \([0-9.]*\) -> \([0-9.]*\) GPUs.*/\2/p' "$WORK/screen")
+[ -n "$after" ] && [ "$before" != "$after" ] || fail "demand did not change: $before -> $after"
+grep -q "growth a year .* 20%\*" "$WORK/screen" || fail "edited value not marked"
+grep -qF "two more stud" "$WORK/screen" || fail "reason not shown"
+tui_quit
+
+# In the database at once: capplan project sees it; reopening shows it.
+[ "$(json_group "g['params']['growth']['value']")" = 0.2 ] || fail "project --json growth"
+[ "$(json_group "g['params']['growth']['edited']")" = True ] || fail "project --json edited"
+[ "$(json_group "'%.2f' % g['years'][0]['demand']")" = "$after" ] || fail "project --json demand"
+tui_start "$DB" --scenario plan-2027
+keys 2; keys /; typ "$PROF"; keys Enter; wait_for "$GROUP · professor"
+keys 5; wait_for "growth a year"
+grep -q "growth a year .* 20%\*" "$WORK/screen" || fail "edit lost after reopening"
+
+# Undo: back to the measured value, saved.
+keys u; wait_for "undone and saved"
+wait_gone "20%*"
+tui_quit
+[ "$(json_group "g['params']['growth']['edited']")" = False ] || fail "undo not saved"
+
+# An edit, then the terminal goes away (SIGHUP): the edit is kept.
+tui_start "$DB" --scenario plan-2027
+keys 2; keys /; typ "$PROF"; keys Enter; wait_for "$GROUP · professor"
+keys 5; wait_for "growth a year"
+keys j j j; keys Enter; keys C-u; typ "50 for safety"; keys Enter; wait_for "saved to plan-2027"
+tm kill-server
+sleep 0.5
+[ "$(json_group "g['params']['buffer']['value']")" = 0.5 ] || fail "edit lost on SIGHUP"
+
+# Usage, Profiles, Scenarios with their content.
+tui_start "$DB" --scenario plan-2027
+keys 6; wait_for "capplan · Usage · scenario plan-2027"
+wait_for "GPUs in use by hour (UTC)"; wait_for "Mon "; wait_for "Requested vs used"
+grep -qF "▲" "$WORK/screen" || fail "events not marked"
+keys 4; wait_for "capplan · Profiles · scenario plan-2027"
+wait_for "profiles of"; wait_for "members:"
+keys 7; wait_for "capplan · Scenarios · scenario plan-2027"
+wait_for "plan-2027"
+grep -q "^base " "$WORK/screen" || fail "base scenario row"
+tui_quit
+exit 0

@@ -1,0 +1,634 @@
+/* core/stats and data/store_stats over small fixtures imported through the
+ * real import path (sacct text, inventory, roster, GPU metrics, events,
+ * publications), with every expected figure computed by hand below; the
+ * pure building blocks (quantiles, capacity, calendar); the cache; and a
+ * real file of ../shared/data. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "core/stats.h"
+#include "data/fields.h"
+#include "data/import.h"
+#include "data/store.h"
+#include "data/store_stats.h"
+#include "tests/lib/testutil.h"
+
+/* ---- the fixture ----
+ *
+ * Cluster c1: 4 A100 (80 GB) 2024-01-01..2024-01-15, then 8 from
+ * 2024-01-16 (a capacity change mid-month); cluster c2: 2 L40S (48 GB)
+ * from 2024-01-01, never used. The accounting covers exactly
+ * [2024-01-01 00:00, 2024-03-01 00:00): J0 is submitted at its start, J6
+ * ends at its end. All times UTC.
+ *
+ *  J0 100 ann  cpu      0 GPU 4 CPU  Jan 1 00:00-01:00, limit 4 h, TotalCPU 2 h, 8G asked, 2G used
+ *  J1 101 ann  gpu      2 GPU 8 CPU  submit Jan 31 20:00, run Jan 31 22:00 - Feb 1 02:00 (month
+ * boundary) J2 102 bob  preempt  1 GPU 2 CPU  Jan 10: submit 00:00, run 01-04 PREEMPTED; requeued
+ * 04:00, run 05-07 COMPLETED J3 103 cat  gpu      2 GPU        Jan 5 00-10, 2 % busy (the idle
+ * GPUs) J4 104 dan  gpu      2 GPU        Jan 5 00-10, 90 % busy (c1 full: 4 of 4 GPUs) J5 105 eve
+ * gpu      1 GPU        submit Jan 5 02:00, waits until 10:00, runs to 12:00 J6 106 fay  gpu      1
+ * GPU        Feb 29 12:00 - Mar 1 00:00, 8 GiB, 30 % busy (fits a MIG slice)
+ *
+ * Roster: ann, cat in lab-a (Machine Learning); bob, dan, eve in lab-b
+ * (Physics); fay in lab-a until 2024-01-31, lab-b from 2024-02-01. */
+#define SACCT_HDR                                                                                  \
+    "JobID|JobIDRaw|Cluster|Partition|Account|User|State|Submit|Start|End|ElapsedRaw|"             \
+    "Timelimit|NCPUS|ReqMem|MaxRSS|TotalCPU|AllocTRES\n"
+
+static const char fixture_sacct[] = SACCT_HDR
+    "100|100|c1|cpu|acc-a|ann|COMPLETED|2024-01-01T00:00:00|2024-01-01T00:00:00|"
+    "2024-01-01T01:00:00|3600|04:00:00|4|8G|2G|02:00:00|cpu=4,mem=8G,node=1\n"
+    "101|101|c1|gpu|acc-a|ann|COMPLETED|2024-01-31T20:00:00|2024-01-31T22:00:00|"
+    "2024-02-01T02:00:00|14400|UNLIMITED|8||||billing=8,cpu=8,gres/gpu:a100=2,gres/gpu=2,node=1\n"
+    "102|102|c1|preempt|acc-b|bob|PREEMPTED|2024-01-10T00:00:00|2024-01-10T01:00:00|"
+    "2024-01-10T04:00:00|10800|UNLIMITED|2||||cpu=2,gres/gpu:a100=1,gres/gpu=1,node=1\n"
+    "102|102|c1|preempt|acc-b|bob|COMPLETED|2024-01-10T04:00:00|2024-01-10T05:00:00|"
+    "2024-01-10T07:00:00|7200|UNLIMITED|2||||cpu=2,gres/gpu:a100=1,gres/gpu=1,node=1\n"
+    "103|103|c1|gpu|acc-a|cat|COMPLETED|2024-01-05T00:00:00|2024-01-05T00:00:00|"
+    "2024-01-05T10:00:00|36000|UNLIMITED|4||||cpu=4,gres/gpu:a100=2,gres/gpu=2,node=1\n"
+    "104|104|c1|gpu|acc-b|dan|COMPLETED|2024-01-05T00:00:00|2024-01-05T00:00:00|"
+    "2024-01-05T10:00:00|36000|UNLIMITED|4||||cpu=4,gres/gpu:a100=2,gres/gpu=2,node=1\n"
+    "105|105|c1|gpu|acc-b|eve|COMPLETED|2024-01-05T02:00:00|2024-01-05T10:00:00|"
+    "2024-01-05T12:00:00|7200|UNLIMITED|2||||cpu=2,gres/gpu:a100=1,gres/gpu=1,node=1\n"
+    "106|106|c1|gpu|acc-b|fay|COMPLETED|2024-02-29T12:00:00|2024-02-29T12:00:00|"
+    "2024-03-01T00:00:00|43200|UNLIMITED|2||||cpu=2,gres/gpu:a100=1,gres/gpu=1,node=1\n";
+
+static const char fixture_inventory[] = "cluster,gpu_model,gpus,gpu_mem_gib,from,to\n"
+                                        "c1,a100,4,80,2024-01-01,2024-01-15\n"
+                                        "c1,a100,8,80,2024-01-16,\n"
+                                        "c2,l40s,2,48,2024-01-01,\n";
+
+static const char fixture_roster[] =
+    "user,group,role,domain,start,end\n"
+    "ann,lab-a,phd-student,Machine Learning,2020-01-01,\n"
+    "cat,lab-a,msc-student,Machine Learning,2022-09-01,\n"
+    "bob,lab-b,phd-student,Physics,2021-01-01,\n"
+    "dan,lab-b,postdoc,Physics,2021-01-01,\n"
+    "eve,lab-b,phd-student,Physics,2023-01-01,\n"
+    "fay,lab-a,msc-student,Machine Learning,2022-01-01,2024-01-31\n"
+    "fay,lab-b,phd-student,Physics,2024-02-01,\n";
+
+static const char fixture_metrics[] = "job_id,gpu_mem_max_gib,gpu_util_mean,cluster\n"
+                                      "101,30,50,c1\n"
+                                      "103,5,2,c1\n"
+                                      "104,60,90,c1\n"
+                                      "105,40,80,c1\n"
+                                      "106,8,30,c1\n";
+
+static const char fixture_events[] = "date,cluster,label\n"
+                                     "2024-02-01,c1,c1 upgrade\n"
+                                     "2024-01-16,,allocation change\n";
+
+static const char fixture_pubs[] = "year,group,title,domain\n"
+                                   "2024,lab-a,Paper A,Machine Learning\n"
+                                   "2024,lab-a,Paper B,\n"
+                                   "2024,lab-b,Paper C,Physics\n"
+                                   "2023,lab-b,Paper D,Physics\n";
+
+typedef struct Db {
+    char *path;
+    Store *st;
+} Db;
+
+static void remove_db(const char *path)
+{
+    char buf[1100];
+    unlink(path);
+    snprintf(buf, sizeof buf, "%s-wal", path);
+    unlink(buf);
+    snprintf(buf, sizeof buf, "%s-shm", path);
+    unlink(buf);
+}
+
+static void import_text(Store *st, const char *kind, const char *text)
+{
+    char *p = tu_write_temp(text, strlen(text));
+    ImportOpts o;
+    ImportResult res;
+    CpErr err;
+    import_opts_init(&o);
+    o.strict = 1;
+    int rc = strcmp(kind, "sacct") == 0 ? import_sacct(st, p, &o, &res, &err)
+                                        : import_csv(st, kind, p, &o, &res, &err);
+    if (rc != 0)
+        fail_msg("import %s: %s", kind, err.msg);
+    unlink(p);
+    free(p);
+}
+
+static int db_open(void **state)
+{
+    Db *d = calloc(1, sizeof *d);
+    CpErr err;
+    d->path = tu_temp_path(".db");
+    d->st = store_open(d->path, &err);
+    assert_non_null(d->st);
+    *state = d;
+    return 0;
+}
+
+static int fixture_setup(void **state)
+{
+    db_open(state);
+    Db *d = *state;
+    import_text(d->st, "inventory", fixture_inventory);
+    import_text(d->st, "roster", fixture_roster);
+    import_text(d->st, "sacct", fixture_sacct);
+    import_text(d->st, "gpu-metrics", fixture_metrics);
+    import_text(d->st, "events", fixture_events);
+    import_text(d->st, "pubs", fixture_pubs);
+    return 0;
+}
+
+static int db_teardown(void **state)
+{
+    Db *d = *state;
+    store_close(d->st);
+    remove_db(d->path);
+    free(d->path);
+    free(d);
+    return 0;
+}
+
+/* Run kind over the database with the given options. */
+static StatsReport run(Db *d, StatsKind kind, StatsBy by, const char *group, const char *cluster)
+{
+    CpErr err;
+    StoreStatsData *sd = store_stats_load(d->st, stats_kind_needs(kind), &err);
+    if (!sd)
+        fail_msg("load: %s", err.msg);
+    StatsOpts o = {kind, by, group, cluster};
+    StatsReport r;
+    if (stats_run(store_stats_input(sd), &o, &r, &err) < 0)
+        fail_msg("run: %s", err.msg);
+    store_stats_free(sd);
+    return r;
+}
+
+/* The number in column col of the row whose key columns hold the values
+ * ("k1", "v1", "k2", "v2", ..., NULL). Fails the test when absent. */
+static double num(const StatsReport *r, const char *table, const char *col, ...)
+{
+    const StatsTable *t = stats_report_table(r, table);
+    const char *keys[4], *vals[4];
+    size_t n = 0;
+    va_list ap;
+    if (!t)
+        fail_msg("no table %s", table);
+    va_start(ap, col);
+    for (const char *k; n < 4 && (k = va_arg(ap, const char *)) != NULL; n++) {
+        keys[n] = k;
+        vals[n] = va_arg(ap, const char *);
+    }
+    va_end(ap);
+    long row = stats_table_find(t, keys, vals, n);
+    if (row < 0)
+        fail_msg("%s: no row %s=%s", table, n ? keys[0] : "", n ? vals[0] : "");
+    const StatsCell *c = stats_table_cell(t, (size_t)row, col);
+    if (!c)
+        fail_msg("%s: no column %s", table, col);
+    return c->num;
+}
+
+#define near(a, b) assert_float_equal((a), (b), 1e-6)
+
+/* Capacity: c1 Jan = 4 GPUs x 15 days + 8 x 16 days = 1440 + 3072 = 4512
+ * GPU-h; Feb = 8 x 29 x 24 = 5568; c2 = 2 x 24 x 31 = 1488, 2 x 24 x 29 =
+ * 1392. Used on c1: Jan = J1 4 (2 GPUs, 22:00-24:00) + J2 3 + 2 + J3 20 +
+ * J4 20 + J5 2 = 51; Feb = J1 4 + J6 12 = 16. */
+static void test_utilization(void **state)
+{
+    Db *d = *state;
+    StatsReport r = run(d, STATS_UTILIZATION, STATS_BY_MONTH, NULL, NULL);
+    near(num(&r, "utilization", "capacity_gpu_hours", "period", "2024-01", "cluster", "c1", NULL),
+         4512);
+    near(num(&r, "utilization", "gpu_hours", "period", "2024-01", "cluster", "c1", NULL), 51);
+    near(num(&r, "utilization", "util_pct", "period", "2024-01", "cluster", "c1", NULL),
+         100.0 * 51 / 4512);
+    near(num(&r, "utilization", "gpus", "period", "2024-01", "cluster", "c1", NULL), 4512.0 / 744);
+    near(num(&r, "utilization", "util_pct", "period", "2024-02", "cluster", "c1", NULL),
+         100.0 * 16 / 5568);
+    near(num(&r, "utilization", "gpus", "period", "2024-02", "cluster", "c1", NULL), 8);
+    near(num(&r, "utilization", "util_pct", "period", "2024-01", "cluster", "c2", NULL), 0);
+    near(num(&r, "utilization", "util_pct", "period", "2024-01", "cluster", "all", NULL),
+         100.0 * 51 / 6000);
+    near(num(&r, "utilization", "util_pct", "period", "2024-02", "cluster", "all", NULL),
+         100.0 * 16 / 6960);
+    /* jobs counted in the month they started; CPU-hours pro rata: J0 4 +
+     * J1 16 (8 CPUs, 2 h in January) + J2 6 + 4 + J3 40 + J4 40 + J5 4 */
+    near(num(&r, "utilization", "jobs", "period", "2024-01", "cluster", "c1", NULL), 6);
+    near(num(&r, "utilization", "cpu_hours", "period", "2024-01", "cluster", "c1", NULL), 114);
+    /* waits of the attempts started in January: 0, 2, 1, 1, 0, 0, 8 h */
+    near(num(&r, "utilization", "wait_mean_h", "period", "2024-01", "cluster", "c1", NULL),
+         12.0 / 7);
+    /* group shares: January lab-a = J1 4 + J3 20 = 24 of 51; February
+     * fay is in lab-b: lab-b = J6 12 of 16 */
+    near(num(&r, "groups", "share_pct", "period", "2024-01", "group", "lab-a", NULL),
+         100.0 * 24 / 51);
+    near(num(&r, "groups", "share_pct", "period", "2024-01", "group", "lab-b", NULL),
+         100.0 * 27 / 51);
+    near(num(&r, "groups", "capacity_pct", "period", "2024-01", "group", "lab-a", NULL),
+         100.0 * 24 / 6000);
+    near(num(&r, "groups", "share_pct", "period", "2024-02", "group", "lab-b", NULL), 75);
+    near(num(&r, "groups", "gpu_hours", "period", "2024-02", "group", "lab-a", NULL), 4);
+    stats_report_free(&r);
+}
+
+/* Events: "c1 upgrade" on Feb 1 (a first day): before = Nov-Jan (only
+ * January is covered), after = Feb-Apr (only February). "allocation
+ * change" on Jan 16, every cluster: before = Oct-Dec 2023 (nothing
+ * covered: unknown), after = Feb-Apr. */
+static void test_events(void **state)
+{
+    Db *d = *state;
+    StatsReport r = run(d, STATS_UTILIZATION, STATS_BY_MONTH, NULL, NULL);
+    near(num(&r, "events", "util_before_pct", "label", "c1 upgrade", NULL), 100.0 * 51 / 4512);
+    near(num(&r, "events", "util_after_pct", "label", "c1 upgrade", NULL), 100.0 * 16 / 5568);
+    near(num(&r, "events", "util_change_pts", "label", "c1 upgrade", NULL),
+         100.0 * 16 / 5568 - 100.0 * 51 / 4512);
+    near(num(&r, "events", "wait_before_h", "label", "c1 upgrade", NULL), 12.0 / 7);
+    near(num(&r, "events", "wait_p50_before_h", "label", "c1 upgrade", NULL), 1);
+    near(num(&r, "events", "wait_after_h", "label", "c1 upgrade", NULL), 0);
+    near(num(&r, "events", "gpu_hours_before", "label", "c1 upgrade", NULL), 51);
+    assert_true(isnan(num(&r, "events", "util_before_pct", "label", "allocation change", NULL)));
+    near(num(&r, "events", "util_after_pct", "label", "allocation change", "cluster", "all", NULL),
+         100.0 * 16 / 6960);
+    stats_report_free(&r);
+}
+
+/* Hour of the week: the window holds 8 Fridays (Jan 5 .. Feb 23); at
+ * Friday 05:00 only J3 and J4 run (Jan 5, 4 GPUs); capacity = c1 4 + 4 +
+ * 6 x 8 and c2 8 x 2 = 72 GPU-h. */
+static void test_heat_map(void **state)
+{
+    Db *d = *state;
+    StatsReport r = run(d, STATS_UTILIZATION, STATS_BY_MONTH, NULL, NULL);
+    near(num(&r, "hour_of_week", "h05", "day", "Fri", NULL), 100.0 * 4 / 72);
+    near(num(&r, "hour_of_week_gpus", "h05", "day", "Fri", NULL), 0.5);
+    near(num(&r, "hour_of_week", "h05", "day", "Sat", NULL), 0);
+    stats_report_free(&r);
+    StatsOpts o = {STATS_UTILIZATION, STATS_BY_MONTH, NULL, "c1"};
+    CpErr err;
+    StoreStatsData *sd = store_stats_load(d->st, STATS_NEED_JOBS, &err);
+    assert_non_null(sd);
+    double used[168], cap[168];
+    int64_t from = fields_epoch_of(2024, 1, 1, 0, 0, 0), to = fields_epoch_of(2024, 3, 1, 0, 0, 0);
+    stats_hour_of_week(store_stats_input(sd), &o, from, to, used, cap);
+    near(used[4 * 24 + 5], 4);
+    near(cap[4 * 24 + 5], 56);
+    store_stats_free(sd);
+}
+
+/* Filters: lab-a's use of c1 in January is 24 of 4512 GPU-h; c2 alone is
+ * unused. An unknown group or cluster is an error. */
+static void test_filters(void **state)
+{
+    Db *d = *state;
+    StatsReport r = run(d, STATS_UTILIZATION, STATS_BY_MONTH, "lab-a", NULL);
+    near(num(&r, "utilization", "util_pct", "period", "2024-01", "cluster", "c1", NULL),
+         100.0 * 24 / 4512);
+    assert_int_equal(stats_report_table(&r, "groups")->nrows, 2);
+    stats_report_free(&r);
+    r = run(d, STATS_UTILIZATION, STATS_BY_YEAR, NULL, "c2");
+    near(num(&r, "utilization", "gpu_hours", "period", "2024", "cluster", "all", NULL), 0);
+    near(num(&r, "utilization", "capacity_gpu_hours", "period", "2024", "cluster", "all", NULL),
+         1488 + 1392);
+    stats_report_free(&r);
+    CpErr err;
+    StoreStatsData *sd = store_stats_load(d->st, STATS_NEED_USAGE | STATS_NEED_ROSTER, &err);
+    StatsOpts o = {STATS_DOMAINS, STATS_BY_YEAR, "no-such-lab", NULL};
+    assert_int_equal(stats_run(store_stats_input(sd), &o, &r, &err), -1);
+    assert_non_null(strstr(err.msg, "no-such-lab"));
+    stats_report_free(&r);
+    o.group = NULL;
+    o.cluster = "nowhere";
+    assert_int_equal(stats_run(store_stats_input(sd), &o, &r, &err), -1);
+    stats_report_free(&r);
+    store_stats_free(sd);
+}
+
+/* Column col of the preemption row of partition (every group). */
+static double part_num(const StatsReport *r, const char *col, const char *partition)
+{
+    return num(r, "preemption", col, "group", "all", "partition", partition, NULL);
+}
+
+/* J2 was preempted after 3 h on 1 GPU and 2 CPUs, requeued and completed
+ * after 2 h. */
+static void test_preemption(void **state)
+{
+    Db *d = *state;
+    StatsReport r = run(d, STATS_PREEMPTION, STATS_BY_ALL, NULL, NULL);
+    const char *t = "preemption";
+    near(part_num(&r, "preemptible", "preempt"), 1);
+    near(part_num(&r, "preemptible", "gpu"), 0);
+    near(part_num(&r, "jobs", "preempt"), 1);
+    near(part_num(&r, "attempts", "preempt"), 2);
+    near(part_num(&r, "preempted_attempts", "preempt"), 1);
+    near(part_num(&r, "preempted_jobs", "preempt"), 1);
+    near(part_num(&r, "completed_pct", "preempt"), 100);
+    near(part_num(&r, "preempted_completed_pct", "preempt"), 100);
+    near(part_num(&r, "gpu_hours", "preempt"), 5);
+    near(part_num(&r, "gpu_hours_lost", "preempt"), 3);
+    near(part_num(&r, "lost_pct", "preempt"), 60);
+    near(part_num(&r, "cpu_hours_lost", "preempt"), 6);
+    near(part_num(&r, "run_before_preempt_p50_h", "preempt"), 3);
+    near(part_num(&r, "jobs", "all"), 7);
+    near(part_num(&r, "attempts", "all"), 8);
+    near(part_num(&r, "preempted_jobs_pct", "all"), 100.0 / 7);
+    assert_true(isnan(part_num(&r, "preempted_completed_pct", "gpu")));
+    near(num(&r, t, "preempted_attempts", "group", "lab-b", "partition", "all", NULL), 1);
+    near(num(&r, t, "preempted_attempts", "group", "lab-a", "partition", "all", NULL), 0);
+    near(num(&r, t, "gpu_hours_lost", "group", "lab-b", "partition", "preempt", NULL), 3);
+    stats_report_free(&r);
+}
+
+/* Waits per attempt: 0 0 0 0 1 1 2 8 h -> p50 0.5, p90 2 + 0.3 x 6 =
+ * 3.8, p99 2 + 0.93 x 6 = 7.58, mean 1.5. Time to solution of the 7
+ * completed jobs: 1 6 7 10 10 10 12 h (J2 from its first submission,
+ * 00:00, to 07:00) -> p50 10, p90 10.8. */
+static void test_waits(void **state)
+{
+    Db *d = *state;
+    StatsReport r = run(d, STATS_WAITS, STATS_BY_ALL, NULL, NULL);
+    const char *t = "waits";
+    near(num(&r, t, "attempts", "partition", "all", "gpus", "all", NULL), 8);
+    near(num(&r, t, "wait_p50_h", "partition", "all", "gpus", "all", NULL), 0.5);
+    near(num(&r, t, "wait_p90_h", "partition", "all", "gpus", "all", NULL), 3.8);
+    near(num(&r, t, "wait_p99_h", "partition", "all", "gpus", "all", NULL), 7.58);
+    near(num(&r, t, "wait_mean_h", "partition", "all", "gpus", "all", NULL), 1.5);
+    near(num(&r, t, "jobs_completed", "partition", "all", "gpus", "all", NULL), 7);
+    near(num(&r, t, "tts_p50_h", "partition", "all", "gpus", "all", NULL), 10);
+    near(num(&r, t, "tts_p90_h", "partition", "all", "gpus", "all", NULL), 10.8);
+    near(num(&r, t, "tts_p50_h", "partition", "preempt", "gpus", "all", NULL), 7);
+    /* two-GPU attempts: J1 2 h, J3 0, J4 0 -> p90 at 1.8 of 2: 1.6 h */
+    near(num(&r, t, "wait_p90_h", "partition", "all", "gpus", "2", NULL), 1.6);
+    near(num(&r, t, "wait_p50_h", "partition", "gpu", "gpus", "1", NULL), 4);
+    stats_report_free(&r);
+}
+
+/* Efficiency. lab-a: J1 50 % on 8 GPU-h, J3 2 % on 20 -> 440 / 28 %; GPU
+ * memory 30/80 on 8 and 5/80 on 20 GPU-h -> 4.25 / 28; J0: CPU 2 h of 4,
+ * memory 2G of 8G, 1 h of a 4 h limit. lab-b: J4 90 % x 20, J5 80 % x 2,
+ * J6 30 % x 12 over 34 of its 39 GPU-h (J2 unmeasured). Hogging: J3's 2
+ * GPUs, idle, from 02:00 (J5 waits) to 10:00 on a full c1: 16 GPU-h.
+ * Smaller GPU (48 GB: peak <= 43.2 GiB): J1, J3 (lab-a, 28 GPU-h), J5, J6
+ * (lab-b, 14 GPU-h); MIG slice: J6 only. */
+static void test_efficiency(void **state)
+{
+    Db *d = *state;
+    StatsReport r = run(d, STATS_EFFICIENCY, STATS_BY_ALL, NULL, NULL);
+    const char *e = "efficiency", *w = "waste";
+    near(num(&r, e, "gpu_util_pct", "group", "lab-a", NULL), 440.0 / 28);
+    near(num(&r, e, "gpu_mem_pct", "group", "lab-a", NULL), 100 * 4.25 / 28);
+    near(num(&r, e, "cpu_eff_pct", "group", "lab-a", NULL), 50);
+    near(num(&r, e, "mem_eff_pct", "group", "lab-a", NULL), 25);
+    near(num(&r, e, "time_used_pct", "group", "lab-a", NULL), 25);
+    near(num(&r, e, "gpu_util_pct", "group", "lab-b", NULL), 2320.0 / 34);
+    near(num(&r, e, "util_measured_pct", "group", "lab-b", NULL), 100.0 * 34 / 39);
+    assert_true(isnan(num(&r, e, "cpu_eff_pct", "group", "lab-b", NULL)));
+    near(num(&r, w, "idle_gpu_hours", "group", "lab-a", NULL), 20);
+    near(num(&r, w, "hog_gpu_hours", "group", "lab-a", NULL), 16);
+    near(num(&r, w, "hog_gpu_hours", "group", "lab-b", NULL), 0);
+    near(num(&r, w, "smaller_gpu_jobs", "group", "lab-a", NULL), 2);
+    near(num(&r, w, "smaller_gpu_hours", "group", "lab-a", NULL), 28);
+    near(num(&r, w, "smaller_gpu_jobs", "group", "lab-b", NULL), 2);
+    near(num(&r, w, "mig_jobs", "group", "lab-b", NULL), 1);
+    near(num(&r, w, "mig_gpu_hours", "group", "lab-b", NULL), 12);
+    near(num(&r, w, "mig_jobs", "group", "lab-a", NULL), 0);
+    near(num(&r, "top_hogs", "hog_gpu_hours", "job", "103", NULL), 16);
+    assert_int_equal(stats_report_table(&r, "top_hogs")->nrows, 1);
+    stats_report_free(&r);
+    /* per user with --group */
+    r = run(d, STATS_EFFICIENCY, STATS_BY_ALL, "lab-a", NULL);
+    near(num(&r, e, "gpu_util_pct", "group", "lab-a", "user", "cat", NULL), 2);
+    near(num(&r, e, "gpu_util_pct", "group", "lab-a", "user", "ann", NULL), 50);
+    stats_report_free(&r);
+}
+
+/* 2024: Machine Learning 28 GPU-h (lab-a), Physics 39 (lab-b, with
+ * fay's February); researchers on the roster: ann, cat, fay | bob, dan,
+ * eve, fay; active: ann, cat | bob, dan, eve, fay. */
+static void test_domains(void **state)
+{
+    Db *d = *state;
+    StatsReport r = run(d, STATS_DOMAINS, STATS_BY_YEAR, NULL, NULL);
+    const char *t = "domains";
+    near(num(&r, t, "gpu_hours", "domain", "Machine Learning", NULL), 28);
+    near(num(&r, t, "share_pct", "domain", "Machine Learning", NULL), 100.0 * 28 / 67);
+    near(num(&r, t, "share_pct", "domain", "Physics", NULL), 100.0 * 39 / 67);
+    near(num(&r, t, "researchers", "domain", "Machine Learning", NULL), 3);
+    near(num(&r, t, "researchers", "domain", "Physics", NULL), 4);
+    near(num(&r, t, "active_users", "domain", "Machine Learning", NULL), 2);
+    near(num(&r, t, "active_users", "domain", "Physics", NULL), 4);
+    near(num(&r, t, "cpu_hours", "domain", "Machine Learning", NULL), 4 + 32 + 40);
+    stats_report_free(&r);
+}
+
+/* lab-a: 2 papers in 2024 (Paper B takes the group's domain), 28 GPU-h;
+ * lab-b: 1 paper, 39 GPU-h; 2023: one paper, no GPU-hours. */
+static void test_pubs(void **state)
+{
+    Db *d = *state;
+    StatsReport r = run(d, STATS_PUBS, STATS_BY_YEAR, NULL, NULL);
+    near(num(&r, "groups", "pubs", "year", "2024", "group", "lab-a", NULL), 2);
+    near(num(&r, "groups", "gpu_hours_per_pub", "year", "2024", "group", "lab-a", NULL), 14);
+    near(num(&r, "groups", "gpu_hours_per_pub", "year", "2024", "group", "lab-b", NULL), 39);
+    near(num(&r, "groups", "gpu_hours_per_pub", "year", "2023", "group", "lab-b", NULL), 0);
+    near(num(&r, "domains", "pubs", "year", "2024", "domain", "Machine Learning", NULL), 2);
+    near(num(&r, "domains", "gpu_hours_per_pub", "year", "2024", "domain", "Physics", NULL), 39);
+    stats_report_free(&r);
+}
+
+/* The first load scans and writes the cache, the second reads it back
+ * with the same figures; an import that adds a job makes it stale. */
+static void test_cache(void **state)
+{
+    Db *d = *state;
+    CpErr err;
+    assert_int_equal(store_stats_forget(d->st, &err), 0);
+    StoreStatsData *a = store_stats_load(d->st, STATS_NEED_JOBS | STATS_NEED_USAGE, &err);
+    StoreStatsData *b = store_stats_load(d->st, STATS_NEED_JOBS | STATS_NEED_USAGE, &err);
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_int_equal(store_stats_cached(a), 0);
+    assert_int_equal(store_stats_cached(b), 1);
+    const StatsInput *ia = store_stats_input(a), *ib = store_stats_input(b);
+    assert_int_equal(ia->njobs, 8);
+    assert_int_equal(ib->njobs, 8);
+    assert_memory_equal(ia->jobs, ib->jobs, ia->njobs * sizeof *ia->jobs);
+    assert_int_equal(ia->nusage, ib->nusage);
+    assert_true(ia->nusage > 0);
+    assert_memory_equal(ia->usage, ib->usage, ia->nusage * sizeof *ia->usage);
+    assert_int_equal(ib->gpu_types.n, ia->gpu_types.n);
+    assert_string_equal(ib->gpu_types.v[1], "a100");
+    store_stats_free(a);
+    store_stats_free(b);
+    import_text(d->st, "sacct",
+                SACCT_HDR "107|107|c1|gpu|acc-a|ann|COMPLETED|2024-02-10T00:00:00|"
+                          "2024-02-10T00:00:00|2024-02-10T01:00:00|3600|UNLIMITED|1||||"
+                          "cpu=1,gres/gpu:a100=1,gres/gpu=1,node=1\n");
+    a = store_stats_load(d->st, STATS_NEED_USAGE, &err);
+    assert_int_equal(store_stats_cached(a), 0); /* stale: usage read from its table */
+    size_t nusage = store_stats_input(a)->nusage;
+    store_stats_free(a);
+    a = store_stats_load(d->st, STATS_NEED_JOBS, &err);
+    assert_int_equal(store_stats_cached(a), 0);
+    assert_int_equal(store_stats_input(a)->njobs, 9);
+    store_stats_free(a);
+    a = store_stats_load(d->st, STATS_NEED_USAGE, &err);
+    assert_int_equal(store_stats_cached(a), 1);
+    assert_int_equal(store_stats_input(a)->nusage, nusage);
+    store_stats_free(a);
+    assert_int_equal(store_stats_refresh(d->st, &err), 0);
+    a = store_stats_load(d->st, STATS_NEED_JOBS, &err);
+    assert_int_equal(store_stats_cached(a), 1);
+    store_stats_free(a);
+}
+
+/* Without a roster, groups are the accounts. */
+static void test_accounts_as_groups(void **state)
+{
+    Db *d = *state;
+    import_text(d->st, "sacct", fixture_sacct);
+    StatsReport r = run(d, STATS_UTILIZATION, STATS_BY_ALL, NULL, NULL);
+    near(num(&r, "groups", "gpu_hours", "group", "acc-a", NULL), 28);
+    near(num(&r, "groups", "gpu_hours", "group", "acc-b", NULL), 39);
+    /* no inventory: capacity unknown, not zero */
+    assert_true(isnan(num(&r, "utilization", "capacity_gpu_hours", "cluster", "c1", NULL)));
+    assert_true(isnan(num(&r, "utilization", "util_pct", "cluster", "all", NULL)));
+    stats_report_free(&r);
+}
+
+/* The real -D capture of the Slurm sandbox: jobs 18 and 19 were preempted
+ * once each; 19 was requeued and completed (python3 over the file). */
+static void test_sandbox_preemption(void **state)
+{
+    Db *d = *state;
+    ImportOpts o;
+    ImportResult res;
+    CpErr err;
+    import_opts_init(&o);
+    assert_int_equal(
+        import_sacct(d->st, tu_shared("data/slurm-sandbox/sacct_wide_D.psv"), &o, &res, &err), 0);
+    StatsReport r = run(d, STATS_PREEMPTION, STATS_BY_ALL, NULL, NULL);
+    const char *t = "preemption";
+    near(num(&r, t, "preempted_attempts", "group", "all", "partition", "all", NULL), 2);
+    near(num(&r, t, "preempted_jobs", "group", "all", "partition", "all", NULL), 2);
+    near(num(&r, t, "attempts", "group", "all", "partition", "all", NULL), 19);
+    near(num(&r, t, "jobs", "group", "all", "partition", "all", NULL), 18);
+    stats_report_free(&r);
+}
+
+/* ---- pure building blocks ---- */
+
+static void test_quantile(void **state)
+{
+    (void)state;
+    double v[] = {8, 0, 1, 2, 0, 1, 0, 0};
+    near(stats_quantile(v, 8, 0.5), 0.5);
+    near(stats_quantile(v, 8, 0.9), 3.8);
+    near(stats_quantile(v, 8, 0), 0);
+    near(stats_quantile(v, 8, 1), 8);
+    double one[] = {42};
+    near(stats_quantile(one, 1, 0.99), 42);
+    assert_true(isnan(stats_quantile(NULL, 0, 0.5)));
+    /* 1..1000 shuffled: p99 = 990.01, p50 = 500.5 */
+    double w[1000];
+    for (int i = 0; i < 1000; i++)
+        w[i] = (double)((i * 379) % 1000 + 1);
+    near(stats_quantile(w, 1000, 0.99), 990.01);
+    near(stats_quantile(w, 1000, 0.5), 500.5);
+}
+
+static void test_calendar_and_capacity(void **state)
+{
+    (void)state;
+    assert_int_equal(stats_month_start(202402), fields_epoch_of(2024, 2, 1, 0, 0, 0));
+    assert_int_equal(stats_month_of(fields_epoch_of(2024, 2, 29, 23, 59, 59)), 202402);
+    assert_int_equal(stats_month_of(fields_epoch_of(2024, 3, 1, 0, 0, 0)), 202403);
+    assert_int_equal(stats_month_of(fields_epoch_of(1999, 12, 31, 12, 0, 0)), 199912);
+    StatsGpus inv[] = {
+        {"c1", "a100", 4, 80, fields_epoch_of(2024, 1, 1, 0, 0, 0),
+         fields_epoch_of(2024, 1, 16, 0, 0, 0)},
+        {"c1", "a100", 8, 80, fields_epoch_of(2024, 1, 16, 0, 0, 0), STATS_TIME_NONE},
+        {"c2", "l40s", 2, 48, STATS_TIME_NONE, STATS_TIME_NONE},
+    };
+    int64_t jan = fields_epoch_of(2024, 1, 1, 0, 0, 0), feb = fields_epoch_of(2024, 2, 1, 0, 0, 0);
+    near(stats_capacity_hours(inv, 3, "c1", jan, feb), 4512);
+    near(stats_capacity_hours(inv, 3, NULL, jan, feb), 4512 + 1488);
+    near(stats_capacity_hours(inv, 3, "c1", jan - 86400, jan), 0);
+}
+
+/* The hour-of-week spread (O(1) per job) against an hour-by-hour walk,
+ * on runs from seconds to three weeks that start anywhere. */
+static void test_hour_of_week_walk(void **state)
+{
+    (void)state;
+    enum { N = 200 };
+    static const char *const cl[] = {NULL, "c"}, *const us[] = {NULL, "u"},
+                             *const ac[] = {NULL, "a"};
+    StatsJob jobs[N];
+    double want[168] = {0};
+    uint64_t x = 88172645463325252ULL;
+    int64_t base = fields_epoch_of(2024, 1, 1, 0, 0, 0);
+    memset(jobs, 0, sizeof jobs);
+    for (int i = 0; i < N; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        StatsJob *j = &jobs[i];
+        j->start = j->submit = (uint32_t)(base + (int64_t)(x % (60 * 86400)));
+        j->elapsed = (int32_t)((x >> 24) % (i % 4 == 0 ? 21 * 86400 : 7200));
+        j->gpus = (float)(1 + i % 3);
+        j->cluster = j->user = j->account = 1;
+        j->flags = STATS_JOB_FINAL;
+        for (int64_t t = j->start; t < (int64_t)j->start + j->elapsed;) {
+            int64_t next = (t / 3600 + 1) * 3600, end = (int64_t)j->start + j->elapsed;
+            int64_t days = t / 86400, dow = (days + 3) % 7;
+            next = next < end ? next : end;
+            want[dow * 24 + (t % 86400) / 3600] += j->gpus * (double)(next - t) / 3600;
+            t = next;
+        }
+    }
+    StatsInput in;
+    memset(&in, 0, sizeof in);
+    in.clusters = (StatsNames){cl, 2};
+    in.users = (StatsNames){us, 2};
+    in.accounts = (StatsNames){ac, 2};
+    in.jobs = jobs;
+    in.njobs = N;
+    StatsOpts o = {STATS_UTILIZATION, STATS_BY_MONTH, NULL, NULL};
+    double used[168], cap[168];
+    stats_hour_of_week(&in, &o, 0, INT64_MAX / 4, used, cap);
+    for (int s = 0; s < 168; s++)
+        assert_float_equal(used[s], want[s], 1e-6);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_utilization, fixture_setup, db_teardown),
+        cmocka_unit_test_setup_teardown(test_events, fixture_setup, db_teardown),
+        cmocka_unit_test_setup_teardown(test_heat_map, fixture_setup, db_teardown),
+        cmocka_unit_test_setup_teardown(test_filters, fixture_setup, db_teardown),
+        cmocka_unit_test_setup_teardown(test_preemption, fixture_setup, db_teardown),
+        cmocka_unit_test_setup_teardown(test_waits, fixture_setup, db_teardown),
+        cmocka_unit_test_setup_teardown(test_efficiency, fixture_setup, db_teardown),
+        cmocka_unit_test_setup_teardown(test_domains, fixture_setup, db_teardown),
+        cmocka_unit_test_setup_teardown(test_pubs, fixture_setup, db_teardown),
+        cmocka_unit_test_setup_teardown(test_cache, fixture_setup, db_teardown),
+        cmocka_unit_test_setup_teardown(test_accounts_as_groups, db_open, db_teardown),
+        cmocka_unit_test_setup_teardown(test_sandbox_preemption, db_open, db_teardown),
+        cmocka_unit_test(test_quantile),
+        cmocka_unit_test(test_calendar_and_capacity),
+        cmocka_unit_test(test_hour_of_week_walk),
+    };
+    return cmocka_run_group_tests_name("stats", tests, NULL, NULL);
+}

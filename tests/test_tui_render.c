@@ -1,0 +1,557 @@
+/* test_tui_render: the dashboard without a terminal. A small institute is
+ * built as a store_tui snapshot in memory (two groups from a dated roster,
+ * a user the roster does not know, a user name carrying an escape
+ * sequence, one cluster with an inventory and an event); the model is
+ * checked, then each view is rendered into a canvas and its rows compared,
+ * and keys are dispatched through the key table as a person would press
+ * them: sort, filter, drill-down and back, help, presentation mode, resize,
+ * ASCII, export, a refused edit. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "data/store_tui.h"
+#include "tui/app.h"
+#include "tui/canvas.h"
+#include "tui/fmt.h"
+#include "tui/keys.h"
+#include "tui/model.h"
+#include "tui/view.h"
+
+#define MONTHS 24 /* 2023-01 .. 2024-12 */
+#define ROW_MAX 2048
+
+/* ---- the fixture ------------------------------------------------------ */
+
+static char *users[] = {NULL, "ann", "bob", "eve\x1b[31mred", "zed", "palpha"};
+static char *accounts[] = {NULL, "acct-a"};
+static char *clusters[] = {NULL, "atlas"};
+
+static StoreTuiPerson people[] = {
+    {"ann", "alpha-lab", "phd-student", "Physics", "2022-09-01", "2026-08-31", NULL},
+    {"palpha", "alpha-lab", "professor", "Physics", "2015-01-01", NULL, NULL},
+    {"bob", "beta-lab", "msc-student", "Biology", "2023-09-01", "2024-08-31", NULL},
+    {"eve\x1b[31mred", "beta-lab", "phd-student", "Biology", "2023-01-01", NULL, NULL},
+};
+
+static StoreTuiGroup groups[] = {
+    {"=sum(A1)", NULL, NULL},
+    {"alpha-lab", "Physics", "Prof Alpha"},
+    {"beta-lab", "Biology", "Prof Beta"},
+};
+
+static StoreTuiInventory inventory[] = {
+    {"atlas", "a100", "2022-01-01", NULL, 8, 80, 1},
+};
+
+static StoreTuiEvent events[] = {{"2024-06-15", "atlas", "upgrade to 8 GPUs"}};
+
+static StoreTuiUsage user_usage[4 * MONTHS];
+static StoreTuiUsage cluster_usage[MONTHS];
+
+static int64_t month_at(int i)
+{
+    return fmt_month_add(202301, i);
+}
+
+/* ann: 50 GPU-h a month in 2023, 100 in 2024; eve: 10 a month, one
+ * preempted attempt in 5; bob: 20 a month while on the roster; zed (not on
+ * the roster): 5 a month. */
+static void fill_usage(void)
+{
+    int n = 0;
+    for (int i = 0; i < MONTHS; i++) {
+        int64_t mo = month_at(i);
+        double ann = mo >= 202401 ? 100 : 50, bob = mo >= 202309 && mo <= 202408 ? 20 : 0;
+        int64_t bj = bob > 0 ? 4 : 0;
+        StoreTuiUsage rows[4] = {
+            {mo, 0, 1, 1, 10, 10, 10, 0, 10, ann, 0, 3600 * 10, 0},
+            {mo, 0, 2, 1, bj, bj, bj, 0, bj, bob, 0, 600.0 * (double)bj, 0},
+            {mo, 0, 3, 1, 5, 5, 5, 1, 5, 10, 0, 7200 * 5, 2},
+            {mo, 0, 4, 1, 1, 1, 1, 0, 1, 5, 0, 60, 0},
+        };
+        double sum = 0;
+        for (int k = 0; k < 4; k++) {
+            user_usage[n++] = rows[k];
+            sum += rows[k].gpu_hours;
+        }
+        cluster_usage[i] = (StoreTuiUsage){mo, 1, 0, 0, 20, 20, 20, 1, 20, sum, 0, 1000, 2};
+    }
+}
+
+static StoreTuiSnapshot snapshot(void)
+{
+    fill_usage();
+    StoreTuiSnapshot s;
+    memset(&s, 0, sizeof s);
+    s.users = (StoreTuiNames){users, 6};
+    s.accounts = (StoreTuiNames){accounts, 2};
+    s.clusters = (StoreTuiNames){clusters, 2};
+    s.user_usage = user_usage;
+    s.nuser_usage = 4 * MONTHS;
+    s.cluster_usage = cluster_usage;
+    s.ncluster_usage = MONTHS;
+    s.people = people;
+    s.npeople = sizeof people / sizeof people[0];
+    s.groups = groups;
+    s.ngroups = sizeof groups / sizeof groups[0];
+    s.inventory = inventory;
+    s.ninventory = 1;
+    s.events = events;
+    s.nevents = 1;
+    return s;
+}
+
+typedef struct Fix {
+    TuiState s;
+    Canvas *c;
+    char row[ROW_MAX];
+} Fix;
+
+static int setup(void **state)
+{
+    Fix *f = calloc(1, sizeof *f);
+    CpErr err = {""};
+    assert_int_equal(tui_state_init(&f->s, NULL, NULL, &err), 0);
+    StoreTuiSnapshot snap = snapshot();
+    f->s.model = tui_model_build(&snap, 202412);
+    f->c = canvas_new(80, 24);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    Fix *f = *state;
+    canvas_free(f->c);
+    tui_state_done(&f->s);
+    free(f);
+    return 0;
+}
+
+/* The screen on stderr when TUI_DUMP is set (to see what a test saw). */
+static void dump(Fix *f)
+{
+    if (!getenv("TUI_DUMP"))
+        return;
+    for (int y = 0; y < f->c->h; y++)
+        fprintf(stderr, "%2d|%s\n", y, canvas_row(f->c, y, f->row, sizeof f->row));
+}
+
+/* Render the current view at w x h. */
+static void render(Fix *f, int w, int h)
+{
+    f->s.w = w;
+    f->s.h = h;
+    tui_recalc(&f->s);
+    tui_render(&f->s, f->c);
+    dump(f);
+}
+
+static int starts(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+static const char *row(Fix *f, int y)
+{
+    return canvas_row(f->c, y, f->row, sizeof f->row);
+}
+
+/* The first row containing text, -1 when none. */
+static int find_row(Fix *f, const char *text)
+{
+    for (int y = 0; y < f->c->h; y++)
+        if (strstr(row(f, y), text))
+            return y;
+    return -1;
+}
+
+/* Press keys (a tui_key_parse script) and render after each, like the loop. */
+static void press(Fix *f, const char *keys)
+{
+    const char *at = keys;
+    for (int k; (k = tui_key_parse(&at)) != TUI_KEY_EOF;) {
+        unsigned fl = tui_dispatch(&f->s, k);
+        if (fl & (TUI_RECALC | TUI_RELOAD))
+            tui_recalc(&f->s);
+        tui_render(&f->s, f->c);
+    }
+    dump(f);
+}
+
+/* ---- model ------------------------------------------------------------ */
+
+static void test_model_groups(void **state)
+{
+    Fix *f = *state;
+    const TuiModel *m = f->s.model;
+    assert_int_equal(m->nmonths, MONTHS);
+    assert_int_equal(m->ref_month, 202412);
+    assert_int_equal(m->roster, 1);
+    assert_int_equal(m->ngroups, 4); /* =sum(A1), alpha, beta, (not in roster) */
+    int a = tui_model_group_find(m, "alpha-lab"), b = tui_model_group_find(m, "beta-lab");
+    int p = tui_model_group_find(m, "(not in roster)");
+    assert_true(a >= 0 && b >= 0 && p == 3);
+    assert_true(m->groups[p].pseudo);
+    assert_float_equal(m->groups[a].gpu_h_12m, 1200, 1e-9);
+    assert_float_equal(m->groups[a].gpu_h_prev12m, 600, 1e-9);
+    assert_float_equal(m->groups[a].growth, 1.0, 1e-9);
+    /* beta: eve 120 + bob's 8 months of 2024 (160) */
+    assert_float_equal(m->groups[b].gpu_h_12m, 280, 1e-9);
+    assert_float_equal(m->groups[p].gpu_h_12m, 60, 1e-9);
+    assert_float_equal(m->groups[a].share_12m, 1200.0 / 1540, 1e-9);
+    assert_float_equal(m->groups[b].preempt_rate, 12.0 / (12 * 5 + 8 * 4), 1e-9);
+    assert_string_equal(m->groups[a].professor, "Prof Alpha");
+    assert_int_equal(m->groups[a].nstudents, 1);
+    assert_int_equal(m->groups[b].nstudents, 1); /* bob left in 2024-08 */
+    assert_int_equal(m->groups[b].nmembers, 2);
+}
+
+static void test_model_clusters(void **state)
+{
+    Fix *f = *state;
+    const TuiModel *m = f->s.model;
+    assert_int_equal(m->nclusters, 1);
+    const TuiCluster *c = &m->clusters[0];
+    int dec = tui_model_month_index(m, 202412);
+    assert_float_equal(c->cap_h[dec], 8 * 31 * 24, 1e-6);
+    assert_float_equal(c->util[dec], (100 + 10 + 5) / (8.0 * 31 * 24), 1e-9);
+    assert_float_equal(c->gpus_now, 8, 1e-9);
+    assert_float_equal(m->cap_class_now[2], 8, 1e-9); /* 80 GiB class */
+    assert_int_equal(m->nevents, 1);
+    assert_int_equal(m->events[0].month, 202406);
+    int growth = 0;
+    for (int i = 0; i < m->nalerts; i++)
+        growth |= m->alerts[i].kind == TUI_AL_GROWTH &&
+                  m->alerts[i].group == tui_model_group_find(m, "alpha-lab");
+    assert_true(growth);
+}
+
+/* ---- canvas ----------------------------------------------------------- */
+
+static void test_canvas_sanitises(void **state)
+{
+    (void)state;
+    Canvas *c = canvas_new(40, 3);
+    char buf[256];
+    canvas_text(c, 0, 0, 40, CV_NORMAL, "a\x1b[2Jb\x07\x9b\xc2\x9b" "c\xe2\x80\xae" "d\xff");
+    assert_string_equal(canvas_row(c, 0, buf, sizeof buf), "a?[2Jb???c?d?");
+    canvas_text(c, 0, 1, 6, CV_NORMAL, "\xe4\xb8\xad\xe6\x96\x87" "abcdef"); /* wide characters */
+    assert_string_equal(canvas_row(c, 1, buf, sizeof buf), "\xe4\xb8\xad\xe6\x96\x87" "a\xe2\x80\xa6");
+    for (int y = 0; y < c->h; y++)
+        for (int x = 0; x < c->w; x++) {
+            uint32_t ch = canvas_at(c, x, y)->ch;
+            assert_true(ch == 0 || ch >= 0x20);
+            assert_false(ch >= 0x7f && ch < 0xa0);
+        }
+    canvas_free(c);
+}
+
+static void test_canvas_widgets(void **state)
+{
+    (void)state;
+    Canvas *c = canvas_new(20, 3);
+    char buf[256];
+    double v[] = {0, 1, 2, 3, 4, 5, 6, 7};
+    canvas_spark(c, 0, 0, 8, v, 8, 0, CV_ACCENT);
+    assert_string_equal(canvas_row(c, 0, buf, sizeof buf),
+                        "\xe2\x96\x81\xe2\x96\x82\xe2\x96\x83\xe2\x96\x84\xe2\x96\x85\xe2\x96\x86"
+                        "\xe2\x96\x87\xe2\x96\x88");
+    canvas_bar(c, 0, 1, 4, 0.5, CV_ACCENT);
+    assert_string_equal(canvas_row(c, 1, buf, sizeof buf), "\xe2\x96\x88\xe2\x96\x88");
+    canvas_text_right(c, 0, 2, 8, CV_NORMAL, "12k");
+    assert_string_equal(canvas_row(c, 2, buf, sizeof buf), "     12k");
+    c->ascii = 1;
+    canvas_clear(c);
+    canvas_spark(c, 0, 0, 8, v, 8, 0, CV_ACCENT);
+    assert_string_equal(canvas_row(c, 0, buf, sizeof buf), "_.-=+*##");
+    canvas_free(c);
+}
+
+static void test_keys_parse(void **state)
+{
+    (void)state;
+    const char *s = "a<Enter><esc><F10><lt>\xc3\xa9<Nope>";
+    assert_int_equal(tui_key_parse(&s), 'a');
+    assert_int_equal(tui_key_parse(&s), TUI_KEY_ENTER);
+    assert_int_equal(tui_key_parse(&s), TUI_KEY_ESC);
+    assert_int_equal(tui_key_parse(&s), TUI_KEY_F10);
+    assert_int_equal(tui_key_parse(&s), '<');
+    assert_int_equal(tui_key_parse(&s), 0xe9);
+    assert_int_equal(tui_key_parse(&s), TUI_KEY_EOF);
+}
+
+/* ---- views ------------------------------------------------------------ */
+
+static void test_overview(void **state)
+{
+    Fix *f = *state;
+    render(f, 80, 24);
+    assert_true(starts(row(f, 0), "capplan \xc2\xb7 Overview \xc2\xb7 scenario base"));
+    assert_true(strstr(row(f, 0), "2023-01..2024-12") != NULL);
+    assert_string_equal(row(f, 1), "1 Overview 2 Groups 3 Group 4 Profiles 5 Projection 6 Usage "
+                                   "7 Scenarios");
+    int y = find_row(f, " 2024 ");
+    assert_true(y > 0);
+    assert_non_null(strstr(row(f, y), "used 0.18 of 8.0 GPUs (2.2%)"));
+    assert_true(find_row(f, "alpha-lab grew most") > 0);
+    assert_true(find_row(f, "atlas is under-used") > 0);
+    assert_true(starts(row(f, 23), "F1Help"));
+    assert_non_null(strstr(row(f, 23), "F10Quit"));
+}
+
+static void test_groups_sorted(void **state)
+{
+    Fix *f = *state;
+    press(f, "2");
+    render(f, 80, 24);
+    assert_true(starts(row(f, 0), "capplan \xc2\xb7 Groups \xc2\xb7 scenario base"));
+    int h = 3;
+    assert_true(starts(row(f, h), "Group       Professor"));
+    assert_non_null(strstr(row(f, h), "GPU-h\xe2\x96\xbc")); /* sorted by GPU-hours, down */
+    assert_true(starts(row(f, 4), "alpha-lab"));
+    assert_non_null(strstr(row(f, 4), "1.2k"));
+    assert_true(starts(row(f, 5), "beta-lab"));
+    assert_true(starts(row(f, 6), "(not in r"));
+    /* column cursor to Professor, s: ascending by professor ("-" first) */
+    press(f, "ls");
+    assert_non_null(strstr(row(f, h), "Professor\xe2\x96\xb2"));
+    assert_true(starts(row(f, 6), "alpha-lab"));
+    assert_true(starts(row(f, 7), "beta-lab"));
+    press(f, "s"); /* again: descending */
+    assert_true(starts(row(f, 4), "beta-lab"));
+}
+
+static void test_filter_drill_back(void **state)
+{
+    Fix *f = *state;
+    press(f, "2/bet");
+    render(f, 80, 24);
+    assert_true(starts(row(f, 4), "beta-lab"));
+    assert_int_equal(f->s.cur[TUI_V_GROUPS].nidx, 1);
+    assert_string_equal(row(f, 22), "filter: bet_");
+    press(f, "<Enter>"); /* one match: opened */
+    assert_true(starts(row(f, 0), "capplan \xc2\xb7 Group \xc2\xb7 scenario base"));
+    assert_non_null(strstr(row(f, 2), "beta-lab \xc2\xb7 professor Prof Beta \xc2\xb7 Biology"));
+    int y = find_row(f, "Member");
+    assert_true(y > 0);
+    assert_true(find_row(f, "bob") > y);
+    press(f, "<Esc>");
+    assert_true(starts(row(f, 0), "capplan \xc2\xb7 Groups"));
+    assert_non_null(strstr(row(f, 22), "filter \"bet\": 1 of 4 rows"));
+    press(f, "<Esc>"); /* clears the filter */
+    assert_int_equal(f->s.cur[TUI_V_GROUPS].nidx, 4);
+}
+
+static void test_hostile_name(void **state)
+{
+    Fix *f = *state;
+    press(f, "2/beta<Enter>");
+    render(f, 100, 30);
+    int y = find_row(f, "eve?[31mred");
+    assert_true(y > 0);
+    for (int yy = 0; yy < f->c->h; yy++)
+        for (int x = 0; x < f->c->w; x++) {
+            uint32_t ch = canvas_at(f->c, x, yy)->ch;
+            assert_true(ch == 0 || (ch >= 0x20 && ch != 0x7f && !(ch >= 0x80 && ch < 0xa0)));
+        }
+    /* the member's detail: jobs (none without a database), Esc back */
+    press(f, "/eve<Enter><Enter>");
+    assert_non_null(strstr(row(f, 2), "eve?[31mred \xc2\xb7 phd-student"));
+    press(f, "<Esc>");
+    assert_true(find_row(f, "Member") > 0);
+}
+
+static void test_presentation(void **state)
+{
+    Fix *f = *state;
+    press(f, "2a");
+    render(f, 80, 24);
+    assert_true(find_row(f, "alpha-lab") < 0);
+    assert_true(find_row(f, "Prof Alpha") < 0);
+    assert_true(find_row(f, "group 02") > 0);
+    assert_non_null(strstr(row(f, 0), "[presentation]"));
+    press(f, "<Enter>");
+    assert_true(find_row(f, "ann") < 0);
+    assert_true(find_row(f, "user 001") > 0);
+    press(f, "a");
+    assert_true(find_row(f, "ann") > 0);
+}
+
+static void test_help_lists_every_key(void **state)
+{
+    Fix *f = *state;
+    press(f, "?");
+    render(f, 80, 24);
+    assert_true(find_row(f, "capplan keys") >= 0);
+    int n;
+    const TuiHelpLine *lines = tui_help_lines(&n);
+    for (int i = 0; i < n; i++) {
+        if (find_row(f, lines[i].help) < 0)
+            press(f, "jjjjjjjjjj");
+        assert_true(find_row(f, lines[i].help) >= 0);
+    }
+    press(f, "<Esc>");
+    assert_false(f->s.help);
+    press(f, "<F1>");
+    assert_true(f->s.help);
+}
+
+static void test_resize(void **state)
+{
+    Fix *f = *state;
+    press(f, "2");
+    render(f, 80, 24);
+    assert_non_null(strstr(row(f, 23), "F10Quit"));
+    render(f, 132, 40);
+    assert_int_equal(f->c->w, 132);
+    assert_non_null(strstr(row(f, 39), "F10Quit"));
+    assert_non_null(strstr(row(f, 3), "vs base")); /* every column fits */
+    render(f, 30, 8);
+    assert_non_null(strstr(row(f, 0), "too small"));
+}
+
+static void test_usage_ascii(void **state)
+{
+    Fix *f = *state;
+    press(f, "6");
+    render(f, 100, 30);
+    assert_true(starts(row(f, 0), "capplan \xc2\xb7 Usage \xc2\xb7 scenario base"));
+    int y = find_row(f, "events");
+    assert_true(y > 0);
+    assert_non_null(strstr(row(f, y), "\xe2\x96\xb2")); /* ▲ under 2024-06 */
+    assert_true(find_row(f, "upgrade to 8 GPUs") > 0);
+    assert_true(find_row(f, "GPUs in use by hour") >= 0);
+    f->s.ascii = 1;
+    render(f, 100, 30);
+    for (int yy = 0; yy < f->c->h; yy++)
+        for (int x = 0; x < f->c->w; x++)
+            assert_true(canvas_at(f->c, x, yy)->ch < 0x80);
+    assert_non_null(strstr(row(f, 0), "capplan . Usage . scenario base"));
+}
+
+static char *read_all(const char *path)
+{
+    FILE *fp = fopen(path, "rb");
+    assert_non_null(fp);
+    static char buf[8192];
+    size_t n = fread(buf, 1, sizeof buf - 1, fp);
+    buf[n] = '\0';
+    fclose(fp);
+    return buf;
+}
+
+static void test_export(void **state)
+{
+    Fix *f = *state;
+    char md[64], csv[64];
+    snprintf(md, sizeof md, "/tmp/capplan-tui-%d.md", (int)getpid());
+    snprintf(csv, sizeof csv, "/tmp/capplan-tui-%d.csv", (int)getpid());
+    char keys[256];
+    snprintf(keys, sizeof keys, "2x<C-u>%s<Enter>", md);
+    press(f, keys);
+    assert_non_null(strstr(row(f, 22), "exported 4 rows"));
+    const char *text = read_all(md);
+    assert_non_null(strstr(text, "# capplan \xc2\xb7 Groups \xc2\xb7 scenario base"));
+    assert_non_null(strstr(text, "| alpha-lab | Prof Alpha | Physics |"));
+    snprintf(keys, sizeof keys, "x<C-u>%s<Enter>", csv);
+    press(f, keys);
+    text = read_all(csv);
+    assert_true(starts(text, "Group,Professor,Domain,Stud.,GPU-h,"));
+    assert_non_null(strstr(text, "\r\nalpha-lab,Prof Alpha,Physics,1,1200,"));
+    assert_non_null(strstr(text, "\"'=sum(A1)\""));
+    unlink(md);
+    unlink(csv);
+}
+
+static void test_edit_refused(void **state)
+{
+    Fix *f = *state;
+    press(f, "2<Enter>e<C-u>abc<Enter>");
+    assert_int_equal(f->s.prompt.kind, TUI_P_EDIT); /* still open, value as it was */
+    assert_non_null(strstr(row(f, 22), "refused: 'abc' is not a number of GPUs"));
+    press(f, "<C-u>-1<Enter>");
+    assert_int_equal(f->s.prompt.kind, TUI_P_EDIT);
+    press(f, "<C-u>2<Enter>");
+    assert_int_equal(f->s.prompt.kind, TUI_P_NONE);
+    assert_int_equal(f->s.nundo, 1);
+    const TuiUser *ann = &f->s.model->users[tui_model_user_find(f->s.model, "ann")];
+    assert_float_equal(ann->stated_gpus, 2, 0);
+    assert_true(find_row(f, "2.0 \xe2\x89\xa0 x15") > 0); /* 2 stated, 0.14 measured */
+    press(f, "nneeds 80 GB<Enter>");
+    assert_true(find_row(f, "needs 80 GB") > 0);
+    press(f, "u");
+    assert_true(find_row(f, "needs 80 GB") < 0);
+    press(f, "u");
+    assert_int_equal(f->s.nundo, 0);
+    assert_true(ann->stated_gpus < 0);
+}
+
+static void test_mouse(void **state)
+{
+    Fix *f = *state;
+    render(f, 80, 24);
+    f->s.mouse_x = f->s.frame.tab_x[TUI_V_GROUPS] + 1;
+    f->s.mouse_y = 1;
+    press(f, "<Mouse>");
+    assert_int_equal(f->s.view, TUI_V_GROUPS);
+    f->s.mouse_x = 2;
+    f->s.mouse_y = f->s.frame.table_y + 2;
+    press(f, "<Mouse>");
+    assert_int_equal(f->s.cur[TUI_V_GROUPS].row, 2);
+    assert_non_null(strstr(row(f, 22), "row 3 of 4"));
+    f->s.mouse_x = f->s.frame.col_x[5] + 1; /* the Share column's header */
+    f->s.mouse_y = f->s.frame.head_y;
+    press(f, "<Mouse>s");
+    assert_non_null(strstr(row(f, 3), "Share\xe2\x96\xbc"));
+}
+
+static void test_headless_loop(void **state)
+{
+    Fix *f = *state;
+    TuiIO io;
+    TuiScript sc;
+    TuiTimings t;
+    memset(&t, 0, sizeof t);
+    tui_script_io(&io, &sc, "1234567<Tab>jjkk<PgDn><Home>2s/a<Enter><Esc>?<Esc>q", 80, 24, 0);
+    assert_true(tui_run(&f->s, &io, 0, &t) > 10);
+    assert_true(t.nframes > 10);
+    free(t.frame_ms);
+    memset(&t, 0, sizeof t);
+    tui_script_io(&io, &sc, "1234567", 100, 30, 1);
+    assert_true(tui_run(&f->s, &io, 50, &t) >= 50);
+    free(t.frame_ms);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_model_groups, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_model_clusters, setup, teardown),
+        cmocka_unit_test(test_canvas_sanitises),
+        cmocka_unit_test(test_canvas_widgets),
+        cmocka_unit_test(test_keys_parse),
+        cmocka_unit_test_setup_teardown(test_overview, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_groups_sorted, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_filter_drill_back, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_hostile_name, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_presentation, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_help_lists_every_key, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_resize, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_usage_ascii, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_export, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_edit_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_mouse, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_headless_loop, setup, teardown),
+    };
+    return cmocka_run_group_tests_name("tui_render", tests, NULL, NULL);
+}

@@ -1,0 +1,655 @@
+/* actions: the key table and the small functions it points at. */
+#include "tui/actions.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/features.h"
+#include "data/store_tui.h"
+#include "tui/fmt.h"
+#include "tui/keys.h"
+#include "tui/plan.h"
+#include "tui/view.h"
+
+typedef unsigned (*TuiAction)(TuiState *s);
+
+typedef struct TuiBinding {
+    int key;
+    TuiAction fn;
+    const char *keys; /* as the help shows them; NULL: listed with another key */
+    const char *help;
+} TuiBinding;
+
+/* ---- moving ----------------------------------------------------------- */
+
+static const TuiTable *cur_table(const TuiState *s)
+{
+    const TuiView *v = tui_view(s->view);
+    return v->table ? v->table(s) : NULL;
+}
+
+/* Move the selection to row (clamped) and keep it on screen. */
+static unsigned select_row(TuiState *s, int row)
+{
+    TuiCursor *c = tui_cursor(s);
+    if (c->nidx == 0)
+        return 0;
+    if (row < 0)
+        row = 0;
+    if (row >= c->nidx)
+        row = c->nidx - 1;
+    c->row = row;
+    int page = s->frame.table_h > 0 ? s->frame.table_h : 1;
+    if (c->row < c->top)
+        c->top = c->row;
+    if (c->row >= c->top + page)
+        c->top = c->row - page + 1;
+    return TUI_REDRAW;
+}
+
+static int page_rows(const TuiState *s)
+{
+    return s->frame.table_h > 1 ? s->frame.table_h - 1 : 1;
+}
+
+static unsigned act_up(TuiState *s) { return select_row(s, tui_cursor(s)->row - 1); }
+static unsigned act_down(TuiState *s) { return select_row(s, tui_cursor(s)->row + 1); }
+static unsigned act_pgup(TuiState *s) { return select_row(s, tui_cursor(s)->row - page_rows(s)); }
+static unsigned act_pgdn(TuiState *s) { return select_row(s, tui_cursor(s)->row + page_rows(s)); }
+static unsigned act_home(TuiState *s) { return select_row(s, 0); }
+static unsigned act_end(TuiState *s) { return select_row(s, tui_cursor(s)->nidx - 1); }
+
+/* Move the column cursor by dir over the columns shown. */
+static unsigned move_col(TuiState *s, int dir)
+{
+    const TuiTable *t = cur_table(s);
+    if (!t)
+        return 0;
+    TuiCursor *c = tui_cursor(s);
+    for (int k = c->col + dir; k >= 0 && k < t->ncols; k += dir) {
+        if (k < TUI_MAX_COLS && s->frame.col_w[k] >= 0) {
+            c->col = k;
+            return TUI_REDRAW;
+        }
+    }
+    return 0;
+}
+
+static unsigned act_left(TuiState *s) { return move_col(s, -1); }
+static unsigned act_right(TuiState *s) { return move_col(s, +1); }
+
+/* ---- views ------------------------------------------------------------ */
+
+unsigned actions_goto(TuiState *s, TuiViewId v)
+{
+    if (v == s->view)
+        return 0;
+    if (s->nback == TUI_BACK_MAX) {
+        memmove(s->back, s->back + 1, (TUI_BACK_MAX - 1) * sizeof *s->back);
+        s->nback--;
+    }
+    s->back[s->nback++] = s->view;
+    s->view = v;
+    return TUI_RECALC | TUI_REDRAW;
+}
+
+unsigned actions_open_group(TuiState *s, int g)
+{
+    if (g < 0)
+        return 0;
+    if (s->group != g) {
+        s->group = g;
+        s->member = -1;
+        s->cur[TUI_V_GROUP].row = s->cur[TUI_V_GROUP].top = 0;
+        s->cur[TUI_V_GROUP].filter[0] = '\0';
+    }
+    return actions_goto(s, TUI_V_GROUP) | TUI_RECALC | TUI_REDRAW;
+}
+
+static unsigned act_view1(TuiState *s) { return actions_goto(s, TUI_V_OVERVIEW); }
+static unsigned act_view2(TuiState *s) { return actions_goto(s, TUI_V_GROUPS); }
+static unsigned act_view3(TuiState *s) { return actions_goto(s, TUI_V_GROUP); }
+static unsigned act_view4(TuiState *s) { return actions_goto(s, TUI_V_PROFILES); }
+static unsigned act_view5(TuiState *s) { return actions_goto(s, TUI_V_PROJECTION); }
+static unsigned act_view6(TuiState *s) { return actions_goto(s, TUI_V_USAGE); }
+static unsigned act_view7(TuiState *s) { return actions_goto(s, TUI_V_SCENARIOS); }
+
+static unsigned act_next_view(TuiState *s)
+{
+    return actions_goto(s, (TuiViewId)((s->view + 1) % TUI_V_COUNT));
+}
+
+static unsigned act_prev_view(TuiState *s)
+{
+    return actions_goto(s, (TuiViewId)((s->view + TUI_V_COUNT - 1) % TUI_V_COUNT));
+}
+
+static unsigned act_enter(TuiState *s)
+{
+    const TuiView *v = tui_view(s->view);
+    return v->enter ? v->enter(s) : 0;
+}
+
+/* Esc: the view's own back (a detail), then the filter, then the view
+ * before. */
+static unsigned act_esc(TuiState *s)
+{
+    const TuiView *v = tui_view(s->view);
+    unsigned f = v->esc ? v->esc(s) : 0;
+    if (f)
+        return f;
+    TuiCursor *c = tui_cursor(s);
+    if (c->filter[0]) {
+        c->filter[0] = '\0';
+        return TUI_RECALC | TUI_REDRAW;
+    }
+    if (s->nback == 0)
+        return 0;
+    s->view = s->back[--s->nback];
+    return TUI_RECALC | TUI_REDRAW;
+}
+
+/* The previous or next group (Group and Projection views; the Projection
+ * skips groups the planner does not know). */
+static unsigned step_group(TuiState *s, int dir)
+{
+    int n = s->model->ngroups;
+    if ((s->view != TUI_V_GROUP && s->view != TUI_V_PROJECTION) || n == 0)
+        return 0;
+    int g = s->group < 0 ? 0 : s->group;
+    for (int i = 0; i < n; i++) {
+        g = (g + dir + n) % n;
+        if (s->view != TUI_V_PROJECTION || tui_plan_group(s->plan, s->model, g) >= 0)
+            break;
+    }
+    s->group = g;
+    s->member = -1;
+    return TUI_RECALC | TUI_REDRAW;
+}
+
+static unsigned act_prev_group(TuiState *s) { return step_group(s, -1); }
+static unsigned act_next_group(TuiState *s) { return step_group(s, +1); }
+
+/* The Profiles scatter's next feature on x (f) or y (F). */
+static unsigned act_feat_x(TuiState *s)
+{
+    if (s->view != TUI_V_PROFILES)
+        return 0;
+    s->feat_x = (s->feat_x + 1) % FEAT_COUNT;
+    return TUI_REDRAW;
+}
+
+static unsigned act_feat_y(TuiState *s)
+{
+    if (s->view != TUI_V_PROFILES)
+        return 0;
+    s->feat_y = (s->feat_y + 1) % FEAT_COUNT;
+    return TUI_REDRAW;
+}
+
+static unsigned act_new_scenario(TuiState *s)
+{
+    if (s->view != TUI_V_SCENARIOS)
+        return 0;
+    actions_prompt_open(s, TUI_P_SCENARIO, "new scenario, a copy of the shown one:", "");
+    return TUI_REDRAW;
+}
+
+/* ---- table keys ------------------------------------------------------- */
+
+void actions_prompt_open(TuiState *s, TuiPromptKind kind, const char *label, const char *text)
+{
+    memset(&s->prompt, 0, sizeof s->prompt);
+    s->prompt.kind = kind;
+    fmt_copy(s->prompt.label, sizeof s->prompt.label, label);
+    fmt_copy(s->prompt.text, sizeof s->prompt.text, text ? text : "");
+    s->status_until = 0;
+}
+
+static unsigned act_filter(TuiState *s)
+{
+    if (!cur_table(s))
+        return 0;
+    actions_prompt_open(s, TUI_P_FILTER, "filter:", tui_cursor(s)->filter);
+    return TUI_REDRAW;
+}
+
+static unsigned act_sort(TuiState *s)
+{
+    const TuiTable *t = cur_table(s);
+    if (!t)
+        return 0;
+    TuiCursor *c = tui_cursor(s);
+    int shown = c->sort_col >= 0 ? c->sort_col : t->default_sort;
+    int desc = c->sort_col >= 0 ? c->sort_desc : t->default_desc;
+    c->sort_desc = c->col == shown ? !desc : t->cols[c->col].numeric;
+    c->sort_col = c->col;
+    tui_status(s, CV_STATUS, 2000, "sorted by %s, %s", t->cols[c->col].title,
+               c->sort_desc ? "descending" : "ascending");
+    return TUI_RECALC | TUI_REDRAW;
+}
+
+static unsigned act_edit(TuiState *s)
+{
+    const TuiView *v = tui_view(s->view);
+    if (!v->edit) {
+        tui_status(s, CV_WARN, 0, "nothing to edit in %s", v->name);
+        return TUI_REDRAW;
+    }
+    return v->edit(s);
+}
+
+static unsigned act_note(TuiState *s)
+{
+    if (s->view != TUI_V_GROUP || s->group < 0)
+        return 0;
+    actions_prompt_open(s, TUI_P_NOTE, "note:", "");
+    return TUI_REDRAW;
+}
+
+static unsigned act_export(TuiState *s)
+{
+    char name[160];
+    char view[32];
+    snprintf(view, sizeof view, "%s", tui_view(s->view)->name);
+    for (char *p = view; *p; p++)
+        *p = (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
+    snprintf(name, sizeof name, "capplan-%s-%s.md", view, s->scenario);
+    for (char *p = name; *p; p++)
+        if (*p == '/' || *p == ' ')
+            *p = '_';
+    actions_prompt_open(s, TUI_P_EXPORT, "export to (.md or .csv):", name);
+    return TUI_REDRAW;
+}
+
+/* ---- modes ------------------------------------------------------------ */
+
+static unsigned act_redact(TuiState *s)
+{
+    s->redact = !s->redact;
+    tui_status(s, CV_STATUS, 3000, s->redact ? "presentation mode: names hidden (a shows them)"
+                                             : "names shown");
+    return TUI_RECALC | TUI_REDRAW;
+}
+
+static unsigned act_reload(TuiState *s)
+{
+    tui_status(s, CV_STATUS, 2000, "reloaded from the database");
+    return TUI_RELOAD | TUI_REDRAW;
+}
+
+static unsigned act_redraw(TuiState *s)
+{
+    (void)s;
+    return TUI_REDRAW;
+}
+
+static unsigned act_help(TuiState *s)
+{
+    s->help = 1;
+    s->help_top = 0;
+    return TUI_REDRAW;
+}
+
+static unsigned act_quit(TuiState *s)
+{
+    (void)s;
+    return TUI_QUIT;
+}
+
+/* ---- undo ------------------------------------------------------------- */
+
+void actions_push_undo(TuiState *s, const TuiUndo *u)
+{
+    if (s->nundo == TUI_UNDO_MAX) {
+        free(s->undo[0].text);
+        memmove(s->undo, s->undo + 1, (TUI_UNDO_MAX - 1) * sizeof *s->undo);
+        s->nundo--;
+    }
+    s->undo[s->nundo++] = *u;
+}
+
+/* Take back u in the database, then in the model. */
+static int undo_one(TuiState *s, TuiUndo *u, CpErr *err)
+{
+    int rc = 0, store = s->store != NULL;
+    switch (u->kind) {
+    case TUI_U_STATED:
+        if (store && u->had_before)
+            rc = store_tui_stated_set(s->store, u->user, u->group, u->date, u->before[0],
+                                      u->before[1], err);
+        else if (store)
+            rc = store_tui_stated_delete(s->store, u->user, u->group, u->date, err);
+        if (rc == 0) /* the statement in force before: today's, an earlier one or none */
+            tui_model_set_stated(s->model, u->user, u->before[0], u->before[1],
+                                 u->had_before ? u->date : u->key[0] ? u->key : NULL);
+        return rc;
+    case TUI_U_NOTE:
+        if (store)
+            rc = store_tui_note_delete(s->store, u->group, u->date, u->text, err);
+        if (rc == 0)
+            tui_model_drop_note(s->model, tui_model_group_find(s->model, u->group), u->date,
+                                u->text);
+        return rc;
+    case TUI_U_PARAM:
+        return store ? tui_plan_undo(s->plan, u, err) : 0;
+    }
+    return 0;
+}
+
+/* With nothing undone in this session, u takes back the scenario's last
+ * stored edit (made in an earlier session or with capplan scenario set). */
+static unsigned undo_stored(TuiState *s)
+{
+    if (!s->plan || tui_plan_edits(s->plan, s->scenario) <= 0) {
+        tui_status(s, CV_WARN, 0, "nothing to undo");
+        return TUI_REDRAW;
+    }
+    TuiUndo u;
+    memset(&u, 0, sizeof u);
+    u.kind = TUI_U_PARAM;
+    snprintf(u.scenario, sizeof u.scenario, "%s", s->scenario);
+    CpErr err = {""};
+    if (tui_plan_undo(s->plan, &u, &err) < 0) {
+        tui_status(s, CV_BAD, 0, "undo failed: %s", err.msg);
+        return TUI_REDRAW;
+    }
+    tui_status(s, CV_STATUS, 0, "undone and saved: the last edit of %s", s->scenario);
+    return TUI_SAVE | TUI_RECALC | TUI_REDRAW;
+}
+
+static unsigned act_undo(TuiState *s)
+{
+    if (s->nundo == 0)
+        return undo_stored(s);
+    TuiUndo *u = &s->undo[s->nundo - 1];
+    CpErr err = {""};
+    if (undo_one(s, u, &err) < 0) {
+        tui_status(s, CV_BAD, 0, "undo failed: %s", err.msg);
+        return TUI_REDRAW;
+    }
+    tui_status(s, CV_STATUS, 0, "undone and saved");
+    free(u->text);
+    s->nundo--;
+    return TUI_SAVE | TUI_RECALC | TUI_REDRAW;
+}
+
+/* ---- mouse ------------------------------------------------------------ */
+
+static unsigned act_click(TuiState *s)
+{
+    const TuiFrame *f = &s->frame;
+    int x = s->mouse_x, y = s->mouse_y;
+    if (y == 1) {
+        for (int v = TUI_V_COUNT - 1; v >= 0; v--)
+            if (x >= f->tab_x[v] && x < f->tab_x[TUI_V_COUNT])
+                return actions_goto(s, (TuiViewId)v);
+        return 0;
+    }
+    TuiCursor *c = tui_cursor(s);
+    if (f->table_h > 0 && y == f->head_y) {
+        for (int k = 0; k < TUI_MAX_COLS; k++)
+            if (f->col_w[k] > 0 && x >= f->col_x[k] && x < f->col_x[k] + f->col_w[k]) {
+                c->col = k;
+                return TUI_REDRAW;
+            }
+    }
+    if (f->table_h > 0 && y >= f->table_y && y < f->table_y + f->table_h) {
+        int top = c->top;
+        if (c->row < top)
+            top = c->row;
+        if (c->row >= top + f->table_h)
+            top = c->row - f->table_h + 1;
+        c->top = top < 0 ? 0 : top;
+        return select_row(s, c->top + (y - f->table_y));
+    }
+    return 0;
+}
+
+/* ---- the table -------------------------------------------------------- */
+
+static const TuiBinding bindings[] = {
+    {'1', act_view1, "1-7", "the views, in the order of the tabs"},
+    {'2', act_view2, NULL, NULL},
+    {'3', act_view3, NULL, NULL},
+    {'4', act_view4, NULL, NULL},
+    {'5', act_view5, NULL, NULL},
+    {'6', act_view6, NULL, NULL},
+    {'7', act_view7, NULL, NULL},
+    {TUI_KEY_TAB, act_next_view, "Tab, S-Tab", "next, previous view"},
+    {TUI_KEY_BTAB, act_prev_view, NULL, NULL},
+    {TUI_KEY_UP, act_up, "Up/k, Down/j", "move the selection"},
+    {'k', act_up, NULL, NULL},
+    {TUI_KEY_DOWN, act_down, NULL, NULL},
+    {'j', act_down, NULL, NULL},
+    {TUI_KEY_LEFT, act_left, "Left/h, Right/l", "move the column cursor (the column s sorts by)"},
+    {'h', act_left, NULL, NULL},
+    {TUI_KEY_RIGHT, act_right, NULL, NULL},
+    {'l', act_right, NULL, NULL},
+    {TUI_KEY_PGUP, act_pgup, "PgUp, PgDn", "a page up, down"},
+    {TUI_KEY_PGDN, act_pgdn, NULL, NULL},
+    {TUI_KEY_HOME, act_home, "Home/g, End/G", "first, last row"},
+    {'g', act_home, NULL, NULL},
+    {TUI_KEY_END, act_end, NULL, NULL},
+    {'G', act_end, NULL, NULL},
+    {TUI_KEY_ENTER, act_enter, "Enter", "open the selected group, member, scenario; edit"},
+    {TUI_KEY_ESC, act_esc, "Esc", "back: close a detail, clear the filter, last view"},
+    {'/', act_filter, "/", "filter as you type; Enter keeps it, one match opens"},
+    {'s', act_sort, "s", "sort by the column under the cursor; again: reverse"},
+    {'e', act_edit, "e", "edit the selected value, saved to the database at once"},
+    {'u', act_undo, "u", "undo the last edit (saved at once)"},
+    {'n', act_note, "n", "Group: add a meeting note"},
+    {'[', act_prev_group, "[, ]", "Group, Projection: previous, next group"},
+    {']', act_next_group, NULL, NULL},
+    {'f', act_feat_x, "f, F", "Profiles: next feature on the scatter's x, y axis"},
+    {'F', act_feat_y, NULL, NULL},
+    {'N', act_new_scenario, "N", "Scenarios: new scenario, a copy of the shown one"},
+    {'x', act_export, "x", "export this view's table to NAME.md or NAME.csv"},
+    {'a', act_redact, "a", "presentation mode: names of people, groups hidden"},
+    {'r', act_reload, "r", "read the database again"},
+    {TUI_KEY_CTRL_L, act_redraw, "C-l", "redraw the screen"},
+    {'?', act_help, "?, F1", "this help"},
+    {TUI_KEY_F1, act_help, NULL, NULL},
+    {'q', act_quit, "q, F10", "quit (every edit is already saved)"},
+    {TUI_KEY_F10, act_quit, NULL, NULL},
+    {TUI_KEY_MOUSE, act_click, "click", "select a row, a column or a view's tab"},
+};
+
+#define NBINDINGS (sizeof bindings / sizeof bindings[0])
+
+unsigned actions_key(TuiState *s, int key)
+{
+    for (size_t i = 0; i < NBINDINGS; i++)
+        if (bindings[i].key == key)
+            return bindings[i].fn(s);
+    return 0;
+}
+
+const TuiHelpLine *tui_help_lines(int *n)
+{
+    static TuiHelpLine lines[NBINDINGS + 4];
+    static int count;
+    if (!count) {
+        for (size_t i = 0; i < NBINDINGS; i++)
+            if (bindings[i].keys)
+                lines[count++] = (TuiHelpLine){bindings[i].keys, bindings[i].help};
+        lines[count++] = (TuiHelpLine){"in a prompt", "Backspace, C-u clears, Enter accepts, Esc cancels"};
+        lines[count++] = (TuiHelpLine){"in an edit", "a bad value is refused, the old one stays"};
+    }
+    *n = count;
+    return lines;
+}
+
+/* ---- prompts ---------------------------------------------------------- */
+
+static void prompt_backspace(TuiPrompt *p)
+{
+    size_t n = strlen(p->text);
+    while (n > 0 && ((unsigned char)p->text[n - 1] & 0xc0u) == 0x80u)
+        n--; /* continuation bytes of the last character */
+    if (n > 0)
+        n--;
+    p->text[n] = '\0';
+}
+
+static void prompt_type(TuiPrompt *p, int key)
+{
+    char u[5];
+    int k = canvas_utf8_put((uint32_t)key, u);
+    size_t n = strlen(p->text);
+    if (n + (size_t)k + 1 >= sizeof p->text)
+        return;
+    memcpy(p->text + n, u, (size_t)k);
+    p->text[n + (size_t)k] = '\0';
+}
+
+static unsigned prompt_changed(TuiState *s)
+{
+    if (s->prompt.kind != TUI_P_FILTER)
+        return TUI_REDRAW;
+    fmt_copy(tui_cursor(s)->filter, TUI_FILTER_MAX, s->prompt.text);
+    return TUI_RECALC | TUI_REDRAW;
+}
+
+static unsigned accept_filter(TuiState *s)
+{
+    s->prompt.kind = TUI_P_NONE;
+    TuiCursor *c = tui_cursor(s);
+    if (c->filter[0] && c->nidx == 1 && tui_view(s->view)->enter)
+        return tui_view(s->view)->enter(s); /* the one match: open it */
+    return TUI_REDRAW;
+}
+
+static unsigned accept_export(TuiState *s)
+{
+    const TuiView *v = tui_view(s->view);
+    const TuiTable *t = cur_table(s);
+    s->prompt.kind = TUI_P_NONE;
+    if (!t) {
+        tui_status(s, CV_WARN, 0, "%s has no table to export", v->name);
+        return TUI_REDRAW;
+    }
+    const char *path = s->prompt.text;
+    size_t n = strlen(path);
+    int csv = n > 4 && strcmp(path + n - 4, ".csv") == 0;
+    char title[160];
+    snprintf(title, sizeof title, "capplan \xc2\xb7 %s \xc2\xb7 scenario %s", v->name, s->scenario);
+    CpErr err = {""};
+    if (!path[0] || table_export(t, s, tui_cursor(s), title, path, csv, &err) < 0) {
+        tui_status(s, CV_BAD, 0, "export failed: %s", path[0] ? err.msg : "no file name");
+        return TUI_REDRAW;
+    }
+    tui_status(s, CV_GOOD, 0, "exported %d rows to %s (%s)", tui_cursor(s)->nidx, path,
+               csv ? "CSV" : "Markdown");
+    return TUI_REDRAW;
+}
+
+static void today(char *buf, size_t n)
+{
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(buf, n, "%Y-%m-%d", &tm);
+}
+
+static unsigned accept_note(TuiState *s)
+{
+    s->prompt.kind = TUI_P_NONE;
+    if (!s->prompt.text[0] || s->group < 0)
+        return TUI_REDRAW;
+    TuiUndo u;
+    memset(&u, 0, sizeof u);
+    u.kind = TUI_U_NOTE;
+    snprintf(u.group, sizeof u.group, "%s", s->model->groups[s->group].name);
+    today(u.date, sizeof u.date);
+    CpErr err = {""};
+    if (s->store && store_tui_note_add(s->store, u.group, NULL, u.date, s->prompt.text, &err) < 0) {
+        tui_status(s, CV_BAD, 0, "note not saved: %s", err.msg);
+        return TUI_REDRAW;
+    }
+    u.text = xstrdup(s->prompt.text);
+    actions_push_undo(s, &u);
+    tui_model_add_note(s->model, s->group, u.date, u.text);
+    tui_status(s, CV_GOOD, 0, "note saved");
+    return TUI_SAVE | TUI_RECALC | TUI_REDRAW;
+}
+
+static unsigned prompt_accept(TuiState *s)
+{
+    switch (s->prompt.kind) {
+    case TUI_P_FILTER:
+        return accept_filter(s);
+    case TUI_P_EXPORT:
+        return accept_export(s);
+    case TUI_P_NOTE:
+        return accept_note(s);
+    case TUI_P_EDIT: {
+        const TuiView *v = tui_view(s->view);
+        if (v->edit_accept)
+            return v->edit_accept(s);
+        s->prompt.kind = TUI_P_NONE;
+        return TUI_REDRAW;
+    }
+    case TUI_P_SCENARIO:
+        return tui_plan_prompt_accept(s);
+    case TUI_P_NONE:
+        break;
+    }
+    return 0;
+}
+
+unsigned actions_prompt_key(TuiState *s, int key)
+{
+    TuiPrompt *p = &s->prompt;
+    if (key == TUI_KEY_ENTER)
+        return prompt_accept(s);
+    if (key == TUI_KEY_ESC) {
+        unsigned f = TUI_REDRAW;
+        if (p->kind == TUI_P_FILTER && tui_cursor(s)->filter[0]) {
+            tui_cursor(s)->filter[0] = '\0';
+            f |= TUI_RECALC;
+        }
+        p->kind = TUI_P_NONE;
+        s->status_until = 0;
+        return f;
+    }
+    if (key == TUI_KEY_BACKSPACE) {
+        prompt_backspace(p);
+        return prompt_changed(s);
+    }
+    if (key == TUI_KEY_CTRL_U) {
+        p->text[0] = '\0';
+        return prompt_changed(s);
+    }
+    if (key == TUI_KEY_F10)
+        return TUI_QUIT;
+    if (tui_key_printable(key)) {
+        prompt_type(p, key);
+        return prompt_changed(s);
+    }
+    return 0;
+}
+
+unsigned actions_help_key(TuiState *s, int key)
+{
+    int n;
+    tui_help_lines(&n);
+    if (key == 'j' || key == TUI_KEY_DOWN) {
+        if (s->help_top + 1 < n)
+            s->help_top++;
+        return TUI_REDRAW;
+    }
+    if (key == 'k' || key == TUI_KEY_UP) {
+        if (s->help_top > 0)
+            s->help_top--;
+        return TUI_REDRAW;
+    }
+    if (key == TUI_KEY_F10)
+        return TUI_QUIT;
+    if (key == TUI_KEY_MOUSE || key == TUI_KEY_TIMEOUT)
+        return 0;
+    s->help = 0; /* any other key closes the help */
+    return TUI_REDRAW;
+}

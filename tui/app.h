@@ -1,0 +1,213 @@
+#ifndef APP_H
+#define APP_H
+/* app: the dashboard's state and its one loop (htop's ScreenManager_run,
+ * tmux's server loop): recalculate what a key invalidated, render into the
+ * canvas and paint once if anything is dirty, read a key, dispatch it
+ * through the key table (actions.c) to an action that returns TUI_*
+ * flags. The terminal is behind TuiIO: term.c provides the curses one, the
+ * headless mode (--bench-keys, --iterations) a key script and no screen.
+ *
+ * Views (view_*.c) render a const TuiState into a Canvas and report where
+ * they drew their table in a TuiFrame; they never call curses. The model
+ * (TuiModel) never points at a view. Edits go to the database at once
+ * (write-through, each its own transaction), so quitting, SIGHUP or a kill
+ * loses no accepted edit. */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/cp.h"
+#include "tui/canvas.h"
+#include "tui/model.h"
+
+typedef struct Store Store;
+typedef struct TuiPlan TuiPlan;
+
+/* What an action asks of the loop. */
+enum {
+    TUI_REDRAW = 1u << 0,  /* paint again */
+    TUI_RECALC = 1u << 1,  /* rebuild the current view's rows (filter, sort) */
+    TUI_RELOAD = 1u << 2,  /* read the database again */
+    TUI_SAVE = 1u << 3,    /* an edit was written to the database */
+    TUI_QUIT = 1u << 4
+};
+
+typedef enum TuiViewId {
+    TUI_V_OVERVIEW,
+    TUI_V_GROUPS,
+    TUI_V_GROUP,
+    TUI_V_PROFILES,
+    TUI_V_PROJECTION,
+    TUI_V_USAGE,
+    TUI_V_SCENARIOS,
+    TUI_V_COUNT
+} TuiViewId;
+
+#define TUI_MAX_COLS 16
+#define TUI_FILTER_MAX 64
+#define TUI_PROMPT_MAX 256
+#define TUI_BACK_MAX 16
+#define TUI_UNDO_MAX 64
+
+/* Where the cursor is in a view's table, and which rows it shows. */
+typedef struct TuiCursor {
+    int row;               /* selected position in idx */
+    int top;               /* first row on screen */
+    int col;               /* column under the cursor */
+    int sort_col;          /* -1: the table's default order */
+    int sort_desc;
+    char filter[TUI_FILTER_MAX];
+    int *idx;              /* visible model rows after filter and sort (owned) */
+    int nidx;
+} TuiCursor;
+
+/* What the last render drew where (for paging and mouse clicks). */
+typedef struct TuiFrame {
+    int table_y, table_h;  /* first body row of the table, rows shown (0: none) */
+    int head_y;            /* the table's header row */
+    int col_x[TUI_MAX_COLS], col_w[TUI_MAX_COLS]; /* -1: hidden */
+    int tab_x[TUI_V_COUNT + 1]; /* tab starts on the tab row, [COUNT] = end */
+    int edit_x, edit_w;    /* the cell being edited in place (edit_w 0: none) */
+} TuiFrame;
+
+typedef enum TuiPromptKind {
+    TUI_P_NONE,
+    TUI_P_FILTER,
+    TUI_P_EXPORT,
+    TUI_P_EDIT,      /* a value edited in place in the table */
+    TUI_P_NOTE,
+    TUI_P_SCENARIO   /* the name of a new scenario */
+} TuiPromptKind;
+
+typedef struct TuiPrompt {
+    TuiPromptKind kind;
+    char label[64];
+    char text[TUI_PROMPT_MAX];
+    int row, col;    /* the edited cell (model row, table column) */
+    char key[48];    /* the edited parameter's key */
+} TuiPrompt;
+
+/* One accepted edit, so that u can take it back. */
+typedef enum TuiUndoKind { TUI_U_STATED, TUI_U_NOTE, TUI_U_PARAM } TuiUndoKind;
+
+typedef struct TuiUndo {
+    TuiUndoKind kind;
+    char user[64], group[128], date[16], scenario[64];
+    char key[48];            /* the parameter; for a stated need, the date of the one before */
+    int had_before;          /* a value existed before the edit */
+    double before[2];        /* the values before */
+    char *text;              /* note text (owned) */
+    int gi;                  /* group index (param), -1 global */
+} TuiUndo;
+
+typedef struct TuiState {
+    TuiModel *model;         /* owned */
+    Store *store;            /* borrowed; NULL in unit tests (nothing loads or saves) */
+    TuiPlan *plan;           /* the planner's scenario state, NULL when unavailable */
+    int plan_pending;        /* the planner is read after the first frame */
+    char scenario[64];
+    TuiViewId view;
+    TuiViewId back[TUI_BACK_MAX];
+    int nback;
+    TuiCursor cur[TUI_V_COUNT];
+    TuiCursor jobs_cur;      /* the Group view's member detail */
+    int group;               /* the Group view's group (model index), -1 none */
+    int feat_x, feat_y;      /* the Profiles scatter's features (FEAT_*) */
+    int member;              /* the Group view's member shown in detail, -1: the table */
+    int help, help_top;      /* help overlay shown, its first line */
+    int redact;              /* presentation mode: names replaced by pseudonyms */
+    int ascii;               /* the canvas uses ASCII look-alikes */
+    TuiPrompt prompt;
+    char status[256];
+    int status_role;         /* CanvasRole of the message */
+    int64_t status_until;    /* ms; 0: no message */
+    int64_t now;             /* ms, monotonic, set by the loop */
+    int w, h;                /* screen size */
+    int mouse_x, mouse_y;    /* the last click */
+    TuiFrame frame;
+    TuiUndo undo[TUI_UNDO_MAX];
+    int nundo;
+    /* The Group view's member detail: the member's biggest jobs. */
+    StoreTuiJob *jobs;
+    int njobs;
+    int jobs_user;           /* whose jobs are loaded, -1 none */
+} TuiState;
+
+/* The terminal, or a script standing in for it. */
+typedef struct TuiIO {
+    /* A key within timeout_ms (-1: wait), TUI_KEY_TIMEOUT or TUI_KEY_EOF. */
+    int (*read_key)(struct TuiIO *io, int timeout_ms, TuiState *s);
+    /* Show the canvas. */
+    void (*paint)(struct TuiIO *io, const Canvas *c);
+    /* The screen size now. */
+    void (*size)(struct TuiIO *io, int *w, int *h);
+    void *ctx;
+} TuiIO;
+
+/* Per-frame timings, filled by tui_run when not NULL. */
+typedef struct TuiTimings {
+    double load_ms;          /* reading the database into the model */
+    double first_frame_ms;   /* from tui_state_init's start to the first paint */
+    double plan_ms;          /* reading the planner after the first frame */
+    double lazy_ms;          /* the slowest load run after a frame (view's after_paint) */
+    double *frame_ms;        /* each later frame: dispatch + recalc + render + paint */
+    int nframes, capframes;
+} TuiTimings;
+
+/* Set up s: load the model from st (may be NULL: s->model must then be set
+ * by the caller before tui_run), open scenario (NULL: "base"). -1 with err
+ * when the database cannot be read. Caller releases with tui_state_done. */
+int tui_state_init(TuiState *s, Store *st, const char *scenario, CpErr *err);
+void tui_state_done(TuiState *s);
+
+/* Read the planner (profiles, projection, scenario) when it is pending. */
+void tui_state_load_plan(TuiState *s);
+
+/* Read the database again (keeps views, cursors, filters). */
+int tui_state_reload(TuiState *s, CpErr *err);
+
+/* The loop, until q, F10 or the end of input. max_frames > 0 stops after
+ * that many frames (--iterations). Returns the frames painted. */
+int tui_run(TuiState *s, TuiIO *io, int max_frames, TuiTimings *t);
+
+/* Render the whole screen (title, tabs, the view, status, function bar,
+ * help overlay) into c, sized s->w x s->h; fills s->frame. */
+void tui_render(TuiState *s, Canvas *c);
+
+/* Dispatch one key (prompt, help, or the key table). */
+unsigned tui_dispatch(TuiState *s, int key);
+
+/* Rebuild the current view's rows (filter and sort) and load what it
+ * needs lazily (heat map, a member's jobs). */
+void tui_recalc(TuiState *s);
+
+/* The cursor of the table shown now (a view's, or the member detail's). */
+TuiCursor *tui_cursor(TuiState *s);
+const TuiCursor *tui_cursor_const(const TuiState *s);
+
+/* Show msg on the status line for ms milliseconds; role CV_BAD for errors. */
+void tui_status(TuiState *s, int role, int64_t ms, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Milliseconds of a monotonic clock. */
+int64_t tui_now_ms(void);
+
+/* A key script standing in for the terminal (headless mode): keys as
+ * tui_key_parse reads them, a fixed screen size; when cycle is set the
+ * script starts again at its end (--iterations), else its end is
+ * TUI_KEY_EOF. */
+typedef struct TuiScript {
+    const char *keys, *at;
+    int w, h, cycle;
+} TuiScript;
+
+void tui_script_io(TuiIO *io, TuiScript *sc, const char *keys, int w, int h, int cycle);
+
+/* The key bindings, for the help overlay and its tests: keys as shown
+ * ("Up/k"), what they do. n receives the count. Static storage. */
+typedef struct TuiHelpLine {
+    const char *keys, *help;
+} TuiHelpLine;
+const TuiHelpLine *tui_help_lines(int *n);
+
+#endif

@@ -1,0 +1,442 @@
+/* plan: the planner behind the Overview, Groups, Profiles, Projection and
+ * Scenarios views (plan.h). */
+#include "tui/plan.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "data/store_plan.h"
+#include "tui/actions.h"
+
+#define GROUP_KEYS 4
+
+static const char *const group_keys[GROUP_KEYS] = {"growth", "share", "burst", "buffer"};
+static const char *const class_keys[4] = {"24", "48", "80", "80+"};
+
+struct TuiPlan {
+    Store *st;
+    TuiModel *model;            /* borrowed */
+    Plan *plan;
+    ProjParams *params, *base;
+    ProjResult *res, *res_base;
+    char scenario[64];
+    StorePlanParam *edits;      /* the scenario's stored edits */
+    size_t nedits;
+    StorePlanScenario *scen;    /* every stored scenario */
+    size_t nscen;
+};
+
+/* Who made an edit, as the scenario's history records it. */
+static const char *plan_who(void)
+{
+    const char *u = getenv("USER");
+    return u && u[0] ? u : "unknown";
+}
+
+/* ---- reading ---------------------------------------------------------- */
+
+static int read_scenarios(TuiPlan *p, CpErr *err)
+{
+    store_plan_scenarios_free(p->scen, p->nscen);
+    p->scen = NULL;
+    p->nscen = 0;
+    store_plan_params_free(p->edits, p->nedits);
+    p->edits = NULL;
+    p->nedits = 0;
+    if (store_plan_scenarios(p->st, &p->scen, &p->nscen, err) < 0)
+        return -1;
+    if (strcmp(p->scenario, "base") == 0)
+        return 0;
+    return store_plan_params(p->st, p->scenario, &p->edits, &p->nedits, err);
+}
+
+/* The shown scenario's parameters and the projection, from the database. */
+static int read_params(TuiPlan *p, CpErr *err)
+{
+    ProjParams *params = NULL;
+    if (plan_params(p->st, p->plan, p->scenario, &params, NULL, err) < 0)
+        return -1;
+    projection_params_free(p->params);
+    p->params = params;
+    projection_run(p->plan->model, p->params, p->res);
+    return read_scenarios(p, err);
+}
+
+/* ---- filling the model ------------------------------------------------ */
+
+static void fill_groups(TuiPlan *p, TuiModel *m)
+{
+    int ny = p->res->nyears;
+    for (int g = 0; g < m->ngroups; g++)
+        m->groups[g].demand_next = m->groups[g].demand_base = NAN;
+    for (int g = 0; g < p->plan->ngroups; g++) {
+        int mg = tui_model_group_find(m, p->plan->groups[g]);
+        if (mg < 0)
+            continue;
+        m->groups[mg].demand_next = p->res->gy[g * ny].demand;
+        m->groups[mg].demand_base = p->res_base->gy[g * ny].demand;
+    }
+    for (int u = 0; u < m->nusers; u++)
+        m->users[u].profile = -1;
+    for (int i = 0; i < p->plan->nusers; i++) {
+        int mu = tui_model_user_find(m, p->plan->users[i].name);
+        if (mu >= 0)
+            m->users[mu].profile = p->plan->users[i].profile;
+    }
+}
+
+/* Calendar year holding most of projected year y. */
+static int year_label(const TuiPlan *p, int y)
+{
+    int64_t from, to;
+    projection_year_span(p->plan->model, y, &from, &to);
+    return (int)(plan_month_of(from + (to - from) / 2) / 100);
+}
+
+static void fill_years(TuiPlan *p, TuiModel *m)
+{
+    int ny = p->res->nyears;
+    m->years = xrealloc(m->years, (size_t)(m->nhist_years + ny) * sizeof *m->years);
+    m->nyears = m->nhist_years + ny;
+    for (int y = 1; y <= ny; y++) {
+        TuiYear *x = &m->years[m->nhist_years + y - 1];
+        const ProjTotals *t = &p->res->total[y - 1];
+        memset(x, 0, sizeof *x);
+        x->year = year_label(p, y);
+        x->projected = 1;
+        x->cap_gpus = t->capacity;
+        x->demand = t->demand;
+        x->demand_base = p->res_base->total[y - 1].demand;
+        for (int c = 0; c < TUI_CLASSES; c++) {
+            x->demand_class[c] = t->demand_c[c];
+            x->cap_class[c] = t->capacity_c[c];
+        }
+    }
+    for (int c = 0; c < TUI_CLASSES; c++)
+        m->demand_class_next[c] = ny > 0 ? p->res->total[0].demand_c[c] : NAN;
+}
+
+/* Classes short of capacity next year, as alerts (replacing earlier ones). */
+static void fill_alerts(TuiPlan *p, TuiModel *m)
+{
+    int k = 0;
+    for (int i = 0; i < m->nalerts; i++)
+        if (m->alerts[i].kind != TUI_AL_SHORT)
+            m->alerts[k++] = m->alerts[i];
+    m->nalerts = k;
+    if (p->res->nyears < 1)
+        return;
+    const ProjTotals *t = &p->res->total[0];
+    for (int c = TUI_CLASSES - 1; c >= 0; c--) {
+        if (!(t->gap_c[c] > 0.5))
+            continue;
+        m->alerts = xrealloc(m->alerts, (size_t)(m->nalerts + 1) * sizeof *m->alerts);
+        memmove(m->alerts + 1, m->alerts, (size_t)m->nalerts * sizeof *m->alerts);
+        m->nalerts++;
+        m->alerts[0] = (TuiAlert){TUI_AL_SHORT, 2, -1, -1, c, t->gap_c[c], t->capacity_c[c]};
+    }
+}
+
+static void fill_model(TuiPlan *p)
+{
+    if (!p->model)
+        return;
+    fill_groups(p, p->model);
+    fill_years(p, p->model);
+    fill_alerts(p, p->model);
+}
+
+/* ---- life cycle ------------------------------------------------------- */
+
+TuiPlan *tui_plan_open(Store *st, TuiModel *m, const char *scenario, CpErr *err)
+{
+    err->msg[0] = '\0';
+    PlanOpts o;
+    memset(&o, 0, sizeof o);
+    Plan *plan = plan_build(st, &o, err);
+    if (!plan)
+        return NULL;
+    if (plan->nusers == 0 || plan->ngroups == 0 || !plan->model) {
+        plan_free(plan);
+        return NULL; /* nothing to plan from: err stays empty */
+    }
+    TuiPlan *p = xcalloc(1, sizeof *p);
+    p->st = st;
+    p->model = m;
+    p->plan = plan;
+    snprintf(p->scenario, sizeof p->scenario, "%s", scenario ? scenario : "base");
+    p->base = projection_params_copy(plan->measured);
+    p->res = projection_result_new(plan->model);
+    p->res_base = projection_result_new(plan->model);
+    projection_run(plan->model, p->base, p->res_base);
+    if (read_params(p, err) < 0) {
+        tui_plan_close(p);
+        return NULL;
+    }
+    fill_model(p);
+    return p;
+}
+
+void tui_plan_close(TuiPlan *p)
+{
+    if (!p)
+        return;
+    store_plan_params_free(p->edits, p->nedits);
+    store_plan_scenarios_free(p->scen, p->nscen);
+    projection_result_free(p->res);
+    projection_result_free(p->res_base);
+    projection_params_free(p->params);
+    projection_params_free(p->base);
+    plan_free(p->plan);
+    free(p);
+}
+
+void tui_plan_reload(TuiPlan *p, TuiModel *m)
+{
+    if (!p)
+        return;
+    p->model = m;
+    CpErr err = {""};
+    read_params(p, &err);
+    fill_model(p);
+}
+
+/* ---- reading for the views -------------------------------------------- */
+
+const Plan *tui_plan_plan(const TuiPlan *p)
+{
+    return p ? p->plan : NULL;
+}
+
+const ProjParams *tui_plan_params(const TuiPlan *p, int base)
+{
+    return p ? (base ? p->base : p->params) : NULL;
+}
+
+const ProjResult *tui_plan_result(const TuiPlan *p, int base)
+{
+    return p ? (base ? p->res_base : p->res) : NULL;
+}
+
+int tui_plan_group(const TuiPlan *p, const TuiModel *m, int mg)
+{
+    if (!p || mg < 0 || mg >= m->ngroups)
+        return -1;
+    return plan_group_index(p->plan, m->groups[mg].name);
+}
+
+int tui_plan_nparams(const TuiPlan *p)
+{
+    if (!p)
+        return 0;
+    return GROUP_KEYS + 2 * p->plan->fit.k + 4 * p->res->nyears;
+}
+
+void tui_plan_param_key(const TuiPlan *p, int row, char *key, size_t n)
+{
+    int k = p->plan->fit.k;
+    if (row < GROUP_KEYS)
+        snprintf(key, n, "%s", group_keys[row]);
+    else if (row < GROUP_KEYS + 2 * k)
+        snprintf(key, n, "%s.%d", (row - GROUP_KEYS) % 2 ? "mem" : "gpus",
+                 (row - GROUP_KEYS) / 2 + 1);
+    else {
+        int r = row - GROUP_KEYS - 2 * k, ny = p->res->nyears;
+        snprintf(key, n, "purchase.%s.y%d", class_keys[(r / ny) % 4], r % ny + 1);
+    }
+}
+
+double tui_plan_value(const TuiPlan *p, const char *key, int g, int base)
+{
+    double v;
+    if (!p || projection_param_get(p->plan->model, base ? p->base : p->params, key,
+                                   projection_key_is_group(key) ? g : -1, &v, NULL) < 0)
+        return NAN;
+    return v;
+}
+
+int tui_plan_edited(const TuiPlan *p, const char *key, int g, const char **reason)
+{
+    if (!p)
+        return 0;
+    const char *gname = g >= 0 ? p->plan->groups[g] : "";
+    int group_key = projection_key_is_group(key);
+    for (size_t i = 0; i < p->nedits; i++) {
+        const StorePlanParam *e = &p->edits[i];
+        if (strcmp(e->key, key) != 0)
+            continue;
+        if (group_key && e->group[0] && strcmp(e->group, gname) != 0)
+            continue;
+        if (reason)
+            *reason = e->reason;
+        return 1;
+    }
+    return 0;
+}
+
+/* ---- editing ---------------------------------------------------------- */
+
+/* The scenario exists in the database (made from base when not). */
+static int ensure_stored(TuiPlan *p, CpErr *err)
+{
+    int e = store_plan_scenario_exists(p->st, p->scenario, err);
+    if (e < 0)
+        return -1;
+    if (e == 0 && store_plan_scenario_new(p->st, p->scenario, NULL, plan_who(), err) < 0)
+        return -1;
+    return 0;
+}
+
+int tui_plan_set(TuiState *s, const char *key, int g, double value, const char *reason,
+                 CpErr *err)
+{
+    TuiPlan *p = s->plan;
+    if (!p)
+        return cp_err_set(err, "the planner is not available");
+    if (strcmp(p->scenario, "base") == 0)
+        return cp_err_set(err, "base holds the measured values: 7 then N makes a scenario");
+    int gk = projection_key_is_group(key);
+    ProjParams *tmp = projection_params_copy(p->params);
+    int rc = projection_param_set(p->plan->model, tmp, key, gk ? g : -1, value, err);
+    projection_params_free(tmp);
+    if (rc < 0)
+        return -1;
+    double measured = tui_plan_value(p, key, gk ? g : -1, 1);
+    const char *gname = gk && g >= 0 ? p->plan->groups[g] : "";
+    if (ensure_stored(p, err) < 0 ||
+        store_plan_param_set(p->st, p->scenario, key, gname, value, measured,
+                             plan_key_label(p->plan, key), reason, plan_who(), err) < 0)
+        return -1;
+    TuiUndo u;
+    memset(&u, 0, sizeof u);
+    u.kind = TUI_U_PARAM;
+    snprintf(u.scenario, sizeof u.scenario, "%s", p->scenario);
+    snprintf(u.key, sizeof u.key, "%s", key);
+    u.gi = g;
+    actions_push_undo(s, &u);
+    if (read_params(p, err) < 0)
+        return -1;
+    fill_model(p);
+    return 0;
+}
+
+int tui_plan_undo(TuiPlan *p, const TuiUndo *u, CpErr *err)
+{
+    if (!p)
+        return cp_err_set(err, "the planner is not available");
+    int undone = 0;
+    if (store_plan_undo(p->st, u->scenario, &undone, err) < 0)
+        return -1;
+    if (strcmp(u->scenario, p->scenario) == 0) {
+        if (read_params(p, err) < 0)
+            return -1;
+        fill_model(p);
+    }
+    return 0;
+}
+
+int tui_plan_rename(TuiState *s, int k, const char *name, CpErr *err)
+{
+    TuiPlan *p = s->plan;
+    if (!p || k < 0 || k >= p->plan->fit.k)
+        return cp_err_set(err, "no such profile");
+    if (!name[0] || strlen(name) >= PROFILES_NAME_MAX)
+        return cp_err_set(err, "a name of 1 to %d characters", PROFILES_NAME_MAX - 1);
+    if (store_plan_rename(p->st, p->plan->fit.profiles[k].name, name, plan_who(), NULL, err) < 0)
+        return -1;
+    snprintf(p->plan->names[k], PROFILES_NAME_MAX, "%s", name);
+    return 0;
+}
+
+/* ---- scenarios -------------------------------------------------------- */
+
+int tui_plan_nedits(const TuiPlan *p)
+{
+    return p ? (int)p->nedits : 0;
+}
+
+const StorePlanParam *tui_plan_edit(const TuiPlan *p, int i)
+{
+    return p && i >= 0 && i < (int)p->nedits ? &p->edits[i] : NULL;
+}
+
+double tui_plan_total(const TuiPlan *p, int y, int base)
+{
+    const ProjResult *r = p ? (base ? p->res_base : p->res) : NULL;
+    return r && y >= 1 && y <= r->nyears ? r->total[y - 1].demand : NAN;
+}
+
+static const StorePlanScenario *scenario_find(const TuiPlan *p, const char *name)
+{
+    for (size_t i = 0; p && i < p->nscen; i++)
+        if (strcmp(p->scen[i].name, name) == 0)
+            return &p->scen[i];
+    return NULL;
+}
+
+double tui_plan_edits(const TuiPlan *p, const char *name)
+{
+    const StorePlanScenario *sc = scenario_find(p, name);
+    if (sc)
+        return sc->nparams;
+    return p && strcmp(name, "base") == 0 ? 0 : -1;
+}
+
+const char *tui_plan_base_of(const TuiPlan *p, const char *name)
+{
+    const StorePlanScenario *sc = scenario_find(p, name);
+    return sc && sc->base ? sc->base : sc ? "base" : "";
+}
+
+unsigned tui_plan_switch(TuiState *s, const char *name)
+{
+    TuiPlan *p = s->plan;
+    if (!p) {
+        tui_status(s, CV_WARN, 0, "the planner is not available: scenario not switched");
+        return TUI_REDRAW;
+    }
+    char old[64];
+    snprintf(old, sizeof old, "%s", p->scenario);
+    snprintf(p->scenario, sizeof p->scenario, "%s", name);
+    CpErr err = {""};
+    if (read_params(p, &err) < 0) {
+        snprintf(p->scenario, sizeof p->scenario, "%s", old);
+        read_params(p, &err);
+        tui_status(s, CV_BAD, 0, "%s", err.msg);
+        return TUI_REDRAW;
+    }
+    snprintf(s->scenario, sizeof s->scenario, "%s", name);
+    fill_model(p);
+    tui_status(s, CV_GOOD, 0, "showing scenario %s", name);
+    return TUI_RECALC | TUI_REDRAW;
+}
+
+unsigned tui_plan_prompt_accept(TuiState *s)
+{
+    TuiPlan *p = s->plan;
+    s->prompt.kind = TUI_P_NONE;
+    CpErr err = {""};
+    const char *name = s->prompt.text;
+    if (!p) {
+        tui_status(s, CV_WARN, 0, "the planner is not available: no scenario made");
+        return TUI_REDRAW;
+    }
+    if (!name[0] || strcmp(name, "base") == 0 || strlen(name) >= sizeof p->scenario) {
+        tui_status(s, CV_BAD, 0, "refused: a scenario needs a new name (not base)");
+        return TUI_REDRAW;
+    }
+    const char *from = strcmp(p->scenario, "base") == 0 ? NULL : p->scenario;
+    if (from && ensure_stored(p, &err) < 0) {
+        tui_status(s, CV_BAD, 0, "%s", err.msg);
+        return TUI_REDRAW;
+    }
+    if (store_plan_scenario_new(p->st, name, from, plan_who(), &err) < 0) {
+        tui_status(s, CV_BAD, 0, "%s", err.msg);
+        return TUI_REDRAW;
+    }
+    char copy[64];
+    snprintf(copy, sizeof copy, "%s", name);
+    return tui_plan_switch(s, copy) | TUI_RELOAD | TUI_SAVE;
+}

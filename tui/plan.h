@@ -1,0 +1,80 @@
+#ifndef TUI_PLAN_H
+#define TUI_PLAN_H
+/* plan: the dashboard's link to the planner (data/plan.h): the compute
+ * profiles, the projection with the shown scenario's parameters and the
+ * base scenario's (the measured values), recomputed at once after every
+ * edit, and the edits themselves, written to the scenario in the database
+ * before the call returns (data/store_plan.h), so that nothing accepted is
+ * ever lost. It fills the model's demand figures (per group, per year and
+ * memory class, capacity alerts) so that the views stay plain readers.
+ *
+ * Parameter values are in the planner's units: growth, share and buffer
+ * are fractions (0.08 = 8 %), burst and gpus.N GPUs, mem.N GiB (-1
+ * unknown), purchases GPUs. */
+
+#include "core/cp.h"
+#include "core/projection.h"
+#include "data/plan.h"
+#include "data/store_plan.h"
+#include "tui/app.h"
+#include "tui/model.h"
+
+/* Open scenario of st for model m (borrowed: m must outlive the plan or
+ * be replaced through tui_plan_reload). NULL with err->msg "" when the
+ * database has nothing to plan from (no jobs in the window); NULL with err
+ * on a database error. Caller frees with tui_plan_close. */
+TuiPlan *tui_plan_open(Store *st, TuiModel *m, const char *scenario, CpErr *err);
+void tui_plan_close(TuiPlan *p);
+/* After the model was rebuilt from the database: fill it again. */
+void tui_plan_reload(TuiPlan *p, TuiModel *m);
+
+/* What the views read (borrowed, valid until the next edit or switch). */
+const Plan *tui_plan_plan(const TuiPlan *p);
+const ProjParams *tui_plan_params(const TuiPlan *p, int base);
+const ProjResult *tui_plan_result(const TuiPlan *p, int base);
+/* The planner's group of the model's group mg, -1 when not in the plan. */
+int tui_plan_group(const TuiPlan *p, const TuiModel *m, int mg);
+
+/* Parameter rows of the Projection view: the group keys, then gpus.N and
+ * mem.N per profile, then purchases per class and year. */
+int tui_plan_nparams(const TuiPlan *p);
+/* Key of row (e.g. "growth", "gpus.2", "purchase.80.y1") into key. */
+void tui_plan_param_key(const TuiPlan *p, int row, char *key, size_t n);
+/* Value of key for plan group g in the shown scenario (base: measured).
+ * NaN when unknown. */
+double tui_plan_value(const TuiPlan *p, const char *key, int g, int base);
+/* 1 when the shown scenario stores an edit of key (for group g, or for
+ * every group); *reason (may be NULL) gets its reason (borrowed, may be
+ * NULL). */
+int tui_plan_edited(const TuiPlan *p, const char *key, int g, const char **reason);
+
+/* Set key of plan group g (ignored for profile and purchase keys) to
+ * value, with reason (may be NULL): checked, written to the scenario
+ * (created from base on its first edit; base itself cannot be edited),
+ * recomputed, and pushed on s's undo list. -1 with err (nothing changed)
+ * when refused. */
+int tui_plan_set(TuiState *s, const char *key, int g, double value, const char *reason,
+                 CpErr *err);
+/* Put back the value a parameter had before the edit u (saved at once). */
+int tui_plan_undo(TuiPlan *p, const TuiUndo *u, CpErr *err);
+/* Give profile k (0-based) a name (saved at once). */
+int tui_plan_rename(TuiState *s, int k, const char *name, CpErr *err);
+
+/* The shown scenario's stored edits (its difference from base), in key
+ * order; borrowed until the next edit or switch. */
+int tui_plan_nedits(const TuiPlan *p);
+const StorePlanParam *tui_plan_edit(const TuiPlan *p, int i);
+/* Total demand of projected year y (1-based) in the shown scenario or in
+ * base; NaN when there is no such year. */
+double tui_plan_total(const TuiPlan *p, int y, int base);
+
+/* Edits stored in scenario name (-1 unknown), the scenario it was made
+ * from ("" none). */
+double tui_plan_edits(const TuiPlan *p, const char *name);
+const char *tui_plan_base_of(const TuiPlan *p, const char *name);
+/* Show scenario name: parameters read again, demand recomputed. */
+unsigned tui_plan_switch(TuiState *s, const char *name);
+/* Accept the new-scenario prompt (s->prompt): a copy of the shown one. */
+unsigned tui_plan_prompt_accept(TuiState *s);
+
+#endif

@@ -1,0 +1,405 @@
+/* table: the sortable, filterable table shared by the views (view.h). */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tui/view.h"
+
+#define CELL_MAX 256
+
+int table_selected(const TuiCursor *cur)
+{
+    return cur->nidx > 0 && cur->row >= 0 && cur->row < cur->nidx ? cur->idx[cur->row] : -1;
+}
+
+/* ---- filter and sort -------------------------------------------------- */
+
+/* Case-insensitive (ASCII) substring test. */
+static int contains_ci(const char *hay, const char *needle)
+{
+    size_t n = strlen(needle);
+    if (n == 0)
+        return 1;
+    for (; *hay; hay++) {
+        size_t i = 0;
+        while (i < n && hay[i] &&
+               tolower((unsigned char)hay[i]) == tolower((unsigned char)needle[i]))
+            i++;
+        if (i == n)
+            return 1;
+    }
+    return 0;
+}
+
+static int row_matches(const TuiTable *t, const TuiState *s, int row, const char *filter)
+{
+    char buf[CELL_MAX];
+    for (int c = 0; c < t->ncols; c++) {
+        t->cell(s, row, c, buf, sizeof buf);
+        if (contains_ci(buf, filter))
+            return 1;
+    }
+    return 0;
+}
+
+typedef struct SortKey {
+    int row;
+    double v;   /* numeric columns */
+    char *text; /* text columns (owned) */
+} SortKey;
+
+typedef struct SortCtx {
+    int numeric, desc;
+} SortCtx;
+
+/* NaN sorts last in either direction; ties keep model order. */
+static int cmp_key(const void *a, const void *b, void *ctx)
+{
+    const SortKey *x = a, *y = b;
+    const SortCtx *c = ctx;
+    int r = 0;
+    if (c->numeric) {
+        int xn = isnan(x->v), yn = isnan(y->v);
+        if (xn || yn)
+            return xn != yn ? xn - yn : x->row - y->row;
+        r = (x->v > y->v) - (x->v < y->v);
+    } else {
+        r = strcasecmp(x->text, y->text);
+    }
+    if (c->desc)
+        r = -r;
+    return r ? r : x->row - y->row;
+}
+
+static void sort_rows(const TuiTable *t, const TuiState *s, TuiCursor *cur, int col, int desc)
+{
+    SortKey *k = xmalloc((size_t)(cur->nidx ? cur->nidx : 1) * sizeof *k);
+    SortCtx ctx = {t->cols[col].numeric && t->value, desc};
+    char buf[CELL_MAX];
+    for (int i = 0; i < cur->nidx; i++) {
+        k[i].row = cur->idx[i];
+        k[i].text = NULL;
+        if (ctx.numeric) {
+            k[i].v = t->value(s, k[i].row, col);
+        } else {
+            t->cell(s, k[i].row, col, buf, sizeof buf);
+            k[i].text = xstrdup(buf);
+        }
+    }
+    qsort_r(k, (size_t)cur->nidx, sizeof *k, cmp_key, &ctx);
+    for (int i = 0; i < cur->nidx; i++) {
+        cur->idx[i] = k[i].row;
+        free(k[i].text);
+    }
+    free(k);
+}
+
+void table_prepare(const TuiTable *t, const TuiState *s, TuiCursor *cur)
+{
+    int keep = table_selected(cur);
+    int n = t->nrows(s);
+    cur->idx = xrealloc(cur->idx, (size_t)(n ? n : 1) * sizeof *cur->idx);
+    cur->nidx = 0;
+    for (int r = 0; r < n; r++)
+        if (!cur->filter[0] || row_matches(t, s, r, cur->filter))
+            cur->idx[cur->nidx++] = r;
+    int col = cur->sort_col >= 0 ? cur->sort_col : t->default_sort;
+    int desc = cur->sort_col >= 0 ? cur->sort_desc : t->default_desc;
+    if (col >= 0 && col < t->ncols)
+        sort_rows(t, s, cur, col, desc);
+    cur->row = 0;
+    for (int i = 0; i < cur->nidx; i++)
+        if (cur->idx[i] == keep)
+            cur->row = i; /* the selection follows its row */
+    if (cur->col < 0 || cur->col >= t->ncols)
+        cur->col = 0;
+}
+
+/* ---- layout and drawing ----------------------------------------------- */
+
+/* Column widths for width w: hidden columns get -1. */
+static void layout(const TuiTable *t, int w, int *cw)
+{
+    int total = -1;
+    for (int c = 0; c < t->ncols; c++) {
+        cw[c] = t->cols[c].width;
+        total += cw[c] + 1;
+    }
+    while (total > w) {
+        int victim = -1;
+        for (int c = 0; c < t->ncols; c++)
+            if (cw[c] >= 0 && t->cols[c].drop > 0 &&
+                (victim < 0 || t->cols[c].drop >= t->cols[victim].drop))
+                victim = c;
+        if (victim < 0)
+            break;
+        total -= cw[victim] + 1;
+        cw[victim] = -1;
+    }
+    int flex = 0;
+    for (int c = 0; c < t->ncols; c++)
+        if (cw[c] >= 0)
+            flex += t->cols[c].flex;
+    int extra = w - total, given = 0;
+    for (int c = 0; c < t->ncols && flex > 0 && extra > 0; c++) {
+        if (cw[c] < 0 || !t->cols[c].flex)
+            continue;
+        int add = extra * t->cols[c].flex / flex;
+        cw[c] += add;
+        given += add;
+    }
+    for (int c = t->ncols - 1; c >= 0 && flex > 0 && extra - given > 0; c--)
+        if (cw[c] >= 0 && t->cols[c].flex) {
+            cw[c] += extra - given; /* the rounding remainder */
+            break;
+        }
+}
+
+/* A column title with the sort arrow, cut so that the arrow always shows. */
+static void header_title(const Canvas *c, const TuiCol *col, int sorted, int desc, int w,
+                         char *buf, size_t n)
+{
+    const char *arrow = !sorted ? "" : desc ? "\xe2\x96\xbc" : "\xe2\x96\xb2";
+    char title[64];
+    snprintf(title, sizeof title, "%s", col->title);
+    int room = w - (sorted ? 1 : 0);
+    while (title[0] && canvas_width(c, title) > room) {
+        size_t k = strlen(title);
+        while (k > 0 && ((unsigned char)title[k - 1] & 0xc0u) == 0x80u)
+            k--;
+        title[k > 0 ? k - 1 : 0] = '\0';
+    }
+    snprintf(buf, n, "%s%s", title, arrow);
+}
+
+static void draw_header(const TuiTable *t, const TuiCursor *cur, Canvas *c, int y,
+                        const int *xs, const int *cw)
+{
+    int col = cur->sort_col >= 0 ? cur->sort_col : t->default_sort;
+    int desc = cur->sort_col >= 0 ? cur->sort_desc : t->default_desc;
+    for (int k = 0; k < t->ncols; k++) {
+        if (cw[k] < 0)
+            continue;
+        char title[80];
+        header_title(c, &t->cols[k], k == col, desc, cw[k], title, sizeof title);
+        uint16_t a = k == cur->col ? CV_CURSOR : CV_HEAD;
+        canvas_fill(c, xs[k], y, cw[k], ' ', a);
+        if (t->cols[k].numeric)
+            canvas_text_right(c, xs[k], y, cw[k], a, title);
+        else
+            canvas_text(c, xs[k], y, cw[k], a, title);
+    }
+}
+
+/* The in-place editor over the edited cell, growing right up to the
+ * table's edge (right) as the text gets longer. */
+static void draw_edit(const TuiState *s, Canvas *c, int x, int y, int w, int right, TuiFrame *f)
+{
+    char shown[TUI_PROMPT_MAX + 8];
+    snprintf(shown, sizeof shown, "%s_", s->prompt.text);
+    int tw = canvas_width(c, shown);
+    int ew = tw > w ? tw : w;
+    if (x + ew > right)
+        ew = right - x;
+    canvas_fill(c, x, y, ew, ' ', CV_EDITED | CV_REVERSE);
+    canvas_text_right(c, x, y, ew, CV_EDITED | CV_REVERSE, shown);
+    f->edit_x = x;
+    f->edit_w = ew;
+}
+
+static void draw_row(const TuiTable *t, const TuiState *s, Canvas *c, int y, int row, int sel,
+                     const int *xs, const int *cw, int right, TuiFrame *f)
+{
+    char buf[CELL_MAX];
+    int editing = sel && s->prompt.kind == TUI_P_EDIT && s->prompt.row == row;
+    for (int k = 0; k < t->ncols; k++) {
+        if (cw[k] < 0)
+            continue;
+        if (editing && s->prompt.col == k) {
+            draw_edit(s, c, xs[k], y, cw[k], right, f);
+            continue;
+        }
+        uint16_t a = t->attr ? t->attr(s, row, k) : CV_NORMAL;
+        if (sel)
+            a = (uint16_t)((a & ~CV_ROLE_MASK) | CV_SELECTED);
+        t->cell(s, row, k, buf, sizeof buf);
+        if (t->cols[k].numeric)
+            canvas_text_right(c, xs[k], y, cw[k], a, buf);
+        else
+            canvas_text(c, xs[k], y, cw[k], a, buf);
+    }
+}
+
+void table_draw(const TuiTable *t, const TuiState *s, const TuiCursor *cur, Canvas *c, int x,
+                int y, int w, int h, TuiFrame *f)
+{
+    int cw[TUI_MAX_COLS], xs[TUI_MAX_COLS];
+    if (h < 1 || w < 4)
+        return;
+    layout(t, w, cw);
+    int at = x;
+    for (int k = 0; k < t->ncols && k < TUI_MAX_COLS; k++) {
+        xs[k] = cw[k] >= 0 ? at : -1;
+        if (cw[k] >= 0)
+            at += cw[k] + 1;
+        f->col_x[k] = xs[k];
+        f->col_w[k] = cw[k];
+    }
+    canvas_fill(c, x, y, w, ' ', CV_HEAD);
+    draw_header(t, cur, c, y, xs, cw);
+    int body = h - 1;
+    int top = cur->top;
+    if (cur->row < top)
+        top = cur->row;
+    if (cur->row >= top + body)
+        top = cur->row - body + 1;
+    if (top < 0)
+        top = 0;
+    f->head_y = y;
+    f->table_y = y + 1;
+    f->table_h = body;
+    for (int i = 0; i < body && top + i < cur->nidx; i++) {
+        int sel = top + i == cur->row;
+        if (sel)
+            canvas_fill(c, x, y + 1 + i, w, ' ', CV_SELECTED);
+        draw_row(t, s, c, y + 1 + i, cur->idx[top + i], sel, xs, cw, x + w, f);
+    }
+    if (cur->nidx == 0)
+        canvas_text(c, x + 1, y + 1, w - 1, CV_DIM,
+                    cur->filter[0] ? "no row matches the filter" : "no rows");
+}
+
+/* ---- export ----------------------------------------------------------- */
+
+/* cell text for a file: control characters and escapes become '?'. */
+static void clean_text(const char *in, char *out, size_t n)
+{
+    size_t o = 0;
+    while (*in && o + 5 < n) {
+        uint32_t cp = canvas_cp_clean(canvas_utf8_next(&in));
+        if (cp == 0xfffd)
+            cp = '?';
+        o += (size_t)canvas_utf8_put(cp, out + o);
+    }
+    out[o] = '\0';
+}
+
+static void put_md_cell(FILE *f, const char *text)
+{
+    fputs(" ", f);
+    for (const char *p = text; *p; p++) {
+        if (*p == '|' || *p == '\\')
+            fputc('\\', f);
+        fputc(*p, f);
+    }
+    fputs(" |", f);
+}
+
+static void put_csv_cell(FILE *f, const char *text, int numeric, int last)
+{
+    int quote = strpbrk(text, ",\"\r\n") != NULL;
+    int neutral = !numeric && strchr("=+-@\t", text[0]) && text[0];
+    if (quote || neutral)
+        fputc('"', f);
+    if (neutral)
+        fputc('\'', f);
+    for (const char *p = text; *p; p++) {
+        if (*p == '"')
+            fputc('"', f);
+        fputc(*p, f);
+    }
+    if (quote || neutral)
+        fputc('"', f);
+    fputs(last ? "\r\n" : ",", f);
+}
+
+static void export_md(FILE *f, const TuiTable *t, const TuiState *s, const TuiCursor *cur,
+                      const char *title)
+{
+    char raw[CELL_MAX], buf[CELL_MAX];
+    clean_text(title, buf, sizeof buf);
+    fprintf(f, "# %s\n\n|", buf);
+    for (int k = 0; k < t->ncols; k++)
+        put_md_cell(f, t->cols[k].title);
+    fputs("\n|", f);
+    for (int k = 0; k < t->ncols; k++)
+        fputs(t->cols[k].numeric ? " ---: |" : " --- |", f);
+    fputs("\n", f);
+    for (int i = 0; i < cur->nidx; i++) {
+        fputs("|", f);
+        for (int k = 0; k < t->ncols; k++) {
+            t->cell(s, cur->idx[i], k, raw, sizeof raw);
+            clean_text(raw, buf, sizeof buf);
+            put_md_cell(f, buf);
+        }
+        fputs("\n", f);
+    }
+}
+
+static void export_csv(FILE *f, const TuiTable *t, const TuiState *s, const TuiCursor *cur)
+{
+    char raw[CELL_MAX], buf[CELL_MAX];
+    for (int k = 0; k < t->ncols; k++)
+        put_csv_cell(f, t->cols[k].title, 0, k == t->ncols - 1);
+    for (int i = 0; i < cur->nidx; i++) {
+        for (int k = 0; k < t->ncols; k++) {
+            int num = t->cols[k].numeric && t->value;
+            if (num) {
+                double v = t->value(s, cur->idx[i], k);
+                if (isnan(v))
+                    buf[0] = '\0';
+                else
+                    snprintf(buf, sizeof buf, "%.10g", v);
+            } else {
+                t->cell(s, cur->idx[i], k, raw, sizeof raw);
+                clean_text(raw, buf, sizeof buf);
+            }
+            put_csv_cell(f, buf, num, k == t->ncols - 1);
+        }
+    }
+}
+
+int table_export(const TuiTable *t, const TuiState *s, const TuiCursor *cur, const char *title,
+                 const char *path, int csv, CpErr *err)
+{
+    size_t n = strlen(path) + 16;
+    char *tmp = xmalloc(n);
+    snprintf(tmp, n, "%s.XXXXXX", path);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        cp_err_set(err, "%s: %s", path, strerror(errno));
+        free(tmp);
+        return -1;
+    }
+    mode_t mask = umask(0);
+    umask(mask);
+    fchmod(fd, 0666 & ~mask); /* as a plain file would be, not mkstemp's 0600 */
+    FILE *f = fdopen(fd, "w");
+    if (!f) {
+        close(fd);
+        unlink(tmp);
+        free(tmp);
+        return cp_err_set(err, "%s: %s", path, strerror(errno));
+    }
+    if (csv)
+        export_csv(f, t, s, cur);
+    else
+        export_md(f, t, s, cur, title);
+    int bad = fflush(f) != 0 || ferror(f) || fsync(fd) != 0;
+    int saved = errno;
+    bad |= fclose(f) != 0;
+    if (bad || rename(tmp, path) != 0) {
+        if (!bad)
+            saved = errno;
+        unlink(tmp);
+        free(tmp);
+        return cp_err_set(err, "%s: %s", path, strerror(saved));
+    }
+    free(tmp);
+    return 0;
+}

@@ -1,0 +1,460 @@
+/* view_group: one group, as its meeting looks at it: the group's usage over
+ * time, preemption and waits, its members with their usage and what they
+ * say they need beside what they used (mismatches marked), meeting notes;
+ * Enter on a member lists that member's biggest jobs. e edits the member's
+ * stated full-time GPUs in place; n adds a note (actions.c). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "data/store_tui.h"
+#include "tui/actions.h"
+#include "tui/fmt.h"
+#include "tui/view.h"
+
+#define JOBS_LIMIT 200
+#define MISMATCH 2.0 /* stated and measured differ by this factor */
+
+/* ---- members ---------------------------------------------------------- */
+
+enum {
+    M_NAME, M_ROLE, M_UNTIL, M_PROFILE, M_GPUH, M_GPUS, M_STATED, M_MATCH, M_PREEMPT, M_WAIT,
+    M_JOBS, M_TREND, M_COUNT
+};
+
+static const TuiCol mcols[M_COUNT] = {
+    [M_NAME] = {"Member", 10, 2, 0, 0},
+    [M_ROLE] = {"Role", 8, 1, 0, 4},
+    [M_UNTIL] = {"Until", 7, 0, 0, 5},
+    [M_PROFILE] = {"Prof", 4, 0, 0, 3},
+    [M_GPUH] = {"GPU-h", 6, 0, 1, 0},
+    [M_GPUS] = {"GPUs", 5, 0, 1, 0},
+    [M_STATED] = {"Stated", 6, 0, 1, 0},
+    [M_MATCH] = {"Match", 5, 0, 0, 0},
+    [M_PREEMPT] = {"Preempt", 7, 0, 1, 2},
+    [M_WAIT] = {"Wait", 5, 0, 1, 3},
+    [M_JOBS] = {"Jobs", 5, 0, 1, 6},
+    [M_TREND] = {"Last 24 months", 12, 1, 0, 7},
+};
+
+static const TuiGroup *group_of(const TuiState *s)
+{
+    return s->group >= 0 && s->group < s->model->ngroups ? &s->model->groups[s->group] : NULL;
+}
+
+static const TuiUser *member(const TuiState *s, int row)
+{
+    return &s->model->users[group_of(s)->members[row]];
+}
+
+static int m_nrows(const TuiState *s)
+{
+    const TuiGroup *g = group_of(s);
+    return g ? g->nmembers : 0;
+}
+
+/* stated / measured, NaN when either is unknown. */
+static double mismatch(const TuiUser *u)
+{
+    if (u->stated_gpus < 0)
+        return NAN;
+    double measured = u->mean_gpus_12m > 0.01 ? u->mean_gpus_12m : 0.01;
+    return (u->stated_gpus > 0.01 ? u->stated_gpus : 0.01) / measured;
+}
+
+static double m_value(const TuiState *s, int row, int col)
+{
+    const TuiUser *u = member(s, row);
+    switch (col) {
+    case M_GPUH: return u->gpu_h_12m;
+    case M_GPUS: return u->mean_gpus_12m;
+    case M_STATED: return u->stated_gpus >= 0 ? u->stated_gpus : NAN;
+    case M_PREEMPT: return u->attempts_12m ? (double)u->preempted_12m / u->attempts_12m : NAN;
+    case M_WAIT: return u->waited_12m ? u->wait_s_12m / u->waited_12m : NAN;
+    case M_JOBS: return (double)u->jobs_12m;
+    default: return NAN;
+    }
+}
+
+static void match_text(const TuiUser *u, char *buf, size_t n)
+{
+    double r = mismatch(u);
+    if (isnan(r))
+        snprintf(buf, n, "-");
+    else if (r >= MISMATCH)
+        snprintf(buf, n, "\xe2\x89\xa0 x%.0f", r > 99 ? 99.0 : r); /* ≠ */
+    else if (r <= 1 / MISMATCH)
+        snprintf(buf, n, "\xe2\x89\xa0 /%.0f", 1 / r > 99 ? 99.0 : 1 / r);
+    else
+        snprintf(buf, n, "ok");
+}
+
+static void m_cell(const TuiState *s, int row, int col, char *buf, size_t n)
+{
+    const TuiUser *u = member(s, row);
+    double v = m_value(s, row, col);
+    int months = s->model->nmonths < 24 ? s->model->nmonths : 24;
+    switch (col) {
+    case M_NAME: tui_model_user_label(s->model, group_of(s)->members[row], s->redact, buf, n); break;
+    case M_ROLE: snprintf(buf, n, "%s", u->role ? u->role : "-"); break;
+    case M_UNTIL: snprintf(buf, n, "%.7s", u->end ? u->end : "-"); break;
+    case M_PROFILE:
+        if (u->profile >= 0)
+            snprintf(buf, n, "P%d", u->profile + 1);
+        else
+            snprintf(buf, n, "-");
+        break;
+    case M_GPUH:
+    case M_JOBS: fmt_num(v, buf, n); break;
+    case M_GPUS:
+    case M_STATED: fmt_gpus(v, buf, n); break;
+    case M_MATCH: match_text(u, buf, n); break;
+    case M_PREEMPT: fmt_pct(v, buf, n); break;
+    case M_WAIT: fmt_secs(v, buf, n); break;
+    case M_TREND:
+        fmt_spark(u->gpu_h_month + s->model->nmonths - months, months, 12, buf, n);
+        break;
+    default: buf[0] = '\0';
+    }
+}
+
+static uint16_t m_attr(const TuiState *s, int row, int col)
+{
+    const TuiUser *u = member(s, row);
+    double r = mismatch(u);
+    if (col == M_MATCH && !isnan(r))
+        return r >= MISMATCH || r <= 1 / MISMATCH ? CV_BAD | CV_BOLD : CV_GOOD;
+    if (col == M_STATED && u->stated_gpus >= 0)
+        return CV_EDITED;
+    if (col == M_TREND)
+        return CV_ACCENT;
+    return u->active ? CV_NORMAL : CV_DIM;
+}
+
+static const TuiTable members = {mcols, M_COUNT, m_nrows, m_cell, m_value, m_attr, M_GPUH, 1};
+
+/* ---- a member's jobs -------------------------------------------------- */
+
+enum { J_ID, J_NAME, J_CLUSTER, J_PART, J_STATE, J_START, J_ELAPSED, J_GPUS, J_GPUH, J_MEM, J_COUNT };
+
+static const TuiCol jcols[J_COUNT] = {
+    [J_ID] = {"Job", 8, 0, 0, 0},         [J_NAME] = {"Name", 10, 3, 0, 0},
+    [J_CLUSTER] = {"Cluster", 7, 0, 0, 4}, [J_PART] = {"Partition", 9, 0, 0, 5},
+    [J_STATE] = {"State", 9, 0, 0, 2},     [J_START] = {"Start", 10, 0, 0, 3},
+    [J_ELAPSED] = {"Time", 5, 0, 1, 0},    [J_GPUS] = {"GPUs", 4, 0, 1, 0},
+    [J_GPUH] = {"GPU-h", 6, 0, 1, 0},      [J_MEM] = {"Mem GiB", 7, 0, 1, 1},
+};
+
+static int j_nrows(const TuiState *s)
+{
+    return s->njobs;
+}
+
+static double j_value(const TuiState *s, int row, int col)
+{
+    const StoreTuiJob *j = &s->jobs[row];
+    switch (col) {
+    case J_START: return (double)j->start;
+    case J_ELAPSED: return (double)j->elapsed;
+    case J_GPUS: return j->gpus;
+    case J_GPUH: return j->gpu_hours;
+    case J_MEM: return j->gpu_mem_gib >= 0 ? j->gpu_mem_gib : NAN;
+    default: return NAN;
+    }
+}
+
+static void j_cell(const TuiState *s, int row, int col, char *buf, size_t n)
+{
+    const StoreTuiJob *j = &s->jobs[row];
+    time_t t = (time_t)j->start;
+    struct tm tm;
+    switch (col) {
+    case J_ID: snprintf(buf, n, "%s", j->job_id); break;
+    case J_NAME: snprintf(buf, n, "%s", s->redact ? "(hidden)" : j->name ? j->name : "-"); break;
+    case J_CLUSTER: snprintf(buf, n, "%s", j->cluster ? j->cluster : "-"); break;
+    case J_PART: snprintf(buf, n, "%s", j->partition ? j->partition : "-"); break;
+    case J_STATE: snprintf(buf, n, "%s", j->state ? j->state : "-"); break;
+    case J_START:
+        gmtime_r(&t, &tm);
+        strftime(buf, n, "%Y-%m-%d", &tm);
+        break;
+    case J_ELAPSED: fmt_secs((double)j->elapsed, buf, n); break;
+    case J_GPUS: fmt_gpus(j->gpus, buf, n); break;
+    case J_GPUH: fmt_num(j->gpu_hours, buf, n); break;
+    case J_MEM: fmt_num(j_value(s, row, col), buf, n); break;
+    default: buf[0] = '\0';
+    }
+}
+
+static const TuiTable jobs = {jcols, J_COUNT, j_nrows, j_cell, j_value, NULL, J_GPUH, 1};
+
+static const TuiTable *group_table(const TuiState *s)
+{
+    if (!group_of(s))
+        return NULL;
+    return s->member >= 0 ? &jobs : &members;
+}
+
+/* ---- loading ---------------------------------------------------------- */
+
+/* The group to show when none was opened: the busiest. */
+static int default_group(const TuiState *s)
+{
+    int sel = table_selected(&s->cur[TUI_V_GROUPS]);
+    if (sel >= 0)
+        return sel;
+    int best = -1;
+    for (int g = 0; g < s->model->ngroups; g++)
+        if (best < 0 || s->model->groups[g].gpu_h_12m > s->model->groups[best].gpu_h_12m)
+            best = g;
+    return best;
+}
+
+/* The member's biggest jobs: a scan of the jobs table, after the frame. */
+static unsigned after_paint(TuiState *s)
+{
+    if (s->member < 0 || s->jobs_user == s->member)
+        return 0;
+    store_tui_jobs_free(s->jobs, (size_t)s->njobs);
+    s->jobs = NULL;
+    s->njobs = 0;
+    s->jobs_user = s->member;
+    s->jobs_cur.row = s->jobs_cur.top = 0;
+    s->jobs_cur.filter[0] = '\0';
+    if (!s->store)
+        return TUI_RECALC | TUI_REDRAW;
+    size_t n = 0;
+    CpErr err = {""};
+    if (store_tui_user_jobs(s->store, s->model->users[s->member].name, 0, JOBS_LIMIT, &s->jobs,
+                            &n, &err) < 0)
+        tui_status(s, CV_BAD, 0, "%s", err.msg);
+    s->njobs = (int)n;
+    return TUI_RECALC | TUI_REDRAW;
+}
+
+static void prepare(TuiState *s)
+{
+    if (s->group < 0 || s->group >= s->model->ngroups)
+        s->group = default_group(s);
+    if (s->member >= 0 && s->jobs_user != s->member) {
+        store_tui_jobs_free(s->jobs, (size_t)s->njobs); /* another member's */
+        s->jobs = NULL;
+        s->njobs = 0;
+    }
+}
+
+/* ---- rendering -------------------------------------------------------- */
+
+static void render_head(const TuiState *s, const TuiGroup *g, Canvas *c, int y)
+{
+    const TuiModel *m = s->model;
+    char name[128], prof[128], a[32], b[32], d[32], spark[256];
+    tui_model_group_label(m, s->group, s->redact, name, sizeof name);
+    tui_model_prof_label(m, s->group, s->redact, prof, sizeof prof);
+    canvas_textf(c, 1, y, c->w - 2, CV_BOLD, "%s \xc2\xb7 professor %s \xc2\xb7 %s \xc2\xb7 %d "
+                 "students, %d active members of %d", name, prof, g->domain ? g->domain : "-",
+                 g->nstudents, g->nactive, g->nmembers);
+    int months = m->nmonths < 36 ? m->nmonths : 36, sw = c->w > 100 ? 36 : 24;
+    int x = 1 + canvas_text(c, 1, y + 1, 14, CV_NORMAL, "GPU-h/month");
+    canvas_spark(c, x + 1, y + 1, sw, g->gpu_h_month + m->nmonths - months, months, 0, CV_ACCENT);
+    canvas_textf(c, x + sw + 2, y + 1, c->w - x - sw - 3, CV_NORMAL,
+                 "last 12 m %s GPU-h, %s of all, growth %s", fmt_num(g->gpu_h_12m, a, sizeof a),
+                 fmt_pct(g->share_12m, b, sizeof b),
+                 isnan(g->growth) ? "-" : (snprintf(d, sizeof d, "%+.0f%%", g->growth * 100), d));
+    x = 1 + canvas_text(c, 1, y + 2, 14, CV_NORMAL, "preempted");
+    canvas_spark(c, x + 1, y + 2, sw, g->preempt_month + m->nmonths - months, months, 0, CV_WARN);
+    fmt_spark(g->wait_month + m->nmonths - months, months, 12, spark, sizeof spark);
+    canvas_textf(c, x + sw + 2, y + 2, c->w - x - sw - 3, CV_NORMAL,
+                 "%s of attempts, %s GPU-h lost \xc2\xb7 mean wait %s", fmt_pct(g->preempt_rate, a, sizeof a),
+                 fmt_num(g->lost_h_12m, b, sizeof b), fmt_secs(g->mean_wait_s, d, sizeof d));
+}
+
+/* The group's profile mix (active members) and its stated needs. */
+static void render_mix(const TuiState *s, const TuiGroup *g, Canvas *c, int y)
+{
+    int count[16] = {0}, stated = 0, off = 0, known = 0;
+    for (int i = 0; i < g->nmembers; i++) {
+        const TuiUser *u = &s->model->users[g->members[i]];
+        if (u->profile >= 0 && u->profile < 16 && u->active) {
+            count[u->profile]++;
+            known = 1;
+        }
+        if (u->stated_gpus >= 0) {
+            double r = mismatch(u);
+            stated++;
+            off += r >= MISMATCH || r <= 1 / MISMATCH;
+        }
+    }
+    char buf[256];
+    int o = snprintf(buf, sizeof buf, "profiles");
+    for (int k = 0; k < 16 && o < (int)sizeof buf; k++)
+        if (count[k])
+            o += snprintf(buf + o, sizeof buf - (size_t)o, " P%d\xc3\x97%d", k + 1, count[k]);
+    if (!known && o < (int)sizeof buf)
+        o += snprintf(buf + o, sizeof buf - (size_t)o, " -");
+    if (o < (int)sizeof buf)
+        snprintf(buf + o, sizeof buf - (size_t)o, " \xc2\xb7 stated needs %d, %d far from "
+                 "the measured (\xe2\x89\xa0) \xc2\xb7 e types one, n a note", stated, off);
+    canvas_text(c, 1, y, c->w - 2, off ? CV_WARN : CV_NORMAL, buf);
+}
+
+/* The group's latest notes under the table; returns the rows used. */
+static int render_notes(const TuiState *s, Canvas *c, int y_bottom, int max)
+{
+    const TuiModel *m = s->model;
+    int n = 0;
+    for (int i = m->nnotes - 1; i >= 0 && n < max; i--) {
+        if (m->notes[i].group != s->group)
+            continue;
+        int y = y_bottom - n;
+        if (s->redact)
+            canvas_textf(c, 1, y, c->w - 2, CV_DIM, "note %s: (hidden in presentation mode)",
+                         m->notes[i].date);
+        else
+            canvas_textf(c, 1, y, c->w - 2, CV_NORMAL, "note %s: %s", m->notes[i].date,
+                         m->notes[i].text);
+        n++;
+    }
+    return n;
+}
+
+static void render_member(const TuiState *s, Canvas *c, int y, int h, TuiFrame *f)
+{
+    const TuiModel *m = s->model;
+    const TuiUser *u = &m->users[s->member];
+    char name[128], gname[128], a[32];
+    tui_model_user_label(m, s->member, s->redact, name, sizeof name);
+    tui_model_group_label(m, s->group, s->redact, gname, sizeof gname);
+    canvas_textf(c, 1, y, c->w - 2, CV_BOLD, "%s \xc2\xb7 %s \xc2\xb7 %s..%s \xc2\xb7 %s \xc2\xb7 "
+                 "%s GPU-h in 12 months", name, u->role ? u->role : "not on the roster",
+                 u->start ? u->start : "", u->end ? u->end : "", gname,
+                 fmt_num(u->gpu_h_12m, a, sizeof a));
+    int months = m->nmonths < 36 ? m->nmonths : 36;
+    int x = 1 + canvas_text(c, 1, y + 1, 14, CV_NORMAL, "GPU-h/month");
+    canvas_spark(c, x + 1, y + 1, 36, u->gpu_h_month + m->nmonths - months, months, 0, CV_ACCENT);
+    canvas_textf(c, x + 39, y + 1, c->w - x - 40, CV_DIM, "%s \xc2\xb7 Esc: back",
+                 s->jobs_user == s->member ? "biggest jobs first" : "reading the jobs...");
+    table_draw(&jobs, s, &s->jobs_cur, c, 0, y + 2, c->w, h - 2, f);
+}
+
+static void render(const TuiState *s, Canvas *c, int y, int h, TuiFrame *f)
+{
+    const TuiGroup *g = group_of(s);
+    if (!g) {
+        canvas_text(c, 1, y + 1, c->w - 2, CV_DIM, "no group in the database yet");
+        return;
+    }
+    if (s->member >= 0) {
+        render_member(s, c, y, h, f);
+        return;
+    }
+    render_head(s, g, c, y);
+    render_mix(s, g, c, y + 3);
+    int notes = render_notes(s, c, y + h - 1, h > 16 ? 3 : 1);
+    table_draw(&members, s, &s->cur[TUI_V_GROUP], c, 0, y + 4, c->w, h - 4 - notes, f);
+}
+
+/* ---- keys ------------------------------------------------------------- */
+
+static unsigned enter(TuiState *s)
+{
+    if (s->member >= 0 || !group_of(s))
+        return 0;
+    int row = table_selected(&s->cur[TUI_V_GROUP]);
+    if (row < 0)
+        return 0;
+    s->member = group_of(s)->members[row];
+    return TUI_RECALC | TUI_REDRAW;
+}
+
+static unsigned esc(TuiState *s)
+{
+    if (s->member < 0)
+        return 0;
+    s->member = -1;
+    return TUI_RECALC | TUI_REDRAW;
+}
+
+static unsigned edit(TuiState *s)
+{
+    int row = table_selected(&s->cur[TUI_V_GROUP]);
+    if (s->member >= 0 || row < 0)
+        return 0;
+    const TuiUser *u = member(s, row);
+    char now[32] = "", name[128];
+    if (u->stated_gpus >= 0)
+        snprintf(now, sizeof now, "%g", u->stated_gpus);
+    tui_model_user_label(s->model, group_of(s)->members[row], s->redact, name, sizeof name);
+    char label[200];
+    snprintf(label, sizeof label, "GPUs %s needs full-time", name);
+    actions_prompt_open(s, TUI_P_EDIT, label, now);
+    s->prompt.row = row;
+    s->prompt.col = M_STATED;
+    s->cur[TUI_V_GROUP].col = M_STATED;
+    return TUI_REDRAW;
+}
+
+/* A number of GPUs: 0 to 10000, nothing else on the line. */
+static int parse_gpus(const char *text, double *out)
+{
+    char *end;
+    double v = strtod(text, &end);
+    while (*end == ' ')
+        end++;
+    if (end == text || *end || !(v >= 0) || v > 10000)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static unsigned edit_accept(TuiState *s)
+{
+    double v;
+    if (parse_gpus(s->prompt.text, &v) < 0) {
+        tui_status(s, CV_BAD, 0, "refused: '%s' is not a number of GPUs (0 to 10000)",
+                   s->prompt.text);
+        return TUI_REDRAW; /* the prompt stays open, the value as it was */
+    }
+    const TuiUser *u = member(s, s->prompt.row);
+    TuiUndo undo;
+    memset(&undo, 0, sizeof undo);
+    undo.kind = TUI_U_STATED;
+    snprintf(undo.user, sizeof undo.user, "%s", u->name);
+    snprintf(undo.group, sizeof undo.group, "%s", group_of(s)->name);
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(undo.date, sizeof undo.date, "%Y-%m-%d", &tm);
+    undo.had_before = u->stated_date && strcmp(u->stated_date, undo.date) == 0;
+    snprintf(undo.key, sizeof undo.key, "%s", u->stated_date ? u->stated_date : "");
+    undo.before[0] = u->stated_gpus;
+    undo.before[1] = u->stated_mem;
+    CpErr err = {""};
+    if (s->store &&
+        store_tui_stated_set(s->store, undo.user, undo.group, undo.date, v, u->stated_mem, &err) < 0) {
+        tui_status(s, CV_BAD, 0, "not saved: %s", err.msg);
+        return TUI_REDRAW;
+    }
+    s->prompt.kind = TUI_P_NONE;
+    actions_push_undo(s, &undo);
+    tui_status(s, CV_GOOD, 0, "saved: %g GPUs full-time (measured %.2f); u undoes", v,
+               u->mean_gpus_12m);
+    tui_model_set_stated(s->model, undo.user, v, u->stated_mem, undo.date);
+    return TUI_SAVE | TUI_RECALC | TUI_REDRAW;
+}
+
+const TuiView view_group = {
+    .name = "Group",
+    .tab = "Group",
+    .table = group_table,
+    .render = render,
+    .prepare = prepare,
+    .enter = enter,
+    .enter_label = "Jobs",
+    .edit = edit,
+    .edit_accept = edit_accept,
+    .esc = esc,
+    .after_paint = after_paint,
+};

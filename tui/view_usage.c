@@ -1,0 +1,228 @@
+/* view_usage: what the clusters did: utilisation per cluster per month as
+ * sparklines with the events marked under them (▲), a table of every
+ * cluster and month (GPU-hours, GPUs in service, utilisation, jobs, mean
+ * wait, events), the hour-of-week heat map of GPUs in use over the last 12
+ * months and requested against used resources. The heat map and the
+ * efficiency figures scan the jobs table: loaded the first time the view
+ * is shown. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "data/store_tui.h"
+#include "tui/fmt.h"
+#include "tui/view.h"
+
+#define HEAT_W 31    /* "Mon " + 24 hours + margins */
+#define MAX_SPARKS 5 /* cluster sparklines shown */
+
+enum { U_MONTH, U_CLUSTER, U_GPUH, U_GPUS, U_UTIL, U_JOBS, U_WAIT, U_EVENT, U_COUNT };
+
+static const TuiCol ucols[U_COUNT] = {
+    [U_MONTH] = {"Month", 7, 0, 0, 0},   [U_CLUSTER] = {"Cluster", 7, 1, 0, 0},
+    [U_GPUH] = {"GPU-h", 6, 0, 1, 0},    [U_GPUS] = {"GPUs", 5, 0, 1, 2},
+    [U_UTIL] = {"Util", 5, 0, 1, 0},     [U_JOBS] = {"Jobs", 5, 0, 1, 3},
+    [U_WAIT] = {"Wait", 5, 0, 1, 1},     [U_EVENT] = {"Event", 8, 2, 0, 4},
+};
+
+/* Row r: the most recent month first, clusters by name within a month. */
+static void row_pos(const TuiState *s, int r, int *mi, int *c)
+{
+    int nc = s->model->nclusters > 0 ? s->model->nclusters : 1;
+    *mi = s->model->nmonths - 1 - r / nc;
+    *c = r % nc;
+}
+
+static int u_nrows(const TuiState *s)
+{
+    return s->model->nclusters * s->model->nmonths;
+}
+
+static double u_value(const TuiState *s, int r, int col)
+{
+    int mi, c;
+    row_pos(s, r, &mi, &c);
+    const TuiCluster *x = &s->model->clusters[c];
+    double hours = 0;
+    switch (col) {
+    case U_MONTH: return (double)fmt_month_add(s->model->m0, mi);
+    case U_GPUH: return x->used_h[mi];
+    case U_GPUS:
+        hours = 24.0 * 30.44;
+        return x->has_inventory ? x->cap_h[mi] / hours : NAN;
+    case U_UTIL: return x->util[mi] >= 0 ? x->util[mi] : NAN;
+    case U_JOBS: return (double)x->jobs_month[mi];
+    case U_WAIT: return x->wait_month[mi] >= 0 ? x->wait_month[mi] : NAN;
+    default: return NAN;
+    }
+}
+
+/* Labels of the events of cluster c in month mo, "; "-joined. */
+static void events_text(const TuiModel *m, int c, int64_t mo, char *buf, size_t n)
+{
+    size_t o = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < m->nevents && o + 1 < n; i++) {
+        const TuiEvent *e = &m->events[i];
+        if (e->month != mo || (e->cluster[0] && strcmp(e->cluster, m->clusters[c].name) != 0))
+            continue;
+        int k = snprintf(buf + o, n - o, "%s%s", o ? "; " : "", e->label);
+        o += k > 0 ? (size_t)k : 0;
+    }
+}
+
+static void u_cell(const TuiState *s, int r, int col, char *buf, size_t n)
+{
+    int mi, c;
+    row_pos(s, r, &mi, &c);
+    double v = u_value(s, r, col);
+    switch (col) {
+    case U_MONTH: fmt_month(fmt_month_add(s->model->m0, mi), buf, n); break;
+    case U_CLUSTER: snprintf(buf, n, "%s", s->model->clusters[c].name); break;
+    case U_GPUH:
+    case U_JOBS: fmt_num(v, buf, n); break;
+    case U_GPUS: fmt_gpus(v, buf, n); break;
+    case U_UTIL: fmt_pct(v, buf, n); break;
+    case U_WAIT: fmt_secs(v, buf, n); break;
+    case U_EVENT: events_text(s->model, c, fmt_month_add(s->model->m0, mi), buf, n); break;
+    default: buf[0] = '\0';
+    }
+}
+
+static uint16_t u_attr(const TuiState *s, int r, int col)
+{
+    double v = u_value(s, r, U_UTIL);
+    if (col == U_UTIL && v > 0.9)
+        return CV_BAD;
+    if (col == U_UTIL && v < 0.3)
+        return CV_WARN;
+    if (col == U_EVENT)
+        return CV_EVENT;
+    return CV_NORMAL;
+}
+
+static const TuiTable usage = {ucols, U_COUNT, u_nrows, u_cell, u_value, u_attr, -1, 0};
+
+static const TuiTable *usage_table(const TuiState *s)
+{
+    (void)s;
+    return &usage;
+}
+
+/* ---- loading ---------------------------------------------------------- */
+
+/* The heat map and efficiency figures: a scan of the jobs table, once. */
+static unsigned after_paint(TuiState *s)
+{
+    if (s->model->heat_loaded || !s->store)
+        return 0;
+    StoreTuiScan scan;
+    CpErr err = {""};
+    if (store_tui_scan(s->store, tui_model_heat_since(s->model), &scan, &err) < 0) {
+        tui_status(s, CV_BAD, 0, "%s", err.msg);
+        s->model->heat_loaded = 1; /* not again */
+        return TUI_REDRAW;
+    }
+    tui_model_set_scan(s->model, &scan);
+    return TUI_REDRAW;
+}
+
+/* ---- drawing ---------------------------------------------------------- */
+
+/* Sparklines per cluster over the last months, and the events under them. */
+static int render_sparks(const TuiState *s, Canvas *c, int y, int w)
+{
+    const TuiModel *m = s->model;
+    int sw = w - 22, months = m->nmonths < sw ? m->nmonths : sw;
+    char a[32], m0[16];
+    if (sw < 8)
+        return 0;
+    canvas_textf(c, 1, y, w - 1, CV_BOLD, "Utilisation per month from %s, \xe2\x96\xb2 events",
+                 fmt_month(fmt_month_add(m->m0, m->nmonths - months), m0, sizeof m0));
+    int rows = 0;
+    for (int k = 0; k < m->nclusters && rows < MAX_SPARKS; k++, rows++) {
+        const TuiCluster *x = &m->clusters[k];
+        const double *v = x->has_inventory ? x->util : x->used_h;
+        canvas_text(c, 1, y + 1 + rows, 9, CV_NORMAL, x->name);
+        canvas_spark(c, 11, y + 1 + rows, months, v + m->nmonths - months, months,
+                     x->has_inventory ? 1.0 : 0, CV_ACCENT);
+        double last = x->has_inventory ? x->util[m->nmonths - 1] : -1;
+        if (last >= 0)
+            canvas_text(c, 12 + months, y + 1 + rows, w - 13 - months, CV_NORMAL,
+                        fmt_pct(last, a, sizeof a));
+        else
+            canvas_text(c, 12 + months, y + 1 + rows, w - 13 - months, CV_DIM, "GPU-h");
+    }
+    canvas_text(c, 1, y + 1 + rows, 9, CV_DIM, "events");
+    for (int i = 0; i < m->nevents; i++) {
+        int mi = tui_model_month_index(m, m->events[i].month) - (m->nmonths - months);
+        if (mi >= 0 && mi < months)
+            canvas_fill(c, 11 + mi, y + 1 + rows, 1, 0x25b2, CV_EVENT | CV_BOLD);
+    }
+    return rows + 2;
+}
+
+/* The hour-of-week heat map (rows Monday..Sunday, columns UTC hours). */
+static void render_heat(const TuiState *s, Canvas *c, int x, int y, int h)
+{
+    static const char *const days[7] = {"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"};
+    const TuiModel *m = s->model;
+    canvas_text(c, x, y, HEAT_W - 1, CV_BOLD, "GPUs in use by hour (UTC)");
+    if (!m->heat_loaded) {
+        canvas_text(c, x, y + 1, HEAT_W - 1, CV_DIM, s->store ? "reading the jobs..." : "not loaded");
+        return;
+    }
+    double max = 0;
+    for (int i = 0; i < 168; i++)
+        max = fmax(max, m->heat[i]);
+    for (int d = 0; d < 7 && d + 1 < h; d++) {
+        canvas_text(c, x, y + 1 + d, 4, CV_NORMAL, days[d]);
+        for (int hr = 0; hr < 24; hr++)
+            canvas_fill(c, x + 4 + hr, y + 1 + d, 1,
+                        canvas_shade(max > 0 ? m->heat[d * 24 + hr] / max : 0), CV_ACCENT);
+    }
+    char a[32];
+    if (h > 8)
+        canvas_text(c, x + 4, y + 8, 25, CV_DIM, "0     6     12    18   ");
+    if (h > 9)
+        canvas_textf(c, x, y + 9, HEAT_W - 1, CV_NORMAL, "\xe2\x96\x88 = %s GPUs, 12 months",
+                     fmt_gpus(max, a, sizeof a));
+}
+
+static void render_eff(const TuiState *s, Canvas *c, int x, int y, int h)
+{
+    const TuiModel *m = s->model;
+    char a[32], b[32];
+    if (h < 4 || !m->heat_loaded)
+        return;
+    canvas_text(c, x, y, HEAT_W - 1, CV_BOLD, "Requested vs used, 12 m");
+    canvas_textf(c, x, y + 1, HEAT_W - 1, CV_NORMAL, "GPU util %s (%s known)",
+                 isnan(m->gpu_util) ? "-" : (snprintf(a, sizeof a, "%.0f%%", m->gpu_util), a),
+                 fmt_pct(m->gpu_util_known, b, sizeof b));
+    canvas_textf(c, x, y + 2, HEAT_W - 1, CV_NORMAL, "CPU time used %s", fmt_pct(m->cpu_eff, a, sizeof a));
+    canvas_textf(c, x, y + 3, HEAT_W - 1, CV_NORMAL, "memory used %s of asked", fmt_pct(m->mem_eff, a, sizeof a));
+}
+
+static void render(const TuiState *s, Canvas *c, int y, int h, TuiFrame *f)
+{
+    int side = c->w >= 80 ? HEAT_W : 0;
+    int lw = c->w - side;
+    if (s->model->nclusters == 0) {
+        canvas_text(c, 1, y + 1, c->w - 2, CV_DIM, "no usage in the database yet");
+        return;
+    }
+    int used = render_sparks(s, c, y, lw);
+    table_draw(&usage, s, &s->cur[TUI_V_USAGE], c, 0, y + used, lw, h - used, f);
+    if (side) {
+        render_heat(s, c, lw + 1, y, h);
+        render_eff(s, c, lw + 1, y + 11, h - 11);
+    }
+}
+
+const TuiView view_usage = {
+    .name = "Usage",
+    .tab = "Usage",
+    .table = usage_table,
+    .render = render,
+    .after_paint = after_paint,
+};
