@@ -35,10 +35,12 @@ wait_for "$GROUP · professor $PROF"
 wait_for "GPU-h/month"; wait_for "Member"
 
 # A student says they need 2 GPUs full-time: typed in place, saved.
+said() { sqlite3 "$DB" "SELECT count(*) FROM stated_needs WHERE group_name = '$GROUP' AND gpus_fulltime = 2"; }
+said_before=$(said)
 keys e; wait_for "Enter saves, Esc cancels"
 keys C-u 2 x Enter; wait_for "refused: '2x' is not a number of GPUs"
 keys C-u 2 Enter; wait_for "saved: 2 GPUs full-time"
-[ "$(sqlite3 "$DB" "SELECT count(*) FROM stated_needs WHERE group_name = '$GROUP' AND gpus_fulltime = 2")" = 1 ] \
+[ "$(said)" = $((said_before + 1)) ] \
     || fail "stated need not in the database"
 keys n; typ "needs the 80 GB class for fine-tuning"; keys Enter; wait_for "note saved"
 wait_for "needs the 80 GB class for fine-tuning"

@@ -119,7 +119,8 @@ done
 row 23 | grep -q "^F1Help.*F10Quit" || { cat "$WORK/screen"; fail "function bar after resize"; }
 row 0 | grep -qF "capplan · Groups · scenario base" || fail "title after resize"
 [ "$(row 3 | cut -c1-5)" = "Group" ] || fail "table header after resize: $(row 3)"
-awk 'length($0) > 80 { exit 1 }' "$WORK/screen" || fail "a row wider than 80 columns"
+python3 -c 'import sys; sys.exit(any(len(l.rstrip("\n")) > 80 for l in open(sys.argv[1], encoding="utf-8")))' \
+    "$WORK/screen" || fail "a row wider than 80 columns"
 
 # Export the Groups table as CSV, atomically, into the work folder.
 keys x C-u; typ "$WORK/groups.csv"; keys Enter
