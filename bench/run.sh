@@ -59,6 +59,35 @@ sys.exit(rc if rc >= 0 else 128 - rc)'
 
 FAILED=0
 NOTES=""
+PY_SAID=""
+RECOMPUTE=""
+TUI_SAID=""
+# A python3 with pandas and scikit-learn (Debian's, when another python3 is
+# first on PATH) for the planner's baseline.
+PYSK=""
+for p in python3 /usr/bin/python3; do
+    if "$p" -c 'import pandas, sklearn' 2>/dev/null; then PYSK=$p; break; fi
+done
+
+# naive_sql KIND: one plain query over the jobs table that a sysadmin would
+# write for the same question (no materialised tables, no cache).
+naive_sql() {
+    case $1 in
+    utilization) echo "SELECT cluster_id, strftime('%Y-%m', start, 'unixepoch') m,
+        sum(gpus * elapsed) / 3600.0 FROM jobs WHERE start IS NOT NULL GROUP BY 1, 2;" ;;
+    preemption) echo "SELECT account_id, partition_id, count(*), sum(state = (SELECT state FROM jobs
+        WHERE state_raw LIKE 'PREEMPTED%' LIMIT 1)), sum(gpus * elapsed) / 3600.0
+        FROM jobs GROUP BY 1, 2;" ;;
+    waits) echo "SELECT partition_id, gpus, start - submit w FROM jobs WHERE start IS NOT NULL
+        ORDER BY partition_id, gpus, w;" ;;
+    efficiency) echo "SELECT account_id, sum(total_cpu_s) / sum(elapsed * ncpus),
+        sum(max_rss_mib) / sum(req_mem_mib), avg(gpu_util) FROM jobs WHERE elapsed > 0
+        GROUP BY 1;" ;;
+    domains) echo "SELECT account_id, strftime('%Y', start, 'unixepoch'), sum(gpus * elapsed) / 3600.0
+        FROM jobs WHERE start IS NOT NULL GROUP BY 1, 2;" ;;
+    pubs) echo "SELECT account_id, count(*) FROM jobs GROUP BY 1;" ;;
+    esac
+}
 LINEARITY=""
 BASE_LINEARITY=""
 
@@ -147,8 +176,38 @@ bench_size() {
         NOTES="$NOTES
   $(fmt_jobs "$n"): $said"
     fi
-    # Rows over the imported db go here, one bench_row call each, e.g.
-    # bench_row "capplan profile" "$n" "$rows" - "$CAPPLAN" --db "$db" profile --json
+    # The planner: profile + project beside pandas + scikit-learn doing the
+    # same work (bench/baseline_plan.py) on the same database.
+    if [ -n "$PYSK" ]; then
+        bench_row "python3 pandas+sklearn" "$n" "$rows" - "$PYSK" bench/baseline_plan.py "$db"
+        pybase=$BENCH_LAST_S
+        PY_SAID="$PY_SAID
+  $(fmt_jobs "$n") python3: $(tail -n 1 "$TMP/out")"
+    else
+        pybase=-
+    fi
+    bench_row "capplan profile" "$n" "$rows" "$pybase" "$CAPPLAN" --db "$db" profile --json
+    PY_SAID="$PY_SAID
+  $(fmt_jobs "$n") capplan: $(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print("k=%d silhouette=%.3f inertia=%.1f" % (d["k"], d["silhouette"], d["inertia"]))' "$TMP/out" 2>/dev/null)"
+    bench_row "capplan project" "$n" "$rows" "$pybase" "$CAPPLAN" --db "$db" project --json
+    bench_row "capplan project --bench" "$n" "$rows" - "$CAPPLAN" --db "$db" project --bench
+    RECOMPUTE="$RECOMPUTE
+  $(fmt_jobs "$n"): $(grep 'recompute after one parameter change' "$TMP/out")"
+
+    # Statistics: the first call builds the cache, the rest read it; each
+    # beside one naive sqlite3 query over the jobs table.
+    for kind in utilization preemption waits efficiency domains pubs; do
+        bench_row "sqlite3 naive $kind" "$n" "$rows" - sqlite3 "$db" "$(naive_sql "$kind")"
+        bench_row "capplan stats $kind" "$n" "$rows" "$BENCH_LAST_S" \
+            "$CAPPLAN" --db "$db" stats "$kind" --json
+    done
+    bench_row "capplan stats utilization" "$n" "$rows" - "$CAPPLAN" --db "$db" stats utilization --json
+
+    # The dashboard, headless: start to first frame, and a redraw per key.
+    bench_row "capplan tui (headless)" "$n" "$rows" - \
+        "$CAPPLAN" --db "$db" tui --bench-keys '2s5<Enter>3<Enter><Esc>6471q'
+    TUI_SAID="$TUI_SAID
+  $(fmt_jobs "$n"): $(grep -E '^load|^redraw' "$TMP/out" | tr '\n' ';' | sed 's/;$//')"
 
     rm -f "$f" "$TMP"/*.db "$TMP"/*.db-*
 }
@@ -171,6 +230,14 @@ echo "  sqlite3 .import:     $BASE_LINEARITY"
 if [ -n "$NOTES" ]; then
     echo "capplan said:$NOTES"
 fi
+[ -z "$PY_SAID" ] || echo "the clusterings (same k and inertia means the same work):$PY_SAID"
+[ -z "$RECOMPUTE" ] || echo "projection recompute after one edit (capplan project --bench):$RECOMPUTE"
+[ -z "$TUI_SAID" ] || echo "dashboard, headless 100x30 (capplan tui --bench-keys):$TUI_SAID"
+# The demo institute at its default size, as make demo builds it.
+DEMO_DB=$TMP/demo.db
+measure "$CAPPLAN" --db "$DEMO_DB" demo --no-tui --dir "$TMP/demo-input"
+echo "capplan demo (default size, 300k jobs): $M_S s, peak $M_RSS MB; it said: $(head -n 1 "$TMP/out")"
+[ "$M_RC" -eq 0 ] || FAILED=1
 if [ "$FAILED" -ne 0 ]; then
     echo "bench: FAILED (see the rows marked FAILED)" >&2
     exit 1

@@ -46,5 +46,7 @@ extern const CmdEntry cmd_demo;
 extern const CmdEntry cmd_tui;
 extern const CmdEntry cmd_profile, cmd_project, cmd_scenario;
 extern const CmdEntry cmd_stats;
+extern const CmdEntry cmd_export;
+extern const CmdEntry cmd_meetings;
 
 #endif

@@ -5,10 +5,13 @@
 
 #include "cli/cli.h"
 #include "data/import.h"
+#include "data/peers.h"
 #include "data/store.h"
+#include "data/store_policy.h"
 
 static const char import_usage[] =
-    "capplan import sacct|trace|roster|inventory|gpu-metrics|events|pubs [options] FILE...";
+    "capplan import sacct|trace|roster|inventory|gpu-metrics|events|pubs|peers|allocations|"
+    "carbon|sites [options] FILE...";
 
 static const char import_help[] =
     "\n"
@@ -21,6 +24,14 @@ static const char import_help[] =
     "                      timestamp,value,container_ip series of GPU memory bytes\n"
     "  events FILE.csv     date,cluster,label\n"
     "  pubs FILE.csv       year,group,title,domain[,authors]\n"
+    "  peers FILE.csv      institution,gpus,researchers (other institutes, for the report;\n"
+    "                      one bad row rejects the file)\n"
+    "  allocations FILE    group,year,gpu_hours (for stats fairshare)\n"
+    "  carbon FILE         datetime,zone,carbon_intensity (gCO2e/kWh, hourly; or an\n"
+    "                      Electricity Maps CSV export)\n"
+    "  sites FILE          cluster[,pue,carbon_zone,carbon_intensity] (for stats energy;\n"
+    "                      defaults PUE 1.2, 480 gCO2e/kWh). These three land whole or\n"
+    "                      not at all: the first bad line is reported, nothing is kept\n"
     "\noptions:\n"
     "  --cluster C         cluster name for records that carry none (default 'default')\n"
     "  --strict            one bad line rejects the whole file; the database is unchanged\n"
@@ -70,16 +81,36 @@ static int parse_tz(const char *s, int64_t *out)
 
 static int is_csv_kind(const char *k)
 {
-    static const char *const kinds[] = {"roster", "inventory", "gpu-metrics", "events", "pubs"};
+    static const char *const kinds[] = {"roster", "inventory", "gpu-metrics", "events", "pubs",
+                                        "peers"};
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
         if (strcmp(k, kinds[i]) == 0)
             return 1;
     return 0;
 }
 
+/* allocations, carbon, sites (data/store_policy): all or nothing. */
+static int import_policy(Store *st, const char *kind, const char *path, int quiet)
+{
+    StorePolicyResult res;
+    CpErr err;
+    if (store_policy_import(st, kind, path, &res, &err) < 0)
+        return cli_error("%s", err.msg);
+    if (!quiet) {
+        char shown[512];
+        cli_sanitize(shown, sizeof shown, strcmp(path, "-") == 0 ? "<stdin>" : path);
+        printf("%s: %s, %lld rows read, %lld added, %lld updated, %lld unchanged, 0 rejected\n",
+               shown, res.format, (long long)res.rows_read, (long long)res.added,
+               (long long)res.updated, (long long)res.unchanged);
+    }
+    return 0;
+}
+
 static int import_one(Store *st, const char *kind, const char *path, const ImportOpts *o,
                       int quiet)
 {
+    if (store_policy_kind(kind))
+        return import_policy(st, kind, path, quiet);
     ImportResult res;
     CpErr err;
     int rc;
@@ -87,6 +118,8 @@ static int import_one(Store *st, const char *kind, const char *path, const Impor
         rc = import_sacct(st, path, o, &res, &err);
     else if (strcmp(kind, "trace") == 0)
         rc = import_trace(st, path, o, &res, &err);
+    else if (strcmp(kind, "peers") == 0)
+        rc = peers_import(st, path, &res, &err);
     else
         rc = import_csv(st, kind, path, o, &res, &err);
     if (rc < 0)
@@ -109,7 +142,8 @@ static int exec_import(CliCtx *ctx, int argc, char **argv)
     if (argc < 2)
         return cli_usage(&cmd_import);
     const char *kind = argv[1];
-    if (strcmp(kind, "sacct") != 0 && strcmp(kind, "trace") != 0 && !is_csv_kind(kind)) {
+    if (strcmp(kind, "sacct") != 0 && strcmp(kind, "trace") != 0 && !is_csv_kind(kind) &&
+        !store_policy_kind(kind)) {
         cli_error("import: unknown kind '%s'", kind);
         return cli_usage(&cmd_import);
     }

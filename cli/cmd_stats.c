@@ -7,6 +7,8 @@
 
 #include "cli/cli.h"
 #include "core/stats.h"
+#include "core/policy.h"
+#include "data/store_policy.h"
 #include "data/store_stats.h"
 
 typedef enum Format { FMT_TEXT, FMT_JSON, FMT_CSV } Format;
@@ -16,7 +18,14 @@ typedef struct StatsArgs {
     int by_given;
     Format fmt;
     const char *table; /* --table: print only this one */
+    int policy;           /* issue 9's kinds: 1 fairshare, 2 energy (core/policy) */
+    const char *scenario; /* --scenario: their policy.* parameters */
 } StatsArgs;
+
+static const char *kind_name(const StatsArgs *a)
+{
+    return a->policy == 1 ? "fairshare" : a->policy == 2 ? "energy" : stats_kind_name(a->o.kind);
+}
 
 #define TEXT_CELL_MAX 40 /* display columns of a text cell in a table */
 
@@ -75,6 +84,8 @@ static int parse_opt(int argc, char **argv, int *i, StatsArgs *a)
         a->o.cluster = v;
     } else if ((v = opt_value(argc, argv, i, "--table", &bad))) {
         a->table = v;
+    } else if ((v = opt_value(argc, argv, i, "--scenario", &bad))) {
+        a->scenario = v;
     } else {
         return -1;
     }
@@ -89,6 +100,10 @@ static int parse_args(int argc, char **argv, StatsArgs *a)
         if (argv[i][0] == '-' && argv[i][1]) {
             if (parse_opt(argc, argv, &i, a) < 0)
                 return -1;
+        } else if (!have_kind && (strcmp(argv[i], "fairshare") == 0 ||
+                                  strcmp(argv[i], "energy") == 0)) {
+            a->policy = argv[i][0] == 'f' ? 1 : 2;
+            have_kind = 1;
         } else if (!have_kind) {
             if (stats_kind_parse(argv[i], &a->o.kind) < 0) {
                 fprintf(stderr, "capplan: stats: unknown kind '%s'\n", argv[i]);
@@ -102,7 +117,7 @@ static int parse_args(int argc, char **argv, StatsArgs *a)
     if (!have_kind)
         return -1;
     if (!a->by_given)
-        a->o.by = stats_kind_default_by(a->o.kind);
+        a->o.by = a->policy ? STATS_BY_MONTH : stats_kind_default_by(a->o.kind);
     return 0;
 }
 
@@ -233,7 +248,7 @@ static int print_json(const StatsReport *rep, const StatsArgs *a, const char *ta
 {
     static const char *const by_name[] = {"month", "year", "all"};
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "kind", stats_kind_name(rep->kind));
+    cJSON_AddStringToObject(o, "kind", kind_name(a));
     cJSON_AddStringToObject(o, "by", by_name[rep->by]);
     if (a->o.group)
         cJSON_AddStringToObject(o, "group", a->o.group);
@@ -324,8 +339,7 @@ static void print_csv(const StatsTable *t, FILE *out)
 static int print_report(const StatsReport *rep, const StatsArgs *a)
 {
     if (a->table && !stats_report_table(rep, a->table)) {
-        fprintf(stderr, "capplan: stats %s: no table '%s'; tables:", stats_kind_name(rep->kind),
-                a->table);
+        fprintf(stderr, "capplan: stats %s: no table '%s'; tables:", kind_name(a), a->table);
         for (size_t i = 0; i < rep->ntables; i++)
             fprintf(stderr, " %s", rep->tables[i].key);
         fputc('\n', stderr);
@@ -347,6 +361,48 @@ static int print_report(const StatsReport *rep, const StatsArgs *a)
     return 0;
 }
 
+/* fairshare and energy: the jobs through the stats cache, the rest
+ * through data/store_policy, the tables from core/policy. */
+static int exec_policy(Store *st, const StatsArgs *a)
+{
+    CpErr err;
+    StoreStatsData *d =
+        store_stats_load(st, STATS_NEED_JOBS | STATS_NEED_ROSTER | STATS_NEED_INVENTORY, &err);
+    if (!d)
+        return cli_error("%s", err.msg);
+    StorePolicyData *pd = store_policy_load(st, a->scenario, &err);
+    if (!pd) {
+        store_stats_free(d);
+        return cli_error("stats %s: %s", kind_name(a), err.msg);
+    }
+    PolicyInput in;
+    policy_input_init(&in);
+    store_policy_input(pd, store_stats_input(d), &in);
+    double *pg = NULL;
+    int32_t *py = NULL;
+    if (a->policy == 2 && a->scenario &&
+        store_policy_projection(st, a->scenario, &pg, &py, &in.nproj, &err) < 0) {
+        store_policy_free(pd);
+        store_stats_free(d);
+        return cli_error("stats energy: %s", err.msg);
+    }
+    in.proj_gpus = pg;
+    in.proj_year = py;
+    in.scenario = a->scenario;
+    StatsReport rep;
+    int rc = a->policy == 1 ? policy_fairshare(&in, &a->o, &rep, &err)
+                            : policy_energy(&in, &a->o, &rep, &err);
+    rc = rc < 0 ? cli_error("stats %s: %s", kind_name(a), err.msg) : print_report(&rep, a);
+    stats_report_free(&rep);
+    free(pg);
+    free(py);
+    store_policy_free(pd);
+    store_stats_free(d);
+    if (rc == 0 && fflush(stdout) != 0)
+        rc = cli_error("stats: cannot write the output");
+    return rc;
+}
+
 static int exec_stats(CliCtx *ctx, int argc, char **argv)
 {
     StatsArgs a;
@@ -357,6 +413,8 @@ static int exec_stats(CliCtx *ctx, int argc, char **argv)
     Store *st = cli_store(ctx);
     if (!st)
         return 1;
+    if (a.policy)
+        return exec_policy(st, &a);
     CpErr err;
     StoreStatsData *d = store_stats_load(st, stats_kind_needs(a.o.kind), &err);
     if (!d)
@@ -376,8 +434,8 @@ static int exec_stats(CliCtx *ctx, int argc, char **argv)
 
 const CmdEntry cmd_stats = {
     "stats",
-    "capplan stats utilization|preemption|waits|efficiency|domains|pubs [--by month|year|all] "
-    "[--group G] [--cluster C] [--table T] [--json|--csv]",
+    "capplan stats utilization|preemption|waits|efficiency|domains|pubs|fairshare|energy "
+    "[--by month|year|all] [--group G] [--cluster C] [--table T] [--scenario S] [--json|--csv]",
     "\nUsage analytics over the imported accounting, roster and reference data.\n"
     "\n"
     "  utilization  GPU-hours used against GPU-hours available from the dated inventory,\n"
@@ -406,6 +464,19 @@ const CmdEntry cmd_stats = {
     "               roster and active users per domain.\n"
     "  pubs         publications and GPU-hours per publication, per group and per domain,\n"
     "               per year.\n"
+    "  fairshare    replay of the jobs under the imported allocations (capplan import\n"
+    "               allocations), IDRIS Jean Zay style: a group may use up to 125 %% of its\n"
+    "               yearly allocation and is blocked beyond; fair-share factor 2^(-U/S) with\n"
+    "               usage decayed over a 14-day half-life. Tables groups, series, machine\n"
+    "               (GPU-hours left unused), blocks. Parameters per scenario (--scenario S):\n"
+    "               policy.ceiling, policy.half_life_days, policy.w_fairshare,\n"
+    "               policy.w_allocation.\n"
+    "  energy       kWh = GPUs x hours x TDP x utilisation (measured, else 1) x PUE / 1000,\n"
+    "               carbon from the cluster's intensity or hourly series (capplan import\n"
+    "               sites, capplan import carbon; defaults PUE 1.2, 480 gCO2e/kWh). Tables\n"
+    "               energy (per period), groups, domains, clusters (the assumptions),\n"
+    "               shifting (carbon saved moving preemptible runs to the cleanest start\n"
+    "               within energy.shift_delay_h, 24 h, under the inventory's capacity).\n"
     "\n"
     "Groups come from the roster (the line in force at the time); users the roster does\n"
     "not know are counted under their account. --by defaults to month for utilization,\n"

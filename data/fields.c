@@ -327,7 +327,7 @@ static double mig_fraction(const char *type, size_t n)
         if (type[i] == '_' && is_digit(type[i + 1])) {
             size_t j = i + 1;
             int g = 0;
-            while (j < n && is_digit(type[j]))
+            while (j < n && is_digit(type[j]) && g <= 7)
                 g = g * 10 + (type[j++] - '0');
             if (j < n && type[j] == 'g' && g >= 1 && g <= 7)
                 return g / 7.0;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/policy.h"
 #include "data/fields.h"
 #include "data/plan_int.h"
 
@@ -45,6 +46,8 @@ int plan_apply(const Plan *p, ProjParams *params, const char *key, const char *g
 {
     char k[64];
     int g = -1;
+    if (policy_key_known(key)) /* policy.*, energy.*: read by core/policy, not the projection */
+        return policy_param_set(NULL, key, value, err) < 0 ? -1 : 1;
     if (group && group[0]) {
         g = plan_group_index(p, group);
         if (g < 0)

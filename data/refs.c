@@ -14,6 +14,7 @@ enum { M_JOB, M_MEM, M_UTIL, M_CLUSTER };
 enum { S_TIME, S_VALUE, S_KEY };
 enum { E_DATE, E_CLUSTER, E_LABEL };
 enum { P_YEAR, P_GROUP, P_TITLE, P_DOMAIN, P_AUTHORS };
+enum { X_INSTITUTION, X_GPUS, X_RESEARCHERS };
 
 static const char *const roster_cols[] = {"user",  "group|group_name", "role",
                                           "domain", "start|start_date", "end|end_date",
@@ -25,6 +26,7 @@ static const char *const metrics_cols[] = {"job_id|jobid|job", "gpu_mem_max_gib"
                                            "gpu_util_mean", "cluster"};
 static const char *const series_cols[] = {"timestamp_anon|timestamp", "value", "container_ip"};
 static const char *const events_cols[] = {"date", "cluster", "label"};
+static const char *const peers_cols[] = {"institution|institute", "gpus", "researchers"};
 static const char *const pubs_cols[] = {"year", "group|group_name", "title", "domain",
                                         "authors"};
 
@@ -44,6 +46,7 @@ static const Layout layouts[REFS_SHAPE_COUNT] = {
     [REFS_METRICS_SERIES] = {"gpu-metrics", "gpu-metrics-series-csv", COLS(series_cols), 3},
     [REFS_EVENTS] = {"events", "events-csv", COLS(events_cols), 3},
     [REFS_PUBS] = {"pubs", "pubs-csv", COLS(pubs_cols), 4},
+    [REFS_PEERS] = {"peers", "peers-csv", COLS(peers_cols), 3},
 };
 
 int refs_kind_known(const char *kind)
@@ -242,6 +245,17 @@ int refs_event(const RefsHeader *h, const CsvinRec *rec, const char *default_clu
     out->cluster = opt_text(h, rec, E_CLUSTER);
     if (!out->cluster)
         out->cluster = default_cluster ? default_cluster : "";
+    return 0;
+}
+
+int refs_peer(const RefsHeader *h, const CsvinRec *rec, RefPeer *out, const char **bad,
+              CpErr *err)
+{
+    if (need_text(h, rec, X_INSTITUTION, "institution", &out->institution, bad, err) < 0 ||
+        num_cell(h, rec, X_GPUS, "gpus", 1, 0, "negative count", &out->gpus, bad, err) < 0 ||
+        num_cell(h, rec, X_RESEARCHERS, "researchers", 1, 0, "negative count",
+                 &out->researchers, bad, err) < 0)
+        return -1;
     return 0;
 }
 

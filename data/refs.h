@@ -26,6 +26,7 @@ typedef enum RefsShape {
     REFS_METRICS_SERIES, /* timestamp_anon,value,container_ip (value in bytes) */
     REFS_EVENTS,         /* date,cluster,label */
     REFS_PUBS,           /* year,group,title,domain[,authors] */
+    REFS_PEERS,          /* institution,gpus,researchers (other institutes; reports) */
     REFS_SHAPE_COUNT
 } RefsShape;
 
@@ -40,7 +41,7 @@ typedef struct RefsHeader {
 } RefsHeader;
 
 /* 1 when kind is one of "roster", "inventory", "gpu-metrics", "events",
- * "pubs", else 0. */
+ * "pubs", "peers", else 0. */
 int refs_kind_known(const char *kind);
 
 /* Map the header record hdr of a file of kind to its shape and columns.
@@ -73,6 +74,12 @@ typedef struct RefPub {
     const char *group, *title, *domain, *authors; /* domain, authors NULL when empty */
 } RefPub;
 
+/* Another institute's resources, for the report's comparison. */
+typedef struct RefPeer {
+    const char *institution;
+    double gpus, researchers; /* >= 0 */
+} RefPeer;
+
 /* What a monitor measured for one job (or one pod). */
 typedef struct RefMetric {
     const char *cluster;      /* "" when unknown: matches jobs of any cluster */
@@ -99,6 +106,8 @@ int refs_event(const RefsHeader *h, const CsvinRec *rec, const char *default_clu
                RefEvent *out, const char **bad_field, CpErr *err);
 int refs_pub(const RefsHeader *h, const CsvinRec *rec, RefPub *out, const char **bad_field,
              CpErr *err);
+int refs_peer(const RefsHeader *h, const CsvinRec *rec, RefPeer *out, const char **bad_field,
+              CpErr *err);
 int refs_metric(const RefsHeader *h, const CsvinRec *rec, const char *default_cluster,
                 RefMetric *out, const char **bad_field, CpErr *err);
 int refs_sample(const RefsHeader *h, const CsvinRec *rec, RefSample *out,

@@ -101,8 +101,15 @@ static int finish_ids(SacctRow *row, const char **bad, CpErr *err)
         r->array_job = parent;
         r->array_task = task;
         r->job_raw = id;
-        if (parent && task >= 0) /* no JobIDRaw: a synthetic key per task */
-            r->job_raw = -(parent * 1000000 + task);
+        if (parent && task >= 0) { /* no JobIDRaw: a synthetic key per task */
+            /* Slurm's ids are 32-bit and its arrays hold at most 4,000,001
+             * tasks (MaxArraySize), so the key is exact within these. */
+            if (parent > INT64_MAX / 10000000 - 1 || task >= 10000000) {
+                cp_err_set(err, "array job id out of range");
+                return fail(SF_JOBID, bad);
+            }
+            r->job_raw = -(parent * 10000000 + task);
+        }
     }
     if (has(row, SF_JOBIDRAW)) {
         int64_t p2;
@@ -224,10 +231,20 @@ static int finish_resources(SacctRow *row, const char **bad, CpErr *err)
                        : req.gpu_type[0] ? req.gpu_type
                                          : rtype;
     memcpy(r->gpu_type, type, strlen(type) + 1);
-    if (r->ncpus < 0 && alloc.cpus >= 0)
+    if (r->ncpus < 0 && alloc.cpus >= 0) {
+        if (alloc.cpus > INT32_MAX) {
+            cp_err_set(err, "cpu count %.0f out of range", alloc.cpus);
+            return fail(SF_ALLOCTRES, bad);
+        }
         r->ncpus = (int32_t)alloc.cpus;
-    if (r->nnodes < 0 && alloc.nodes >= 0)
+    }
+    if (r->nnodes < 0 && alloc.nodes >= 0) {
+        if (alloc.nodes > INT32_MAX) {
+            cp_err_set(err, "node count %.0f out of range", alloc.nodes);
+            return fail(SF_ALLOCTRES, bad);
+        }
         r->nnodes = (int32_t)alloc.nodes;
+    }
     r->gpu_mem_gib = use.gpu_mem_gib;
     r->gpu_util = use.gpu_util;
     if (row->val[SF_REQMEM] &&

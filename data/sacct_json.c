@@ -196,6 +196,54 @@ static const char *sj_job_id(const cJSON *job, int64_t *out)
     return NULL;
 }
 
+static int hex_digit(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+/* Slurm 22.05's --json gives a pending array's tasks as a hex bitmap
+ * ("0x1C": tasks 2, 3 and 4); sacct's text shows them as "2-4". Writes the
+ * ranges ("2-4", "1,3-5") into out (cut short with no partial range when
+ * out is full); returns 0, or -1 when hex is not "0x" and hex digits. */
+static int bitmap_ranges(const char *hex, char *out, size_t outn)
+{
+    if (hex[0] != '0' || (hex[1] != 'x' && hex[1] != 'X') || !hex[2])
+        return -1;
+    size_t nd = strlen(hex + 2), used = 0;
+    long run_start = -1;
+    out[0] = '\0';
+    for (size_t d = 0; d <= nd; d++) {
+        int v = d < nd ? hex_digit(hex[2 + nd - 1 - d]) : 0; /* lowest digit last */
+        if (v < 0)
+            return -1;
+        for (int b = 0; b < 4; b++) {
+            long task = (long)(d * 4 + (size_t)b);
+            int set = d < nd && ((v >> b) & 1);
+            if (set && run_start < 0)
+                run_start = task;
+            if (!set && run_start >= 0) {
+                char piece[48];
+                int n = task - 1 == run_start
+                            ? snprintf(piece, sizeof piece, "%s%ld", used ? "," : "", run_start)
+                            : snprintf(piece, sizeof piece, "%s%ld-%ld", used ? "," : "",
+                                       run_start, task - 1);
+                if (n < 0 || used + (size_t)n >= outn)
+                    return 0;
+                memcpy(out + used, piece, (size_t)n + 1);
+                used += (size_t)n;
+                run_start = -1;
+            }
+        }
+    }
+    return 0;
+}
+
 /* Array parent and task, het offset, and the job id as sacct displays it. */
 static void sj_ids(SjJob *j, const cJSON *job)
 {
@@ -213,6 +261,9 @@ static void sj_ids(SjJob *j, const cJSON *job)
         snprintf(j->id, sizeof j->id, "%lld_%d", (long long)r->array_job, (int)r->array_task);
     } else if (is_parent && range[0]) { /* a pending range of tasks */
         r->array_job = (int64_t)parent;
+        char ranges[41];
+        if (bitmap_ranges(range, ranges, sizeof ranges) == 0 && ranges[0])
+            range = ranges;
         snprintf(j->id, sizeof j->id, range[0] == '[' ? "%lld_%.40s" : "%lld_[%.40s]",
                  (long long)r->array_job, range);
     } else if (sj_number(j, sj_get(het, "job_id"), "het.job_id", &het_id) == SJ_SET &&

@@ -602,13 +602,31 @@ static int same_job(const UsageFacts *a, const CpJobRec *r)
            (a->submit >= r->submit && a->submit <= r_last + slack);
 }
 
+static int is_pending_range(const char *job_id)
+{
+    const char *u = strchr(job_id, '_');
+    return u && u[1] == '[';
+}
+
+/* Both ids name tasks of one array ("12_3", "12_[3-5]"). */
+static int same_array(const char *a, const char *b)
+{
+    const char *ua = strchr(a, '_'), *ub = strchr(b, '_');
+    return ua && ub && ua - a == ub - b && memcmp(a, b, (size_t)(ua - a)) == 0;
+}
+
 /* The stored attempts that matter: the one with this submit time and the
- * latest one. Returns 0 on success. */
+ * latest one. Slurm lists an array's pending tasks as one record N_[a-b]
+ * with the raw id and submit time of the task that runs last: once that
+ * task N_b arrives it replaces the range's record (same attempt), and a
+ * range arriving after its task is known sets *superseded. Returns 0 on
+ * success. */
 static int find_attempts(Store *st, int64_t cluster_id, const CpJobRec *r, int64_t submit,
-                         Attempt *same, Attempt *latest, CpErr *err)
+                         Attempt *same, Attempt *latest, int *superseded, CpErr *err)
 {
     sqlite3_stmt *s = st->lookup_attempts;
     same->id = latest->id = 0;
+    *superseded = 0;
     sqlite3_bind_int64(s, 1, cluster_id);
     sqlite3_bind_int64(s, 2, r->job_raw);
     int rc;
@@ -630,8 +648,19 @@ static int find_attempts(Store *st, int64_t cluster_id, const CpJobRec *r, int64
         a.facts.ncpus = sqlite3_column_type(s, 11) == SQLITE_NULL ? -1 : sqlite3_column_int64(s, 11);
         a.facts.state = sqlite3_column_int(s, 12);
         const char *jid = (const char *)sqlite3_column_text(s, 13);
-        if (!jid || strcmp(jid, r->job_id) != 0)
-            continue; /* another task of an array sharing the raw id */
+        if (!jid)
+            continue;
+        if (strcmp(jid, r->job_id) != 0) {
+            if (!same_array(jid, r->job_id))
+                continue; /* another task of an array sharing the raw id */
+            if (is_pending_range(r->job_id)) {
+                *superseded = 1; /* the range's task is known by now */
+                continue;
+            }
+            if (!is_pending_range(jid))
+                continue;
+            /* a pending range N_[a-b] turned into its task N_b: one attempt */
+        }
         if (a.submit == submit) {
             *same = a;
         } else if (!same_job(&a.facts, r)) {
@@ -665,15 +694,20 @@ int store_job_put(Store *st, int64_t import_id, const char *default_cluster,
     UsageFacts f = {ids[DICT_CLUSTER], ids[DICT_ACCOUNT], ids[DICT_USER], ids[DICT_PARTITION],
                     r->submit, r->start, r->end, r->elapsed, r->gpus, r->ncpus, (int)r->state};
     Attempt same, latest;
-    int rc;
+    int rc, superseded = 0;
     int64_t *max_raw = max_raw_slot(st, ids[DICT_CLUSTER], err, &rc);
     if (rc < 0)
         return -1;
     if (r->job_raw > *max_raw) {
         same.id = latest.id = 0;
         *max_raw = r->job_raw;
-    } else if (find_attempts(st, ids[DICT_CLUSTER], r, submit, &same, &latest, err) < 0) {
+    } else if (find_attempts(st, ids[DICT_CLUSTER], r, submit, &same, &latest, &superseded,
+                             err) < 0) {
         return -1;
+    }
+    if (superseded && !same.id) {
+        counts->unchanged++;
+        return 0;
     }
     if (same.id) {
         if ((uint64_t)same.hash == hash) {

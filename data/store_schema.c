@@ -149,5 +149,35 @@ static const char v5[] =
     "CREATE TABLE stats_cache(part INTEGER PRIMARY KEY, fingerprint TEXT NOT NULL,\n"
     "  data BLOB NOT NULL);\n";
 
-const char *const store_migrations[] = {v1, v2, v3, v4, v5};
+/* Version 6: allocation-policy replay and energy/carbon (issue 9,
+ * data/store_policy.c): allocations (GPU-hours per group and calendar
+ * year), carbon_intensity (an hourly series per zone: hour = the hour's
+ * first epoch second UTC, gCO2e/kWh), sites (per cluster: PUE, the carbon
+ * zone of its series, or a constant intensity; NULL = the default). */
+static const char v6[] =
+    "CREATE TABLE allocations(group_name TEXT NOT NULL, year INTEGER NOT NULL,\n"
+    "  gpu_hours REAL NOT NULL, import_id INTEGER, PRIMARY KEY(group_name, year));\n"
+    "CREATE TABLE carbon_intensity(zone TEXT NOT NULL, hour INTEGER NOT NULL,\n"
+    "  g_per_kwh REAL NOT NULL, import_id INTEGER, PRIMARY KEY(zone, hour)) WITHOUT ROWID;\n"
+    "CREATE TABLE sites(cluster TEXT PRIMARY KEY, carbon_zone TEXT, pue REAL,\n"
+    "  carbon_intensity REAL, import_id INTEGER);\n";
+
+/* Version 7: the meeting workflow (issue 10, data/store_meetings.c).
+ * meetings: the plan of the group meetings, one row per group and date
+ * (YYYY-MM-DD), who attends (logins separated by ';') and whether it is
+ * planned, held or cancelled. */
+static const char v7[] =
+    "CREATE TABLE meetings(id INTEGER PRIMARY KEY, group_name TEXT NOT NULL,\n"
+    "  date TEXT NOT NULL, attendees TEXT NOT NULL DEFAULT '',\n"
+    "  status TEXT NOT NULL CHECK(status IN ('planned','held','cancelled')),\n"
+    "  UNIQUE(group_name, date));\n";
+
+/* Version 8: reports (issue 6): peers, other institutes' resources for the
+ * report's comparison (data/peers.c): GPUs and researchers per institution,
+ * the latest import of an institution replacing the one before. */
+static const char v8[] =
+    "CREATE TABLE peers(institution TEXT PRIMARY KEY, gpus REAL NOT NULL,\n"
+    "  researchers REAL NOT NULL, import_id INTEGER);\n";
+
+const char *const store_migrations[] = {v1, v2, v3, v4, v5, v6, v7, v8};
 const int store_nmigrations = (int)(sizeof store_migrations / sizeof store_migrations[0]);

@@ -312,6 +312,11 @@ static int load_meetings(sqlite3 *db, StoreTuiSnapshot *o, CpErr *err)
         query(db, "SELECT name FROM scenarios ORDER BY name", 0, row_string, &sc, "scenarios",
               err) < 0)
         return -1;
+    Vec mg = {(void **)&o->met_groups, &o->nmet_groups, 0};
+    if (has_table(db, "meetings") &&
+        query(db, "SELECT DISTINCT group_name FROM meetings WHERE status = 'held' "
+                  "ORDER BY group_name", 0, row_string, &mg, "meetings", err) < 0)
+        return -1;
     return 0;
 }
 
@@ -362,6 +367,9 @@ void store_tui_snapshot_free(StoreTuiSnapshot *s)
         free(s->stated[i].user), free(s->stated[i].group), free(s->stated[i].date),
             free(s->stated[i].text);
     free(s->stated);
+    for (size_t i = 0; i < s->nmet_groups; i++)
+        free(s->met_groups[i]);
+    free(s->met_groups);
     for (size_t i = 0; i < s->nscenarios; i++)
         free(s->scenarios[i]);
     free(s->scenarios);

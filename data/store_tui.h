@@ -86,6 +86,8 @@ typedef struct StoreTuiSnapshot {
     size_t nstated;
     char **scenarios;              /* scenario names, when the table exists */
     size_t nscenarios;
+    char **met_groups;             /* groups with a meeting held (meetings table), by name */
+    size_t nmet_groups;
 } StoreTuiSnapshot;
 
 /* Fill *out (zeroed first) from st. On error returns -1 with err, and *out

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Install the Debian packages capplan needs, when some are missing.
 set -e
-PKGS="build-essential pkg-config libsqlite3-dev libcsv-dev libcjson-dev libncurses-dev libcmocka-dev sqlite3 tmux python3 python3-sklearn python3-pandas time"
+PKGS="build-essential pkg-config libsqlite3-dev libcsv-dev libcjson-dev libncurses-dev libcmocka-dev sqlite3 tmux python3 python3-sklearn python3-pandas time librsvg2-bin pandoc libreoffice-calc-nogui"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

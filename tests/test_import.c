@@ -182,6 +182,45 @@ static void test_running_then_completed(void **state)
                        1e-9);
 }
 
+/* An array's pending tasks are one record 6_[2-4] with the raw id and
+ * submit time of the task that runs last (9 here; 6_2 and 6_3 get raw ids 7
+ * and 8 when they leave it). Once the tasks ran, 6_4 replaces the range's
+ * record: three jobs, no range left; an older file listing the range again
+ * changes nothing (as in tests/slurm/test_collect.sh against a real Slurm). */
+static void test_array_pending_range(void **state)
+{
+    Db *d = *state;
+    ImportResult r;
+    CpErr err;
+    const char *pending = HDR "6_1|6|ann|lab|gpu|RUNNING|2024-03-01T10:00:00|"
+                              "2024-03-01T10:00:05|Unknown|60|gres/gpu=1\n"
+                              "6_[2-4]|9|ann|lab|gpu|PENDING|2024-03-01T10:00:00|"
+                              "Unknown|Unknown|0|\n";
+    assert_int_equal(import_text(d->st, pending, 1, &r, &err), 0);
+    assert_int_equal(store_scalar(d->st, "SELECT count(*) FROM jobs"), 2);
+    assert_int_equal(import_text(d->st,
+                                 HDR "6_1|6|ann|lab|gpu|COMPLETED|2024-03-01T10:00:00|"
+                                     "2024-03-01T10:00:05|2024-03-01T11:00:05|3600|gres/gpu=1\n"
+                                     "6_2|7|ann|lab|gpu|COMPLETED|2024-03-01T10:00:00|"
+                                     "2024-03-01T11:00:05|2024-03-01T12:00:05|3600|gres/gpu=1\n"
+                                     "6_3|8|ann|lab|gpu|FAILED|2024-03-01T10:00:00|"
+                                     "2024-03-01T12:00:05|2024-03-01T12:10:05|600|gres/gpu=1\n"
+                                     "6_4|9|ann|lab|gpu|COMPLETED|2024-03-01T10:00:00|"
+                                     "2024-03-01T12:10:05|2024-03-01T13:10:05|3600|gres/gpu=1\n",
+                                 1, &r, &err),
+                     0);
+    assert_int_equal(r.added, 2);   /* 6_2, 6_3 */
+    assert_int_equal(r.updated, 2); /* 6_1 finished, 6_[2-4] became 6_4 */
+    assert_int_equal(store_scalar(d->st, "SELECT count(*) FROM jobs"), 4);
+    assert_int_equal(store_scalar(d->st, "SELECT count(*) FROM jobs WHERE instr(job_id, '[')"), 0);
+    assert_int_equal(store_scalar(d->st, "SELECT sum(jobs) FROM usage_month"), 4);
+    assert_float_equal(real_of(d->st, "SELECT total(gpu_hours) FROM usage_month", NULL),
+                       1 + 1 + 600.0 / 3600 + 1, 1e-9);
+    assert_int_equal(import_text(d->st, pending, 1, &r, &err), 0);
+    assert_int_equal(store_scalar(d->st, "SELECT count(*) FROM jobs"), 4);
+    assert_int_equal(store_scalar(d->st, "SELECT count(*) FROM jobs WHERE instr(job_id, '[')"), 0);
+}
+
 /* A job crossing a month boundary is charged pro rata: 2 GPUs from Jan 31
  * 23:00 to Feb 1 01:00 -> 2 GPU-hours in each month; the wait (1 h) and
  * the job count go to the month it started. */
@@ -343,6 +382,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_attempts_and_usage, db_setup, db_teardown),
         cmocka_unit_test_setup_teardown(test_attempt_order, db_setup, db_teardown),
         cmocka_unit_test_setup_teardown(test_running_then_completed, db_setup, db_teardown),
+        cmocka_unit_test_setup_teardown(test_array_pending_range, db_setup, db_teardown),
         cmocka_unit_test_setup_teardown(test_month_boundary, db_setup, db_teardown),
         cmocka_unit_test_setup_teardown(test_strict_rolls_back, db_setup, db_teardown),
         cmocka_unit_test_setup_teardown(test_xdmod_cpu_hours, db_setup, db_teardown),

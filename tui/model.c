@@ -665,6 +665,14 @@ static void build_meetings(Build *b)
         x->stated_gpus = s->stated[i].gpus_fulltime;
         x->stated_mem = s->stated[i].gpu_mem_class_gib;
     }
+    for (int i = 0; i < m->nnotes; i++) /* a meeting note: the group was met */
+        if (m->notes[i].group >= 0)
+            m->groups[m->notes[i].group].met = 1;
+    for (size_t i = 0; i < s->nmet_groups; i++) {
+        int g = tui_model_group_find(m, s->met_groups[i]);
+        if (g >= 0)
+            m->groups[g].met = 1;
+    }
     m->nscenarios = (int)s->nscenarios;
     m->scenarios = xcalloc((size_t)(m->nscenarios ? m->nscenarios : 1), sizeof *m->scenarios);
     for (int i = 0; i < m->nscenarios; i++)

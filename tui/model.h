@@ -51,6 +51,7 @@ typedef struct TuiGroup {
     double *wait_month;     /* mean wait (s), -1 no job */
     double *preempt_month;  /* preempted share of attempts, -1 no attempt */
     double demand_next, demand_base; /* GPUs next year in the scenario and the base; NaN unknown */
+    int met;                /* 1: a meeting held (meetings table) or a meeting note */
 } TuiGroup;
 
 typedef struct TuiCluster {

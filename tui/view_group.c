@@ -9,13 +9,15 @@
 #include <string.h>
 #include <time.h>
 
+#include "data/meetings.h"
+#include "data/plan.h"
 #include "data/store_tui.h"
 #include "tui/actions.h"
 #include "tui/fmt.h"
+#include "tui/plan.h"
 #include "tui/view.h"
 
 #define JOBS_LIMIT 200
-#define MISMATCH 2.0 /* stated and measured differ by this factor */
 
 /* ---- members ---------------------------------------------------------- */
 
@@ -55,13 +57,46 @@ static int m_nrows(const TuiState *s)
     return g ? g->nmembers : 0;
 }
 
-/* stated / measured, NaN when either is unknown. */
-static double mismatch(const TuiUser *u)
+/* The planner's user behind u (NULL: no plan, or not in its window). */
+static const PlanUser *plan_user(const TuiState *s, const TuiUser *u)
+{
+    const Plan *p = s->plan ? tui_plan_plan(s->plan) : NULL;
+    int i = p ? meetings_plan_user(p, u->name) : -1;
+    return i >= 0 ? &p->users[i] : NULL;
+}
+
+/* Measured full-time GPUs: the planner's mean concurrent GPUs over its
+ * window, as `capplan meetings mismatches` reads them (0: no job in it);
+ * the last 12 months' mean when the planner is not loaded. */
+static double measured_gpus(const TuiState *s, const TuiUser *u)
+{
+    const PlanUser *pu = plan_user(s, u);
+    return pu ? pu->f.raw[FEAT_CONC_MEAN] : s->plan ? 0 : u->mean_gpus_12m;
+}
+
+static double measured_mem(const TuiState *s, const TuiUser *u)
+{
+    const PlanUser *pu = plan_user(s, u);
+    return pu && pu->f.raw[FEAT_MEM_GIB] >= 0 ? pu->f.raw[FEAT_MEM_GIB] : NAN;
+}
+
+/* stated / measured, NaN when nothing was stated. */
+static double mismatch(const TuiState *s, const TuiUser *u)
 {
     if (u->stated_gpus < 0)
         return NAN;
-    double measured = u->mean_gpus_12m > 0.01 ? u->mean_gpus_12m : 0.01;
-    return (u->stated_gpus > 0.01 ? u->stated_gpus : 0.01) / measured;
+    double m = measured_gpus(s, u);
+    return (u->stated_gpus > 0.01 ? u->stated_gpus : 0.01) / (m > 0.01 ? m : 0.01);
+}
+
+/* 1: GPUs beyond the tolerance (data/meetings.h); 2: the memory class. */
+static int off(const TuiState *s, const TuiUser *u)
+{
+    if (u->stated_gpus < 0)
+        return 0;
+    if (meetings_gpus_off(u->stated_gpus, measured_gpus(s, u)))
+        return 1;
+    return u->stated_mem >= 0 && meetings_mem_off(u->stated_mem, measured_mem(s, u)) ? 2 : 0;
 }
 
 static double m_value(const TuiState *s, int row, int col)
@@ -78,14 +113,17 @@ static double m_value(const TuiState *s, int row, int col)
     }
 }
 
-static void match_text(const TuiUser *u, char *buf, size_t n)
+static void match_text(const TuiState *s, const TuiUser *u, char *buf, size_t n)
 {
-    double r = mismatch(u);
+    double r = mismatch(s, u);
+    int o = off(s, u);
     if (isnan(r))
         snprintf(buf, n, "-");
-    else if (r >= MISMATCH)
-        snprintf(buf, n, "\xe2\x89\xa0 x%.0f", r > 99 ? 99.0 : r); /* ≠ */
-    else if (r <= 1 / MISMATCH)
+    else if (o == 2)
+        snprintf(buf, n, "\xe2\x89\xa0 mem"); /* ≠ */
+    else if (o && r >= 1)
+        snprintf(buf, n, "\xe2\x89\xa0 x%.0f", r > 99 ? 99.0 : r);
+    else if (o)
         snprintf(buf, n, "\xe2\x89\xa0 /%.0f", 1 / r > 99 ? 99.0 : 1 / r);
     else
         snprintf(buf, n, "ok");
@@ -110,7 +148,7 @@ static void m_cell(const TuiState *s, int row, int col, char *buf, size_t n)
     case M_JOBS: fmt_num(v, buf, n); break;
     case M_GPUS:
     case M_STATED: fmt_gpus(v, buf, n); break;
-    case M_MATCH: match_text(u, buf, n); break;
+    case M_MATCH: match_text(s, u, buf, n); break;
     case M_PREEMPT: fmt_pct(v, buf, n); break;
     case M_WAIT: fmt_secs(v, buf, n); break;
     case M_TREND:
@@ -123,9 +161,8 @@ static void m_cell(const TuiState *s, int row, int col, char *buf, size_t n)
 static uint16_t m_attr(const TuiState *s, int row, int col)
 {
     const TuiUser *u = member(s, row);
-    double r = mismatch(u);
-    if (col == M_MATCH && !isnan(r))
-        return r >= MISMATCH || r <= 1 / MISMATCH ? CV_BAD | CV_BOLD : CV_GOOD;
+    if (col == M_MATCH && u->stated_gpus >= 0)
+        return off(s, u) ? CV_BAD | CV_BOLD : CV_GOOD;
     if (col == M_STATED && u->stated_gpus >= 0)
         return CV_EDITED;
     if (col == M_TREND)
@@ -274,7 +311,7 @@ static void render_head(const TuiState *s, const TuiGroup *g, Canvas *c, int y)
 /* The group's profile mix (active members) and its stated needs. */
 static void render_mix(const TuiState *s, const TuiGroup *g, Canvas *c, int y)
 {
-    int count[16] = {0}, stated = 0, off = 0, known = 0;
+    int count[16] = {0}, stated = 0, nof = 0, known = 0;
     for (int i = 0; i < g->nmembers; i++) {
         const TuiUser *u = &s->model->users[g->members[i]];
         if (u->profile >= 0 && u->profile < 16 && u->active) {
@@ -282,9 +319,8 @@ static void render_mix(const TuiState *s, const TuiGroup *g, Canvas *c, int y)
             known = 1;
         }
         if (u->stated_gpus >= 0) {
-            double r = mismatch(u);
             stated++;
-            off += r >= MISMATCH || r <= 1 / MISMATCH;
+            nof += off(s, u) != 0;
         }
     }
     char buf[256];
@@ -296,8 +332,8 @@ static void render_mix(const TuiState *s, const TuiGroup *g, Canvas *c, int y)
         o += snprintf(buf + o, sizeof buf - (size_t)o, " -");
     if (o < (int)sizeof buf)
         snprintf(buf + o, sizeof buf - (size_t)o, " \xc2\xb7 stated needs %d, %d far from "
-                 "the measured (\xe2\x89\xa0) \xc2\xb7 e types one, n a note", stated, off);
-    canvas_text(c, 1, y, c->w - 2, off ? CV_WARN : CV_NORMAL, buf);
+                 "the measured (\xe2\x89\xa0) \xc2\xb7 e types one, n a note", stated, nof);
+    canvas_text(c, 1, y, c->w - 2, nof ? CV_WARN : CV_NORMAL, buf);
 }
 
 /* The group's latest notes under the table; returns the rows used. */
@@ -318,6 +354,69 @@ static int render_notes(const TuiState *s, Canvas *c, int y_bottom, int max)
         n++;
     }
     return n;
+}
+
+/* Whom to ask in this group: per profile, the students nearest its
+ * centroid (data/meetings.h, as `capplan meetings pick`). */
+static void render_ask(const TuiState *s, Canvas *c, int y)
+{
+    const Plan *p = s->plan ? tui_plan_plan(s->plan) : NULL;
+    int pg = p ? tui_plan_group(s->plan, s->model, s->group) : -1;
+    if (pg < 0) {
+        canvas_text(c, 1, y, c->w - 2, CV_DIM, "whom to ask: no compute profiles here yet");
+        return;
+    }
+    MeetPick *k;
+    int n = meetings_pick(p, PICK_DEFAULT, &k), o, last = -1;
+    char buf[512], name[128];
+    o = snprintf(buf, sizeof buf, "whom to ask (nearest their profile's centroid):");
+    for (int i = 0; i < n && o < (int)sizeof buf; i++) {
+        if (k[i].group != pg)
+            continue;
+        int mu = tui_model_user_find(s->model, p->users[k[i].user].name);
+        if (mu >= 0)
+            tui_model_user_label(s->model, mu, s->redact, name, sizeof name);
+        else
+            snprintf(name, sizeof name, "%s", s->redact ? "(hidden)" : p->users[k[i].user].name);
+        if (k[i].c.label != last)
+            o += snprintf(buf + o, sizeof buf - (size_t)o, "%s P%d %s", last >= 0 ? " \xc2\xb7" : "",
+                          k[i].c.label + 1, name);
+        else
+            o += snprintf(buf + o, sizeof buf - (size_t)o, ", %s", name);
+        last = k[i].c.label;
+    }
+    if (last < 0 && o < (int)sizeof buf)
+        snprintf(buf + o, sizeof buf - (size_t)o, " nobody with enough history");
+    free(k);
+    canvas_text(c, 1, y, c->w - 2, CV_ACCENT, buf);
+}
+
+/* The selected member's stated need beside the measured use. */
+static void render_said(const TuiState *s, Canvas *c, int y)
+{
+    int row = table_selected(&s->cur[TUI_V_GROUP]);
+    if (row < 0)
+        return;
+    const TuiUser *u = member(s, row);
+    char name[128], mem[32] = "", used[32] = "";
+    tui_model_user_label(s->model, group_of(s)->members[row], s->redact, name, sizeof name);
+    if (u->stated_gpus < 0) {
+        canvas_textf(c, 1, y, c->w - 2, CV_DIM, "%s: no stated need \xc2\xb7 e on Stated types "
+                     "one", name);
+        return;
+    }
+    if (u->stated_mem >= 0)
+        snprintf(mem, sizeof mem, ", %g GB", u->stated_mem);
+    if (!isnan(measured_mem(s, u)))
+        snprintf(used, sizeof used, ", peak %.0f GB", measured_mem(s, u));
+    const PlanUser *pu = plan_user(s, u);
+    int o = off(s, u);
+    canvas_textf(c, 1, y, c->w - 2, o ? CV_BAD : CV_GOOD,
+                 "%s says %g GPUs full-time%s (%s); used a mean of %.2f over %d months%s %s%s",
+                 name, u->stated_gpus, mem, u->stated_date ? u->stated_date : "-",
+                 measured_gpus(s, u), s->plan ? tui_plan_plan(s->plan)->window_months : 12, used,
+                 o ? "\xe2\x89\xa0" : "ok",
+                 pu && pu->profile >= 0 ? " \xc2\xb7 e on Prof: apply" : "");
 }
 
 static void render_member(const TuiState *s, Canvas *c, int y, int h, TuiFrame *f)
@@ -352,8 +451,13 @@ static void render(const TuiState *s, Canvas *c, int y, int h, TuiFrame *f)
     }
     render_head(s, g, c, y);
     render_mix(s, g, c, y + 3);
+    int extra = h > 14 ? 2 : 0;
     int notes = render_notes(s, c, y + h - 1, h > 16 ? 3 : 1);
-    table_draw(&members, s, &s->cur[TUI_V_GROUP], c, 0, y + 4, c->w, h - 4 - notes, f);
+    if (extra) { /* under the table, above the notes */
+        render_ask(s, c, y + h - notes - 2);
+        render_said(s, c, y + h - notes - 1);
+    }
+    table_draw(&members, s, &s->cur[TUI_V_GROUP], c, 0, y + 4, c->w, h - 4 - extra - notes, f);
 }
 
 /* ---- keys ------------------------------------------------------------- */
@@ -377,11 +481,61 @@ static unsigned esc(TuiState *s)
     return TUI_RECALC | TUI_REDRAW;
 }
 
+/* e on the Prof column: apply the member's stated GPUs to their profile
+ * (a scenario edit of gpus.N with its reason; u undoes it). */
+static unsigned apply_open(TuiState *s, int row)
+{
+    const TuiUser *u = member(s, row);
+    const PlanUser *pu = plan_user(s, u);
+    if (u->stated_gpus < 0 || !pu || pu->profile < 0) {
+        tui_status(s, CV_WARN, 0, "%s", u->stated_gpus < 0 ? "no stated need to apply: e on "
+                   "Stated types one" : "no compute profile for this member");
+        return TUI_REDRAW;
+    }
+    int same = meetings_same_profile(tui_plan_plan(s->plan), group_of(s)->name, pu->profile);
+    char label[200];
+    snprintf(label, sizeof label, "apply %g GPUs full-time to the %d P%d students (gpus.%d), "
+             "reason", u->stated_gpus, same, pu->profile + 1, pu->profile + 1);
+    actions_prompt_open(s, TUI_P_EDIT, label, "");
+    s->prompt.row = row;
+    s->prompt.col = M_PROFILE;
+    return TUI_REDRAW;
+}
+
+static unsigned apply_accept(TuiState *s)
+{
+    const TuiUser *u = member(s, s->prompt.row);
+    const PlanUser *pu = plan_user(s, u);
+    if (!pu || pu->profile < 0 || u->stated_gpus < 0) {
+        s->prompt.kind = TUI_P_NONE;
+        return TUI_REDRAW;
+    }
+    const Plan *p = tui_plan_plan(s->plan);
+    const char *gname = group_of(s)->name;
+    int same = meetings_same_profile(p, gname, pu->profile);
+    char key[32], why[600];
+    snprintf(key, sizeof key, "gpus.%d", pu->profile + 1);
+    meetings_apply_reason(why, sizeof why, s->prompt.text, u->name, gname,
+                          u->stated_date ? u->stated_date : "", u->stated_gpus, same, pu->profile);
+    CpErr err = {""};
+    double value = u->stated_gpus, before = tui_plan_value(s->plan, key, -1, 0);
+    if (tui_plan_set(s, key, -1, value, why, &err) < 0) {
+        tui_status(s, CV_BAD, 0, "not applied: %s", err.msg);
+        return TUI_REDRAW;
+    }
+    s->prompt.kind = TUI_P_NONE;
+    tui_status(s, CV_GOOD, 0, "applied to %s: %s = %g (was %.2f) for profile P%d; u undoes",
+               s->scenario, key, value, before, pu->profile + 1);
+    return TUI_SAVE | TUI_RECALC | TUI_REDRAW;
+}
+
 static unsigned edit(TuiState *s)
 {
     int row = table_selected(&s->cur[TUI_V_GROUP]);
     if (s->member >= 0 || row < 0)
         return 0;
+    if (s->cur[TUI_V_GROUP].col == M_PROFILE)
+        return apply_open(s, row);
     const TuiUser *u = member(s, row);
     char now[32] = "", name[128];
     if (u->stated_gpus >= 0)
@@ -411,6 +565,8 @@ static int parse_gpus(const char *text, double *out)
 
 static unsigned edit_accept(TuiState *s)
 {
+    if (s->prompt.col == M_PROFILE)
+        return apply_accept(s);
     double v;
     if (parse_gpus(s->prompt.text, &v) < 0) {
         tui_status(s, CV_BAD, 0, "refused: '%s' is not a number of GPUs (0 to 10000)",
@@ -440,7 +596,7 @@ static unsigned edit_accept(TuiState *s)
     s->prompt.kind = TUI_P_NONE;
     actions_push_undo(s, &undo);
     tui_status(s, CV_GOOD, 0, "saved: %g GPUs full-time (measured %.2f); u undoes", v,
-               u->mean_gpus_12m);
+               measured_gpus(s, u));
     tui_model_set_stated(s->model, undo.user, v, u->stated_mem, undo.date);
     return TUI_SAVE | TUI_RECALC | TUI_REDRAW;
 }

@@ -188,11 +188,36 @@ static void render_util(const TuiState *s, Canvas *c, int y)
         canvas_textf(c, x + 39, y, c->w - x - 40, CV_DIM, "no inventory: GPU-hours shown");
 }
 
+/* Groups with no meeting held yet (capplan meetings; notes count as met). */
+static void render_to_meet(const TuiState *s, Canvas *c, int y)
+{
+    const TuiModel *m = s->model;
+    int left = 0, all = 0, o;
+    char buf[512], name[128];
+    for (int g = 0; g < m->ngroups; g++) {
+        all += !m->groups[g].pseudo;
+        left += !m->groups[g].pseudo && !m->groups[g].met;
+    }
+    if (!all)
+        return;
+    o = snprintf(buf, sizeof buf, "to meet: %d of %d groups", left, all);
+    for (int g = 0, k = 0; g < m->ngroups && o < (int)sizeof buf; g++) {
+        if (m->groups[g].pseudo || m->groups[g].met)
+            continue;
+        tui_model_group_label(m, g, s->redact, name, sizeof name);
+        o += snprintf(buf + o, sizeof buf - (size_t)o, "%s%s", k++ ? ", " : " (", name);
+    }
+    if (left && o < (int)sizeof buf)
+        snprintf(buf + o, sizeof buf - (size_t)o, ")");
+    canvas_text(c, 1, y, c->w - 2, left ? CV_NORMAL : CV_GOOD, buf);
+}
+
 static void render(const TuiState *s, Canvas *c, int y, int h, TuiFrame *f)
 {
     int used = render_years(s, c, y);
     render_classes(s, c, y + used);
     render_util(s, c, y + used + 1);
+    render_to_meet(s, c, y + used + 2);
     int ty = y + used + 3;
     if (s->model->nalerts == 0) {
         canvas_text(c, 1, ty, c->w - 2, CV_GOOD, "No alerts.");

@@ -4,11 +4,14 @@
  * wait, events), the hour-of-week heat map of GPUs in use over the last 12
  * months and requested against used resources. The heat map and the
  * efficiency figures scan the jobs table: loaded the first time the view
- * is shown. */
+ * is shown; so is the energy and allocation-policy panel (issue 9: energy
+ * and carbon of the last two years, the fair-share state of the groups
+ * when allocations are imported), from data/store_policy. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "data/store_policy.h"
 #include "data/store_tui.h"
 #include "tui/fmt.h"
 #include "tui/view.h"
@@ -111,11 +114,29 @@ static const TuiTable *usage_table(const TuiState *s)
 
 /* ---- loading ---------------------------------------------------------- */
 
+/* The policy panel, computed once per database by after_paint (the model
+ * has no slot for it); shown only for the store it was computed from. */
+static StorePolicyPanel policy_panel;
+static const Store *policy_store;
+
+static unsigned load_policy(TuiState *s)
+{
+    CpErr err = {""};
+    policy_store = s->store;
+    if (store_policy_panel(s->store, s->scenario[0] ? s->scenario : NULL, &policy_panel,
+                           &err) < 0) {
+        memset(&policy_panel, 0, sizeof policy_panel);
+        tui_status(s, CV_BAD, 0, "%s", err.msg);
+    }
+    return TUI_REDRAW;
+}
+
 /* The heat map and efficiency figures: a scan of the jobs table, once. */
 static unsigned after_paint(TuiState *s)
 {
+    unsigned f = s->store && policy_store != s->store ? load_policy(s) : 0;
     if (s->model->heat_loaded || !s->store)
-        return 0;
+        return f;
     StoreTuiScan scan;
     CpErr err = {""};
     if (store_tui_scan(s->store, tui_model_heat_since(s->model), &scan, &err) < 0) {
@@ -203,6 +224,32 @@ static void render_eff(const TuiState *s, Canvas *c, int x, int y, int h)
     canvas_textf(c, x, y + 3, HEAT_W - 1, CV_NORMAL, "memory used %s of asked", fmt_pct(m->mem_eff, a, sizeof a));
 }
 
+/* Energy and carbon per year; the fair-share state of allocated groups. */
+static void render_policy(const TuiState *s, Canvas *c, int x, int y, int h)
+{
+    const StorePolicyPanel *p = &policy_panel;
+    char a[32], b[32];
+    if (h < 2 || !s->store || policy_store != s->store || p->nyears == 0)
+        return;
+    canvas_textf(c, x, y, HEAT_W - 1, CV_BOLD, "Energy (util %s measured)",
+                 fmt_pct(p->measured_pct / 100.0, a, sizeof a));
+    int row = 1;
+    for (int i = 0; i < p->nyears && row < h; i++, row++)
+        canvas_textf(c, x, y + row, HEAT_W - 1, CV_NORMAL, "%d %s MWh %s t CO2e", p->year[i],
+                     fmt_num(p->kwh[i] / 1000.0, a, sizeof a), fmt_num(p->kg[i] / 1000.0, b, sizeof b));
+    if (!p->has_allocations || row + 1 >= h)
+        return;
+    canvas_text(c, x, y + row++, HEAT_W - 1, CV_BOLD, "Fair-share  used/alloc");
+    for (int i = 0; i < p->ngroups && row < h; i++, row++) {
+        double f = p->group[i].factor;
+        canvas_textf(c, x, y + row, HEAT_W - 1, p->group[i].blocked ? CV_BAD : CV_NORMAL,
+                     "%-12.12s %s %s%s", p->group[i].name,
+                     isnan(f) ? "  - " : (snprintf(a, sizeof a, "%.2f", f), a),
+                     fmt_pct(p->group[i].used_pct / 100.0, b, sizeof b),
+                     p->group[i].blocked ? " blk" : "");
+    }
+}
+
 static void render(const TuiState *s, Canvas *c, int y, int h, TuiFrame *f)
 {
     int side = c->w >= 80 ? HEAT_W : 0;
@@ -216,6 +263,7 @@ static void render(const TuiState *s, Canvas *c, int y, int h, TuiFrame *f)
     if (side) {
         render_heat(s, c, lw + 1, y, h);
         render_eff(s, c, lw + 1, y + 11, h - 11);
+        render_policy(s, c, lw + 1, y + 16, h - 16);
     }
 }
 

@@ -1,0 +1,88 @@
+#ifndef STORE_POLICY_H
+#define STORE_POLICY_H
+/* store_policy: the data of issue 9 (allocation-policy replay, energy and
+ * carbon): the three CSV imports (allocations, carbon, sites), and the
+ * reading of what core/policy needs (allocations, sites, the hourly carbon
+ * series, the inventory's TDPs, a scenario's policy.* parameters). All
+ * its SQL is here, with bound parameters only.
+ *
+ * Imports are all or nothing: the file is read and checked whole before
+ * anything is written; the first bad line is an error
+ * "file:line: field X: reason" and the database is unchanged. Re-importing
+ * updates the values of the same keys (group and year; zone and hour;
+ * cluster). */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/cp.h"
+#include "core/policy.h"
+
+typedef struct Store Store;
+
+/* What an import did. */
+typedef struct StorePolicyResult {
+    const char *format; /* static: "allocations-csv", "carbon-csv", "electricitymaps-csv"... */
+    int64_t rows_read, added, updated, unchanged;
+} StorePolicyResult;
+
+/* 1 when kind is "allocations", "carbon" or "sites". */
+int store_policy_kind(const char *kind);
+
+/* Import path ("-" for stdin) as kind. 0, or -1 with err (nothing written).
+ *   allocations: group,year,gpu_hours
+ *   carbon:      datetime,zone,carbon_intensity (gCO2e/kWh; hourly; ISO 8601
+ *                times, UTC unless they carry an offset), or an Electricity
+ *                Maps export (Datetime (UTC), Zone Id, Carbon Intensity
+ *                gCO2eq/kWh (LCA) or (direct); its other columns ignored)
+ *   sites:       cluster[,pue,carbon_zone,carbon_intensity] */
+int store_policy_import(Store *st, const char *kind, const char *path, StorePolicyResult *res,
+                        CpErr *err);
+
+typedef struct StorePolicyData StorePolicyData;
+
+/* Read everything, and the policy.* parameters of scenario (NULL or
+ * "base": the defaults). NULL with err on a database error or a stored
+ * value out of range. Caller frees with store_policy_free. */
+StorePolicyData *store_policy_load(Store *st, const char *scenario, CpErr *err);
+void store_policy_free(StorePolicyData *d);
+
+/* Fill in (policy_input_init first) with d's arrays, borrowed until
+ * store_policy_free, and stats. */
+void store_policy_input(const StorePolicyData *d, const StatsInput *stats, PolicyInput *in);
+
+/* The projected demand of scenario ("base" or NULL: the measured
+ * parameters): total GPUs per projection year (*gpus) and the calendar
+ * year each starts in (*years), *n years, through data/plan and
+ * core/projection. Caller frees both arrays. 0, or -1 with err (no
+ * profiles, no such scenario). */
+int store_policy_projection(Store *st, const char *scenario, double **gpus, int32_t **years,
+                            size_t *n, CpErr *err);
+
+/* What the dashboard's Usage view shows: energy and carbon of the last two
+ * calendar years of the accounting, and the fair-share state, at the end
+ * of the accounting, of up to STORE_POLICY_PANEL_GROUPS allocated groups
+ * (the most used against their allocation first). */
+#define STORE_POLICY_PANEL_GROUPS 6
+typedef struct StorePolicyPanel {
+    int nyears;
+    int year[2];
+    double kwh[2], kg[2];
+    double measured_pct; /* of GPU-hours, over both years */
+    int has_allocations;
+    int ngroups;
+    struct {
+        char name[40];
+        double used_pct, factor; /* NaN when the group has no allocation that year */
+        int blocked;
+    } group[STORE_POLICY_PANEL_GROUPS];
+} StorePolicyPanel;
+
+/* Compute the panel (scenario's policy.* parameters; NULL for the base).
+ * Reads the jobs through the stats cache. 0, or -1 with err. */
+int store_policy_panel(Store *st, const char *scenario, StorePolicyPanel *out, CpErr *err);
+
+/* Counts of what is stored (for the dashboard: is there anything). */
+size_t store_policy_nallocs(const StorePolicyData *d);
+
+#endif

@@ -1,0 +1,81 @@
+#include "reports/csvw.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <string.h>
+
+#include "reports/rtext.h"
+
+int csvw_plain_number(const char *s)
+{
+    if (*s == '-')
+        s++;
+    if (!isdigit((unsigned char)*s))
+        return 0;
+    while (isdigit((unsigned char)*s))
+        s++;
+    if (*s == '.') {
+        s++;
+        if (!isdigit((unsigned char)*s))
+            return 0;
+        while (isdigit((unsigned char)*s))
+            s++;
+    }
+    return *s == '\0';
+}
+
+int csvw_risky(const char *s)
+{
+    return strchr("=+-@\t\r", s[0]) && s[0] != '\0' && !csvw_plain_number(s);
+}
+
+void csvw_text(FILE *out, const char *s)
+{
+    int risky = csvw_risky(s);
+    int quote = risky || strpbrk(s, ",\"\r\n") != NULL;
+    if (quote)
+        fputc('"', out);
+    if (risky)
+        fputc('\'', out);
+    while (*s) {
+        size_t len = rtext_char(s);
+        if (len == 0) {
+            fputc('?', out);
+            s++;
+            continue;
+        }
+        if (*s == '"')
+            fputc('"', out);
+        fwrite(s, 1, len, out);
+        s += len;
+    }
+    if (quote)
+        fputc('"', out);
+}
+
+void csvw_num(FILE *out, double v)
+{
+    if (isnan(v))
+        return;
+    if (v == 0)
+        v = 0; /* -0 */
+    if (isinf(v) || fabs(v) >= 1e15)
+        fprintf(out, "%.10g", v);
+    else {
+        char buf[64];
+        snprintf(buf, sizeof buf, "%.10g", v);
+        if (strchr(buf, 'e')) /* small magnitudes: plain decimals */
+            snprintf(buf, sizeof buf, "%.12f", v);
+        fputs(buf, out);
+    }
+}
+
+void csvw_sep(FILE *out)
+{
+    fputc(',', out);
+}
+
+void csvw_end(FILE *out)
+{
+    fputs("\r\n", out);
+}

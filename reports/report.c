@@ -1,0 +1,381 @@
+/* report: gathering the figures, shared helpers, and the report file. */
+#include "reports/report.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/stats.h"
+#include "data/store_stats.h"
+#include "reports/anon.h"
+#include "reports/mdw.h"
+#include "reports/report_int.h"
+#include "reports/rfile.h"
+
+static const struct {
+    StatsKind kind;
+    StatsBy by;
+} runs[RS_COUNT] = {
+    [RS_UTIL_YEAR] = {STATS_UTILIZATION, STATS_BY_YEAR},
+    [RS_UTIL_MONTH] = {STATS_UTILIZATION, STATS_BY_MONTH},
+    [RS_UTIL_ALL] = {STATS_UTILIZATION, STATS_BY_ALL},
+    [RS_PREEMPT_ALL] = {STATS_PREEMPTION, STATS_BY_ALL},
+    [RS_PREEMPT_YEAR] = {STATS_PREEMPTION, STATS_BY_YEAR},
+    [RS_WAITS_YEAR] = {STATS_WAITS, STATS_BY_YEAR},
+    [RS_EFF_ALL] = {STATS_EFFICIENCY, STATS_BY_ALL},
+    [RS_DOMAINS_YEAR] = {STATS_DOMAINS, STATS_BY_YEAR},
+    [RS_PUBS_YEAR] = {STATS_PUBS, STATS_BY_YEAR},
+};
+
+/* ---- gathering ---- */
+
+static int gather_plan(Report *r, Store *st, CpErr *err)
+{
+    PlanOpts o;
+    memset(&o, 0, sizeof o);
+    o.years = r->o.years;
+    r->plan = plan_build(st, &o, err);
+    if (!r->plan)
+        return -1;
+    const char *sc = r->o.scenario && strcmp(r->o.scenario, "base") != 0 ? r->o.scenario : NULL;
+    if (sc) {
+        int e = store_plan_scenario_exists(st, sc, err);
+        if (e < 0)
+            return -1;
+        if (e == 0)
+            return cp_err_set(err, "no scenario '%s' (capplan scenario list)", sc);
+    }
+    if (plan_params(st, r->plan, sc, &r->params, &r->skipped, err) < 0 ||
+        plan_params(st, r->plan, NULL, &r->base_params, NULL, err) < 0 ||
+        (sc && store_plan_params(st, sc, &r->edits, &r->nedits, err) < 0))
+        return -1;
+    r->res = projection_result_new(r->plan->model);
+    r->base_res = projection_result_new(r->plan->model);
+    projection_run(r->plan->model, r->params, r->res);
+    projection_run(r->plan->model, r->base_params, r->base_res);
+    return 0;
+}
+
+/* The backtest cut: the first of the month 12 months before the plan's
+ * t0, as `capplan project --backtest` would take it. */
+static void gather_backtest(Report *r, Store *st)
+{
+    PlanOpts o;
+    CpErr e;
+    memset(&o, 0, sizeof o);
+    o.cut = stats_month_start(stats_month_of(plan_add_months(r->plan->win_end, -12)));
+    if (r->plan->nusers == 0) {
+        snprintf(r->bt_why, sizeof r->bt_why, "no job to fit on");
+        return;
+    }
+    if (plan_backtest(st, &o, &r->bt, &e) < 0) {
+        snprintf(r->bt_why, sizeof r->bt_why, "%s", e.msg);
+        return;
+    }
+    if (r->bt.users == 0) {
+        char cut[16];
+        rpt_date(o.cut, cut, sizeof cut);
+        snprintf(r->bt_why, sizeof r->bt_why, "no job in the 12 months before %s to fit on", cut);
+        plan_backtest_free(&r->bt);
+        return;
+    }
+    r->have_bt = 1;
+}
+
+static int gather_stats(Report *r, Store *st, CpErr *err)
+{
+    unsigned needs = 0;
+    for (int i = 0; i < RS_COUNT; i++)
+        needs |= stats_kind_needs(runs[i].kind);
+    StoreStatsData *d = store_stats_load(st, needs, err);
+    if (!d)
+        return -1;
+    r->stats_data = d;
+    for (int i = 0; i < RS_COUNT; i++) {
+        StatsOpts so = {runs[i].kind, runs[i].by, NULL, NULL};
+        if (stats_run(store_stats_input(d), &so, &r->stats[i], err) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+Report *report_new(Store *st, const ReportOpts *o, CpErr *err)
+{
+    Report *r = xcalloc(1, sizeof *r);
+    r->o = *o;
+    r->scenario = o->scenario && strcmp(o->scenario, "base") != 0 ? o->scenario : "base";
+    if (gather_plan(r, st, err) < 0 || gather_stats(r, st, err) < 0 ||
+        store_tui_load(st, &r->tui, err) < 0)
+        goto fail;
+    if (o->peers_csv ? peers_read_csv(o->peers_csv, &r->peers, &r->npeers, err) < 0
+                     : peers_load(st, &r->peers, &r->npeers, err) < 0)
+        goto fail;
+    gather_backtest(r, st);
+    if (rpt_policy_gather(r, st, err) < 0)
+        goto fail;
+    return r;
+fail:
+    report_free(r);
+    return NULL;
+}
+
+void report_free(Report *r)
+{
+    if (!r)
+        return;
+    rpt_policy_free(r);
+    for (int i = 0; i < RS_COUNT; i++)
+        if (r->stats_data)
+            stats_report_free(&r->stats[i]);
+    store_stats_free(r->stats_data);
+    store_tui_snapshot_free(&r->tui);
+    peers_free(r->peers, r->npeers);
+    if (r->have_bt)
+        plan_backtest_free(&r->bt);
+    store_plan_params_free(r->edits, r->nedits);
+    projection_result_free(r->res);
+    projection_result_free(r->base_res);
+    projection_params_free(r->params);
+    projection_params_free(r->base_params);
+    plan_free(r->plan);
+    free(r);
+}
+
+/* ---- helpers ---- */
+
+const char *rpt_name(const Report *r, const char *kind, const char *name, char *buf, size_t n)
+{
+    return anon_maybe(r->o.anonymize, kind, name ? name : "", buf, n);
+}
+
+const StatsTable *rpt_table(const Report *r, int run, const char *key)
+{
+    return stats_report_table(&r->stats[run], key);
+}
+
+void rpt_date(int64_t t, char *buf, size_t n)
+{
+    int64_t days = t >= 0 ? t / 86400 : (t - 86399) / 86400;
+    /* civil from days (Howard Hinnant's algorithm) */
+    int64_t z = days + 719468, era = (z >= 0 ? z : z - 146096) / 146097;
+    int64_t doe = z - era * 146097, yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100), mp = (5 * doy + 2) / 153;
+    int64_t d = doy - (153 * mp + 2) / 5 + 1, m = mp < 10 ? mp + 3 : mp - 9;
+    int64_t y = yoe + era * 400 + (m <= 2);
+    snprintf(buf, n, "%04lld-%02lld-%02lld", (long long)y, (long long)m, (long long)d);
+}
+
+int rpt_row_passes(const StatsTable *t, size_t row, const RFilter *f, size_t nf)
+{
+    for (size_t i = 0; i < nf; i++) {
+        const StatsCell *c = stats_table_cell(t, row, f[i].col);
+        if (!c)
+            return 0;
+        int same = c->text && strcmp(c->text, f[i].value) == 0;
+        if (same != f[i].eq)
+            return 0;
+    }
+    return 1;
+}
+
+static const StatsCol *find_col(const StatsTable *t, const char *key)
+{
+    for (size_t c = 0; c < t->ncols; c++)
+        if (strcmp(t->cols[c].key, key) == 0)
+            return &t->cols[c];
+    return NULL;
+}
+
+static int is_name_col(const char *key)
+{
+    return strcmp(key, "group") == 0 || strcmp(key, "user") == 0;
+}
+
+/* One cell as the report prints it. */
+static void cell_text(const Report *r, const StatsCol *col, const StatsCell *c, char *buf,
+                      size_t n)
+{
+    if (col->type == STATS_COL_TEXT) {
+        char tmp[64];
+        const char *s = c->text ? c->text : "";
+        snprintf(buf, n, "%s", is_name_col(col->key) ? rpt_name(r, col->key, s, tmp, sizeof tmp)
+                                                     : s);
+    } else if (col->type == STATS_COL_BOOL)
+        snprintf(buf, n, "%s", isnan(c->num) ? "n/a" : c->num != 0 ? "yes" : "no");
+    else
+        mdw_num(buf, n, c->num, col->type == STATS_COL_INT ? 0 : col->decimals, col->unit);
+}
+
+void rpt_stats_md(const Report *r, FILE *out, const StatsTable *t, const char *const *cols,
+                  size_t ncols, const RFilter *f, size_t nf)
+{
+    const StatsCol **cv = xcalloc(ncols, sizeof *cv);
+    const char **titles = xcalloc(ncols, sizeof *titles);
+    char *align = xcalloc(ncols + 1, 1);
+    char (*cells)[256] = xcalloc(ncols, sizeof *cells);
+    const char **cp = xcalloc(ncols, sizeof *cp);
+    size_t shown = 0;
+    for (size_t i = 0; i < ncols; i++) {
+        cv[i] = t ? find_col(t, cols[i]) : NULL;
+        titles[i] = cv[i] ? cv[i]->title : cols[i];
+        align[i] = cv[i] && cv[i]->type != STATS_COL_TEXT ? 'r' : 'l';
+        cp[i] = cells[i];
+    }
+    for (size_t row = 0; t && row < t->nrows; row++) {
+        if (!rpt_row_passes(t, row, f, nf))
+            continue;
+        if (shown++ == 0)
+            mdw_head(out, titles, align, ncols);
+        for (size_t i = 0; i < ncols; i++) {
+            if (cv[i])
+                cell_text(r, cv[i], &t->cells[row * t->ncols + (size_t)(cv[i] - t->cols)],
+                          cells[i], sizeof cells[i]);
+            else
+                snprintf(cells[i], sizeof cells[i], "n/a");
+        }
+        mdw_row(out, cp, ncols);
+    }
+    fputs(shown ? "\n" : "(no data)\n\n", out);
+    free(cv), free(titles), free(align), free(cells), free(cp);
+}
+
+static size_t index_of(char ***v, size_t *n, const char *s)
+{
+    for (size_t i = 0; i < *n; i++)
+        if (strcmp((*v)[i], s) == 0)
+            return i;
+    *v = xrealloc(*v, (*n + 1) * sizeof **v);
+    (*v)[*n] = xstrdup(s);
+    return (*n)++;
+}
+
+void rpt_pivot(const Report *r, const StatsTable *t, const char *xcol, const char *scol,
+               const char *vcol, const RFilter *f, size_t nf, RPivot *out)
+{
+    memset(out, 0, sizeof out[0]);
+    size_t nrows = t ? t->nrows : 0;
+    size_t *xi = xcalloc(nrows + 1, sizeof *xi), *si = xcalloc(nrows + 1, sizeof *si);
+    double *val = xcalloc(nrows + 1, sizeof *val);
+    size_t m = 0;
+    for (size_t row = 0; row < nrows; row++) {
+        const StatsCell *x = stats_table_cell(t, row, xcol), *s = stats_table_cell(t, row, scol);
+        const StatsCell *v = stats_table_cell(t, row, vcol);
+        if (!x || !s || !v || !rpt_row_passes(t, row, f, nf))
+            continue;
+        char buf[64];
+        const char *sn = s->text ? s->text : "";
+        if (is_name_col(scol))
+            sn = rpt_name(r, scol, sn, buf, sizeof buf);
+        xi[m] = index_of(&out->x, &out->nx, x->text ? x->text : "");
+        si[m] = index_of(&out->s, &out->ns, sn);
+        val[m++] = v->num;
+    }
+    out->v = xmalloc((out->nx * out->ns + 1) * sizeof *out->v);
+    for (size_t i = 0; i < out->nx * out->ns; i++)
+        out->v[i] = NAN;
+    for (size_t i = 0; i < m; i++)
+        out->v[si[i] * out->nx + xi[i]] = val[i];
+    free(xi), free(si), free(val);
+}
+
+void rpt_pivot_free(RPivot *p)
+{
+    for (size_t i = 0; i < p->nx; i++)
+        free(p->x[i]);
+    for (size_t i = 0; i < p->ns; i++)
+        free(p->s[i]);
+    free(p->x), free(p->s), free(p->v);
+    memset(p, 0, sizeof *p);
+}
+
+int rpt_chart(FILE *out, const char *dir, const char *rel, const char *name, const char *alt,
+              const SvgChart *c, CpErr *err)
+{
+    if (dir) {
+        size_t n = strlen(dir) + strlen(name) + 8;
+        char *path = xmalloc(n);
+        snprintf(path, n, "%s/%s.svg", dir, name);
+        RFile rf;
+        int rc = rfile_open(&rf, path, err);
+        free(path);
+        if (rc < 0)
+            return -1;
+        svg_write(rf.f, c);
+        if (rfile_commit(&rf, err) < 0)
+            return -1;
+    }
+    fputs("![", out);
+    mdw_text(out, alt);
+    int spaced = strchr(rel, ' ') != NULL; /* a link destination with spaces needs <> */
+    fprintf(out, "](%s%s/%s.svg%s)\n\n", spaced ? "<" : "", rel, name, spaced ? ">" : "");
+    return 0;
+}
+
+/* ---- the report ---- */
+
+static const char *const section_titles[REPORT_NSECTIONS + 1] = {
+    NULL, "Summary", "Research domains", "Usage", "Compute profiles",
+    "Projections by group and by domain", "Other institutes"};
+
+int report_section(const Report *r, int section, FILE *out, const char *dir, const char *rel,
+                   CpErr *err)
+{
+    if (section < 1 || section > REPORT_NSECTIONS)
+        return cp_err_set(err, "no section %d", section);
+    fprintf(out, "## %d. %s\n\n", section, section_titles[section]);
+    switch (section) {
+    case REPORT_SUMMARY: return rpt_summary(r, out, dir, rel, err);
+    case REPORT_DOMAINS: return rpt_domains(r, out, dir, rel, err);
+    case REPORT_USAGE: return rpt_usage(r, out, dir, rel, err);
+    case REPORT_PROFILES: return rpt_profiles(r, out, err);
+    case REPORT_PROJECTIONS: return rpt_projections(r, out, dir, rel, err);
+    default: return rpt_peers(r, out, dir, rel, err);
+    }
+}
+
+/* "report.md" -> "report_files" (the folder), and its last component. */
+static void files_dir_of(const char *path, char *dir, size_t n, const char **rel)
+{
+    size_t len = strlen(path);
+    if (len > 3 && strcmp(path + len - 3, ".md") == 0)
+        len -= 3;
+    snprintf(dir, n, "%.*s_files", (int)len, path);
+    const char *slash = strrchr(dir, '/');
+    *rel = slash ? slash + 1 : dir;
+}
+
+static void title(const Report *r, FILE *out)
+{
+    char t0[16];
+    rpt_date(r->plan->win_end, t0, sizeof t0);
+    fprintf(out, "# GPU capacity plan\n\n");
+    fprintf(out, "Scenario **");
+    mdw_text(out, r->scenario);
+    fprintf(out, "**, projection from %s over %d years; usage as recorded up to then. "
+                 "Figures are %ss held on average over a year unless a unit says otherwise.%s\n\n",
+            t0, r->res->nyears, r->plan->cpu ? "CPU" : "GPU",
+            r->o.anonymize ? " User and group names are pseudonyms." : "");
+}
+
+int report_write_md(const Report *r, const char *path, CpErr *err)
+{
+    char dir[4096];
+    const char *rel;
+    files_dir_of(path, dir, sizeof dir, &rel);
+    if (rfile_mkdir(dir, err) < 0)
+        return -1;
+    RFile rf;
+    if (rfile_open(&rf, path, err) < 0)
+        return -1;
+    title(r, rf.f);
+    for (int s = 1; s <= REPORT_NSECTIONS; s++)
+        if (report_section(r, s, rf.f, dir, rel, err) < 0) {
+            rfile_abort(&rf);
+            return -1;
+        }
+    if (rpt_policy(r, rf.f, REPORT_NSECTIONS + 1, err) < 0) {
+        rfile_abort(&rf);
+        return -1;
+    }
+    return rfile_commit(&rf, err);
+}

@@ -1,0 +1,110 @@
+#ifndef REPORT_INT_H
+#define REPORT_INT_H
+/* report_int: what the report's files share (not for other modules): the
+ * gathered data, and helpers to print stats tables, names and charts. */
+
+#include <stdio.h>
+
+#include "core/stats.h"
+#include "data/peers.h"
+#include "data/plan.h"
+#include "data/store_plan.h"
+#include "data/store_tui.h"
+#include "reports/report.h"
+#include "reports/svg.h"
+
+/* The stats runs the report shows. */
+enum {
+    RS_UTIL_YEAR,   /* utilization --by year: per cluster, groups, events */
+    RS_UTIL_MONTH,  /* utilization --by month: the chart, the CSV */
+    RS_UTIL_ALL,    /* utilization --by all: share per group */
+    RS_PREEMPT_ALL, /* preemption --by all */
+    RS_PREEMPT_YEAR,
+    RS_WAITS_YEAR,
+    RS_EFF_ALL,     /* efficiency --by all */
+    RS_DOMAINS_YEAR,
+    RS_PUBS_YEAR,
+    RS_COUNT
+};
+
+struct Report {
+    ReportOpts o;
+    const char *scenario;     /* "base" or o.scenario */
+    Plan *plan;
+    ProjParams *params, *base_params;
+    ProjResult *res, *base_res;
+    StorePlanParam *edits;
+    size_t nedits;
+    int skipped;
+    PlanBacktest bt;
+    int have_bt;
+    char bt_why[CP_ERR_MAX];  /* why there is no backtest */
+    void *stats_data;         /* StoreStatsData */
+    StatsReport stats[RS_COUNT];
+    StoreTuiSnapshot tui;     /* notes and stated needs, as the dashboard reads them */
+    Peer *peers;
+    size_t npeers;
+    void *policy;             /* reports/report_policy.c's figures (RPolicy) */
+};
+
+/* Column filter of a stats table: rows whose TEXT column col equals value
+ * (eq 1) or differs from it (eq 0). */
+typedef struct RFilter {
+    const char *col, *value;
+    int eq;
+} RFilter;
+
+/* Print the columns cols of t as a Markdown table (titles with units,
+ * numbers with the column's decimals and unit), rows passing every
+ * filter; "group" and "user" columns go through rpt_name. Prints
+ * "(no data)" as a line when no row passes. */
+void rpt_stats_md(const Report *r, FILE *out, const StatsTable *t, const char *const *cols,
+                  size_t ncols, const RFilter *f, size_t nf);
+/* 1 when row passes the filters. */
+int rpt_row_passes(const StatsTable *t, size_t row, const RFilter *f, size_t nf);
+
+/* A group or user name as the report shows it (pseudonym with
+ * anonymize). kind "group" or "user". Borrowed until the next call with
+ * the same buf. */
+const char *rpt_name(const Report *r, const char *kind, const char *name, char *buf, size_t n);
+
+/* A stats table of a run, NULL when absent. */
+const StatsTable *rpt_table(const Report *r, int run, const char *key);
+
+/* Write chart c into dir/name.svg (atomically) when dir is not NULL and
+ * link it as ![alt](rel/name.svg) on out. */
+int rpt_chart(FILE *out, const char *dir, const char *rel, const char *name, const char *alt,
+              const SvgChart *c, CpErr *err);
+
+/* A pivot of a stats table for a chart: x labels and series names in the
+ * order they first appear, v[s * nx + i] the value (NaN when absent).
+ * Owned: rpt_pivot_free. Names of series in column "group"/"user" go
+ * through rpt_name. */
+typedef struct RPivot {
+    char **x, **s;
+    size_t nx, ns;
+    double *v;
+} RPivot;
+
+void rpt_pivot(const Report *r, const StatsTable *t, const char *xcol, const char *scol,
+               const char *vcol, const RFilter *f, size_t nf, RPivot *out);
+void rpt_pivot_free(RPivot *p);
+
+/* "YYYY-MM-DD" of t. */
+void rpt_date(int64_t t, char *buf, size_t n);
+
+/* Sections. */
+int rpt_summary(const Report *r, FILE *out, const char *dir, const char *rel, CpErr *err);
+int rpt_domains(const Report *r, FILE *out, const char *dir, const char *rel, CpErr *err);
+int rpt_usage(const Report *r, FILE *out, const char *dir, const char *rel, CpErr *err);
+int rpt_profiles(const Report *r, FILE *out, CpErr *err);
+int rpt_projections(const Report *r, FILE *out, const char *dir, const char *rel, CpErr *err);
+int rpt_peers(const Report *r, FILE *out, const char *dir, const char *rel, CpErr *err);
+/* Energy and carbon, and the allocation policy (reports/report_policy.c):
+ * gather into r->policy (0, or -1 with err), free it, and print the two
+ * sections numbered first and first + 1. */
+int rpt_policy_gather(Report *r, Store *st, CpErr *err);
+void rpt_policy_free(Report *r);
+int rpt_policy(const Report *r, FILE *out, int first, CpErr *err);
+
+#endif

@@ -1,0 +1,215 @@
+#include "reports/svg.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "reports/rtext.h"
+
+enum { W = 820, H = 380, LEFT = 64, RIGHT = 250, TOP = 40, BOTTOM = 64 };
+#define PW (W - LEFT - RIGHT)
+#define PH (H - TOP - BOTTOM)
+
+static const char *const palette[] = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2",
+                                      "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"};
+#define NPAL (sizeof palette / sizeof palette[0])
+
+void svg_text(FILE *out, const char *s)
+{
+    while (*s) {
+        size_t len = rtext_char(s);
+        if (len == 0) {
+            fputc('?', out);
+            s++;
+            continue;
+        }
+        switch (*s) {
+        case '&': fputs("&amp;", out); break;
+        case '<': fputs("&lt;", out); break;
+        case '>': fputs("&gt;", out); break;
+        case '"': fputs("&quot;", out); break;
+        case '\'': fputs("&apos;", out); break;
+        default: fwrite(s, 1, len, out);
+        }
+        s += len;
+    }
+}
+
+static double value(const SvgChart *c, size_t s, size_t i)
+{
+    double v = c->v[s * c->nx + i];
+    return isnan(v) ? NAN : v;
+}
+
+/* The largest value to show: the tallest stack or the largest value. */
+static double data_max(const SvgChart *c)
+{
+    double m = 0;
+    for (size_t i = 0; i < c->nx; i++) {
+        double stack = 0;
+        for (size_t s = 0; s < c->ns; s++) {
+            double v = value(c, s, i);
+            if (isnan(v))
+                continue;
+            stack += v > 0 ? v : 0;
+            if (v > m)
+                m = v;
+        }
+        if (c->kind == SVG_STACKED && stack > m)
+            m = stack;
+    }
+    return m;
+}
+
+/* A round tick step giving about five ticks up to max. */
+static double tick_step(double max)
+{
+    double raw = max / 5, mag = pow(10, floor(log10(raw)));
+    double f = raw / mag;
+    return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 2.5 ? 2.5 : f <= 5 ? 5 : 10) * mag;
+}
+
+static double ypos(double v, double top)
+{
+    return TOP + PH - (v / top) * PH;
+}
+
+static void axes(FILE *out, const SvgChart *c, double top, double step)
+{
+    for (double t = 0; t <= top + step / 2; t += step) {
+        double y = ypos(t, top);
+        fprintf(out, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", LEFT,
+                y, LEFT + PW, y);
+        fprintf(out, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" font-size=\"11\">%g</text>\n",
+                LEFT - 6, y + 4, t);
+    }
+    fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/>\n", LEFT, TOP,
+            LEFT, TOP + PH);
+    fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/>\n", LEFT,
+            TOP + PH, LEFT + PW, TOP + PH);
+    fprintf(out, "<text x=\"14\" y=\"%d\" font-size=\"12\" transform=\"rotate(-90 14 %d)\" "
+                 "text-anchor=\"middle\">", TOP + PH / 2, TOP + PH / 2);
+    svg_text(out, c->unit ? c->unit : "");
+    fputs("</text>\n", out);
+}
+
+static double xcenter(const SvgChart *c, double i)
+{
+    return LEFT + (i + 0.5) * PW / (double)c->nx;
+}
+
+static void xlabels(FILE *out, const SvgChart *c)
+{
+    size_t every = c->nx > 12 ? (c->nx + 11) / 12 : 1;
+    for (size_t i = 0; i < c->nx; i += every) {
+        double x = xcenter(c, (double)i);
+        fprintf(out, "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" text-anchor=\"end\" "
+                     "transform=\"rotate(-35 %.1f %d)\">", x, TOP + PH + 16, x, TOP + PH + 16);
+        svg_text(out, c->x[i]);
+        fputs("</text>\n", out);
+    }
+}
+
+static void bars(FILE *out, const SvgChart *c, double top)
+{
+    double slot = PW / (double)c->nx, bw = slot * 0.7;
+    for (size_t i = 0; i < c->nx; i++) {
+        double base = 0, x0 = LEFT + i * slot + (slot - bw) / 2;
+        for (size_t s = 0; s < c->ns; s++) {
+            double v = value(c, s, i);
+            if (isnan(v) || v <= 0)
+                continue;
+            double x = x0, w = bw, y0 = base;
+            if (c->kind == SVG_BARS) {
+                w = bw / (double)c->ns;
+                x = x0 + s * w;
+                y0 = 0;
+            }
+            double y1 = ypos(y0 + v, top), y2 = ypos(y0, top);
+            fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\">"
+                         "<title>", x, y1, w > 1 ? w - 0.5 : w, y2 - y1, palette[s % NPAL]);
+            svg_text(out, c->series[s]);
+            fprintf(out, ": %.4g</title></rect>\n", v);
+            if (c->kind == SVG_STACKED)
+                base += v;
+        }
+    }
+}
+
+static void lines(FILE *out, const SvgChart *c, double top)
+{
+    for (size_t s = 0; s < c->ns; s++) {
+        int pen = 0;
+        fprintf(out, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"2\" d=\"",
+                palette[s % NPAL]);
+        for (size_t i = 0; i < c->nx; i++) {
+            double v = value(c, s, i);
+            if (isnan(v)) {
+                pen = 0;
+                continue;
+            }
+            fprintf(out, "%s%.1f %.1f ", pen ? "L" : "M", xcenter(c, (double)i), ypos(v, top));
+            pen = 1;
+        }
+        fputs("\"/>\n", out);
+    }
+}
+
+static void marks(FILE *out, const SvgChart *c)
+{
+    for (size_t m = 0; m < c->nmarks; m++) {
+        double x = xcenter(c, c->marks[m].x);
+        fprintf(out, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#c00\" "
+                     "stroke-dasharray=\"4 3\"/>\n", x, TOP, x, TOP + PH);
+        fprintf(out, "<text x=\"%.1f\" y=\"%d\" font-size=\"10\" fill=\"#c00\">%d</text>\n",
+                x + 2, TOP + 10 + (int)(m % 3) * 11, c->marks[m].num);
+    }
+}
+
+static void legend(FILE *out, const SvgChart *c)
+{
+    int x = LEFT + PW + 14, y = TOP + 4;
+    for (size_t s = 0; s < c->ns && s < 16; s++, y += 16) {
+        fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/>\n", x, y,
+                palette[s % NPAL]);
+        fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"11\">", x + 14, y + 9);
+        char cut[40];
+        rtext_clean(cut, sizeof cut, c->series[s]);
+        svg_text(out, cut);
+        fputs("</text>\n", out);
+    }
+    for (size_t m = 0; m < c->nmarks && m < 8; m++, y += 14) {
+        char cut[38];
+        rtext_clean(cut, sizeof cut, c->marks[m].label ? c->marks[m].label : "");
+        fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"10\" fill=\"#c00\">%d: ", x, y + 12,
+                c->marks[m].num);
+        svg_text(out, cut);
+        fputs("</text>\n", out);
+    }
+}
+
+void svg_write(FILE *out, const SvgChart *c)
+{
+    double max = c->ymax > 0 ? c->ymax : data_max(c);
+    if (!(max > 0))
+        max = 1;
+    double step = tick_step(max), top = ceil(max / step - 1e-9) * step;
+    fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                 "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" "
+                 "height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\">\n",
+            W, H, W, H);
+    fprintf(out, "<rect width=\"%d\" height=\"%d\" fill=\"#fff\"/>\n", W, H);
+    fprintf(out, "<text x=\"%d\" y=\"22\" font-size=\"15\" font-weight=\"bold\">", LEFT);
+    svg_text(out, c->title ? c->title : "");
+    fputs("</text>\n", out);
+    axes(out, c, top, step);
+    if (c->nx > 0) {
+        if (c->kind == SVG_LINES)
+            lines(out, c, top);
+        else
+            bars(out, c, top);
+        marks(out, c);
+        xlabels(out, c);
+    }
+    legend(out, c);
+    fputs("</svg>\n", out);
+}

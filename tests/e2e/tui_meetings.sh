@@ -1,0 +1,73 @@
+#!/bin/sh
+# capplan tui in a group's meeting (issue 10): the Group view shows whom to
+# ask; a student's stated need typed in place is marked against the
+# measured use (the tolerance of data/meetings.h); e on the Prof column
+# applies it to the students of the same profile as a scenario edit with
+# its reason; the Projection view (5) shows the per-member GPUs and the
+# demand change; u takes it back. The Overview lists the groups to meet.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/tui_helpers.inc"
+
+DB="$WORK/demo.db"
+"$CAPPLAN_BIN" --db "$DB" demo --no-tui --seed 7 --jobs 20000 --today 2026-11-25 >/dev/null 2>&1 \
+    || fail "capplan demo"
+"$CAPPLAN_BIN" --db "$DB" profile >/dev/null || fail "capplan profile"
+printf 'group,date,attendees,status\nkapoor-lab,2026-11-20,mkapoor,held\n' >"$WORK/m.csv"
+"$CAPPLAN_BIN" --db "$DB" meetings import "$WORK/m.csv" >/dev/null || fail "meetings import"
+# chansen (tanaka-lab, profile 2, no stated need) is one of those to ask
+PROF=$("$CAPPLAN_BIN" --db "$DB" meetings pick --json | python3 -c "
+import json,sys
+d=json.load(sys.stdin)
+print([x['profile'] for x in d['picks'] if x['user']=='chansen' and x['group']=='tanaka-lab'][0])")
+[ "$PROF" = 2 ] || fail "chansen is not picked for profile 2: '$PROF'"
+
+tui_start "$DB" --scenario plan-2027
+wait_for "capplan · Overview · scenario plan-2027"
+# six groups with meeting notes and kapoor-lab's held meeting: 18 of 25 to meet
+wait_for "to meet: 18 of 25 groups ("
+absent "kapoor-lab, "
+keys 2; keys /; typ "Tanaka"; keys Enter
+wait_for "tanaka-lab · professor ktanaka"
+wait_for "whom to ask (nearest their profile's centroid): P1 rlaurent, pito · P2 chansen, igomez"
+keys /; typ "chansen"; keys Enter; wait_for "biggest jobs first"; keys Escape
+wait_for "chansen: no stated need"
+
+# the student says 3 GPUs full-time: saved, and marked against 0.03 used
+keys e; wait_for "Enter saves, Esc cancels"
+keys C-u; typ "-1"; keys Enter; wait_for "refused: '-1' is not a number of GPUs"
+keys C-u 3 Enter; wait_for "saved: 3 GPUs full-time (measured 0.03)"
+wait_for "chansen says 3 GPUs full-time (2026-"
+wait_for "used a mean of 0.03 over 12 months"
+grep -q "^chansen .* 3\.0 ≠ x99 " "$WORK/screen" || { cat "$WORK/screen"; fail "mismatch not marked"; }
+[ "$(sqlite3 "$DB" "SELECT gpus_fulltime FROM stated_needs WHERE user='chansen'")" = 3.0 ] \
+    || fail "stated need not saved"
+
+# the projection before
+keys 5; wait_for "capplan · Projection · scenario plan-2027"
+wait_for "GPUs/member P2"
+grep -q "^GPUs/member P2 .* 0\.09 *0\.09 *$" "$WORK/screen" || { cat "$WORK/screen"; fail "P2 before"; }
+d0=$(sed -n 's/^.*  demand  *\([0-9.k]*\) .*/\1/p' "$WORK/screen" | head -1)
+
+# apply it to the profile: e on the Prof column, a reason
+keys 3; wait_for "tanaka-lab · professor ktanaka"
+keys Left Left Left; keys e
+wait_for "apply 3 GPUs full-time to the 3 P2 students (gpus.2), reason"
+typ "the professor agrees"; keys Enter
+wait_for "applied to plan-2027: gpus.2 = 3 (was 0.09) for profile P2; u undoes"
+keys 5; wait_for "capplan · Projection · scenario plan-2027"
+wait_for "3.0* the professor"
+d1=$(sed -n 's/^.*  demand  *\([0-9.k]*\) .*/\1/p' "$WORK/screen" | head -1)
+[ -n "$d1" ] && [ "$d0" != "$d1" ] || { cat "$WORK/screen"; fail "demand did not change: $d0 -> $d1"; }
+reason=$(sqlite3 "$DB" "SELECT reason FROM scenario_params WHERE key='gpus.2'")
+case "$reason" in
+"the professor agrees; stated by chansen (tanaka-lab, 2026-"*"): 3 GPUs full-time, applied to the 3 students of profile P2 in tanaka-lab") ;;
+*) fail "reason: $reason" ;;
+esac
+
+# undo: the measured value again
+keys u; wait_for "undone and saved"
+wait_for "GPUs/member P2"
+grep -q "^GPUs/member P2 .* 0\.09 *0\.09 *$" "$WORK/screen" || { cat "$WORK/screen"; fail "P2 after undo"; }
+[ "$(sqlite3 "$DB" "SELECT count(*) FROM scenario_params WHERE key='gpus.2'")" = 0 ] || fail "undo not saved"
+tui_quit
+echo "PASS tui_meetings"

@@ -1,0 +1,421 @@
+/* reports: the Markdown, CSV and SVG writers (escaping, spreadsheet
+ * safety, pseudonyms), and golden sections of a report over a small site
+ * built here.
+ *
+ * The site: cluster c1 with 4 A100 (80 GiB) from 2023-01-01. Roster: ann
+ * (lab|a, vision, from 2022-09-01), bob (lab|a), cy (=HYPERLINK("x"), an
+ * injection attempt as a group name, physics). Jobs: ann one A100 for 10 h
+ * on the 1st of each month of 2023 and 2024; bob two A100 for 5 h on the
+ * 10th of each month of 2024; cy one A100 for 20 h on the 20th of every
+ * month of 2024. Publications: lab|a 2 in 2024, the other group 1. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "core/cp.h"
+#include "data/import.h"
+#include "data/store.h"
+#include "reports/anon.h"
+#include "reports/csvw.h"
+#include "reports/mdw.h"
+#include "reports/report.h"
+#include "reports/svg.h"
+#include "tests/lib/testutil.h"
+
+/* ---- capturing a writer's output ---- */
+
+typedef struct Cap {
+    FILE *f;
+    char *buf;
+    size_t n;
+} Cap;
+
+static void cap_open(Cap *c)
+{
+    c->buf = NULL;
+    c->n = 0;
+    c->f = open_memstream(&c->buf, &c->n);
+    assert_non_null(c->f);
+}
+
+/* The text written; caller frees. */
+static char *cap_close(Cap *c)
+{
+    fclose(c->f);
+    return c->buf;
+}
+
+static char *csv_of(const char *s)
+{
+    Cap c;
+    cap_open(&c);
+    csvw_text(c.f, s);
+    return cap_close(&c);
+}
+
+static char *num_of(double v)
+{
+    Cap c;
+    cap_open(&c);
+    csvw_num(c.f, v);
+    return cap_close(&c);
+}
+
+#define EXPECT_CSV(in, want)                                                                  \
+    do {                                                                                      \
+        char *got_ = csv_of(in);                                                              \
+        assert_string_equal(got_, want);                                                      \
+        free(got_);                                                                           \
+    } while (0)
+
+#define EXPECT_NUM(v, want)                                                                   \
+    do {                                                                                      \
+        char *got_ = num_of(v);                                                               \
+        assert_string_equal(got_, want);                                                      \
+        free(got_);                                                                           \
+    } while (0)
+
+/* ---- CSV ---- */
+
+static void test_csv_neutralised(void **state)
+{
+    (void)state;
+    EXPECT_CSV("=HYPERLINK(\"x\")", "\"'=HYPERLINK(\"\"x\"\")\"");
+    EXPECT_CSV("+cmd", "\"'+cmd\"");
+    EXPECT_CSV("@SUM(A1)", "\"'@SUM(A1)\"");
+    EXPECT_CSV("-2+3", "\"'-2+3\"");
+    EXPECT_CSV("-cmd|' /C calc'!A0", "\"'-cmd|' /C calc'!A0\"");
+    EXPECT_CSV("\t=1", "\"'?=1\"");  /* a tab: neutralised, then cleaned */
+    EXPECT_CSV("\r=1", "\"'?=1\"");
+    /* plain numbers in text cells are numbers, not formulas */
+    EXPECT_CSV("-3.5", "-3.5");
+    EXPECT_CSV("-12", "-12");
+    EXPECT_CSV("42", "42");
+    assert_int_equal(csvw_risky("-3.5"), 0);
+    assert_int_equal(csvw_risky("-3.5e2"), 1);
+    assert_int_equal(csvw_risky("-"), 1);
+    assert_int_equal(csvw_risky(""), 0);
+    assert_int_equal(csvw_risky("a=b"), 0);
+}
+
+static void test_csv_quoting(void **state)
+{
+    (void)state;
+    EXPECT_CSV("plain", "plain");
+    EXPECT_CSV("", "");
+    EXPECT_CSV("a,b", "\"a,b\"");
+    EXPECT_CSV("say \"hi\"", "\"say \"\"hi\"\"\"");
+    EXPECT_CSV("two\nlines", "\"two?lines\""); /* no control character reaches the file */
+    EXPECT_CSV("caf\xc3\xa9", "caf\xc3\xa9"); /* UTF-8 kept */
+    EXPECT_CSV("bad\xff", "bad?");
+    EXPECT_CSV("esc\x1b[31m", "esc?[31m");
+    EXPECT_NUM(-3.5, "-3.5");
+    EXPECT_NUM(1234567.25, "1234567.25");
+    EXPECT_NUM(NAN, "");
+    EXPECT_NUM(-0.0, "0");
+    EXPECT_NUM(0.1 + 0.2, "0.3");
+    EXPECT_NUM(2.5e-7, "0.000000250000");
+}
+
+/* ---- Markdown, SVG, pseudonyms ---- */
+
+static void test_md_escape(void **state)
+{
+    (void)state;
+    Cap c;
+    cap_open(&c);
+    mdw_text(c.f, "a|b *c* _d_ [e](f) <g> `h` $i$ @j #k x\x07y\xc2\x85z");
+    char *got = cap_close(&c);
+    assert_string_equal(got, "a\\|b \\*c\\* \\_d\\_ \\[e\\](f) \\<g\\> \\`h\\` \\$i\\$ \\@j \\#k "
+                             "x?y??z");
+    free(got);
+    char buf[64];
+    mdw_num(buf, sizeof buf, -0.001, 2, "GPUs");
+    assert_string_equal(buf, "0.00 GPUs");
+    mdw_num(buf, sizeof buf, NAN, 2, "GPUs");
+    assert_string_equal(buf, "n/a");
+    mdw_num(buf, sizeof buf, 35.06, 1, "%");
+    assert_string_equal(buf, "35.1 %");
+    cap_open(&c);
+    const char *cells[] = {"x|y", "", "3 h"};
+    mdw_row(c.f, cells, 3);
+    got = cap_close(&c);
+    assert_string_equal(got, "| x\\|y |   | 3 h |\n");
+    free(got);
+}
+
+static void test_svg_and_anon(void **state)
+{
+    (void)state;
+    Cap c;
+    cap_open(&c);
+    svg_text(c.f, "<a & \"b\" 'c'>\x01");
+    char *got = cap_close(&c);
+    assert_string_equal(got, "&lt;a &amp; &quot;b&quot; &apos;c&apos;&gt;?");
+    free(got);
+    char a[32], b[32], x[32];
+    anon_name("group", "chen-lab", a, sizeof a);
+    anon_name("group", "chen-lab", b, sizeof b);
+    anon_name("group", "chen-lab2", x, sizeof x);
+    assert_string_equal(a, b);
+    assert_string_not_equal(a, x);
+    assert_int_equal(strlen(a), strlen("group-") + 6);
+    assert_memory_equal(a, "group-", 6);
+    assert_string_equal(anon_maybe(1, "group", "all", x, sizeof x), "all");
+    assert_string_equal(anon_maybe(0, "group", "chen-lab", x, sizeof x), "chen-lab");
+}
+
+/* ---- the fixture site ---- */
+
+typedef struct Db {
+    char *path;
+    Store *st;
+} Db;
+
+static void import_kind(Store *st, const char *kind, const char *text)
+{
+    char *p = tu_write_temp(text, strlen(text));
+    ImportOpts o;
+    ImportResult r;
+    CpErr err;
+    import_opts_init(&o);
+    int rc = strcmp(kind, "sacct") == 0 ? import_sacct(st, p, &o, &r, &err)
+                                        : import_csv(st, kind, p, &o, &r, &err);
+    if (rc < 0)
+        fail_msg("import %s: %s", kind, err.msg);
+    assert_int_equal(r.rejected, 0);
+    unlink(p);
+    free(p);
+}
+
+static void add_job(CpBuf *b, int id, const char *user, const char *acct, int y, int mo, int d,
+                    int hours, int gpus)
+{
+    char line[512];
+    int n = snprintf(line, sizeof line,
+                     "%d|%s|%s|gpu|COMPLETED|%04d-%02d-%02dT08:00:00|%04d-%02d-%02dT10:00:00|"
+                     "%04d-%02d-%02dT%02d:00:00|%d|billing=1,gres/gpu:a100=%d|c1|4\n",
+                     id, user, acct, y, mo, d, y, mo, d, y, mo, d, 10 + hours, hours * 3600,
+                     gpus);
+    cpbuf_append(b, line, (size_t)n);
+}
+
+static char *site_jobs(void)
+{
+    CpBuf b;
+    int id = 100;
+    cpbuf_init(&b);
+    const char *hdr = "JobID|User|Account|Partition|State|Submit|Start|End|ElapsedRaw|AllocTRES|"
+                      "Cluster|NCPUS\n";
+    cpbuf_append(&b, hdr, strlen(hdr));
+    for (int y = 2023; y <= 2024; y++)
+        for (int m = 1; m <= 12; m++) {
+            add_job(&b, ++id, "ann", "acct-a", y, m, 1, 10, 1);
+            if (y == 2024) {
+                add_job(&b, ++id, "bob", "acct-a", y, m, 10, 5, 2);
+                add_job(&b, ++id, "cy", "acct-c", y, m, 20, 12, 1);
+            }
+        }
+    cpbuf_append(&b, "", 1);
+    char *p = tu_write_temp(b.data, strlen(b.data));
+    cpbuf_done(&b);
+    return p;
+}
+
+static int db_setup(void **state)
+{
+    Db *d = calloc(1, sizeof *d);
+    CpErr err;
+    d->path = tu_temp_path(".db");
+    d->st = store_open(d->path, &err);
+    assert_non_null(d->st);
+    import_kind(d->st, "roster",
+                "user,group,role,domain,start,end\n"
+                "ann,lab|a,phd,vision,2022-09-01,\n"
+                "bob,lab|a,postdoc,vision,2022-09-01,\n"
+                "cy,\"=HYPERLINK(\"\"x\"\")\",phd,physics,2022-09-01,\n");
+    import_kind(d->st, "inventory",
+                "cluster,gpu_model,gpus,gpu_mem_gib,from,to,relative_speed\n"
+                "c1,a100,4,80,2023-01-01,,1.0\n");
+    import_kind(d->st, "pubs",
+                "year,group,title,domain\n"
+                "2024,lab|a,Seeing things,vision\n"
+                "2024,lab|a,Seeing more,vision\n"
+                "2024,\"=HYPERLINK(\"\"x\"\")\",Forces,physics\n");
+    char *jobs = site_jobs();
+    ImportOpts o;
+    ImportResult r;
+    import_opts_init(&o);
+    assert_int_equal(import_sacct(d->st, jobs, &o, &r, &err), 0);
+    assert_int_equal(r.added, 48);
+    unlink(jobs);
+    free(jobs);
+    *state = d;
+    return 0;
+}
+
+static int db_teardown(void **state)
+{
+    Db *d = *state;
+    char buf[1100];
+    store_close(d->st);
+    unlink(d->path);
+    snprintf(buf, sizeof buf, "%s-wal", d->path);
+    unlink(buf);
+    snprintf(buf, sizeof buf, "%s-shm", d->path);
+    unlink(buf);
+    free(d->path);
+    free(d);
+    return 0;
+}
+
+static char *section(Store *st, const ReportOpts *o, int s)
+{
+    CpErr err;
+    Report *r = report_new(st, o, &err);
+    if (!r)
+        fail_msg("report_new: %s", err.msg);
+    Cap c;
+    cap_open(&c);
+    assert_int_equal(report_section(r, s, c.f, NULL, "report_files", &err), 0);
+    report_free(r);
+    char *got = cap_close(&c);
+    if (getenv("REPORTS_DUMP"))
+        fprintf(stderr, "----- section %d\n%s-----\n", s, got);
+    return got;
+}
+
+static const char golden_domains[] =
+    "## 2. Research domains\n"
+    "\n"
+    "Share of the GPU-hours used per research domain, year by year (a domain is the roster's, else its group's):\n"
+    "\n"
+    "![Share of GPU-hours per domain by year](report_files/domains.svg)\n"
+    "\n"
+    "### GPU-hours and researchers per domain\n"
+    "\n"
+    "| period | domain | GPU-h | share | researchers | active users | GPU-h per researcher |\n"
+    "| :--- | :--- | ---: | ---: | ---: | ---: | ---: |\n"
+    "| 2023 | physics | 0 GPU-h | 0.0 % | 1 | 0 | 0.0 GPU-h |\n"
+    "| 2023 | vision | 120 GPU-h | 100.0 % | 2 | 1 | 60.0 GPU-h |\n"
+    "| 2024 | physics | 144 GPU-h | 37.5 % | 1 | 1 | 144.0 GPU-h |\n"
+    "| 2024 | vision | 240 GPU-h | 62.5 % | 2 | 2 | 120.0 GPU-h |\n"
+    "\n"
+    "### Publications and GPU-hours per publication\n"
+    "\n"
+    "| year | domain | publications | GPU-h | GPU-h per publication |\n"
+    "| :--- | :--- | ---: | ---: | ---: |\n"
+    "| 2024 | physics | 1 | 144 GPU-h | 144 GPU-h |\n"
+    "| 2024 | vision | 2 | 240 GPU-h | 120 GPU-h |\n"
+    "\n";
+
+static void test_golden_domains(void **state)
+{
+    Db *d = *state;
+    ReportOpts o = {NULL, 0, NULL, 0};
+    char *got = section(d->st, &o, REPORT_DOMAINS);
+    assert_string_equal(got, golden_domains);
+    free(got);
+}
+
+static const char golden_peers[] =
+    "## 6. Other institutes\n"
+    "\n"
+    "GPUs per researcher side by side (ours: the GPUs in service and the researchers on the roster in the latest year of the data).\n"
+    "\n"
+    "| Institution | GPUs | Researchers | GPUs per researcher |\n"
+    "| :--- | ---: | ---: | ---: |\n"
+    "| this institute | 4 GPUs | 3 people | 1.333 GPUs |\n"
+    "| Inst\\|A | 100 GPUs | 50 people | 2.000 GPUs |\n"
+    "| Inst, B | 30 GPUs | 60 people | 0.500 GPUs |\n"
+    "\n"
+    "![GPUs per researcher by institution](report_files/peers.svg)\n"
+    "\n";
+
+static void test_golden_peers(void **state)
+{
+    Db *d = *state;
+    char *peers = tu_write_temp("institution,gpus,researchers\n"
+                                "Inst|A,100,50\n"
+                                "\"Inst, B\",30,60\n",
+                                59);
+    ReportOpts o = {NULL, 0, peers, 0};
+    char *got = section(d->st, &o, REPORT_PEERS);
+    assert_string_equal(got, golden_peers);
+    free(got);
+    unlink(peers);
+    free(peers);
+}
+
+/* With --anonymize no name of a user or group is left in any section. */
+static void test_anonymized(void **state)
+{
+    Db *d = *state;
+    ReportOpts o = {NULL, 1, NULL, 0};
+    for (int s = 1; s <= REPORT_NSECTIONS; s++) {
+        char *got = section(d->st, &o, s);
+        assert_null(strstr(got, "lab\\|a"));
+        assert_null(strstr(got, "HYPERLINK"));
+        assert_null(strstr(got, "| ann "));
+        free(got);
+    }
+}
+
+/* The CSV files: each has its header; the injection group is neutralised. */
+static void test_csv_export(void **state)
+{
+    Db *d = *state;
+    CpErr err;
+    ReportOpts o = {NULL, 0, NULL, 0};
+    Report *r = report_new(d->st, &o, &err);
+    assert_non_null(r);
+    char *dir = tu_temp_path("-csv");
+    assert_int_equal(report_write_csv(r, dir, &err), 0);
+    report_free(r);
+    const char *const *files = report_csv_files();
+    int seen_injection = 0;
+    for (size_t i = 0; files[i]; i++) {
+        char path[1200], line[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        FILE *f = fopen(path, "rb");
+        assert_non_null(f);
+        assert_non_null(fgets(line, sizeof line, f));
+        assert_non_null(strstr(line, "\r\n"));
+        while (fgets(line, sizeof line, f)) {
+            assert_null(strstr(line, ",=HYPERLINK"));
+            assert_true(strncmp(line, "=", 1) != 0);
+            seen_injection += strstr(line, "\"'=HYPERLINK(\"\"x\"\")\"") != NULL;
+        }
+        fclose(f);
+        unlink(path);
+    }
+    assert_true(seen_injection > 0);
+    rmdir(dir);
+    free(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest unit[] = {
+        cmocka_unit_test(test_csv_neutralised),
+        cmocka_unit_test(test_csv_quoting),
+        cmocka_unit_test(test_md_escape),
+        cmocka_unit_test(test_svg_and_anon),
+    };
+    const struct CMUnitTest site[] = {
+        cmocka_unit_test(test_golden_domains),
+        cmocka_unit_test(test_golden_peers),
+        cmocka_unit_test(test_anonymized),
+        cmocka_unit_test(test_csv_export),
+    };
+    int rc = cmocka_run_group_tests_name("reports", unit, NULL, NULL);
+    return rc | cmocka_run_group_tests_name("reports_site", site, db_setup, db_teardown);
+}
