@@ -27,7 +27,7 @@ TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 BENCH_SRC := $(wildcard bench/*.c)
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: all test demo clean deps
+.PHONY: all test demo clean deps deps-demo
 
 all: capplan
 
@@ -49,9 +49,13 @@ $(BUILD)/tests/%: $(BUILD)/tests/%.o $(TESTLIB_OBJ) $(LIB_OBJ)
 $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB_OBJ)
 	$(CC) $(LDSAN) -o $@ $^ $(PKG_LIBS)
 
-# The two README commands. `deps` installs Debian packages when missing.
+# The two README commands. `deps` installs the Debian packages the tests
+# need when missing, `deps-demo` only those that building capplan needs.
 deps:
-	@./tests/deps.sh
+	@./tests/deps.sh test
+
+deps-demo:
+	@./tests/deps.sh demo
 
 # Every test, under AddressSanitizer and UndefinedBehaviorSanitizer.
 test: deps
@@ -61,7 +65,10 @@ test: deps
 .PHONY: sanitize-tests
 sanitize-tests: $(TEST_BIN)
 
-demo: deps capplan
+# (capplan is built by a second make, which reads pkg-config's flags once
+# the packages are there.)
+demo: deps-demo
+	$(MAKE) capplan
 	./capplan --db demo.db demo
 
 clean:

@@ -329,11 +329,11 @@ static int meet_apply(Store *st, const MeetArgs *a)
     if (rc == 0) {
         char prof[128];
         cli_sanitize(prof, sizeof prof, p->names[r.profile]);
-        printf("%s%s: %s = %g (measured %.2f): profile P%d (%s), %d students of it in %s; "
-               "b_p is per profile, so every group's P%d students take it. "
+        printf("%s%s: %s of %s = %g (measured %.2f): profile P%d (%s), the %d students of "
+               "it in %s and the group's newcomers of that profile; other groups keep theirs. "
                "`capplan scenario undo %s` takes it back\n",
-               a->scenario, r.created ? " (new)" : "", r.key, r.value, r.measured, r.profile + 1,
-               prof, r.same_profile, r.group, r.profile + 1, a->scenario);
+               a->scenario, r.created ? " (new)" : "", r.key, r.group, r.value, r.measured,
+               r.profile + 1, prof, r.same_profile, r.group, a->scenario);
     }
     plan_free(p);
     return rc < 0 ? cli_error("%s", err.msg) : 0;

@@ -120,6 +120,12 @@ static void json_groups(cJSON *o, const View *v)
         cJSON *pa = cJSON_AddObjectToObject(e, "params");
         for (int k = 0; k < 4; k++)
             cJSON_AddItemToObject(pa, group_keys[k], param_pair(val[k][g], meas[k][g]));
+        /* b_p as this group sees it: its own value (a stated need applied to
+         * the group) or the profile's */
+        cJSON *bp = cJSON_AddArrayToObject(pa, "gpus");
+        for (int q = 0; q < p->fit.k; q++)
+            cJSON_AddItemToArray(bp, param_pair(projection_gpus_of(v->params, g, q),
+                                                p->measured->gpus[q]));
         cJSON *ys = cJSON_AddArrayToObject(e, "years");
         for (int y = 1; y <= v->r->nyears; y++)
             cJSON_AddItemToArray(ys, group_year(v, &v->r->gy[(size_t)g * v->r->nyears + y - 1],

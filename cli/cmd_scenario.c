@@ -188,9 +188,10 @@ static void reset_param(const Plan *p, ProjParams *params, const char *key, cons
         }
         return;
     }
+    int pg = projection_key_takes_group(key) ? g : -1; /* gpus.N of one group */
     double v;
-    if (projection_param_get(p->model, p->measured, key, -1, &v, NULL) == 0)
-        projection_param_set(p->model, params, key, -1, v, NULL);
+    if (projection_param_get(p->model, p->measured, key, pg, &v, NULL) == 0)
+        projection_param_set(p->model, params, key, pg, v, NULL);
 }
 
 static void demand_of(const Plan *p, const ProjParams *params, ProjResult *r, double *out)

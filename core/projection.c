@@ -254,6 +254,7 @@ ProjParams *projection_params_new(const ProjModel *m)
     p->buffer = dup_or_zero(NULL, m->G);
     p->gpus = dup_or_zero(NULL, m->P);
     p->mem = dup_or_zero(NULL, m->P);
+    p->gpus_g = dup_or_zero(NULL, m->G * m->P);
     projection_params_reset(m, p);
     return p;
 }
@@ -268,6 +269,7 @@ ProjParams *projection_params_copy(const ProjParams *src)
     p->buffer = dup_or_zero(src->buffer, src->ngroups);
     p->gpus = dup_or_zero(src->gpus, src->nprofiles);
     p->mem = dup_or_zero(src->mem, src->nprofiles);
+    p->gpus_g = dup_or_zero(src->gpus_g, src->ngroups * src->nprofiles);
     return p;
 }
 
@@ -281,6 +283,7 @@ void projection_params_free(ProjParams *p)
     free(p->buffer);
     free(p->gpus);
     free(p->mem);
+    free(p->gpus_g);
     free(p);
 }
 
@@ -297,6 +300,8 @@ void projection_params_reset(const ProjModel *m, ProjParams *p)
         memcpy(p->gpus, m->gpus, pr);
         memcpy(p->mem, m->mem, pr);
     }
+    for (size_t i = 0; i < (size_t)m->G * (size_t)m->P; i++)
+        p->gpus_g[i] = NAN;
     memset(p->purchase, 0, sizeof p->purchase);
 }
 
@@ -308,6 +313,18 @@ int projection_key_is_group(const char *key)
         if (strcmp(key, group_keys[i]) == 0)
             return 1;
     return 0;
+}
+
+int projection_key_takes_group(const char *key)
+{
+    return projection_key_is_group(key) || strncmp(key, "gpus.", 5) == 0;
+}
+
+double projection_gpus_of(const ProjParams *p, int g, int q)
+{
+    double v = g >= 0 && g < p->ngroups ? p->gpus_g[(size_t)g * (size_t)p->nprofiles + (size_t)q]
+                                        : NAN;
+    return isnan(v) ? p->gpus[q] : v;
 }
 
 static double *group_array(ProjParams *p, const char *key)
@@ -341,6 +358,7 @@ typedef enum { REF_GROUP, REF_GPUS, REF_MEM, REF_PURCHASE } RefKind;
 typedef struct KeyRef {
     RefKind kind;
     int index;    /* profile (0-based) for gpus/mem */
+    int group;    /* gpus: the group (0-based), -1 for every group */
     int cls, year; /* purchase: class and year index (0-based) */
 } KeyRef;
 
@@ -372,8 +390,11 @@ static int resolve(const ProjModel *m, const char *key, int g, KeyRef *ref, CpEr
         ref->kind = REF_GROUP;
         return 0;
     }
-    if (g >= 0)
+    if (g >= 0 && strncmp(key, "gpus.", 5) != 0)
         return cp_err_set(err, "'%s' is a profile or purchase parameter: no --group", key);
+    if (g >= m->G)
+        return cp_err_set(err, "no group %d", g);
+    ref->group = g;
     if (strncmp(key, "purchase.", 9) == 0)
         return purchase_ref(m, key + 9, ref, err);
     int is_gpus = strncmp(key, "gpus.", 5) == 0, is_mem = strncmp(key, "mem.", 4) == 0;
@@ -413,7 +434,10 @@ int projection_param_set(const ProjModel *m, ProjParams *p, const char *key, int
         return -1;
     switch (ref.kind) {
     case REF_GPUS:
-        p->gpus[ref.index] = value;
+        if (ref.group >= 0)
+            p->gpus_g[(size_t)ref.group * (size_t)m->P + (size_t)ref.index] = value;
+        else
+            p->gpus[ref.index] = value;
         break;
     case REF_MEM:
         p->mem[ref.index] = value;
@@ -451,7 +475,7 @@ int projection_param_get(const ProjModel *m, const ProjParams *p, const char *ke
         return -1;
     switch (ref.kind) {
     case REF_GPUS:
-        *value = p->gpus[ref.index];
+        *value = projection_gpus_of(p, ref.group, ref.index);
         break;
     case REF_MEM:
         *value = p->mem[ref.index];
@@ -523,7 +547,7 @@ static void run_demand(const ProjModel *m, const ProjParams *p, int g, ProjGroup
     double base_c[MEMCLASS_COUNT] = {0};
     t->base = 0;
     for (int q = 0; q < m->P; q++) {
-        double b = t->heads_p[q] * p->gpus[q];
+        double b = t->heads_p[q] * projection_gpus_of(p, g, q);
         t->base += b;
         base_c[profiles_mem_class(p->mem[q])] += b;
     }

@@ -96,6 +96,9 @@ typedef struct ProjParams {
     int ngroups, nprofiles, nyears;
     double *growth, *share, *burst, *buffer; /* ngroups each */
     double *gpus, *mem;                      /* nprofiles each: b_p, m_p (-1 unknown) */
+    double *gpus_g; /* ngroups x nprofiles: group g's own b_p for profile p at
+                       [g * nprofiles + p] (a stated need applied to the group),
+                       NAN where the group takes the profile's b_p */
     double purchase[MEMCLASS_COUNT][PROJ_MAX_YEARS];
 } ProjParams;
 
@@ -123,19 +126,27 @@ void projection_params_free(ProjParams *p);
 void projection_params_reset(const ProjModel *m, ProjParams *p);
 
 /* Set one parameter by key: "growth", "share", "burst", "buffer" (group
- * g, or every group when g < 0), "gpus.N", "mem.N" (profile N, 1-based),
+ * g, or every group when g < 0), "gpus.N" (profile N, 1-based: for every
+ * group when g < 0, for group g alone otherwise), "mem.N" (profile N),
  * "purchase.C.yK" (C one of 24, 48, 80, 80+; K 1..years). Returns 0, or -1
- * with err on an unknown key, a group given to a profile key (or missing
- * where needed), or a value out of range (growth > -1, share 0..1,
- * others >= 0; mem may be -1 for unknown). */
+ * with err on an unknown key, a group given to a mem or purchase key, or a
+ * value out of range (growth > -1, share 0..1, others >= 0; mem may be -1
+ * for unknown). */
 int projection_param_set(const ProjModel *m, ProjParams *p, const char *key, int g,
                          double value, CpErr *err);
 /* The value of key for group g (g < 0: the first group, or the profile or
- * purchase key itself) in p; -1 with err as projection_param_set. */
+ * purchase key itself; "gpus.N" with g >= 0: the group's own value if it has
+ * one, else the profile's) in p; -1 with err as projection_param_set. */
 int projection_param_get(const ProjModel *m, const ProjParams *p, const char *key, int g,
                          double *value, CpErr *err);
 /* 1 when key is a group-level key ("growth", "share", "burst", "buffer"). */
 int projection_key_is_group(const char *key);
+/* 1 when key may be given for one group: the group-level keys and the
+ * per-student GPUs of a profile ("gpus.N"). */
+int projection_key_takes_group(const char *key);
+/* The per-student GPUs of profile q (0-based) in group g under p: the
+ * group's own value when set, else the profile's. */
+double projection_gpus_of(const ProjParams *p, int g, int q);
 
 /* Terms of one group and year. */
 typedef struct ProjGroupYear {

@@ -493,6 +493,7 @@ int meetings_apply(Store *st, const Plan *p, const char *user, const char *scena
     out->profile = p->users[u].profile;
     out->same_profile = meetings_same_profile(p, out->group, out->profile);
     snprintf(out->key, sizeof out->key, "gpus.%d", out->profile + 1);
+    int g = plan_group_index(p, out->group);
     out->measured = p->measured->gpus[out->profile];
     int e = store_plan_scenario_exists(st, scenario, err);
     if (e < 0 || (e == 0 && store_plan_scenario_new(st, scenario, NULL, who, err) < 0))
@@ -501,6 +502,7 @@ int meetings_apply(Store *st, const Plan *p, const char *user, const char *scena
     char why[512];
     meetings_apply_reason(why, sizeof why, reason, user, out->group, out->date, out->value,
                           out->same_profile, out->profile);
-    return store_plan_param_set(st, scenario, out->key, NULL, out->value, out->measured,
-                                plan_key_label(p, out->key), why, who, err);
+    /* the group's own value for the profile: other groups keep theirs */
+    return store_plan_param_set(st, scenario, out->key, g >= 0 ? out->group : NULL, out->value,
+                                out->measured, plan_key_label(p, out->key), why, who, err);
 }

@@ -1,7 +1,18 @@
 #!/bin/sh
-# Install the Debian packages capplan needs, when some are missing.
+# tests/deps.sh [demo|test]: install the Debian packages capplan needs, when
+# some are missing. demo: what building and running capplan needs (make,
+# make demo). test (the default): that, plus what the tests check with
+# (sqlite3, tmux, python3 with scikit-learn and pandas, GNU time, rsvg-convert,
+# pandoc, LibreOffice's headless Calc, clang for the fuzzers).
 set -e
-PKGS="build-essential pkg-config libsqlite3-dev libcsv-dev libcjson-dev libncurses-dev libcmocka-dev sqlite3 tmux python3 python3-sklearn python3-pandas time librsvg2-bin pandoc libreoffice-calc-nogui"
+BUILD_PKGS="build-essential pkg-config libsqlite3-dev libcsv-dev libcjson-dev libncurses-dev"
+TEST_PKGS="libcmocka-dev sqlite3 tmux python3 python3-sklearn python3-pandas time librsvg2-bin
+pandoc libreoffice-calc-nogui clang libclang-rt-14-dev"
+case "${1:-test}" in
+demo) PKGS=$BUILD_PKGS ;;
+test) PKGS="$BUILD_PKGS $TEST_PKGS" ;;
+*) echo "usage: tests/deps.sh [demo|test]" >&2; exit 2 ;;
+esac
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -28,5 +28,5 @@ for t in tests/e2e/*.sh; do
     fi
 done
 rm -f "$log"
-echo "capplan tests: $passed passed, $failed failed"
+echo "tests: $passed passed, $failed failed"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

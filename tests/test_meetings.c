@@ -174,8 +174,9 @@ static void test_import_whole_or_nothing(void **state)
 
 /* Propagation: cwang (tanaka-lab) says 2 GPUs full-time; applied, the
  * projection's per-student GPUs of cwang's profile become 2 in the
- * scenario (for tanaka-lab's students of that profile, and every
- * group's), and undo puts back the measured value. */
+ * scenario for tanaka-lab (its students of that profile and its newcomers
+ * who take it), other groups keep the measured value, and undo puts it
+ * back. */
 static void test_apply_undo(void **state)
 {
     (void)state;
@@ -201,12 +202,16 @@ static void test_apply_undo(void **state)
     assert_string_equal(r.group, "tanaka-lab");
     ProjParams *pp;
     assert_int_equal(plan_params(st, p, "plan-2027", &pp, NULL, &err), 0);
-    assert_true(fabs(pp->gpus[prof] - 2.0) < 1e-12);
+    int g = plan_group_index(p, "tanaka-lab"), other = g == 0 ? 1 : 0;
+    assert_true(fabs(projection_gpus_of(pp, g, prof) - 2.0) < 1e-12);
+    assert_true(projection_gpus_of(pp, other, prof) == measured);
+    assert_true(pp->gpus[prof] == measured);
     ProjResult *res = projection_result_new(p->model), *base = projection_result_new(p->model);
     projection_run(p->model, pp, res);
     projection_run(p->model, p->measured, base);
-    int g = plan_group_index(p, "tanaka-lab");
     assert_true(res->gy[(size_t)g * res->nyears].base != base->gy[(size_t)g * base->nyears].base);
+    assert_true(res->gy[(size_t)other * res->nyears].base ==
+                base->gy[(size_t)other * base->nyears].base);
     projection_params_free(pp);
     StorePlanParam *sp;
     size_t n;
@@ -218,7 +223,7 @@ static void test_apply_undo(void **state)
     assert_int_equal(store_plan_undo(st, "plan-2027", &undone, &err), 0);
     assert_int_equal(undone, 1);
     assert_int_equal(plan_params(st, p, "plan-2027", &pp, NULL, &err), 0);
-    assert_true(pp->gpus[prof] == measured);
+    assert_true(projection_gpus_of(pp, g, prof) == measured);
     projection_run(p->model, pp, res);
     assert_true(res->gy[(size_t)g * res->nyears].base == base->gy[(size_t)g * base->nyears].base);
     projection_params_free(pp);

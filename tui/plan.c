@@ -252,7 +252,7 @@ double tui_plan_value(const TuiPlan *p, const char *key, int g, int base)
 {
     double v;
     if (!p || projection_param_get(p->plan->model, base ? p->base : p->params, key,
-                                   projection_key_is_group(key) ? g : -1, &v, NULL) < 0)
+                                   projection_key_takes_group(key) ? g : -1, &v, NULL) < 0)
         return NAN;
     return v;
 }
@@ -262,7 +262,7 @@ int tui_plan_edited(const TuiPlan *p, const char *key, int g, const char **reaso
     if (!p)
         return 0;
     const char *gname = g >= 0 ? p->plan->groups[g] : "";
-    int group_key = projection_key_is_group(key);
+    int group_key = projection_key_takes_group(key);
     for (size_t i = 0; i < p->nedits; i++) {
         const StorePlanParam *e = &p->edits[i];
         if (strcmp(e->key, key) != 0)
@@ -297,7 +297,7 @@ int tui_plan_set(TuiState *s, const char *key, int g, double value, const char *
         return cp_err_set(err, "the planner is not available");
     if (strcmp(p->scenario, "base") == 0)
         return cp_err_set(err, "base holds the measured values: 7 then N makes a scenario");
-    int gk = projection_key_is_group(key);
+    int gk = projection_key_takes_group(key);
     ProjParams *tmp = projection_params_copy(p->params);
     int rc = projection_param_set(p->plan->model, tmp, key, gk ? g : -1, value, err);
     projection_params_free(tmp);

@@ -518,14 +518,15 @@ static unsigned apply_accept(TuiState *s)
     meetings_apply_reason(why, sizeof why, s->prompt.text, u->name, gname,
                           u->stated_date ? u->stated_date : "", u->stated_gpus, same, pu->profile);
     CpErr err = {""};
-    double value = u->stated_gpus, before = tui_plan_value(s->plan, key, -1, 0);
-    if (tui_plan_set(s, key, -1, value, why, &err) < 0) {
+    int g = plan_group_index(p, gname); /* the group's own value for the profile */
+    double value = u->stated_gpus, before = tui_plan_value(s->plan, key, g, 0);
+    if (tui_plan_set(s, key, g, value, why, &err) < 0) {
         tui_status(s, CV_BAD, 0, "not applied: %s", err.msg);
         return TUI_REDRAW;
     }
     s->prompt.kind = TUI_P_NONE;
-    tui_status(s, CV_GOOD, 0, "applied to %s: %s = %g (was %.2f) for profile P%d; u undoes",
-               s->scenario, key, value, before, pu->profile + 1);
+    tui_status(s, CV_GOOD, 0, "applied to %s: %s of %s = %g (was %.2f); u undoes", s->scenario,
+               key, gname, value, before);
     return TUI_SAVE | TUI_RECALC | TUI_REDRAW;
 }
 

@@ -175,12 +175,25 @@ grep -q '^tanaka-lab *cwang .* 2 *0\.30 !=' "$WORK/out" || fail "mismatch text: 
 expect_rc 0 cap project --json
 cp "$WORK/out" "$WORK/p0.json"
 expect_rc 0 cap meetings apply cwang --scenario plan-2027 --reason "professor agrees"
-grep -q 'plan-2027 (new): gpus\.2 = 2 (measured' "$WORK/out" || fail "apply: $(cat "$WORK/out")"
+grep -q 'plan-2027 (new): gpus\.2 of tanaka-lab = 2 (measured' "$WORK/out" || fail "apply: $(cat "$WORK/out")"
 expect_rc 0 cap scenario diff base plan-2027
 grep -q 'stated by cwang (tanaka-lab, 2026-11-12)' "$WORK/out" || fail "diff: $(cat "$WORK/out")"
 expect_rc 0 cap project --scenario plan-2027 --json
 cp "$WORK/out" "$WORK/p1.json"
 cmp -s "$WORK/p0.json" "$WORK/p1.json" && fail "apply changed nothing in the projection"
+# tanaka-lab's own P2 value is 2 and its demand moved; every other group as before
+python3 -c "
+import json
+a={g['name']: g for g in json.load(open('$WORK/p0.json'))['groups']}
+b={g['name']: g for g in json.load(open('$WORK/p1.json'))['groups']}
+t=b['tanaka-lab']
+assert t['params']['gpus'][1] == {'value': 2, 'measured': a['tanaka-lab']['params']['gpus'][1]['value'], 'edited': True}, t['params']['gpus']
+assert t['years'][0]['demand'] > a['tanaka-lab']['years'][0]['demand']
+for n in a:
+    if n != 'tanaka-lab':
+        assert a[n]['years'] == b[n]['years'], n
+        assert not any(x['edited'] for x in b[n]['params']['gpus']), n
+" || fail "apply reached other groups, or not tanaka-lab's"
 expect_rc 0 cap scenario undo plan-2027
 expect_rc 0 cap project --scenario plan-2027 --json
 python3 -c "

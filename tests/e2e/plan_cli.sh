@@ -66,9 +66,13 @@ d=json.load(open('$WORK/proj.json'))
 Y=len(d['years']); assert Y == 3
 tot=[0.0]*Y
 for g in d['groups']:
-    assert set(g['params']) == {'growth','share','burst','buffer'}
+    assert set(g['params']) == {'growth','share','burst','buffer','gpus'}
+    assert len(g['params']['gpus']) == len(d['profiles'])
     for k,v in g['params'].items():
-        assert set(v) == {'value','measured','edited'} and not v['edited'], (k, v)
+        for x in (v if k == 'gpus' else [v]):
+            assert set(x) == {'value','measured','edited'} and not x['edited'], (k, x)
+    for q,x in enumerate(g['params']['gpus']):
+        assert x['value'] == d['profiles'][q]['gpus']['value']
     for y in g['years']:
         assert abs(y['heads'] - sum(y['heads_by_profile'])) < 1e-9
         assert abs(y['demand'] - (y['base'] + y['pool']) * (1 + y['buffer'])) < 1e-6 * max(1, y['demand'])

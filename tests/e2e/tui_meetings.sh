@@ -53,7 +53,7 @@ keys 3; wait_for "tanaka-lab · professor ktanaka"
 keys Left Left Left; keys e
 wait_for "apply 3 GPUs full-time to the 3 P2 students (gpus.2), reason"
 typ "the professor agrees"; keys Enter
-wait_for "applied to plan-2027: gpus.2 = 3 (was 0.09) for profile P2; u undoes"
+wait_for "applied to plan-2027: gpus.2 of tanaka-lab = 3 (was 0.09); u undoes"
 keys 5; wait_for "capplan · Projection · scenario plan-2027"
 wait_for "3.0* the professor"
 d1=$(sed -n 's/^.*  demand  *\([0-9.k]*\) .*/\1/p' "$WORK/screen" | head -1)
