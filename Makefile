@@ -37,14 +37,20 @@ capplan: $(BUILD)/capplan
 endif
 
 $(BUILD)/capplan: $(LIB_OBJ) $(MAIN_OBJ)
-	$(CC) $(LDSAN) -o $@ $^ $(PKG_LIBS)
+	@$(if $(V),,echo "  LD      $@")
+	$(Q)$(CC) $(LDSAN) -o $@ $^ $(PKG_LIBS)
+
+# V=1 shows the whole commands.
+Q := $(if $(V),,@)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	@$(if $(V),,echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(TESTLIB_OBJ) $(LIB_OBJ)
-	$(CC) $(LDSAN) -o $@ $^ $(PKG_LIBS) -lcmocka
+	@$(if $(V),,echo "  LD      $@")
+	$(Q)$(CC) $(LDSAN) -o $@ $^ $(PKG_LIBS) -lcmocka
 
 $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB_OBJ)
 	$(CC) $(LDSAN) -o $@ $^ $(PKG_LIBS)

@@ -1,6 +1,8 @@
 #include "data/sacct_json.h"
 
+#include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -322,6 +324,11 @@ static void sj_exit(SjJob *j, const cJSON *job)
     }
     if (ck != SJ_SET && sk != SJ_SET)
         return;
+    if ((ck == SJ_SET && !(code >= INT_MIN && code <= INT_MAX)) ||
+        (sk == SJ_SET && !(sig >= INT_MIN && sig <= INT_MAX))) {
+        sj_wrong(j, "exit_code", "out of range");
+        return;
+    }
     j->rec.exit_code = ck == SJ_SET ? (int)code : 0;
     j->rec.exit_signal = sk == SJ_SET ? (int)sig : 0;
 }
@@ -336,7 +343,8 @@ static void sj_times(SjJob *j, const cJSON *job)
     r->eligible = sj_time(j, t, "eligible", "time.eligible");
     r->start = sj_time(j, t, "start", "time.start");
     r->end = sj_time(j, t, "end", "time.end");
-    if (sj_number(j, sj_get(t, "elapsed"), "time.elapsed", &v) == SJ_SET && v >= 0)
+    if (sj_number(j, sj_get(t, "elapsed"), "time.elapsed", &v) == SJ_SET && v >= 0 &&
+        v < SJ_MAX_EXACT)
         r->elapsed = (int64_t)v;
     SjKind k = sj_number(j, sj_get(t, "limit"), "time.limit", &v);
     if (k == SJ_INF || (k == SJ_SET && v == SJ_INFINITE32))
@@ -428,14 +436,16 @@ static void sj_resources(SjJob *j, const cJSON *job)
     double v;
     sj_tres_list(j, tres, "allocated", "tres.allocated", &alloc);
     sj_tres_list(j, tres, "requested", "tres.requested", &req);
-    if (sj_number(j, sj_get(job, "allocation_nodes"), "allocation_nodes", &v) == SJ_SET && v > 0)
+    double nodes = alloc.node > 0 ? alloc.node : req.node, cpus = alloc.cpu > 0 ? alloc.cpu : req.cpu;
+    if (sj_number(j, sj_get(job, "allocation_nodes"), "allocation_nodes", &v) == SJ_SET && v > 0 &&
+        v <= INT32_MAX)
         r->nnodes = (int32_t)v;
-    else if (alloc.node > 0 || req.node > 0)
-        r->nnodes = (int32_t)(alloc.node > 0 ? alloc.node : req.node);
-    if (alloc.cpu > 0 || req.cpu > 0)
-        r->ncpus = (int32_t)(alloc.cpu > 0 ? alloc.cpu : req.cpu);
+    else if (nodes > 0 && nodes <= INT32_MAX)
+        r->nnodes = (int32_t)nodes;
+    if (cpus > 0 && cpus <= INT32_MAX)
+        r->ncpus = (int32_t)cpus;
     else if (sj_number(j, sj_get(sj_get(job, "required"), "CPUs"), "required.CPUs", &v) ==
-                 SJ_SET && v > 0)
+                 SJ_SET && v > 0 && v <= INT32_MAX)
         r->ncpus = (int32_t)v;
     r->req_mem_mib = req.mem >= 0 ? req.mem : alloc.mem >= 0 ? alloc.mem : sj_required_mem(j, job);
     double ag = sj_tres_gpus(&alloc), rg = sj_tres_gpus(&req);
