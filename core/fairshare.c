@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/civil.h"
 
 /* ---- parameters ---- */
 
@@ -67,29 +68,14 @@ double fairshare_factor(double usage_share, double alloc_share)
 
 /* ---- calendar (proleptic Gregorian, UTC) ---- */
 
-static int64_t days_from_civil(int64_t y, int m, int d)
-{
-    y -= m <= 2;
-    int64_t era = (y >= 0 ? y : y - 399) / 400;
-    int64_t yoe = y - era * 400;
-    int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-    return era * 146097 + yoe * 365 + yoe / 4 - yoe / 100 + doy - 719468;
-}
-
-static int64_t floor_div(int64_t a, int64_t b)
-{
-    int64_t q = a / b;
-    return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
-}
-
 int64_t fairshare_year_start(int32_t year)
 {
-    return days_from_civil(year, 1, 1) * FS_DAY;
+    return civil_days(year, 1, 1) * FS_DAY;
 }
 
 int32_t fairshare_year_of(int64_t t)
 {
-    int32_t y = (int32_t)(1970 + floor_div(t, 365 * (int64_t)FS_DAY + FS_DAY / 4));
+    int32_t y = (int32_t)(1970 + civil_floor_div(t, 365 * (int64_t)FS_DAY + FS_DAY / 4));
     while (fairshare_year_start(y) > t)
         y--;
     while (fairshare_year_start(y + 1) <= t)
@@ -160,7 +146,7 @@ static int cmp_start(const void *pa, const void *pb)
 static void spread(const FsResult *r, double *series, int64_t from, int64_t to, double gpus)
 {
     for (int64_t t = from; t < to;) {
-        int64_t d = floor_div(t - r->t0, FS_DAY);
+        int64_t d = civil_floor_div(t - r->t0, FS_DAY);
         int64_t dend = r->t0 + (d + 1) * FS_DAY;
         int64_t e = to < dend ? to : dend;
         if (d >= 0 && (size_t)d < r->ndays)
@@ -286,7 +272,7 @@ static const FsJob **sorted_jobs(const FsJob *jobs, size_t njobs, int32_t ngroup
             jobs[i].group < ngroups)
             v[(*n)++] = &jobs[i];
     qsort(v, *n, sizeof *v, cmp_start);
-    *t0 = *n ? floor_div(v[0]->start, FS_DAY) * FS_DAY : 0;
+    *t0 = *n ? civil_floor_div(v[0]->start, FS_DAY) * FS_DAY : 0;
     *tend = *t0;
     for (size_t i = 0; i < *n; i++) {
         int64_t e = v[i]->start + (int64_t)v[i]->run_s;
@@ -313,7 +299,7 @@ void fairshare_replay(const FsParams *p, int32_t ngroups, const FsJob *jobs, siz
     size_t n;
     int64_t t0, tend;
     const FsJob **v = sorted_jobs(jobs, njobs, ngroups, &n, &t0, &tend);
-    size_t ndays = n ? (size_t)floor_div(tend - t0 + FS_DAY - 1, FS_DAY) : 0;
+    size_t ndays = n ? (size_t)civil_floor_div(tend - t0 + FS_DAY - 1, FS_DAY) : 0;
     result_alloc(r, ngroups, ndays);
     r->t0 = t0;
     Replay rp = {.p = p, .r = r, .tend = tend};

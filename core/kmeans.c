@@ -1,4 +1,5 @@
 #include "core/kmeans.h"
+#include "core/rng.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -8,43 +9,19 @@
 
 /* ---- PRNG: splitmix64 to seed, xoshiro256** to draw ---- */
 
-static uint64_t splitmix64(uint64_t *x)
-{
-    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
 void kmeans_rng_seed(KmRng *r, uint64_t seed)
 {
-    uint64_t x = seed;
-    for (int i = 0; i < 4; i++)
-        r->s[i] = splitmix64(&x);
-}
-
-static uint64_t rotl(uint64_t x, int k)
-{
-    return (x << k) | (x >> (64 - k));
+    rng_seed(r->s, seed);
 }
 
 uint64_t kmeans_rng_next(KmRng *r)
 {
-    uint64_t *s = r->s;
-    uint64_t result = rotl(s[1] * 5, 7) * 9;
-    uint64_t t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 45);
-    return result;
+    return rng_next(r->s);
 }
 
 double kmeans_rng_double(KmRng *r)
 {
-    return (double)(kmeans_rng_next(r) >> 11) * (1.0 / 9007199254740992.0);
+    return rng_unit(r->s);
 }
 
 /* Uniform integer in [0, n). */

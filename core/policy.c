@@ -14,7 +14,6 @@
 #include "core/strmap.h"
 
 #define HOUR 3600
-#define MAX_TABLES 8 /* tables of one report */
 #define NONE_GROUP "(none)"
 #define UNKNOWN_DOMAIN "(unknown)"
 
@@ -45,44 +44,14 @@ int policy_param_set(PolicyInput *in, const char *key, double value, CpErr *err)
 
 /* ---- result tables (owned as stats_report_free expects) ---- */
 
+/* tbl_new: a table of the report with its note (the builders are
+ * core/stats's, so that stats_report_free frees both alike). */
 static StatsTable *tbl_new(StatsReport *r, const char *key, const char *title, const char *note,
                            const StatsCol *cols, size_t ncols)
 {
-    assert(r->ntables < MAX_TABLES);
-    if (!r->tables) /* all at once: pointers to tables stay valid */
-        r->tables = xcalloc(MAX_TABLES, sizeof *r->tables);
-    StatsTable *t = &r->tables[r->ntables++];
-    memset(t, 0, sizeof *t);
-    t->key = key;
-    t->title = title;
+    StatsTable *t = stats_report_add_table(r, key, title, cols, ncols);
     t->note = note;
-    t->cols = cols;
-    t->ncols = ncols;
     return t;
-}
-
-static StatsCell *tbl_row(StatsTable *t)
-{
-    if (t->nrows == t->caprows) {
-        t->caprows = t->caprows ? t->caprows * 2 : 16;
-        t->cells = xrealloc(t->cells, t->caprows * t->ncols * sizeof *t->cells);
-    }
-    StatsCell *row = &t->cells[t->nrows++ * t->ncols];
-    for (size_t i = 0; i < t->ncols; i++) {
-        row[i].num = NAN;
-        row[i].text = NULL;
-    }
-    return row;
-}
-
-static void tbl_text(StatsTable *t, StatsCell *c, const char *s)
-{
-    if (t->nstrs == t->capstrs) {
-        t->capstrs = t->capstrs ? t->capstrs * 2 : 16;
-        t->strs = xrealloc(t->strs, t->capstrs * sizeof *t->strs);
-    }
-    t->strs[t->nstrs] = xstrdup(s ? s : "");
-    c->text = t->strs[t->nstrs++];
 }
 
 static double ratio(double a, double b)
@@ -344,7 +313,7 @@ static void put_period(StatsTable *t, StatsCell *c, StatsBy by, int32_t p)
 {
     char buf[32];
     period_label(by, p, buf, sizeof buf);
-    tbl_text(t, c, buf);
+    stats_cell_set_text(t, c, buf);
 }
 
 static void put_time(StatsTable *t, StatsCell *c, int64_t at)
@@ -353,7 +322,7 @@ static void put_time(StatsTable *t, StatsCell *c, int64_t at)
     int y, m, d, hh, mm;
     civil(at, &y, &m, &d, &hh, &mm);
     snprintf(buf, sizeof buf, "%04d-%02d-%02d %02d:%02d", y, m, d, hh, mm);
-    tbl_text(t, c, buf);
+    stats_cell_set_text(t, c, buf);
 }
 
 /* ---- fair share ---- */
@@ -434,8 +403,8 @@ static void fs_groups_table(const PolicyInput *pi, const StatsOpts *o, const Own
         if ((o->group && strcmp(o->group, w->groups.v[g]) != 0) ||
             (s->used <= 0 && s->allocated <= 0))
             continue;
-        StatsCell *c = tbl_row(t);
-        tbl_text(t, &c[0], w->groups.v[g]);
+        StatsCell *c = stats_table_add_row(t);
+        stats_cell_set_text(t, &c[0], w->groups.v[g]);
         c[1].num = s->allocated > 0 ? s->allocated : NAN;
         c[2].num = s->used;
         c[3].num = 100.0 * ratio(s->used_allocated, s->allocated);
@@ -444,7 +413,7 @@ static void fs_groups_table(const PolicyInput *pi, const StatsOpts *o, const Own
         if (s->first_blocked != INT64_MIN)
             put_time(t, &c[6], s->first_blocked);
         else
-            tbl_text(t, &c[6], "-");
+            stats_cell_set_text(t, &c[6], "-");
         c[7].num = s->days_blocked;
         c[8].num = s->factor;
         c[9].num = pi->params.w_fairshare * s->factor;
@@ -474,9 +443,9 @@ static void fs_series_row(StatsTable *t, const FsResult *r, const Owners *w, Sta
     double lost = 0;
     for (size_t d = d0; d < d1; d++)
         lost += r->lost_day[(size_t)g * r->ndays + d];
-    StatsCell *c = tbl_row(t);
+    StatsCell *c = stats_table_add_row(t);
     put_period(t, &c[0], by, p);
-    tbl_text(t, &c[1], w->groups.v[g]);
+    stats_cell_set_text(t, &c[1], w->groups.v[g]);
     c[2].num = r->alloc[k];
     c[3].num = r->used_year[k];
     c[4].num = r->replay_year[k];
@@ -512,7 +481,7 @@ static void fs_series_tables(const PolicyInput *pi, const StatsOpts *o, const Ow
         double cap = stats_capacity_hours(in->inventory, in->ninventory, o->cluster,
                                           r->t0 + (int64_t)d0 * FS_DAY,
                                           r->t0 + (int64_t)d1 * FS_DAY);
-        StatsCell *c = tbl_row(m);
+        StatsCell *c = stats_table_add_row(m);
         put_period(m, &c[0], o->by, p);
         c[1].num = in->ninventory ? cap : NAN;
         c[2].num = used;
@@ -532,11 +501,11 @@ static void fs_blocks_table(const StatsOpts *o, const Owners *w, const FsResult 
         const FsBlock *b = &r->blocks[i];
         if (o->group && strcmp(o->group, w->groups.v[b->group]) != 0)
             continue;
-        StatsCell *c = tbl_row(t);
+        StatsCell *c = stats_table_add_row(t);
         char year[16];
         snprintf(year, sizeof year, "%d", (int)b->year);
-        tbl_text(t, &c[0], w->groups.v[b->group]);
-        tbl_text(t, &c[1], year);
+        stats_cell_set_text(t, &c[0], w->groups.v[b->group]);
+        stats_cell_set_text(t, &c[1], year);
         put_time(t, &c[2], b->at);
         for (size_t k = 0; k < nal; k++)
             if (al[k].group == b->group && al[k].year == b->year)
@@ -814,8 +783,8 @@ static const char en_note[] =
 /* kWh of j at TDP (its utilisation unmeasured): the kwh column's complement. */
 static void esum_row(StatsTable *t, const char *key, const ESum *s)
 {
-    StatsCell *c = tbl_row(t);
-    tbl_text(t, &c[0], key);
+    StatsCell *c = stats_table_add_row(t);
+    stats_cell_set_text(t, &c[0], key);
     c[1].num = s->jobs;
     c[2].num = s->gpu_h;
     c[3].num = s->kwh;
@@ -961,15 +930,15 @@ static void en_cluster_table(const Energy *e, StatsReport *rep)
             src = !src || strcmp(src, job_tdp(e, j)->src) == 0 ? job_tdp(e, j)->src : "mixed";
         }
         const Site *s = &e->site[c];
-        StatsCell *r = tbl_row(t);
-        tbl_text(t, &r[0], name);
+        StatsCell *r = stats_table_add_row(t);
+        stats_cell_set_text(t, &r[0], name);
         r[1].num = s->pue;
-        tbl_text(t, &r[2], s->pue_src);
+        stats_cell_set_text(t, &r[2], s->pue_src);
         r[3].num = h > 0 ? 1000.0 * ratio(kg, kwh) : s->series.fill;
-        tbl_text(t, &r[4], s->ci_src);
-        tbl_text(t, &r[5], s->zone ? s->zone : "");
+        stats_cell_set_text(t, &r[4], s->ci_src);
+        stats_cell_set_text(t, &r[5], s->zone ? s->zone : "");
         r[6].num = ratio(wh, h);
-        tbl_text(t, &r[7], src ? src : "");
+        stats_cell_set_text(t, &r[7], src ? src : "");
         r[8].num = kwh;
         r[9].num = kg;
     }
@@ -1072,8 +1041,8 @@ static void shift_rows(const Energy *e, StatsTable *t, const EnergyShiftJob *v,
             before += out[i].kg_before;
             after += out[i].kg_after;
         }
-        StatsCell *r = tbl_row(t);
-        tbl_text(t, &r[0], name);
+        StatsCell *r = stats_table_add_row(t);
+        stats_cell_set_text(t, &r[0], name);
         r[1].num = n;
         r[2].num = moved;
         r[3].num = before;
@@ -1081,7 +1050,7 @@ static void shift_rows(const Energy *e, StatsTable *t, const EnergyShiftJob *v,
         r[5].num = before - after;
         r[6].num = 100.0 * ratio(before - after, before);
         r[7].num = e->pi->shift_delay_h;
-        tbl_text(t, &r[8], capped ? "inventory" : "unconstrained (no inventory)");
+        stats_cell_set_text(t, &r[8], capped ? "inventory" : "unconstrained (no inventory)");
     }
 }
 
@@ -1159,10 +1128,10 @@ static void en_proj_table(const Energy *e, StatsReport *rep)
     double p = h > 0 ? pue / h : ENERGY_PUE_DEFAULT;
     double ci = kwh > 0 ? 1000.0 * kg / kwh : ENERGY_INTENSITY_DEFAULT;
     for (size_t y = 0; y < pi->nproj; y++) {
-        StatsCell *c = tbl_row(t);
+        StatsCell *c = stats_table_add_row(t);
         char year[16];
         snprintf(year, sizeof year, "%d", (int)pi->proj_year[y]);
-        tbl_text(t, &c[0], year);
+        stats_cell_set_text(t, &c[0], year);
         c[1].num = pi->proj_gpus[y];
         c[2].num = util;
         c[3].num = tdp;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/strmap.h"
+#include "core/civil.h"
 
 #define HOUR 3600
 #define DAY 86400
@@ -18,46 +19,16 @@
 
 /* ---- calendar ---- */
 
-/* Days since 1970-01-01 of a civil date (proleptic Gregorian). */
-static int64_t days_from_civil(int64_t y, int m, int d)
-{
-    y -= m <= 2;
-    int64_t era = (y >= 0 ? y : y - 399) / 400;
-    int64_t yoe = y - era * 400;
-    int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-    int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + doe - 719468;
-}
-
-static void civil_from_days(int64_t z, int64_t *y, int *m, int *d)
-{
-    z += 719468;
-    int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-    int64_t doe = z - era * 146097;
-    int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    int64_t mp = (5 * doy + 2) / 153;
-    *d = (int)(doy - (153 * mp + 2) / 5 + 1);
-    *m = (int)(mp < 10 ? mp + 3 : mp - 9);
-    *y = yoe + era * 400 + (*m <= 2);
-}
-
-static int64_t floor_div(int64_t a, int64_t b)
-{
-    int64_t q = a / b;
-    return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
-}
-
 int64_t stats_month_start(int32_t yyyymm)
 {
-    return days_from_civil(yyyymm / 100, yyyymm % 100, 1) * DAY;
+    return civil_days(yyyymm / 100, yyyymm % 100, 1) * DAY;
 }
 
 int32_t stats_month_of(int64_t t)
 {
     int64_t y;
     int m, d;
-    civil_from_days(floor_div(t, DAY), &y, &m, &d);
+    civil_from_days(civil_floor_div(t, DAY), &y, &m, &d);
     return (int32_t)(y * 100 + m);
 }
 
@@ -70,7 +41,7 @@ static int32_t month_add(int32_t yyyymm, int k)
 /* Slot of the week (0 = Monday 00:00 UTC .. 167) of an epoch second. */
 static int week_slot(int64_t t)
 {
-    int64_t day = floor_div(t, DAY);
+    int64_t day = civil_floor_div(t, DAY);
     int dow = (int)((day % 7 + 7 + 3) % 7); /* 1970-01-01 was a Thursday */
     return dow * 24 + (int)((t - day * DAY) / HOUR);
 }
@@ -180,8 +151,8 @@ static void dvec_push(DVec *d, double x)
 
 #define MAX_TABLES 8 /* tables of one report: allocated at once, so pointers stay */
 
-static StatsTable *report_table(StatsReport *r, const char *key, const char *title,
-                                const StatsCol *cols, size_t ncols)
+StatsTable *stats_report_add_table(StatsReport *r, const char *key, const char *title,
+                                   const StatsCol *cols, size_t ncols)
 {
     assert(r->ntables < MAX_TABLES);
     if (!r->tables)
@@ -195,8 +166,7 @@ static StatsTable *report_table(StatsReport *r, const char *key, const char *tit
     return t;
 }
 
-/* A new row of unknown cells; returns its first cell. */
-static StatsCell *table_row(StatsTable *t)
+StatsCell *stats_table_add_row(StatsTable *t)
 {
     if (t->nrows == t->caprows) {
         t->caprows = t->caprows ? t->caprows * 2 : 16;
@@ -210,7 +180,7 @@ static StatsCell *table_row(StatsTable *t)
     return row;
 }
 
-static void cell_text(StatsTable *t, StatsCell *c, const char *s)
+void stats_cell_set_text(StatsTable *t, StatsCell *c, const char *s)
 {
     if (t->nstrs == t->capstrs) {
         t->capstrs = t->capstrs ? t->capstrs * 2 : 16;
@@ -895,8 +865,8 @@ static void period_bounds(const Ctx *c, int32_t p, int64_t *from, int64_t *to)
         *from = stats_month_start(p);
         *to = stats_month_start(month_add(p, 1));
     } else if (c->o->by == STATS_BY_YEAR) {
-        *from = days_from_civil(p, 1, 1) * DAY;
-        *to = days_from_civil(p + 1, 1, 1) * DAY;
+        *from = civil_days(p, 1, 1) * DAY;
+        *to = civil_days(p + 1, 1, 1) * DAY;
     } else {
         *from = c->w0;
         *to = c->w1;
@@ -917,7 +887,7 @@ static void put_period(const Ctx *c, StatsTable *t, StatsCell *cell, int32_t p)
 {
     char buf[16];
     period_label(c, p, buf, sizeof buf);
-    cell_text(t, cell, buf);
+    stats_cell_set_text(t, cell, buf);
 }
 
 double stats_capacity_hours(const StatsGpus *inv, size_t n, const char *cluster, int64_t from,
@@ -997,7 +967,7 @@ static void week_add(Week *wk, int64_t a, int64_t b, double w)
 {
     if (b <= a)
         return;
-    int64_t ha = floor_div(a, HOUR), hb = floor_div(b, HOUR);
+    int64_t ha = civil_floor_div(a, HOUR), hb = civil_floor_div(b, HOUR);
     int sa = week_slot(a);
     if (ha == hb) {
         wk->slot[sa] += w * (double)(b - a) / HOUR;
@@ -1133,16 +1103,16 @@ static void heat_tables(const Ctx *c, StatsReport *r)
     hour_of_week(c, c->w0, c->w1, used, cap);
     week_add(&wh, c->w0, c->w1, 1.0);
     week_finish(&wh, hours);
-    StatsTable *tu = report_table(r, "hour_of_week", "Utilisation by hour of the week (UTC)",
+    StatsTable *tu = stats_report_add_table(r, "hour_of_week", "Utilisation by hour of the week (UTC)",
                                   heat_util_cols, sizeof heat_util_cols / sizeof *heat_util_cols);
     StatsTable *tg =
-        report_table(r, "hour_of_week_gpus", "Mean GPUs in use by hour of the week (UTC)",
+        stats_report_add_table(r, "hour_of_week_gpus", "Mean GPUs in use by hour of the week (UTC)",
                      heat_gpus_cols, sizeof heat_gpus_cols / sizeof *heat_gpus_cols);
     for (int d = 0; d < 7; d++) {
-        StatsCell *ru = table_row(tu);
-        cell_text(tu, &ru[0], day_name[d]);
-        StatsCell *rg = table_row(tg);
-        cell_text(tg, &rg[0], day_name[d]);
+        StatsCell *ru = stats_table_add_row(tu);
+        stats_cell_set_text(tu, &ru[0], day_name[d]);
+        StatsCell *rg = stats_table_add_row(tg);
+        stats_cell_set_text(tg, &rg[0], day_name[d]);
         for (int h = 0; h < 24; h++) {
             ru[1 + h].num = 100 * ratio(used[d * 24 + h], cap[d * 24 + h]);
             rg[1 + h].num = ratio(used[d * 24 + h], hours[d * 24 + h]);
@@ -1308,9 +1278,9 @@ static void util_row(const Ctx *c, StatsTable *t, int32_t p, const char *cluster
     period_bounds(c, p, &from, &to);
     from = from < c->w0 ? c->w0 : from;
     to = to > c->w1 ? c->w1 : to;
-    StatsCell *row = table_row(t);
+    StatsCell *row = stats_table_add_row(t);
     put_period(c, t, &row[0], p);
-    cell_text(t, &row[1], cluster);
+    stats_cell_set_text(t, &row[1], cluster);
     row[2].num = to > from && cap >= 0 ? cap * HOUR / (double)(to - from) : NAN;
     row[3].num = cap >= 0 ? cap : NAN;
     row[4].num = x ? x->gpu_h : 0;
@@ -1322,7 +1292,7 @@ static void util_row(const Ctx *c, StatsTable *t, int32_t p, const char *cluster
 
 static void util_table(const Ctx *c, StatsReport *r, const ClusterSet *cs, const Agg *a)
 {
-    StatsTable *t = report_table(r, "utilization", "GPU utilisation per period and cluster",
+    StatsTable *t = stats_report_add_table(r, "utilization", "GPU utilisation per period and cluster",
                                  util_cols, NCOLS(util_cols));
     size_t np, nc = cs->d.n;
     int32_t *per = periods_list(c, &np);
@@ -1378,7 +1348,7 @@ static void share_table(const Ctx *c, StatsReport *r)
         x->cpu_h += u->cpu_hours;
         x->jobs += u->jobs;
     }
-    StatsTable *t = report_table(r, "groups", "Each group's share of the GPU-hours", share_cols,
+    StatsTable *t = stats_report_add_table(r, "groups", "Each group's share of the GPU-hours", share_cols,
                                  NCOLS(share_cols));
     size_t *order = agg_order(&g, c->ro.groups.rank, NULL, NULL);
     for (size_t i = 0; i < g.n; i++) {
@@ -1388,9 +1358,9 @@ static void share_table(const Ctx *c, StatsReport *r)
             continue;
         int64_t from, to;
         period_bounds(c, k->period, &from, &to);
-        StatsCell *row = table_row(t);
+        StatsCell *row = stats_table_add_row(t);
         put_period(c, t, &row[0], k->period);
-        cell_text(t, &row[1], c->ro.groups.name[k->a]);
+        stats_cell_set_text(t, &row[1], c->ro.groups.name[k->a]);
         row[2].num = x->gpu_h;
         const ShareAcc *all = agg_find(&tot, k->period, 0, 0, 0);
         row[3].num = 100 * ratio(x->gpu_h, all ? all->gpu_h : 0);
@@ -1491,7 +1461,7 @@ static void events_table(const Ctx *c, StatsReport *r)
     }
     events_collect(c, w, nw);
     StatsTable *t =
-        report_table(r, "events", "Utilisation and waits three months before and after each event",
+        stats_report_add_table(r, "events", "Utilisation and waits three months before and after each event",
                      event_cols, NCOLS(event_cols));
     t->note = "whole months; the event's own month is left out unless the event falls on its "
               "first day; waits are means and medians of the attempts that started";
@@ -1501,10 +1471,10 @@ static void events_table(const Ctx *c, StatsReport *r)
         double cap[2] = {
             ctx_capacity(c, x->cluster, stats_month_start(x->b0), stats_month_start(x->b1)),
             ctx_capacity(c, x->cluster, stats_month_start(x->a0), stats_month_start(x->a1))};
-        StatsCell *row = table_row(t);
-        cell_text(t, &row[0], e->date);
-        cell_text(t, &row[1], x->cluster ? x->cluster : c->o->cluster ? c->o->cluster : "all");
-        cell_text(t, &row[2], e->label);
+        StatsCell *row = stats_table_add_row(t);
+        stats_cell_set_text(t, &row[0], e->date);
+        stats_cell_set_text(t, &row[1], x->cluster ? x->cluster : c->o->cluster ? c->o->cluster : "all");
+        stats_cell_set_text(t, &row[2], e->label);
         for (int s = 0; s < 2; s++) {
             row[3 + s].num = 100 * ratio(x->used[s], cap[s]);
             row[6 + s].num = ratio(x->wait_s[s], (double)x->waited[s]) / HOUR;
@@ -1616,10 +1586,10 @@ static void pre_row(const Ctx *c, StatsTable *t, const AggKey *k, PreAcc *x,
                     const unsigned char *preemptible)
 {
     const StatsInput *in = c->in;
-    StatsCell *row = table_row(t);
+    StatsCell *row = stats_table_add_row(t);
     put_period(c, t, &row[0], k->period);
-    cell_text(t, &row[1], k->a < 0 ? "all" : c->ro.groups.name[k->a]);
-    cell_text(t, &row[2], k->b < 0 ? "all" : name_or(&in->partitions, k->b, "(none)"));
+    stats_cell_set_text(t, &row[1], k->a < 0 ? "all" : c->ro.groups.name[k->a]);
+    stats_cell_set_text(t, &row[2], k->b < 0 ? "all" : name_or(&in->partitions, k->b, "(none)"));
     if (k->b >= 0)
         row[3].num = (size_t)k->b < in->partitions.n && preemptible[k->b];
     row[4].num = (double)x->jobs;
@@ -1679,7 +1649,7 @@ static void kind_preemption(const Ctx *c, StatsReport *r)
         free(x->runs.v);
     }
     agg_done(&cells);
-    StatsTable *t = report_table(r, "preemption", "Preemption per group and partition", pre_cols,
+    StatsTable *t = stats_report_add_table(r, "preemption", "Preemption per group and partition", pre_cols,
                                  NCOLS(pre_cols));
     t->note = pre_note;
     size_t *order = agg_order(&rows, c->ro.groups.rank, c->part_rank, NULL);
@@ -1840,11 +1810,11 @@ static void wait_row(const Ctx *c, StatsTable *t, int32_t p, const char *part, c
         w[i] = &cells[i]->waits;
         tt[i] = &cells[i]->tts;
     }
-    StatsCell *row = table_row(t);
+    StatsCell *row = stats_table_add_row(t);
     size_t nw = union_quantiles(w, n, ps, 3, q, &mean);
     put_period(c, t, &row[0], p);
-    cell_text(t, &row[1], part);
-    cell_text(t, &row[2], gpus);
+    stats_cell_set_text(t, &row[1], part);
+    stats_cell_set_text(t, &row[2], gpus);
     row[3].num = (double)nw;
     for (int k = 0; k < 3; k++)
         row[4 + k].num = q[k] / HOUR;
@@ -1935,7 +1905,7 @@ static void kind_waits(const Ctx *c, StatsReport *r)
         radix_sort(x->waits.v, x->waits.n);
         radix_sort(x->tts.v, x->tts.n);
     }
-    StatsTable *t = report_table(r, "waits",
+    StatsTable *t = stats_report_add_table(r, "waits",
                                  "Waits (submit to start, per attempt) and time to solution "
                                  "(first submit to end, per completed job)",
                                  wait_cols, NCOLS(wait_cols));
@@ -2102,7 +2072,7 @@ static void series_add(Series *s, const Grid *g, int64_t a, int64_t b, double w)
     b = b > hi ? hi : b;
     if (b <= a)
         return;
-    int64_t ha = floor_div(a, HOUR) - g->h0, hb = floor_div(b, HOUR) - g->h0;
+    int64_t ha = civil_floor_div(a, HOUR) - g->h0, hb = civil_floor_div(b, HOUR) - g->h0;
     if (ha == hb) {
         s->v[ha] += w * (double)(b - a) / HOUR;
         return;
@@ -2163,7 +2133,7 @@ static void hog_grid(Hog *h, const Ctx *c)
         h->g.nh = 0;
         return;
     }
-    int64_t h0 = floor_div(lo, HOUR), h1 = floor_div(hi, HOUR) + 1;
+    int64_t h0 = civil_floor_div(lo, HOUR), h1 = civil_floor_div(hi, HOUR) + 1;
     if (h1 - h0 > max_hours)
         h0 = h1 - max_hours;
     h->g.h0 = h0;
@@ -2235,9 +2205,9 @@ static double hog_hours(const Hog *h, const StatsJob *j)
     b = b > hi ? hi : b;
     double sum = 0;
     while (a < b) {
-        int64_t next = (floor_div(a, HOUR) + 1) * HOUR;
+        int64_t next = (civil_floor_div(a, HOUR) + 1) * HOUR;
         next = next > b ? b : next;
-        size_t k = (size_t)(floor_div(a, HOUR) - h->g.h0);
+        size_t k = (size_t)(civil_floor_div(a, HOUR) - h->g.h0);
         double waiting = any->v[k] + (typed ? typed->v[k] : 0);
         int busy = cap->v[k] > 0 ? run->v[k] >= STATS_BUSY_UTIL * cap->v[k] : 1;
         if (waiting >= STATS_WAITING_GPU_H && busy)
@@ -2373,10 +2343,10 @@ static void eff_rows(const Ctx *c, StatsTable *te, StatsTable *tw, const AggKey 
 {
     const char *group = c->ro.groups.name[k->a];
     const char *user = k->b < 0 ? "all" : name_or(&c->in->users, k->b, "(none)");
-    StatsCell *e = table_row(te);
+    StatsCell *e = stats_table_add_row(te);
     put_period(c, te, &e[0], k->period);
-    cell_text(te, &e[1], group);
-    cell_text(te, &e[2], user);
+    stats_cell_set_text(te, &e[1], group);
+    stats_cell_set_text(te, &e[2], user);
     e[3].num = (double)x->attempts;
     e[4].num = x->gpu_h;
     e[5].num = ratio(x->util_x_gh, x->gh_util);
@@ -2386,10 +2356,10 @@ static void eff_rows(const Ctx *c, StatsTable *te, StatsTable *tw, const AggKey 
     e[9].num = 100 * ratio(x->cpu_used_h, x->cpu_alloc_h);
     e[10].num = 100 * ratio(x->mem_used_h, x->mem_req_h);
     e[11].num = 100 * ratio(x->lim_used_h, x->lim_h);
-    StatsCell *w = table_row(tw);
+    StatsCell *w = stats_table_add_row(tw);
     put_period(c, tw, &w[0], k->period);
-    cell_text(tw, &w[1], group);
-    cell_text(tw, &w[2], user);
+    stats_cell_set_text(tw, &w[1], group);
+    stats_cell_set_text(tw, &w[2], user);
     w[3].num = x->gpu_h;
     w[4].num = x->gh_util > 0 ? x->idle_gh : NAN;
     w[5].num = 100 * ratio(x->idle_gh, x->gh_util);
@@ -2429,7 +2399,7 @@ static void top_hogs(const Ctx *c, StatsReport *r, const Hog *h)
     }
     qsort(v, n, sizeof *v, hog_cmp);
     StatsTable *t =
-        report_table(r, "top_hogs", "Attempts that held the most GPUs idle while others waited",
+        stats_report_add_table(r, "top_hogs", "Attempts that held the most GPUs idle while others waited",
                      hog_cols, NCOLS(hog_cols));
     for (size_t i = 0; i < n && i < TOP_HOGS; i++) {
         const StatsJob *j = &in->jobs[v[i].idx];
@@ -2437,16 +2407,16 @@ static void top_hogs(const Ctx *c, StatsReport *r, const Hog *h)
         char date[32];
         int64_t y;
         int mo, dd;
-        civil_from_days(floor_div(jstart(j), DAY), &y, &mo, &dd);
+        civil_from_days(civil_floor_div(jstart(j), DAY), &y, &mo, &dd);
         snprintf(date, sizeof date, "%04lld-%02d-%02d", (long long)y, mo, dd);
-        StatsCell *row = table_row(t);
+        StatsCell *row = stats_table_add_row(t);
         char id[24];
         snprintf(id, sizeof id, "%lu", (unsigned long)j->job_raw);
-        cell_text(t, &row[0], id);
-        cell_text(t, &row[1], name_or(&in->clusters, j->cluster, "(none)"));
-        cell_text(t, &row[2], name_or(&in->users, j->user, "(none)"));
-        cell_text(t, &row[3], c->ro.groups.name[g]);
-        cell_text(t, &row[4], date);
+        stats_cell_set_text(t, &row[0], id);
+        stats_cell_set_text(t, &row[1], name_or(&in->clusters, j->cluster, "(none)"));
+        stats_cell_set_text(t, &row[2], name_or(&in->users, j->user, "(none)"));
+        stats_cell_set_text(t, &row[3], c->ro.groups.name[g]);
+        stats_cell_set_text(t, &row[4], date);
         row[5].num = j->gpus;
         row[6].num = j->gpu_util;
         row[7].num = (double)j->elapsed / HOUR;
@@ -2474,9 +2444,9 @@ static void kind_efficiency(const Ctx *c, StatsReport *r)
         if (per_user)
             eff_add(agg_get(&g, p, grp, name_id(&in->users, j->user), 0), &m, in, j, h.hog[i]);
     }
-    StatsTable *te = report_table(r, "efficiency", "Requested against used, per group (and user)",
+    StatsTable *te = stats_report_add_table(r, "efficiency", "Requested against used, per group (and user)",
                                   eff_cols, NCOLS(eff_cols));
-    StatsTable *tw = report_table(r, "waste", "GPUs idle, hogged, or bigger than needed",
+    StatsTable *tw = stats_report_add_table(r, "waste", "GPUs idle, hogged, or bigger than needed",
                                   waste_cols, NCOLS(waste_cols));
     te->note = "GPU util and GPU mem over the GPU-hours measured (measured: their share); CPU eff "
                "= CPU time / (run time x CPUs); mem eff = peak RSS / requested; time/limit = run "
@@ -2568,16 +2538,16 @@ static void kind_domains(const Ctx *c, StatsReport *r)
     int32_t *per = periods_list(c, &np);
     dom_researchers(c, &dom, per, np);
     free(per);
-    StatsTable *t = report_table(r, "domains", "GPU-hours and researchers per research domain",
+    StatsTable *t = stats_report_add_table(r, "domains", "GPU-hours and researchers per research domain",
                                  dom_cols, NCOLS(dom_cols));
     size_t *order = agg_order(&dom, c->ro.domains.rank, NULL, NULL);
     for (size_t i = 0; i < dom.n; i++) {
         const AggKey *k = &dom.keys[order[i]];
         const DomAcc *x = agg_val(&dom, order[i]);
         const DomAcc *all = agg_find(&tot, k->period, 0, 0, 0);
-        StatsCell *row = table_row(t);
+        StatsCell *row = stats_table_add_row(t);
         put_period(c, t, &row[0], k->period);
-        cell_text(t, &row[1], c->ro.domains.name[k->a]);
+        stats_cell_set_text(t, &row[1], c->ro.domains.name[k->a]);
         row[2].num = x->gpu_h;
         row[3].num = 100 * ratio(x->gpu_h, all ? all->gpu_h : 0);
         row[4].num = x->cpu_h;
@@ -2624,14 +2594,14 @@ static void pub_emit(const Ctx *c, StatsTable *t, const Agg *a, const Dict *name
         const PubAcc *x = agg_val(a, order[i]);
         if (k->period < y0 || k->period > y1)
             continue;
-        StatsCell *row = table_row(t);
+        StatsCell *row = stats_table_add_row(t);
         char year[16];
         snprintf(year, sizeof year, "%04d", k->period);
-        cell_text(t, &row[0], year);
-        cell_text(t, &row[1], names->name[k->a]);
+        stats_cell_set_text(t, &row[0], year);
+        stats_cell_set_text(t, &row[1], names->name[k->a]);
         size_t n = 2;
         if (dom_of)
-            cell_text(t, &row[n++], c->ro.domains.name[dom_of[k->a]]);
+            stats_cell_set_text(t, &row[n++], c->ro.domains.name[dom_of[k->a]]);
         row[n].num = (double)x->pubs;
         row[n + 1].num = x->gpu_h;
         row[n + 2].num = ratio(x->gpu_h, (double)x->pubs);
@@ -2672,9 +2642,9 @@ static void kind_pubs(const Ctx *c, StatsReport *r)
     int32_t *dom_of = xmalloc((ro->groups.n + 1) * sizeof *dom_of);
     for (size_t g = 0; g < ro->groups.n; g++)
         dom_of[g] = group_domain(ro, (int32_t)g);
-    StatsTable *tg = report_table(r, "groups", "Publications and GPU-hours per group and year",
+    StatsTable *tg = stats_report_add_table(r, "groups", "Publications and GPU-hours per group and year",
                                   pub_group_cols, NCOLS(pub_group_cols));
-    StatsTable *td = report_table(r, "domains", "Publications and GPU-hours per domain and year",
+    StatsTable *td = stats_report_add_table(r, "domains", "Publications and GPU-hours per domain and year",
                                   pub_dom_cols, NCOLS(pub_dom_cols));
     pub_emit(c, tg, &byg, &ro->groups, dom_of, y0, y1);
     pub_emit(c, td, &byd, &ro->domains, NULL, y0, y1);

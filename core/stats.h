@@ -233,6 +233,16 @@ const StatsCell *stats_table_cell(const StatsTable *t, size_t row, const char *c
 long stats_table_find(const StatsTable *t, const char *const *keys, const char *const *values,
                       size_t n);
 
+/* Building a report (stats_run's kinds, and core/policy's fairshare and
+ * energy): a new empty table of r (at most 8 a report; key, title and cols
+ * static, note NULL), a new row of unknown cells (returns its first cell;
+ * valid until the next row), a copy of s as the text of cell c (owned by
+ * t). */
+StatsTable *stats_report_add_table(StatsReport *r, const char *key, const char *title,
+                                   const StatsCol *cols, size_t ncols);
+StatsCell *stats_table_add_row(StatsTable *t);
+void stats_cell_set_text(StatsTable *t, StatsCell *c, const char *s);
+
 /* ---- Building blocks (the dashboard uses them directly) ---- */
 
 /* The p-quantile (0..1) of v[0..n), interpolated linearly between the

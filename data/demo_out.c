@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "data/demo_model.h"
+#include "core/civil.h"
 
 #define OUT_CHUNK (1u << 20)
 
@@ -16,30 +17,14 @@ static int64_t days_from_civil(int64_t y, int64_t m, int64_t d)
 {
     y += (m - 1) >= 0 ? (m - 1) / 12 : -((12 - m) / 12);
     m = ((m - 1) % 12 + 12) % 12 + 1;
-    y -= m <= 2;
-    int64_t era = (y >= 0 ? y : y - 399) / 400;
-    int64_t yoe = y - era * 400;
-    int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-    int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + doe - 719468;
+    return civil_days(y, (int)m, (int)d);
 }
 
-static void civil_from_days(int64_t z, int *y, int *m, int *d)
+static void civil_of_day(int64_t z, int *y, int *m, int *d)
 {
-    z += 719468;
-    int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-    int64_t doe = z - era * 146097;
-    int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    int64_t mp = (5 * doy + 2) / 153;
-    *d = (int)(doy - (153 * mp + 2) / 5 + 1);
-    *m = (int)(mp < 10 ? mp + 3 : mp - 9);
-    *y = (int)(yoe + era * 400 + (*m <= 2));
-}
-
-static int64_t floor_div(int64_t a, int64_t b)
-{
-    return a / b - ((a % b != 0) && ((a < 0) != (b < 0)));
+    int64_t yy;
+    civil_from_days(z, &yy, m, d);
+    *y = (int)yy;
 }
 
 int64_t demo_date(int y, int mon, int d)
@@ -49,12 +34,12 @@ int64_t demo_date(int y, int mon, int d)
 
 void demo_ymd(int64_t t, int *y, int *mon, int *d)
 {
-    civil_from_days(floor_div(t, DEMO_DAY), y, mon, d);
+    civil_of_day(civil_floor_div(t, DEMO_DAY), y, mon, d);
 }
 
 int64_t demo_day_of(int64_t t)
 {
-    return floor_div(t, DEMO_DAY) * DEMO_DAY;
+    return civil_floor_div(t, DEMO_DAY) * DEMO_DAY;
 }
 
 static void put2(char *p, int v)
@@ -190,7 +175,7 @@ void demo_out_fixed(DemoOut *o, double v, int dec)
 
 void demo_out_date(DemoOut *o, int64_t t)
 {
-    int64_t day = floor_div(t, DEMO_DAY);
+    int64_t day = civil_floor_div(t, DEMO_DAY);
     if (day != o->day_cached) {
         demo_fmt_date(t, o->date_cached);
         o->day_cached = day;
@@ -201,7 +186,7 @@ void demo_out_date(DemoOut *o, int64_t t)
 void demo_out_time(DemoOut *o, int64_t t)
 {
     demo_out_date(o, t);
-    int64_t s = t - floor_div(t, DEMO_DAY) * DEMO_DAY;
+    int64_t s = t - civil_floor_div(t, DEMO_DAY) * DEMO_DAY;
     char *p = out_room(o, 9);
     p[0] = 'T';
     put2(p + 1, (int)(s / 3600));

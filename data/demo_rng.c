@@ -3,45 +3,22 @@
  * draws from. Same seed, same numbers, on every run; rand() is never used. */
 #include <math.h>
 
+#include "core/rng.h"
 #include "data/demo_model.h"
-
-static uint64_t splitmix64(uint64_t *x)
-{
-    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
 
 void demo_rng_seed(DemoRng *r, uint64_t seed, uint64_t stream)
 {
-    uint64_t x = seed ^ (stream * 0xd1b54a32d192ed03ULL);
-    for (int i = 0; i < 4; i++)
-        r->s[i] = splitmix64(&x);
-}
-
-static uint64_t rotl(uint64_t x, int k)
-{
-    return (x << k) | (x >> (64 - k));
+    rng_seed(r->s, seed ^ (stream * 0xd1b54a32d192ed03ULL));
 }
 
 uint64_t demo_rng_next(DemoRng *r)
 {
-    uint64_t *s = r->s;
-    uint64_t out = rotl(s[1] * 5, 7) * 9;
-    uint64_t t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 45);
-    return out;
+    return rng_next(r->s);
 }
 
 double demo_rng_unif(DemoRng *r)
 {
-    return (double)(demo_rng_next(r) >> 11) * 0x1.0p-53;
+    return rng_unit(r->s);
 }
 
 double demo_rng_range(DemoRng *r, double lo, double hi)

@@ -2,6 +2,7 @@
 
 #include <math.h>
 #include <string.h>
+#include "core/civil.h"
 
 static int is_digit(char c)
 {
@@ -94,37 +95,17 @@ int fields_double(const char *s, size_t n, double *out, CpErr *err)
     return 0;
 }
 
-/* Days since 1970-01-01 of a civil date (H. Hinnant's algorithm). */
-static int64_t days_from_civil(int64_t y, int m, int d)
-{
-    y -= m <= 2;
-    int64_t era = (y >= 0 ? y : y - 399) / 400;
-    int64_t yoe = y - era * 400;
-    int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-    int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + doe - 719468;
-}
-
 int64_t fields_epoch_of(int y, int mon, int d, int h, int mi, int sec)
 {
-    return days_from_civil(y, mon, d) * 86400 + h * 3600 + mi * 60 + sec;
+    return civil_days(y, mon, d) * 86400 + h * 3600 + mi * 60 + sec;
 }
 
 void fields_civil_of(int64_t t, int *y, int *mon, int *d, int *h, int *mi, int *sec)
 {
-    int64_t days = t >= 0 ? t / 86400 : -((-t + 86399) / 86400);
+    int64_t days = civil_floor_div(t, 86400), yy;
     int64_t rem = t - days * 86400;
-    int64_t z = days + 719468;
-    int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-    int64_t doe = z - era * 146097;
-    int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    int64_t mp = (5 * doy + 2) / 153;
-    int64_t dd = doy - (153 * mp + 2) / 5 + 1;
-    int64_t mm = mp < 10 ? mp + 3 : mp - 9;
-    *y = (int)(yoe + era * 400 + (mm <= 2));
-    *mon = (int)mm;
-    *d = (int)dd;
+    civil_from_days(days, &yy, mon, d);
+    *y = (int)yy;
     *h = (int)(rem / 3600);
     *mi = (int)(rem % 3600 / 60);
     *sec = (int)(rem % 60);
@@ -182,7 +163,7 @@ int fields_time(const char *s, size_t n, int64_t tz_offset_s, int64_t *out, CpEr
                     return bad_time(err, s, n);
             }
         }
-        int64_t t = days_from_civil(y, (int)mo, (int)d) * 86400 + h * 3600 + mi * 60 + sec;
+        int64_t t = civil_days(y, (int)mo, (int)d) * 86400 + h * 3600 + mi * 60 + sec;
         if (p < end && (*p == '+' || *p == '-')) {
             int sign = *p++ == '-' ? -1 : 1;
             int64_t oh = read_uint(&p, end, 2), om = 0;

@@ -11,6 +11,7 @@
 #include "reports/mdw.h"
 #include "reports/report_int.h"
 #include "reports/rfile.h"
+#include "core/civil.h"
 
 static const struct {
     StatsKind kind;
@@ -155,14 +156,10 @@ const StatsTable *rpt_table(const Report *r, int run, const char *key)
 
 void rpt_date(int64_t t, char *buf, size_t n)
 {
-    int64_t days = t >= 0 ? t / 86400 : (t - 86399) / 86400;
-    /* civil from days (Howard Hinnant's algorithm) */
-    int64_t z = days + 719468, era = (z >= 0 ? z : z - 146096) / 146097;
-    int64_t doe = z - era * 146097, yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100), mp = (5 * doy + 2) / 153;
-    int64_t d = doy - (153 * mp + 2) / 5 + 1, m = mp < 10 ? mp + 3 : mp - 9;
-    int64_t y = yoe + era * 400 + (m <= 2);
-    snprintf(buf, n, "%04lld-%02lld-%02lld", (long long)y, (long long)m, (long long)d);
+    int64_t y;
+    int m, d;
+    civil_from_days(civil_floor_div(t, 86400), &y, &m, &d);
+    snprintf(buf, n, "%04lld-%02d-%02d", (long long)y, m, d);
 }
 
 int rpt_row_passes(const StatsTable *t, size_t row, const RFilter *f, size_t nf)

@@ -7,21 +7,11 @@
 
 #include "core/strmap.h"
 #include "tui/fmt.h"
+#include "core/civil.h"
 
 #define NO_DATE INT64_MIN
 
 /* ---- dates ------------------------------------------------------------ */
-
-/* Days since 1970-01-01 of a civil date (proleptic Gregorian). */
-static int64_t days_from_civil(int64_t y, int m, int d)
-{
-    y -= m <= 2;
-    int64_t era = (y >= 0 ? y : y - 399) / 400;
-    int64_t yoe = y - era * 400;
-    int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-    int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + doe - 719468;
-}
 
 /* "YYYY-MM-DD..." as epoch seconds, NO_DATE when absent or malformed. */
 static int64_t date_epoch(const char *s)
@@ -29,7 +19,7 @@ static int64_t date_epoch(const char *s)
     int y, m, d;
     if (!s || sscanf(s, "%4d-%2d-%2d", &y, &m, &d) != 3 || m < 1 || m > 12 || d < 1 || d > 31)
         return NO_DATE;
-    return days_from_civil(y, m, d) * 86400;
+    return civil_days(y, m, d) * 86400;
 }
 
 /* yyyymm of "YYYY-MM-DD", 0 when malformed. */
@@ -43,7 +33,7 @@ static int64_t date_month(const char *s)
 
 static int64_t month_epoch(int64_t yyyymm)
 {
-    return days_from_civil(yyyymm / 100, (int)(yyyymm % 100), 1) * 86400;
+    return civil_days(yyyymm / 100, (int)(yyyymm % 100), 1) * 86400;
 }
 
 static double month_hours(int64_t yyyymm)

@@ -1,0 +1,18 @@
+#ifndef CIVIL_H
+#define CIVIL_H
+/* civil: the proleptic Gregorian calendar in UTC, as days since 1970-01-01
+ * (Howard Hinnant's days_from_civil and civil_from_days). The one calendar
+ * every module counts with. Pure computation. */
+
+#include <stdint.h>
+
+/* Days since 1970-01-01 of year y, month m (1..12), day d (1..31; a day
+ * past the month's end runs into the next). */
+int64_t civil_days(int64_t y, int m, int d);
+/* The civil date of day z (days since 1970-01-01). */
+void civil_from_days(int64_t z, int64_t *y, int *m, int *d);
+/* a / b rounded toward minus infinity (b != 0): the day of a negative
+ * epoch second, the month of a negative month count. */
+int64_t civil_floor_div(int64_t a, int64_t b);
+
+#endif
