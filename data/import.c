@@ -145,7 +145,7 @@ int import_jobs_with(Store *st, const char *kind, const char *path, const Import
     }
     Produce pr = {f, &rc, read, arg, res->format, sizeof res->format};
     int ok = -1;
-    if (store_begin(st, err) < 0)
+    if (store_begin_bulk(st, err) < 0)
         goto out;
     sink.import_id = store_import_begin(st, kind, path, "", err);
     if (sink.import_id < 0 ||

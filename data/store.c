@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "core/strmap.h"
@@ -49,6 +50,7 @@ struct Store {
     StrMap *usage_index; /* UsageKey bytes -> index in usage */
     UsageSums *usage;
     size_t nusage, capusage;
+    int bulk; /* the transaction runs under a rollback journal (store_begin_bulk) */
 };
 
 static int db_err(Store *st, CpErr *err, const char *what)
@@ -243,6 +245,38 @@ int store_begin(Store *st, CpErr *err)
     return exec_sql(st, "BEGIN IMMEDIATE", err);
 }
 
+/* PRAGMA journal_mode=MODE; returns 1 when the database is in MODE after
+ * it (leaving WAL fails while another connection has the database open). */
+static int journal_mode(Store *st, const char *mode)
+{
+    char sql[48];
+    snprintf(sql, sizeof sql, "PRAGMA journal_mode=%s", mode);
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
+        return 0;
+    int ok = sqlite3_step(s) == SQLITE_ROW && sqlite3_column_text(s, 0) &&
+             strcasecmp((const char *)sqlite3_column_text(s, 0), mode) == 0;
+    sqlite3_finalize(s);
+    return ok;
+}
+
+int store_begin_bulk(Store *st, CpErr *err)
+{
+    st->bulk = journal_mode(st, "DELETE");
+    if (store_begin(st, err) < 0) {
+        store_end_bulk(st);
+        return -1;
+    }
+    return 0;
+}
+
+void store_end_bulk(Store *st)
+{
+    if (st->bulk)
+        journal_mode(st, "WAL");
+    st->bulk = 0;
+}
+
 static int flush_usage(Store *st, CpErr *err)
 {
     sqlite3_stmt *s = st->usage_add;
@@ -276,7 +310,10 @@ int store_commit(Store *st, CpErr *err)
 {
     if (flush_usage(st, err) < 0)
         return -1;
-    return exec_sql(st, "COMMIT", err);
+    int rc = exec_sql(st, "COMMIT", err);
+    if (rc == 0)
+        store_end_bulk(st);
+    return rc;
 }
 
 void store_rollback(Store *st)
@@ -285,6 +322,7 @@ void store_rollback(Store *st)
     st->nusage = 0;
     if (!sqlite3_get_autocommit(st->db))
         exec_sql(st, "ROLLBACK", NULL);
+    store_end_bulk(st);
 }
 
 int64_t store_import_begin(Store *st, const char *kind, const char *path, const char *format,

@@ -30,6 +30,16 @@ struct sqlite3 *store_db(Store *st);
 
 /* Transactions (BEGIN IMMEDIATE). commit also flushes pending usage. */
 int store_begin(Store *st, CpErr *err);
+/* store_begin for a bulk load (an accounting file): the transaction writes
+ * its pages straight into the database file under a rollback journal
+ * instead of twice (the WAL, then a checkpoint), as safe against a crash or
+ * a kill; the database is back in WAL mode after store_commit or
+ * store_rollback. When another connection has the database open it stays
+ * in WAL mode. */
+int store_begin_bulk(Store *st, CpErr *err);
+/* Back to WAL mode after a bulk load (store_commit and store_rollback call
+ * it; harmless otherwise). */
+void store_end_bulk(Store *st);
 int store_commit(Store *st, CpErr *err);
 void store_rollback(Store *st);
 

@@ -103,6 +103,53 @@ int store_meetings_put(Store *st, const StoreMeeting *m, CpErr *err)
     return step_done(db, s, "write meeting", err);
 }
 
+int store_meetings_get(Store *st, const char *group, const char *date, StoreMeeting *out,
+                       CpErr *err)
+{
+    sqlite3 *db = store_db(st);
+    sqlite3_stmt *s;
+    memset(out, 0, sizeof *out);
+    if (store_meetings_ensure(st, err) < 0)
+        return -1;
+    if (sqlite3_prepare_v2(db, "SELECT group_name, date, attendees, status FROM meetings "
+                               "WHERE group_name = ?1 AND date = ?2", -1, &s, NULL) != SQLITE_OK)
+        return db_err(db, err, "read a meeting");
+    sqlite3_bind_text(s, 1, group, -1, SQLITE_STATIC);
+    sqlite3_bind_text(s, 2, date, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(s);
+    if (rc == SQLITE_ROW) {
+        out->group = col_str(s, 0);
+        out->date = col_str(s, 1);
+        out->attendees = col_str(s, 2);
+        out->status = col_str(s, 3);
+    }
+    sqlite3_finalize(s);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return db_err(db, err, "read a meeting");
+    return rc == SQLITE_ROW;
+}
+
+void store_meetings_clear(StoreMeeting *m)
+{
+    free(m->group);
+    free(m->date);
+    free(m->attendees);
+    free(m->status);
+    memset(m, 0, sizeof *m);
+}
+
+int store_meetings_delete(Store *st, const char *group, const char *date, CpErr *err)
+{
+    sqlite3 *db = store_db(st);
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(db, "DELETE FROM meetings WHERE group_name = ?1 AND date = ?2", -1, &s,
+                           NULL) != SQLITE_OK)
+        return db_err(db, err, "delete meeting");
+    sqlite3_bind_text(s, 1, group, -1, SQLITE_STATIC);
+    sqlite3_bind_text(s, 2, date, -1, SQLITE_STATIC);
+    return step_done(db, s, "delete meeting", err);
+}
+
 int store_meetings_needs(Store *st, StoreNeed **out, size_t *n, CpErr *err)
 {
     sqlite3 *db = store_db(st);

@@ -50,6 +50,15 @@ void store_meetings_free(StoreMeeting *m, size_t n);
 /* Insert, or replace the attendees and status of, the meeting of
  * (group, date). */
 int store_meetings_put(Store *st, const StoreMeeting *m, CpErr *err);
+/* The meeting of (group, date) into *out: 1 found, 0 none, -1 with err
+ * (*out zeroed unless found). Caller frees its strings with
+ * store_meetings_clear. */
+int store_meetings_get(Store *st, const char *group, const char *date, StoreMeeting *out,
+                       CpErr *err);
+void store_meetings_clear(StoreMeeting *m);
+/* Remove the meeting of (group, date) (undo of a new one); none is not an
+ * error. */
+int store_meetings_delete(Store *st, const char *group, const char *date, CpErr *err);
 
 /* Every stated need, by group, user, date. Caller frees with
  * store_meetings_needs_free. */

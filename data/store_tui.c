@@ -245,6 +245,21 @@ static int row_stated(sqlite3_stmt *s, void *ctx)
     return t->user && t->group && t->date ? 0 : -1;
 }
 
+static int row_meeting(sqlite3_stmt *s, void *ctx)
+{
+    Vec *v = ctx;
+    StoreTuiMeeting **rows = (StoreTuiMeeting **)v->rows;
+    *rows = grow(*rows, *v->n, &v->cap, sizeof **rows);
+    StoreTuiMeeting *t = &(*rows)[(*v->n)++];
+    t->group = col_str(s, 0);
+    t->date = col_str(s, 1);
+    t->attendees = col_str(s, 2);
+    if (!t->attendees)
+        t->attendees = xstrdup("");
+    t->status = col_str(s, 3);
+    return t->group && t->date && t->status ? 0 : -1;
+}
+
 static int row_string(sqlite3_stmt *s, void *ctx)
 {
     Vec *v = ctx;
@@ -317,6 +332,11 @@ static int load_meetings(sqlite3 *db, StoreTuiSnapshot *o, CpErr *err)
         query(db, "SELECT DISTINCT group_name FROM meetings WHERE status = 'held' "
                   "ORDER BY group_name", 0, row_string, &mg, "meetings", err) < 0)
         return -1;
+    Vec mt = {(void **)&o->meetings, &o->nmeetings, 0};
+    if (has_table(db, "meetings") &&
+        query(db, "SELECT group_name, date, attendees, status FROM meetings "
+                  "ORDER BY group_name, date", 0, row_meeting, &mt, "meetings", err) < 0)
+        return -1;
     return 0;
 }
 
@@ -370,6 +390,10 @@ void store_tui_snapshot_free(StoreTuiSnapshot *s)
     for (size_t i = 0; i < s->nmet_groups; i++)
         free(s->met_groups[i]);
     free(s->met_groups);
+    for (size_t i = 0; i < s->nmeetings; i++)
+        free(s->meetings[i].group), free(s->meetings[i].date), free(s->meetings[i].attendees),
+            free(s->meetings[i].status);
+    free(s->meetings);
     for (size_t i = 0; i < s->nscenarios; i++)
         free(s->scenarios[i]);
     free(s->scenarios);

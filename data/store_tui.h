@@ -3,7 +3,7 @@
 /* store_tui: the SQL the dashboard reads, as plain arrays. One call loads a
  * snapshot of everything the views need that is cheap to read (usage per
  * user and per cluster per month from usage_month, the roster, groups,
- * inventory, events, notes, stated needs, scenario names); the hour-of-week
+ * inventory, events, notes, stated needs, meetings, scenario names); the hour-of-week
  * heat map, which scans the jobs table, is a call of its own so that the
  * dashboard can load it only when the Usage view is first shown.
  *
@@ -60,6 +60,12 @@ typedef struct StoreTuiStated {
     double gpus_fulltime, gpu_mem_class_gib; /* -1 when not stated */
 } StoreTuiStated;
 
+/* One meeting of the meetings table; dates "YYYY-MM-DD", attendees logins
+ * separated by ';' ("" none), status planned, held or cancelled. */
+typedef struct StoreTuiMeeting {
+    char *group, *date, *attendees, *status;
+} StoreTuiMeeting;
+
 /* A name by database id: names[id] (NULL for ids not in use). */
 typedef struct StoreTuiNames {
     char **names;
@@ -88,6 +94,8 @@ typedef struct StoreTuiSnapshot {
     size_t nscenarios;
     char **met_groups;             /* groups with a meeting held (meetings table), by name */
     size_t nmet_groups;
+    StoreTuiMeeting *meetings;     /* every meeting, by group, date */
+    size_t nmeetings;
 } StoreTuiSnapshot;
 
 /* Fill *out (zeroed first) from st. On error returns -1 with err, and *out

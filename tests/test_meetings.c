@@ -165,6 +165,18 @@ static void test_import_whole_or_nothing(void **state)
     write_file(csv, "user,group,date,gpus_fulltime\ncwang,tanaka-lab,2026-11-20,-2\n");
     assert_int_equal(meetings_import(st, csv, "2026-11-25", &kind, &rows, &err), -1);
     assert_non_null(strstr(err.msg, ":2: field gpus_fulltime: negative GPU count '-2'"));
+    /* one meeting read back and deleted (the dashboard's undo) */
+    StoreMeeting m;
+    assert_int_equal(store_meetings_get(st, "tanaka-lab", "2099-01-10", &m, &err), 1);
+    assert_string_equal(m.attendees, "cwang;lduarte");
+    assert_string_equal(m.status, "planned");
+    store_meetings_clear(&m);
+    assert_int_equal(store_meetings_delete(st, "tanaka-lab", "2099-01-10", &err), 0);
+    assert_int_equal(store_meetings_get(st, "tanaka-lab", "2099-01-10", &m, &err), 0);
+    assert_null(m.status);
+    assert_int_equal(count_meetings(st), 1);
+    assert_int_equal(store_meetings_delete(st, "tanaka-lab", "2099-01-10", &err), 0); /* none */
+    assert_int_equal(count_meetings(st), 1);
     unlink(csv);
     free(csv);
     store_close(st);

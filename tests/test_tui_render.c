@@ -5,7 +5,7 @@
  * checked, then each view is rendered into a canvas and its rows compared,
  * and keys are dispatched through the key table as a person would press
  * them: sort, filter, drill-down and back, help, presentation mode, resize,
- * ASCII, export, a refused edit. */
+ * ASCII, export, a refused edit, a meeting planned, refused, undone. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -53,6 +53,13 @@ static StoreTuiInventory inventory[] = {
 };
 
 static StoreTuiEvent events[] = {{"2024-06-15", "atlas", "upgrade to 8 GPUs"}};
+
+/* beta-lab met in 2024 and meets again in 2099; a group nobody knows. */
+static StoreTuiMeeting meetings[] = {
+    {"beta-lab", "2024-10-12", "bob;eve\x1b[31mred", "held"},
+    {"beta-lab", "2099-12-03", "bob", "planned"},
+    {"nobody-lab", "2024-01-01", "", "held"},
+};
 
 static StoreTuiUsage user_usage[4 * MONTHS];
 static StoreTuiUsage cluster_usage[MONTHS];
@@ -107,6 +114,8 @@ static StoreTuiSnapshot snapshot(void)
     s.ninventory = 1;
     s.events = events;
     s.nevents = 1;
+    s.meetings = meetings;
+    s.nmeetings = sizeof meetings / sizeof meetings[0];
     return s;
 }
 
@@ -496,6 +505,92 @@ static void test_edit_refused(void **state)
     assert_true(ann->stated_gpus < 0);
 }
 
+/* The Group view's meetings line: the last held one and the next planned
+ * one; attendees counted, not named, in presentation mode. */
+static void test_meetings_line(void **state)
+{
+    Fix *f = *state;
+    const TuiModel *m = f->s.model;
+    int a = tui_model_group_find(m, "alpha-lab"), b = tui_model_group_find(m, "beta-lab");
+    assert_int_equal(m->nmeetings, 2); /* nobody-lab's is not the model's */
+    assert_false(m->groups[a].met);
+    assert_true(m->groups[b].met);
+    press(f, "2/beta<Enter>");
+    render(f, 100, 30);
+    int y = find_row(f, " meetings: ");
+    assert_true(y > 0); /* the escape sequence in a name arrives defused */
+    assert_string_equal(row(f, y), " meetings: 2024-10-12 held (bob;eve?[31mred) \xc2\xb7 next "
+                                   "2099-12-03 planned (bob) \xc2\xb7 m plans one");
+    assert_true(y < find_row(f, "whom to ask")); /* under the table, above the others */
+    render(f, 80, 24);
+    assert_true(starts(row(f, find_row(f, " meetings: ")), " meetings: 2024-10-12 held (bob;eve"));
+    press(f, "a");
+    render(f, 100, 30);
+    y = find_row(f, " meetings: ");
+    assert_string_equal(row(f, y), " meetings: 2024-10-12 held (2 attendees) \xc2\xb7 next 2099-12-03 "
+                                   "planned (1 attendee) \xc2\xb7 m plans one");
+    assert_true(find_row(f, "bob") < 0);
+    press(f, "a2/<C-u>alpha<Enter>");
+    render(f, 80, 24);
+    assert_true(find_row(f, " meetings: none yet \xc2\xb7 m plans one") > 0);
+}
+
+/* m: a meeting typed on the meetings line; bad lines refused in place,
+ * nothing saved; held marks the group met; u takes each back. */
+static void test_meeting_edit(void **state)
+{
+    Fix *f = *state;
+    TuiModel *m = f->s.model;
+    int b = tui_model_group_find(m, "alpha-lab");
+    press(f, "2/alpha<Enter>m");
+    assert_int_equal(f->s.prompt.kind, TUI_P_EDIT);
+    int y = find_row(f, " meeting: ");
+    assert_true(y > 0);
+    assert_non_null(strstr(row(f, y), " planned _"));
+    assert_non_null(strstr(row(f, 22), "meeting: DATE STATUS [ATTENDEES]: Enter saves"));
+    static const char *const bad[][2] = {
+        {"2024-02-30 held ann", "refused: '2024-02-30' is not a date (YYYY-MM-DD)"},
+        {"2099-01-05 maybe ann", "refused: status 'maybe' is not planned, held or cancelled"},
+        {"2020-01-01 planned ann", "refused: 2020-01-01 is in the past for a planned meeting"},
+        {"2099-01-05 planned bob;nosuch", "refused: unknown user 'nosuch'"},
+        {"2099-01-05 planned bob ann", "refused: attendees are logins separated by ';'"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char keys[128];
+        snprintf(keys, sizeof keys, "<C-u>%s<Enter>", bad[i][0]);
+        press(f, keys);
+        assert_int_equal(f->s.prompt.kind, TUI_P_EDIT); /* still open */
+        assert_true(starts(row(f, 22), bad[i][1]));
+        assert_int_equal(m->nmeetings, 2);
+        assert_int_equal(f->s.nundo, 0);
+    }
+    press(f, "<C-u>2099-01-05 planned bob; ann <Enter>");
+    assert_int_equal(f->s.prompt.kind, TUI_P_NONE);
+    assert_true(starts(row(f, 22), "meeting saved: 2099-01-05 planned (bob;ann); u undoes"));
+    assert_true(find_row(f, " meetings: next 2099-01-05 planned (bob;ann) \xc2\xb7 m plans one") > 0);
+    assert_false(m->groups[b].met);
+    press(f, "m<C-u>2024-11-20 held bob<Enter>");
+    assert_true(m->groups[b].met);
+    assert_true(find_row(f, " meetings: 2024-11-20 held (bob) \xc2\xb7 next 2099-01-05") > 0);
+    press(f, "u");
+    assert_false(m->groups[b].met);
+    assert_true(find_row(f, "2024-11-20") < 0);
+    /* the same date again: replaced, and u brings the one before back */
+    press(f, "m<C-u>2099-01-05 cancelled<Enter>");
+    assert_true(starts(row(f, 22), "meeting saved: 2099-01-05 cancelled, was planned; u undoes"));
+    assert_true(find_row(f, " meetings: 2099-01-05 cancelled \xc2\xb7 m plans one") > 0);
+    assert_int_equal(m->nmeetings, 3);
+    press(f, "u");
+    assert_true(find_row(f, " meetings: next 2099-01-05 planned (bob;ann)") > 0);
+    press(f, "u");
+    assert_int_equal(m->nmeetings, 2);
+    assert_true(find_row(f, " meetings: none yet") > 0);
+    assert_int_equal(f->s.nundo, 0);
+    press(f, "m<Esc>");
+    assert_int_equal(f->s.prompt.kind, TUI_P_NONE);
+    assert_int_equal(m->nmeetings, 2);
+}
+
 static void test_mouse(void **state)
 {
     Fix *f = *state;
@@ -550,6 +645,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_usage_ascii, setup, teardown),
         cmocka_unit_test_setup_teardown(test_export, setup, teardown),
         cmocka_unit_test_setup_teardown(test_edit_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_meetings_line, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_meeting_edit, setup, teardown),
         cmocka_unit_test_setup_teardown(test_mouse, setup, teardown),
         cmocka_unit_test_setup_teardown(test_headless_loop, setup, teardown),
     };

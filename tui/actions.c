@@ -7,6 +7,8 @@
 #include <time.h>
 
 #include "core/features.h"
+#include "data/meetings.h"
+#include "data/store_meetings.h"
 #include "data/store_tui.h"
 #include "tui/fmt.h"
 #include "tui/keys.h"
@@ -249,6 +251,23 @@ static unsigned act_note(TuiState *s)
     return TUI_REDRAW;
 }
 
+static void today(char *buf, size_t n);
+
+/* m: plan or record a meeting of the Group view's group, typed on its
+ * meeting line (an in-place edit: a refused line stays open). */
+static unsigned act_meeting(TuiState *s)
+{
+    if (s->view != TUI_V_GROUP || s->group < 0 || s->member >= 0)
+        return 0;
+    char text[32];
+    today(text, sizeof text);
+    fmt_copy(text + strlen(text), sizeof text - strlen(text), " planned ");
+    actions_prompt_open(s, TUI_P_EDIT, "meeting: DATE STATUS [ATTENDEES]", text);
+    s->prompt.row = s->prompt.col = -1;
+    fmt_copy(s->prompt.key, sizeof s->prompt.key, TUI_MEETING_KEY);
+    return TUI_REDRAW;
+}
+
 static unsigned act_export(TuiState *s)
 {
     char name[160];
@@ -335,6 +354,19 @@ static int undo_one(TuiState *s, TuiUndo *u, CpErr *err)
         return rc;
     case TUI_U_PARAM:
         return store ? tui_plan_undo(s->plan, u, err) : 0;
+    case TUI_U_MEETING: {
+        StoreMeeting was = {u->group, u->date, u->text, u->key};
+        if (store && u->had_before)
+            rc = store_meetings_put(s->store, &was, err);
+        else if (store)
+            rc = store_meetings_delete(s->store, u->group, u->date, err);
+        int g = tui_model_group_find(s->model, u->group);
+        if (rc == 0 && u->had_before)
+            tui_model_put_meeting(s->model, g, u->date, u->text, u->key);
+        else if (rc == 0)
+            tui_model_drop_meeting(s->model, g, u->date);
+        return rc;
+    }
     }
     return 0;
 }
@@ -441,6 +473,7 @@ static const TuiBinding bindings[] = {
     {'e', act_edit, "e", "edit the selected value, saved to the database at once"},
     {'u', act_undo, "u", "undo the last edit (saved at once)"},
     {'n', act_note, "n", "Group: add a meeting note"},
+    {'m', act_meeting, "m", "Group: plan or record a meeting"},
     {'[', act_prev_group, "[, ]", "Group, Projection: previous, next group"},
     {']', act_next_group, NULL, NULL},
     {'f', act_feat_x, "f, F", "Profiles: next feature on the scatter's x, y axis"},
@@ -576,6 +609,140 @@ static unsigned accept_note(TuiState *s)
     return TUI_SAVE | TUI_RECALC | TUI_REDRAW;
 }
 
+/* The next word of *p (spaces skipped, the word ended with a NUL). */
+static char *next_word(char **p)
+{
+    char *w = *p;
+    while (*w == ' ')
+        w++;
+    char *e = w;
+    while (*e && *e != ' ')
+        e++;
+    *p = *e ? e + 1 : e;
+    *e = '\0';
+    return w;
+}
+
+/* 1 when login is a known user (the database's users and roster, or the
+ * model's without one), 0 not, -1 on a database error. */
+static int login_known(TuiState *s, const char *login, CpErr *err)
+{
+    if (s->store)
+        return store_meetings_user_known(s->store, login, err);
+    return tui_model_user_find(s->model, login) >= 0;
+}
+
+/* Parse and check "DATE STATUS [ATTENDEES]" (buf: a copy, cut in place):
+ * m->date, m->status point into buf, m->attendees to att (the logins
+ * trimmed, joined by ';'). -1 with why (for the status line). */
+static int meeting_parse(TuiState *s, char *buf, char *att, size_t n, StoreMeeting *m, char *why,
+                         size_t wn)
+{
+    char now[16], *p = buf;
+    today(now, sizeof now);
+    m->date = next_word(&p);
+    m->status = next_word(&p);
+    m->attendees = att;
+    att[0] = '\0';
+    if (!meetings_date_ok(m->date))
+        return snprintf(why, wn, "refused: '%s' is not a date (YYYY-MM-DD)", m->date), -1;
+    if (strcmp(m->status, "planned") && strcmp(m->status, "held") && strcmp(m->status, "cancelled"))
+        return snprintf(why, wn, "refused: status '%s' is not planned, held or cancelled",
+                        m->status), -1;
+    if (strcmp(m->status, "planned") == 0 && strcmp(m->date, now) < 0)
+        return snprintf(why, wn, "refused: %s is in the past for a planned meeting (today is %s)",
+                        m->date, now), -1;
+    for (char *save = NULL, *t = strtok_r(p, ";", &save); t; t = strtok_r(NULL, ";", &save)) {
+        char *login = next_word(&t);
+        if (!login[0])
+            continue;
+        while (*t == ' ')
+            t++;
+        if (*t)
+            return snprintf(why, wn, "refused: attendees are logins separated by ';'"), -1;
+        CpErr err = {""};
+        int k = login_known(s, login, &err);
+        if (k < 0)
+            return snprintf(why, wn, "refused: %s", err.msg), -1;
+        if (k == 0)
+            return snprintf(why, wn, "refused: unknown user '%s'", login), -1;
+        size_t used = strlen(att);
+        if (used + strlen(login) + 2 > n)
+            return snprintf(why, wn, "refused: too many attendees"), -1;
+        snprintf(att + used, n - used, "%s%s", used ? ";" : "", login);
+    }
+    return 0;
+}
+
+/* Write m (insert, or replace the meeting of its group and date), the
+ * meeting it replaces kept in u (had_before, key: status, text:
+ * attendees). Without a database (tests) only the model is asked. */
+static int meeting_save(TuiState *s, const StoreMeeting *m, TuiUndo *u, CpErr *err)
+{
+    if (!s->store) {
+        int i = tui_model_meeting_find(s->model, s->group, m->date);
+        if (i >= 0) {
+            u->had_before = 1;
+            fmt_copy(u->key, sizeof u->key, s->model->meetings[i].status);
+            u->text = xstrdup(s->model->meetings[i].attendees);
+        }
+        return 0;
+    }
+    StoreMeeting was;
+    int k = store_meetings_ensure(s->store, err) < 0
+                ? -1
+                : store_meetings_get(s->store, m->group, m->date, &was, err);
+    if (k == 1) {
+        u->had_before = 1;
+        fmt_copy(u->key, sizeof u->key, was.status);
+        u->text = xstrdup(was.attendees ? was.attendees : "");
+        store_meetings_clear(&was);
+    }
+    if (k >= 0 && store_meetings_put(s->store, m, err) == 0)
+        return 0;
+    free(u->text);
+    u->text = NULL;
+    return -1;
+}
+
+/* The meeting line typed after m: checked, saved, the model updated, the
+ * meeting before kept for u. A bad line is refused and stays open. */
+static unsigned accept_meeting(TuiState *s)
+{
+    char buf[TUI_PROMPT_MAX], att[TUI_PROMPT_MAX], why[TUI_PROMPT_MAX + 80];
+    StoreMeeting m;
+    fmt_copy(buf, sizeof buf, s->prompt.text);
+    if (s->group < 0 || meeting_parse(s, buf, att, sizeof att, &m, why, sizeof why) < 0) {
+        tui_status(s, CV_BAD, 0, "%s", s->group < 0 ? "no group" : why);
+        return TUI_REDRAW; /* the prompt stays open, nothing saved */
+    }
+    TuiUndo u;
+    memset(&u, 0, sizeof u);
+    u.kind = TUI_U_MEETING;
+    m.group = s->model->groups[s->group].name;
+    fmt_copy(u.group, sizeof u.group, m.group);
+    fmt_copy(u.date, sizeof u.date, m.date);
+    CpErr err = {""};
+    if (meeting_save(s, &m, &u, &err) < 0) {
+        tui_status(s, CV_BAD, 0, "meeting not saved: %s", err.msg);
+        return TUI_REDRAW;
+    }
+    s->prompt.kind = TUI_P_NONE;
+    actions_push_undo(s, &u);
+    tui_model_put_meeting(s->model, s->group, m.date, m.attendees, m.status);
+    char who[TUI_PROMPT_MAX + 32] = "";
+    int n = 0;
+    for (const char *a = m.attendees; *a; a++)
+        n += a == m.attendees || *a == ';';
+    if (n && s->redact)
+        snprintf(who, sizeof who, " (%d attendee%s)", n, n == 1 ? "" : "s");
+    else if (n)
+        snprintf(who, sizeof who, " (%s)", m.attendees);
+    tui_status(s, CV_GOOD, 0, "meeting saved: %s %s%s%s%s; u undoes", m.date, m.status, who,
+               u.had_before ? ", was " : "", u.had_before ? u.key : "");
+    return TUI_SAVE | TUI_RECALC | TUI_REDRAW;
+}
+
 static unsigned prompt_accept(TuiState *s)
 {
     switch (s->prompt.kind) {
@@ -586,6 +753,8 @@ static unsigned prompt_accept(TuiState *s)
     case TUI_P_NOTE:
         return accept_note(s);
     case TUI_P_EDIT: {
+        if (strcmp(s->prompt.key, TUI_MEETING_KEY) == 0)
+            return accept_meeting(s);
         const TuiView *v = tui_view(s->view);
         if (v->edit_accept)
             return v->edit_accept(s);

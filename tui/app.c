@@ -244,8 +244,10 @@ static int fkeys(const TuiState *s, FKey *k)
         k[n++] = (FKey){"e", "Edit"};
     if (s->nundo > 0 || (s->plan && tui_plan_edits(s->plan, s->scenario) > 0))
         k[n++] = (FKey){"u", "Undo"};
-    if (s->view == TUI_V_GROUP && s->group >= 0 && !detail)
+    if (s->view == TUI_V_GROUP && s->group >= 0 && !detail) {
         k[n++] = (FKey){"n", "Note"};
+        k[n++] = (FKey){"m", "Meeting"};
+    }
     k[n++] = (FKey){"x", "Export"};
     k[n++] = (FKey){"a", s->redact ? "Names" : "Anon"};
     k[n++] = (FKey){"F10", "Quit"};

@@ -84,19 +84,23 @@ typedef struct TuiPrompt {
     char label[64];
     char text[TUI_PROMPT_MAX];
     int row, col;    /* the edited cell (model row, table column) */
-    char key[48];    /* the edited parameter's key */
+    char key[48];    /* the edited parameter's key; TUI_MEETING_KEY: the Group view's
+                        meeting line (m) */
 } TuiPrompt;
 
+#define TUI_MEETING_KEY "meeting"
+
 /* One accepted edit, so that u can take it back. */
-typedef enum TuiUndoKind { TUI_U_STATED, TUI_U_NOTE, TUI_U_PARAM } TuiUndoKind;
+typedef enum TuiUndoKind { TUI_U_STATED, TUI_U_NOTE, TUI_U_PARAM, TUI_U_MEETING } TuiUndoKind;
 
 typedef struct TuiUndo {
     TuiUndoKind kind;
     char user[64], group[128], date[16], scenario[64];
-    char key[48];            /* the parameter; for a stated need, the date of the one before */
+    char key[48];            /* the parameter; for a stated need, the date of the one before;
+                                for a meeting, the status before */
     int had_before;          /* a value existed before the edit */
     double before[2];        /* the values before */
-    char *text;              /* note text (owned) */
+    char *text;              /* note text; a meeting's attendees before (owned) */
     int gi;                  /* group index (param), -1 global */
 } TuiUndo;
 

@@ -663,6 +663,19 @@ static void build_meetings(Build *b)
         if (g >= 0)
             m->groups[g].met = 1;
     }
+    m->meetings = xcalloc(s->nmeetings ? s->nmeetings : 1, sizeof *m->meetings);
+    for (size_t i = 0; i < s->nmeetings; i++) {
+        int g = tui_model_group_find(m, s->meetings[i].group);
+        if (g < 0)
+            continue;
+        TuiMeeting *x = &m->meetings[m->nmeetings++];
+        x->group = g;
+        x->date = xstrdup(s->meetings[i].date);
+        x->attendees = xstrdup(s->meetings[i].attendees);
+        x->status = xstrdup(s->meetings[i].status);
+        if (strcmp(x->status, "held") == 0)
+            m->groups[g].met = 1;
+    }
     m->nscenarios = (int)s->nscenarios;
     m->scenarios = xcalloc((size_t)(m->nscenarios ? m->nscenarios : 1), sizeof *m->scenarios);
     for (int i = 0; i < m->nscenarios; i++)
@@ -839,6 +852,9 @@ void tui_model_free(TuiModel *m)
     for (int i = 0; i < m->nnotes; i++)
         free(m->notes[i].user), free(m->notes[i].date), free(m->notes[i].text);
     free(m->notes);
+    for (int i = 0; i < m->nmeetings; i++)
+        free(m->meetings[i].date), free(m->meetings[i].attendees), free(m->meetings[i].status);
+    free(m->meetings);
     for (int i = 0; i < m->nscenarios; i++)
         free(m->scenarios[i]);
     free(m->scenarios);
@@ -860,6 +876,8 @@ void tui_model_set_stated(TuiModel *m, const char *user, double gpus, double mem
     x->stated_mem = x->stated_date ? mem : -1;
 }
 
+static void group_met(TuiModel *m, int group);
+
 void tui_model_add_note(TuiModel *m, int group, const char *date, const char *text)
 {
     m->notes = xrealloc(m->notes, (size_t)(m->nnotes + 1) * sizeof *m->notes);
@@ -868,6 +886,7 @@ void tui_model_add_note(TuiModel *m, int group, const char *date, const char *te
     n->user = NULL;
     n->date = xstrdup(date);
     n->text = xstrdup(text);
+    group_met(m, group);
 }
 
 void tui_model_drop_note(TuiModel *m, int group, const char *date, const char *text)
@@ -879,8 +898,61 @@ void tui_model_drop_note(TuiModel *m, int group, const char *date, const char *t
         free(n->user), free(n->date), free(n->text);
         memmove(n, n + 1, (size_t)(m->nnotes - i - 1) * sizeof *n);
         m->nnotes--;
+        group_met(m, group);
         return;
     }
+}
+
+int tui_model_meeting_find(const TuiModel *m, int group, const char *date)
+{
+    for (int i = 0; i < m->nmeetings; i++)
+        if (m->meetings[i].group == group && strcmp(m->meetings[i].date, date) == 0)
+            return i;
+    return -1;
+}
+
+/* group met: a held meeting or a meeting note. */
+static void group_met(TuiModel *m, int group)
+{
+    if (group < 0 || group >= m->ngroups)
+        return;
+    int met = 0;
+    for (int i = 0; i < m->nmeetings && !met; i++)
+        met = m->meetings[i].group == group && strcmp(m->meetings[i].status, "held") == 0;
+    for (int i = 0; i < m->nnotes && !met; i++)
+        met = m->notes[i].group == group;
+    m->groups[group].met = met;
+}
+
+void tui_model_put_meeting(TuiModel *m, int group, const char *date, const char *attendees,
+                           const char *status)
+{
+    if (group < 0 || group >= m->ngroups)
+        return;
+    int i = tui_model_meeting_find(m, group, date);
+    if (i < 0) {
+        m->meetings = xrealloc(m->meetings, (size_t)(m->nmeetings + 1) * sizeof *m->meetings);
+        i = m->nmeetings++;
+        m->meetings[i].group = group;
+        m->meetings[i].date = xstrdup(date);
+    } else {
+        free(m->meetings[i].attendees), free(m->meetings[i].status);
+    }
+    m->meetings[i].attendees = xstrdup(attendees ? attendees : "");
+    m->meetings[i].status = xstrdup(status);
+    group_met(m, group);
+}
+
+void tui_model_drop_meeting(TuiModel *m, int group, const char *date)
+{
+    int i = group >= 0 && group < m->ngroups ? tui_model_meeting_find(m, group, date) : -1;
+    if (i < 0)
+        return;
+    TuiMeeting *x = &m->meetings[i];
+    free(x->date), free(x->attendees), free(x->status);
+    memmove(x, x + 1, (size_t)(m->nmeetings - i - 1) * sizeof *x);
+    m->nmeetings--;
+    group_met(m, group);
 }
 
 int tui_model_user_find(const TuiModel *m, const char *name)

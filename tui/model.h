@@ -106,6 +106,12 @@ typedef struct TuiNote {
     char *user, *date, *text; /* user NULL: the group */
 } TuiNote;
 
+/* A planned, held or cancelled meeting of a group. */
+typedef struct TuiMeeting {
+    int group;                       /* group index */
+    char *date, *attendees, *status; /* attendees: logins separated by ';' ("" none) */
+} TuiMeeting;
+
 typedef struct TuiModel {
     int64_t m0, ref_month;   /* first month, reference month (yyyymm) */
     int nmonths;
@@ -124,6 +130,8 @@ typedef struct TuiModel {
     int nalerts;
     TuiNote *notes;
     int nnotes;
+    TuiMeeting *meetings;    /* by group, date (groups the model knows) */
+    int nmeetings;
     char **scenarios;
     int nscenarios;
     double total_gpu_h_12m;
@@ -160,6 +168,15 @@ void tui_model_set_stated(TuiModel *m, const char *user, double gpus, double mem
                           const char *date);
 void tui_model_add_note(TuiModel *m, int group, const char *date, const char *text);
 void tui_model_drop_note(TuiModel *m, int group, const char *date, const char *text);
+
+/* Index in m->meetings of group's meeting of date, -1 none. */
+int tui_model_meeting_find(const TuiModel *m, int group, const char *date);
+/* Add group's meeting of date, or replace its attendees and status; and
+ * drop it (undo of a new one). Both keep TuiGroup.met in step (a held
+ * meeting or a note). */
+void tui_model_put_meeting(TuiModel *m, int group, const char *date, const char *attendees,
+                           const char *status);
+void tui_model_drop_meeting(TuiModel *m, int group, const char *date);
 
 /* Index of the user called name, -1 none. */
 int tui_model_user_find(const TuiModel *m, const char *name);

@@ -2,7 +2,8 @@
  * time, preemption and waits, its members with their usage and what they
  * say they need beside what they used (mismatches marked), meeting notes;
  * Enter on a member lists that member's biggest jobs. e edits the member's
- * stated full-time GPUs in place; n adds a note (actions.c). */
+ * stated full-time GPUs in place; n adds a note, m plans or records a
+ * meeting, typed on the meetings line (actions.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -419,6 +420,74 @@ static void render_said(const TuiState *s, Canvas *c, int y)
                  pu && pu->profile >= 0 ? " \xc2\xb7 e on Prof: apply" : "");
 }
 
+static int meeting_editing(const TuiState *s)
+{
+    return s->prompt.kind == TUI_P_EDIT && strcmp(s->prompt.key, TUI_MEETING_KEY) == 0;
+}
+
+/* " DATE STATUS (ATTENDEES)" appended to buf at *o; attendees counted, not
+ * named, in presentation mode. */
+static void meeting_text(const TuiState *s, const char *lead, const TuiMeeting *x, char *buf,
+                         size_t n, int *o)
+{
+    int k = 0;
+    for (const char *a = x->attendees; *a; a++)
+        k += a == x->attendees || *a == ';';
+    char who[160] = "";
+    if (k && s->redact)
+        snprintf(who, sizeof who, " (%d attendee%s)", k, k == 1 ? "" : "s");
+    else if (k)
+        snprintf(who, sizeof who, " (%.150s)", x->attendees);
+    if (*o < (int)n)
+        *o += snprintf(buf + *o, n - (size_t)*o, "%s%s %s%s", lead, x->date, x->status, who);
+}
+
+/* The group's meetings: the last held or cancelled one and the next
+ * planned one (a planned one already past when none is ahead), or the
+ * meeting line being typed after m. */
+static void render_meetings(const TuiState *s, Canvas *c, int y)
+{
+    if (meeting_editing(s)) {
+        canvas_fill(c, 1, y, c->w - 2, ' ', CV_EDITED | CV_REVERSE);
+        canvas_textf(c, 1, y, c->w - 2, CV_EDITED | CV_REVERSE, "meeting: %s_", s->prompt.text);
+        return;
+    }
+    const TuiModel *m = s->model;
+    const TuiMeeting *last = NULL, *next = NULL, *overdue = NULL;
+    char now[16], buf[512];
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(now, sizeof now, "%Y-%m-%d", &tm);
+    for (int i = 0; i < m->nmeetings; i++) {
+        const TuiMeeting *x = &m->meetings[i];
+        if (x->group != s->group)
+            continue;
+        if (strcmp(x->status, "planned") != 0) {
+            if (!last || strcmp(x->date, last->date) > 0)
+                last = x;
+        } else if (strcmp(x->date, now) >= 0) {
+            if (!next || strcmp(x->date, next->date) < 0)
+                next = x;
+        } else if (!overdue || strcmp(x->date, overdue->date) > 0) {
+            overdue = x;
+        }
+    }
+    int o = snprintf(buf, sizeof buf, "meetings:");
+    if (!last && !next && !overdue)
+        o += snprintf(buf + o, sizeof buf - (size_t)o, " none yet");
+    if (last)
+        meeting_text(s, " ", last, buf, sizeof buf, &o);
+    if (next || overdue)
+        meeting_text(s, next ? (last ? " \xc2\xb7 next " : " next ") : (last ? " \xc2\xb7 " : " "),
+                     next ? next : overdue, buf, sizeof buf, &o);
+    if (!next && overdue && o < (int)sizeof buf)
+        o += snprintf(buf + o, sizeof buf - (size_t)o, ", not recorded");
+    if (o < (int)sizeof buf)
+        snprintf(buf + o, sizeof buf - (size_t)o, " \xc2\xb7 m plans one");
+    canvas_text(c, 1, y, c->w - 2, !next && overdue ? CV_WARN : CV_NORMAL, buf);
+}
+
 static void render_member(const TuiState *s, Canvas *c, int y, int h, TuiFrame *f)
 {
     const TuiModel *m = s->model;
@@ -453,11 +522,15 @@ static void render(const TuiState *s, Canvas *c, int y, int h, TuiFrame *f)
     render_mix(s, g, c, y + 3);
     int extra = h > 14 ? 2 : 0;
     int notes = render_notes(s, c, y + h - 1, h > 16 ? 3 : 1);
+    int meet = h > 15 || meeting_editing(s); /* shown while typed, whatever the room */
     if (extra) { /* under the table, above the notes */
         render_ask(s, c, y + h - notes - 2);
         render_said(s, c, y + h - notes - 1);
     }
-    table_draw(&members, s, &s->cur[TUI_V_GROUP], c, 0, y + 4, c->w, h - 4 - extra - notes, f);
+    if (meet)
+        render_meetings(s, c, y + h - notes - extra - 1);
+    table_draw(&members, s, &s->cur[TUI_V_GROUP], c, 0, y + 4, c->w,
+               h - 4 - extra - notes - meet, f);
 }
 
 /* ---- keys ------------------------------------------------------------- */

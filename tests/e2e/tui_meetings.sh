@@ -5,6 +5,8 @@
 # applies it to the students of the same profile as a scenario edit with
 # its reason; the Projection view (5) shows the per-member GPUs and the
 # demand change; u takes it back. The Overview lists the groups to meet.
+# m plans or records a meeting on the Group view's meetings line (refused
+# in place when bad, u takes it back); `capplan meetings list` shows it.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/tui_helpers.inc"
 
@@ -69,5 +71,44 @@ keys u; wait_for "undone and saved"
 wait_for "GPUs/member P2"
 grep -q "^GPUs/member P2 .* 0\.09 *0\.09 *$" "$WORK/screen" || { cat "$WORK/screen"; fail "P2 after undo"; }
 [ "$(sqlite3 "$DB" "SELECT count(*) FROM scenario_params WHERE key='gpus.2'")" = 0 ] || fail "undo not saved"
+
+# m plans a meeting on the Group view's meetings line: a bad line is
+# refused in place (the line stays open, nothing saved), a good one is
+# saved at once, shown, and u takes it back
+meetings_of() { sqlite3 "$DB" "SELECT date || ' ' || status || ' ' || attendees FROM meetings WHERE group_name='$1' ORDER BY date"; }
+TODAY=$(date -u +%Y-%m-%d)
+keys 3; wait_for "tanaka-lab · professor ktanaka"
+wait_for " meetings: none yet · m plans one"
+keys m; wait_for "meeting: DATE STATUS [ATTENDEES]: Enter saves, Esc cancels"
+wait_for " meeting: $TODAY planned _"
+keys C-u; typ "2026-02-30 held cwang"; keys Enter
+wait_for "refused: '2026-02-30' is not a date (YYYY-MM-DD)"
+wait_for " meeting: 2026-02-30 held cwang_"
+keys C-u; typ "2020-01-01 planned cwang"; keys Enter
+wait_for "refused: 2020-01-01 is in the past for a planned meeting (today is $TODAY)"
+wait_for " meeting: 2020-01-01 planned cwang_"
+[ -z "$(meetings_of tanaka-lab)" ] || fail "a refused meeting was saved: $(meetings_of tanaka-lab)"
+keys C-u; typ "2099-12-03 planned ktanaka; cwang"; keys Enter
+wait_for "meeting saved: 2099-12-03 planned (ktanaka;cwang); u undoes"
+wait_for " meetings: next 2099-12-03 planned (ktanaka;cwang) · m plans one"
+[ "$(meetings_of tanaka-lab)" = "2099-12-03 planned ktanaka;cwang" ] || fail "meeting not saved: $(meetings_of tanaka-lab)"
+# presentation mode: the attendees counted, not named
+keys a; wait_for " meetings: next 2099-12-03 planned (2 attendees) · m plans one"
+absent "ktanaka;cwang"
+keys a; wait_for "(ktanaka;cwang)"
+keys u; wait_for "undone and saved"
+wait_for " meetings: none yet · m plans one"
+[ -z "$(meetings_of tanaka-lab)" ] || fail "undo not saved: $(meetings_of tanaka-lab)"
+
+# a held meeting: the group is met, the Overview's list is one shorter
+keys 2; keys /; keys C-u; typ "alvarez"; keys Enter
+wait_for "alvarez-lab · professor"
+keys m C-u; typ "2026-11-18 held pnakamura"; keys Enter
+wait_for "meeting saved: 2026-11-18 held (pnakamura); u undoes"
+wait_for " meetings: 2026-11-18 held (pnakamura) · m plans one"
+keys 1; wait_for "to meet: 17 of 25 groups ("
 tui_quit
+"$CAPPLAN_BIN" --db "$DB" meetings list >"$WORK/list" || fail "meetings list"
+grep -q "^2026-11-18 alvarez-lab  *held  *pnakamura$" "$WORK/list" || { cat "$WORK/list"; fail "meetings list: the dashboard's meeting"; }
+grep -q "17 of 25 groups still to meet" "$WORK/list" || { cat "$WORK/list"; fail "meetings list: to meet"; }
 echo "PASS tui_meetings"
