@@ -35,6 +35,8 @@ typedef struct UsageSums {
     double gpu_hours, cpu_hours, wait_s, gpu_hours_lost;
 } UsageSums;
 
+#define BUSY_TIMEOUT_MS 5000 /* how long a statement waits for another writer */
+
 struct Store {
     sqlite3 *db;
     StrMap *dict[DICT_COUNT];
@@ -189,7 +191,7 @@ Store *store_open(const char *path, CpErr *err)
         store_close(st);
         return NULL;
     }
-    sqlite3_busy_timeout(st->db, 5000);
+    sqlite3_busy_timeout(st->db, BUSY_TIMEOUT_MS);
     if (exec_sql(st, "PRAGMA page_size=16384; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
                      "PRAGMA cache_size=-65536;",
                  err) < 0 ||
@@ -262,7 +264,11 @@ static int journal_mode(Store *st, const char *mode)
 
 int store_begin_bulk(Store *st, CpErr *err)
 {
+    /* another connection (a dashboard) keeps it in WAL mode: ask once, do
+     * not wait for it */
+    sqlite3_busy_timeout(st->db, 0);
     st->bulk = journal_mode(st, "DELETE");
+    sqlite3_busy_timeout(st->db, BUSY_TIMEOUT_MS);
     if (store_begin(st, err) < 0) {
         store_end_bulk(st);
         return -1;

@@ -221,6 +221,39 @@ static void test_array_pending_range(void **state)
     assert_int_equal(store_scalar(d->st, "SELECT count(*) FROM jobs WHERE instr(job_id, '[')"), 0);
 }
 
+/* An import writes its pages once under a rollback journal and leaves the
+ * database in WAL mode; with another connection open (a dashboard reading
+ * it) it stays in WAL mode, does not wait for the reader, and lands all the
+ * same. */
+static void test_bulk_journal(void **state)
+{
+    Db *d = *state;
+    ImportResult r;
+    CpErr err;
+    const char *job = HDR "11|11|ann|lab|gpu|COMPLETED|2024-03-01T10:00:00|"
+                          "2024-03-01T10:00:00|2024-03-01T11:00:00|3600|gres/gpu=1\n";
+    assert_int_equal(import_text(d->st, job, 1, &r, &err), 0);
+    sqlite3 *reader;
+    assert_int_equal(sqlite3_open_v2(d->path, &reader, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    sqlite3_stmt *s;
+    assert_int_equal(sqlite3_prepare_v2(reader, "PRAGMA journal_mode", -1, &s, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+    assert_string_equal((const char *)sqlite3_column_text(s, 0), "wal");
+    sqlite3_finalize(s);
+    /* the reader in the middle of a read transaction */
+    assert_int_equal(sqlite3_prepare_v2(reader, "SELECT id FROM jobs", -1, &s, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+    const char *more = HDR "12|12|ann|lab|gpu|COMPLETED|2024-03-02T10:00:00|"
+                           "2024-03-02T10:00:00|2024-03-02T11:00:00|3600|gres/gpu=2\n";
+    assert_int_equal(import_text(d->st, more, 1, &r, &err), 0);
+    assert_int_equal(r.added, 1);
+    sqlite3_finalize(s);
+    sqlite3_close(reader);
+    assert_int_equal(store_scalar(d->st, "SELECT count(*) FROM jobs"), 2);
+    assert_float_equal(real_of(d->st, "SELECT total(gpu_hours) FROM usage_month", NULL), 3.0,
+                       1e-9);
+}
+
 /* A job crossing a month boundary is charged pro rata: 2 GPUs from Jan 31
  * 23:00 to Feb 1 01:00 -> 2 GPU-hours in each month; the wait (1 h) and
  * the job count go to the month it started. */
@@ -383,6 +416,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_attempt_order, db_setup, db_teardown),
         cmocka_unit_test_setup_teardown(test_running_then_completed, db_setup, db_teardown),
         cmocka_unit_test_setup_teardown(test_array_pending_range, db_setup, db_teardown),
+        cmocka_unit_test_setup_teardown(test_bulk_journal, db_setup, db_teardown),
         cmocka_unit_test_setup_teardown(test_month_boundary, db_setup, db_teardown),
         cmocka_unit_test_setup_teardown(test_strict_rolls_back, db_setup, db_teardown),
         cmocka_unit_test_setup_teardown(test_xdmod_cpu_hours, db_setup, db_teardown),
