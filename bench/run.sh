@@ -7,6 +7,7 @@
 #   BENCH_SIZES="10000 50000" ./bench/run.sh build/release
 #
 # Environment: BENCH_SIZES (jobs per file), BENCH_SEED (generator seed, 1),
+# BENCH_IMPORT_RUNS (runs of each import, the fastest kept; 2),
 # CAPPLAN (binary, ./capplan), BENCH_KEEP_GOING=1 (carry on after a failed
 # row, exit 1 at the end), BENCH_TMPDIR (where the temporary folder goes, /tmp),
 # BENCH_TIMER=gnu-time|python3|none (how peak RSS is read; default: the first there).
@@ -95,6 +96,8 @@ BASE_LINEARITY=""
 # M_S (wall seconds), M_RSS (peak MB or "?") and M_RC (exit status).
 measure() {
     : >"$TMP/rss"
+    sync # the previous row's writes reach the disk before this row is timed
+    sync
     t0=$(date +%s.%N)
     case $TIMER in
     gnu-time) /usr/bin/time -f %M -o "$TMP/rss" "$@" >"$TMP/out" 2>"$TMP/err" ;;
@@ -140,6 +143,31 @@ bench_row() {
     print_row "$_what" "$_jobs" "$_rows" "$M_S" "$M_RSS" "$_base"
 }
 
+# import_best WHAT JOBS ROWS BASELINE_S DB CMD...: bench_row over
+# BENCH_IMPORT_RUNS runs of CMD, each into a new DB, keeping the fastest.
+import_best() {
+    _w=$1 _j=$2 _r=$3 _b=$4 _db=$5
+    shift 5
+    _best="" _best_rss=""
+    _i=0
+    while [ "$_i" -lt "${BENCH_IMPORT_RUNS:-2}" ]; do
+        rm -f "$_db" "$_db-wal" "$_db-shm" "$_db-journal"
+        measure "$@"
+        if [ "$M_RC" -ne 0 ]; then
+            bench_row "$_w" "$_j" "$_r" "$_b" "$@" # reports the failure
+            return 1
+        fi
+        if [ -z "$_best" ] || awk -v a="$M_S" -v b="$_best" 'BEGIN { exit !(a < b) }'; then
+            _best=$M_S _best_rss=$M_RSS
+            cp "$TMP/out" "$TMP/out.best"
+        fi
+        _i=$((_i + 1))
+    done
+    cp "$TMP/out.best" "$TMP/out"
+    BENCH_LAST_S=$_best
+    print_row "$_w" "$_j" "$_r" "$_best" "$_best_rss" "$_b"
+}
+
 fmt_jobs() {
     awk -v n="$1" 'BEGIN { if (n >= 1000000 && n % 1000000 == 0) printf "%dM", n / 1000000;
                            else if (n >= 1000 && n % 1000 == 0) printf "%dk", n / 1000;
@@ -163,12 +191,15 @@ bench_size() {
     FILE_MB=$(awk -v b="$(wc -c <"$f")" 'BEGIN { printf "%.1f", b / 1048576 }')
     print_row "gen_sacct --steps" "$n" "$rows" "$M_S" "$M_RSS" -
 
-    bench_row "sqlite3 .import (baseline)" "$n" "$rows" - \
+    # The two imports: best of BENCH_IMPORT_RUNS runs each (2), each run
+    # into a new database (the first run on a machine pays for memory the
+    # kernel has not handed out yet, whichever program it is).
+    import_best "sqlite3 .import (baseline)" "$n" "$rows" - "$TMP/baseline_$n.db" \
         sqlite3 "$TMP/baseline_$n.db" '.mode list' '.separator |' ".import \"$f\" t"
     base=$BENCH_LAST_S
     BASE_LINEARITY="$BASE_LINEARITY  $(fmt_jobs "$n") $(per100k "$base" "$n")"
 
-    if bench_row "capplan import sacct" "$n" "$rows" "$base" \
+    if import_best "capplan import sacct" "$n" "$rows" "$base" "$db" \
         "$CAPPLAN" --db "$db" import sacct "$f"; then
         LINEARITY="$LINEARITY  $(fmt_jobs "$n") $(per100k "$BENCH_LAST_S" "$n")"
         said=$(tail -n 1 "$TMP/out")

@@ -20,7 +20,8 @@ void strmap_put(StrMap *m, const char *key, size_t n, int64_t value);
 size_t strmap_count(const StrMap *m);
 void strmap_clear(StrMap *m);
 
-/* 64-bit FNV-1a of a byte slice, chained from h (start with 0). */
+/* A 64-bit hash of a byte slice, chained from h (start with 0): eight bytes
+ * at a time, avalanched (not for security). */
 uint64_t strmap_hash(uint64_t h, const void *p, size_t n);
 
 #endif
