@@ -1,7 +1,7 @@
 /* capplan demo: build the synthetic institute of data/demo.h into the
- * database, then show it. The dashboard does not exist yet, so until it
- * does the demo prints what `capplan status` prints (--no-tui: only the
- * summary). */
+ * database, then show it: the dashboard when standard input and output are
+ * a terminal (what `make demo` does), else what `capplan status` prints
+ * (--no-tui: only the summary). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,6 +114,10 @@ static int exec_demo(CliCtx *ctx, int argc, char **argv)
     print_summary(ctx->db_path, &s);
     if (a.no_tui)
         return 0;
+    if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
+        char *tui_argv[] = {(char *)"tui", NULL};
+        return cmd_tui.exec(ctx, 1, tui_argv);
+    }
     Store *st = cli_store(ctx);
     if (!st)
         return 1;
@@ -128,11 +132,11 @@ const CmdEntry cmd_demo = {
     "GPU clusters, 25 research groups in 6 domains, their roster, jobs, publications\n"
     "and meeting notes. The input files (sacct text and JSON, roster, inventory,\n"
     "events, publications, GPU metrics) are written into a folder and imported through\n"
-    "the same paths as `capplan import`.\n\n"
+    "the same paths as `capplan import`. Then it opens the dashboard on it.\n\n"
     "  --seed N      another institute (default 1); the same seed gives the same database\n"
     "  --jobs N      about N jobs, 1000 to 10000000 (default 300000)\n"
     "  --today DATE  end the history on DATE instead of the current date\n"
     "  --dir DIR     folder for the input files (default: DB.demo-input)\n"
-    "  --no-tui      stop after building (until the dashboard exists, the demo prints\n"
-    "                `capplan status`)\n",
+    "  --no-tui      stop after building (without a terminal, the demo prints what\n"
+    "                `capplan status` prints instead of opening the dashboard)\n",
     exec_demo};

@@ -96,4 +96,15 @@ keys 7; wait_for "capplan · Scenarios · scenario plan-2027"
 wait_for "plan-2027"
 grep -q "^base " "$WORK/screen" || fail "base scenario row"
 tui_quit
+
+# `capplan demo` on a terminal (what `make demo` runs) opens the dashboard
+# on the institute it built; q quits with status 0.
+rm -f "$WORK/tui.rc" "$WORK/tui.err"
+tm kill-server 2>/dev/null
+tm -f /dev/null new-session -d -x 100 -y 30 \
+    "env LC_ALL=C.UTF-8 TERM=xterm-256color '$CAPPLAN_BIN' --db '$WORK/made.db' demo --jobs 5000 --seed 3 2>'$WORK/tui.err'; echo \$? >'$WORK/tui.rc'"
+wait_for "capplan · Overview · scenario base"
+wait_for "Capacity ░ and use █ per year"
+tui_quit
+[ "$(sqlite3 "$WORK/made.db" "SELECT count(DISTINCT group_name) FROM people")" = 25 ] || fail "demo database"
 exit 0
