@@ -2,6 +2,7 @@
 
 #include <stdarg.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "data/store.h"
 
@@ -10,6 +11,11 @@ Store *cli_store(CliCtx *ctx)
     if (ctx->store)
         return ctx->store;
     CpErr err;
+    if (!ctx->may_create && access(ctx->db_path, F_OK) != 0) {
+        cli_error("%s: no such database (capplan import or capplan demo creates one)",
+                  ctx->db_path);
+        return NULL;
+    }
     ctx->store = store_open(ctx->db_path, &err);
     if (!ctx->store)
         cli_error("%s", err.msg);

@@ -15,6 +15,7 @@ typedef struct Store Store;
 typedef struct CliCtx {
     const char *db_path; /* --db, else $CAPPLAN_DB, else ./capplan.db */
     Store *store;        /* opened on first cli_store() call */
+    int may_create;      /* 1: the command may create the database (import, collect, demo) */
 } CliCtx;
 
 typedef struct CmdEntry {
@@ -25,7 +26,8 @@ typedef struct CmdEntry {
 } CmdEntry;
 
 /* The database, opened (and migrated) on first use; NULL after printing
- * the error. Borrowed: main closes it. */
+ * the error. A command that only reads refuses a file that does not exist
+ * (a mistyped --db is not an empty institute). Borrowed: main closes it. */
 Store *cli_store(CliCtx *ctx);
 
 /* "capplan: <message>" on stderr, control characters replaced. Returns 1. */

@@ -131,6 +131,9 @@ static int set_one(Store *st, const Plan *p, const SetArgs *a, const char *pair)
     projection_params_free(tmp);
     if (rc < 0)
         return cli_error("%s", err.msg);
+    if (rc == 0) /* plan_apply found nothing it applies to */
+        return cli_error("%s: no such parameter in the plan (profiles 1..%d: capplan profile)",
+                         key, p->fit.k);
     double m = measured_of(p, key, a->group);
     if (store_plan_param_set(st, a->scenario, key, a->group, v, m, plan_key_label(p, key),
                              a->reason, plan_cli_who(), &err) < 0)

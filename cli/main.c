@@ -24,7 +24,7 @@ static void print_help(FILE *out)
 
 int main(int argc, char **argv)
 {
-    CliCtx ctx = {NULL, NULL};
+    CliCtx ctx = {NULL, NULL, 0};
     const char *env = getenv("CAPPLAN_DB");
     ctx.db_path = env && env[0] ? env : "capplan.db";
     int i = 1;
@@ -49,8 +49,14 @@ int main(int argc, char **argv)
         print_help(stderr);
         return 2;
     }
+    if (strcmp(argv[i], "help") == 0) {
+        print_help(stdout);
+        return 0;
+    }
     for (size_t c = 0; c < ncommands; c++) {
         if (strcmp(argv[i], commands[c]->name) == 0) {
+            ctx.may_create = strcmp(argv[i], "import") == 0 || strcmp(argv[i], "collect") == 0 ||
+                             strcmp(argv[i], "demo") == 0;
             int rc = commands[c]->exec(&ctx, argc - i, argv + i);
             store_close(ctx.store);
             return rc;

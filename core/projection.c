@@ -411,6 +411,19 @@ static int resolve(const ProjModel *m, const char *key, int g, KeyRef *ref, CpEr
     return 0;
 }
 
+/* The largest value each key takes: far beyond any institute, so that a
+ * typo (1e308, or 7 meant as 7 %) is refused instead of projected. */
+static double max_value(const char *key)
+{
+    if (strcmp(key, "growth") == 0 || strcmp(key, "buffer") == 0)
+        return 2; /* shares: 200 %, twice the largest measured (7 meant as 7 % is refused) */
+    if (strcmp(key, "share") == 0)
+        return 1;
+    if (strncmp(key, "purchase.", 9) == 0)
+        return 1e6; /* GPUs */
+    return 1e5;     /* GPUs per burst or per member, GiB */
+}
+
 static int check_value(const char *key, double v, int is_mem, CpErr *err)
 {
     if (!isfinite(v))
@@ -423,6 +436,11 @@ static int check_value(const char *key, double v, int is_mem, CpErr *err)
         return cp_err_set(err, "%s: must be >= 0 (GiB), or -1 for unknown", key);
     if (!is_mem && strcmp(key, "growth") != 0 && v < 0)
         return cp_err_set(err, "%s: must be >= 0", key);
+    if (v > max_value(key))
+        return cp_err_set(err, "%s: %g is out of range (at most %g%s)", key, v, max_value(key),
+                          strcmp(key, "growth") == 0 || strcmp(key, "buffer") == 0
+                              ? ", a share: 0.08 = 8 %"
+                              : "");
     return 0;
 }
 

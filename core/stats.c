@@ -701,9 +701,8 @@ static int64_t job_end(const StatsJob *j)
 
 /* The window: first submission to the last time recorded (the jobs'),
  * else the months usage covers. */
-static void ctx_window(Ctx *c)
+void stats_window(const StatsInput *in, int64_t *from, int64_t *to)
 {
-    const StatsInput *in = c->in;
     int64_t lo = INT64_MAX, hi = INT64_MIN;
     for (size_t i = 0; i < in->njobs; i++) {
         const StatsJob *j = &in->jobs[i];
@@ -722,8 +721,13 @@ static void ctx_window(Ctx *c)
         if (stats_month_start(month_add(m, 1)) > hi)
             hi = stats_month_start(month_add(m, 1));
     }
-    c->w0 = lo == INT64_MAX ? 0 : lo;
-    c->w1 = hi == INT64_MIN || hi < c->w0 ? c->w0 : hi;
+    *from = lo == INT64_MAX ? 0 : lo;
+    *to = hi == INT64_MIN || hi < *from ? *from : hi;
+}
+
+static void ctx_window(Ctx *c)
+{
+    stats_window(c->in, &c->w0, &c->w1);
 }
 
 /* yyyymm of t, remembering the last month's bounds (jobs come roughly

@@ -262,6 +262,14 @@ double stats_capacity_hours(const StatsGpus *inv, size_t n, const char *cluster,
 void stats_hour_of_week(const StatsInput *in, const StatsOpts *o, int64_t from, int64_t to,
                         double used[168], double cap[168]);
 
+/* The window the accounting covers, [*from, *to) in epoch seconds: the
+ * first submission to the last time recorded (end of a run, else its
+ * start or submission) over in's jobs, else the months in's usage covers;
+ * *from == *to when in holds neither. Capacity is counted only inside it
+ * (a partial first or last month is not understated): the dashboard
+ * clips its capacity to the same window. */
+void stats_window(const StatsInput *in, int64_t *from, int64_t *to);
+
 /* Epoch seconds of yyyymm's first second, and yyyymm of an epoch second. */
 int64_t stats_month_start(int32_t yyyymm);
 int32_t stats_month_of(int64_t t);

@@ -145,7 +145,9 @@ int import_jobs_with(Store *st, const char *kind, const char *path, const Import
     }
     Produce pr = {f, &rc, read, arg, res->format, sizeof res->format};
     int ok = -1;
-    if (store_begin_bulk(st, err) < 0)
+    /* --strict promises a database byte for byte as it was when a line is
+     * bad: no change of journal mode (it rewrites the file's header) */
+    if ((o->strict ? store_begin(st, err) : store_begin_bulk(st, err)) < 0)
         goto out;
     sink.import_id = store_import_begin(st, kind, path, "", err);
     if (sink.import_id < 0 ||

@@ -1068,11 +1068,28 @@ static int insert_scenario(sqlite3 *db, const char *name, const char *base, cons
     return 0;
 }
 
+/* A scenario's name: 1 to 63 bytes, no control character, no space at
+ * either end, not starting with '-' (it would read as an option). */
+static int name_ok(const char *name)
+{
+    size_t n = strlen(name);
+    if (n == 0 || n > 63 || name[0] == '-' || name[0] == ' ' || name[n - 1] == ' ')
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)name[i] < 0x20 || name[i] == 0x7f)
+            return 0;
+    return 1;
+}
+
 int store_plan_scenario_new(Store *st, const char *name, const char *base, const char *who,
                             CpErr *err)
 {
     sqlite3 *db = store_db(st);
     int64_t id, base_id = 0;
+    if (!name_ok(name))
+        return cp_err_set(err, "bad scenario name '%s': 1 to 63 characters, no control "
+                               "character, not starting with '-' or a space",
+                          name);
     if (exec(db, "BEGIN IMMEDIATE", err) < 0)
         return -1;
     if (scenario_id(db, name, &id, err) < 0)
@@ -1354,7 +1371,8 @@ static const char restore_sql[] =
     "  coalesce((SELECT measured FROM prev), (SELECT measured FROM cur), "
     "           (SELECT measured FROM this)), "
     "  coalesce((SELECT label FROM prev), (SELECT label FROM cur), (SELECT label FROM this)), "
-    "  coalesce((SELECT reason FROM prev), (SELECT reason FROM cur)), "
+    "  CASE WHEN EXISTS(SELECT 1 FROM prev) THEN (SELECT reason FROM prev) "
+    "       ELSE (SELECT reason FROM cur) END, "
     "  coalesce((SELECT who FROM prev), (SELECT who FROM cur)), "
     "  coalesce((SELECT at FROM prev), (SELECT at FROM cur), (SELECT at FROM this))) "
     "ON CONFLICT(scenario_id, key, group_name) DO UPDATE SET value = excluded.value, "

@@ -4,8 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/stats.h"
 #include "data/jobrec.h"
 #include "data/store.h"
+#include "data/store_stats.h"
 
 /* A statement's rows, one callback each. */
 typedef int (*RowFn)(sqlite3_stmt *s, void *ctx);
@@ -340,6 +342,18 @@ static int load_meetings(sqlite3 *db, StoreTuiSnapshot *o, CpErr *err)
     return 0;
 }
 
+/* The accounting window, as `capplan stats` computes it (its own read
+ * transaction: store_stats_load may refresh its cache). */
+static int load_window(Store *st, StoreTuiSnapshot *out, CpErr *err)
+{
+    StoreStatsData *d = store_stats_load(st, STATS_NEED_USAGE | STATS_NEED_JOBS, err);
+    if (!d)
+        return -1;
+    stats_window(store_stats_input(d), &out->acct_from, &out->acct_to);
+    store_stats_free(d);
+    return 0;
+}
+
 int store_tui_load(Store *st, StoreTuiSnapshot *out, CpErr *err)
 {
     memset(out, 0, sizeof *out);
@@ -352,7 +366,7 @@ int store_tui_load(Store *st, StoreTuiSnapshot *out, CpErr *err)
         load_refs(db, out, err) < 0 || load_meetings(db, out, err) < 0)
         rc = -1;
     sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
-    return rc;
+    return rc < 0 ? rc : load_window(st, out, err);
 }
 
 void store_tui_snapshot_free(StoreTuiSnapshot *s)

@@ -96,9 +96,15 @@ typedef struct StoreTuiSnapshot {
     size_t nmet_groups;
     StoreTuiMeeting *meetings;     /* every meeting, by group, date */
     size_t nmeetings;
+    /* The window the accounting covers, epoch seconds [acct_from, acct_to)
+     * (core/stats stats_window over what `capplan stats` loads): capacity
+     * counts only inside it, as in `capplan stats utilization`.
+     * acct_to <= acct_from: not known (the model takes its whole months). */
+    int64_t acct_from, acct_to;
 } StoreTuiSnapshot;
 
-/* Fill *out (zeroed first) from st. On error returns -1 with err, and *out
+/* Fill *out (zeroed first) from st; the accounting window reads the job
+ * attempts through data/store_stats (its cache, else a scan). On error returns -1 with err, and *out
  * holds what was read (free it all the same). Caller frees with
  * store_tui_snapshot_free. */
 int store_tui_load(Store *st, StoreTuiSnapshot *out, CpErr *err);

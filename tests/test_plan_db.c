@@ -316,6 +316,27 @@ static void test_scenarios(void **state)
     assert_float_equal(pp[1].value, 0.2, 0);
     assert_string_equal(pp[1].reason, "two more students");
     store_plan_params_free(pp, n);
+    /* an edit without a reason, then one with: undo gives back the first
+     * with no reason, not the undone edit's */
+    assert_int_equal(store_plan_param_set(d->st, "plan-2027", "share", "lab-a", 0.3, 0.1, NULL,
+                                          NULL, "tester", &err),
+                     0);
+    assert_int_equal(store_plan_param_set(d->st, "plan-2027", "share", "lab-a", 0.25, 0.1, NULL,
+                                          "three PhD students", "tester", &err),
+                     0);
+    assert_int_equal(store_plan_undo(d->st, "plan-2027", &undone, &err), 0);
+    assert_int_equal(store_plan_params(d->st, "plan-2027", &pp, &n, &err), 0);
+    assert_int_equal(n, 3);
+    assert_string_equal(pp[2].key, "share");
+    assert_float_equal(pp[2].value, 0.3, 0);
+    assert_null(pp[2].reason);
+    store_plan_params_free(pp, n);
+    assert_int_equal(store_plan_undo(d->st, "plan-2027", &undone, &err), 0);
+    assert_true(undone);
+    /* a name that is not one */
+    assert_int_equal(store_plan_scenario_new(d->st, "", NULL, "tester", &err), -1);
+    assert_int_equal(store_plan_scenario_new(d->st, "-x", NULL, "tester", &err), -1);
+    assert_int_equal(store_plan_scenario_new(d->st, "a\033[2Jb", NULL, "tester", &err), -1);
     /* a copy, then drop an edit of the copy */
     assert_int_equal(store_plan_scenario_new(d->st, "copy", "plan-2027", "tester", &err), 0);
     assert_int_equal(store_plan_param_unset(d->st, "copy", "buffer", "", "no", "tester", &err), 0);

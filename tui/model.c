@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/stats.h"
 #include "core/strmap.h"
 #include "tui/fmt.h"
 #include "core/civil.h"
@@ -122,6 +123,8 @@ typedef struct Build {
     double *wait_sum, *waited, *attempts, *preempted; /* ngroups x nmonths */
     int64_t *pairs;       /* (group << 32 | user) seen in usage or roster */
     size_t npairs, cappairs;
+    StatsGpus *inv;       /* the inventory as core/stats reads it (names borrowed) */
+    size_t ninv;
 } Build;
 
 static void add_pair(Build *b, int g, int u)
@@ -463,15 +466,41 @@ static int mem_class(double gib)
     return gib <= 24 ? 0 : gib <= 48 ? 1 : gib <= 80 ? 2 : 3;
 }
 
-/* Hours of [from, to) inside month yyyymm. */
-static double overlap_hours(int64_t from, int64_t to, int64_t yyyymm)
+/* The inventory as store_stats reads it for `capplan stats`: in service
+ * [from, to + 1 day) (`to` is the last day in service). */
+static void build_inventory(Build *b)
 {
-    int64_t a = month_epoch(yyyymm), z = month_epoch(fmt_month_add(yyyymm, 1));
-    if (from != NO_DATE && from > a)
-        a = from;
-    if (to != NO_DATE && to < z)
-        z = to;
-    return z > a ? (double)(z - a) / 3600.0 : 0;
+    const StoreTuiSnapshot *s = b->s;
+    b->inv = xcalloc(s->ninventory ? s->ninventory : 1, sizeof *b->inv);
+    b->ninv = s->ninventory;
+    for (size_t i = 0; i < s->ninventory; i++) {
+        const StoreTuiInventory *v = &s->inventory[i];
+        int64_t from = date_epoch(v->from), to = date_epoch(v->to);
+        b->inv[i] = (StatsGpus){v->cluster, v->gpu_model, (double)v->gpus, v->gpu_mem_gib,
+                                from == NO_DATE ? STATS_TIME_NONE : from,
+                                to == NO_DATE ? STATS_TIME_NONE : to + 86400};
+    }
+}
+
+/* The accounting window: the snapshot's, else the model's whole months. */
+static void acct_window(Build *b)
+{
+    TuiModel *m = b->m;
+    m->acct_from = b->s->acct_from;
+    m->acct_to = b->s->acct_to;
+    if (m->acct_to <= m->acct_from) {
+        m->acct_from = month_epoch(m->m0);
+        m->acct_to = month_epoch(fmt_month_add(m->ref_month, 1));
+    }
+}
+
+/* [from, to) clipped to the accounting window into [*a, *z); the hours
+ * covered (0: none). */
+static double covered(const TuiModel *m, int64_t from, int64_t to, int64_t *a, int64_t *z)
+{
+    *a = from > m->acct_from ? from : m->acct_from;
+    *z = to < m->acct_to ? to : m->acct_to;
+    return *z > *a ? (double)(*z - *a) / 3600.0 : 0;
 }
 
 static void build_clusters(Build *b)
@@ -495,6 +524,7 @@ static void build_clusters(Build *b)
         x->name = xstrdup(names[c]);
         x->used_h = months_new(m, 0);
         x->cap_h = months_new(m, 0);
+        x->hours = months_new(m, 0);
         x->util = months_new(m, -1);
         x->wait_month = months_new(m, -1);
         x->jobs_month = xcalloc((size_t)m->nmonths, sizeof *x->jobs_month);
@@ -541,48 +571,54 @@ static void cluster_usage(Build *b)
 static void cluster_capacity(Build *b)
 {
     TuiModel *m = b->m;
-    int64_t ref_mid = month_epoch(m->ref_month) + 14 * 86400;
-    for (size_t i = 0; i < b->s->ninventory; i++) {
-        const StoreTuiInventory *v = &b->s->inventory[i];
+    int64_t ref_mid = month_epoch(m->ref_month) + 14 * 86400, a, z;
+    for (size_t i = 0; i < b->ninv; i++) {
+        const StatsGpus *v = &b->inv[i];
         int c = cluster_find(m, v->cluster);
         if (c < 0)
             continue;
-        TuiCluster *x = &m->clusters[c];
-        int64_t from = date_epoch(v->from), to = date_epoch(v->to);
-        x->has_inventory = 1;
-        for (int mi = 0; mi < m->nmonths; mi++)
-            x->cap_h[mi] += (double)v->gpus * overlap_hours(from, to, fmt_month_add(m->m0, mi));
-        if ((from == NO_DATE || from <= ref_mid) && (to == NO_DATE || to > ref_mid)) {
-            x->gpus_now += (double)v->gpus;
-            m->cap_class_now[mem_class(v->gpu_mem_gib)] += (double)v->gpus;
+        m->clusters[c].has_inventory = 1;
+        if ((v->from == STATS_TIME_NONE || v->from <= ref_mid) &&
+            (v->to == STATS_TIME_NONE || v->to > ref_mid)) {
+            m->clusters[c].gpus_now += v->gpus;
+            m->cap_class_now[mem_class(v->gpu_mem_gib)] += v->gpus;
         }
     }
     for (int c = 0; c < m->nclusters; c++) {
         TuiCluster *x = &m->clusters[c];
-        for (int mi = 0; mi < m->nmonths; mi++)
+        for (int mi = 0; mi < m->nmonths; mi++) {
+            int64_t mo = fmt_month_add(m->m0, mi);
+            x->hours[mi] = covered(m, month_epoch(mo), month_epoch(fmt_month_add(mo, 1)), &a, &z);
+            if (x->has_inventory && x->hours[mi] > 0)
+                x->cap_h[mi] = stats_capacity_hours(b->inv, b->ninv, x->name, a, z);
             x->util[mi] = x->cap_h[mi] > 0 ? x->used_h[mi] / x->cap_h[mi] : -1;
+        }
     }
 }
 
-/* Mean GPUs of each memory class in service over the model months of year. */
-static void year_classes(Build *b, TuiYear *y)
+/* A year's mean GPUs in service and in use over the hours the accounting
+ * covers (as `capplan stats utilization --by year`), and per memory class. */
+static void year_figures(Build *b, TuiYear *y)
 {
     TuiModel *m = b->m;
-    double hours = 0;
-    for (int mi = 0; mi < m->nmonths; mi++)
-        if (fmt_month_add(m->m0, mi) / 100 == y->year)
-            hours += month_hours(fmt_month_add(m->m0, mi));
-    for (size_t i = 0; i < b->s->ninventory && hours > 0; i++) {
-        const StoreTuiInventory *v = &b->s->inventory[i];
-        int64_t from = date_epoch(v->from), to = date_epoch(v->to);
-        double h = 0;
-        for (int mi = 0; mi < m->nmonths; mi++) {
-            int64_t mo = fmt_month_add(m->m0, mi);
-            if (mo / 100 == y->year)
-                h += overlap_hours(from, to, mo);
-        }
-        y->cap_class[mem_class(v->gpu_mem_gib)] += (double)v->gpus * h / hours;
+    int64_t a, z;
+    double used = 0;
+    y->hours = covered(m, civil_days(y->year, 1, 1) * 86400, civil_days(y->year + 1, 1, 1) * 86400,
+                       &a, &z);
+    for (int mi = 0; mi < m->nmonths; mi++) {
+        if (fmt_month_add(m->m0, mi) / 100 != y->year)
+            continue;
+        y->months++;
+        for (int c = 0; c < m->nclusters; c++)
+            used += m->clusters[c].used_h[mi];
     }
+    if (y->hours <= 0)
+        return;
+    y->used_gpus = used / y->hours;
+    y->cap_gpus = stats_capacity_hours(b->inv, b->ninv, NULL, a, z) / y->hours;
+    for (size_t i = 0; i < b->ninv; i++)
+        y->cap_class[mem_class(b->inv[i].gpu_mem_gib)] +=
+            stats_capacity_hours(&b->inv[i], 1, NULL, a, z) / y->hours;
 }
 
 static void build_years(Build *b)
@@ -594,24 +630,10 @@ static void build_years(Build *b)
     for (int i = 0; i < m->nyears; i++) {
         TuiYear *y = &m->years[i];
         y->year = y0 + i;
-        double hours = 0, used = 0, cap = 0;
-        for (int mi = 0; mi < m->nmonths; mi++) {
-            int64_t mo = fmt_month_add(m->m0, mi);
-            if (mo / 100 != y->year)
-                continue;
-            y->months++;
-            hours += month_hours(mo);
-            for (int c = 0; c < m->nclusters; c++) {
-                used += m->clusters[c].used_h[mi];
-                cap += m->clusters[c].cap_h[mi];
-            }
-        }
-        y->used_gpus = hours > 0 ? used / hours : 0;
-        y->cap_gpus = hours > 0 ? cap / hours : 0;
         for (int c = 0; c < TUI_CLASSES; c++)
             y->demand_class[c] = NAN;
         y->demand = y->demand_base = NAN;
-        year_classes(b, y);
+        year_figures(b, y);
     }
 }
 
@@ -771,6 +793,7 @@ static void build_done(Build *b)
     free(b->attempts);
     free(b->preempted);
     free(b->pairs);
+    free(b->inv);
 }
 
 TuiModel *tui_model_build(const StoreTuiSnapshot *s, int64_t fallback_month)
@@ -783,7 +806,7 @@ TuiModel *tui_model_build(const StoreTuiSnapshot *s, int64_t fallback_month)
     b.user_ix = strmap_new();
     m->gpu_util = m->gpu_util_known = m->gpu_mem = m->cpu_eff = m->mem_eff = NAN;
     for (int k = 0; k < TUI_CLASSES; k++)
-        m->demand_class_next[k] = NAN;
+        m->demand_class_next[k] = m->cap_class_next[k] = NAN;
     month_axis(&b, fallback_month);
     build_users(&b);
     build_groups(&b);
@@ -792,6 +815,8 @@ TuiModel *tui_model_build(const StoreTuiSnapshot *s, int64_t fallback_month)
     build_members(&b);
     place_users(&b);
     group_ratios(&b);
+    build_inventory(&b);
+    acct_window(&b);
     build_clusters(&b);
     cluster_usage(&b);
     cluster_capacity(&b);
@@ -842,7 +867,7 @@ void tui_model_free(TuiModel *m)
     free(m->groups);
     for (int c = 0; c < m->nclusters; c++) {
         TuiCluster *x = &m->clusters[c];
-        free(x->name), free(x->used_h), free(x->cap_h), free(x->util);
+        free(x->name), free(x->used_h), free(x->cap_h), free(x->hours), free(x->util);
         free(x->wait_month), free(x->jobs_month);
     }
     free(m->clusters);

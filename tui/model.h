@@ -5,7 +5,10 @@
  * dated roster: a user's usage in a month goes to the group the roster
  * places them in that month; accounts stand in for groups when the roster
  * is empty), clusters with utilisation per month (usage against inventory
- * GPUs x hours), years, events and alerts.
+ * GPUs x hours), years, events and alerts. Capacity is counted as
+ * `capplan stats utilization` counts it (core/stats stats_capacity_hours,
+ * pro rata inside the window the accounting covers), so a partial first
+ * or last month or year has the same utilisation and GPUs as the CLI.
  *
  * The model never points at a view and knows nothing of the terminal.
  * Months run from m0 over nmonths (contiguous); "the last 12 months" are
@@ -59,7 +62,9 @@ typedef struct TuiCluster {
     int has_inventory;
     double gpus_now;        /* inventory GPUs in service at the reference month */
     double *used_h;         /* GPU-hours used per month */
-    double *cap_h;          /* GPU-hours available per month (0: no inventory) */
+    double *cap_h;          /* GPU-hours available per month inside the accounting
+                             * window (0: no inventory) */
+    double *hours;          /* hours of each month the accounting covers (GPUs = cap_h / hours) */
     double *util;           /* used / available, -1 unknown */
     double *wait_month;     /* mean wait (s), -1 no job */
     int64_t *jobs_month;
@@ -73,8 +78,9 @@ typedef struct TuiEvent {
 typedef struct TuiYear {
     int year;
     int months;                   /* months of the year inside the model */
-    double cap_gpus;              /* mean GPUs in service */
-    double used_gpus;             /* mean GPUs in use (GPU-hours / hours) */
+    double cap_gpus;              /* mean GPUs in service (projected: GPUs x relative speed) */
+    double used_gpus;             /* mean GPUs in use (GPU-hours / hours covered) */
+    double hours;                 /* hours of the year the accounting covers (0 projected) */
     double cap_class[TUI_CLASSES];
     double demand_class[TUI_CLASSES]; /* projected demand, NaN unknown */
     double demand;                /* projected demand of every class (and unknown), NaN */
@@ -114,6 +120,7 @@ typedef struct TuiMeeting {
 
 typedef struct TuiModel {
     int64_t m0, ref_month;   /* first month, reference month (yyyymm) */
+    int64_t acct_from, acct_to; /* window the accounting covers, epoch s (capacity inside it) */
     int nmonths;
     int roster;              /* 1: groups from the roster; 0: accounts stand in */
     TuiUser *users;
@@ -137,6 +144,8 @@ typedef struct TuiModel {
     double total_gpu_h_12m;
     double cap_class_now[TUI_CLASSES]; /* inventory GPUs in service now per class */
     double demand_class_next[TUI_CLASSES]; /* projected demand next year, NaN unknown */
+    double cap_class_next[TUI_CLASSES];    /* the projection's capacity next year (GPUs x
+                                            * relative speed, as its gap), NaN unknown */
     int heat_loaded;         /* heat and efficiency filled (tui_model_set_scan) */
     double heat[168];        /* mean GPUs in use per hour of the week, last 12 months */
     int heat_weeks;

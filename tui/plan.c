@@ -115,7 +115,10 @@ static void fill_years(TuiPlan *p, TuiModel *m)
         }
     }
     for (int c = 0; c < TUI_CLASSES; c++)
+    {
         m->demand_class_next[c] = ny > 0 ? p->res->total[0].demand_c[c] : NAN;
+        m->cap_class_next[c] = ny > 0 ? p->res->total[0].capacity_c[c] : NAN;
+    }
 }
 
 /* Classes short of capacity next year, as alerts (replacing earlier ones). */

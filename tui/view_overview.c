@@ -11,8 +11,16 @@
 
 #define YEARS_SHOWN 7
 
-static const char *const class_names[TUI_CLASSES] = {"\xe2\x89\xa4" "24", "\xe2\x89\xa4" "48",
-                                                     "\xe2\x89\xa4" "80", ">80"};
+/* GPU-memory classes (GiB); [1]: ASCII, where the canvas has no "<=" glyph. */
+static const char *const class_names[2][TUI_CLASSES] = {
+    {"\xe2\x89\xa4" "24", "\xe2\x89\xa4" "48", "\xe2\x89\xa4" "80", ">80"},
+    {"<=24", "<=48", "<=80", ">80"},
+};
+
+static const char *class_name(const TuiState *s, int k)
+{
+    return k >= 0 && k < TUI_CLASSES ? class_names[s->ascii != 0][k] : "?";
+}
 
 /* ---- alerts table ----------------------------------------------------- */
 
@@ -51,8 +59,7 @@ static void alert_text(const TuiState *s, const TuiAlert *a, char *buf, size_t n
                  fmt_secs(a->ref, r2, sizeof r2));
         break;
     case TUI_AL_SHORT:
-        snprintf(buf, n, "GPU-memory class %s GiB short of capacity next year",
-                 a->mem_class >= 0 && a->mem_class < TUI_CLASSES ? class_names[a->mem_class] : "?");
+        snprintf(buf, n, "%s GiB class short next year, in GPUs x speed", class_name(s, a->mem_class));
         break;
     default: snprintf(buf, n, "?");
     }
@@ -114,7 +121,7 @@ static void render_year(const TuiYear *y, double scale, Canvas *c, int row)
     fmt_gpus(y->cap_gpus, b, sizeof b);
     if (y->projected)
         canvas_textf(c, 8 + bw, row, c->w - 9 - bw, use > y->cap_gpus ? CV_BAD : CV_EDITED,
-                     "demand %s of %s GPUs", a, b);
+                     "demand %s of %s GPUs x speed", a, b);
     else if (y->cap_gpus > 0)
         canvas_textf(c, 8 + bw, row, c->w - 9 - bw, CV_NORMAL, "used %s of %s GPUs (%s)", a, b,
                      fmt_pct(use / y->cap_gpus, p, sizeof p));
@@ -135,7 +142,8 @@ static int render_years(const TuiState *s, Canvas *c, int y)
     if (scale <= 0)
         scale = 1;
     canvas_text(c, 1, y, c->w - 2, CV_BOLD,
-                "Capacity \xe2\x96\x91 and use \xe2\x96\x88 per year (projected: demand), mean GPUs");
+                "Mean GPUs a year: capacity \xe2\x96\x91, use \xe2\x96\x88 (projected: demand, "
+                "GPUs x relative speed)");
     for (int i = first; i < m->nyears; i++)
         render_year(&m->years[i], scale, c, y + 1 + i - first);
     return 1 + m->nyears - first;
@@ -145,14 +153,22 @@ static void render_classes(const TuiState *s, Canvas *c, int y)
 {
     const TuiModel *m = s->model;
     char buf[320], n[32], d[32];
-    int projected = !isnan(m->demand_class_next[0]);
-    int o = snprintf(buf, sizeof buf, "%s", projected ? "GPUs now / demand next year:"
+    /* Projected: the projection's capacity next year (GPUs x relative
+     * speed) against demand, so that capacity - demand is the alert's gap;
+     * else the real GPUs in service now. */
+    int projected = !isnan(m->demand_class_next[0]) && !isnan(m->cap_class_next[0]);
+    int o = snprintf(buf, sizeof buf, "%s", projected ? "Next year cap/demand, GPUs x speed:"
                                                        : "GPUs now by memory class:");
     for (int k = 0; k < TUI_CLASSES && o < (int)sizeof buf; k++) {
-        fmt_gpus(m->cap_class_now[k], n, sizeof n);
+        double cap = projected ? m->cap_class_next[k] : m->cap_class_now[k];
+        if (projected && !(cap >= 0.5) && !(m->demand_class_next[k] >= 0.5))
+            continue; /* a class with neither */
+        fmt_gpus(cap, n, sizeof n);
         fmt_gpus(m->demand_class_next[k], d, sizeof d);
-        o += snprintf(buf + o, sizeof buf - (size_t)o, projected ? " %s GiB %s/%s" : "  %s GiB %s",
-                      class_names[k], n, d);
+        if (projected)
+            o += snprintf(buf + o, sizeof buf - (size_t)o, " %sG %s/%s", class_name(s, k), n, d);
+        else
+            o += snprintf(buf + o, sizeof buf - (size_t)o, "  %s GiB %s", class_name(s, k), n);
     }
     canvas_text(c, 1, y, c->w - 2, CV_NORMAL, buf);
 }

@@ -134,8 +134,10 @@ static const TuiTable *proj_table(const TuiState *s)
 
 /* ---- the demand panel ------------------------------------------------- */
 
-static const char *const class_names[TUI_CLASSES] = {"\xe2\x89\xa4" "24 GiB", "\xe2\x89\xa4" "48 GiB",
-                                                     "\xe2\x89\xa4" "80 GiB", ">80 GiB"};
+static const char *const class_names[2][TUI_CLASSES] = {
+    {"\xe2\x89\xa4" "24 GiB", "\xe2\x89\xa4" "48 GiB", "\xe2\x89\xa4" "80 GiB", ">80 GiB"},
+    {"<=24 GiB", "<=48 GiB", "<=80 GiB", ">80 GiB"}, /* ASCII: the canvas has no "<=" glyph */
+};
 
 /* A label and one figure per projected year. */
 static void panel_row(Canvas *c, int x, int y, const char *label, const double *v, int ny,
@@ -187,7 +189,7 @@ static void render_panel(const TuiState *s, Canvas *c, int x, int y, int h)
         double line[3] = {NAN, NAN, NAN};
         for (int i = 0; i < ny; i++)
             line[i] = r->gy[g * r->nyears + i].demand_c[cl];
-        panel_row(c, x, row, class_names[cl], line, ny, CV_NORMAL, 0);
+        panel_row(c, x, row, class_names[s->ascii != 0][cl], line, ny, CV_NORMAL, 0);
     }
 }
 
@@ -206,7 +208,7 @@ static void render(const TuiState *s, Canvas *c, int y, int h, TuiFrame *f)
     tui_model_group_label(s->model, mg, s->redact, name, sizeof name);
     canvas_textf(c, 1, y, c->w - 2, CV_BOLD,
                  "%s \xc2\xb7 scenario %s against base \xc2\xb7 [ ] other group \xc2\xb7 "
-                 "Enter edits (value, then a reason)", name, s->scenario);
+                 "Enter: value and why, one line", name, s->scenario);
     int lw = c->w - PANEL_W - 1;
     table_draw(&params, s, &s->cur[TUI_V_PROJECTION], c, 0, y + 1, lw, h - 1, f);
     render_panel(s, c, lw + 1, y + 1, h - 1);
@@ -228,7 +230,7 @@ static unsigned edit(TuiState *s)
     else
         snprintf(now, sizeof now, "%.4g", v);
     char full[200];
-    snprintf(full, sizeof full, "%s%s", label, is_pct(key) ? " (%)" : "");
+    snprintf(full, sizeof full, "%s%s, then why", label, is_pct(key) ? " (%)" : "");
     actions_prompt_open(s, TUI_P_EDIT, full, now);
     s->prompt.row = row;
     s->prompt.col = P_VALUE;

@@ -46,13 +46,11 @@ static double u_value(const TuiState *s, int r, int col)
     int mi, c;
     row_pos(s, r, &mi, &c);
     const TuiCluster *x = &s->model->clusters[c];
-    double hours = 0;
     switch (col) {
     case U_MONTH: return (double)fmt_month_add(s->model->m0, mi);
     case U_GPUH: return x->used_h[mi];
-    case U_GPUS:
-        hours = 24.0 * 30.44;
-        return x->has_inventory ? x->cap_h[mi] / hours : NAN;
+    case U_GPUS: /* over the hours the accounting covers, as `capplan stats` */
+        return x->has_inventory && x->hours[mi] > 0 ? x->cap_h[mi] / x->hours[mi] : NAN;
     case U_UTIL: return x->util[mi] >= 0 ? x->util[mi] : NAN;
     case U_JOBS: return (double)x->jobs_month[mi];
     case U_WAIT: return x->wait_month[mi] >= 0 ? x->wait_month[mi] : NAN;

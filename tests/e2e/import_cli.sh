@@ -55,7 +55,9 @@ sqlite3 "$WORK/t.db" "SELECT count(*) FROM jobs j JOIN clusters c ON c.id=j.clus
 # Bad input: one line per rejected line, file:line: field X: reason, exit 1
 printf 'JobID|User|Elapsed|State\n1|ann|01:00:00|COMPLETED\n2|bob|1-2x:00|COMPLETED\n3|eve\n' >"$WORK/bad.txt"
 before=$(sqlite3 "$WORK/t.db" .dump | sha256sum)
+bytes=$(sha256sum <"$WORK/t.db")
 expect_rc 1 cap import sacct --strict "$WORK/bad.txt"
+[ "$(sha256sum <"$WORK/t.db")" = "$bytes" ] || fail "strict import changed the database file's bytes"
 [ "$(wc -l <"$WORK/err")" -eq 1 ] || fail "strict: one line expected: $(cat "$WORK/err")"
 grep -q "^capplan: $WORK/bad.txt:3: field Elapsed: bad duration '1-2x:00'$" "$WORK/err" || fail "strict message: $(cat "$WORK/err")"
 [ "$(sqlite3 "$WORK/t.db" .dump | sha256sum)" = "$before" ] || fail "strict import changed the database"

@@ -107,6 +107,14 @@ expect_rc 1 cap scenario set plan-2027 frobnicate=1
 expect_rc 1 cap scenario set plan-2027 share=2
 expect_rc 1 cap scenario set plan-2027 growth=0.1 --group no-such-group
 expect_rc 1 cap scenario set nope growth=0.1
+# out of range, a profile that does not exist, a name that is not one
+expect_rc 1 cap scenario set plan-2027 purchase.80.y1=1e308
+grep -q 'purchase.80.y1: 1e+308 is out of range' "$WORK/err" || fail "purchase range: $(cat "$WORK/err")"
+expect_rc 1 cap scenario set plan-2027 buffer=7
+expect_rc 1 cap scenario set plan-2027 gpus.99=1
+grep -q 'gpus.99: no such parameter in the plan' "$WORK/err" || fail "gpus.99: $(cat "$WORK/err")"
+expect_rc 1 cap scenario new ""
+expect_rc 1 cap scenario new "$(printf 'x\033[2J')"
 expect_rc 2 cap scenario set plan-2027
 expect_rc 0 cap scenario list --json
 "$PY" -c "

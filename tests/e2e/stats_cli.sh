@@ -14,6 +14,12 @@ expect_rc 2 cap stats waits --json extra
 expect_rc 2 cap stats waits --group
 expect_rc 0 cap stats --help
 grep -q 'utilization|preemption|waits|efficiency|domains|pubs' "$WORK/out" || fail "stats --help"
+# no database at all: refused (a mistyped --db is not an empty institute)
+expect_rc 1 cap stats utilisation --json
+grep -q "t.db: no such database" "$WORK/err" || fail "missing database: $(cat "$WORK/err")"
+[ ! -e "$WORK/t.db" ] || fail "a read-only command created the database"
+# an empty database: empty figures
+: >"$WORK/t.db"
 expect_rc 0 cap stats utilisation --json
 expect_rc 0 cap stats domains
 
