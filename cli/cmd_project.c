@@ -512,8 +512,11 @@ static int parse_args(int argc, char **argv, ProjectArgs *a)
         else if (strcmp(argv[i], "--years") == 0 && i + 1 < argc) {
             char *end;
             long y = strtol(argv[++i], &end, 10);
-            if (*end || y < 1 || y > PROJ_MAX_YEARS)
+            if (*end || y < 1 || y > PROJ_MAX_YEARS) {
+                fprintf(stderr, "capplan: project: --years '%s': expected 1..%d\n", argv[i],
+                        PROJ_MAX_YEARS);
                 return -1;
+            }
             a->o.years = (int)y;
         } else
             return -1;

@@ -465,7 +465,7 @@ const CmdEntry cmd_stats = {
     "  pubs         publications and GPU-hours per publication, per group and per domain,\n"
     "               per year.\n"
     "  fairshare    replay of the jobs under the imported allocations (capplan import\n"
-    "               allocations), IDRIS Jean Zay style: a group may use up to 125 %% of its\n"
+    "               allocations), IDRIS Jean Zay style: a group may use up to 125 % of its\n"
     "               yearly allocation and is blocked beyond; fair-share factor 2^(-U/S) with\n"
     "               usage decayed over a 14-day half-life. Tables groups, series, machine\n"
     "               (GPU-hours left unused), blocks. Parameters per scenario (--scenario S):\n"

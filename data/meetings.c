@@ -1,6 +1,7 @@
 /* meetings: the meeting workflow (data/meetings.h). */
 #include "data/meetings.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,7 +48,8 @@ int meetings_date_ok(const char *s)
 
 /* ---- import ---- */
 
-static const char *const meet_cols[] = {"group", "date", "attendees", "status"};
+/* group, date and status required; attendees may be left out */
+static const char *const meet_cols[] = {"group", "date", "status", "attendees"};
 static const char *const need_cols[] = {"user", "group", "date", "gpus_fulltime",
                                         "gpu_mem_class_gib", "typical_hours", "burst_per_month",
                                         "burst_gpus", "burst_hours", "text"};
@@ -118,8 +120,8 @@ static int check_attendees(const ImportCtx *c, const CsvinRec *r, const char *a,
 
 static int meeting_row(ImportCtx *c, const CsvinRec *r, CpErr *err)
 {
-    StoreMeeting m = {field(r, c, 0), field(r, c, 1), text_cell(field(r, c, 2)),
-                      field(r, c, 3)};
+    StoreMeeting m = {field(r, c, 0), field(r, c, 1), text_cell(field(r, c, 3)),
+                      field(r, c, 2)};
     if (!m.group[0])
         return bad(c, r, "group", err, "empty", m.group);
     if (check_group(c, r, m.group, err) < 0)
@@ -176,7 +178,7 @@ static int header(ImportCtx *c, const CsvinRec *r, CpErr *err)
     c->kind = csvin_has_column(r, "user") ? MEET_CSV_NEEDS : MEET_CSV_MEETINGS;
     if (c->kind == MEET_CSV_NEEDS)
         return csvin_columns(r, c->name, need_cols, 10, 3, c->idx, err);
-    return csvin_columns(r, c->name, meet_cols, 4, 2, c->idx, err);
+    return csvin_columns(r, c->name, meet_cols, 4, 3, c->idx, err);
 }
 
 static int import_rec(void *ctx, const CsvinRec *r, CpErr *err)
@@ -197,7 +199,7 @@ int meetings_import(Store *st, const char *path, const char *today, int *kind, i
 {
     FILE *f = fopen(path, "rb");
     if (!f)
-        return cp_err_set(err, "%s: cannot open", path);
+        return cp_err_set(err, "%s: %s", path, strerror(errno));
     ImportCtx c = {st, path, today, -1, {0}, 0};
     int rc = store_meetings_ensure(st, err);
     if (rc == 0)

@@ -1,5 +1,7 @@
 /* view_profiles: the compute profiles the planner found: centroids in raw
- * units, how many members, the GPUs per member the scenario uses; under
+ * units, how many members, their memory need (GiB, as `capplan profile`:
+ * the 75th percentile of members' peaks), the GPUs per member the scenario
+ * uses; under
  * them a scatter (braille dots) of every clustered user on two features
  * (f and F change them, log scales), the selected profile's members
  * highlighted and listed. e renames the selected profile (saved at once). */
@@ -20,7 +22,7 @@ enum { F_NUM, F_NAME, F_USERS, F_WIDTH, F_MEM, F_MEAN, F_MAX, F_GPUH, F_CONC, F_
 static const TuiCol fcols[F_COUNT] = {
     [F_NUM] = {"#", 2, 0, 1, 0},          [F_NAME] = {"Profile", 16, 3, 0, 0},
     [F_USERS] = {"Users", 5, 0, 1, 0},    [F_WIDTH] = {"GPUs/job", 8, 0, 1, 0},
-    [F_MEM] = {"GiB", 5, 0, 1, 0},        [F_MEAN] = {"Mean h", 6, 0, 1, 2},
+    [F_MEM] = {"Mem need", 8, 0, 1, 0},        [F_MEAN] = {"Mean h", 6, 0, 1, 2},
     [F_MAX] = {"Max h", 6, 0, 1, 3},      [F_GPUH] = {"GPU-h/mo", 8, 0, 1, 1},
     [F_CONC] = {"Peak", 5, 0, 1, 4},      [F_BP] = {"GPUs/member", 11, 0, 1, 0},
 };
@@ -43,7 +45,8 @@ static double f_value(const TuiState *s, int row, int col)
     case F_NUM: return row + 1;
     case F_USERS: return pr->size;
     case F_WIDTH: return pr->centroid_raw[FEAT_GPUS_P90];
-    case F_MEM: return pr->centroid_raw[FEAT_MEM_GIB] >= 0 ? pr->centroid_raw[FEAT_MEM_GIB] : NAN;
+    case F_MEM: /* as `capplan profile`: members' p75 peak GiB, the class in the name */
+        return pr->mem_need >= 0 ? pr->mem_need : NAN;
     case F_MEAN: return pr->centroid_raw[FEAT_DUR_MEAN_H];
     case F_MAX: return pr->centroid_raw[FEAT_DUR_MAX_H];
     case F_GPUH: return pr->centroid_raw[FEAT_GPUH_MONTH];
