@@ -234,12 +234,15 @@ static int rename_in_run(Store *st, const char *which, const char *name, const c
     if (!found)
         return cli_error("no profiles yet: run `capplan profile` first");
     int idx = find_profile(st, pr, run.k, which);
+    char was[256] = "";
+    if (idx >= 0 && store_plan_chosen_name(st, pr[idx].generated, was, sizeof was, &err) != 0)
+        snprintf(was, sizeof was, "%s", pr[idx].generated); /* not renamed before */
     if (idx < 0)
         cli_error("no profile '%s' (a number 1..%d or a name)", which, run.k);
     else if (store_plan_rename(st, pr[idx].generated, name, plan_cli_who(), reason, &err) < 0)
         cli_error("%s", err.msg);
     else {
-        printf("profile %d (%s) is now named '%s'\n", idx + 1, pr[idx].generated, name);
+        printf("profile %d (%s) is now named '%s'\n", idx + 1, was, name);
         rc = 0;
     }
     store_plan_run_free(&run, pr, run.k, m, n);

@@ -18,6 +18,7 @@
 
 #include <cmocka.h>
 
+#include "core/stats.h"
 #include "data/store_tui.h"
 #include "tui/app.h"
 #include "tui/canvas.h"
@@ -137,6 +138,22 @@ static int setup(void **state)
     return 0;
 }
 
+/* The accounting covers 2023-01-10 .. 2024-12-16 00:00: partial first and
+ * last months (as store_tui_load reads it from core/stats). */
+static int setup_partial(void **state)
+{
+    Fix *f = calloc(1, sizeof *f);
+    CpErr err = {""};
+    assert_int_equal(tui_state_init(&f->s, NULL, NULL, &err), 0);
+    StoreTuiSnapshot snap = snapshot();
+    snap.acct_from = stats_month_start(202301) + 9 * 86400;
+    snap.acct_to = stats_month_start(202412) + 15 * 86400;
+    f->s.model = tui_model_build(&snap, 202412);
+    f->c = canvas_new(80, 24);
+    *state = f;
+    return 0;
+}
+
 static int teardown(void **state)
 {
     Fix *f = *state;
@@ -233,6 +250,7 @@ static void test_model_clusters(void **state)
     const TuiCluster *c = &m->clusters[0];
     int dec = tui_model_month_index(m, 202412);
     assert_float_equal(c->cap_h[dec], 8 * 31 * 24, 1e-6);
+    assert_float_equal(c->hours[dec], 31 * 24, 1e-9); /* no window: whole months */
     assert_float_equal(c->util[dec], (100 + 10 + 5) / (8.0 * 31 * 24), 1e-9);
     assert_float_equal(c->gpus_now, 8, 1e-9);
     assert_float_equal(m->cap_class_now[2], 8, 1e-9); /* 80 GiB class */
@@ -243,6 +261,66 @@ static void test_model_clusters(void **state)
         growth |= m->alerts[i].kind == TUI_AL_GROWTH &&
                   m->alerts[i].group == tui_model_group_find(m, "alpha-lab");
     assert_true(growth);
+}
+
+/* Capacity pro rata inside the accounting window, as `capplan stats
+ * utilization` counts it: a partial month keeps its GPUs and its share. */
+static void test_model_partial_month(void **state)
+{
+    Fix *f = *state;
+    const TuiModel *m = f->s.model;
+    const TuiCluster *c = &m->clusters[0];
+    int dec = tui_model_month_index(m, 202412), jan = tui_model_month_index(m, 202301);
+    assert_float_equal(c->hours[dec], 15 * 24, 1e-9);
+    assert_float_equal(c->cap_h[dec], 8 * 15 * 24, 1e-6);
+    assert_float_equal(c->util[dec], 115 / (8.0 * 15 * 24), 1e-9);
+    assert_float_equal(c->hours[jan], 22 * 24, 1e-9);
+    assert_float_equal(c->cap_h[jan], 8 * 22 * 24, 1e-6);
+    const TuiYear *y = &m->years[m->nhist_years - 1];
+    assert_int_equal(y->year, 2024);
+    assert_float_equal(y->hours, (366 - 16) * 24, 1e-9);
+    assert_float_equal(y->cap_gpus, 8, 1e-9);
+    assert_float_equal(y->used_gpus, (8 * 135 + 4 * 115) / ((366 - 16) * 24.0), 1e-9);
+    render(f, 80, 24);
+    assert_true(find_row(f, "used 0.18 of 8.0 GPUs (2.3%)") > 0);
+    assert_true(find_row(f, "4.0% last month") > 0);
+    press(f, "6");
+    render(f, 100, 30);
+    int r = find_row(f, "2024-12 atlas");
+    assert_true(r > 0);
+    assert_non_null(strstr(row(f, r), " 115  8.0  4.0% ")); /* GPUs over the 15 days covered */
+}
+
+/* Projected: the per-class line shows the projection's capacity (GPUs x
+ * relative speed) so that demand - capacity is the alert's gap; ASCII
+ * writes "<=". */
+static void test_overview_classes(void **state)
+{
+    Fix *f = *state;
+    TuiModel *m = f->s.model;
+    double cap[TUI_CLASSES] = {40, 68.8, 200, 0}, dem[TUI_CLASSES] = {22, 129, 301, 0};
+    for (int k = 0; k < TUI_CLASSES; k++)
+        m->cap_class_next[k] = cap[k], m->demand_class_next[k] = dem[k];
+    m->alerts = realloc(m->alerts, (size_t)(m->nalerts + 1) * sizeof *m->alerts);
+    memmove(m->alerts + 1, m->alerts, (size_t)m->nalerts * sizeof *m->alerts);
+    m->nalerts++;
+    m->alerts[0] = (TuiAlert){TUI_AL_SHORT, 2, -1, -1, 1, 129 - 68.8, 68.8};
+    render(f, 80, 24);
+    int y = find_row(f, "Next year cap/demand, GPUs x speed:");
+    assert_true(y > 0);
+    assert_non_null(strstr(row(f, y), "\xe2\x89\xa4" "48G 69/129"));
+    assert_null(strstr(row(f, y), ">80G")); /* neither capacity nor demand */
+    assert_true(find_row(f, "48 GiB class short next year, in GPUs x speed") > 0);
+    f->s.ascii = 1;
+    render(f, 80, 24);
+    y = find_row(f, "Next year cap/demand");
+    assert_non_null(strstr(row(f, y), " <=24G 40/22 <=48G 69/129 <=80G 200/301"));
+    y = find_row(f, "<=48 GiB class short next year, in GPUs x speed");
+    assert_true(y > 0);
+    assert_non_null(strstr(row(f, y), " 60"));
+    for (int yy = 0; yy < f->c->h; yy++)
+        for (int x = 0; x < f->c->w; x++)
+            assert_true(canvas_at(f->c, x, yy)->ch < 0x80);
 }
 
 /* ---- canvas ----------------------------------------------------------- */
@@ -632,6 +710,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_model_groups, setup, teardown),
         cmocka_unit_test_setup_teardown(test_model_clusters, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_model_partial_month, setup_partial, teardown),
+        cmocka_unit_test_setup_teardown(test_overview_classes, setup, teardown),
         cmocka_unit_test(test_canvas_sanitises),
         cmocka_unit_test(test_canvas_widgets),
         cmocka_unit_test(test_keys_parse),
