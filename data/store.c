@@ -53,6 +53,7 @@ struct Store {
     UsageSums *usage;
     size_t nusage, capusage;
     int bulk; /* the transaction runs under a rollback journal (store_begin_bulk) */
+    int64_t win_lo, win_hi; /* this transaction's accounting window (acct_window); 0 none */
 };
 
 static int db_err(Store *st, CpErr *err, const char *what)
@@ -242,6 +243,7 @@ int store_begin(Store *st, CpErr *err)
 {
     strmap_clear(st->usage_index);
     st->nusage = 0;
+    st->win_lo = st->win_hi = 0;
     for (size_t i = 0; i < st->nmax_raw; i++)
         st->max_raw[i] = -1;
     return exec_sql(st, "BEGIN IMMEDIATE", err);
@@ -312,9 +314,58 @@ static int flush_usage(Store *st, CpErr *err)
     return 0;
 }
 
+/* The accounting window of the records put in this transaction, widened
+ * into acct_window (schema v9). */
+static int flush_window(Store *st, CpErr *err)
+{
+    if (!st->win_lo && !st->win_hi)
+        return 0;
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(st->db,
+                           "INSERT INTO acct_window(id, lo, hi) VALUES(1, ?1, ?2) "
+                           "ON CONFLICT(id) DO UPDATE SET "
+                           "lo = CASE WHEN excluded.lo IS NULL THEN lo WHEN lo IS NULL "
+                           "  THEN excluded.lo ELSE min(lo, excluded.lo) END, "
+                           "hi = CASE WHEN excluded.hi IS NULL THEN hi WHEN hi IS NULL "
+                           "  THEN excluded.hi ELSE max(hi, excluded.hi) END",
+                           -1, &s, NULL) != SQLITE_OK)
+        return db_err(st, err, "accounting window");
+    if (st->win_lo)
+        sqlite3_bind_int64(s, 1, st->win_lo);
+    if (st->win_hi)
+        sqlite3_bind_int64(s, 2, st->win_hi);
+    int rc = sqlite3_step(s);
+    sqlite3_finalize(s);
+    st->win_lo = st->win_hi = 0;
+    return rc == SQLITE_DONE ? 0 : db_err(st, err, "accounting window");
+}
+
+/* Widen the window by one attempt as data/store_stats.c reads it back: 32-bit
+ * epoch seconds (0 unknown), elapsed else end - start. */
+static void window_add(Store *st, const CpJobRec *r)
+{
+    int64_t sub = r->submit != CP_TIME_NONE && r->submit > 0 && r->submit <= UINT32_MAX
+                      ? r->submit
+                      : 0;
+    int64_t start = r->start != CP_TIME_NONE && r->start > 0 && r->start <= UINT32_MAX
+                        ? r->start
+                        : 0;
+    int64_t el = -1;
+    if (r->elapsed != CP_DUR_UNKNOWN)
+        el = r->elapsed > INT32_MAX ? INT32_MAX : r->elapsed < INT32_MIN ? INT32_MIN : r->elapsed;
+    else if (start && r->end != CP_TIME_NONE && r->end > 0 && r->end >= start)
+        el = r->end - start > INT32_MAX ? INT32_MAX : r->end - start;
+    int64_t a = sub ? sub : start;
+    int64_t b = start && el >= 0 ? start + el : start ? start : sub;
+    if (a > 0 && (!st->win_lo || a < st->win_lo))
+        st->win_lo = a;
+    if (b > 0 && b > st->win_hi)
+        st->win_hi = b;
+}
+
 int store_commit(Store *st, CpErr *err)
 {
-    if (flush_usage(st, err) < 0)
+    if (flush_usage(st, err) < 0 || flush_window(st, err) < 0)
         return -1;
     int rc = exec_sql(st, "COMMIT", err);
     if (rc == 0)
@@ -764,6 +815,7 @@ int store_job_put(Store *st, int64_t import_id, const char *default_cluster,
         if (step_done(st, st->update_job, err, "update job") < 0)
             return -1;
         usage_apply(st, &f, +1, same.final, 1);
+        window_add(st, r);
         counts->updated++;
         return 0;
     }
@@ -778,6 +830,7 @@ int store_job_put(Store *st, int64_t import_id, const char *default_cluster,
     if (step_done(st, st->insert_job, err, "insert job") < 0)
         return -1;
     usage_apply(st, &f, +1, final, 1);
+    window_add(st, r);
     counts->added++;
     return 0;
 }

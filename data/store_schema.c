@@ -179,5 +179,27 @@ static const char v8[] =
     "CREATE TABLE peers(institution TEXT PRIMARY KEY, gpus REAL NOT NULL,\n"
     "  researchers REAL NOT NULL, import_id INTEGER);\n";
 
-const char *const store_migrations[] = {v1, v2, v3, v4, v5, v6, v7, v8};
+/* Version 9: the window the accounting covers, kept at import (data/store.c)
+ * so that the dashboard need not read every job for it: lo the first
+ * submission (else start), hi the last time recorded (the end of a run,
+ * else its start, else its submission), over every attempt, with the
+ * conversions of data/store_stats.c (32-bit epoch seconds, elapsed else
+ * end - start), so that it is core/stats's stats_window. One row, id 1;
+ * filled here from the jobs a database already holds. */
+static const char v9[] =
+    "CREATE TABLE acct_window(id INTEGER PRIMARY KEY CHECK (id = 1), lo INTEGER, hi INTEGER);\n"
+    "INSERT INTO acct_window(id, lo, hi)\n"
+    "SELECT 1, min(a), max(b) FROM (\n"
+    "  SELECT CASE WHEN s32 > 0 THEN s32 WHEN st32 > 0 THEN st32 END AS a,\n"
+    "         CASE WHEN st32 > 0 AND el >= 0 THEN st32 + el WHEN st32 > 0 THEN st32\n"
+    "              WHEN s32 > 0 THEN s32 END AS b\n"
+    "  FROM (SELECT CASE WHEN submit > 0 AND submit <= 4294967295 THEN submit ELSE 0 END AS s32,\n"
+    "               CASE WHEN start > 0 AND start <= 4294967295 THEN start ELSE 0 END AS st32,\n"
+    "               CASE WHEN elapsed IS NOT NULL THEN max(min(elapsed, 2147483647), -2147483648)\n"
+    "                    WHEN start > 0 AND start <= 4294967295 AND end_time > 0\n"
+    "                         AND end_time >= start THEN min(end_time - start, 2147483647)\n"
+    "                    ELSE -1 END AS el FROM jobs))\n"
+    "WHERE EXISTS (SELECT 1 FROM jobs);\n";
+
+const char *const store_migrations[] = {v1, v2, v3, v4, v5, v6, v7, v8, v9};
 const int store_nmigrations = (int)(sizeof store_migrations / sizeof store_migrations[0]);

@@ -7,7 +7,6 @@
 #include "core/stats.h"
 #include "data/jobrec.h"
 #include "data/store.h"
-#include "data/store_stats.h"
 
 /* A statement's rows, one callback each. */
 typedef int (*RowFn)(sqlite3_stmt *s, void *ctx);
@@ -342,16 +341,24 @@ static int load_meetings(sqlite3 *db, StoreTuiSnapshot *o, CpErr *err)
     return 0;
 }
 
-/* The accounting window, as `capplan stats` computes it (its own read
- * transaction: store_stats_load may refresh its cache). */
+/* The accounting window, as `capplan stats` computes it (core/stats
+ * stats_window), kept at import in acct_window (schema v9): none in a
+ * database without jobs (the model then takes its whole months). */
 static int load_window(Store *st, StoreTuiSnapshot *out, CpErr *err)
 {
-    StoreStatsData *d = store_stats_load(st, STATS_NEED_USAGE | STATS_NEED_JOBS, err);
-    if (!d)
-        return -1;
-    stats_window(store_stats_input(d), &out->acct_from, &out->acct_to);
-    store_stats_free(d);
-    return 0;
+    sqlite3 *db = store_db(st);
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(db, "SELECT lo, hi FROM acct_window WHERE id = 1", -1, &s, NULL) !=
+        SQLITE_OK)
+        return db_err(db, err, "accounting window");
+    int rc = sqlite3_step(s);
+    if (rc == SQLITE_ROW && sqlite3_column_type(s, 0) != SQLITE_NULL &&
+        sqlite3_column_type(s, 1) != SQLITE_NULL) {
+        out->acct_from = sqlite3_column_int64(s, 0);
+        out->acct_to = sqlite3_column_int64(s, 1);
+    }
+    sqlite3_finalize(s);
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : db_err(db, err, "accounting window");
 }
 
 int store_tui_load(Store *st, StoreTuiSnapshot *out, CpErr *err)
@@ -363,10 +370,11 @@ int store_tui_load(Store *st, StoreTuiSnapshot *out, CpErr *err)
         return db_err(db, err, "begin");
     int rc = 0;
     if (load_names(db, out, err) < 0 || load_usage(db, out, err) < 0 ||
-        load_refs(db, out, err) < 0 || load_meetings(db, out, err) < 0)
+        load_refs(db, out, err) < 0 || load_meetings(db, out, err) < 0 ||
+        load_window(st, out, err) < 0)
         rc = -1;
     sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
-    return rc < 0 ? rc : load_window(st, out, err);
+    return rc;
 }
 
 void store_tui_snapshot_free(StoreTuiSnapshot *s)

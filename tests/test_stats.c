@@ -528,6 +528,51 @@ static void test_sandbox_preemption(void **state)
     stats_report_free(&r);
 }
 
+/* acct_window (kept at import for the dashboard) is stats_window over what
+ * `capplan stats` loads: on the sandbox's -D capture, then the XDMoD log
+ * (a second import widens it); a RUNNING record that completes later
+ * widens it to the end of its run. */
+static void window_matches(Db *d)
+{
+    CpErr err;
+    StoreStatsData *sd = store_stats_load(d->st, STATS_NEED_JOBS | STATS_NEED_USAGE, &err);
+    assert_non_null(sd);
+    int64_t from, to;
+    stats_window(store_stats_input(sd), &from, &to);
+    store_stats_free(sd);
+    assert_int_equal(store_scalar(d->st, "SELECT lo FROM acct_window"), from);
+    assert_int_equal(store_scalar(d->st, "SELECT hi FROM acct_window"), to);
+}
+
+static void test_acct_window(void **state)
+{
+    Db *d = *state;
+    ImportOpts o;
+    ImportResult res;
+    CpErr err;
+    import_opts_init(&o);
+    assert_int_equal(
+        import_sacct(d->st, tu_shared("data/slurm-sandbox/sacct_wide_D.psv"), &o, &res, &err), 0);
+    window_matches(d);
+    o.fields = "xdmod";
+    assert_int_equal(import_sacct(d->st, tu_shared("data/sacct-pipe-xdmod/pozidriv.head.log"), &o,
+                                  &res, &err),
+                     0);
+    window_matches(d);
+    int64_t hi = store_scalar(d->st, "SELECT hi FROM acct_window");
+    import_text(d->st, "sacct",
+                SACCT_HDR "901|901|c1|gpu|acc-a|ann|RUNNING|2030-01-01T00:00:00|"
+                          "2030-01-01T00:00:00|Unknown|60|UNLIMITED|1||||gres/gpu=1\n");
+    window_matches(d);
+    assert_true(store_scalar(d->st, "SELECT hi FROM acct_window") > hi);
+    import_text(d->st, "sacct",
+                SACCT_HDR "901|901|c1|gpu|acc-a|ann|COMPLETED|2030-01-01T00:00:00|"
+                          "2030-01-01T00:00:00|2030-01-02T00:00:00|86400|UNLIMITED|1||||"
+                          "gres/gpu=1\n");
+    window_matches(d);
+    assert_int_equal(store_scalar(d->st, "SELECT hi FROM acct_window"), 1893456000 + 86400);
+}
+
 /* ---- pure building blocks ---- */
 
 static void test_quantile(void **state)
@@ -626,6 +671,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_cache, fixture_setup, db_teardown),
         cmocka_unit_test_setup_teardown(test_accounts_as_groups, db_open, db_teardown),
         cmocka_unit_test_setup_teardown(test_sandbox_preemption, db_open, db_teardown),
+        cmocka_unit_test_setup_teardown(test_acct_window, db_open, db_teardown),
         cmocka_unit_test(test_quantile),
         cmocka_unit_test(test_calendar_and_capacity),
         cmocka_unit_test(test_hour_of_week_walk),

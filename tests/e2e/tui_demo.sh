@@ -27,7 +27,7 @@ json_group() { # EXPR over the group's entry g in `capplan project --json`
 
 tui_start "$DB" --scenario plan-2027
 wait_for "capplan · Overview · scenario plan-2027"
-wait_for "Capacity ░ and use █ per year"
+wait_for "Mean GPUs a year: capacity ░, use █"
 keys 2; wait_for "capplan · Groups · scenario plan-2027"
 keys /; typ "$PROF"; keys Enter
 wait_for "capplan · Group · scenario plan-2027"
@@ -104,7 +104,7 @@ tm kill-server 2>/dev/null
 tm -f /dev/null new-session -d -x 100 -y 30 \
     "env LC_ALL=C.UTF-8 TERM=xterm-256color '$CAPPLAN_BIN' --db '$WORK/made.db' demo --jobs 5000 --seed 3 2>'$WORK/tui.err'; echo \$? >'$WORK/tui.rc'"
 wait_for "capplan · Overview · scenario base"
-wait_for "Capacity ░ and use █ per year"
+wait_for "Mean GPUs a year: capacity ░, use █"
 tui_quit
 [ "$(sqlite3 "$WORK/made.db" "SELECT count(DISTINCT group_name) FROM people")" = 25 ] || fail "demo database"
 exit 0

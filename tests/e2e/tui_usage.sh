@@ -1,0 +1,82 @@
+#!/bin/sh
+# The dashboard's figures are `capplan stats utilization`'s (DESIGN.md: the
+# TUI and the report never disagree): on the demo, whose last month is
+# partial, the Usage view's utilisation and GPUs of each cluster's last
+# month, and the Overview's figure for the last year, equal `stats
+# utilization --json` (capacity pro rata inside the accounting window);
+# the Overview's per-class line (capacity/demand, GPUs x relative speed)
+# gives the gap the "short next year" alert shows.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/tui_helpers.inc"
+
+DB="$WORK/demo.db"
+"$CAPPLAN_BIN" --db "$DB" demo --no-tui --seed 7 --jobs 20000 >/dev/null 2>&1 || fail "capplan demo"
+"$CAPPLAN_BIN" --db "$DB" profile >/dev/null || fail "capplan profile"
+"$CAPPLAN_BIN" --db "$DB" stats utilization --by month --json >"$WORK/month.json" || fail "stats by month"
+"$CAPPLAN_BIN" --db "$DB" stats utilization --by year --json >"$WORK/year.json" || fail "stats by year"
+
+tui_start "$DB"
+wait_for "Mean GPUs a year: capacity"
+wait_for "Next year cap/demand, GPUs x speed:"
+cp "$WORK/screen" "$WORK/overview"
+keys 6
+wait_for "Month   Cluster"
+cp "$WORK/screen" "$WORK/usage"
+tui_quit
+
+python3 - "$WORK" <<'PY' || fail "the dashboard disagrees with capplan stats"
+import json, re, sys
+w = sys.argv[1]
+months = json.load(open(w + "/month.json"))["tables"]["utilization"]
+years = json.load(open(w + "/year.json"))["tables"]["utilization"]
+usage, overview = open(w + "/usage").read(), open(w + "/overview").read()
+bad = []
+
+def pct(v):  # tui/fmt.c fmt_pct: one decimal below 9.95 %, else whole
+    return "%.1f%%" % v if abs(v) < 9.95 else "%.0f%%" % v
+
+def gpus(v):  # tui/fmt.c fmt_gpus (fmt_num from 9.95 on: whole numbers here)
+    a = abs(v)
+    return ("0" if a == 0 else "%.2f" % v if a < 0.995 else "%.1f" % v if a < 9.95
+            else "%.0f" % v)
+
+last = max(r["period"] for r in months)
+rows = [r for r in months if r["period"] == last and r["cluster"] != "all"]
+assert rows, "no cluster in " + last
+for r in rows:
+    m = re.search(r"^%s %s +\S+ +(\S+) +(\S+)" % (last, r["cluster"]), usage, re.M)
+    if not m:
+        bad.append("Usage view has no row %s %s" % (last, r["cluster"]))
+        continue
+    want = (gpus(r["gpus"]), pct(r["util_pct"]))
+    if m.groups() != want:
+        bad.append("%s %s: dashboard GPUs/util %s, stats %s" % (last, r["cluster"], m.groups(), want))
+    print("PASS-ROW %s %-9s GPUs %5s util %5s" % (last, r["cluster"], *m.groups()))
+
+y = [r for r in years if r["cluster"] == "all"][-1]
+m = re.search(r"^ %s .*used (\S+) of (\S+) GPUs \((\S+)\)" % y["period"], overview, re.M)
+if not m:
+    bad.append("Overview has no year " + y["period"])
+else:
+    used, cap, p = m.groups()
+    want_used = y["gpu_hours"] / y["capacity_gpu_hours"] * y["gpus"]
+    if (cap, p, used) != (gpus(y["gpus"]), pct(y["util_pct"]), gpus(want_used)):
+        bad.append("year %s: dashboard %s of %s (%s), stats %s of %s (%s)" % (
+            y["period"], used, cap, p, gpus(want_used), gpus(y["gpus"]), pct(y["util_pct"])))
+    print("PASS-YEAR %s used %s of %s GPUs (%s)" % (y["period"], used, cap, p))
+
+line = re.search(r"Next year cap/demand, GPUs x speed:(.*)", overview).group(1)
+classes = {k: (float(c), float(d)) for k, c, d in re.findall(r"(\S+)G (\S+)/(\S+)", line)}
+alerts = re.findall(r"^!+ +(\S+) GiB class short next year, in GPUs x speed +(\S+)", overview, re.M)
+if not alerts:
+    bad.append("no 'short next year' alert on the demo")
+for k, gap in alerts:
+    c, d = classes[k]
+    if abs((d - c) - float(gap)) > 1.01:  # each figure shown rounded
+        bad.append("class %s: line %s/%s but alert gap %s" % (k, c, d, gap))
+    print("PASS-CLASS %s capacity %s demand %s gap %s" % (k, c, d, gap))
+for b in bad:
+    print("MISMATCH:", b)
+sys.exit(1 if bad else 0)
+PY
+echo "PASS: tui_usage (Usage and Overview figures = capplan stats utilization; class line = alert)"
