@@ -1659,7 +1659,9 @@ static void kind_preemption(const Ctx *c, StatsReport *r)
     size_t *order = agg_order(&rows, c->ro.groups.rank, c->part_rank, NULL);
     for (size_t i = 0; i < rows.n; i++) {
         PreAcc *x = agg_val(&rows, order[i]);
-        pre_row(c, t, &rows.keys[order[i]], x, pp);
+        /* with --group, the rows of every group are the group's own: once */
+        if (!(c->o->group && rows.keys[order[i]].a < 0))
+            pre_row(c, t, &rows.keys[order[i]], x, pp);
         free(x->runs.v);
     }
     free(order);
