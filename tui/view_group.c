@@ -19,6 +19,7 @@
 #include "tui/view.h"
 
 #define JOBS_LIMIT 200
+#define JOBS_LIMIT_TEXT "200"
 
 /* ---- members ---------------------------------------------------------- */
 
@@ -122,6 +123,8 @@ static void match_text(const TuiState *s, const TuiUser *u, char *buf, size_t n)
         snprintf(buf, n, "-");
     else if (o == 2)
         snprintf(buf, n, "\xe2\x89\xa0 mem"); /* ≠ */
+    else if (o && !(measured_gpus(s, u) > 0))
+        snprintf(buf, n, "\xe2\x89\xa0 none"); /* says some, used none */
     else if (o && r >= 1)
         snprintf(buf, n, "\xe2\x89\xa0 x%.0f", r > 99 ? 99.0 : r);
     else if (o)
@@ -503,7 +506,9 @@ static void render_member(const TuiState *s, Canvas *c, int y, int h, TuiFrame *
     int x = 1 + canvas_text(c, 1, y + 1, 14, CV_NORMAL, "GPU-h/month");
     canvas_spark(c, x + 1, y + 1, 36, u->gpu_h_month + m->nmonths - months, months, 0, CV_ACCENT);
     canvas_textf(c, x + 39, y + 1, c->w - x - 40, CV_DIM, "%s \xc2\xb7 Esc: back",
-                 s->jobs_user == s->member ? "biggest jobs first" : "reading the jobs...");
+                 s->jobs_user != s->member ? "reading the jobs..."
+                 : s->njobs >= JOBS_LIMIT ? "the " JOBS_LIMIT_TEXT " biggest jobs first"
+                                          : "biggest jobs first");
     table_draw(&jobs, s, &s->jobs_cur, c, 0, y + 2, c->w, h - 2, f);
 }
 
