@@ -90,8 +90,7 @@ void plan_cli_csv_num(FILE *out, double v)
 
 const char *plan_cli_who(void)
 {
-    const char *u = getenv("USER");
-    return u && u[0] ? u : "unknown";
+    return plan_who();
 }
 
 const char *plan_cli_unit(const Plan *p)

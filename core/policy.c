@@ -330,8 +330,8 @@ static void put_time(StatsTable *t, StatsCell *c, int64_t at)
 static const StatsCol fs_group_cols[] = {
     {"group", "group", "", STATS_COL_TEXT, 0},
     {"allocated_h", "allocated", "h", STATS_COL_REAL, 0},
-    {"used_h", "used", "h", STATS_COL_REAL, 0},
-    {"used_pct", "used/alloc", "%", STATS_COL_REAL, 1},
+    {"used_h", "used, all years", "h", STATS_COL_REAL, 0},
+    {"used_pct", "used/alloc, allocated years", "%", STATS_COL_REAL, 1},
     {"replayed_h", "replayed", "h", STATS_COL_REAL, 0},
     {"lost_h", "lost", "h", STATS_COL_REAL, 0},
     {"first_blocked", "first blocked", "", STATS_COL_TEXT, 0},
@@ -410,10 +410,8 @@ static void fs_groups_table(const PolicyInput *pi, const StatsOpts *o, const Own
         c[3].num = 100.0 * ratio(s->used_allocated, s->allocated);
         c[4].num = s->replayed;
         c[5].num = s->lost;
-        if (s->first_blocked != INT64_MIN)
+        if (s->first_blocked != INT64_MIN) /* else unknown: "-", an empty CSV cell */
             put_time(t, &c[6], s->first_blocked);
-        else
-            stats_cell_set_text(t, &c[6], "-");
         c[7].num = s->days_blocked;
         c[8].num = s->factor;
         c[9].num = pi->params.w_fairshare * s->factor;

@@ -15,9 +15,12 @@
 #include "data/sacct_text.h"
 #include "data/store.h"
 
+#define BULK_MIN_BYTES (8 << 20) /* smaller files load fast in WAL mode anyway */
+
 void import_opts_init(ImportOpts *o)
 {
     memset(o, 0, sizeof *o);
+    o->bulk_min_bytes = BULK_MIN_BYTES;
 }
 
 /* ---- progress on a terminal: rows, rows/s, ETA ---- */
@@ -145,9 +148,11 @@ int import_jobs_with(Store *st, const char *kind, const char *path, const Import
     }
     Produce pr = {f, &rc, read, arg, res->format, sizeof res->format};
     int ok = -1;
-    /* --strict promises a database byte for byte as it was when a line is
-     * bad: no change of journal mode (it rewrites the file's header) */
-    if ((o->strict ? store_begin(st, err) : store_begin_bulk(st, err)) < 0)
+    /* A bulk load for a large file only: the journal mode's switch rewrites
+     * the file's header, and --strict, a collect (a pipe) or a small file
+     * that fails must leave the database byte for byte as it was. */
+    int bulk = !o->strict && o->bulk_min_bytes > 0 && size >= o->bulk_min_bytes;
+    if ((bulk ? store_begin_bulk(st, err) : store_begin(st, err)) < 0)
         goto out;
     sink.import_id = store_import_begin(st, kind, path, "", err);
     if (sink.import_id < 0 ||

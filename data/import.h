@@ -23,6 +23,8 @@ typedef struct ImportOpts {
     const char *delimiter;  /* sacct text: delimiter (multi-byte allowed); NULL: "|" */
     const char *trace_kind; /* import trace: "philly", "swf", "helios", "pai" */
     int progress;           /* show rows, rows/s, ETA on stderr */
+    int64_t bulk_min_bytes; /* a file this large or larger loads as a bulk load
+                               (store_begin_bulk); import_opts_init: 8 MiB */
     void (*reject)(void *ctx, const char *msg); /* each rejected line */
     void *reject_ctx;
 } ImportOpts;

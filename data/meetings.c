@@ -58,6 +58,7 @@ typedef struct ImportCtx {
     Store *st;
     const char *name, *today;
     int kind;          /* -1 until the header */
+    size_t nfields;    /* the header's */
     int idx[10];
     int rows;
 } ImportCtx;
@@ -100,20 +101,29 @@ static int check_user(const ImportCtx *c, const CsvinRec *r, const char *col, co
     return k ? 0 : bad(c, r, col, err, "unknown user", u);
 }
 
-/* Every ';'-separated login of a (modified in place: trimmed) must be
- * known. */
-static int check_attendees(const ImportCtx *c, const CsvinRec *r, const char *a, CpErr *err)
+/* Every ';'-separated login of a must be known; out gets them trimmed and
+ * joined by ';' without empty ones ("ann; bob;" -> "ann;bob"). */
+static int clean_attendees(const ImportCtx *c, const CsvinRec *r, const char *a, char *out,
+                           size_t outn, CpErr *err)
 {
     char buf[1024];
+    size_t o = 0;
     snprintf(buf, sizeof buf, "%s", a);
+    out[0] = '\0';
     for (char *save = NULL, *t = strtok_r(buf, ";", &save); t; t = strtok_r(NULL, ";", &save)) {
         while (*t == ' ')
             t++;
         size_t n = strlen(t);
         while (n && t[n - 1] == ' ')
             t[--n] = '\0';
-        if (n && check_user(c, r, "attendees", t, err) < 0)
+        if (!n)
+            continue;
+        if (check_user(c, r, "attendees", t, err) < 0)
             return -1;
+        int w = snprintf(out + o, outn - o, "%s%s", o ? ";" : "", t);
+        if (w < 0 || (size_t)w >= outn - o)
+            return bad(c, r, "attendees", err, "too long", a);
+        o += (size_t)w;
     }
     return 0;
 }
@@ -134,8 +144,14 @@ static int meeting_row(ImportCtx *c, const CsvinRec *r, CpErr *err)
         return cp_err_set(err, "%s:%lld: field date: %s is in the past for a planned meeting "
                                "(today is %s)",
                           c->name, (long long)r->line, m.date, c->today);
-    if (check_attendees(c, r, m.attendees, err) < 0)
+    if (strcmp(m.status, "held") == 0 && strcmp(m.date, c->today) > 0)
+        return cp_err_set(err, "%s:%lld: field date: %s is in the future for a held meeting "
+                               "(today is %s)",
+                          c->name, (long long)r->line, m.date, c->today);
+    char att[1024];
+    if (clean_attendees(c, r, m.attendees, att, sizeof att, err) < 0)
         return -1;
+    m.attendees = att;
     return store_meetings_put(c->st, &m, err);
 }
 
@@ -184,10 +200,15 @@ static int header(ImportCtx *c, const CsvinRec *r, CpErr *err)
 static int import_rec(void *ctx, const CsvinRec *r, CpErr *err)
 {
     ImportCtx *c = ctx;
-    if (c->kind < 0)
+    if (c->kind < 0) {
+        c->nfields = r->n;
         return header(c, r, err);
+    }
     if (csvin_rec_empty(r))
         return 0;
+    if (r->n != c->nfields)
+        return cp_err_set(err, "%s:%lld: expected %zu fields as in the header, found %zu",
+                          c->name, (long long)r->line, c->nfields, r->n);
     if ((c->kind == MEET_CSV_NEEDS ? need_row(c, r, err) : meeting_row(c, r, err)) < 0)
         return -1;
     c->rows++;
@@ -200,7 +221,7 @@ int meetings_import(Store *st, const char *path, const char *today, int *kind, i
     FILE *f = fopen(path, "rb");
     if (!f)
         return cp_err_set(err, "%s: %s", path, strerror(errno));
-    ImportCtx c = {st, path, today, -1, {0}, 0};
+    ImportCtx c = {st, path, today, -1, 0, {0}, 0};
     int rc = store_meetings_ensure(st, err);
     if (rc == 0)
         rc = store_begin(st, err);
@@ -487,6 +508,11 @@ int meetings_apply(Store *st, const Plan *p, const char *user, const char *scena
     memset(out, 0, sizeof *out);
     if (strcmp(scenario, "base") == 0)
         return cp_err_set(err, "'base' is the measured values: name a scenario to edit");
+    int known = store_meetings_user_known(st, user, err);
+    if (known < 0)
+        return -1;
+    if (!known)
+        return cp_err_set(err, "unknown user '%s'", user);
     if (latest_need(st, user, out, err) < 0)
         return -1;
     int u = meetings_plan_user(p, user);

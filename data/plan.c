@@ -1,10 +1,12 @@
 #include "data/plan.h"
 
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "core/strmap.h"
 #include "data/fields.h"
@@ -328,4 +330,13 @@ int plan_save(Store *st, Plan *p, const char *who, CpErr *err)
         p->run_id = run.id;
     store_plan_run_free(&run, pr, k, m, (size_t)p->nusers);
     return rc;
+}
+
+const char *plan_who(void)
+{
+    const char *u = getenv("USER");
+    if (u && u[0])
+        return u;
+    const struct passwd *pw = getpwuid(getuid());
+    return pw && pw->pw_name && pw->pw_name[0] ? pw->pw_name : "unknown";
 }

@@ -150,4 +150,8 @@ int64_t plan_add_months(int64_t t, int months);
 /* yyyymm of t. */
 int64_t plan_month_of(int64_t t);
 
+/* Who is making an edit, for a scenario's history: $USER, else the login
+ * of the process's user, else "unknown". Static storage. */
+const char *plan_who(void);
+
 #endif

@@ -32,6 +32,7 @@ typedef struct Reader {
     Kind kind;
     const char *name; /* as shown in messages */
     int have_header;
+    size_t nfields; /* the header's */
     int idx[4];
     const char *const *cols; /* names of idx[], for messages */
     const char *format;
@@ -201,10 +202,14 @@ static int reader_rec(void *ctx, const CsvinRec *rec, CpErr *err)
     Reader *r = ctx;
     if (!r->have_header) {
         r->have_header = 1;
+        r->nfields = rec->n;
         return reader_header(r, rec, err);
     }
     if (csvin_rec_empty(rec))
         return 0;
+    if (rec->n != r->nfields) /* "1,000": a thousands separator, an unquoted comma */
+        return cp_err_set(err, "%s:%lld: expected %zu fields as in the header, found %zu",
+                          r->name, (long long)rec->line, r->nfields, rec->n);
     Row *row = reader_push(r);
     return r->kind == K_ALLOC    ? row_alloc(r, rec, row, err)
            : r->kind == K_CARBON ? row_carbon(r, rec, row, err)

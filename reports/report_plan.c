@@ -221,7 +221,8 @@ static void mix_table(const Report *r, FILE *out)
     mdw_head(out, titles, align, (size_t)k + 2);
     for (int g = 0; g < p->ngroups; g++) {
         const double *mix = projection_mix(p->model, g);
-        rpt_name(r, "group", p->groups[g], cells[0], NB);
+        char gname[NB];
+        snprintf(cells[0], NB, "%s", rpt_name(r, "group", p->groups[g], gname, sizeof gname));
         snprintf(cells[1], NB, "%.0f", projection_heads0(p->model, g));
         for (int i = 0; i < k; i++)
             mdw_num(cells[2 + i], NB, 100 * mix[i], 0, "%");
@@ -429,7 +430,10 @@ static void edits_table(const Report *r, FILE *out)
         mdw_num(m, NB, e->measured, 4, "");
         const char *cells[] = {e->key, e->group[0] ? rpt_name(r, "group", e->group, gn, sizeof gn)
                                                    : "all groups",
-                               v, m, e->reason && e->reason[0] ? e->reason : "(none given)",
+                               v, m,
+                               r->o.anonymize ? "(left out: anonymised)"
+                               : e->reason && e->reason[0] ? e->reason
+                                                           : "(none given)",
                                r->o.anonymize ? "-" : e->who ? e->who : "-"};
         mdw_row(out, cells, 6);
     }

@@ -74,6 +74,20 @@ static int import_text(Store *st, const char *text, int strict, ImportResult *re
     return rc;
 }
 
+/* text imported as a bulk load whatever its size (import_opts_init leaves
+ * files under 8 MiB in WAL mode). */
+static int import_bulk(Store *st, const char *text, ImportResult *res, CpErr *err)
+{
+    char *p = tu_write_temp(text, strlen(text));
+    ImportOpts o;
+    import_opts_init(&o);
+    o.bulk_min_bytes = 1;
+    int rc = import_sacct(st, p, &o, res, err);
+    unlink(p);
+    free(p);
+    return rc;
+}
+
 static double real_of(Store *st, const char *sql, const char *arg)
 {
     sqlite3_stmt *s;
@@ -232,7 +246,7 @@ static void test_bulk_journal(void **state)
     CpErr err;
     const char *job = HDR "11|11|ann|lab|gpu|COMPLETED|2024-03-01T10:00:00|"
                           "2024-03-01T10:00:00|2024-03-01T11:00:00|3600|gres/gpu=1\n";
-    assert_int_equal(import_text(d->st, job, 1, &r, &err), 0);
+    assert_int_equal(import_bulk(d->st, job, &r, &err), 0);
     sqlite3 *reader;
     assert_int_equal(sqlite3_open_v2(d->path, &reader, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
     sqlite3_stmt *s;
@@ -245,7 +259,7 @@ static void test_bulk_journal(void **state)
     assert_int_equal(sqlite3_step(s), SQLITE_ROW);
     const char *more = HDR "12|12|ann|lab|gpu|COMPLETED|2024-03-02T10:00:00|"
                            "2024-03-02T10:00:00|2024-03-02T11:00:00|3600|gres/gpu=2\n";
-    assert_int_equal(import_text(d->st, more, 1, &r, &err), 0);
+    assert_int_equal(import_bulk(d->st, more, &r, &err), 0);
     assert_int_equal(r.added, 1);
     sqlite3_finalize(s);
     sqlite3_close(reader);

@@ -652,6 +652,9 @@ static int meeting_parse(TuiState *s, char *buf, char *att, size_t n, StoreMeeti
     if (strcmp(m->status, "planned") == 0 && strcmp(m->date, now) < 0)
         return snprintf(why, wn, "refused: %s is in the past for a planned meeting (today is %s)",
                         m->date, now), -1;
+    if (strcmp(m->status, "held") == 0 && strcmp(m->date, now) > 0)
+        return snprintf(why, wn, "refused: %s is in the future for a held meeting (today is %s)",
+                        m->date, now), -1;
     for (char *save = NULL, *t = strtok_r(p, ";", &save); t; t = strtok_r(NULL, ";", &save)) {
         char *login = next_word(&t);
         if (!login[0])

@@ -28,13 +28,6 @@ struct TuiPlan {
     size_t nscen;
 };
 
-/* Who made an edit, as the scenario's history records it. */
-static const char *plan_who(void)
-{
-    const char *u = getenv("USER");
-    return u && u[0] ? u : "unknown";
-}
-
 /* ---- reading ---------------------------------------------------------- */
 
 static int read_scenarios(TuiPlan *p, CpErr *err)

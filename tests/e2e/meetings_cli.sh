@@ -96,6 +96,10 @@ tanaka-lab,2027-03-01,cwang;ghost7,planned' "2: field attendees: unknown user 'g
 bad past 'group,date,attendees,status
 tanaka-lab,2027-03-01,,planned
 costa-lab,2025-01-01,,planned' "3: field date: 2025-01-01 is in the past for a planned meeting"
+bad heldfuture 'group,date,attendees,status
+costa-lab,2030-01-01,,held' "2: field date: 2030-01-01 is in the future for a held meeting"
+bad width 'group,date,attendees,status
+costa-lab,2027-01-01,,planned,extra' "2: expected 4 fields as in the header, found 5"
 bad status 'group,date,attendees,status
 costa-lab,2027-01-01,,maybe' "2: field status: must be planned, held or cancelled, not 'maybe'"
 bad baddate 'group,date,attendees,status

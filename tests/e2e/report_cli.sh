@@ -215,18 +215,24 @@ PY
 DEMO="$WORK/demo.db"
 "$CAPPLAN_BIN" --db "$DEMO" demo --no-tui --seed 7 --jobs 20000 >/dev/null 2>&1 || fail "demo"
 "$CAPPLAN_BIN" --db "$DEMO" scenario new plan >/dev/null || fail "scenario new"
-"$CAPPLAN_BIN" --db "$DEMO" scenario set plan growth=0.2 --group chen-lab --reason "two more students" \
+"$CAPPLAN_BIN" --db "$DEMO" scenario set plan growth=0.2 --group chen-lab --reason "two more students, said schen" \
     >/dev/null 2>&1 || fail "scenario set"
 check_report "$DEMO" "$WORK/demo"
 expect_rc 0 "$CAPPLAN_BIN" --db "$DEMO" export "$WORK/demo/plan.md" --scenario plan
 grep -q 'two more students' "$WORK/demo/plan.md" || fail "scenario reason not in the report"
+# every group named in the profile mixes
+mixes() { awk "/^### Groups' mixes of profiles/ { f = 1; next } /^##/ { f = 0 } f" "$1"; }
+mixes "$WORK/demo/plan.md" | grep -q '^| [a-z]*-lab | ' || fail "mixes: no group name"
+mixes "$WORK/demo/plan.md" | grep -q '^|  *| ' && fail "mixes: a row without its group"
 grep -q '^| growth | chen-lab | 0.2000 |' "$WORK/demo/plan.md" || fail "edit not listed"
 [ -f "$WORK/demo/plan_files/summary.svg" ] || fail "plan_files/"
 expect_rc 1 "$CAPPLAN_BIN" --db "$DEMO" export "$WORK/demo/x.md" --scenario nosuch
 check_csv "$DEMO" "$WORK/demo"
 
 # anonymised: no user or group name left anywhere
-expect_rc 0 "$CAPPLAN_BIN" --db "$DEMO" export "$WORK/demo/anon.md" --anonymize
+expect_rc 0 "$CAPPLAN_BIN" --db "$DEMO" export "$WORK/demo/anon.md" --anonymize --scenario plan
+grep -q 'schen' "$WORK/demo/plan.md" || fail "the reason names schen in the plain report"
+grep -q 'left out: anonymised' "$WORK/demo/anon.md" || fail "the edit's reason not left out"
 mkdir -p "$WORK/anon"
 check_csv "$DEMO" "$WORK/anon" --anonymize
 python3 - "$WORK" <<'PY' || fail "--anonymize left a name"
