@@ -13,6 +13,7 @@
 #include "data/fields.h"
 #include "data/plan.h"
 #include "data/store.h"
+#include "data/store_meetings.h"
 #include "data/store_plan.h"
 #include "data/store_stats.h"
 
@@ -26,6 +27,7 @@ typedef struct Row {
     char *key, *zone;
     int64_t num;
     double a, b;
+    int64_t line; /* in the file, for messages */
 } Row;
 
 typedef struct Reader {
@@ -167,7 +169,13 @@ static int row_alloc(Reader *r, const CsvinRec *rec, Row *row, CpErr *err)
         return bad(r, rec, 1, "bad year", ys, err);
     row->key = xstrdup(g);
     row->num = y;
-    return num_field(r, rec, 2, 0, "negative hours", &row->a, err);
+    if (num_field(r, rec, 2, 0, "negative hours", &row->a, err) < 0)
+        return -1;
+    if (row->a == 0) /* regulated with nothing to use: leave the group out instead */
+        return bad(r, rec, 2, "an allocation of 0 h (a group without one is not regulated: "
+                              "leave it out)",
+                   field(r, rec, 2), err);
+    return 0;
 }
 
 static int row_carbon(Reader *r, const CsvinRec *rec, Row *row, CpErr *err)
@@ -211,6 +219,7 @@ static int reader_rec(void *ctx, const CsvinRec *rec, CpErr *err)
         return cp_err_set(err, "%s:%lld: expected %zu fields as in the header, found %zu",
                           r->name, (long long)rec->line, r->nfields, rec->n);
     Row *row = reader_push(r);
+    row->line = rec->line;
     return r->kind == K_ALLOC    ? row_alloc(r, rec, row, err)
            : r->kind == K_CARBON ? row_carbon(r, rec, row, err)
                                  : row_site(r, rec, row, err);
@@ -328,8 +337,20 @@ static int write_rows(Store *st, const Reader *r, const char *kind, const char *
     if (rc == 0 && (sqlite3_prepare_v2(db, sql_exists[r->kind], -1, &ex, NULL) != SQLITE_OK ||
                     sqlite3_prepare_v2(db, sql_upsert[r->kind], -1, &up, NULL) != SQLITE_OK))
         rc = db_fail(db, err);
-    for (size_t i = 0; rc == 0 && i < r->n; i++)
+    for (size_t i = 0; rc == 0 && i < r->n; i++) {
+        if (r->kind == K_ALLOC) { /* a group the database knows (roster, groups, accounts) */
+            int known = store_meetings_group_known(st, r->rows[i].key, err);
+            if (known <= 0) {
+                if (known == 0)
+                    cp_err_set(err, "%s:%lld: field group: unknown group '%.64s' (not in the "
+                                    "roster or the accounts)",
+                               r->name, (long long)r->rows[i].line, r->rows[i].key);
+                rc = -1;
+                break;
+            }
+        }
         rc = write_row(db, ex, up, r->kind, &r->rows[i], import_id, res, err);
+    }
     sqlite3_finalize(ex);
     sqlite3_finalize(up);
     if (rc == 0)

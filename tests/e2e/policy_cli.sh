@@ -158,6 +158,8 @@ bad allocations 'group,year,gpu_hours\na,2025,-5\n' 'bad.csv:2: field gpu_hours:
 bad allocations 'group,year,gpu_hours\na,20x5,5\n' 'bad.csv:2: field year: bad year'
 bad allocations 'group,year\na,2025\n' "bad.csv:1: missing column 'gpu_hours'"
 bad allocations 'group,year,gpu_hours\na,2025,1,000\n' 'bad.csv:2: expected 3 fields as in the header, found 4'
+bad allocations 'group,year,gpu_hours\na,2025,0\n' 'bad.csv:2: field gpu_hours: an allocation of 0 h'
+bad allocations 'group,year,gpu_hours\nghost-lab,2025,10\n' "bad.csv:2: field group: unknown group 'ghost-lab'"
 bad carbon 'datetime,zone,carbon_intensity\n2025-01-01T00:00:00Z,FR,12\nyesterday,FR,3\n' \
     'bad.csv:3: field datetime: bad date and time'
 bad carbon 'datetime,zone,carbon_intensity\n2025-01-01 00:00:00,FR,-3\n' 'field carbon_intensity: negative intensity'
