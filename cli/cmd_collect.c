@@ -1,5 +1,6 @@
 /* capplan collect: run sacct on this Slurm cluster, import incrementally. */
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -63,6 +64,10 @@ static int parse_args(int argc, char **argv, CollectOpts *o, int *quiet)
             const char *d = argv[++i];
             if (fields_time(d, strlen(d), 0, &o->since, &err) < 0 || o->since == CP_TIME_NONE) {
                 cli_error("collect: --since: expected YYYY-MM-DD[THH:MM[:SS]], got '%s'", d);
+                return 2;
+            }
+            if (o->since > (int64_t)time(NULL)) {
+                cli_error("collect: --since: %s is in the future", d);
                 return 2;
             }
         } else {

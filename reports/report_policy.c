@@ -105,8 +105,14 @@ static void energy_section(const Report *r, const RPolicy *p, FILE *out, int n)
     fprintf(out, "\nTemporal shifting: runs on preemptible partitions started at the cleanest "
                  "hour within the delay, where the GPUs left free allowed it:\n\n");
     rpt_stats_md(r, out, table(&p->energy, "shifting"), scols, 8, NULL, 0);
+    int64_t y1_from, y1_to;
+    char d0[16];
+    projection_year_span(r->plan->model, 1, &y1_from, &y1_to);
+    rpt_date(y1_from, d0, sizeof d0);
     fprintf(out, "\nThe projected demand of scenario **%s**, at the measured utilisation, TDP, "
-                 "PUE and intensity:\n\n", r->scenario);
+                 "PUE and intensity (year: the calendar year in which each projected year "
+                 "begins; the first is the 12 months from %s, as in section 5):\n\n",
+            r->scenario, d0);
     rpt_stats_md(r, out, table(&p->energy, "projection"), pcols, 8, NULL, 0);
     fputc('\n', out);
 }

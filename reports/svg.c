@@ -165,6 +165,44 @@ static void marks(FILE *out, const SvgChart *c)
     }
 }
 
+#define LABEL_LINE 36 /* characters of an event's label a line: the legend's width */
+
+/* Event num's label at (x, y), wrapped at spaces into up to 3 lines of
+ * LABEL_LINE characters (the rest cut); returns the y of its last line. */
+static int mark_label(FILE *out, int x, int y, int num, const char *label)
+{
+    char text[3 * LABEL_LINE + 1];
+    rtext_clean(text, sizeof text, label ? label : "");
+    const char *p = text;
+    for (int line = 0; line < 3 && (*p || line == 0); line++) {
+        size_t n = strlen(p);
+        if (n > LABEL_LINE) { /* break at the last space that fits */
+            n = LABEL_LINE;
+            while (n > LABEL_LINE / 2 && p[n] != ' ')
+                n--;
+            if (p[n] != ' ')
+                n = LABEL_LINE;
+            while (n > 0 && ((unsigned char)p[n] & 0xC0) == 0x80)
+                n--; /* not inside a UTF-8 character */
+        }
+        char piece[LABEL_LINE + 1];
+        memcpy(piece, p, n);
+        piece[n] = '\0';
+        if (line > 0)
+            y += 12;
+        fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"10\" fill=\"#c00\">", x + (line ? 14 : 0),
+                y + 12);
+        if (line == 0)
+            fprintf(out, "%d: ", num);
+        svg_text(out, piece);
+        fputs("</text>\n", out);
+        p += n;
+        while (*p == ' ')
+            p++;
+    }
+    return y;
+}
+
 static void legend(FILE *out, const SvgChart *c)
 {
     int x = LEFT + PW + 14, y = TOP + 4;
@@ -177,14 +215,8 @@ static void legend(FILE *out, const SvgChart *c)
         svg_text(out, cut);
         fputs("</text>\n", out);
     }
-    for (size_t m = 0; m < c->nmarks && m < 8; m++, y += 14) {
-        char cut[38];
-        rtext_clean(cut, sizeof cut, c->marks[m].label ? c->marks[m].label : "");
-        fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"10\" fill=\"#c00\">%d: ", x, y + 12,
-                c->marks[m].num);
-        svg_text(out, cut);
-        fputs("</text>\n", out);
-    }
+    for (size_t m = 0; m < c->nmarks && m < 8; m++, y += 14)
+        y = mark_label(out, x, y, c->marks[m].num, c->marks[m].label);
 }
 
 void svg_write(FILE *out, const SvgChart *c)
