@@ -181,8 +181,18 @@ static int need_row(ImportCtx *c, const CsvinRec *r, CpErr *err)
         return bad(c, r, "user", err, "empty", v.user);
     if (check_user(c, r, "user", v.user, err) < 0 || check_group(c, r, v.group, err) < 0)
         return -1;
+    int member = store_meetings_member(c->st, v.user, v.group, err);
+    if (member < 0)
+        return -1;
+    if (!member)
+        return cp_err_set(err, "%s:%lld: field group: %s is not in %s (roster or accounts)",
+                          c->name, (long long)r->line, v.user, v.group);
     if (!meetings_date_ok(v.date))
         return bad(c, r, "date", err, "bad date (YYYY-MM-DD)", v.date);
+    if (strcmp(v.date, c->today) > 0)
+        return cp_err_set(err, "%s:%lld: field date: %s is in the future for a stated need "
+                               "(today is %s)",
+                          c->name, (long long)r->line, v.date, c->today);
     for (int i = 0; i < NEED_NUM; i++)
         if (need_num(c, r, 3 + i, &v.num[i], err) < 0)
             return -1;

@@ -242,6 +242,27 @@ int store_meetings_user_known(Store *st, const char *name, CpErr *err)
                       "SELECT 1 FROM people WHERE user = ?1 LIMIT 1", name, err);
 }
 
+int store_meetings_member(Store *st, const char *user, const char *group, CpErr *err)
+{
+    sqlite3 *db = store_db(st);
+    sqlite3_stmt *s;
+    /* on the roster in that group (any line), or ran jobs under that account */
+    if (sqlite3_prepare_v2(db,
+                           "SELECT 1 FROM people WHERE user = ?1 AND group_name = ?2 UNION ALL "
+                           "SELECT 1 FROM usage_month m JOIN users u ON u.id = m.user_id "
+                           "JOIN accounts a ON a.id = m.account_id "
+                           "WHERE u.name = ?1 AND a.name = ?2 LIMIT 1",
+                           -1, &s, NULL) != SQLITE_OK)
+        return db_err(db, err, "look up a member");
+    sqlite3_bind_text(s, 1, user, -1, SQLITE_STATIC);
+    sqlite3_bind_text(s, 2, group, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(s);
+    sqlite3_finalize(s);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return db_err(db, err, "look up a member");
+    return rc == SQLITE_ROW;
+}
+
 int store_meetings_noted(Store *st, const char *group, CpErr *err)
 {
     return exists(st, "SELECT 1 FROM notes WHERE group_name = ?1 LIMIT 1", group, err);

@@ -74,5 +74,8 @@ int store_meetings_user_known(Store *st, const char *name, CpErr *err);
 int store_meetings_noted(Store *st, const char *group, CpErr *err);
 /* 1 when name is a known group (groups table, roster or accounts). */
 int store_meetings_group_known(Store *st, const char *name, CpErr *err);
+/* 1 when user belongs to group: a roster line in it, or jobs under the
+ * account of that name; 0 when not; -1 with err. */
+int store_meetings_member(Store *st, const char *user, const char *group, CpErr *err);
 
 #endif

@@ -107,6 +107,10 @@ costa-lab,2027-02-30,,planned' "2: field date: bad date (YYYY-MM-DD) '2027-02-30
 bad neg 'user,group,date,gpus_fulltime,gpu_mem_class_gib,typical_hours,burst_per_month,burst_gpus,burst_hours,text
 cwang,tanaka-lab,2026-11-20,3,80,,,,,fine
 lduarte,tanaka-lab,2026-11-20,-1,24,,,,,' "3: field gpus_fulltime: negative GPU count '-1'"
+bad needgroup 'user,group,date,gpus_fulltime
+cwang,okafor-lab,2026-11-20,1' "2: field group: cwang is not in okafor-lab"
+bad needfuture 'user,group,date,gpus_fulltime
+cwang,tanaka-lab,2030-01-01,1' "2: field date: 2030-01-01 is in the future for a stated need"
 bad needuser 'user,group,date,gpus_fulltime
 nobody9,tanaka-lab,2026-11-20,1' "2: field user: unknown user 'nobody9'"
 bad nan 'user,group,date,gpus_fulltime,burst_gpus
