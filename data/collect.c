@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <strings.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -165,8 +167,11 @@ static int temp_file(const char *dir, CpErr *err)
  * files, then exec; if that fails, errno goes up the report pipe.
  * Async-signal-safe calls only. */
 static _Noreturn void child_exec(const char *prog, char *const argv[], char *const env[], int out,
-                                 int errf, int report)
+                                 int errf, int report, pid_t parent)
 {
+    /* sacct goes when capplan goes (killed while it waits), not left running */
+    if (prctl(PR_SET_PDEATHSIG, SIGTERM) < 0 || getppid() != parent)
+        _exit(127);
     int in = open("/dev/null", O_RDONLY | O_CLOEXEC);
     if (in >= 0 && dup2(in, 0) >= 0 && dup2(out, 1) >= 0 && dup2(errf, 2) >= 0)
         execve(prog, argv, env);
@@ -186,9 +191,10 @@ static int spawn(const char *prog, char *const argv[], int out, int errf, int *s
     if (pipe2(pipefd, O_CLOEXEC) < 0)
         return cp_err_set(err, "sacct: pipe: %s", strerror(errno));
     char **env = sacct_environment();
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid == 0)
-        child_exec(prog, argv, env, out, errf, pipefd[1]);
+        child_exec(prog, argv, env, out, errf, pipefd[1], parent);
     int fork_errno = errno;
     free(env);
     close(pipefd[1]);

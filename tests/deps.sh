@@ -7,7 +7,7 @@
 set -e
 BUILD_PKGS="build-essential pkg-config libsqlite3-dev libcsv-dev libcjson-dev libncurses-dev"
 TEST_PKGS="libcmocka-dev sqlite3 tmux python3 python3-sklearn python3-pandas time librsvg2-bin
-pandoc libreoffice-calc-nogui clang libclang-rt-14-dev"
+pandoc libreoffice-calc-nogui clang libclang-rt-14-dev procps"
 case "${1:-test}" in
 demo) PKGS=$BUILD_PKGS ;;
 test) PKGS="$BUILD_PKGS $TEST_PKGS" ;;

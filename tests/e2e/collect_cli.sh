@@ -135,7 +135,26 @@ grep -q 'window was not advanced' "$WORK/err" || fail "window message: $(cat "$W
 # usage
 expect_rc 2 cap collect --since yesterday
 grep -q "expected YYYY-MM-DD" "$WORK/err" || fail "--since message"
+expect_rc 2 cap collect --since 2099-01-01
+grep -q "is in the future" "$WORK/err" || fail "--since in the future: $(cat "$WORK/err")"
 expect_rc 2 cap collect --frobnicate
+
+# capplan killed while sacct runs: sacct goes too (PR_SET_PDEATHSIG), nothing left
+printf '#!/usr/bin/env python3\nimport time\ntime.sleep(60)\n' >"$WORK/slow-sacct"
+chmod 755 "$WORK/slow-sacct"
+"$CAPPLAN_BIN" --db "$WORK/t.db" collect --sacct "$WORK/slow-sacct" >/dev/null 2>&1 &
+cpid=$!
+i=0
+while ! pgrep -f "$WORK/slow-sacct -a" >/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+pgrep -f "$WORK/slow-sacct -a" >/dev/null || fail "the slow sacct never started"
+kill -TERM "$cpid"
+wait "$cpid" 2>/dev/null
+i=0
+while pgrep -f "$WORK/slow-sacct -a" >/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+if pgrep -f "$WORK/slow-sacct -a" >/dev/null; then
+    pkill -f "$WORK/slow-sacct -a"
+    fail "sacct left running after capplan was killed"
+fi
 expect_rc 0 cap collect --help
 grep -q 'one day of overlap' "$WORK/out" || fail "--help"
 echo "collect_cli: ok"
