@@ -46,6 +46,25 @@ int meetings_date_ok(const char *s)
     return !(m == 2 && d == 29 && !leap);
 }
 
+int meetings_check(const char *date, const char *status, const char *today, const char **field,
+                   char *why, size_t wn)
+{
+    *field = "date";
+    if (!meetings_date_ok(date))
+        return snprintf(why, wn, "'%.40s' is not a date (YYYY-MM-DD)", date), -1;
+    if (strcmp(status, "planned") && strcmp(status, "held") && strcmp(status, "cancelled")) {
+        *field = "status";
+        return snprintf(why, wn, "'%.40s' is not planned, held or cancelled", status), -1;
+    }
+    if (strcmp(status, "planned") == 0 && strcmp(date, today) < 0)
+        return snprintf(why, wn, "%s is in the past for a planned meeting (today is %s)", date,
+                        today), -1;
+    if (strcmp(status, "held") == 0 && strcmp(date, today) > 0)
+        return snprintf(why, wn, "%s is in the future for a held meeting (today is %s)", date,
+                        today), -1;
+    return 0;
+}
+
 /* ---- import ---- */
 
 /* group, date and status required; attendees may be left out */
@@ -136,18 +155,10 @@ static int meeting_row(ImportCtx *c, const CsvinRec *r, CpErr *err)
         return bad(c, r, "group", err, "empty", m.group);
     if (check_group(c, r, m.group, err) < 0)
         return -1;
-    if (!meetings_date_ok(m.date))
-        return bad(c, r, "date", err, "bad date (YYYY-MM-DD)", m.date);
-    if (strcmp(m.status, "planned") && strcmp(m.status, "held") && strcmp(m.status, "cancelled"))
-        return bad(c, r, "status", err, "must be planned, held or cancelled, not", m.status);
-    if (strcmp(m.status, "planned") == 0 && strcmp(m.date, c->today) < 0)
-        return cp_err_set(err, "%s:%lld: field date: %s is in the past for a planned meeting "
-                               "(today is %s)",
-                          c->name, (long long)r->line, m.date, c->today);
-    if (strcmp(m.status, "held") == 0 && strcmp(m.date, c->today) > 0)
-        return cp_err_set(err, "%s:%lld: field date: %s is in the future for a held meeting "
-                               "(today is %s)",
-                          c->name, (long long)r->line, m.date, c->today);
+    const char *fld;
+    char why[160];
+    if (meetings_check(m.date, m.status, c->today, &fld, why, sizeof why) < 0)
+        return cp_err_set(err, "%s:%lld: field %s: %s", c->name, (long long)r->line, fld, why);
     char att[1024];
     if (clean_attendees(c, r, m.attendees, att, sizeof att, err) < 0)
         return -1;

@@ -54,6 +54,14 @@ int meetings_mem_off(double stated_gib, double measured_gib);
 /* 1 when s is a valid "YYYY-MM-DD" date. */
 int meetings_date_ok(const char *s);
 
+/* The rules of a meeting's date and status, for the CSV import and the
+ * dashboard alike: a real date, planned/held/cancelled, a planned meeting
+ * not before today ("YYYY-MM-DD"), a held one not after it. 0, or -1 with
+ * *field ("date" or "status") and why ("'2027-02-30' is not a date
+ * (YYYY-MM-DD)") for the caller's message. */
+int meetings_check(const char *date, const char *status, const char *today, const char **field,
+                   char *why, size_t wn);
+
 /* Import path (kind detected from the header) in one transaction. today
  * ("YYYY-MM-DD") is what a planned meeting's date is checked against.
  * *kind (may be NULL) gets MEET_CSV_*, *rows the rows written. -1 with

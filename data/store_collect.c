@@ -4,12 +4,8 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "data/sqlrow.h"
 #include "data/store.h"
-
-static int db_err(sqlite3 *db, CpErr *err, const char *what)
-{
-    return cp_err_set(err, "database: %s: %s", what, sqlite3_errmsg(db));
-}
 
 int store_collect_windows(Store *st, const char *clusters, StoreCollectWindow **out, size_t *n,
                           CpErr *err)
@@ -22,7 +18,7 @@ int store_collect_windows(Store *st, const char *clusters, StoreCollectWindow **
                            "SELECT since, until FROM collects WHERE clusters=?1 "
                            "ORDER BY since, until",
                            -1, &s, NULL) != SQLITE_OK)
-        return db_err(db, err, "read collect windows");
+        return sqlrow_err(db, err, "read collect windows");
     sqlite3_bind_text(s, 1, clusters, -1, SQLITE_STATIC);
     size_t cap = 0;
     int rc;
@@ -40,7 +36,7 @@ int store_collect_windows(Store *st, const char *clusters, StoreCollectWindow **
         free(*out);
         *out = NULL;
         *n = 0;
-        return db_err(db, err, "read collect windows");
+        return sqlrow_err(db, err, "read collect windows");
     }
     return 0;
 }
@@ -50,7 +46,7 @@ static int run_done(sqlite3 *db, sqlite3_stmt *s, const char *what, CpErr *err)
 {
     int rc = sqlite3_step(s);
     sqlite3_finalize(s);
-    return rc == SQLITE_DONE ? 0 : db_err(db, err, what);
+    return rc == SQLITE_DONE ? 0 : sqlrow_err(db, err, what);
 }
 
 /* The latest import recorded under path, 0 when none. */
@@ -60,13 +56,13 @@ static int find_import(sqlite3 *db, const char *path, int64_t *id, CpErr *err)
     *id = 0;
     if (sqlite3_prepare_v2(db, "SELECT max(id) FROM imports WHERE path=?1", -1, &s, NULL) !=
         SQLITE_OK)
-        return db_err(db, err, "find the import");
+        return sqlrow_err(db, err, "find the import");
     sqlite3_bind_text(s, 1, path, -1, SQLITE_STATIC);
     int rc = sqlite3_step(s);
     if (rc == SQLITE_ROW && sqlite3_column_type(s, 0) != SQLITE_NULL)
         *id = sqlite3_column_int64(s, 0);
     sqlite3_finalize(s);
-    return rc == SQLITE_ROW ? 0 : db_err(db, err, "find the import");
+    return rc == SQLITE_ROW ? 0 : sqlrow_err(db, err, "find the import");
 }
 
 static int rename_import(sqlite3 *db, int64_t id, const char *label, CpErr *err)
@@ -74,7 +70,7 @@ static int rename_import(sqlite3 *db, int64_t id, const char *label, CpErr *err)
     sqlite3_stmt *s;
     if (sqlite3_prepare_v2(db, "UPDATE imports SET kind='collect', path=?1 WHERE id=?2", -1, &s,
                            NULL) != SQLITE_OK)
-        return db_err(db, err, "record the collect");
+        return sqlrow_err(db, err, "record the collect");
     sqlite3_bind_text(s, 1, label, -1, SQLITE_STATIC);
     sqlite3_bind_int64(s, 2, id);
     return run_done(db, s, "record the collect", err);
@@ -88,7 +84,7 @@ static int insert_window(sqlite3 *db, const char *clusters, int64_t since, int64
                            "INSERT INTO collects(clusters, since, until, import_id, at) "
                            "VALUES(?1, ?2, ?3, ?4, ?5)",
                            -1, &s, NULL) != SQLITE_OK)
-        return db_err(db, err, "record the collect");
+        return sqlrow_err(db, err, "record the collect");
     sqlite3_bind_text(s, 1, clusters, -1, SQLITE_STATIC);
     sqlite3_bind_int64(s, 2, since);
     sqlite3_bind_int64(s, 3, until);

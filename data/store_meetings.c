@@ -6,18 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "data/sqlrow.h"
 #include "data/store.h"
-
-static int db_err(sqlite3 *db, CpErr *err, const char *what)
-{
-    return cp_err_set(err, "database: %s: %s", what, sqlite3_errmsg(db));
-}
-
-static char *col_str(sqlite3_stmt *s, int i)
-{
-    const unsigned char *t = sqlite3_column_text(s, i);
-    return t ? xstrdup((const char *)t) : NULL;
-}
 
 static void bind_num(sqlite3_stmt *s, int i, double v)
 {
@@ -32,7 +22,7 @@ static int step_done(sqlite3 *db, sqlite3_stmt *s, const char *what, CpErr *err)
 {
     int rc = sqlite3_step(s);
     sqlite3_finalize(s);
-    return rc == SQLITE_DONE ? 0 : db_err(db, err, what);
+    return rc == SQLITE_DONE ? 0 : sqlrow_err(db, err, what);
 }
 
 int store_meetings_ensure(Store *st, CpErr *err)
@@ -44,7 +34,7 @@ int store_meetings_ensure(Store *st, CpErr *err)
         " status TEXT NOT NULL CHECK(status IN ('planned','held','cancelled')),"
         " UNIQUE(group_name, date))";
     if (sqlite3_exec(db, ddl, NULL, NULL, NULL) != SQLITE_OK)
-        return db_err(db, err, "create meetings");
+        return sqlrow_err(db, err, "create meetings");
     return 0;
 }
 
@@ -58,7 +48,7 @@ int store_meetings_list(Store *st, StoreMeeting **out, size_t *n, CpErr *err)
         return -1;
     if (sqlite3_prepare_v2(db, "SELECT group_name, date, attendees, status FROM meetings "
                                "ORDER BY date, group_name", -1, &s, NULL) != SQLITE_OK)
-        return db_err(db, err, "read meetings");
+        return sqlrow_err(db, err, "read meetings");
     size_t cap = 0;
     int rc;
     while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
@@ -67,13 +57,13 @@ int store_meetings_list(Store *st, StoreMeeting **out, size_t *n, CpErr *err)
             *out = xrealloc(*out, cap * sizeof **out);
         }
         StoreMeeting *m = &(*out)[(*n)++];
-        m->group = col_str(s, 0);
-        m->date = col_str(s, 1);
-        m->attendees = col_str(s, 2);
-        m->status = col_str(s, 3);
+        m->group = sqlrow_str(s, 0);
+        m->date = sqlrow_str(s, 1);
+        m->attendees = sqlrow_str(s, 2);
+        m->status = sqlrow_str(s, 3);
     }
     sqlite3_finalize(s);
-    return rc == SQLITE_DONE ? 0 : db_err(db, err, "read meetings");
+    return rc == SQLITE_DONE ? 0 : sqlrow_err(db, err, "read meetings");
 }
 
 void store_meetings_free(StoreMeeting *m, size_t n)
@@ -95,7 +85,7 @@ int store_meetings_put(Store *st, const StoreMeeting *m, CpErr *err)
                                "VALUES(?1, ?2, ?3, ?4) ON CONFLICT(group_name, date) DO UPDATE "
                                "SET attendees = excluded.attendees, status = excluded.status",
                            -1, &s, NULL) != SQLITE_OK)
-        return db_err(db, err, "write meeting");
+        return sqlrow_err(db, err, "write meeting");
     sqlite3_bind_text(s, 1, m->group, -1, SQLITE_STATIC);
     sqlite3_bind_text(s, 2, m->date, -1, SQLITE_STATIC);
     sqlite3_bind_text(s, 3, m->attendees ? m->attendees : "", -1, SQLITE_STATIC);
@@ -113,19 +103,19 @@ int store_meetings_get(Store *st, const char *group, const char *date, StoreMeet
         return -1;
     if (sqlite3_prepare_v2(db, "SELECT group_name, date, attendees, status FROM meetings "
                                "WHERE group_name = ?1 AND date = ?2", -1, &s, NULL) != SQLITE_OK)
-        return db_err(db, err, "read a meeting");
+        return sqlrow_err(db, err, "read a meeting");
     sqlite3_bind_text(s, 1, group, -1, SQLITE_STATIC);
     sqlite3_bind_text(s, 2, date, -1, SQLITE_STATIC);
     int rc = sqlite3_step(s);
     if (rc == SQLITE_ROW) {
-        out->group = col_str(s, 0);
-        out->date = col_str(s, 1);
-        out->attendees = col_str(s, 2);
-        out->status = col_str(s, 3);
+        out->group = sqlrow_str(s, 0);
+        out->date = sqlrow_str(s, 1);
+        out->attendees = sqlrow_str(s, 2);
+        out->status = sqlrow_str(s, 3);
     }
     sqlite3_finalize(s);
     if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-        return db_err(db, err, "read a meeting");
+        return sqlrow_err(db, err, "read a meeting");
     return rc == SQLITE_ROW;
 }
 
@@ -144,7 +134,7 @@ int store_meetings_delete(Store *st, const char *group, const char *date, CpErr 
     sqlite3_stmt *s;
     if (sqlite3_prepare_v2(db, "DELETE FROM meetings WHERE group_name = ?1 AND date = ?2", -1, &s,
                            NULL) != SQLITE_OK)
-        return db_err(db, err, "delete meeting");
+        return sqlrow_err(db, err, "delete meeting");
     sqlite3_bind_text(s, 1, group, -1, SQLITE_STATIC);
     sqlite3_bind_text(s, 2, date, -1, SQLITE_STATIC);
     return step_done(db, s, "delete meeting", err);
@@ -160,7 +150,7 @@ int store_meetings_needs(Store *st, StoreNeed **out, size_t *n, CpErr *err)
                                "typical_hours, burst_per_month, burst_gpus, burst_hours, text "
                                "FROM stated_needs ORDER BY group_name, user, date",
                            -1, &s, NULL) != SQLITE_OK)
-        return db_err(db, err, "read stated needs");
+        return sqlrow_err(db, err, "read stated needs");
     size_t cap = 0;
     int rc;
     while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
@@ -169,17 +159,17 @@ int store_meetings_needs(Store *st, StoreNeed **out, size_t *n, CpErr *err)
             *out = xrealloc(*out, cap * sizeof **out);
         }
         StoreNeed *v = &(*out)[(*n)++];
-        v->user = col_str(s, 0);
-        v->group = col_str(s, 1);
-        v->date = col_str(s, 2);
+        v->user = sqlrow_str(s, 0);
+        v->group = sqlrow_str(s, 1);
+        v->date = sqlrow_str(s, 2);
         for (int i = 0; i < NEED_NUM; i++)
             v->num[i] = sqlite3_column_type(s, 3 + i) == SQLITE_NULL
                             ? NAN
                             : sqlite3_column_double(s, 3 + i);
-        v->text = col_str(s, 9);
+        v->text = sqlrow_str(s, 9);
     }
     sqlite3_finalize(s);
-    return rc == SQLITE_DONE ? 0 : db_err(db, err, "read stated needs");
+    return rc == SQLITE_DONE ? 0 : sqlrow_err(db, err, "read stated needs");
 }
 
 void store_meetings_needs_free(StoreNeed *v, size_t n)
@@ -208,7 +198,7 @@ int store_meetings_need_put(Store *st, const StoreNeed *v, CpErr *err)
                                "burst_gpus = excluded.burst_gpus, "
                                "burst_hours = excluded.burst_hours, text = excluded.text",
                            -1, &s, NULL) != SQLITE_OK)
-        return db_err(db, err, "write stated need");
+        return sqlrow_err(db, err, "write stated need");
     sqlite3_bind_text(s, 1, v->user, -1, SQLITE_STATIC);
     sqlite3_bind_text(s, 2, v->group, -1, SQLITE_STATIC);
     sqlite3_bind_text(s, 3, v->date, -1, SQLITE_STATIC);
@@ -227,12 +217,12 @@ static int exists(Store *st, const char *sql, const char *name, CpErr *err)
     sqlite3 *db = store_db(st);
     sqlite3_stmt *s;
     if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK)
-        return db_err(db, err, "look up a name");
+        return sqlrow_err(db, err, "look up a name");
     sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
     int rc = sqlite3_step(s);
     sqlite3_finalize(s);
     if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-        return db_err(db, err, "look up a name");
+        return sqlrow_err(db, err, "look up a name");
     return rc == SQLITE_ROW;
 }
 
@@ -253,13 +243,13 @@ int store_meetings_member(Store *st, const char *user, const char *group, CpErr 
                            "JOIN accounts a ON a.id = m.account_id "
                            "WHERE u.name = ?1 AND a.name = ?2 LIMIT 1",
                            -1, &s, NULL) != SQLITE_OK)
-        return db_err(db, err, "look up a member");
+        return sqlrow_err(db, err, "look up a member");
     sqlite3_bind_text(s, 1, user, -1, SQLITE_STATIC);
     sqlite3_bind_text(s, 2, group, -1, SQLITE_STATIC);
     int rc = sqlite3_step(s);
     sqlite3_finalize(s);
     if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-        return db_err(db, err, "look up a member");
+        return sqlrow_err(db, err, "look up a member");
     return rc == SQLITE_ROW;
 }
 

@@ -11,22 +11,18 @@
 
 #include "core/strmap.h"
 #include "data/fields.h"
+#include "data/sqlrow.h"
 #include "data/store.h"
 
 /* ---- helpers ---- */
 
 typedef int (*RowFn)(sqlite3_stmt *s, void *ctx);
 
-static int db_err(sqlite3 *db, CpErr *err, const char *what)
-{
-    return cp_err_set(err, "database: %s: %s", what, sqlite3_errmsg(db));
-}
-
 static int prep(sqlite3 *db, const char *sql, sqlite3_stmt **s, const char *what, CpErr *err)
 {
     if (sqlite3_prepare_v2(db, sql, -1, s, NULL) != SQLITE_OK) {
         *s = NULL;
-        return db_err(db, err, what);
+        return sqlrow_err(db, err, what);
     }
     return 0;
 }
@@ -41,7 +37,7 @@ static int each_row(sqlite3 *db, sqlite3_stmt *s, RowFn fn, void *ctx, const cha
             break;
     sqlite3_finalize(s);
     if (rc != SQLITE_DONE && rc != SQLITE_ROW)
-        return db_err(db, err, what);
+        return sqlrow_err(db, err, what);
     return 0;
 }
 
@@ -50,26 +46,7 @@ static int run_done(sqlite3 *db, sqlite3_stmt *s, const char *what, CpErr *err)
 {
     int rc = sqlite3_step(s);
     sqlite3_finalize(s);
-    return rc == SQLITE_DONE ? 0 : db_err(db, err, what);
-}
-
-static void *grow(void *p, size_t n, size_t *cap, size_t sz)
-{
-    if (n < *cap)
-        return p;
-    *cap = *cap ? *cap * 2 : 64;
-    return xrealloc(p, *cap * sz);
-}
-
-static char *col_str(sqlite3_stmt *s, int i)
-{
-    const unsigned char *t = sqlite3_column_text(s, i);
-    return t ? xstrdup((const char *)t) : NULL;
-}
-
-static double col_num(sqlite3_stmt *s, int i, double unknown)
-{
-    return sqlite3_column_type(s, i) == SQLITE_NULL ? unknown : sqlite3_column_double(s, i);
+    return rc == SQLITE_DONE ? 0 : sqlrow_err(db, err, what);
 }
 
 /* A "YYYY-MM-DD" column as epoch seconds; STORE_PLAN_NO_DATE when NULL or bad. */
@@ -110,7 +87,7 @@ static int scalar_int(sqlite3 *db, const char *sql, int64_t arg, int64_t *out, c
     *out = rc == SQLITE_ROW && sqlite3_column_type(s, 0) != SQLITE_NULL ? sqlite3_column_int64(s, 0)
                                                                         : 0;
     sqlite3_finalize(s);
-    return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : db_err(db, err, what);
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : sqlrow_err(db, err, what);
 }
 
 /* ---- small reads ---- */
@@ -126,7 +103,7 @@ int store_plan_cpu_only(Store *st, int *cpu_only, CpErr *err)
     *cpu_only = rc == SQLITE_ROW && sqlite3_column_double(s, 0) <= 0 &&
                 sqlite3_column_double(s, 1) > 0;
     sqlite3_finalize(s);
-    return rc == SQLITE_ROW ? 0 : db_err(db, err, "usage");
+    return rc == SQLITE_ROW ? 0 : sqlrow_err(db, err, "usage");
 }
 
 int store_plan_last_month(Store *st, int64_t before_month, int64_t *month, CpErr *err)
@@ -179,10 +156,10 @@ static int mem_rows(sqlite3 *db, MemMap *mm, CpErr *err)
              &s, "inventory", err) < 0)
         return -1;
     while (sqlite3_step(s) == SQLITE_ROW) {
-        mm->rows = grow(mm->rows, mm->n, &cap, sizeof *mm->rows);
+        mm->rows = sqlrow_grow(mm->rows, mm->n, &cap, sizeof *mm->rows);
         MemRow *r = &mm->rows[mm->n++];
         r->cluster_id = sqlite3_column_int64(s, 0);
-        r->model = col_str(s, 1);
+        r->model = sqlrow_str(s, 1);
         r->mem = sqlite3_column_double(s, 2);
     }
     sqlite3_finalize(s);
@@ -319,7 +296,7 @@ static void scan_row(Scan *sc, sqlite3_stmt *s, MemMap *mm)
 {
     if (sqlite3_column_type(s, 2) == SQLITE_NULL)
         return;
-    sc->out = grow(sc->out, sc->n, &sc->cap, sizeof *sc->out);
+    sc->out = sqlrow_grow(sc->out, sc->n, &sc->cap, sizeof *sc->out);
     FeatJob *j = &sc->out[sc->n++];
     j->user = (int32_t)sqlite3_column_int64(s, 0);
     j->start = sqlite3_column_int64(s, 1);
@@ -353,7 +330,7 @@ static void *scan_run(void *arg)
     while ((step = sqlite3_step(s)) == SQLITE_ROW)
         scan_row(sc, s, &mm);
     if (step != SQLITE_DONE) {
-        db_err(sc->db, &sc->err, "read jobs");
+        sqlrow_err(sc->db, &sc->err, "read jobs");
         goto out;
     }
     sc->rc = 0;
@@ -391,7 +368,7 @@ static int rowid_range(sqlite3 *db, int64_t *lo, int64_t *hi, CpErr *err)
     *lo = rc == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
     *hi = rc == SQLITE_ROW ? sqlite3_column_int64(s, 1) : -1;
     sqlite3_finalize(s);
-    return rc == SQLITE_ROW ? 0 : db_err(db, err, "read jobs");
+    return rc == SQLITE_ROW ? 0 : sqlrow_err(db, err, "read jobs");
 }
 
 /* Join b's jobs after a's (rowid order is kept: the result does not depend
@@ -459,7 +436,7 @@ static int row_name(sqlite3_stmt *s, void *ctx)
     int64_t id = sqlite3_column_int64(s, 0);
     if (id < 0 || id >= nm->n)
         return 0;
-    nm->names[id] = col_str(s, 1);
+    nm->names[id] = sqlrow_str(s, 1);
     return 0;
 }
 
@@ -497,7 +474,7 @@ typedef struct UsageVec {
 static int row_usage(sqlite3_stmt *s, void *ctx)
 {
     UsageVec *v = ctx;
-    v->rows = grow(v->rows, v->n, &v->cap, sizeof *v->rows);
+    v->rows = sqlrow_grow(v->rows, v->n, &v->cap, sizeof *v->rows);
     StorePlanUsage *u = &v->rows[v->n++];
     u->month = sqlite3_column_int64(s, 0);
     u->user_id = sqlite3_column_int64(s, 1);
@@ -536,12 +513,12 @@ typedef struct PeopleVec {
 static int row_person(sqlite3_stmt *s, void *ctx)
 {
     PeopleVec *v = ctx;
-    v->p = grow(v->p, v->n, &v->cap, sizeof *v->p);
+    v->p = sqlrow_grow(v->p, v->n, &v->cap, sizeof *v->p);
     StorePlanPerson *p = &v->p[v->n++];
-    p->user = col_str(s, 0);
-    p->group = col_str(s, 1);
-    p->role = col_str(s, 2);
-    p->domain = col_str(s, 3);
+    p->user = sqlrow_str(s, 0);
+    p->group = sqlrow_str(s, 1);
+    p->role = sqlrow_str(s, 2);
+    p->domain = sqlrow_str(s, 3);
     p->start = col_date(s, 4);
     p->end = col_date(s, 5);
     return 0;
@@ -584,9 +561,9 @@ typedef struct GroupVec {
 static int row_group(sqlite3_stmt *s, void *ctx)
 {
     GroupVec *v = ctx;
-    v->g = grow(v->g, v->n, &v->cap, sizeof *v->g);
-    v->g[v->n].name = col_str(s, 0);
-    v->g[v->n].domain = col_str(s, 1);
+    v->g = sqlrow_grow(v->g, v->n, &v->cap, sizeof *v->g);
+    v->g[v->n].name = sqlrow_str(s, 0);
+    v->g[v->n].domain = sqlrow_str(s, 1);
     v->n++;
     return 0;
 }
@@ -621,15 +598,15 @@ typedef struct GpusVec {
 static int row_gpus(sqlite3_stmt *s, void *ctx)
 {
     GpusVec *v = ctx;
-    v->g = grow(v->g, v->n, &v->cap, sizeof *v->g);
+    v->g = sqlrow_grow(v->g, v->n, &v->cap, sizeof *v->g);
     StorePlanGpus *g = &v->g[v->n++];
-    g->cluster = col_str(s, 0);
-    g->model = col_str(s, 1);
+    g->cluster = sqlrow_str(s, 0);
+    g->model = sqlrow_str(s, 1);
     g->gpus = sqlite3_column_double(s, 2);
     g->mem_gib = sqlite3_column_double(s, 3);
     g->from = col_date(s, 4);
     g->to = col_date(s, 5);
-    g->speed = col_num(s, 6, -1);
+    g->speed = sqlrow_num(s, 6, -1);
     if (g->from == STORE_PLAN_NO_DATE)
         g->from = INT64_MIN;
     return 0;
@@ -732,7 +709,7 @@ static int save_profiles(sqlite3 *db, int64_t run, const StorePlanProfile *p, in
         bind_raw(s, 6, p[i].centroid);
         if (sqlite3_step(s) != SQLITE_DONE) {
             sqlite3_finalize(s);
-            return db_err(db, err, "save profiles");
+            return sqlrow_err(db, err, "save profiles");
         }
         sqlite3_reset(s);
     }
@@ -771,7 +748,7 @@ static int save_members(sqlite3 *db, int64_t run, const StorePlanMember *m, size
         bind_raw(s, 12, m[i].raw);
         if (sqlite3_step(s) != SQLITE_DONE) {
             sqlite3_finalize(s);
-            return db_err(db, err, "save profiles");
+            return sqlrow_err(db, err, "save profiles");
         }
         sqlite3_reset(s);
     }
@@ -796,7 +773,7 @@ int store_plan_run_save(Store *st, StorePlanRun *run, const StorePlanProfile *pr
 static void read_raw(sqlite3_stmt *s, int first, double raw[FEAT_COUNT])
 {
     for (int f = 0; f < FEAT_COUNT; f++)
-        raw[f] = col_num(s, first + f, f == FEAT_MEM_GIB ? -1 : 0);
+        raw[f] = sqlrow_num(s, first + f, f == FEAT_MEM_GIB ? -1 : 0);
 }
 
 static int load_run_row(sqlite3 *db, StorePlanRun *r, int *found, CpErr *err)
@@ -813,12 +790,12 @@ static int load_run_row(sqlite3 *db, StorePlanRun *r, int *found, CpErr *err)
     if (*found) {
         r->id = sqlite3_column_int64(s, 0);
         r->created_at = sqlite3_column_int64(s, 1);
-        r->who = col_str(s, 2);
+        r->who = sqlrow_str(s, 2);
         r->cpu = strcmp((const char *)sqlite3_column_text(s, 3), "cpu") == 0;
         r->win_start = sqlite3_column_int64(s, 4);
         r->win_end = sqlite3_column_int64(s, 5);
         r->window_months = sqlite3_column_int(s, 6);
-        r->roles = col_str(s, 7);
+        r->roles = sqlrow_str(s, 7);
         r->min_jobs = sqlite3_column_int(s, 8);
         r->k = sqlite3_column_int(s, 9);
         r->k_auto = sqlite3_column_int(s, 10);
@@ -830,7 +807,7 @@ static int load_run_row(sqlite3 *db, StorePlanRun *r, int *found, CpErr *err)
         r->last_import = sqlite3_column_int64(s, 16);
     }
     sqlite3_finalize(s);
-    return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : db_err(db, err, "read profiles");
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : sqlrow_err(db, err, "read profiles");
 }
 
 static int load_profiles(sqlite3 *db, const StorePlanRun *r, StorePlanProfile **out, CpErr *err)
@@ -849,13 +826,13 @@ static int load_profiles(sqlite3 *db, const StorePlanRun *r, StorePlanProfile **
         if (i < 0 || i >= r->k || (*out)[i].generated)
             continue;
         StorePlanProfile *p = &(*out)[i];
-        p->generated = col_str(s, 1);
+        p->generated = sqlrow_str(s, 1);
         p->size = sqlite3_column_int(s, 2);
         p->mem_requested = sqlite3_column_int(s, 3);
         read_raw(s, 4, p->centroid);
     }
     sqlite3_finalize(s);
-    return rc == SQLITE_DONE ? 0 : db_err(db, err, "read profiles");
+    return rc == SQLITE_DONE ? 0 : sqlrow_err(db, err, "read profiles");
 }
 
 typedef struct MemberVec {
@@ -866,13 +843,13 @@ typedef struct MemberVec {
 static int row_member(sqlite3_stmt *s, void *ctx)
 {
     MemberVec *v = ctx;
-    v->m = grow(v->m, v->n, &v->cap, sizeof *v->m);
+    v->m = sqlrow_grow(v->m, v->n, &v->cap, sizeof *v->m);
     StorePlanMember *m = &v->m[v->n++];
     m->user_id = sqlite3_column_int64(s, 0);
     m->profile = sqlite3_column_int(s, 1);
-    m->group = col_str(s, 2);
-    m->domain = col_str(s, 3);
-    m->role = col_str(s, 4);
+    m->group = sqlrow_str(s, 2);
+    m->domain = sqlrow_str(s, 3);
+    m->role = sqlrow_str(s, 4);
     m->end = col_date(s, 5);
     m->njobs = sqlite3_column_int(s, 6);
     m->gpu_hours = sqlite3_column_double(s, 7);
@@ -964,7 +941,7 @@ int store_plan_chosen_name(Store *st, const char *generated, char *out, size_t n
     }
     sqlite3_finalize(s);
     if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-        return db_err(db, err, "profile names");
+        return sqlrow_err(db, err, "profile names");
     return found ? 0 : 1;
 }
 
@@ -978,11 +955,11 @@ typedef struct ScenVec {
 static int row_scenario(sqlite3_stmt *s, void *ctx)
 {
     ScenVec *v = ctx;
-    v->s = grow(v->s, v->n, &v->cap, sizeof *v->s);
+    v->s = sqlrow_grow(v->s, v->n, &v->cap, sizeof *v->s);
     StorePlanScenario *c = &v->s[v->n++];
-    c->name = col_str(s, 0);
-    c->base = col_str(s, 1);
-    c->who = col_str(s, 2);
+    c->name = sqlrow_str(s, 0);
+    c->base = sqlrow_str(s, 1);
+    c->who = sqlrow_str(s, 2);
     c->created_at = sqlite3_column_int64(s, 3);
     c->nparams = sqlite3_column_int(s, 4);
     return 0;
@@ -1025,7 +1002,7 @@ static int scenario_id(sqlite3 *db, const char *name, int64_t *id, CpErr *err)
     *id = rc == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
     sqlite3_finalize(s);
     if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-        return db_err(db, err, "scenarios");
+        return sqlrow_err(db, err, "scenarios");
     return 0;
 }
 
@@ -1152,15 +1129,15 @@ typedef struct ParamVec {
 static int row_param(sqlite3_stmt *s, void *ctx)
 {
     ParamVec *v = ctx;
-    v->p = grow(v->p, v->n, &v->cap, sizeof *v->p);
+    v->p = sqlrow_grow(v->p, v->n, &v->cap, sizeof *v->p);
     StorePlanParam *p = &v->p[v->n++];
-    p->key = col_str(s, 0);
-    p->group = col_str(s, 1);
+    p->key = sqlrow_str(s, 0);
+    p->group = sqlrow_str(s, 1);
     p->value = sqlite3_column_double(s, 2);
-    p->measured = col_num(s, 3, NAN);
-    p->label = col_str(s, 4);
-    p->reason = col_str(s, 5);
-    p->who = col_str(s, 6);
+    p->measured = sqlrow_num(s, 3, NAN);
+    p->label = sqlrow_str(s, 4);
+    p->reason = sqlrow_str(s, 5);
+    p->who = sqlrow_str(s, 6);
     p->at = sqlite3_column_int64(s, 7);
     return 0;
 }
@@ -1212,12 +1189,12 @@ static int current_value(sqlite3 *db, int64_t id, const char *key, const char *g
     int rc = sqlite3_step(s), found = rc == SQLITE_ROW;
     if (found) {
         *v = sqlite3_column_double(s, 0);
-        *measured = col_num(s, 1, NAN);
-        *label = col_str(s, 2);
+        *measured = sqlrow_num(s, 1, NAN);
+        *label = sqlrow_str(s, 2);
     }
     sqlite3_finalize(s);
     if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-        return db_err(db, err, "scenario parameters");
+        return sqlrow_err(db, err, "scenario parameters");
     return found;
 }
 
@@ -1347,12 +1324,12 @@ static int last_edit(sqlite3 *db, int64_t id, int64_t *edit_id, char **key, char
     *edit_id = 0;
     if (rc == SQLITE_ROW) {
         *edit_id = sqlite3_column_int64(s, 0);
-        *key = col_str(s, 1);
-        *group = col_str(s, 2);
-        *old_value = col_num(s, 3, NAN);
+        *key = sqlrow_str(s, 1);
+        *group = sqlrow_str(s, 2);
+        *old_value = sqlrow_num(s, 3, NAN);
     }
     sqlite3_finalize(s);
-    return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : db_err(db, err, "scenario history");
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : sqlrow_err(db, err, "scenario history");
 }
 
 /* Put (key, group) of scenario id back to old (NAN: not edited). Who, why

@@ -8,10 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "data/csvin.h"
 #include "core/projection.h"
+#include "data/csvin.h"
 #include "data/fields.h"
 #include "data/plan.h"
+#include "data/sqlrow.h"
 #include "data/store.h"
 #include "data/store_meetings.h"
 #include "data/store_plan.h"
@@ -414,11 +415,6 @@ static const char *keep_zone(StorePolicyData *d, const unsigned char *s, const c
     return last && s && strcmp(last, (const char *)s) == 0 ? last : keep(d, s);
 }
 
-static double col_num(sqlite3_stmt *s, int i)
-{
-    return sqlite3_column_type(s, i) == SQLITE_NULL ? NAN : sqlite3_column_double(s, i);
-}
-
 /* Run sql, calling row for each result row. */
 static int each_row(sqlite3 *db, const char *sql, void (*row)(StorePolicyData *, sqlite3_stmt *),
                     StorePolicyData *d, CpErr *err)
@@ -457,8 +453,8 @@ static void site_row(StorePolicyData *d, sqlite3_stmt *s)
     PolicySite *p = &d->sites[d->nsites++];
     p->cluster = keep(d, sqlite3_column_text(s, 0));
     p->zone = keep(d, sqlite3_column_text(s, 1));
-    p->pue = col_num(s, 2);
-    p->intensity = col_num(s, 3);
+    p->pue = sqlrow_num(s, 2, NAN);
+    p->intensity = sqlrow_num(s, 3, NAN);
 }
 
 static void carbon_row(StorePolicyData *d, sqlite3_stmt *s)

@@ -9,6 +9,7 @@
 #include "core/strmap.h"
 #include "data/fields.h"
 #include "data/jobrec.h"
+#include "data/sqlrow.h"
 #include "data/store.h"
 
 _Static_assert(STATS_TIME_NONE == CP_TIME_NONE, "one 'unknown time'");
@@ -38,11 +39,6 @@ struct StoreStatsData {
     size_t nstrs, capstrs;
     int cached;
 };
-
-static int db_err(sqlite3 *db, CpErr *err, const char *what)
-{
-    return cp_err_set(err, "database: %s: %s", what, sqlite3_errmsg(db));
-}
 
 /* A copy of s owned by d (NULL stays NULL). */
 static const char *keep(StoreStatsData *d, const unsigned char *s)
@@ -97,12 +93,12 @@ static int each_row(sqlite3 *db, const char *sql, void (*row)(sqlite3_stmt *s, v
 {
     sqlite3_stmt *s;
     if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK)
-        return db_err(db, err, what);
+        return sqlrow_err(db, err, what);
     int rc;
     while ((rc = sqlite3_step(s)) == SQLITE_ROW)
         row(s, ctx);
     sqlite3_finalize(s);
-    return rc == SQLITE_DONE ? 0 : db_err(db, err, what);
+    return rc == SQLITE_DONE ? 0 : sqlrow_err(db, err, what);
 }
 
 /* ---- names by id ---- */
@@ -459,7 +455,7 @@ static int fingerprint(sqlite3 *db, char *buf, size_t n, CpErr *err)
         "(SELECT coalesce(max(id), 0) FROM imports WHERE kind NOT IN "
         "('roster', 'inventory', 'events', 'pubs', 'allocations', 'carbon', 'peers', 'sites'))";
     if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK)
-        return db_err(db, err, "read the jobs' state");
+        return sqlrow_err(db, err, "read the jobs' state");
     int rc = sqlite3_step(s);
     if (rc == SQLITE_ROW) {
         const uint32_t probe = 0x01020304;
@@ -470,7 +466,7 @@ static int fingerprint(sqlite3 *db, char *buf, size_t n, CpErr *err)
                  (long long)sqlite3_column_int64(s, 1));
     }
     sqlite3_finalize(s);
-    return rc == SQLITE_ROW ? 0 : db_err(db, err, "read the jobs' state");
+    return rc == SQLITE_ROW ? 0 : sqlrow_err(db, err, "read the jobs' state");
 }
 
 /* The cache's header: fingerprint, and data = the number of attempts and
@@ -659,7 +655,7 @@ StoreStatsData *store_stats_load(Store *st, unsigned needs, CpErr *err)
      * back to store_open's setting (none). */
     exec(db, "PRAGMA mmap_size=4294967296");
     if (own && exec(db, "BEGIN") < 0) {
-        db_err(db, err, "begin");
+        sqlrow_err(db, err, "begin");
         goto fail;
     }
     if (load_names(db, d, err) < 0 || load_refs(db, d, needs, err) < 0 ||
@@ -728,6 +724,6 @@ int store_stats_forget(Store *st, CpErr *err)
 {
     sqlite3 *db = store_db(st);
     if (sqlite3_exec(db, "DELETE FROM stats_cache", NULL, NULL, NULL) != SQLITE_OK)
-        return db_err(db, err, "clear the statistics cache");
+        return sqlrow_err(db, err, "clear the statistics cache");
     return 0;
 }

@@ -6,15 +6,11 @@
 
 #include "core/stats.h"
 #include "data/jobrec.h"
+#include "data/sqlrow.h"
 #include "data/store.h"
 
 /* A statement's rows, one callback each. */
 typedef int (*RowFn)(sqlite3_stmt *s, void *ctx);
-
-static int db_err(sqlite3 *db, CpErr *err, const char *what)
-{
-    return cp_err_set(err, "database: %s: %s", what, sqlite3_errmsg(db));
-}
 
 /* Run sql (with ?1 = arg1 when the statement has a parameter) and call fn
  * for every row. what names the query in an error. */
@@ -23,7 +19,7 @@ static int query(sqlite3 *db, const char *sql, int64_t arg1, RowFn fn, void *ctx
 {
     sqlite3_stmt *s = NULL;
     if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK)
-        return db_err(db, err, what);
+        return sqlrow_err(db, err, what);
     if (sqlite3_bind_parameter_count(s) > 0)
         sqlite3_bind_int64(s, 1, arg1);
     int rc;
@@ -35,7 +31,7 @@ static int query(sqlite3 *db, const char *sql, int64_t arg1, RowFn fn, void *ctx
     }
     sqlite3_finalize(s);
     if (rc != SQLITE_DONE)
-        return db_err(db, err, what);
+        return sqlrow_err(db, err, what);
     return 0;
 }
 
@@ -53,26 +49,6 @@ static int has_table(sqlite3 *db, const char *name)
     return found;
 }
 
-/* Room for one more element of size sz in *p (n used, *cap allocated). */
-static void *grow(void *p, size_t n, size_t *cap, size_t sz)
-{
-    if (n < *cap)
-        return p;
-    *cap = *cap ? *cap * 2 : 64;
-    return xrealloc(p, *cap * sz);
-}
-
-static char *col_str(sqlite3_stmt *s, int i)
-{
-    const unsigned char *t = sqlite3_column_text(s, i);
-    return t ? xstrdup((const char *)t) : NULL;
-}
-
-static double col_num(sqlite3_stmt *s, int i, double unknown)
-{
-    return sqlite3_column_type(s, i) == SQLITE_NULL ? unknown : sqlite3_column_double(s, i);
-}
-
 /* ---- names by id ---------------------------------------------------- */
 
 static int row_name(sqlite3_stmt *s, void *ctx)
@@ -88,7 +64,7 @@ static int row_name(sqlite3_stmt *s, void *ctx)
         nm->n = n;
     }
     free(nm->names[id]);
-    nm->names[id] = col_str(s, 1);
+    nm->names[id] = sqlrow_str(s, 1);
     return 0;
 }
 
@@ -128,11 +104,12 @@ static int row_usage(sqlite3_stmt *s, void *ctx)
     u.cpu_hours = sqlite3_column_double(s, 10);
     u.wait_s = sqlite3_column_double(s, 11);
     u.gpu_hours_lost = sqlite3_column_double(s, 12);
-    o->user_usage = grow(o->user_usage, o->nuser_usage, &v->cap_user, sizeof u);
+    o->user_usage = sqlrow_grow(o->user_usage, o->nuser_usage, &v->cap_user, sizeof u);
     o->user_usage[o->nuser_usage++] = u;
     StoreTuiUsage *c = o->ncluster_usage ? &o->cluster_usage[o->ncluster_usage - 1] : NULL;
     if (!c || c->month != u.month || c->cluster_id != u.cluster_id) {
-        o->cluster_usage = grow(o->cluster_usage, o->ncluster_usage, &v->cap_cluster, sizeof u);
+        o->cluster_usage =
+            sqlrow_grow(o->cluster_usage, o->ncluster_usage, &v->cap_cluster, sizeof u);
         c = &o->cluster_usage[o->ncluster_usage++];
         memset(c, 0, sizeof *c);
         c->month = u.month;
@@ -166,15 +143,15 @@ static int row_person(sqlite3_stmt *s, void *ctx)
 {
     Vec *v = ctx;
     StoreTuiPerson **rows = (StoreTuiPerson **)v->rows;
-    *rows = grow(*rows, *v->n, &v->cap, sizeof **rows);
+    *rows = sqlrow_grow(*rows, *v->n, &v->cap, sizeof **rows);
     StoreTuiPerson *p = &(*rows)[(*v->n)++];
-    p->user = col_str(s, 0);
-    p->group = col_str(s, 1);
-    p->role = col_str(s, 2);
-    p->domain = col_str(s, 3);
-    p->start = col_str(s, 4);
-    p->end = col_str(s, 5);
-    p->supervisor = col_str(s, 6);
+    p->user = sqlrow_str(s, 0);
+    p->group = sqlrow_str(s, 1);
+    p->role = sqlrow_str(s, 2);
+    p->domain = sqlrow_str(s, 3);
+    p->start = sqlrow_str(s, 4);
+    p->end = sqlrow_str(s, 5);
+    p->supervisor = sqlrow_str(s, 6);
     return p->user && p->group ? 0 : -1;
 }
 
@@ -182,11 +159,11 @@ static int row_group(sqlite3_stmt *s, void *ctx)
 {
     Vec *v = ctx;
     StoreTuiGroup **rows = (StoreTuiGroup **)v->rows;
-    *rows = grow(*rows, *v->n, &v->cap, sizeof **rows);
+    *rows = sqlrow_grow(*rows, *v->n, &v->cap, sizeof **rows);
     StoreTuiGroup *g = &(*rows)[(*v->n)++];
-    g->name = col_str(s, 0);
-    g->domain = col_str(s, 1);
-    g->professor = col_str(s, 2);
+    g->name = sqlrow_str(s, 0);
+    g->domain = sqlrow_str(s, 1);
+    g->professor = sqlrow_str(s, 2);
     return g->name ? 0 : -1;
 }
 
@@ -194,15 +171,15 @@ static int row_inventory(sqlite3_stmt *s, void *ctx)
 {
     Vec *v = ctx;
     StoreTuiInventory **rows = (StoreTuiInventory **)v->rows;
-    *rows = grow(*rows, *v->n, &v->cap, sizeof **rows);
+    *rows = sqlrow_grow(*rows, *v->n, &v->cap, sizeof **rows);
     StoreTuiInventory *r = &(*rows)[(*v->n)++];
-    r->cluster = col_str(s, 0);
-    r->gpu_model = col_str(s, 1);
+    r->cluster = sqlrow_str(s, 0);
+    r->gpu_model = sqlrow_str(s, 1);
     r->gpus = sqlite3_column_int64(s, 2);
     r->gpu_mem_gib = sqlite3_column_double(s, 3);
-    r->from = col_str(s, 4);
-    r->to = col_str(s, 5);
-    r->relative_speed = col_num(s, 6, -1);
+    r->from = sqlrow_str(s, 4);
+    r->to = sqlrow_str(s, 5);
+    r->relative_speed = sqlrow_num(s, 6, -1);
     return r->cluster && r->gpu_model && r->from ? 0 : -1;
 }
 
@@ -210,11 +187,11 @@ static int row_event(sqlite3_stmt *s, void *ctx)
 {
     Vec *v = ctx;
     StoreTuiEvent **rows = (StoreTuiEvent **)v->rows;
-    *rows = grow(*rows, *v->n, &v->cap, sizeof **rows);
+    *rows = sqlrow_grow(*rows, *v->n, &v->cap, sizeof **rows);
     StoreTuiEvent *e = &(*rows)[(*v->n)++];
-    e->date = col_str(s, 0);
-    e->cluster = col_str(s, 1);
-    e->label = col_str(s, 2);
+    e->date = sqlrow_str(s, 0);
+    e->cluster = sqlrow_str(s, 1);
+    e->label = sqlrow_str(s, 2);
     return e->date && e->cluster && e->label ? 0 : -1;
 }
 
@@ -222,12 +199,12 @@ static int row_note(sqlite3_stmt *s, void *ctx)
 {
     Vec *v = ctx;
     StoreTuiNote **rows = (StoreTuiNote **)v->rows;
-    *rows = grow(*rows, *v->n, &v->cap, sizeof **rows);
+    *rows = sqlrow_grow(*rows, *v->n, &v->cap, sizeof **rows);
     StoreTuiNote *t = &(*rows)[(*v->n)++];
-    t->group = col_str(s, 0);
-    t->user = col_str(s, 1);
-    t->date = col_str(s, 2);
-    t->text = col_str(s, 3);
+    t->group = sqlrow_str(s, 0);
+    t->user = sqlrow_str(s, 1);
+    t->date = sqlrow_str(s, 2);
+    t->text = sqlrow_str(s, 3);
     return t->group && t->date && t->text ? 0 : -1;
 }
 
@@ -235,14 +212,14 @@ static int row_stated(sqlite3_stmt *s, void *ctx)
 {
     Vec *v = ctx;
     StoreTuiStated **rows = (StoreTuiStated **)v->rows;
-    *rows = grow(*rows, *v->n, &v->cap, sizeof **rows);
+    *rows = sqlrow_grow(*rows, *v->n, &v->cap, sizeof **rows);
     StoreTuiStated *t = &(*rows)[(*v->n)++];
-    t->user = col_str(s, 0);
-    t->group = col_str(s, 1);
-    t->date = col_str(s, 2);
-    t->gpus_fulltime = col_num(s, 3, -1);
-    t->gpu_mem_class_gib = col_num(s, 4, -1);
-    t->text = col_str(s, 5);
+    t->user = sqlrow_str(s, 0);
+    t->group = sqlrow_str(s, 1);
+    t->date = sqlrow_str(s, 2);
+    t->gpus_fulltime = sqlrow_num(s, 3, -1);
+    t->gpu_mem_class_gib = sqlrow_num(s, 4, -1);
+    t->text = sqlrow_str(s, 5);
     return t->user && t->group && t->date ? 0 : -1;
 }
 
@@ -250,14 +227,14 @@ static int row_meeting(sqlite3_stmt *s, void *ctx)
 {
     Vec *v = ctx;
     StoreTuiMeeting **rows = (StoreTuiMeeting **)v->rows;
-    *rows = grow(*rows, *v->n, &v->cap, sizeof **rows);
+    *rows = sqlrow_grow(*rows, *v->n, &v->cap, sizeof **rows);
     StoreTuiMeeting *t = &(*rows)[(*v->n)++];
-    t->group = col_str(s, 0);
-    t->date = col_str(s, 1);
-    t->attendees = col_str(s, 2);
+    t->group = sqlrow_str(s, 0);
+    t->date = sqlrow_str(s, 1);
+    t->attendees = sqlrow_str(s, 2);
     if (!t->attendees)
         t->attendees = xstrdup("");
-    t->status = col_str(s, 3);
+    t->status = sqlrow_str(s, 3);
     return t->group && t->date && t->status ? 0 : -1;
 }
 
@@ -265,8 +242,8 @@ static int row_string(sqlite3_stmt *s, void *ctx)
 {
     Vec *v = ctx;
     char ***rows = (char ***)v->rows;
-    *rows = grow(*rows, *v->n, &v->cap, sizeof **rows);
-    (*rows)[*v->n] = col_str(s, 0);
+    *rows = sqlrow_grow(*rows, *v->n, &v->cap, sizeof **rows);
+    (*rows)[*v->n] = sqlrow_str(s, 0);
     return (*rows)[(*v->n)++] ? 0 : -1;
 }
 
@@ -350,7 +327,7 @@ static int load_window(Store *st, StoreTuiSnapshot *out, CpErr *err)
     sqlite3_stmt *s;
     if (sqlite3_prepare_v2(db, "SELECT lo, hi FROM acct_window WHERE id = 1", -1, &s, NULL) !=
         SQLITE_OK)
-        return db_err(db, err, "accounting window");
+        return sqlrow_err(db, err, "accounting window");
     int rc = sqlite3_step(s);
     if (rc == SQLITE_ROW && sqlite3_column_type(s, 0) != SQLITE_NULL &&
         sqlite3_column_type(s, 1) != SQLITE_NULL) {
@@ -358,7 +335,7 @@ static int load_window(Store *st, StoreTuiSnapshot *out, CpErr *err)
         out->acct_to = sqlite3_column_int64(s, 1);
     }
     sqlite3_finalize(s);
-    return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : db_err(db, err, "accounting window");
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : sqlrow_err(db, err, "accounting window");
 }
 
 int store_tui_load(Store *st, StoreTuiSnapshot *out, CpErr *err)
@@ -367,7 +344,7 @@ int store_tui_load(Store *st, StoreTuiSnapshot *out, CpErr *err)
     sqlite3 *db = store_db(st);
     /* One read transaction: every table seen at the same instant. */
     if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
-        return db_err(db, err, "begin");
+        return sqlrow_err(db, err, "begin");
     int rc = 0;
     if (load_names(db, out, err) < 0 || load_usage(db, out, err) < 0 ||
         load_refs(db, out, err) < 0 || load_meetings(db, out, err) < 0 ||
@@ -528,7 +505,7 @@ static int write_row(Store *st, const char *sql, const char *t[4], double n1, do
     sqlite3 *db = store_db(st);
     sqlite3_stmt *s = NULL;
     if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK)
-        return db_err(db, err, what);
+        return sqlrow_err(db, err, what);
     int np = sqlite3_bind_parameter_count(s);
     for (int i = 0; i < 4 && i < np; i++)
         bind_opt_text(s, i + 1, t[i]); /* unbound parameters read as NULL */
@@ -539,7 +516,7 @@ static int write_row(Store *st, const char *sql, const char *t[4], double n1, do
     int rc = sqlite3_step(s);
     sqlite3_finalize(s);
     if (rc != SQLITE_DONE)
-        return db_err(db, err, what);
+        return sqlrow_err(db, err, what);
     return 0;
 }
 
@@ -593,24 +570,25 @@ typedef struct JobVec {
 static int row_job(sqlite3_stmt *s, void *ctx)
 {
     JobVec *v = ctx;
-    *v->rows = grow(*v->rows, *v->n, &v->cap, sizeof **v->rows);
+    *v->rows = sqlrow_grow(*v->rows, *v->n, &v->cap, sizeof **v->rows);
     StoreTuiJob *j = &(*v->rows)[(*v->n)++];
-    j->job_id = col_str(s, 0);
-    j->name = col_str(s, 1);
-    j->state = col_str(s, 2);
+    j->job_id = sqlrow_str(s, 0);
+    j->name = sqlrow_str(s, 1);
+    j->state = sqlrow_str(s, 2);
     if (!j->state || !j->state[0]) { /* the raw text is kept only when it differs */
         free(j->state);
         int st = sqlite3_column_int(s, 11);
-        j->state = xstrdup(jobrec_state_name(st >= 0 && st < CP_ST_COUNT ? (CpState)st : CP_ST_OTHER));
+        CpState state = st >= 0 && st < CP_ST_COUNT ? (CpState)st : CP_ST_OTHER;
+        j->state = xstrdup(jobrec_state_name(state));
     }
-    j->partition = col_str(s, 3);
-    j->cluster = col_str(s, 4);
+    j->partition = sqlrow_str(s, 3);
+    j->cluster = sqlrow_str(s, 4);
     j->start = sqlite3_column_int64(s, 5);
     j->elapsed = sqlite3_column_int64(s, 6);
     j->gpus = sqlite3_column_double(s, 7);
     j->gpu_hours = sqlite3_column_double(s, 8);
-    j->gpu_mem_gib = col_num(s, 9, -1);
-    j->gpu_util = col_num(s, 10, -1);
+    j->gpu_mem_gib = sqlrow_num(s, 9, -1);
+    j->gpu_util = sqlrow_num(s, 10, -1);
     return j->job_id ? 0 : -1;
 }
 
@@ -631,7 +609,7 @@ int store_tui_user_jobs(Store *st, const char *user, int64_t since, int limit,
             "WHERE j.user_id = (SELECT id FROM users WHERE name = ?1) AND j.start >= ?2 "
             "ORDER BY gh DESC, COALESCE(j.total_cpu_s, 0) DESC, j.start DESC LIMIT ?3",
             -1, &s, NULL) != SQLITE_OK)
-        return db_err(db, err, "jobs of a user");
+        return sqlrow_err(db, err, "jobs of a user");
     sqlite3_bind_text(s, 1, user, -1, SQLITE_TRANSIENT);
     sqlite3_bind_int64(s, 2, since);
     sqlite3_bind_int(s, 3, limit);
@@ -642,7 +620,7 @@ int store_tui_user_jobs(Store *st, const char *user, int64_t since, int limit,
             break;
     sqlite3_finalize(s);
     if (rc != SQLITE_DONE && rc != SQLITE_ROW)
-        return db_err(db, err, "jobs of a user");
+        return sqlrow_err(db, err, "jobs of a user");
     return 0;
 }
 

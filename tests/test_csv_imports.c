@@ -44,13 +44,8 @@ static int db_setup(void **state)
 static int db_teardown(void **state)
 {
     Db *d = *state;
-    char side[80];
     store_close(d->st);
-    unlink(d->path);
-    snprintf(side, sizeof side, "%s-wal", d->path);
-    unlink(side);
-    snprintf(side, sizeof side, "%s-shm", d->path);
-    unlink(side);
+    tu_remove_db(d->path);
     free(d);
     return 0;
 }

@@ -35,21 +35,11 @@ static int db_setup(void **state)
     return 0;
 }
 
-static void remove_db(const char *path)
-{
-    char buf[1100];
-    unlink(path);
-    snprintf(buf, sizeof buf, "%s-wal", path);
-    unlink(buf);
-    snprintf(buf, sizeof buf, "%s-shm", path);
-    unlink(buf);
-}
-
 static int db_teardown(void **state)
 {
     Db *d = *state;
     store_close(d->st);
-    remove_db(d->path);
+    tu_remove_db(d->path);
     free(d->path);
     free(d);
     return 0;

@@ -265,13 +265,8 @@ static int db_setup(void **state)
 static int db_teardown(void **state)
 {
     Db *d = *state;
-    char buf[1100];
     store_close(d->st);
-    unlink(d->path);
-    snprintf(buf, sizeof buf, "%s-wal", d->path);
-    unlink(buf);
-    snprintf(buf, sizeof buf, "%s-shm", d->path);
-    unlink(buf);
+    tu_remove_db(d->path);
     free(d->path);
     free(d);
     return 0;

@@ -98,16 +98,6 @@ typedef struct Db {
     Store *st;
 } Db;
 
-static void remove_db(const char *path)
-{
-    char buf[1100];
-    unlink(path);
-    snprintf(buf, sizeof buf, "%s-wal", path);
-    unlink(buf);
-    snprintf(buf, sizeof buf, "%s-shm", path);
-    unlink(buf);
-}
-
 static void import_text(Store *st, const char *kind, const char *text)
 {
     char *p = tu_write_temp(text, strlen(text));
@@ -152,7 +142,7 @@ static int db_teardown(void **state)
 {
     Db *d = *state;
     store_close(d->st);
-    remove_db(d->path);
+    tu_remove_db(d->path);
     free(d->path);
     free(d);
     return 0;

@@ -644,17 +644,11 @@ static int meeting_parse(TuiState *s, char *buf, char *att, size_t n, StoreMeeti
     m->status = next_word(&p);
     m->attendees = att;
     att[0] = '\0';
-    if (!meetings_date_ok(m->date))
-        return snprintf(why, wn, "refused: '%s' is not a date (YYYY-MM-DD)", m->date), -1;
-    if (strcmp(m->status, "planned") && strcmp(m->status, "held") && strcmp(m->status, "cancelled"))
-        return snprintf(why, wn, "refused: status '%s' is not planned, held or cancelled",
-                        m->status), -1;
-    if (strcmp(m->status, "planned") == 0 && strcmp(m->date, now) < 0)
-        return snprintf(why, wn, "refused: %s is in the past for a planned meeting (today is %s)",
-                        m->date, now), -1;
-    if (strcmp(m->status, "held") == 0 && strcmp(m->date, now) > 0)
-        return snprintf(why, wn, "refused: %s is in the future for a held meeting (today is %s)",
-                        m->date, now), -1;
+    const char *field;
+    char rule[160];
+    if (meetings_check(m->date, m->status, now, &field, rule, sizeof rule) < 0)
+        return snprintf(why, wn, "refused: %s%s", strcmp(field, "status") ? "" : "status ",
+                        rule), -1;
     for (char *save = NULL, *t = strtok_r(p, ";", &save); t; t = strtok_r(NULL, ";", &save)) {
         char *login = next_word(&t);
         if (!login[0])

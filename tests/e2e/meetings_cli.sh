@@ -101,9 +101,9 @@ costa-lab,2030-01-01,,held' "2: field date: 2030-01-01 is in the future for a he
 bad width 'group,date,attendees,status
 costa-lab,2027-01-01,,planned,extra' "2: expected 4 fields as in the header, found 5"
 bad status 'group,date,attendees,status
-costa-lab,2027-01-01,,maybe' "2: field status: must be planned, held or cancelled, not 'maybe'"
+costa-lab,2027-01-01,,maybe' "2: field status: 'maybe' is not planned, held or cancelled"
 bad baddate 'group,date,attendees,status
-costa-lab,2027-02-30,,planned' "2: field date: bad date (YYYY-MM-DD) '2027-02-30'"
+costa-lab,2027-02-30,,planned' "2: field date: '2027-02-30' is not a date (YYYY-MM-DD)"
 bad neg 'user,group,date,gpus_fulltime,gpu_mem_class_gib,typical_hours,burst_per_month,burst_gpus,burst_hours,text
 cwang,tanaka-lab,2026-11-20,3,80,,,,,fine
 lduarte,tanaka-lab,2026-11-20,-1,24,,,,,' "3: field gpus_fulltime: negative GPU count '-1'"

@@ -14,6 +14,16 @@ const char *tu_shared(const char *rel)
     return buf;
 }
 
+void tu_remove_db(const char *path)
+{
+    char side[1100];
+    unlink(path);
+    snprintf(side, sizeof side, "%s-wal", path);
+    unlink(side);
+    snprintf(side, sizeof side, "%s-shm", path);
+    unlink(side);
+}
+
 char *tu_temp_path(const char *suffix)
 {
     char tmpl[] = "/tmp/capplan-test-XXXXXX";

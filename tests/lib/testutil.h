@@ -16,6 +16,9 @@ const char *tu_shared(const char *rel);
 /* A new temporary path (the file does not exist). Caller frees. */
 char *tu_temp_path(const char *suffix);
 
+/* Remove the database at path and its -wal and -shm files. */
+void tu_remove_db(const char *path);
+
 /* Write text to a new temporary file; caller frees the returned path and
  * unlinks the file. */
 char *tu_write_temp(const char *text, size_t n);

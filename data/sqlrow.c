@@ -1,0 +1,26 @@
+/* sqlrow: see sqlrow.h. */
+#include "data/sqlrow.h"
+
+int sqlrow_err(sqlite3 *db, CpErr *err, const char *what)
+{
+    return cp_err_set(err, "database: %s: %s", what, sqlite3_errmsg(db));
+}
+
+char *sqlrow_str(sqlite3_stmt *s, int i)
+{
+    const unsigned char *t = sqlite3_column_text(s, i);
+    return t ? xstrdup((const char *)t) : NULL;
+}
+
+double sqlrow_num(sqlite3_stmt *s, int i, double unknown)
+{
+    return sqlite3_column_type(s, i) == SQLITE_NULL ? unknown : sqlite3_column_double(s, i);
+}
+
+void *sqlrow_grow(void *p, size_t n, size_t *cap, size_t sz)
+{
+    if (n < *cap)
+        return p;
+    *cap = *cap ? *cap * 2 : 64;
+    return xrealloc(p, *cap * sz);
+}

@@ -1,0 +1,21 @@
+#ifndef SQLROW_H
+#define SQLROW_H
+/* sqlrow: the few helpers every data/store_*.c module reads SQLite rows
+ * with, written once. */
+
+#include <sqlite3.h>
+#include <stddef.h>
+
+#include "core/cp.h"
+
+/* err = "database: WHAT: sqlite's message"; returns -1. */
+int sqlrow_err(sqlite3 *db, CpErr *err, const char *what);
+/* Column i as a new string (caller frees), NULL when NULL. */
+char *sqlrow_str(sqlite3_stmt *s, int i);
+/* Column i as a number, unknown when NULL. */
+double sqlrow_num(sqlite3_stmt *s, int i, double unknown);
+/* p with room for element n of size sz (*cap elements allocated, doubled
+ * from 64 as needed); the caller owns the array. */
+void *sqlrow_grow(void *p, size_t n, size_t *cap, size_t sz);
+
+#endif
