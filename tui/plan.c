@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "data/meetings.h"
 #include "data/store_plan.h"
 #include "tui/actions.h"
 
@@ -26,6 +27,8 @@ struct TuiPlan {
     size_t nedits;
     StorePlanScenario *scen;    /* every stored scenario */
     size_t nscen;
+    MeetPick *picks;            /* whom to ask, all groups: computed once (tui_plan_picks) */
+    int npicks;                 /* -1 until computed */
 };
 
 /* ---- reading ---------------------------------------------------------- */
@@ -162,6 +165,7 @@ TuiPlan *tui_plan_open(Store *st, TuiModel *m, const char *scenario, CpErr *err)
     p->st = st;
     p->model = m;
     p->plan = plan;
+    p->npicks = -1;
     snprintf(p->scenario, sizeof p->scenario, "%s", scenario ? scenario : "base");
     p->base = projection_params_copy(plan->measured);
     p->res = projection_result_new(plan->model);
@@ -186,7 +190,16 @@ void tui_plan_close(TuiPlan *p)
     projection_params_free(p->params);
     projection_params_free(p->base);
     plan_free(p->plan);
+    free(p->picks);
     free(p);
+}
+
+const MeetPick *tui_plan_picks(TuiPlan *p, int *n)
+{
+    if (p->npicks < 0) /* the plan does not change while it is open */
+        p->npicks = meetings_pick(p->plan, PICK_DEFAULT, &p->picks);
+    *n = p->npicks;
+    return p->picks;
 }
 
 void tui_plan_reload(TuiPlan *p, TuiModel *m)

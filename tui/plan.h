@@ -14,6 +14,7 @@
 
 #include "core/cp.h"
 #include "core/projection.h"
+#include "data/meetings.h"
 #include "data/plan.h"
 #include "data/store_plan.h"
 #include "tui/app.h"
@@ -32,6 +33,9 @@ void tui_plan_reload(TuiPlan *p, TuiModel *m);
 const Plan *tui_plan_plan(const TuiPlan *p);
 const ProjParams *tui_plan_params(const TuiPlan *p, int base);
 const ProjResult *tui_plan_result(const TuiPlan *p, int base);
+/* Whom to ask in every group (data/meetings.h meetings_pick, PICK_DEFAULT a
+ * profile), computed on the first call; *n of them. Borrowed from p. */
+const MeetPick *tui_plan_picks(TuiPlan *p, int *n);
 /* The planner's group of the model's group mg, -1 when not in the plan. */
 int tui_plan_group(const TuiPlan *p, const TuiModel *m, int mg);
 

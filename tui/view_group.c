@@ -370,8 +370,8 @@ static void render_ask(const TuiState *s, Canvas *c, int y)
         canvas_text(c, 1, y, c->w - 2, CV_DIM, "whom to ask: no compute profiles here yet");
         return;
     }
-    MeetPick *k;
-    int n = meetings_pick(p, PICK_DEFAULT, &k), o, last = -1;
+    int n, o, last = -1;
+    const MeetPick *k = tui_plan_picks(s->plan, &n);
     char buf[512], name[128];
     o = snprintf(buf, sizeof buf, "whom to ask (nearest their profile's centroid):");
     for (int i = 0; i < n && o < (int)sizeof buf; i++) {
@@ -391,7 +391,6 @@ static void render_ask(const TuiState *s, Canvas *c, int y)
     }
     if (last < 0 && o < (int)sizeof buf)
         snprintf(buf + o, sizeof buf - (size_t)o, " nobody with enough history");
-    free(k);
     canvas_text(c, 1, y, c->w - 2, CV_ACCENT, buf);
 }
 
