@@ -14,8 +14,8 @@
 typedef struct ProjectArgs {
     PlanOpts o;
     const char *scenario;
-    const char *backtest;
-    int json, csv, bench;
+    const char *backtest, *explain;
+    int json, csv, bench, do_backtest;
 } ProjectArgs;
 
 /* What one projection shows: the plan, the scenario's parameters, the
@@ -28,9 +28,18 @@ typedef struct View {
     StorePlanParam *edits;
     size_t nedits;
     int skipped;
+    int *pusers_group;    /* the model's users' groups (explain) */
+    double *pusers_pres;  /* their share of year 1 present */
 } View;
 
-static const char *const group_keys[] = {"growth", "share", "burst", "buffer"};
+static const char *const group_keys[] = {"growth", "pool", "buffer"};
+
+/* The unit of every projected figure: "GPU-eq" (reference model named
+ * in the header) or "CPUs". */
+static const char *unit_of(const Plan *p)
+{
+    return p->cpu ? "CPUs" : "GPU-eq";
+}
 
 /* ---- JSON ---- */
 
@@ -49,6 +58,18 @@ static cJSON *param_pair(double value, double measured)
     cJSON_AddNumberToObject(o, "measured", measured);
     cJSON_AddBoolToObject(o, "edited", value != measured);
     return o;
+}
+
+/* {"p10": lo, "p90": hi} or null when not calibrated. */
+static void add_range(cJSON *o, const char *key, ProjRange r)
+{
+    if (!isfinite(r.lo) || !isfinite(r.hi)) {
+        cJSON_AddNullToObject(o, key);
+        return;
+    }
+    cJSON *x = cJSON_AddObjectToObject(o, key);
+    cJSON_AddNumberToObject(x, "p10", r.lo);
+    cJSON_AddNumberToObject(x, "p90", r.hi);
 }
 
 static void json_years(cJSON *o, const View *v)
@@ -71,34 +92,45 @@ static void json_years(cJSON *o, const View *v)
 static void json_profiles(cJSON *o, const View *v)
 {
     cJSON *a = cJSON_AddArrayToObject(o, "profiles");
+    const ProjModel *m = v->p->model;
     for (int i = 0; i < v->p->fit.k; i++) {
+        double g, gm, mem, memm;
+        char key[32];
+        snprintf(key, sizeof key, "gpus.%d", i + 1);
+        projection_param_get(m, v->params, key, -1, &g, NULL);
+        projection_param_get(m, v->p->measured, key, -1, &gm, NULL);
+        snprintf(key, sizeof key, "mem.%d", i + 1);
+        projection_param_get(m, v->params, key, -1, &mem, NULL);
+        projection_param_get(m, v->p->measured, key, -1, &memm, NULL);
         cJSON *e = cJSON_CreateObject();
         cJSON_AddNumberToObject(e, "id", i + 1);
         cJSON_AddStringToObject(e, "name", v->p->names[i]);
-        cJSON_AddItemToObject(e, "gpus", param_pair(v->params->gpus[i], v->p->measured->gpus[i]));
-        cJSON_AddItemToObject(e, "mem_gib", param_pair(v->params->mem[i], v->p->measured->mem[i]));
-        cJSON_AddStringToObject(e, "mem_class",
-                                profiles_mem_class_name(profiles_mem_class(v->params->mem[i])));
+        cJSON_AddItemToObject(e, "gpus", param_pair(g, gm));
+        cJSON_AddItemToObject(e, "mem_gib", param_pair(mem, memm));
+        cJSON_AddStringToObject(e, "mem_class", profiles_mem_class_name(profiles_mem_class(mem)));
         cJSON_AddItemToArray(a, e);
     }
 }
 
-static cJSON *group_year(const View *v, const ProjGroupYear *t, int g, int y)
+static cJSON *group_year(const ProjGroupYear *t, int y)
 {
     cJSON *e = cJSON_CreateObject();
     cJSON_AddNumberToObject(e, "year", y);
     cJSON_AddNumberToObject(e, "stay", t->stay);
     cJSON_AddNumberToObject(e, "arrivals", t->arrivals);
-    cJSON_AddNumberToObject(e, "target", t->target);
     cJSON_AddNumberToObject(e, "newcomers", t->newcomers);
     cJSON_AddNumberToObject(e, "heads", t->heads);
-    cJSON_AddItemToObject(e, "heads_by_profile", cJSON_CreateDoubleArray(t->heads_p, v->p->fit.k));
-    cJSON_AddNumberToObject(e, "base", t->base);
-    cJSON_AddNumberToObject(e, "bursts", t->bursts);
+    cJSON_AddNumberToObject(e, "stayers", t->stayers);
+    cJSON_AddNumberToObject(e, "leavers", t->leavers);
+    cJSON_AddNumberToObject(e, "newcomers_use", t->newcomers_use);
+    cJSON_AddNumberToObject(e, "intensity", t->intensity);
+    cJSON_AddNumberToObject(e, "expected_use", t->base);
+    add_range(e, "expected_use_range", t->base_r);
     cJSON_AddNumberToObject(e, "pool", t->pool);
-    cJSON_AddNumberToObject(e, "buffer", v->params->buffer[g]);
-    cJSON_AddNumberToObject(e, "demand", t->demand);
-    cJSON_AddItemToObject(e, "demand_by_class", by_class(t->demand_c));
+    cJSON_AddNumberToObject(e, "buffer", t->buffer_add);
+    cJSON_AddNumberToObject(e, "need", t->demand);
+    add_range(e, "need_range", t->demand_r);
+    cJSON_AddItemToObject(e, "need_by_class", by_class(t->demand_c));
     return e;
 }
 
@@ -106,30 +138,24 @@ static void json_groups(cJSON *o, const View *v)
 {
     const Plan *p = v->p;
     cJSON *a = cJSON_AddArrayToObject(o, "groups");
-    const double *meas[] = {p->measured->growth, p->measured->share, p->measured->burst,
-                            p->measured->buffer};
-    const double *val[] = {v->params->growth, v->params->share, v->params->burst,
-                           v->params->buffer};
+    const double *meas[] = {p->measured->growth, p->measured->pool, p->measured->buffer};
+    const double *val[] = {v->params->growth, v->params->pool, v->params->buffer};
     for (int g = 0; g < p->ngroups; g++) {
         cJSON *e = cJSON_CreateObject();
+        int capped;
         cJSON_AddStringToObject(e, "name", p->groups[g]);
         cJSON_AddStringToObject(e, "domain", p->domains[p->group_domain[g]]);
         cJSON_AddNumberToObject(e, "heads_now", projection_heads0(p->model, g));
+        cJSON_AddNumberToObject(e, "growth_raw", projection_growth_raw(p->model, g, &capped));
+        cJSON_AddBoolToObject(e, "growth_capped", capped);
         cJSON_AddItemToObject(e, "mix",
                               cJSON_CreateDoubleArray(projection_mix(p->model, g), p->fit.k));
         cJSON *pa = cJSON_AddObjectToObject(e, "params");
-        for (int k = 0; k < 4; k++)
+        for (int k = 0; k < 3; k++)
             cJSON_AddItemToObject(pa, group_keys[k], param_pair(val[k][g], meas[k][g]));
-        /* b_p as this group sees it: its own value (a stated need applied to
-         * the group) or the profile's */
-        cJSON *bp = cJSON_AddArrayToObject(pa, "gpus");
-        for (int q = 0; q < p->fit.k; q++)
-            cJSON_AddItemToArray(bp, param_pair(projection_gpus_of(v->params, g, q),
-                                                p->measured->gpus[q]));
         cJSON *ys = cJSON_AddArrayToObject(e, "years");
         for (int y = 1; y <= v->r->nyears; y++)
-            cJSON_AddItemToArray(ys, group_year(v, &v->r->gy[(size_t)g * v->r->nyears + y - 1],
-                                                g, y));
+            cJSON_AddItemToArray(ys, group_year(&v->r->gy[(size_t)g * v->r->nyears + y - 1], y));
         cJSON_AddItemToArray(a, e);
     }
 }
@@ -139,13 +165,19 @@ static cJSON *totals(const ProjTotals *t, int y, int with_capacity)
     cJSON *e = cJSON_CreateObject();
     cJSON_AddNumberToObject(e, "year", y);
     cJSON_AddNumberToObject(e, "heads", t->heads);
-    cJSON_AddNumberToObject(e, "base", t->base);
+    cJSON_AddNumberToObject(e, "expected_use", t->base);
+    add_range(e, "expected_use_range", t->base_r);
     cJSON_AddNumberToObject(e, "pool", t->pool);
-    cJSON_AddNumberToObject(e, "demand", t->demand);
-    cJSON_AddItemToObject(e, "demand_by_class", by_class(t->demand_c));
+    cJSON_AddNumberToObject(e, "buffer", t->buffer_add);
+    cJSON_AddNumberToObject(e, "need", t->demand);
+    add_range(e, "need_range", t->demand_r);
+    cJSON_AddItemToObject(e, "need_by_class", by_class(t->demand_c));
     if (with_capacity) {
+        cJSON_AddNumberToObject(e, "pool_sum_of_groups", t->pool_sum);
+        cJSON_AddNumberToObject(e, "shared_between_groups", t->pool_sum - t->pool);
         cJSON_AddNumberToObject(e, "capacity", t->capacity);
         cJSON_AddNumberToObject(e, "gap", t->gap);
+        add_range(e, "gap_range", t->gap_r);
         cJSON_AddItemToObject(e, "capacity_by_class", by_class(t->capacity_c));
         cJSON_AddItemToObject(e, "gap_by_class", by_class(t->gap_c));
     }
@@ -192,13 +224,22 @@ static void json_edits(cJSON *o, const View *v)
 static void print_json(const View *v, FILE *out)
 {
     char t0[16];
+    const ProjCalib *c = projection_calib(v->p->model);
+    int capped;
     plan_cli_date(v->p->win_end, t0, sizeof t0);
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "unit", v->p->cpu ? "cpu" : "gpu");
+    cJSON_AddStringToObject(o, "unit", unit_of(v->p));
+    cJSON_AddStringToObject(o, "reference_model", v->p->ref_model);
     cJSON_AddStringToObject(o, "scenario", v->scenario ? v->scenario : "base");
     cJSON_AddStringToObject(o, "t0", t0);
     cJSON_AddNumberToObject(o, "institute_growth", v->p->institute_growth);
+    cJSON_AddNumberToObject(o, "intensity", v->params->intensity);
+    cJSON_AddNumberToObject(o, "intensity_raw", projection_intensity_raw(v->p->model, &capped));
+    cJSON_AddBoolToObject(o, "intensity_capped", capped);
+    cJSON_AddNumberToObject(o, "halflife_months", v->params->halflife);
     cJSON_AddNumberToObject(o, "institute_buffer", v->p->institute_buffer);
+    cJSON_AddNumberToObject(o, "backtest_cuts", c->ncuts);
+    cJSON_AddBoolToObject(o, "calibrated", c->ncuts >= PROJ_MIN_CUTS);
     json_years(o, v);
     json_profiles(o, v);
     json_groups(o, v);
@@ -221,13 +262,15 @@ static void csv_row(FILE *out, const char *kind, const char *name, const char *d
     fputc(',', out);
     plan_cli_csv_cell(out, domain);
     fprintf(out, ",%d", y);
-    double heads = g ? g->heads : t->heads, base = g ? g->base : t->base;
-    double pool = g ? g->pool : t->pool, demand = g ? g->demand : t->demand;
+    ProjRange br = g ? g->base_r : t->base_r, dr = g ? g->demand_r : t->demand_r;
     const double *dc = g ? g->demand_c : t->demand_c;
-    double v[] = {heads, base, pool, demand, dc[0], dc[1], dc[2], dc[3], dc[4]};
+    double v[] = {g ? g->heads : t->heads, g ? g->base : t->base, br.lo, br.hi,
+                  g ? g->pool : t->pool, g ? g->buffer_add : t->buffer_add,
+                  g ? g->demand : t->demand, dr.lo, dr.hi, dc[0], dc[1], dc[2], dc[3], dc[4]};
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
         fputc(',', out);
-        plan_cli_csv_num(out, v[i]);
+        if (isfinite(v[i]))
+            plan_cli_csv_num(out, v[i]);
     }
     for (int c = 0; c < MEMCLASS_COUNT; c++) {
         fputc(',', out);
@@ -246,9 +289,12 @@ static void print_csv(const View *v, FILE *out)
 {
     const Plan *p = v->p;
     int Y = v->r->nyears;
-    fputs("kind,name,domain,year,heads,base,pool,demand,demand_24,demand_48,demand_80,"
-          "demand_80plus,demand_unknown,capacity_24,capacity_48,capacity_80,capacity_80plus,"
-          "capacity_unknown,gap_24,gap_48,gap_80,gap_80plus,gap_unknown\r\n",
+    fputs("kind,name,domain,year,heads_people,expected_use_gpu_eq,expected_use_p10_gpu_eq,"
+          "expected_use_p90_gpu_eq,pool_gpu_eq,buffer_gpu_eq,need_gpu_eq,need_p10_gpu_eq,"
+          "need_p90_gpu_eq,need_24_gpu_eq,need_48_gpu_eq,need_80_gpu_eq,need_80plus_gpu_eq,"
+          "need_unknown_gpu_eq,capacity_24_gpu_eq,capacity_48_gpu_eq,capacity_80_gpu_eq,"
+          "capacity_80plus_gpu_eq,capacity_unknown_gpu_eq,gap_24_gpu_eq,gap_48_gpu_eq,"
+          "gap_80_gpu_eq,gap_80plus_gpu_eq,gap_unknown_gpu_eq\r\n",
           out);
     for (int g = 0; g < p->ngroups; g++)
         for (int y = 1; y <= Y; y++)
@@ -269,8 +315,13 @@ static void text_header(const View *v, FILE *out)
     const Plan *p = v->p;
     char a[16], b[16];
     plan_cli_date(p->win_end, a, sizeof a);
-    fprintf(out, "projection from %s, scenario %s: %ss held on average over each year\n", a,
-            v->scenario ? v->scenario : "base", plan_cli_unit(p));
+    if (p->cpu)
+        fprintf(out, "projection from %s, scenario %s: mean CPUs in use over each year (CPUs "
+                     "stand in for GPUs)\n", a, v->scenario ? v->scenario : "base");
+    else
+        fprintf(out, "projection from %s, scenario %s: GPU-eq = GPUs x relative speed, "
+                     "reference model %s = 1.0, mean over each year\n",
+                a, v->scenario ? v->scenario : "base", p->ref_model);
     for (int y = 1; y <= v->r->nyears; y++) {
         int64_t f, t;
         projection_year_span(p->model, y, &f, &t);
@@ -278,28 +329,42 @@ static void text_header(const View *v, FILE *out)
         plan_cli_date(t, b, sizeof b);
         fprintf(out, "%sy%d = %s..%s", y == 1 ? "  " : ", ", y, a, b);
     }
-    fprintf(out, "\n  profiles (%ss per member b_p, memory class):", plan_cli_unit(p));
-    for (int i = 0; i < p->fit.k; i++)
-        fprintf(out, "%s %d: %.2f, %s", i ? ";" : "", i + 1, v->params->gpus[i],
-                profiles_mem_class_name(profiles_mem_class(v->params->mem[i])));
-    fprintf(out, "\n\n");
+    const ProjCalib *c = projection_calib(p->model);
+    if (c->ncuts >= PROJ_MIN_CUTS)
+        fprintf(out, "\n  ranges: p10-p90 from %d backtest cuts; half-life %g months; buffer "
+                     "%.0f %% (p80 of the backtest's under-forecasts)\n",
+                c->ncuts, v->params->halflife, 100 * p->institute_buffer);
+    else
+        fprintf(out, "\n  ranges: not calibrated (%d backtest cuts, %d needed); half-life %g "
+                     "months\n", c->ncuts, PROJ_MIN_CUTS, v->params->halflife);
+    int capped;
+    double ir = projection_intensity_raw(p->model, &capped);
+    fprintf(out, "  intensity %+.1f %%/yr (measured %+.1f %%%s)\n", 100 * v->params->intensity,
+            100 * ir, capped ? ", capped" : "");
+    if (v->r->nyears > PROJ_WARN_YEARS)
+        fprintf(out, "warning: %d years: past %d years the ranges are wide and the roster "
+                     "rarely says who will be there\n", v->r->nyears, PROJ_WARN_YEARS);
+    fputc('\n', out);
 }
 
 static void text_groups(const View *v, FILE *out)
 {
     const Plan *p = v->p;
     int Y = v->r->nyears;
-    char name[64], dom[64];
-    fprintf(out, "%-20s %-12s %3s %6s %8s %7s %7s %8s\n", "group", "domain", "yr", "heads",
-            "base", "pool", "buffer", "demand");
+    char name[64], dom[64], rg[48];
+    fprintf(out, "%-20s %-12s %3s %6s %8s %-22s %7s %7s %8s  (%s)\n", "group", "domain", "yr",
+            "heads", "expected", "range p10-p90", "pool", "buffer", "need", unit_of(p));
     for (int g = 0; g < p->ngroups; g++) {
+        int capped;
         cli_sanitize(name, sizeof name, p->groups[g]);
         cli_sanitize(dom, sizeof dom, p->domains[p->group_domain[g]]);
+        projection_growth_raw(p->model, g, &capped);
         for (int y = 1; y <= Y; y++) {
             const ProjGroupYear *t = &v->r->gy[(size_t)g * Y + y - 1];
-            fprintf(out, "%-20.20s %-12.12s %3d %6.1f %8.2f %7.2f %6.0f%% %8.2f\n",
-                    y == 1 ? name : "", y == 1 ? dom : "", y, t->heads, t->base, t->pool,
-                    100 * v->params->buffer[g], t->demand);
+            plan_range_text(t->base_r, NULL, rg, sizeof rg);
+            fprintf(out, "%-20.20s %-12.12s %3d %6.1f %8.2f %-22s %7.2f %7.2f %8.2f%s\n",
+                    y == 1 ? name : "", y == 1 ? dom : "", y, t->heads, t->base, rg, t->pool,
+                    t->buffer_add, t->demand, y == 1 && capped ? "  growth capped" : "");
         }
     }
 }
@@ -308,8 +373,8 @@ static void text_totals(const View *v, FILE *out)
 {
     const Plan *p = v->p;
     int Y = v->r->nyears;
-    char dom[64];
-    fprintf(out, "\nby domain%*s", 25, "");
+    char dom[64], rg[48];
+    fprintf(out, "\nneed by domain (%s)%*s", unit_of(p), 14, "");
     for (int y = 1; y <= Y; y++)
         fprintf(out, " %8s%d", "y", y);
     fputc('\n', out);
@@ -320,7 +385,18 @@ static void text_totals(const View *v, FILE *out)
             fprintf(out, " %9.2f", v->r->dom[(size_t)d * Y + y - 1].demand);
         fputc('\n', out);
     }
-    fprintf(out, "\nby GPU memory class (GiB)   demand / capacity / gap\n");
+    fprintf(out, "\ninstitute (%s)\n", unit_of(p));
+    for (int y = 1; y <= Y; y++) {
+        const ProjTotals *t = &v->r->total[y - 1];
+        plan_range_text(t->base_r, NULL, rg, sizeof rg);
+        fprintf(out, "  y%d expected use %.1f (%s), pool %.1f (sum of groups' %.1f, %.1f shared "
+                     "between groups), buffer %.1f, need %.1f",
+                y, t->base, rg, t->pool, t->pool_sum, t->pool_sum - t->pool, t->buffer_add,
+                t->demand);
+        plan_range_text(t->demand_r, NULL, rg, sizeof rg);
+        fprintf(out, " (%s)\n", rg);
+    }
+    fprintf(out, "\nby GPU memory class (GiB)   need / capacity / gap (%s)\n", unit_of(p));
     for (int c = 0; c < MEMCLASS_COUNT; c++) {
         fprintf(out, "  %-8s", profiles_mem_class_name(c));
         for (int y = 1; y <= Y; y++) {
@@ -336,6 +412,14 @@ static void text_totals(const View *v, FILE *out)
         fprintf(out, "  y%d %7.1f / %6.1f / %+7.1f", y, t->demand, t->capacity, t->gap);
     }
     fputc('\n', out);
+    int nm = projection_nmodels(p->model);
+    for (int i = 0; i < nm && !p->cpu; i++) {
+        const ProjModelInfo *mi = projection_model_info(p->model, i);
+        fprintf(out, "%s%s %.1f", i ? ", " : "  gap y1 in physical GPUs of a purchase model: ",
+                mi->name, v->r->total[0].gap / (mi->speed > 0 ? mi->speed : 1));
+        if (i == nm - 1)
+            fputc('\n', out);
+    }
 }
 
 static void text_edits(const View *v, FILE *out)
@@ -370,47 +454,120 @@ static void print_text(const View *v, FILE *out)
         fprintf(out, "\nno job in this database holds a GPU: CPUs stand in for GPUs\n");
 }
 
+/* ---- explain ---- */
+
+static void explain_people(const View *v, int g, int sign, const char *what, FILE *out)
+{
+    const Plan *p = v->p;
+    char name[64];
+    int n = 0;
+    fprintf(out, "    %s:", what);
+    for (int i = 0; i < p->nproj_users && n < 12; i++) {
+        double full = projection_user_use(p->model, v->params, i, 1);
+        (void)full;
+        if (v->pusers_group[i] != g)
+            continue;
+        double pres = v->pusers_pres[i];
+        if ((sign > 0 && pres <= 0) || (sign < 0 && pres >= 1))
+            continue;
+        cli_sanitize(name, sizeof name, p->proj_user_name[i]);
+        fprintf(out, " %s", name);
+        n++;
+    }
+    fprintf(out, "%s\n", n ? "" : " none");
+}
+
+static int print_explain(const View *v, const char *group, FILE *out)
+{
+    const Plan *p = v->p;
+    int g = plan_group_index(p, group);
+    if (g < 0)
+        return cli_error("project --explain: no group '%s'", group);
+    const ProjGroupYear *t = &v->r->gy[(size_t)g * v->r->nyears];
+    const char *u = unit_of(p);
+    char name[64], rg[48];
+    cli_sanitize(name, sizeof name, p->groups[g]);
+    plan_range_text(t->demand_r, u, rg, sizeof rg);
+    fprintf(out, "%s, year 1: need %.2f %s (%s)\n", name, t->demand, u, rg);
+    fprintf(out, "  stayers      %+9.2f %s  today's %.0f members at their own rates\n",
+            t->stayers, u, projection_heads0(p->model, g));
+    explain_people(v, g, 1, "members", out);
+    fprintf(out, "  leavers      %+9.2f %s  members whose roster end falls in the year\n",
+            t->leavers, u);
+    explain_people(v, g, -1, "leaving", out);
+    fprintf(out, "  newcomers    %+9.2f %s  %.1f arrivals + %.1f newcomers, first year at the "
+                 "measured ramp\n",
+            t->newcomers_use, u, t->arrivals, t->newcomers);
+    fprintf(out, "  intensity    %+9.2f %s  institute trend %+.1f %%/yr\n", t->intensity, u,
+            100 * v->params->intensity);
+    fprintf(out, "  pool share   %+9.2f %s  q90 of the group's exploration/HPO bursts\n",
+            t->pool, u);
+    fprintf(out, "  buffer share %+9.2f %s  %.0f %% of expected use + pool\n", t->buffer_add, u,
+            100 * v->params->buffer[g]);
+    fprintf(out, "  = need       %9.2f %s\n", t->stayers + t->leavers + t->newcomers_use +
+                                                  t->intensity + t->pool + t->buffer_add,
+            u);
+    return 0;
+}
+
 /* ---- backtest ---- */
 
 static void backtest_json(const PlanBacktest *b, FILE *out)
 {
-    char cut[16];
-    plan_cli_date(b->cut, cut, sizeof cut);
+    char d1[16], d2[16];
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "cut", cut);
-    cJSON_AddStringToObject(o, "unit", b->cpu ? "cpu" : "gpu");
-    cJSON_AddNumberToObject(o, "scored_months", b->scored_months);
-    cJSON_AddNumberToObject(o, "profiles", b->profiles);
-    cJSON_AddNumberToObject(o, "users", b->users);
-    cJSON *w = cJSON_AddObjectToObject(o, "wape");
-    const char *wk[] = {"naive", "base", "demand"};
-    const double wv[] = {b->score.wape_naive, b->score.wape_base, b->score.wape_demand};
-    for (int i = 0; i < 3; i++) {
-        if (wv[i] < 0)
-            cJSON_AddNullToObject(w, wk[i]);
-        else
-            cJSON_AddNumberToObject(w, wk[i], wv[i]);
-    }
-    cJSON *t = cJSON_AddObjectToObject(o, "total");
-    cJSON_AddNumberToObject(t, "actual", b->score.after);
-    cJSON_AddNumberToObject(t, "naive", b->score.naive);
-    cJSON_AddNumberToObject(t, "base", b->score.base);
-    cJSON_AddNumberToObject(t, "demand", b->score.demand);
-    cJSON *a = cJSON_AddArrayToObject(o, "groups");
-    for (int g = 0; g < b->ngroups; g++) {
-        const BtGroup *x = &b->g[g];
+    cJSON_AddStringToObject(o, "unit", b->cpu ? "CPUs" : "GPU-eq");
+    cJSON_AddStringToObject(o, "reference_model", b->ref_model);
+    cJSON *cs = cJSON_AddArrayToObject(o, "cuts");
+    for (int i = 0; i < b->ncuts; i++) {
+        const PlanBtCut *k = &b->cuts[i];
         cJSON *e = cJSON_CreateObject();
-        cJSON_AddStringToObject(e, "name", b->groups[g]);
-        cJSON_AddNumberToObject(e, "before", x->before);
-        cJSON_AddNumberToObject(e, "actual", x->after);
-        cJSON_AddNumberToObject(e, "growth", x->growth);
-        cJSON_AddNumberToObject(e, "naive", x->naive);
-        cJSON_AddNumberToObject(e, "base", x->model_base);
-        cJSON_AddNumberToObject(e, "demand", x->model_demand);
-        cJSON_AddNumberToObject(e, "err_naive", x->err_naive);
-        cJSON_AddNumberToObject(e, "err_base", x->err_base);
-        cJSON_AddNumberToObject(e, "err_demand", x->err_demand);
-        cJSON_AddItemToArray(a, e);
+        plan_cli_date(k->cut, d1, sizeof d1);
+        plan_cli_date(k->until, d2, sizeof d2);
+        cJSON_AddStringToObject(e, "cut", d1);
+        cJSON_AddStringToObject(e, "until", d2);
+        cJSON_AddNumberToObject(e, "halflife", k->halflife);
+        cJSON_AddNumberToObject(e, "wape_model", k->wape_model);
+        cJSON_AddNumberToObject(e, "wape_naive", k->wape_naive);
+        cJSON_AddNumberToObject(e, "actual", k->actual);
+        cJSON_AddNumberToObject(e, "model", k->model);
+        cJSON_AddNumberToObject(e, "naive", k->naive);
+        cJSON_AddNumberToObject(e, "err_model", k->err_model);
+        cJSON_AddNumberToObject(e, "err_naive", k->err_naive);
+        cJSON_AddItemToArray(cs, e);
+    }
+    cJSON *m = cJSON_AddObjectToObject(o, "mean");
+    cJSON_AddNumberToObject(m, "wape_model", b->mean_wape_model);
+    cJSON_AddNumberToObject(m, "wape_naive", b->mean_wape_naive);
+    cJSON_AddNumberToObject(m, "abs_err_model", b->mae_model);
+    cJSON_AddNumberToObject(m, "abs_err_naive", b->mae_naive);
+    cJSON_AddNumberToObject(m, "bias_model", b->bias_model);
+    cJSON_AddNumberToObject(m, "bias_naive", b->bias_naive);
+    cJSON *r = cJSON_AddObjectToObject(o, "ratio_actual_forecast");
+    cJSON_AddNumberToObject(r, "p10", isfinite(b->ratio_p10) ? b->ratio_p10 : 0);
+    cJSON_AddNumberToObject(r, "p50", isfinite(b->ratio_p50) ? b->ratio_p50 : 0);
+    cJSON_AddNumberToObject(r, "p90", isfinite(b->ratio_p90) ? b->ratio_p90 : 0);
+    cJSON_AddNumberToObject(o, "buffer", b->calib.buffer);
+    cJSON_AddNumberToObject(o, "halflife", dem_halflives[b->calib.half]);
+    cJSON_AddItemToObject(o, "wape_by_halflife",
+                          cJSON_CreateDoubleArray(b->wape_by_half, DEM_NHALF));
+    if (b->ncuts > 0) {
+        plan_cli_date(b->cut, d1, sizeof d1);
+        cJSON_AddStringToObject(o, "cut", d1);
+        cJSON_AddNumberToObject(o, "scored_months", b->scored_months);
+        cJSON *w = cJSON_AddObjectToObject(o, "wape");
+        cJSON_AddNumberToObject(w, "naive", b->score.wape_naive < 0 ? 0 : b->score.wape_naive);
+        cJSON_AddNumberToObject(w, "model", b->score.wape_base < 0 ? 0 : b->score.wape_base);
+        cJSON *a = cJSON_AddArrayToObject(o, "groups");
+        for (int g = 0; g < b->ngroups; g++) {
+            const BtGroup *x = &b->g[g];
+            cJSON *e = cJSON_CreateObject();
+            cJSON_AddStringToObject(e, "name", b->groups[g]);
+            cJSON_AddNumberToObject(e, "naive", x->before);
+            cJSON_AddNumberToObject(e, "actual", x->after);
+            cJSON_AddNumberToObject(e, "model", x->model_base);
+            cJSON_AddItemToArray(a, e);
+        }
     }
     char *text = cJSON_Print(o);
     fprintf(out, "%s\n", text);
@@ -420,39 +577,46 @@ static void backtest_json(const PlanBacktest *b, FILE *out)
 
 static void backtest_text(const PlanBacktest *b, FILE *out)
 {
-    char cut[16], name[64];
-    const char *u = b->cpu ? "CPU" : "GPU";
-    plan_cli_date(b->cut, cut, sizeof cut);
-    fprintf(out, "backtest at %s: fitted on the 12 months before (%d users, %d profiles), "
-                 "scored on the %.1f months after\n",
-            cut, b->users, b->profiles, b->scored_months);
-    fprintf(out, "%ss held on average; naive = the group's last 12 months x (1 + growth)\n", u);
+    char d1[16], d2[16];
+    const char *u = b->cpu ? "CPUs" : "GPU-eq";
+    fprintf(out, "rolling backtest: %d cuts, each refit on what was known then, scored on the "
+                 "12 months after; mean %s (%s)\n",
+            b->ncuts, u, b->cpu ? "CPUs stand in for GPUs" : b->ref_model);
     if (b->cpu)
         fprintf(out, "no job in this database holds a GPU: CPU-hours stand in for GPU-hours\n");
-    fprintf(out, "\n%-20s %9s %9s %9s %9s %9s\n", "group", "before", "actual", "naive", "model",
-            "demand");
-    for (int g = 0; g < b->ngroups; g++) {
-        const BtGroup *x = &b->g[g];
-        cli_sanitize(name, sizeof name, b->groups[g]);
-        fprintf(out, "%-20.20s %9.2f %9.2f %9.2f %9.2f %9.2f\n", name, x->before, x->after,
-                x->naive, x->model_base, x->model_demand);
+    fprintf(out, "naive = each group's last 12 months (or the months that exist)\n\n");
+    fprintf(out, "%-10s %-10s %5s %10s %10s %9s %9s %9s %8s %8s\n", "cut", "until", "H", "WAPE "
+            "model", "WAPE naive", "actual", "model", "naive", "err mdl", "err nv");
+    for (int i = 0; i < b->ncuts; i++) {
+        const PlanBtCut *k = &b->cuts[i];
+        plan_cli_date(k->cut, d1, sizeof d1);
+        plan_cli_date(k->until, d2, sizeof d2);
+        fprintf(out, "%-10s %-10s %5g %9.1f%% %9.1f%% %9.2f %9.2f %9.2f %+7.1f%% %+7.1f%%\n", d1,
+                d2, k->halflife, 100 * k->wape_model, 100 * k->wape_naive, k->actual, k->model,
+                k->naive, 100 * k->err_model, 100 * k->err_naive);
     }
-    fprintf(out, "%-20s %9s %9.2f %9.2f %9.2f %9.2f\n", "total", "", b->score.after,
-            b->score.naive, b->score.base, b->score.demand);
-    if (b->score.wape_naive < 0)
-        fprintf(out, "\nerror: none to compute (nothing was used after the cut)\n");
-    else
-        fprintf(out,
-                "\nerror (WAPE: sum |projected - actual| / sum actual): naive %.1f %%, model "
-                "%.1f %% (base), %.1f %% (demand with pool and buffer: headroom by design)\n",
-                100 * b->score.wape_naive, 100 * b->score.wape_base, 100 * b->score.wape_demand);
+    if (b->ncuts == 0) {
+        fprintf(out, "no cut: the data needs 6 months before a cut and 12 after it\n");
+        return;
+    }
+    fprintf(out, "\nerror (WAPE: sum |forecast - actual| / sum actual, per group), mean over "
+                 "cuts: model %.1f %%, naive %.1f %%\n",
+            100 * b->mean_wape_model, 100 * b->mean_wape_naive);
+    fprintf(out, "institute total: mean |error| model %.1f %%, naive %.1f %%; bias model "
+                 "%+.1f %%, naive %+.1f %%\n",
+            100 * b->mae_model, 100 * b->mae_naive, 100 * b->bias_model, 100 * b->bias_naive);
+    fprintf(out, "actual / forecast of the total: p10 %.2f, p50 %.2f, p90 %.2f; buffer %.0f %%; "
+                 "half-life %g months\n",
+            b->ratio_p10, b->ratio_p50, b->ratio_p90, 100 * b->calib.buffer,
+            dem_halflives[b->calib.half]);
     fprintf(out, "use is capped by capacity: long waits mark demand that went unmet\n");
 }
 
 static int run_backtest(Store *st, const ProjectArgs *a)
 {
     PlanOpts o = a->o;
-    if (plan_cli_parse_date(a->backtest, &o.cut) < 0)
+    o.cut = 0;
+    if (a->backtest && plan_cli_parse_date(a->backtest, &o.cut) < 0)
         return cli_error("--backtest: bad date '%s' (YYYY-MM-DD or YYYY-MM)", a->backtest);
     PlanBacktest b;
     CpErr err;
@@ -507,8 +671,12 @@ static int parse_args(int argc, char **argv, ProjectArgs *a)
             a->bench = 1;
         else if (strcmp(argv[i], "--scenario") == 0 && i + 1 < argc)
             a->scenario = argv[++i];
-        else if (strcmp(argv[i], "--backtest") == 0 && i + 1 < argc)
-            a->backtest = argv[++i];
+        else if (strcmp(argv[i], "--backtest") == 0) {
+            a->do_backtest = 1;
+            if (i + 1 < argc && argv[i + 1][0] >= '0' && argv[i + 1][0] <= '9')
+                a->backtest = argv[++i];
+        } else if (strcmp(argv[i], "--explain") == 0 && i + 1 < argc)
+            a->explain = argv[++i];
         else if (strcmp(argv[i], "--years") == 0 && i + 1 < argc) {
             char *end;
             long y = strtol(argv[++i], &end, 10);
@@ -537,10 +705,27 @@ static int check_scenario(Store *st, const char *name)
     return 0;
 }
 
+/* Each model user's group and share of year 1 present, for explain. */
+static void explain_members(View *v)
+{
+    const Plan *p = v->p;
+    v->pusers_group = xcalloc((size_t)p->nproj_users + 1, sizeof *v->pusers_group);
+    v->pusers_pres = xcalloc((size_t)p->nproj_users + 1, sizeof *v->pusers_pres);
+    for (int i = 0; i < p->nproj_users; i++) {
+        ProjParams *q = projection_params_copy(v->params);
+        q->intensity = 0;
+        double full = projection_user_use(p->model, q, i, 1);
+        projection_params_free(q);
+        v->pusers_group[i] = projection_user_group(p->model, i);
+        double rate = projection_user_rate(p->model, v->params, i);
+        v->pusers_pres[i] = rate > 0 ? full / rate : 1;
+    }
+}
+
 static int project(Store *st, const ProjectArgs *a)
 {
     CpErr err;
-    View v = {NULL, a->scenario, NULL, NULL, NULL, 0, 0};
+    View v = {NULL, a->scenario, NULL, NULL, NULL, 0, 0, NULL, NULL};
     Plan *p = plan_build(st, &a->o, &err);
     int rc = 1;
     if (!p)
@@ -559,7 +744,11 @@ static int project(Store *st, const ProjectArgs *a)
     }
     v.r = projection_result_new(p->model);
     projection_run(p->model, v.params, v.r);
-    if (a->json)
+    if (a->explain) {
+        explain_members(&v);
+        if (print_explain(&v, a->explain, stdout))
+            goto out;
+    } else if (a->json)
         print_json(&v, stdout);
     else if (a->csv)
         print_csv(&v, stdout);
@@ -570,6 +759,8 @@ static int project(Store *st, const ProjectArgs *a)
     rc = 0;
 out:
     store_plan_params_free(v.edits, v.nedits);
+    free(v.pusers_group);
+    free(v.pusers_pres);
     projection_result_free(v.r);
     projection_params_free(v.params);
     plan_free(p);
@@ -586,7 +777,7 @@ static int exec_project(CliCtx *ctx, int argc, char **argv)
     Store *st = cli_store(ctx);
     if (!st)
         return 1;
-    if (a.backtest)
+    if (a.do_backtest)
         return run_backtest(st, &a);
     if (check_scenario(st, a.scenario))
         return 1;
@@ -595,23 +786,24 @@ static int exec_project(CliCtx *ctx, int argc, char **argv)
 
 const CmdEntry cmd_project = {
     "project",
-    "capplan project [--scenario S] [--years N] [--json|--csv] | --backtest DATE",
-    "\nGPU demand per group and year from the compute profiles (DESIGN.md, Core model):\n"
-    "heads by profile (roster end dates, growth r_g, newcomers with the group's mix),\n"
-    "base = sum of heads x b_p, pool = ceil(s_g x heads) x h_g, demand = (base + pool) x\n"
-    "(1 + buffer), split by GPU memory class (<=24, <=48, <=80, >80 GiB, unknown), summed\n"
-    "by domain; capacity from the inventory x relative speed; gap = demand - capacity.\n"
-    "Every figure is the mean number of GPUs held over the year. Uses the profiles of\n"
-    "the last `capplan profile` run, recomputed when data was imported since.\n\n"
+    "capplan project [--scenario S] [--years N] [--json|--csv|--explain GROUP] | --backtest "
+    "[DATE] [--json]",
+    "\nModel v2 (docs/planning.md): per group and year, expected use = each member's own\n"
+    "exponentially weighted rate (leavers by the roster), newcomers at the measured rate\n"
+    "and ramp, head growth and the institute's intensity trend; need = expected use +\n"
+    "the group's exploration/HPO pool (q90 of its burst curve) + the buffer measured by\n"
+    "the backtest. All in GPU-eq (GPUs x relative speed, the reference model named), with\n"
+    "the p10-p90 range of the rolling backtest (\"not calibrated\" below 3 cuts).\n\n"
     "options:\n"
     "  --scenario S      apply scenario S's edits (default: base, the measured values)\n"
-    "  --years N         horizon in years (default 3)\n"
+    "  --years N         horizon in years (default 3, at most 10; a warning past 5)\n"
     "  --json            every term per group and year, parameters measured and edited\n"
     "  --csv             one table: a row per group, domain and total and year\n"
+    "  --explain GROUP   the group's year-1 need in parts: stayers, leavers, newcomers,\n"
+    "                    intensity, pool share, buffer share, naming the people\n"
     "  --window, --roles, --min-jobs, --k   as for capplan profile\n"
-    "  --backtest DATE   fit on the 12 months before DATE (first of a month), project 12\n"
-    "                    months, compare with the use recorded after it, per group and in\n"
-    "                    total (WAPE), beside the naive projection (last 12 months x\n"
-    "                    (1 + growth)). Without GPUs in the database, CPU-hours stand in.\n"
+    "  --backtest [DATE] the rolling backtest: every monthly cut with 6 months before and\n"
+    "                    12 after (DATE: that cut alone), per-group WAPE of expected use\n"
+    "                    and of naive, the total's error and bias, actual/forecast p10-p90\n"
     "  --bench           time a recompute after one parameter change\n",
     exec_project};

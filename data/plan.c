@@ -1,5 +1,6 @@
 #include "data/plan.h"
 
+#include <math.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -118,6 +119,7 @@ void plan_free(Plan *p)
     free(p->group_domain);
     projection_model_free(p->model);
     projection_params_free(p->measured);
+    free(p->proj_user_name);
     for (size_t i = 0; i < p->nstrings; i++)
         free(p->strings[i]);
     free(p->strings);
@@ -254,7 +256,8 @@ Plan *plan_build(Store *st, const PlanOpts *o, CpErr *err)
         plan_scale(p);
         plan_cluster(p, &eo);
     }
-    if (plan_names(st, p, err) < 0 || plan_groups_finish(st, p, &c, err) < 0 ||
+    if (plan_names(st, p, err) < 0 || plan_hist_load(st, p, &c, err) < 0 ||
+        plan_hist_fit(p, &c) < 0 || plan_groups_finish(st, p, &c, err) < 0 ||
         plan_projection(st, p, &c, err) < 0)
         goto fail;
     p->run_id = p->reused ? c.run.id : 0;
@@ -339,4 +342,12 @@ const char *plan_who(void)
         return u;
     const struct passwd *pw = getpwuid(getuid());
     return pw && pw->pw_name && pw->pw_name[0] ? pw->pw_name : "unknown";
+}
+
+void plan_range_text(ProjRange r, const char *unit, char *buf, size_t n)
+{
+    if (!isfinite(r.lo) || !isfinite(r.hi))
+        snprintf(buf, n, "not calibrated");
+    else
+        snprintf(buf, n, "%.1f-%.1f%s%s", r.lo, r.hi, unit ? " " : "", unit ? unit : "");
 }

@@ -81,11 +81,16 @@ typedef struct Plan {
     char **domains;
     int ndomains;
     int *group_domain;
-    /* the projection */
+    /* the projection (model v2) */
     int64_t year_start[PROJ_MAX_YEARS + 1];
     ProjModel *model;
     ProjParams *measured;
     double institute_growth, institute_buffer;
+    char ref_model[32];          /* the GPU model of relative speed 1 ("CPU" with CPUs) */
+    int unflagged_speed;         /* jobs whose model was guessed (cluster's most common) */
+    int nproj_users;             /* the model's users (members with use in the window) */
+    const char **proj_user_name; /* nproj_users names, borrowed from the plan */
+    int bt_cuts;                 /* backtest cuts behind the calibration */
     /* owned strings behind users[].name and role */
     char **strings;
     size_t nstrings, capstrings;
@@ -126,21 +131,46 @@ int plan_apply(const Plan *p, ProjParams *params, const char *key, const char *g
  * other keys or when out of range). Borrowed. */
 const char *plan_key_label(const Plan *p, const char *key);
 
-/* Backtest at cut: fit before it, project 12 months, score against the
- * 12 months after it (as far as the data goes). */
+/* The rolling backtest of model v2 (docs/planning.md): at every monthly
+ * cut with at least 6 months of data before it and 12 after, the model is
+ * refit with only what was known at the cut (jobs started before it, the
+ * roster as at the cut, every parameter re-measured, the half-life chosen
+ * again from the earlier cuts whose year was over), projects 12 months,
+ * and is scored against what each group used, beside the naive forecast
+ * (each group's last 12 months, or the months that exist). All figures
+ * mean GPU-eq (CPUs when cpu). */
+typedef struct PlanBtCut {
+    int64_t cut, until;           /* scored: [cut, until) */
+    double halflife;              /* months, chosen at this cut */
+    double wape_model, wape_naive; /* per-group WAPE of expected use, of naive */
+    double actual, model, naive;  /* institute totals */
+    double err_model, err_naive;  /* (forecast - actual) / actual of the totals */
+} PlanBtCut;
+
 typedef struct PlanBacktest {
     int cpu;
-    int64_t cut, scored_until;  /* scored months: [cut, scored_until) */
+    char ref_model[32];
+    int ncuts;
+    PlanBtCut *cuts;              /* owned */
+    double mean_wape_model, mean_wape_naive;   /* over the cuts */
+    double mae_model, mae_naive;               /* mean |total error| */
+    double bias_model, bias_naive;             /* mean total error */
+    double ratio_p10, ratio_p50, ratio_p90;    /* actual / forecast of the total */
+    ProjCalib calib;                           /* what projections use */
+    double wape_by_half[DEM_NHALF];            /* mean per-group WAPE per half-life */
+    /* the detail of the last cut scored (the one asked for with a date) */
+    int64_t cut, scored_until;
     double scored_months;
     int ngroups;
     char **groups;              /* owned */
     BtGroup *g;                 /* ngroups */
     BtScore score;
-    int profiles;               /* k of the fit */
-    int users;                  /* users in the fit window */
+    int profiles;               /* 0: profiles are not refit per cut */
+    int users;                  /* active users at the cut */
 } PlanBacktest;
 
-/* cut must be the first second of a month (usage is kept per month). */
+/* o->cut 0: every cut; else that cut alone (the first second of a month
+ * that has 6 months of data before it; scored on what exists after it). */
 int plan_backtest(Store *st, const PlanOpts *o, PlanBacktest *out, CpErr *err);
 void plan_backtest_free(PlanBacktest *b);
 
@@ -149,6 +179,10 @@ void plan_backtest_free(PlanBacktest *b);
 int64_t plan_add_months(int64_t t, int months);
 /* yyyymm of t. */
 int64_t plan_month_of(int64_t t);
+
+/* "112-158 GPU-eq" (unit appended when not NULL), or "not calibrated"
+ * when r has no range; into buf (n bytes). */
+void plan_range_text(ProjRange r, const char *unit, char *buf, size_t n);
 
 /* Who is making an edit, for a scenario's history: $USER, else the login
  * of the process's user, else "unknown". Static storage. */

@@ -428,6 +428,88 @@ int store_plan_jobs(Store *st, int64_t from, int64_t before, int64_t min_run, in
     return 0;
 }
 
+/* ---- jobs for model v2 ---- */
+
+typedef struct UseVec {
+    StorePlanUse *rows;
+    size_t n, cap;
+    StorePlanKind *kinds;
+    size_t nkinds, capkinds;
+    StrMap *kmap; /* "cluster\037type" -> kind */
+} UseVec;
+
+static int use_kind(UseVec *v, const char *cluster, const char *type)
+{
+    char key[256];
+    int64_t k;
+    int n = snprintf(key, sizeof key, "%s\037%s", cluster, type);
+    size_t len = n < 0 ? 0 : (size_t)n < sizeof key ? (size_t)n : sizeof key - 1;
+    if (strmap_get(v->kmap, key, len, &k))
+        return (int)k;
+    v->kinds = sqlrow_grow(v->kinds, v->nkinds, &v->capkinds, sizeof *v->kinds);
+    v->kinds[v->nkinds] = (StorePlanKind){xstrdup(cluster), xstrdup(type)};
+    strmap_put(v->kmap, key, len, (int64_t)v->nkinds);
+    return (int)v->nkinds++;
+}
+
+static int row_use(sqlite3_stmt *s, void *ctx)
+{
+    UseVec *v = ctx;
+    if (sqlite3_column_type(s, 4) == SQLITE_NULL || sqlite3_column_type(s, 3) == SQLITE_NULL)
+        return 0;
+    v->rows = sqlrow_grow(v->rows, v->n, &v->cap, sizeof *v->rows);
+    StorePlanUse *u = &v->rows[v->n++];
+    u->user_id = sqlite3_column_int64(s, 0);
+    u->account_id = sqlite3_column_type(s, 1) == SQLITE_NULL ? -1 : sqlite3_column_int64(s, 1);
+    u->start = sqlite3_column_int64(s, 3);
+    u->elig = sqlite3_column_type(s, 2) == SQLITE_NULL ? u->start : sqlite3_column_int64(s, 2);
+    if (u->elig > u->start || u->elig <= 0)
+        u->elig = u->start;
+    int64_t run = sqlite3_column_int64(s, 4);
+    u->end = u->start + (run > 0 ? run : 0);
+    u->gpus = sqlite3_column_double(s, 5);
+    const char *cl = (const char *)sqlite3_column_text(s, 6);
+    const char *ty = (const char *)sqlite3_column_text(s, 7);
+    u->kind = use_kind(v, cl ? cl : "", ty ? ty : "");
+    return 0;
+}
+
+int store_plan_use(Store *st, int cpu, StorePlanUse **rows, size_t *n, StorePlanKind **kinds,
+                   size_t *nkinds, CpErr *err)
+{
+    sqlite3 *db = store_db(st);
+    sqlite3_stmt *s;
+    UseVec v = {NULL, 0, 0, NULL, 0, 0, strmap_new()};
+    const char *sql =
+        cpu ? "SELECT j.user_id, j.account_id, coalesce(nullif(j.eligible, 0), j.submit), j.start, "
+              "coalesce(j.elapsed, j.end_time - j.start), j.ncpus, c.name, '' FROM jobs j "
+              "JOIN clusters c ON c.id = j.cluster_id WHERE j.final = 1 AND j.ncpus > 0 AND "
+              "j.user_id IS NOT NULL AND j.start > 0 ORDER BY j.start"
+            : "SELECT j.user_id, j.account_id, coalesce(nullif(j.eligible, 0), j.submit), j.start, "
+              "coalesce(j.elapsed, j.end_time - j.start), j.gpus, c.name, j.gpu_type FROM jobs j "
+              "JOIN clusters c ON c.id = j.cluster_id WHERE j.final = 1 AND j.gpus > 0 AND "
+              "j.user_id IS NOT NULL AND j.start > 0 ORDER BY j.start";
+    int rc = -1;
+    if (prep(db, sql, &s, "read jobs", err) == 0)
+        rc = each_row(db, s, row_use, &v, "read jobs", err);
+    strmap_free(v.kmap);
+    *rows = v.rows;
+    *n = v.n;
+    *kinds = v.kinds;
+    *nkinds = v.nkinds;
+    return rc;
+}
+
+void store_plan_use_free(StorePlanUse *rows, StorePlanKind *kinds, size_t nkinds)
+{
+    free(rows);
+    for (size_t i = 0; i < nkinds; i++) {
+        free(kinds[i].cluster);
+        free(kinds[i].type);
+    }
+    free(kinds);
+}
+
 /* ---- names, usage, roster, groups, inventory ---- */
 
 static int row_name(sqlite3_stmt *s, void *ctx)

@@ -41,8 +41,8 @@ static void header(FILE *out, const char *const *cols, size_t n)
 static int csv_groups(const Report *r, FILE *out)
 {
     static const char *const cols[] = {
-        "group",  "domain",          "heads_now", "growth", "growth_measured", "share",
-        "share_measured", "burst_gpus", "burst_gpus_measured", "buffer", "buffer_measured"};
+        "group",  "domain",          "heads_now", "growth", "growth_measured",
+        "pool_gpu_eq", "pool_gpu_eq_measured", "buffer", "buffer_measured"};
     HEADER(out, cols);
     const Plan *p = r->plan;
     const ProjParams *v = r->params, *m = p->measured;
@@ -52,8 +52,7 @@ static int csv_groups(const Report *r, FILE *out)
                            p->domains[p->group_domain[g]]};
         cells_text(out, t, 2);
         const double n[] = {projection_heads0(p->model, g), v->growth[g], m->growth[g],
-                            v->share[g], m->share[g], v->burst[g], m->burst[g], v->buffer[g],
-                            m->buffer[g]};
+                            v->pool[g], m->pool[g], v->buffer[g], m->buffer[g]};
         cells_num(out, n, sizeof n / sizeof n[0]);
         csvw_end(out);
     }
@@ -114,10 +113,10 @@ static int csv_profiles(const Report *r, FILE *out)
                             c[FEAT_MEM_GIB] < 0 ? NAN : c[FEAT_MEM_GIB], c[FEAT_DUR_MEAN_H],
                             c[FEAT_DUR_MAX_H], c[FEAT_GPUH_MONTH], c[FEAT_CONC_MEAN],
                             c[FEAT_CONC_PEAK], r->params->gpus[i], p->measured->gpus[i],
-                            r->params->mem[i] < 0 ? NAN : r->params->mem[i]};
+                            projection_mem_of(r->plan->model, r->params, i) < 0 ? NAN : projection_mem_of(r->plan->model, r->params, i)};
         cells_num(out, n, sizeof n / sizeof n[0]);
         csvw_sep(out);
-        csvw_text(out, profiles_mem_class_name(profiles_mem_class(r->params->mem[i])));
+        csvw_text(out, profiles_mem_class_name(profiles_mem_class(projection_mem_of(r->plan->model, r->params, i))));
         csvw_end(out);
     }
     return 0;
@@ -134,10 +133,11 @@ static void proj_row(const Report *r, FILE *out, const char *kind, const char *n
     snprintf(yr, sizeof yr, "%d", y);
     const char *txt[] = {kind, name, domain, yr, a, b};
     cells_text(out, txt, 6);
+    ProjRange br = g ? g->base_r : t->base_r, dr = g ? g->demand_r : t->demand_r;
     const double n[] = {g ? g->stay : NAN, g ? g->arrivals : NAN, g ? g->newcomers : NAN,
-                        g ? g->heads : t->heads, g ? g->base : t->base,
-                        g ? g->bursts : NAN, g ? g->pool : t->pool,
-                        g ? g->demand : t->demand};
+                        g ? g->heads : t->heads, g ? g->base : t->base, br.lo, br.hi,
+                        g ? g->pool : t->pool, g ? g->buffer_add : t->buffer_add,
+                        g ? g->demand : t->demand, dr.lo, dr.hi};
     cells_num(out, n, sizeof n / sizeof n[0]);
     cells_num(out, g ? g->demand_c : t->demand_c, MEMCLASS_COUNT);
     int tot = !g && strcmp(kind, "total") == 0;
@@ -155,12 +155,14 @@ static void proj_row(const Report *r, FILE *out, const char *kind, const char *n
 static int csv_projection(const Report *r, FILE *out)
 {
     static const char *const cols[] = {
-        "kind",       "name",         "domain",       "year",        "from",
-        "to",         "stay",         "arrivals",     "newcomers",   "heads",
-        "base",       "bursts",       "pool",         "demand",      "demand_24",
-        "demand_48",  "demand_80",    "demand_80plus", "demand_unknown", "capacity_24",
-        "capacity_48", "capacity_80", "capacity_80plus", "capacity_unknown", "gap_24",
-        "gap_48",     "gap_80",       "gap_80plus",   "gap_unknown"};
+        "kind", "name", "domain", "year", "from", "to", "stay_people", "arrivals_people",
+        "newcomers_people", "heads_people", "expected_use_gpu_eq", "expected_use_p10_gpu_eq",
+        "expected_use_p90_gpu_eq", "pool_gpu_eq", "buffer_gpu_eq", "need_gpu_eq",
+        "need_p10_gpu_eq", "need_p90_gpu_eq", "need_24_gpu_eq", "need_48_gpu_eq",
+        "need_80_gpu_eq", "need_80plus_gpu_eq", "need_unknown_gpu_eq", "capacity_24_gpu_eq",
+        "capacity_48_gpu_eq", "capacity_80_gpu_eq", "capacity_80plus_gpu_eq",
+        "capacity_unknown_gpu_eq", "gap_24_gpu_eq", "gap_48_gpu_eq", "gap_80_gpu_eq",
+        "gap_80plus_gpu_eq", "gap_unknown_gpu_eq"};
     HEADER(out, cols);
     const Plan *p = r->plan;
     int Y = r->res->nyears;

@@ -23,7 +23,7 @@ static void year_label(const Report *r, int y, char *buf, size_t n)
 
 static const char *unit_gpus(const Report *r)
 {
-    return r->plan->cpu ? "CPUs" : "GPUs";
+    return r->plan->cpu ? "CPUs" : "GPU-eq";
 }
 
 /* ---- 1. summary ---- */
@@ -139,19 +139,18 @@ static void scenario_params(const Report *r, FILE *out)
                  "year, share of its students bursting at once, %s one burst needs, buffer):\n\n",
             r->nedits, r->nedits ? " (section 5 lists them with their reasons)" : "", a, b,
             unit_gpus(r));
-    static const char *const titles[] = {"Group", "Domain", "Growth", "Burst share", "Burst size",
-                                         "Buffer"};
-    mdw_head(out, titles, "llrrrr", 6);
+    static const char *const titles[] = {"Group", "Domain", "Growth", "Pool", "Buffer"};
+    mdw_head(out, titles, "llrrr", 5);
     const ProjParams *v = r->params, *m = p->measured;
     for (int g = 0; g < p->ngroups; g++) {
         char name[64], c1[3 * NB], c2[3 * NB], c3[3 * NB], c4[3 * NB];
         param_cell(c1, sizeof c1, v->growth[g], m->growth[g], 100, 1, "%");
-        param_cell(c2, sizeof c2, v->share[g], m->share[g], 100, 1, "%");
-        param_cell(c3, sizeof c3, v->burst[g], m->burst[g], 1, 2, unit_gpus(r));
+        param_cell(c2, sizeof c2, v->pool[g], m->pool[g], 1, 2, unit_gpus(r));
         param_cell(c4, sizeof c4, v->buffer[g], m->buffer[g], 100, 1, "%");
+        (void)c3;
         const char *cells[] = {rpt_name(r, "group", p->groups[g], name, sizeof name),
-                               p->domains[p->group_domain[g]], c1, c2, c3, c4};
-        mdw_row(out, cells, 6);
+                               p->domains[p->group_domain[g]], c1, c2, c4};
+        mdw_row(out, cells, 5);
     }
     fputc('\n', out);
 }
@@ -196,7 +195,7 @@ static void profile_table(const Report *r, FILE *out)
         mdw_num(cp, NB, c[FEAT_CONC_PEAK], 2, u);
         param_cell(b, sizeof b, r->params->gpus[i], p->measured->gpus[i], 1, 2, u);
         const char *cells[] = {id, p->names[i], size, w, mem, dm, dx, gm, cm, cp, b,
-                               profiles_mem_class_name(profiles_mem_class(r->params->mem[i]))};
+                               profiles_mem_class_name(profiles_mem_class(projection_mem_of(r->plan->model, r->params, i)))};
         mdw_row(out, cells, 12);
     }
     fputc('\n', out);
@@ -343,9 +342,9 @@ static void group_terms(const Report *r, FILE *out)
     const Plan *p = r->plan;
     const char *u = unit_gpus(r);
     static const char *const titles[] = {"Group", "Domain",    "Year",  "Staying", "Arrivals",
-                                         "Target", "Newcomers", "Heads", "Base",    "Bursts",
-                                         "Pool",  "Buffer",    "Demand"};
-    mdw_head(out, titles, "lllrrrrrrrrrr", 13);
+                                         "Newcomers", "Heads", "Expected use", "Range p10-p90",
+                                         "Pool",  "Buffer",    "Need"};
+    mdw_head(out, titles, "lllrrrrrrrrr", 12);
     for (int g = 0; g < p->ngroups; g++)
         for (int y = 1; y <= r->res->nyears; y++) {
             const ProjGroupYear *t = &r->res->gy[(size_t)g * r->res->nyears + y - 1];
@@ -353,18 +352,17 @@ static void group_terms(const Report *r, FILE *out)
             snprintf(yr, sizeof yr, "y%d", y);
             mdw_num(c[0], NB, t->stay, 2, "people");
             mdw_num(c[1], NB, t->arrivals, 2, "people");
-            mdw_num(c[2], NB, t->target, 2, "people");
-            mdw_num(c[3], NB, t->newcomers, 2, "people");
-            mdw_num(c[4], NB, t->heads, 2, "people");
-            mdw_num(c[5], NB, t->base, 2, u);
-            mdw_num(c[6], NB, t->bursts, 0, "");
-            mdw_num(c[7], NB, t->pool, 2, u);
-            mdw_num(c[8], NB, 100 * r->params->buffer[g], 1, "%");
-            mdw_num(c[9], NB, t->demand, 2, u);
+            mdw_num(c[2], NB, t->newcomers, 2, "people");
+            mdw_num(c[3], NB, t->heads, 2, "people");
+            mdw_num(c[4], NB, t->base, 2, u);
+            plan_range_text(t->base_r, u, c[5], NB);
+            mdw_num(c[6], NB, t->pool, 2, u);
+            mdw_num(c[7], NB, t->buffer_add, 2, u);
+            mdw_num(c[8], NB, t->demand, 2, u);
             const char *cells[] = {rpt_name(r, "group", p->groups[g], name, sizeof name),
                                    p->domains[p->group_domain[g]], yr, c[0], c[1], c[2], c[3],
-                                   c[4], c[5], c[6], c[7], c[8], c[9]};
-            mdw_row(out, cells, 13);
+                                   c[4], c[5], c[6], c[7], c[8]};
+            mdw_row(out, cells, 12);
         }
     fputc('\n', out);
 }
