@@ -131,6 +131,7 @@ static cJSON *group_year(const ProjGroupYear *t, int y)
     cJSON_AddNumberToObject(e, "need", t->demand);
     add_range(e, "need_range", t->demand_r);
     cJSON_AddItemToObject(e, "need_by_class", by_class(t->demand_c));
+    cJSON_AddNumberToObject(e, "demand", t->demand); /* the need, as model v1 named it */
     return e;
 }
 
@@ -153,6 +154,16 @@ static void json_groups(cJSON *o, const View *v)
         cJSON *pa = cJSON_AddObjectToObject(e, "params");
         for (int k = 0; k < 3; k++)
             cJSON_AddItemToObject(pa, group_keys[k], param_pair(val[k][g], meas[k][g]));
+        /* members' rate per profile as this group sees it: its own value (a
+         * stated need applied to the group), the profile's, else measured */
+        cJSON *bp = cJSON_AddArrayToObject(pa, "gpus");
+        for (int q = 0; q < p->fit.k; q++) {
+            char key[32];
+            double mv, vv = projection_gpus_of(v->params, g, q);
+            snprintf(key, sizeof key, "gpus.%d", q + 1);
+            projection_param_get(p->model, p->measured, key, -1, &mv, NULL);
+            cJSON_AddItemToArray(bp, param_pair(isnan(vv) ? mv : vv, mv));
+        }
         cJSON *ys = cJSON_AddArrayToObject(e, "years");
         for (int y = 1; y <= v->r->nyears; y++)
             cJSON_AddItemToArray(ys, group_year(&v->r->gy[(size_t)g * v->r->nyears + y - 1], y));
@@ -172,6 +183,8 @@ static cJSON *totals(const ProjTotals *t, int y, int with_capacity)
     cJSON_AddNumberToObject(e, "need", t->demand);
     add_range(e, "need_range", t->demand_r);
     cJSON_AddItemToObject(e, "need_by_class", by_class(t->demand_c));
+    cJSON_AddNumberToObject(e, "demand", t->demand); /* the need, as model v1 named it */
+    cJSON_AddItemToObject(e, "demand_by_class", by_class(t->demand_c));
     if (with_capacity) {
         cJSON_AddNumberToObject(e, "pool_sum_of_groups", t->pool_sum);
         cJSON_AddNumberToObject(e, "shared_between_groups", t->pool_sum - t->pool);
@@ -555,9 +568,16 @@ static void backtest_json(const PlanBacktest *b, FILE *out)
         plan_cli_date(b->cut, d1, sizeof d1);
         cJSON_AddStringToObject(o, "cut", d1);
         cJSON_AddNumberToObject(o, "scored_months", b->scored_months);
+        cJSON_AddNumberToObject(o, "users", b->users);
         cJSON *w = cJSON_AddObjectToObject(o, "wape");
         cJSON_AddNumberToObject(w, "naive", b->score.wape_naive < 0 ? 0 : b->score.wape_naive);
-        cJSON_AddNumberToObject(w, "model", b->score.wape_base < 0 ? 0 : b->score.wape_base);
+        cJSON_AddNumberToObject(w, "base", b->score.wape_base < 0 ? 0 : b->score.wape_base);
+        cJSON_AddNumberToObject(w, "demand", b->score.wape_demand < 0 ? 0 : b->score.wape_demand);
+        cJSON *t = cJSON_AddObjectToObject(o, "total");
+        cJSON_AddNumberToObject(t, "actual", b->score.after);
+        cJSON_AddNumberToObject(t, "naive", b->score.naive);
+        cJSON_AddNumberToObject(t, "base", b->score.base);
+        cJSON_AddNumberToObject(t, "demand", b->score.demand);
         cJSON *a = cJSON_AddArrayToObject(o, "groups");
         for (int g = 0; g < b->ngroups; g++) {
             const BtGroup *x = &b->g[g];

@@ -129,9 +129,15 @@ static void fit_users(const DemHist *h, Acc *acc, DemFit *f)
         u->first_month = 0;
         while (u->first_month < DEM_HISTORY - 1 && !(a->month[u->first_month] > 0))
             u->first_month++;
-        u->newcomer = f->complete && u->first_month >= W0;
+        u->newcomer = f->complete ? u->first_month >= W0
+                                  : f->khalf > 0 && u->first_month >= DEM_HISTORY - f->khalf;
         own_rates(a, u->first_month, u);
         f->groups[g].heads += 1;
+        if (f->khalf > 0) {
+            f->groups[g].heads_h1 +=
+                window_sum(a, DEM_HISTORY - 2 * f->khalf, DEM_HISTORY - f->khalf) > 0;
+            f->groups[g].heads_h2 += window_sum(a, DEM_HISTORY - f->khalf, DEM_HISTORY) > 0;
+        }
     }
 }
 
@@ -168,11 +174,13 @@ static double clampd(double v, double cap, int *capped)
  * capped), the intensity trend, newcomers' rate and ramp. */
 static void fit_trends(DemFit *f)
 {
-    double hn = 0, hb = 0, un = 0, ub = 0, sum_rate = 0, new_sum = 0;
+    double hn = 0, hb = 0, un = 0, ub = 0, sum_rate = 0, new_sum = 0, h1 = 0, h2 = 0;
     int nnew = 0;
     for (int g = 0; g < f->ngroups; g++) {
         hn += f->groups[g].heads;
         hb += f->groups[g].heads_before;
+        h1 += f->groups[g].heads_h1;
+        h2 += f->groups[g].heads_h2;
         un += f->groups[g].used;
         ub += f->groups[g].used_before;
     }
@@ -188,6 +196,8 @@ static void fit_trends(DemFit *f)
     f->ramp = nnew >= 3 && mean_all > 0 ? new_sum / nnew / mean_all : RAMP_DEFAULT;
     f->newrate = f->ramp * mean_all;
     f->growth = f->complete && hb > 0 ? hn / hb - 1 : 0;
+    if (!f->complete && f->khalf > 0 && h1 > 0)
+        f->growth = pow(h2 / h1, 12.0 / f->khalf) - 1; /* two complete spans, a rate a year */
     int cap = 0;
     f->growth = clampd(f->growth, DEM_GROWTH_CAP, &cap);
     f->intensity_raw = f->complete && hb > 0 && hn > 0 && ub > 0 ? (un / hn) / (ub / hb) - 1 : 0;
@@ -196,11 +206,15 @@ static void fit_trends(DemFit *f)
     for (int g = 0; g < f->ngroups; g++) {
         DemGroup *d = &f->groups[g];
         d->growth_raw = f->complete && d->heads_before > 0 ? d->heads / d->heads_before - 1 : NAN;
-        double r = isnan(d->growth_raw) ? f->growth
-                                        : (d->heads_before * d->growth_raw +
-                                           DEM_GROWTH_SHRINK * f->growth) /
-                                              (d->heads_before + DEM_GROWTH_SHRINK);
+        if (!f->complete && f->khalf > 0 && d->heads_h1 > 0)
+            d->growth_raw = pow(d->heads_h2 / d->heads_h1, 12.0 / f->khalf) - 1;
+        double w = f->complete ? d->heads_before : d->heads_h1;
+        /* shrunk toward 0: the institute's growth beyond its groups' goes to
+         * groups that do not exist yet (ProjTotals.new_groups) */
+        double r = isnan(d->growth_raw) ? 0 : w * d->growth_raw / (w + DEM_GROWTH_SHRINK);
         d->growth = clampd(r, DEM_GROWTH_CAP, &d->growth_capped);
+        if (!f->complete) /* a short span says little of one group: institute only */
+            d->growth = 0;
         double gm = d->heads > 0 ? d->used / d->heads : mean_all;
         double shrunk = (d->heads * gm + NEW_PRIOR * mean_all) / (d->heads + NEW_PRIOR);
         d->ramp = f->ramp;
@@ -270,6 +284,11 @@ void demand_fit(const DemHist *h, const DemCut *c, int pools, DemFit *out)
     out->ngroups = h->ngroups;
     out->groups = xcalloc((size_t)h->ngroups + 1, sizeof *out->groups);
     out->complete = h->data_start <= c->mb[0];
+    out->window_complete = h->data_start <= c->mb[W0];
+    int avail = 0; /* whole months of data in the window */
+    for (int m = W0; m < DEM_HISTORY; m++)
+        avail += c->mb[m] >= h->data_start;
+    out->khalf = out->complete ? 0 : avail / 2 > 6 ? 6 : avail / 2 >= 3 ? avail / 2 : 0;
     Acc *acc = xcalloc((size_t)h->nusers + 1, sizeof *acc);
     for (int i = 0; i < h->nusers; i++) {
         acc[i].last_before = -1;

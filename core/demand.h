@@ -69,6 +69,7 @@ typedef struct DemUser {
 
 typedef struct DemGroup {
     double heads, heads_before; /* active users in the window, in the year before */
+    double heads_h1, heads_h2;  /* active in the window's first and second halves */
     double used, used_before;   /* mean GPU-eq over the window, the year before */
     double growth, growth_raw;  /* heads a year, shrunk and capped; as measured (NAN none) */
     int growth_capped;
@@ -80,6 +81,9 @@ typedef struct DemGroup {
 
 typedef struct DemFit {
     int complete;          /* the year before the window is fully in the data */
+    int window_complete;   /* the window is fully in the data */
+    int khalf;             /* no complete year before: growth compares the last khalf
+                              months with the khalf before (3..6; 0 none) */
     DemUser *users;        /* nactive, owned */
     int nactive;
     DemGroup *groups;      /* ngroups, owned */

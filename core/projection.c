@@ -22,7 +22,7 @@ struct ProjModel {
     int64_t *ystart;          /* Y + 1 */
     double *growth, *growth_raw, *pool; /* G: measured */
     int *growth_capped;       /* G */
-    double pool_inst, intensity, intensity_raw;
+    double pool_inst, intensity, intensity_raw, growth_inst, newrate_inst, ramp_inst;
     int intensity_capped;
     double *gpus, *mem;       /* P: members' mean rate at the chosen half-life, memory p75 */
     ProjModelInfo models[PROJ_MAX_MODELS];
@@ -151,6 +151,9 @@ static void take_fit(ProjModel *m, const DemFit *f)
         m->intensity = fin(f->intensity);
         m->intensity_raw = fin(f->intensity_raw);
         m->intensity_capped = f->intensity_capped;
+        m->growth_inst = fin(f->growth);
+        m->newrate_inst = fin(f->newrate);
+        m->ramp_inst = f->ramp > 0 ? fin(f->ramp) : 1;
     }
 }
 
@@ -355,6 +358,7 @@ void projection_params_reset(const ProjModel *m, ProjParams *p)
         p->buffer[g] = m->calib.buffer;
     }
     p->intensity = m->intensity;
+    p->growth_inst = m->growth_inst;
     p->halflife = dem_halflives[m->calib.half];
     for (int q = 0; q < m->P; q++)
         p->gpus[q] = p->mem[q] = NAN;
@@ -753,7 +757,7 @@ static void add_totals(ProjTotals *s, const ProjGroupYear *t)
 }
 
 /* The institute's need: its base plus the shared pool, its buffer. */
-static void run_institute(const ProjModel *m, const ProjParams *p, ProjTotals *t)
+static void run_institute(const ProjModel *m, const ProjParams *p, int y, ProjTotals *t)
 {
     double h0 = 0, buf = 0, w = 0;
     for (int g = 0; g < m->G; g++) {
@@ -761,6 +765,16 @@ static void run_institute(const ProjModel *m, const ProjParams *p, ProjTotals *t
         buf += p->buffer[g] * m->heads0[g];
         w += m->heads0[g];
     }
+    /* heads the institute's growth brings beyond its groups' (new groups) */
+    double target = h0 * pow(1 + p->growth_inst, y + 1), extra = target - t->heads;
+    t->new_heads = extra > 0 ? fin(extra) : 0;
+    double full = m->ramp_inst > 0 ? m->newrate_inst / m->ramp_inst : m->newrate_inst;
+    double prev = y > 0 ? (t - 1)->new_heads : 0, fresh = t->new_heads > prev ? t->new_heads - prev : 0;
+    t->new_groups = fin(((t->new_heads - fresh) * full + fresh * full * m->ramp_inst) *
+                        pow(1 + p->intensity, y + 1));
+    t->heads += t->new_heads;
+    t->base += t->new_groups;
+    t->demand += t->new_groups;
     double pool_model = 0, pool_edit = 0;
     for (int g = 0; g < m->G; g++)
         pool_model += m->pool[g];
@@ -816,7 +830,7 @@ void projection_run(const ProjModel *m, const ProjParams *p, ProjResult *r)
             if (d >= 0 && d < m->D)
                 add_totals(&r->dom[(size_t)d * m->Y + y], t);
         }
-        run_institute(m, p, &r->total[y]);
+        run_institute(m, p, y, &r->total[y]);
         run_capacity(m, p, y, &r->total[y]);
         for (int d = 0; d < m->D; d++) {
             ProjTotals *t = &r->dom[(size_t)d * m->Y + y];

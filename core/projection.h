@@ -115,6 +115,7 @@ typedef struct ProjParams {
     int ngroups, nprofiles, nyears, nmodels;
     double *growth, *pool, *buffer; /* ngroups each */
     double intensity;               /* institute, a share a year */
+    double growth_inst;             /* institute head growth, a share a year */
     double halflife;                /* months: 1, 3, 6 or 12 */
     double *gpus, *mem;             /* nprofiles: members' rate, memory (NAN own) */
     double *gpus_g;                 /* ngroups x nprofiles: group's own, NAN none */
@@ -206,6 +207,8 @@ typedef struct ProjGroupYear {
 
 typedef struct ProjTotals {
     double heads, base, pool, buffer_add, demand; /* institute: pool shared, see pool_sum */
+    double new_groups, new_heads; /* institute: newcomers beyond the groups' own growth
+                                     (groups that do not exist yet), in base */
     double pool_sum;                              /* sum of the groups' pools */
     double demand_c[MEMCLASS_COUNT], capacity_c[MEMCLASS_COUNT], gap_c[MEMCLASS_COUNT];
     double capacity, gap;

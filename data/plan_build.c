@@ -452,7 +452,7 @@ static DemFit plan_fit(const Plan *p, const PlanCtx *c)
         if (strmap_get(c->hgidx, p->groups[g], strlen(p->groups[g]), &h))
             f.groups[g] = c->fit.groups[h];
         else
-            f.groups[g] = (DemGroup){0, 0, 0, 0, c->fit.growth, NAN, 0, c->fit.newrate,
+            f.groups[g] = (DemGroup){0, 0, 0, 0, 0, 0, c->fit.growth, NAN, 0, c->fit.newrate,
                                      c->fit.ramp, 0, 0, 0};
     }
     return f;

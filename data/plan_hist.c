@@ -176,6 +176,7 @@ static void forecast(const Plan *p, const PlanCtx *c, const DemFit *f, int64_t t
     projection_run(m, par, r);
     for (int g = 0; g < f->ngroups; g++)
         out[g] = r->gy[g].base;
+    out[f->ngroups] = r->total[0].base; /* with new groups */
     projection_result_free(r);
     projection_params_free(par);
     projection_model_free(m);
@@ -206,8 +207,11 @@ typedef struct BtRun {
     int G;
     double *f;               /* n x DEM_NHALF x G forecasts */
     double *actual, *naive;  /* n x G */
+    double *inner;           /* n x DEM_NHALF: WAPE of the last 3 months before the cut,
+                                forecast from 3 months before */
     int64_t *cut, *until;
     int *users;
+    double *pool;            /* n: the institute's pool at each cut */
 } BtRun;
 
 static double wape(const double *f, const double *a, int n)
@@ -253,38 +257,72 @@ static int list_cuts(const PlanCtx *c, int64_t one, int64_t **out)
     return n;
 }
 
+#define INNER_MONTHS 2 /* the backtest's comparison: 1, 2, 3, 4, 6 tried */
+
+/* The inner validation at cut i: refit 3 months before it, score each
+ * half-life's forecast on those 3 months (all known at the cut). */
+static void bt_inner(const Plan *p, PlanCtx *c, BtRun *b, int i, int64_t *leaves, int *onr)
+{
+    int G = b->G;
+    int64_t t = plan_add_months(b->cut[i], -INNER_MONTHS);
+    DemCut cut;
+    DemFit f;
+    double *fc = xcalloc((size_t)G + 2, sizeof *fc), *act = xcalloc((size_t)G + 1, sizeof *act);
+    plan_hist_cut(c, t, &cut, leaves, onr);
+    demand_fit(&c->hist, &cut, 0, &f);
+    demand_actual(&c->hist, t, b->cut[i], act);
+    for (int h = 0; h < DEM_NHALF; h++) {
+        forecast(p, c, &f, t, leaves, h, fc);
+        b->inner[(size_t)i * DEM_NHALF + h] = wape(fc, act, G);
+    }
+    demand_fit_done(&f);
+    free(fc);
+    free(act);
+}
+
 static void bt_run_cut(const Plan *p, PlanCtx *c, BtRun *b, int i, int64_t *leaves, int *onr)
 {
     int G = b->G;
     DemCut cut;
     DemFit f;
     plan_hist_cut(c, b->cut[i], &cut, leaves, onr);
-    demand_fit(&c->hist, &cut, 0, &f);
+    demand_fit(&c->hist, &cut, 1, &f);
+    b->pool[i] = f.pool_inst;
     for (int h = 0; h < DEM_NHALF; h++)
-        forecast(p, c, &f, b->cut[i], leaves, h, b->f + ((size_t)i * DEM_NHALF + h) * G);
+        forecast(p, c, &f, b->cut[i], leaves, h, b->f + ((size_t)i * DEM_NHALF + h) * (G + 1));
     b->users[i] = f.nactive;
     int64_t until = plan_add_months(b->cut[i], 12);
     b->until[i] = until < c->data_end ? until : c->data_end;
     demand_actual(&c->hist, b->cut[i], b->until[i], b->actual + (size_t)i * G);
     int64_t from = cut.mb[DEM_HISTORY - DEM_WINDOW];
-    if (from < c->hist.data_start)
-        from = c->hist.data_start;
+    int64_t first = plan_ym_start(plan_month_of(c->hist.data_start));
+    if (from < first)
+        from = first; /* the months that exist */
     demand_actual(&c->hist, from, b->cut[i], b->naive + (size_t)i * G);
     demand_fit_done(&f);
+    bt_inner(p, c, b, i, leaves, onr);
 }
 
-/* The half-life chosen at cut i: the best mean per-group WAPE over the
- * earlier cuts whose scored year ended by cut i. */
+/* The half-life chosen at cut i: the best per-group WAPE of the inner
+ * validation (the 2 months before the cut forecast from 2 months before:
+ * all known at the cut); for today's projection (i < 0): the best mean
+ * per-group WAPE over every cut (by_half gets each mean). */
 static int choose_half(const BtRun *b, int i, double *by_half)
 {
     int best = BT_DEFAULT_HALF, k = 0;
     double bw = INFINITY, w[DEM_NHALF] = {0};
+    if (i >= 0) { /* at a cut: the inner validation, what was known then */
+        for (int h = 0; h < DEM_NHALF; h++)
+            if (b->inner[(size_t)i * DEM_NHALF + h] < bw) {
+                bw = b->inner[(size_t)i * DEM_NHALF + h];
+                best = h;
+            }
+        return best;
+    }
     for (int j = 0; j < b->n; j++) {
-        if (i >= 0 && b->until[j] > b->cut[i])
-            continue;
         k++;
         for (int h = 0; h < DEM_NHALF; h++)
-            w[h] += wape(b->f + ((size_t)j * DEM_NHALF + h) * b->G, b->actual + (size_t)j * b->G,
+            w[h] += wape(b->f + ((size_t)j * DEM_NHALF + h) * (b->G + 1), b->actual + (size_t)j * b->G,
                          b->G);
     }
     for (int h = 0; h < DEM_NHALF && k > 0; h++) {
@@ -308,7 +346,7 @@ static void bt_summary(BtRun *b, PlanBacktest *out)
     out->ncuts = n;
     for (int i = 0; i < n; i++) {
         int h = choose_half(b, i, NULL);
-        const double *f = b->f + ((size_t)i * DEM_NHALF + h) * G, *a = b->actual + (size_t)i * G,
+        const double *f = b->f + ((size_t)i * DEM_NHALF + h) * (G + 1), *a = b->actual + (size_t)i * G,
                      *nv = b->naive + (size_t)i * G;
         PlanBtCut *k = &out->cuts[i];
         k->cut = b->cut[i];
@@ -317,7 +355,7 @@ static void bt_summary(BtRun *b, PlanBacktest *out)
         k->wape_model = wape(f, a, G);
         k->wape_naive = wape(nv, a, G);
         k->actual = sum(a, G);
-        k->model = sum(f, G);
+        k->model = f[G]; /* the groups' forecasts and the institute's new groups */
         k->naive = sum(nv, G);
         k->err_model = k->actual > 0 ? (k->model - k->actual) / k->actual : 0;
         k->err_naive = k->actual > 0 ? (k->naive - k->actual) / k->actual : 0;
@@ -330,7 +368,7 @@ static void bt_summary(BtRun *b, PlanBacktest *out)
         if (k->model > 0 && k->actual > 0) {
             ratio[nr] = k->actual / k->model;
             lr[nr] = log(ratio[nr]);
-            over[nr] = ratio[nr] - 1;
+            over[nr] = k->actual / (k->model + b->pool[i]) - 1; /* use above expected + pool */
             nr++;
         }
     }
@@ -359,7 +397,7 @@ static void bt_detail(const PlanCtx *c, const BtRun *b, int i, PlanBacktest *out
     out->groups = xcalloc((size_t)G + 1, sizeof *out->groups);
     out->g = xcalloc((size_t)G + 1, sizeof *out->g);
     for (int g = 0; g < G; g++) {
-        const double *f = b->f + ((size_t)i * DEM_NHALF + h) * G;
+        const double *f = b->f + ((size_t)i * DEM_NHALF + h) * (G + 1);
         out->groups[out->ngroups] = xstrdup(c->hgroups[g]);
         BtGroup *x = &out->g[out->ngroups++];
         x->before = b->naive[(size_t)i * G + g];
@@ -380,9 +418,11 @@ int plan_hist_backtest(const Plan *p, PlanCtx *c, int64_t one, PlanBacktest *out
     size_t nu = (size_t)c->users.n + 1;
     int64_t *leaves = xcalloc(nu, sizeof *leaves);
     int *onr = xcalloc(nu, sizeof *onr);
-    b.f = xcalloc((size_t)b.n * DEM_NHALF * b.G + 1, sizeof *b.f);
+    b.f = xcalloc((size_t)b.n * DEM_NHALF * (b.G + 1) + 1, sizeof *b.f);
     b.actual = xcalloc((size_t)b.n * b.G + 1, sizeof *b.actual);
     b.naive = xcalloc((size_t)b.n * b.G + 1, sizeof *b.naive);
+    b.inner = xcalloc((size_t)b.n * DEM_NHALF + 1, sizeof *b.inner);
+    b.pool = xcalloc((size_t)b.n + 1, sizeof *b.pool);
     b.until = xcalloc((size_t)b.n + 1, sizeof *b.until);
     b.users = xcalloc((size_t)b.n + 1, sizeof *b.users);
     for (int i = 0; i < b.n; i++)
@@ -397,6 +437,8 @@ int plan_hist_backtest(const Plan *p, PlanCtx *c, int64_t one, PlanBacktest *out
     free(b.f);
     free(b.actual);
     free(b.naive);
+    free(b.inner);
+    free(b.pool);
     free(b.cut);
     free(b.until);
     free(b.users);

@@ -83,7 +83,7 @@ for t in p['total']:
     for cls in ['24', '48', '80', '80+', 'unknown', 'total']:
         r = rows[k]; k += 1
         assert r[0].startswith('y%d ' % t['year']) and r[1] == cls, r
-        dem = t['demand'] if cls == 'total' else t['demand_by_class'][cls]
+        dem = t['need'] if cls == 'total' else t['need_by_class'][cls]
         cap = t['capacity'] if cls == 'total' else t['capacity_by_class'][cls]
         gap = t['gap'] if cls == 'total' else t['gap_by_class'][cls]
         same(r[2], dem); same(r[3], cap); same(r[4], gap)
@@ -95,10 +95,12 @@ for g in p['groups']:
     for y in g['years']:
         r = rows[k]; k += 1
         assert r[0] == g['name'] and r[2] == 'y%d' % y['year'], (r, g['name'])
-        for col, key in [(3, 'stay'), (4, 'arrivals'), (5, 'target'), (6, 'newcomers'),
-                         (7, 'heads'), (8, 'base'), (9, 'bursts'), (10, 'pool'), (12, 'demand')]:
+        for col, key in [(3, 'stay'), (4, 'arrivals'), (5, 'newcomers'), (6, 'heads'),
+                         (7, 'expected_use'), (9, 'pool'), (10, 'buffer'), (11, 'need')]:
             same(r[col], y[key])
-        same(r[11], y['buffer'], 100)
+        rg = y['expected_use_range']
+        assert r[8] == ('not calibrated' if rg is None else
+                        '%.1f-%.1f GPU-eq' % (rg['p10'], rg['p90'])), (r[8], rg)
 assert k == len(rows)
 rows = tables('### By domain')
 k = 0
@@ -106,7 +108,7 @@ for dm in p['domains']:
     for y in dm['years']:
         r = rows[k]; k += 1
         assert r[0] == dm['name']
-        same(r[2], y['heads']); same(r[5], y['demand'])
+        same(r[2], y['heads']); same(r[5], y['need'])
 # backtest
 bt = J('backtest')
 if bt.get('wape') and bt.get('users'):
@@ -178,8 +180,11 @@ heads = {
     'groups.csv': ['group', 'domain', 'heads_now', 'growth', 'growth_measured'],
     'students.csv': ['user', 'group', 'role', 'profile', 'leaves', 'jobs', 'gpu_hours'],
     'profiles.csv': ['profile', 'name', 'size', 'gpus_p90'],
-    'projection.csv': ['kind', 'name', 'domain', 'year', 'from', 'to', 'stay', 'arrivals',
-                       'newcomers', 'heads', 'base', 'bursts', 'pool', 'demand'],
+    'projection.csv': ['kind', 'name', 'domain', 'year', 'from', 'to', 'stay_people',
+                       'arrivals_people', 'newcomers_people', 'heads_people',
+                       'expected_use_gpu_eq', 'expected_use_p10_gpu_eq',
+                       'expected_use_p90_gpu_eq', 'pool_gpu_eq', 'buffer_gpu_eq', 'need_gpu_eq',
+                       'need_p10_gpu_eq', 'need_p90_gpu_eq'],
     'usage_by_month.csv': ['period', 'cluster', 'gpus', 'capacity_gpu_hours', 'gpu_hours',
                            'util_pct'],
     'usage_by_group_month.csv': ['period', 'group', 'gpu_hours', 'share_pct'],
@@ -205,7 +210,11 @@ anon = len(sys.argv) > 2
 proj = [r for r in data['projection.csv'][1:] if r[0] == 'total']
 assert len(proj) == len(p['total'])
 for r, t in zip(proj, p['total']):
-    assert abs(float(r[13]) - t['demand']) <= 1e-6 * max(1, t['demand']), (r, t)
+    assert abs(float(r[15]) - t['need']) <= 1e-6 * max(1, t['need']), (r, t)
+    rg = t['need_range']
+    if rg is not None:
+        assert abs(float(r[16]) - rg['p10']) <= 1e-6 * max(1, rg['p10']), (r, t)
+        assert abs(float(r[17]) - rg['p90']) <= 1e-6 * max(1, rg['p90']), (r, t)
 grp = [r for r in data['projection.csv'][1:] if r[0] == 'group']
 assert len(grp) == sum(len(g['years']) for g in p['groups'])
 PY
