@@ -23,12 +23,14 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <sqlite3.h>
 
 #include "data/fields.h"
 #include "data/import.h"
 #include "data/plan.h"
 #include "data/store.h"
 #include "data/store_plan.h"
+#include "data/store_schema.h"
 #include "tests/lib/testutil.h"
 
 typedef struct Db {
@@ -435,6 +437,53 @@ static void test_backtest(void **state)
     assert_non_null(strstr(err.msg, "first day of a month"));
 }
 
+/* ---- a database of the previous release (schema 9) with model v1 keys ---- */
+
+/* Schema 9 is the first nine migrations; a scenario holds share, burst and
+ * purchases of classes 80 (the inventory has H100 x 8 and A100 x 16 of 80
+ * GiB: A100 is the most common) and 24 (no model of that class). Opened by
+ * this release: purchase.80.y1 becomes purchase.A100.y1 (the reason notes
+ * the old key), the other three are dropped and recorded as edits. */
+static void test_migrate_v1_keys(void **state)
+{
+    (void)state;
+    char *path = tu_temp_path(".db");
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    for (int v = 0; v < 9; v++)
+        assert_int_equal(sqlite3_exec(db, store_migrations[v], NULL, NULL, NULL), SQLITE_OK);
+    const char *old =
+        "PRAGMA user_version=9;"
+        "INSERT INTO inventory(cluster, gpu_model, gpus, gpu_mem_gib, from_date, relative_speed)"
+        " VALUES ('c', 'H100', 8, 80, '2024-01-01', 5), ('c', 'A100', 16, 80, '2023-01-01', 2.5);"
+        "INSERT INTO scenarios(id, name, created_at) VALUES (1, 'plan', 0);"
+        "INSERT INTO scenario_params(scenario_id, key, group_name, value, reason, at) VALUES"
+        " (1, 'share', 'lab-a', 0.3, NULL, 0), (1, 'burst', '', 2, NULL, 0),"
+        " (1, 'purchase.80.y1', '', 4, 'grant', 0), (1, 'purchase.24.y2', '', 9, NULL, 0),"
+        " (1, 'growth', 'lab-a', 0.1, NULL, 0);";
+    assert_int_equal(sqlite3_exec(db, old, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    CpErr err;
+    Store *st = store_open(path, &err);
+    assert_non_null(st);
+    assert_int_equal(store_scalar(st, "PRAGMA user_version"), store_nmigrations);
+    StorePlanParam *pp;
+    size_t n;
+    assert_int_equal(store_plan_params(st, "plan", &pp, &n, &err), 0);
+    assert_int_equal(n, 2);
+    assert_string_equal(pp[0].key, "growth");
+    assert_string_equal(pp[1].key, "purchase.A100.y1");
+    assert_float_equal(pp[1].value, 4, 0);
+    assert_string_equal(pp[1].reason, "grant (model v2: was purchase.80.y1)");
+    store_plan_params_free(pp, n);
+    assert_int_equal(store_scalar(st, "SELECT count(*) FROM scenario_edits WHERE new_value IS "
+                                      "NULL AND reason LIKE 'model v2%'"),
+                     3);
+    store_close(st);
+    tu_remove_db(path);
+    free(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -444,6 +493,7 @@ int main(void)
         cmocka_unit_test(test_scenarios),
         cmocka_unit_test(test_params_applied),
         cmocka_unit_test(test_backtest),
+        cmocka_unit_test(test_migrate_v1_keys),
     };
     return cmocka_run_group_tests_name("plan_db", tests, db_setup, db_teardown);
 }
