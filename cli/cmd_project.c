@@ -547,6 +547,16 @@ static void backtest_json(const PlanBacktest *b, FILE *out)
         cJSON_AddNumberToObject(e, "naive", k->naive);
         cJSON_AddNumberToObject(e, "err_model", k->err_model);
         cJSON_AddNumberToObject(e, "err_naive", k->err_naive);
+        cJSON *gm = cJSON_AddObjectToObject(e, "groups"); /* groups with a forecast or use */
+        for (int g = 0; g < b->ngroups; g++) {
+            size_t at = (size_t)i * b->ngroups + g;
+            if (b->cut_model[at] == 0 && b->cut_actual[at] == 0 && b->cut_naive[at] == 0)
+                continue;
+            cJSON *x = cJSON_AddObjectToObject(gm, b->groups[g]);
+            cJSON_AddNumberToObject(x, "model", b->cut_model[at]);
+            cJSON_AddNumberToObject(x, "naive", b->cut_naive[at]);
+            cJSON_AddNumberToObject(x, "actual", b->cut_actual[at]);
+        }
         cJSON_AddItemToArray(cs, e);
     }
     cJSON *m = cJSON_AddObjectToObject(o, "mean");

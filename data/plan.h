@@ -164,6 +164,7 @@ typedef struct PlanBacktest {
     int ngroups;
     char **groups;              /* owned */
     BtGroup *g;                 /* ngroups */
+    double *cut_model, *cut_actual, *cut_naive; /* ncuts x ngroups, per group and cut */
     BtScore score;
     int profiles;               /* 0: profiles are not refit per cut */
     int users;                  /* active users at the cut */

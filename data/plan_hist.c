@@ -396,6 +396,17 @@ static void bt_detail(const PlanCtx *c, const BtRun *b, int i, PlanBacktest *out
     out->users = b->users[i];
     out->groups = xcalloc((size_t)G + 1, sizeof *out->groups);
     out->g = xcalloc((size_t)G + 1, sizeof *out->g);
+    size_t nc = (size_t)b->n * G + 1;
+    out->cut_model = xcalloc(nc, sizeof *out->cut_model);
+    out->cut_actual = xcalloc(nc, sizeof *out->cut_actual);
+    out->cut_naive = xcalloc(nc, sizeof *out->cut_naive);
+    for (int k = 0; k < b->n; k++) {
+        int hk = demand_half_index(out->cuts[k].halflife);
+        memcpy(out->cut_model + (size_t)k * G, b->f + ((size_t)k * DEM_NHALF + hk) * (G + 1),
+               (size_t)G * sizeof(double));
+        memcpy(out->cut_actual + (size_t)k * G, b->actual + (size_t)k * G, (size_t)G * sizeof(double));
+        memcpy(out->cut_naive + (size_t)k * G, b->naive + (size_t)k * G, (size_t)G * sizeof(double));
+    }
     for (int g = 0; g < G; g++) {
         const double *f = b->f + ((size_t)i * DEM_NHALF + h) * (G + 1);
         out->groups[out->ngroups] = xstrdup(c->hgroups[g]);

@@ -132,5 +132,8 @@ void plan_backtest_free(PlanBacktest *b)
     free(b->groups);
     free(b->g);
     free(b->cuts);
+    free(b->cut_model);
+    free(b->cut_actual);
+    free(b->cut_naive);
     memset(b, 0, sizeof *b);
 }
