@@ -254,6 +254,16 @@ static void print_json(const View *v, FILE *out)
     cJSON_AddNumberToObject(o, "backtest_cuts", c->ncuts);
     cJSON_AddBoolToObject(o, "calibrated", c->ncuts >= PROJ_MIN_CUTS);
     json_years(o, v);
+    cJSON *past = cJSON_AddArrayToObject(o, "past_years"); /* on the same scale */
+    for (int i = 0; i < v->p->nyear_use; i++) {
+        const PlanYearUse *u = &v->p->year_use[i];
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddNumberToObject(e, "year", u->year);
+        cJSON_AddNumberToObject(e, "months", u->months);
+        cJSON_AddNumberToObject(e, "used", u->used);
+        cJSON_AddNumberToObject(e, "capacity", u->capacity);
+        cJSON_AddItemToArray(past, e);
+    }
     json_profiles(o, v);
     json_groups(o, v);
     json_totals(o, v);

@@ -120,6 +120,7 @@ void plan_free(Plan *p)
     projection_model_free(p->model);
     projection_params_free(p->measured);
     free(p->proj_user_name);
+    free(p->year_use);
     for (size_t i = 0; i < p->nstrings; i++)
         free(p->strings[i]);
     free(p->strings);

@@ -47,6 +47,16 @@ typedef struct PlanOpts {
     int fresh;          /* 1: always recompute (never reuse the saved profiles) */
 } PlanOpts;
 
+/* A past calendar year on the projection's scale (GPU-eq, CPUs with CPUs):
+ * mean use over the part of the year the data covers, and the
+ * inventory's mean capacity over it (GPUs x relative speed x share in
+ * service). */
+typedef struct PlanYearUse {
+    int year;
+    double months;      /* months of the year the data covers */
+    double used, capacity;
+} PlanYearUse;
+
 /* One user of the window. */
 typedef struct PlanUser {
     int64_t user_id;
@@ -91,6 +101,8 @@ typedef struct Plan {
     int nproj_users;             /* the model's users (members with use in the window) */
     const char **proj_user_name; /* nproj_users names, borrowed from the plan */
     int bt_cuts;                 /* backtest cuts behind the calibration */
+    PlanYearUse *year_use;       /* calendar years of the data, oldest first */
+    int nyear_use;
     /* owned strings behind users[].name and role */
     char **strings;
     size_t nstrings, capstrings;

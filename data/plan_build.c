@@ -483,6 +483,7 @@ int plan_projection(Store *st, Plan *p, PlanCtx *c, CpErr *err)
                     bt.calib, p->win_end, p->year_start};
     p->model = projection_prepare(&in);
     p->measured = projection_params_new(p->model);
+    plan_hist_years(p, c, gpus, ngpus);
     rc = 0;
 out:
     plan_backtest_free(&bt);

@@ -455,3 +455,31 @@ int plan_hist_backtest(const Plan *p, PlanCtx *c, int64_t one, PlanBacktest *out
     free(b.users);
     return 0;
 }
+
+/* ---- past years on the projection's scale ---- */
+
+void plan_hist_years(Plan *p, const PlanCtx *c, const ProjGpus *gpus, int ngpus)
+{
+    if (c->hist.njobs == 0 || c->data_end <= c->hist.data_start)
+        return;
+    int64_t y0 = plan_month_of(c->hist.data_start) / 100, y1 = plan_month_of(c->data_end - 1) / 100;
+    double *act = xcalloc((size_t)c->hist.ngroups + 1, sizeof *act);
+    p->year_use = xcalloc((size_t)(y1 - y0 + 1), sizeof *p->year_use);
+    for (int64_t y = y0; y <= y1; y++) {
+        int64_t a = plan_ym_start(y * 100 + 1), b = plan_ym_start((y + 1) * 100 + 1);
+        int64_t lo = a > c->hist.data_start ? a : c->hist.data_start;
+        int64_t hi = b < c->data_end ? b : c->data_end;
+        PlanYearUse *u = &p->year_use[p->nyear_use++];
+        u->year = (int)y;
+        u->months = (double)(hi - lo) / FEAT_MONTH_S;
+        demand_actual(&c->hist, lo, hi, act);
+        for (int g = 0; g < c->hist.ngroups; g++)
+            u->used += act[g];
+        for (int i = 0; i < ngpus; i++) {
+            int64_t f = gpus[i].from > lo ? gpus[i].from : lo, t = gpus[i].to < hi ? gpus[i].to : hi;
+            if (t > f)
+                u->capacity += gpus[i].gpus * gpus[i].speed * (double)(t - f) / (double)(hi - lo);
+        }
+    }
+    free(act);
+}

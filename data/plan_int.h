@@ -72,6 +72,8 @@ ProjArrival *plan_hist_arrivals(const Plan *p, const PlanCtx *c, int64_t t0, int
 /* Fit at the plan's window end with pools; groups with active members
  * added to the plan. */
 int plan_hist_fit(Plan *p, PlanCtx *c);
+/* Past calendar years' use and capacity in GPU-eq (p->year_use). */
+void plan_hist_years(Plan *p, const PlanCtx *c, const ProjGpus *gpus, int ngpus);
 /* The rolling backtest over the loaded history (cut 0: every cut). */
 int plan_hist_backtest(const Plan *p, PlanCtx *c, int64_t cut, PlanBacktest *out, CpErr *err);
 
