@@ -162,7 +162,7 @@ static void json_groups(cJSON *o, const View *v)
             double mv, vv = projection_gpus_of(v->params, g, q);
             snprintf(key, sizeof key, "gpus.%d", q + 1);
             projection_param_get(p->model, p->measured, key, -1, &mv, NULL);
-            cJSON_AddItemToArray(bp, param_pair(isnan(vv) ? mv : vv, mv));
+            cJSON_AddItemToArray(bp, param_pair(vv, mv));
         }
         cJSON *ys = cJSON_AddArrayToObject(e, "years");
         for (int y = 1; y <= v->r->nyears; y++)

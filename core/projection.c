@@ -360,8 +360,10 @@ void projection_params_reset(const ProjModel *m, ProjParams *p)
     p->intensity = m->intensity;
     p->growth_inst = m->growth_inst;
     p->halflife = dem_halflives[m->calib.half];
-    for (int q = 0; q < m->P; q++)
-        p->gpus[q] = p->mem[q] = NAN;
+    for (int q = 0; q < m->P; q++) {
+        p->gpus[q] = m->gpus[q];
+        p->mem[q] = m->mem[q];
+    }
     for (size_t i = 0; i < (size_t)m->G * (size_t)m->P; i++)
         p->gpus_g[i] = NAN;
     memset(p->purchase, 0, sizeof p->purchase);
@@ -574,11 +576,9 @@ int projection_param_get(const ProjModel *m, const ProjParams *p, const char *ke
     switch (ref.kind) {
     case REF_GPUS:
         *value = projection_gpus_of(p, ref.group, ref.index);
-        if (isnan(*value))
-            *value = m->gpus[ref.index];
         break;
     case REF_MEM:
-        *value = isnan(p->mem[ref.index]) ? m->mem[ref.index] : p->mem[ref.index];
+        *value = p->mem[ref.index];
         break;
     case REF_PURCHASE:
         *value = p->purchase[ref.index][ref.year];
@@ -598,7 +598,8 @@ int projection_param_get(const ProjModel *m, const ProjParams *p, const char *ke
 
 double projection_mem_of(const ProjModel *m, const ProjParams *p, int q)
 {
-    return isnan(p->mem[q]) ? m->mem[q] : p->mem[q];
+    (void)m;
+    return p->mem[q];
 }
 
 /* ---- results ---- */
@@ -641,11 +642,22 @@ ProjRange projection_range(const ProjCalib *c, double v, int y)
 
 /* The rate member i has under p: a profile's (group's) edited value, else
  * their own at the half-life p names. */
+/* The per-member rate of profile q in group g when a scenario edited it
+ * (the group's own value, else the profile's when it differs from the
+ * measured mean); NAN: as measured, each member at their own rate. */
+static double edited_gpus(const ProjModel *m, const ProjParams *p, int g, int q)
+{
+    double v = g >= 0 && g < m->G ? p->gpus_g[(size_t)g * (size_t)m->P + (size_t)q] : NAN;
+    if (!isnan(v))
+        return v;
+    return p->gpus[q] != m->gpus[q] ? p->gpus[q] : NAN;
+}
+
 static double user_rate(const ProjModel *m, const ProjParams *p, int i)
 {
     const ProjUser *u = &m->users[i];
     if (u->profile >= 0 && u->profile < m->P) {
-        double v = projection_gpus_of(p, u->group, u->profile);
+        double v = edited_gpus(m, p, u->group, u->profile);
         if (!isnan(v))
             return v;
     }
@@ -660,7 +672,7 @@ static double new_full(const ProjModel *m, const ProjParams *p, int g)
     double full = m->ramp[g] > 0 ? m->newrate[g] / m->ramp[g] : m->newrate[g], v = 0, w = 0;
     const double *mix = m->mix + (size_t)g * m->P;
     for (int q = 0; q < m->P; q++) {
-        double e = projection_gpus_of(p, g, q);
+        double e = edited_gpus(m, p, g, q);
         v += mix[q] * (isnan(e) ? full : e);
         w += mix[q];
     }
@@ -700,8 +712,8 @@ static void run_members(const ProjModel *m, const ProjParams *p, int y, ProjResu
         t->stayers += rate;
         t->leavers -= rate * (1 - pres);
         int c = profiles_mem_class(u->mem_gib);
-        if (u->profile >= 0 && u->profile < m->P && !isnan(p->mem[u->profile]))
-            c = profiles_mem_class(p->mem[u->profile]);
+        if (u->profile >= 0 && u->profile < m->P && p->mem[u->profile] != m->mem[u->profile])
+            c = profiles_mem_class(p->mem[u->profile]); /* edited: the profile's class */
         cls[(size_t)u->group * MEMCLASS_COUNT + c] += rate * pres;
     }
 }

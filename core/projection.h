@@ -109,15 +109,18 @@ typedef struct ProjInput {
 
 typedef struct ProjModel ProjModel;
 
-/* The parameters a scenario edits. Measured values come from the model;
- * NAN in gpus/gpus_g/mem means "as measured" (members' own values). */
+/* The parameters a scenario edits. Measured values come from the model.
+ * gpus/mem hold each profile's measured members' mean rate / 75th
+ * percentile memory; while a value equals the measured one, each member
+ * keeps their own rate and memory class; edited, it replaces them for the
+ * profile's members (gpus_g: for one group's; NAN: not set). */
 typedef struct ProjParams {
     int ngroups, nprofiles, nyears, nmodels;
     double *growth, *pool, *buffer; /* ngroups each */
     double intensity;               /* institute, a share a year */
     double growth_inst;             /* institute head growth, a share a year */
     double halflife;                /* months: 1, 3, 6 or 12 */
-    double *gpus, *mem;             /* nprofiles: members' rate, memory (NAN own) */
+    double *gpus, *mem;             /* nprofiles: members' rate, memory (see above) */
     double *gpus_g;                 /* ngroups x nprofiles: group's own, NAN none */
     double purchase[PROJ_MAX_MODELS][PROJ_MAX_YEARS]; /* GPUs of model m bought for year K */
 } ProjParams;
@@ -182,7 +185,8 @@ int projection_key_takes_group(const char *key);
  * NULL when key is not one. Static storage. */
 const char *projection_old_key(const char *key);
 /* The per-member rate of profile q (0-based) in group g under p: the
- * group's own value when set, else the profile's, else NAN (own rates). */
+ * group's own value when set, else the profile's (measured: the members'
+ * mean). */
 double projection_gpus_of(const ProjParams *p, int g, int q);
 
 /* The memory (GiB) of profile q under p: edited, else measured (-1

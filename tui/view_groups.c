@@ -25,7 +25,7 @@ static const TuiCol cols[C_COUNT] = {
     [C_WAIT] = {"Wait", 5, 0, 1, 2},
     [C_GROWTH] = {"Growth", 6, 0, 1, 4},
     [C_DEMAND] = {"Need", 6, 0, 1, 1},
-    [C_RANGE] = {"p10-p90", 11, 0, 0, 2},
+    [C_RANGE] = {"p10-p90", 11, 0, 0, 6},
     [C_DELTA] = {"vs base", 7, 0, 1, 1},
 };
 

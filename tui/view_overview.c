@@ -108,7 +108,7 @@ static const TuiTable *overview_table(const TuiState *s)
 static void render_year(const TuiYear *y, double scale, Canvas *c, int row)
 {
     char a[32], b[32], p[32];
-    int bw = c->w - 46 < 10 ? 10 : c->w - 46;
+    int bw = c->w - 50 < 10 ? 10 : c->w - 50; /* 41 columns of text */
     double use = y->projected ? y->demand : y->used_gpus;
     int cw = (int)lround(y->cap_gpus / scale * bw), uw = (int)lround((use > 0 ? use : 0) / scale * bw);
     uint16_t on = y->projected ? CV_EDITED : CV_ACCENT;
