@@ -41,32 +41,57 @@ static int summary_chart(const Report *r, FILE *out, const char *dir, const char
         v[y] = r->res->total[y].demand;
         v[Y + y] = r->res->total[y].capacity;
     }
-    static const char *const series[] = {"demand", "capacity"};
-    SvgChart c = {SVG_BARS, "Demand and capacity by year", unit_gpus(r), xs, (size_t)Y,
+    static const char *const series[] = {"need", "capacity"};
+    SvgChart c = {SVG_BARS, "Need and capacity by year", unit_gpus(r), xs, (size_t)Y,
                   series, 2, v, NULL, 0, 0};
-    return rpt_chart(out, dir, rel, "summary", "Demand and capacity by year", &c, err);
+    return rpt_chart(out, dir, rel, "summary", "Need and capacity by year", &c, err);
+}
+
+/* The gap of each year in physical GPUs of each model purchases can name. */
+static void gap_in_gpus(const Report *r, FILE *out)
+{
+    const ProjModel *m = r->plan->model;
+    int nm = projection_nmodels(m);
+    if (nm == 0 || r->plan->cpu)
+        return;
+    fprintf(out, "The total gap in physical GPUs of a purchase model (gap / relative speed):");
+    for (int y = 1; y <= r->res->nyears; y++) {
+        fprintf(out, "%s y%d", y > 1 ? ";" : "", y);
+        for (int i = 0; i < nm; i++) {
+            const ProjModelInfo *mi = projection_model_info(m, i);
+            char g[NB];
+            mdw_num(g, NB, r->res->total[y - 1].gap / (mi->speed > 0 ? mi->speed : 1), 1, "");
+            fprintf(out, "%s %s ", i ? "," : "", g);
+            mdw_text(out, mi->name);
+        }
+    }
+    fprintf(out, ".\n\n");
 }
 
 static void summary_table(const Report *r, FILE *out)
 {
-    static const char *const titles[] = {"Year", "GPU memory class (GiB)", "Demand", "Capacity",
-                                         "Gap"};
-    mdw_head(out, titles, "llrrr", 5);
+    static const char *const titles[] = {"Year", "GPU memory class (GiB)", "Need", "Capacity",
+                                         "Gap", "Need p10-p90"};
+    mdw_head(out, titles, "llrrrr", 6);
     const char *u = unit_gpus(r);
+    const ProjCalib *cal = projection_calib(r->plan->model);
     for (int y = 1; y <= r->res->nyears; y++) {
         const ProjTotals *t = &r->res->total[y - 1];
-        char yl[64], d[NB], c[NB], g[NB];
+        char yl[64], d[NB], c[NB], g[NB], rg[NB];
         year_label(r, y, yl, sizeof yl);
         for (int k = 0; k <= MEMCLASS_COUNT; k++) {
             int tot = k == MEMCLASS_COUNT;
-            mdw_num(d, NB, tot ? t->demand : t->demand_c[k], 2, u);
+            double need = tot ? t->demand : t->demand_c[k];
+            mdw_num(d, NB, need, 2, u);
             mdw_num(c, NB, tot ? t->capacity : t->capacity_c[k], 2, u);
             mdw_num(g, NB, tot ? t->gap : t->gap_c[k], 2, u);
-            const char *cells[] = {yl, tot ? "total" : profiles_mem_class_name(k), d, c, g};
-            mdw_row(out, cells, 5);
+            plan_range_text(tot ? t->demand_r : projection_range(cal, need, y), u, rg, sizeof rg);
+            const char *cells[] = {yl, tot ? "total" : profiles_mem_class_name(k), d, c, g, rg};
+            mdw_row(out, cells, 6);
         }
     }
     fputc('\n', out);
+    gap_in_gpus(r, out);
 }
 
 static void largest_gaps(const Report *r, FILE *out)
@@ -157,9 +182,24 @@ static void scenario_params(const Report *r, FILE *out)
 
 int rpt_summary(const Report *r, FILE *out, const char *dir, const char *rel, CpErr *err)
 {
-    fprintf(out, "Projected demand against capacity (inventory x relative speed, plus planned "
-                 "purchases), per year and GPU-memory class; the gap is demand minus capacity. "
-                 "Use is capped by capacity: long waits mark demand that went unmet.\n\n");
+    const ProjCalib *cal = projection_calib(r->plan->model);
+    fprintf(out, "Projected need (model v2: expected use + exploration pool + buffer) against "
+                 "capacity (inventory x relative speed, plus planned purchases), per year and "
+                 "GPU-memory class; the gap is need minus capacity. ");
+    if (r->plan->cpu)
+        fprintf(out, "CPUs stand in for GPUs. ");
+    else {
+        fprintf(out, "All in GPU-eq: GPUs x relative speed, reference model ");
+        mdw_text(out, r->plan->ref_model);
+        fprintf(out, " = 1.0. ");
+    }
+    if (cal->ncuts >= PROJ_MIN_CUTS)
+        fprintf(out, "Ranges are the p10-p90 of the rolling backtest's actual/forecast over %d "
+                     "cuts. ", cal->ncuts);
+    else
+        fprintf(out, "Ranges: not calibrated (%d backtest cuts, %d needed). ", cal->ncuts,
+                PROJ_MIN_CUTS);
+    fprintf(out, "Use is capped by capacity: long waits mark demand that went unmet.\n\n");
     if (summary_chart(r, out, dir, rel, err) < 0)
         return -1;
     summary_table(r, out);
@@ -472,28 +512,30 @@ static void backtest_section(const Report *r, FILE *out)
     const double tv[] = {b->score.after, b->score.naive, b->score.base, b->score.demand};
     for (int i = 0; i < 4; i++)
         mdw_num(t[i], NB, tv[i], 2, unit_gpus(r));
-    fprintf(out, "Fitted on the 12 months before %s (%d users, %d profiles), projected 12 "
-                 "months and scored on the %.1f months recorded after it. Error (WAPE: sum of "
+    fprintf(out, "Refit with what was known at %s (%d active users), projected 12 months and "
+                 "scored on the %.1f months recorded after it. Error (WAPE: sum of "
                  "|projected - actual| over sum of actual):\n\n",
-            cut, b->users, b->profiles, b->scored_months);
+            cut, b->users, b->scored_months);
     static const char *const titles[] = {"Projection", "Projected total", "Error (WAPE)"};
     mdw_head(out, titles, "lrr", 3);
     const char *rows[][3] = {{"actual use", t[0], "-"},
-                             {"naive (last 12 months x (1 + growth))", t[1], w[0]},
-                             {"model base", t[2], w[1]},
-                             {"model demand (with pool and buffer)", t[3], w[2]}};
+                             {"naive (last 12 months)", t[1], w[0]},
+                             {"model expected use", t[2], w[1]},
+                             {"model with buffer", t[3], w[2]}};
     for (int i = 0; i < 4; i++)
         mdw_row(out, rows[i], 3);
-    fprintf(out, "\nDemand includes headroom by design (pool and buffer); use is capped by "
-                 "capacity, so long waits mark demand that went unmet.\n\n");
+    fprintf(out, "\nThe need adds headroom by design (pool and buffer); use is capped by "
+                 "capacity, so long waits mark demand that went unmet. `capplan project "
+                 "--backtest` runs every monthly cut.\n\n");
 }
 
 int rpt_projections(const Report *r, FILE *out, const char *dir, const char *rel, CpErr *err)
 {
-    fprintf(out, "Every term of the projection (DESIGN.md, Core model): heads = staying + "
-                 "(arrivals + newcomers) by the group's mix; base = sum of heads x b_p; pool = "
-                 "bursts x burst size, bursts = ceil(share x heads); demand = (base + pool) x "
-                 "(1 + buffer).\n\n");
+    fprintf(out, "Every term of the projection (model v2, docs/planning.md): expected use = "
+                 "each member's own rate (leavers by their roster end) + newcomers at the measured "
+                 "rate and ramp, times the intensity trend; need = expected use + the group's "
+                 "exploration/HPO pool (q90 of its burst curve) + the buffer; %s.\n\n",
+            r->plan->cpu ? "CPUs" : "GPU-eq");
     if (domain_chart(r, out, dir, rel, err) < 0)
         return -1;
     fprintf(out, "### By group\n\n");

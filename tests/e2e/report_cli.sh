@@ -87,6 +87,10 @@ for t in p['total']:
         cap = t['capacity'] if cls == 'total' else t['capacity_by_class'][cls]
         gap = t['gap'] if cls == 'total' else t['gap_by_class'][cls]
         same(r[2], dem); same(r[3], cap); same(r[4], gap)
+        if cls == 'total':
+            rg = t['need_range']
+            assert r[5] == ('not calibrated' if rg is None else
+                            '%.1f-%.1f GPU-eq' % (rg['p10'], rg['p90'])), (r[5], rg)
 assert k == len(rows)
 # 5. every term per group and year
 rows = tables('### By group')
