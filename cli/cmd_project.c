@@ -276,34 +276,26 @@ static void print_json(const View *v, FILE *out)
 
 /* ---- CSV: one table, a row per group, domain or total and year ---- */
 
-static void csv_row(FILE *out, const char *kind, const char *name, const char *domain, int y,
-                    const ProjTotals *t, const ProjGroupYear *g)
+static void csv_row(FILE *out, const View *v, const char *kind, const char *name,
+                    const char *domain, int y, const ProjTotals *t, const ProjGroupYear *g)
 {
+    int64_t f, to;
+    char a[16], b[16];
+    double x[PLAN_CSV_NUMS];
+    projection_year_span(v->p->model, y, &f, &to);
+    plan_cli_date(f, a, sizeof a);
+    plan_cli_date(to, b, sizeof b);
     plan_cli_csv_cell(out, kind);
     fputc(',', out);
     plan_cli_csv_cell(out, name);
     fputc(',', out);
     plan_cli_csv_cell(out, domain);
-    fprintf(out, ",%d", y);
-    ProjRange br = g ? g->base_r : t->base_r, dr = g ? g->demand_r : t->demand_r;
-    const double *dc = g ? g->demand_c : t->demand_c;
-    double v[] = {g ? g->heads : t->heads, g ? g->base : t->base, br.lo, br.hi,
-                  g ? g->pool : t->pool, g ? g->buffer_add : t->buffer_add,
-                  g ? g->demand : t->demand, dr.lo, dr.hi, dc[0], dc[1], dc[2], dc[3], dc[4]};
-    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+    fprintf(out, ",%d,%s,%s", y, a, b);
+    plan_csv_values(g, t, !g && strcmp(kind, "total") == 0, x);
+    for (int i = 0; i < PLAN_CSV_NUMS; i++) {
         fputc(',', out);
-        if (isfinite(v[i]))
-            plan_cli_csv_num(out, v[i]);
-    }
-    for (int c = 0; c < MEMCLASS_COUNT; c++) {
-        fputc(',', out);
-        if (!g && strcmp(kind, "total") == 0)
-            plan_cli_csv_num(out, t->capacity_c[c]);
-    }
-    for (int c = 0; c < MEMCLASS_COUNT; c++) {
-        fputc(',', out);
-        if (!g && strcmp(kind, "total") == 0)
-            plan_cli_csv_num(out, t->gap_c[c]);
+        if (!isnan(x[i]))
+            plan_cli_csv_num(out, x[i]);
     }
     fputs("\r\n", out);
 }
@@ -312,23 +304,19 @@ static void print_csv(const View *v, FILE *out)
 {
     const Plan *p = v->p;
     int Y = v->r->nyears;
-    fputs("kind,name,domain,year,heads_people,expected_use_gpu_eq,expected_use_p10_gpu_eq,"
-          "expected_use_p90_gpu_eq,pool_gpu_eq,buffer_gpu_eq,need_gpu_eq,need_p10_gpu_eq,"
-          "need_p90_gpu_eq,need_24_gpu_eq,need_48_gpu_eq,need_80_gpu_eq,need_80plus_gpu_eq,"
-          "need_unknown_gpu_eq,capacity_24_gpu_eq,capacity_48_gpu_eq,capacity_80_gpu_eq,"
-          "capacity_80plus_gpu_eq,capacity_unknown_gpu_eq,gap_24_gpu_eq,gap_48_gpu_eq,"
-          "gap_80_gpu_eq,gap_80plus_gpu_eq,gap_unknown_gpu_eq\r\n",
-          out);
+    for (int i = 0; i < PLAN_CSV_TEXTS + PLAN_CSV_NUMS; i++)
+        fprintf(out, "%s%s", i ? "," : "", plan_csv_cols[i]);
+    fputs("\r\n", out);
     for (int g = 0; g < p->ngroups; g++)
         for (int y = 1; y <= Y; y++)
-            csv_row(out, "group", p->groups[g], p->domains[p->group_domain[g]], y, NULL,
+            csv_row(out, v, "group", p->groups[g], p->domains[p->group_domain[g]], y, NULL,
                     &v->r->gy[(size_t)g * Y + y - 1]);
     for (int d = 0; d < p->ndomains; d++)
         for (int y = 1; y <= Y; y++)
-            csv_row(out, "domain", p->domains[d], p->domains[d], y,
+            csv_row(out, v, "domain", p->domains[d], p->domains[d], y,
                     &v->r->dom[(size_t)d * Y + y - 1], NULL);
     for (int y = 1; y <= Y; y++)
-        csv_row(out, "total", "", "", y, &v->r->total[y - 1], NULL);
+        csv_row(out, v, "total", "", "", y, &v->r->total[y - 1], NULL);
 }
 
 /* ---- text ---- */

@@ -193,6 +193,19 @@ int64_t plan_add_months(int64_t t, int months);
 /* yyyymm of t. */
 int64_t plan_month_of(int64_t t);
 
+/* The projection as CSV, the same columns in `capplan project --csv` and
+ * the report's projection.csv: kind, name, domain, year, from, to (text),
+ * then PLAN_CSV_NUMS numbers whose headers say their unit (people,
+ * GPU-eq), the p10 and p90 of expected use and need in columns of their
+ * own; capacity and gap only on the total rows. */
+#define PLAN_CSV_TEXTS 6
+#define PLAN_CSV_NUMS 28
+extern const char *const plan_csv_cols[PLAN_CSV_TEXTS + PLAN_CSV_NUMS];
+/* The numbers of one row (g for a group, else t for a domain or, with
+ * total set, the institute) into v[PLAN_CSV_NUMS]; NAN where a cell is
+ * empty (no range, no capacity). */
+void plan_csv_values(const ProjGroupYear *g, const ProjTotals *t, int total, double *v);
+
 /* "112-158 GPU-eq" (unit appended when not NULL), or "not calibrated"
  * when r has no range; into buf (n bytes). */
 void plan_range_text(ProjRange r, const char *unit, char *buf, size_t n);

@@ -127,43 +127,21 @@ static void proj_row(const Report *r, FILE *out, const char *kind, const char *n
 {
     int64_t f, to;
     char a[16], b[16], yr[16];
+    double v[PLAN_CSV_NUMS];
     projection_year_span(r->plan->model, y, &f, &to);
     rpt_date(f, a, sizeof a);
     rpt_date(to, b, sizeof b);
     snprintf(yr, sizeof yr, "%d", y);
     const char *txt[] = {kind, name, domain, yr, a, b};
-    cells_text(out, txt, 6);
-    ProjRange br = g ? g->base_r : t->base_r, dr = g ? g->demand_r : t->demand_r;
-    const double n[] = {g ? g->stay : NAN, g ? g->arrivals : NAN, g ? g->newcomers : NAN,
-                        g ? g->heads : t->heads, g ? g->base : t->base, br.lo, br.hi,
-                        g ? g->pool : t->pool, g ? g->buffer_add : t->buffer_add,
-                        g ? g->demand : t->demand, dr.lo, dr.hi};
-    cells_num(out, n, sizeof n / sizeof n[0]);
-    cells_num(out, g ? g->demand_c : t->demand_c, MEMCLASS_COUNT);
-    int tot = !g && strcmp(kind, "total") == 0;
-    for (int c = 0; c < MEMCLASS_COUNT; c++) {
-        csvw_sep(out);
-        csvw_num(out, tot ? t->capacity_c[c] : NAN);
-    }
-    for (int c = 0; c < MEMCLASS_COUNT; c++) {
-        csvw_sep(out);
-        csvw_num(out, tot ? t->gap_c[c] : NAN);
-    }
+    cells_text(out, txt, PLAN_CSV_TEXTS);
+    plan_csv_values(g, t, !g && strcmp(kind, "total") == 0, v);
+    cells_num(out, v, PLAN_CSV_NUMS);
     csvw_end(out);
 }
 
 static int csv_projection(const Report *r, FILE *out)
 {
-    static const char *const cols[] = {
-        "kind", "name", "domain", "year", "from", "to", "stay_people", "arrivals_people",
-        "newcomers_people", "heads_people", "expected_use_gpu_eq", "expected_use_p10_gpu_eq",
-        "expected_use_p90_gpu_eq", "pool_gpu_eq", "buffer_gpu_eq", "need_gpu_eq",
-        "need_p10_gpu_eq", "need_p90_gpu_eq", "need_24_gpu_eq", "need_48_gpu_eq",
-        "need_80_gpu_eq", "need_80plus_gpu_eq", "need_unknown_gpu_eq", "capacity_24_gpu_eq",
-        "capacity_48_gpu_eq", "capacity_80_gpu_eq", "capacity_80plus_gpu_eq",
-        "capacity_unknown_gpu_eq", "gap_24_gpu_eq", "gap_48_gpu_eq", "gap_80_gpu_eq",
-        "gap_80plus_gpu_eq", "gap_unknown_gpu_eq"};
-    HEADER(out, cols);
+    header(out, plan_csv_cols, PLAN_CSV_TEXTS + PLAN_CSV_NUMS);
     const Plan *p = r->plan;
     int Y = r->res->nyears;
     for (int g = 0; g < p->ngroups; g++) {

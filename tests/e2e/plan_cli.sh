@@ -93,7 +93,7 @@ for i,t in enumerate(d['total']):
 expect_rc 0 cap project --json
 cmp -s "$WORK/out" "$WORK/proj.json" || fail "project differs between two runs"
 expect_rc 0 cap project --csv
-head -1 "$WORK/out" | grep -q '^kind,name,domain,year,heads_people,expected_use_gpu_eq,expected_use_p10_gpu_eq,expected_use_p90_gpu_eq,pool_gpu_eq,buffer_gpu_eq,need_gpu_eq,need_p10_gpu_eq,need_p90_gpu_eq,' || fail "csv header"
+head -1 "$WORK/out" | grep -q '^kind,name,domain,year,from,to,stay_people,arrivals_people,newcomers_people,heads_people,expected_use_gpu_eq,expected_use_p10_gpu_eq,expected_use_p90_gpu_eq,pool_gpu_eq,buffer_gpu_eq,need_gpu_eq,need_p10_gpu_eq,need_p90_gpu_eq,' || fail "csv header"
 [ "$(grep -c '^group,' "$WORK/out")" -eq 30 ] || fail "csv: 10 groups x 3 years expected"
 expect_rc 0 cap project --years 5
 grep -q 'y5 = ' "$WORK/out" || fail "--years 5"

@@ -177,6 +177,7 @@ check_csv() {
     db=$1; dir=$2; shift 2
     "$CAPPLAN_BIN" --db "$db" export --csv "$dir/csv" "$@" 2>"$dir/err" || fail "export --csv: $(cat "$dir/err")"
     "$CAPPLAN_BIN" --db "$db" project --json >"$dir/project.json"
+    "$CAPPLAN_BIN" --db "$db" project --csv >"$dir/project.csv"
     python3 - "$dir" <<'PY' || fail "CSV ($dir)"
 import csv, json, sys
 d = sys.argv[1]
@@ -211,6 +212,13 @@ for f, h in heads.items():
     data[f] = rows
 p = json.load(open(d + '/project.json'))
 anon = len(sys.argv) > 2
+# project --csv and projection.csv: the same columns; no range as text
+cli = list(csv.reader(open(d + '/project.csv', newline='', encoding='utf-8'), strict=True))
+assert cli[0] == data['projection.csv'][0], (cli[0], data['projection.csv'][0])
+assert len(cli) == len(data['projection.csv'])
+for r in cli[1:] + data['projection.csv'][1:]:
+    for c in r[6:]:
+        assert c == '' or float(c) == float(c), r
 proj = [r for r in data['projection.csv'][1:] if r[0] == 'total']
 assert len(proj) == len(p['total'])
 for r, t in zip(proj, p['total']):
