@@ -257,9 +257,13 @@ Plan *plan_build(Store *st, const PlanOpts *o, CpErr *err)
         plan_scale(p);
         plan_cluster(p, &eo);
     }
-    if (plan_names(st, p, err) < 0 || plan_hist_load(st, p, &c, err) < 0 ||
-        plan_hist_fit(p, &c) < 0 || plan_groups_finish(st, p, &c, err) < 0 ||
-        plan_projection(st, p, &c, err) < 0)
+    if (plan_names(st, p, err) < 0)
+        goto fail;
+    if (!o->profiles_only &&
+        (plan_hist_load(st, p, &c, err) < 0 || plan_hist_fit(p, &c) < 0))
+        goto fail;
+    if (plan_groups_finish(st, p, &c, err) < 0 ||
+        (!o->profiles_only && plan_projection(st, p, &c, err) < 0))
         goto fail;
     p->run_id = p->reused ? c.run.id : 0;
     plan_ctx_done(&c);

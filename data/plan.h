@@ -45,6 +45,8 @@ typedef struct PlanOpts {
     int64_t cut;        /* 0: all data; else only jobs that started before it */
     int years;          /* projection horizon; 0: PLAN_YEARS */
     int fresh;          /* 1: always recompute (never reuse the saved profiles) */
+    int profiles_only;  /* 1: features and profiles only: no job history, backtest or
+                           projection (model, measured and year_use stay NULL) */
 } PlanOpts;
 
 /* A past calendar year on the projection's scale (GPU-eq, CPUs with CPUs):

@@ -80,8 +80,7 @@ int plan_hist_load(Store *st, Plan *p, PlanCtx *c, CpErr *err)
     if (!c->hgidx)
         c->hgidx = strmap_new();
     if ((!p->cpu && store_plan_inventory(st, &inv, &ninv, err) < 0) ||
-        store_plan_use(st, p->cpu, &rows, &n, &kinds, &nk, err) < 0 ||
-        store_plan_data_end(st, &c->data_end, err) < 0) {
+        store_plan_use(st, p->cpu, &rows, &n, &kinds, &nk, err) < 0) {
         store_plan_use_free(rows, kinds, nk);
         store_plan_inventory_free(inv, ninv);
         return -1;
@@ -93,6 +92,13 @@ int plan_hist_load(Store *st, Plan *p, PlanCtx *c, CpErr *err)
         speed[k] = p->cpu ? 1 : kind_speed(inv, ninv, &kinds[k], &guessed[k]);
     c->hjobs = xcalloc(n + 1, sizeof *c->hjobs);
     c->hist.data_start = n > 0 ? rows[0].start : 0;
+    c->data_end = n > 0 ? rows[0].end : INT64_MIN; /* the latest end of a run */
+    for (size_t i = 1; i < n; i++) {
+        if (rows[i].start < c->hist.data_start)
+            c->hist.data_start = rows[i].start;
+        if (rows[i].end > c->data_end)
+            c->data_end = rows[i].end;
+    }
     for (size_t i = 0; i < n; i++) {
         const StorePlanUse *u = &rows[i];
         DemJob *j = &c->hjobs[i];

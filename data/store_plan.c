@@ -436,6 +436,11 @@ typedef struct UseVec {
     StorePlanKind *kinds;
     size_t nkinds, capkinds;
     StrMap *kmap; /* "cluster\037type" -> kind */
+    char **clusters; /* name by cluster id */
+    int64_t nclusters;
+    int64_t last_cl;  /* the previous row's cluster id and type, and their kind */
+    char last_ty[64];
+    int last_kind;
 } UseVec;
 
 static int use_kind(UseVec *v, const char *cluster, const char *type)
@@ -468,10 +473,44 @@ static int row_use(sqlite3_stmt *s, void *ctx)
     int64_t run = sqlite3_column_int64(s, 4);
     u->end = u->start + (run > 0 ? run : 0);
     u->gpus = sqlite3_column_double(s, 5);
-    const char *cl = (const char *)sqlite3_column_text(s, 6);
+    int64_t cl = sqlite3_column_int64(s, 6);
     const char *ty = (const char *)sqlite3_column_text(s, 7);
-    u->kind = use_kind(v, cl ? cl : "", ty ? ty : "");
+    if (!ty)
+        ty = "";
+    if (cl == v->last_cl && strcmp(ty, v->last_ty) == 0) { /* runs of the same kind */
+        u->kind = v->last_kind;
+        return 0;
+    }
+    const char *cname = cl >= 0 && cl < v->nclusters && v->clusters[cl] ? v->clusters[cl] : "";
+    u->kind = use_kind(v, cname, ty);
+    if (strlen(ty) < sizeof v->last_ty) {
+        v->last_cl = cl;
+        memcpy(v->last_ty, ty, strlen(ty) + 1);
+        v->last_kind = u->kind;
+    }
     return 0;
+}
+
+static int row_cluster(sqlite3_stmt *s, void *ctx)
+{
+    UseVec *v = ctx;
+    int64_t id = sqlite3_column_int64(s, 0);
+    if (id >= 0 && id < v->nclusters)
+        v->clusters[id] = sqlrow_str(s, 1);
+    return 0;
+}
+
+static int use_clusters(sqlite3 *db, UseVec *v, CpErr *err)
+{
+    int64_t maxid;
+    sqlite3_stmt *s;
+    if (scalar_int(db, "SELECT max(id) FROM clusters", 0, &maxid, "clusters", err) < 0)
+        return -1;
+    v->nclusters = maxid + 1;
+    v->clusters = xcalloc((size_t)v->nclusters + 1, sizeof *v->clusters);
+    if (prep(db, "SELECT id, name FROM clusters", &s, "clusters", err) < 0)
+        return -1;
+    return each_row(db, s, row_cluster, v, "clusters", err);
 }
 
 int store_plan_use(Store *st, int cpu, StorePlanUse **rows, size_t *n, StorePlanKind **kinds,
@@ -479,20 +518,28 @@ int store_plan_use(Store *st, int cpu, StorePlanUse **rows, size_t *n, StorePlan
 {
     sqlite3 *db = store_db(st);
     sqlite3_stmt *s;
-    UseVec v = {NULL, 0, 0, NULL, 0, 0, strmap_new()};
+    UseVec v;
+    memset(&v, 0, sizeof v);
+    v.kmap = strmap_new();
+    v.last_cl = -2;
+    /* one pass in rowid order, no join, no sort: the cluster's name from a
+     * small table, the order does not matter to core/demand */
     const char *sql =
-        cpu ? "SELECT j.user_id, j.account_id, coalesce(nullif(j.eligible, 0), j.submit), j.start, "
-              "coalesce(j.elapsed, j.end_time - j.start), j.ncpus, c.name, '' FROM jobs j "
-              "JOIN clusters c ON c.id = j.cluster_id WHERE j.final = 1 AND j.ncpus > 0 AND "
-              "j.user_id IS NOT NULL AND j.start > 0 ORDER BY j.start"
-            : "SELECT j.user_id, j.account_id, coalesce(nullif(j.eligible, 0), j.submit), j.start, "
-              "coalesce(j.elapsed, j.end_time - j.start), j.gpus, c.name, j.gpu_type FROM jobs j "
-              "JOIN clusters c ON c.id = j.cluster_id WHERE j.final = 1 AND j.gpus > 0 AND "
-              "j.user_id IS NOT NULL AND j.start > 0 ORDER BY j.start";
+        cpu ? "SELECT user_id, account_id, coalesce(nullif(eligible, 0), submit), start, "
+              "coalesce(elapsed, end_time - start), ncpus, cluster_id, '' FROM jobs "
+              "WHERE final = 1 AND ncpus > 0 AND user_id IS NOT NULL AND start > 0"
+            : "SELECT user_id, account_id, coalesce(nullif(eligible, 0), submit), start, "
+              "coalesce(elapsed, end_time - start), gpus, cluster_id, gpu_type FROM jobs "
+              "WHERE final = 1 AND gpus > 0 AND user_id IS NOT NULL AND start > 0";
     int rc = -1;
-    if (prep(db, sql, &s, "read jobs", err) == 0)
+    if (use_clusters(db, &v, err) == 0 && prep(db, sql, &s, "read jobs", err) == 0) {
+        sqlite3_exec(db, "PRAGMA mmap_size=1073741824", NULL, NULL, NULL);
         rc = each_row(db, s, row_use, &v, "read jobs", err);
+    }
     strmap_free(v.kmap);
+    for (int64_t i = 0; i < v.nclusters; i++)
+        free(v.clusters[i]);
+    free(v.clusters);
     *rows = v.rows;
     *n = v.n;
     *kinds = v.kinds;

@@ -58,7 +58,7 @@ int store_plan_jobs(Store *st, int64_t from, int64_t before, int64_t min_run, in
  * v2 (core/demand): user and account ids, eligible time (else submit,
  * else start), start, end (start + run time), GPUs (CPUs) and the id of its
  * (cluster, GPU type) pair in *kinds (cluster name and type, "" when the
- * job names none). Ordered by start. Caller frees with
+ * job names none). In rowid order. Caller frees with
  * store_plan_use_free. */
 typedef struct StorePlanUse {
     int64_t user_id, account_id, elig, start, end;
