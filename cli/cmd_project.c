@@ -253,6 +253,9 @@ static void print_json(const View *v, FILE *out)
     cJSON_AddNumberToObject(o, "institute_buffer", v->p->institute_buffer);
     cJSON_AddNumberToObject(o, "backtest_cuts", c->ncuts);
     cJSON_AddBoolToObject(o, "calibrated", c->ncuts >= PROJ_MIN_CUTS);
+    if (v->r->nyears > PROJ_WARN_YEARS)
+        cJSON_AddStringToObject(o, "warning", "past 5 years the ranges are wide and the roster "
+                                              "rarely says who will be there");
     json_years(o, v);
     cJSON *past = cJSON_AddArrayToObject(o, "past_years"); /* on the same scale */
     for (int i = 0; i < v->p->nyear_use; i++) {

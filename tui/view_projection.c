@@ -161,16 +161,18 @@ static void render_panel(const TuiState *s, Canvas *c, int x, int y, int h)
 {
     const ProjResult *r = tui_plan_result(s->plan, 0), *b = tui_plan_result(s->plan, 1);
     int g = shown_group(s), ny = r->nyears < 3 ? r->nyears : 3, row = y;
-    enum { NR = 11 };
+    enum { NR = 15 };
     double v[3][NR];
-    const char *labels[NR] = {"members", "expected use", "  p10", "  p90", "pool", "buffer",
-                              "need", "base scenario", "change", "all: need", "gap"};
+    const char *labels[NR] = {"members",     "stayers",   "leavers", "newcomers",
+                              "intensity",   "expected use", "  p10", "  p90",
+                              "pool",        "buffer",    "need",    "base scenario",
+                              "change",      "all: need", "gap"};
     for (int i = 0; i < ny; i++) {
         const ProjGroupYear *gy = &r->gy[g * r->nyears + i], *by = &b->gy[g * b->nyears + i];
-        double row_v[NR] = {gy->heads,      gy->base,       gy->base_r.lo,
-                            gy->base_r.hi,  gy->pool,       gy->buffer_add,
-                            gy->demand,     by->demand,     gy->demand - by->demand,
-                            r->total[i].demand, r->total[i].gap};
+        double row_v[NR] = {gy->heads,     gy->stayers,   gy->leavers,   gy->newcomers_use,
+                            gy->intensity, gy->base,      gy->base_r.lo, gy->base_r.hi,
+                            gy->pool,      gy->buffer_add, gy->demand,   by->demand,
+                            gy->demand - by->demand, r->total[i].demand, r->total[i].gap};
         for (int k = 0; k < NR; k++)
             v[i][k] = row_v[k];
     }
@@ -181,17 +183,17 @@ static void render_panel(const TuiState *s, Canvas *c, int x, int y, int h)
         canvas_text_right(c, x + 15 + 7 * i, row, 7, CV_BOLD, title);
     }
     row++;
-    if (ny > 0 && isnan(v[0][2]))
-        labels[2] = "  p10 not calib.", labels[3] = "  p90 not calib.";
+    if (ny > 0 && isnan(v[0][6]))
+        labels[6] = "  p10 not calib.", labels[7] = "  p90 not calib.";
     for (int k = 0; k < NR && row < y + h; k++, row++) {
         double line[3] = {NAN, NAN, NAN};
         for (int i = 0; i < ny; i++)
             line[i] = v[i][k];
-        uint16_t a = k == 6 ? CV_EDITED | CV_BOLD : k == 8 && fabs(line[0]) > 0.005 ? CV_EDITED
-                   : k == 10 && line[0] > 0 ? CV_BAD : (k == 2 || k == 3) ? CV_DIM : CV_NORMAL;
-        panel_row(c, x, row, labels[k], line, ny, a, k == 8);
-        if (k == 8)
-            row++; /* a gap before the totals */
+        uint16_t a = k == 10 ? CV_EDITED | CV_BOLD : k == 12 && fabs(line[0]) > 0.005 ? CV_EDITED
+                   : k == 14 && line[0] > 0 ? CV_BAD : (k == 6 || k == 7) ? CV_DIM : CV_NORMAL;
+        panel_row(c, x, row, labels[k], line, ny, a, k == 12 || (k >= 1 && k <= 4));
+        if (k == 4 || k == 12)
+            row++; /* a gap before expected use, and before the totals */
     }
     for (int cl = 0; cl < TUI_CLASSES && row < y + h; cl++, row++) {
         double line[3] = {NAN, NAN, NAN};
