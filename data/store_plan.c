@@ -513,38 +513,121 @@ static int use_clusters(sqlite3 *db, UseVec *v, CpErr *err)
     return each_row(db, s, row_cluster, v, "clusters", err);
 }
 
+/* One reader of a rowid range for store_plan_use (two at once on a large
+ * table, as store_plan_jobs). */
+typedef struct UseScan {
+    sqlite3 *db;
+    int own_db;
+    int64_t lo, hi;
+    int cpu;
+    UseVec v;
+    int rc;
+    CpErr err;
+} UseScan;
+
+static void *use_scan_run(void *arg)
+{
+    UseScan *u = arg;
+    sqlite3_stmt *s;
+    /* one pass in rowid order, no join, no sort: the cluster's name from a
+     * small table, the order does not matter to core/demand */
+    const char *sql =
+        u->cpu ? "SELECT user_id, account_id, coalesce(nullif(eligible, 0), submit), start, "
+                 "coalesce(elapsed, end_time - start), ncpus, cluster_id, '' FROM jobs "
+                 "WHERE rowid >= ?1 AND rowid <= ?2 AND final = 1 AND ncpus > 0 AND "
+                 "user_id IS NOT NULL AND start > 0"
+               : "SELECT user_id, account_id, coalesce(nullif(eligible, 0), submit), start, "
+                 "coalesce(elapsed, end_time - start), gpus, cluster_id, gpu_type FROM jobs "
+                 "WHERE rowid >= ?1 AND rowid <= ?2 AND final = 1 AND gpus > 0 AND "
+                 "user_id IS NOT NULL AND start > 0";
+    u->rc = -1;
+    sqlite3_exec(u->db, "PRAGMA mmap_size=1073741824", NULL, NULL, NULL);
+    if (use_clusters(u->db, &u->v, &u->err) == 0 &&
+        prep(u->db, sql, &s, "read jobs", &u->err) == 0) {
+        sqlite3_bind_int64(s, 1, u->lo);
+        sqlite3_bind_int64(s, 2, u->hi);
+        u->rc = each_row(u->db, s, row_use, &u->v, "read jobs", &u->err);
+    }
+    if (u->own_db)
+        sqlite3_close(u->db);
+    return NULL;
+}
+
+static void use_vec_done(UseVec *v)
+{
+    strmap_free(v->kmap);
+    for (int64_t i = 0; i < v->nclusters; i++)
+        free(v->clusters[i]);
+    free(v->clusters);
+}
+
+/* b's rows after a's, b's kinds renumbered into a's. */
+static void use_join(UseVec *a, UseVec *b)
+{
+    int *map = xcalloc(b->nkinds + 1, sizeof *map);
+    for (size_t k = 0; k < b->nkinds; k++)
+        map[k] = use_kind(a, b->kinds[k].cluster, b->kinds[k].type);
+    if (b->n > 0) {
+        a->rows = xrealloc(a->rows, (a->n + b->n) * sizeof *a->rows);
+        for (size_t i = 0; i < b->n; i++) {
+            a->rows[a->n + i] = b->rows[i];
+            a->rows[a->n + i].kind = map[b->rows[i].kind];
+        }
+        a->n += b->n;
+    }
+    free(map);
+    store_plan_use_free(b->rows, b->kinds, b->nkinds);
+}
+
 int store_plan_use(Store *st, int cpu, StorePlanUse **rows, size_t *n, StorePlanKind **kinds,
                    size_t *nkinds, CpErr *err)
 {
     sqlite3 *db = store_db(st);
-    sqlite3_stmt *s;
-    UseVec v;
-    memset(&v, 0, sizeof v);
-    v.kmap = strmap_new();
-    v.last_cl = -2;
-    /* one pass in rowid order, no join, no sort: the cluster's name from a
-     * small table, the order does not matter to core/demand */
-    const char *sql =
-        cpu ? "SELECT user_id, account_id, coalesce(nullif(eligible, 0), submit), start, "
-              "coalesce(elapsed, end_time - start), ncpus, cluster_id, '' FROM jobs "
-              "WHERE final = 1 AND ncpus > 0 AND user_id IS NOT NULL AND start > 0"
-            : "SELECT user_id, account_id, coalesce(nullif(eligible, 0), submit), start, "
-              "coalesce(elapsed, end_time - start), gpus, cluster_id, gpu_type FROM jobs "
-              "WHERE final = 1 AND gpus > 0 AND user_id IS NOT NULL AND start > 0";
-    int rc = -1;
-    if (use_clusters(db, &v, err) == 0 && prep(db, sql, &s, "read jobs", err) == 0) {
-        sqlite3_exec(db, "PRAGMA mmap_size=1073741824", NULL, NULL, NULL);
-        rc = each_row(db, s, row_use, &v, "read jobs", err);
+    int64_t lo, hi;
+    *rows = NULL;
+    *kinds = NULL;
+    *n = *nkinds = 0;
+    if (rowid_range(db, &lo, &hi, err) < 0)
+        return -1;
+    UseScan a, b;
+    memset(&a, 0, sizeof a);
+    a.db = db;
+    a.lo = lo;
+    a.hi = hi;
+    a.cpu = cpu;
+    a.v.kmap = strmap_new();
+    a.v.last_cl = -2;
+    b = a;
+    b.v.kmap = strmap_new();
+    pthread_t th;
+    int threaded = 0;
+    if (hi - lo > SCAN_SPLIT_ROWS && (b.db = second_connection(db)) != NULL) {
+        b.own_db = 1;
+        a.hi = lo + (hi - lo) / 2;
+        b.lo = a.hi + 1;
+        threaded = pthread_create(&th, NULL, use_scan_run, &b) == 0;
+        if (!threaded)
+            sqlite3_close(b.db);
     }
-    strmap_free(v.kmap);
-    for (int64_t i = 0; i < v.nclusters; i++)
-        free(v.clusters[i]);
-    free(v.clusters);
-    *rows = v.rows;
-    *n = v.n;
-    *kinds = v.kinds;
-    *nkinds = v.nkinds;
-    return rc;
+    use_scan_run(&a);
+    if (threaded) {
+        pthread_join(th, NULL);
+        if (b.rc < 0 && a.rc == 0) {
+            a.rc = -1;
+            a.err = b.err;
+        }
+        use_join(&a.v, &b.v);
+        use_vec_done(&b.v);
+    } else
+        strmap_free(b.v.kmap);
+    use_vec_done(&a.v);
+    if (a.rc < 0 && err)
+        *err = a.err;
+    *rows = a.v.rows;
+    *n = a.v.n;
+    *kinds = a.v.kinds;
+    *nkinds = a.v.nkinds;
+    return a.rc;
 }
 
 void store_plan_use_free(StorePlanUse *rows, StorePlanKind *kinds, size_t nkinds)
