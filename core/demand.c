@@ -170,8 +170,10 @@ static double clampd(double v, double cap, int *capped)
     return v;
 }
 
-/* Head growth (complete windows only, shrunk toward the institute's,
- * capped), the intensity trend, newcomers' rate and ramp. */
+/* Head growth (complete windows only: a year against the year before,
+ * else the institute's last k months against the k before; a group's
+ * shrunk toward 0 and capped), the intensity trend, newcomers' rate and
+ * ramp. */
 static void fit_trends(DemFit *f)
 {
     double hn = 0, hb = 0, un = 0, ub = 0, sum_rate = 0, new_sum = 0, h1 = 0, h2 = 0;
@@ -202,7 +204,8 @@ static void fit_trends(DemFit *f)
     f->growth = clampd(f->growth, DEM_GROWTH_CAP, &cap);
     f->intensity_raw = f->complete && hb > 0 && hn > 0 && ub > 0 ? (un / hn) / (ub / hb) - 1 : 0;
     f->intensity = clampd(DEM_INTENSITY_DAMP * f->intensity_raw, DEM_INTENSITY_CAP,
-                          &f->intensity_capped);
+                          &f->intensity_capped) +
+                   0.0; /* no -0 */
     for (int g = 0; g < f->ngroups; g++) {
         DemGroup *d = &f->groups[g];
         d->growth_raw = f->complete && d->heads_before > 0 ? d->heads / d->heads_before - 1 : NAN;

@@ -23,9 +23,11 @@
 #define DEM_WINDOW 12         /* months of the window */
 #define DEM_HISTORY 24        /* months read before t0 (window + the one before) */
 #define DEM_GROWTH_CAP 1.0    /* head growth capped at +-100 %/yr */
-#define DEM_GROWTH_SHRINK 10  /* heads of prior weight toward the institute's growth */
+#define DEM_GROWTH_SHRINK 10  /* heads of prior weight toward 0 (a group's growth) */
 #define DEM_INTENSITY_CAP 0.2 /* intensity trend capped at +-20 %/yr */
-#define DEM_INTENSITY_DAMP 0.0
+#define DEM_INTENSITY_DAMP 0.0 /* measured and shown, not applied: damped 0.5 it made the
+                                  demo's backtest worse; OSC has no complete year to measure
+                                  it (docs/planning.md) */
 #define DEM_POOL_Q 90.0 /* the pool: this percentile of the burst curve */
 
 /* The half-lives (months) demand_fit weighs with: {1, 3, 6, 12}. */
