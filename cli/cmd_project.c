@@ -7,6 +7,8 @@
 
 #include "cli/cli.h"
 #include "cli/plan_cli.h"
+#include "cli/project_backtest.h"
+#include "cli/project_explain.h"
 #include "data/plan.h"
 #include "data/store.h"
 #include "data/store_plan.h"
@@ -28,8 +30,6 @@ typedef struct View {
     StorePlanParam *edits;
     size_t nedits;
     int skipped;
-    int *pusers_group;    /* the model's users' groups (explain) */
-    double *pusers_pres;  /* their share of year 1 present */
 } View;
 
 static const char *const group_keys[] = {"growth", "pool", "buffer"};
@@ -468,180 +468,7 @@ static void print_text(const View *v, FILE *out)
         fprintf(out, "\nno job in this database holds a GPU: CPUs stand in for GPUs\n");
 }
 
-/* ---- explain ---- */
-
-static void explain_people(const View *v, int g, int sign, const char *what, FILE *out)
-{
-    const Plan *p = v->p;
-    char name[64];
-    int n = 0;
-    fprintf(out, "    %s:", what);
-    for (int i = 0; i < p->nproj_users && n < 12; i++) {
-        double full = projection_user_use(p->model, v->params, i, 1);
-        (void)full;
-        if (v->pusers_group[i] != g)
-            continue;
-        double pres = v->pusers_pres[i];
-        if ((sign > 0 && pres <= 0) || (sign < 0 && pres >= 1))
-            continue;
-        cli_sanitize(name, sizeof name, p->proj_user_name[i]);
-        fprintf(out, " %s", name);
-        n++;
-    }
-    fprintf(out, "%s\n", n ? "" : " none");
-}
-
-static int print_explain(const View *v, const char *group, FILE *out)
-{
-    const Plan *p = v->p;
-    int g = plan_group_index(p, group);
-    if (g < 0)
-        return cli_error("project --explain: no group '%s'", group);
-    const ProjGroupYear *t = &v->r->gy[(size_t)g * v->r->nyears];
-    const char *u = unit_of(p);
-    char name[64], rg[48];
-    cli_sanitize(name, sizeof name, p->groups[g]);
-    plan_range_text(t->demand_r, u, rg, sizeof rg);
-    fprintf(out, "%s, year 1: need %.2f %s (%s)\n", name, t->demand, u, rg);
-    fprintf(out, "  stayers      %+9.2f %s  today's %.0f members at their own rates\n",
-            t->stayers, u, projection_heads0(p->model, g));
-    explain_people(v, g, 1, "members", out);
-    fprintf(out, "  leavers      %+9.2f %s  members whose roster end falls in the year\n",
-            t->leavers, u);
-    explain_people(v, g, -1, "leaving", out);
-    fprintf(out, "  newcomers    %+9.2f %s  %.1f arrivals + %.1f newcomers, first year at the "
-                 "measured ramp\n",
-            t->newcomers_use, u, t->arrivals, t->newcomers);
-    fprintf(out, "  intensity    %+9.2f %s  institute trend %+.1f %%/yr\n", t->intensity, u,
-            100 * v->params->intensity);
-    fprintf(out, "  pool share   %+9.2f %s  q90 of the group's exploration/HPO bursts\n",
-            t->pool, u);
-    fprintf(out, "  buffer share %+9.2f %s  %.0f %% of expected use + pool\n", t->buffer_add, u,
-            100 * v->params->buffer[g]);
-    fprintf(out, "  = need       %9.2f %s\n", t->stayers + t->leavers + t->newcomers_use +
-                                                  t->intensity + t->pool + t->buffer_add,
-            u);
-    return 0;
-}
-
 /* ---- backtest ---- */
-
-static void backtest_json(const PlanBacktest *b, FILE *out)
-{
-    char d1[16], d2[16];
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "unit", b->cpu ? "CPUs" : "GPU-eq");
-    cJSON_AddStringToObject(o, "reference_model", b->ref_model);
-    cJSON *cs = cJSON_AddArrayToObject(o, "cuts");
-    for (int i = 0; i < b->ncuts; i++) {
-        const PlanBtCut *k = &b->cuts[i];
-        cJSON *e = cJSON_CreateObject();
-        plan_cli_date(k->cut, d1, sizeof d1);
-        plan_cli_date(k->until, d2, sizeof d2);
-        cJSON_AddStringToObject(e, "cut", d1);
-        cJSON_AddStringToObject(e, "until", d2);
-        cJSON_AddNumberToObject(e, "halflife", k->halflife);
-        cJSON_AddNumberToObject(e, "wape_model", k->wape_model);
-        cJSON_AddNumberToObject(e, "wape_naive", k->wape_naive);
-        cJSON_AddNumberToObject(e, "actual", k->actual);
-        cJSON_AddNumberToObject(e, "model", k->model);
-        cJSON_AddNumberToObject(e, "naive", k->naive);
-        cJSON_AddNumberToObject(e, "err_model", k->err_model);
-        cJSON_AddNumberToObject(e, "err_naive", k->err_naive);
-        cJSON *gm = cJSON_AddObjectToObject(e, "groups"); /* groups with a forecast or use */
-        for (int g = 0; g < b->ngroups; g++) {
-            size_t at = (size_t)i * b->ngroups + g;
-            if (b->cut_model[at] == 0 && b->cut_actual[at] == 0 && b->cut_naive[at] == 0)
-                continue;
-            cJSON *x = cJSON_AddObjectToObject(gm, b->groups[g]);
-            cJSON_AddNumberToObject(x, "model", b->cut_model[at]);
-            cJSON_AddNumberToObject(x, "naive", b->cut_naive[at]);
-            cJSON_AddNumberToObject(x, "actual", b->cut_actual[at]);
-        }
-        cJSON_AddItemToArray(cs, e);
-    }
-    cJSON *m = cJSON_AddObjectToObject(o, "mean");
-    cJSON_AddNumberToObject(m, "wape_model", b->mean_wape_model);
-    cJSON_AddNumberToObject(m, "wape_naive", b->mean_wape_naive);
-    cJSON_AddNumberToObject(m, "abs_err_model", b->mae_model);
-    cJSON_AddNumberToObject(m, "abs_err_naive", b->mae_naive);
-    cJSON_AddNumberToObject(m, "bias_model", b->bias_model);
-    cJSON_AddNumberToObject(m, "bias_naive", b->bias_naive);
-    cJSON *r = cJSON_AddObjectToObject(o, "ratio_actual_forecast");
-    cJSON_AddNumberToObject(r, "p10", isfinite(b->ratio_p10) ? b->ratio_p10 : 0);
-    cJSON_AddNumberToObject(r, "p50", isfinite(b->ratio_p50) ? b->ratio_p50 : 0);
-    cJSON_AddNumberToObject(r, "p90", isfinite(b->ratio_p90) ? b->ratio_p90 : 0);
-    cJSON_AddNumberToObject(o, "buffer", b->calib.buffer);
-    cJSON_AddNumberToObject(o, "halflife", dem_halflives[b->calib.half]);
-    cJSON_AddItemToObject(o, "wape_by_halflife",
-                          cJSON_CreateDoubleArray(b->wape_by_half, DEM_NHALF));
-    if (b->ncuts > 0) {
-        plan_cli_date(b->cut, d1, sizeof d1);
-        cJSON_AddStringToObject(o, "cut", d1);
-        cJSON_AddNumberToObject(o, "scored_months", b->scored_months);
-        cJSON_AddNumberToObject(o, "users", b->users);
-        cJSON *w = cJSON_AddObjectToObject(o, "wape");
-        cJSON_AddNumberToObject(w, "naive", b->score.wape_naive < 0 ? 0 : b->score.wape_naive);
-        cJSON_AddNumberToObject(w, "base", b->score.wape_base < 0 ? 0 : b->score.wape_base);
-        cJSON_AddNumberToObject(w, "demand", b->score.wape_demand < 0 ? 0 : b->score.wape_demand);
-        cJSON *t = cJSON_AddObjectToObject(o, "total");
-        cJSON_AddNumberToObject(t, "actual", b->score.after);
-        cJSON_AddNumberToObject(t, "naive", b->score.naive);
-        cJSON_AddNumberToObject(t, "base", b->score.base);
-        cJSON_AddNumberToObject(t, "demand", b->score.demand);
-        cJSON *a = cJSON_AddArrayToObject(o, "groups");
-        for (int g = 0; g < b->ngroups; g++) {
-            const BtGroup *x = &b->g[g];
-            cJSON *e = cJSON_CreateObject();
-            cJSON_AddStringToObject(e, "name", b->groups[g]);
-            cJSON_AddNumberToObject(e, "naive", x->before);
-            cJSON_AddNumberToObject(e, "actual", x->after);
-            cJSON_AddNumberToObject(e, "model", x->model_base);
-            cJSON_AddItemToArray(a, e);
-        }
-    }
-    char *text = cJSON_Print(o);
-    fprintf(out, "%s\n", text);
-    free(text);
-    cJSON_Delete(o);
-}
-
-static void backtest_text(const PlanBacktest *b, FILE *out)
-{
-    char d1[16], d2[16];
-    const char *u = b->cpu ? "CPUs" : "GPU-eq";
-    fprintf(out, "rolling backtest: %d cuts, each refit on what was known then, scored on the "
-                 "12 months after; mean %s (%s)\n",
-            b->ncuts, u, b->cpu ? "CPUs stand in for GPUs" : b->ref_model);
-    if (b->cpu)
-        fprintf(out, "no job in this database holds a GPU: CPU-hours stand in for GPU-hours\n");
-    fprintf(out, "naive = each group's last 12 months (or the months that exist)\n\n");
-    fprintf(out, "%-10s %-10s %5s %10s %10s %9s %9s %9s %8s %8s\n", "cut", "until", "H", "WAPE "
-            "model", "WAPE naive", "actual", "model", "naive", "err mdl", "err nv");
-    for (int i = 0; i < b->ncuts; i++) {
-        const PlanBtCut *k = &b->cuts[i];
-        plan_cli_date(k->cut, d1, sizeof d1);
-        plan_cli_date(k->until, d2, sizeof d2);
-        fprintf(out, "%-10s %-10s %5g %9.1f%% %9.1f%% %9.2f %9.2f %9.2f %+7.1f%% %+7.1f%%\n", d1,
-                d2, k->halflife, 100 * k->wape_model, 100 * k->wape_naive, k->actual, k->model,
-                k->naive, 100 * k->err_model, 100 * k->err_naive);
-    }
-    if (b->ncuts == 0) {
-        fprintf(out, "no cut: the data needs 6 months before a cut and 12 after it\n");
-        return;
-    }
-    fprintf(out, "\nerror (WAPE: sum |forecast - actual| / sum actual, per group), mean over "
-                 "cuts: model %.1f %%, naive %.1f %%\n",
-            100 * b->mean_wape_model, 100 * b->mean_wape_naive);
-    fprintf(out, "institute total: mean |error| model %.1f %%, naive %.1f %%; bias model "
-                 "%+.1f %%, naive %+.1f %%\n",
-            100 * b->mae_model, 100 * b->mae_naive, 100 * b->bias_model, 100 * b->bias_naive);
-    fprintf(out, "actual / forecast of the total: p10 %.2f, p50 %.2f, p90 %.2f; buffer %.0f %%; "
-                 "half-life %g months\n",
-            b->ratio_p10, b->ratio_p50, b->ratio_p90, 100 * b->calib.buffer,
-            dem_halflives[b->calib.half]);
-    fprintf(out, "use is capped by capacity: long waits mark demand that went unmet\n");
-}
 
 static int run_backtest(Store *st, const ProjectArgs *a)
 {
@@ -653,10 +480,7 @@ static int run_backtest(Store *st, const ProjectArgs *a)
     CpErr err;
     if (plan_backtest(st, &o, &b, &err) < 0)
         return cli_error("%s", err.msg);
-    if (a->json)
-        backtest_json(&b, stdout);
-    else
-        backtest_text(&b, stdout);
+    project_backtest_print(&b, a->json, stdout);
     plan_backtest_free(&b);
     return 0;
 }
@@ -736,27 +560,10 @@ static int check_scenario(Store *st, const char *name)
     return 0;
 }
 
-/* Each model user's group and share of year 1 present, for explain. */
-static void explain_members(View *v)
-{
-    const Plan *p = v->p;
-    v->pusers_group = xcalloc((size_t)p->nproj_users + 1, sizeof *v->pusers_group);
-    v->pusers_pres = xcalloc((size_t)p->nproj_users + 1, sizeof *v->pusers_pres);
-    for (int i = 0; i < p->nproj_users; i++) {
-        ProjParams *q = projection_params_copy(v->params);
-        q->intensity = 0;
-        double full = projection_user_use(p->model, q, i, 1);
-        projection_params_free(q);
-        v->pusers_group[i] = projection_user_group(p->model, i);
-        double rate = projection_user_rate(p->model, v->params, i);
-        v->pusers_pres[i] = rate > 0 ? full / rate : 1;
-    }
-}
-
 static int project(Store *st, const ProjectArgs *a)
 {
     CpErr err;
-    View v = {NULL, a->scenario, NULL, NULL, NULL, 0, 0, NULL, NULL};
+    View v = {NULL, a->scenario, NULL, NULL, NULL, 0, 0};
     Plan *p = plan_build(st, &a->o, &err);
     int rc = 1;
     if (!p)
@@ -776,8 +583,7 @@ static int project(Store *st, const ProjectArgs *a)
     v.r = projection_result_new(p->model);
     projection_run(p->model, v.params, v.r);
     if (a->explain) {
-        explain_members(&v);
-        if (print_explain(&v, a->explain, stdout))
+        if (project_explain_print(p, v.params, v.r, a->explain, stdout) < 0)
             goto out;
     } else if (a->json)
         print_json(&v, stdout);
@@ -790,8 +596,6 @@ static int project(Store *st, const ProjectArgs *a)
     rc = 0;
 out:
     store_plan_params_free(v.edits, v.nedits);
-    free(v.pusers_group);
-    free(v.pusers_pres);
     projection_result_free(v.r);
     projection_params_free(v.params);
     plan_free(p);

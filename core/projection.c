@@ -684,6 +684,13 @@ int projection_user_group(const ProjModel *m, int user)
     return user >= 0 && user < m->U ? m->users[user].group : -1;
 }
 
+double projection_user_present(const ProjModel *m, int user, int y)
+{
+    if (user < 0 || user >= m->U || y < 1 || y > m->Y)
+        return 0;
+    return m->present[(size_t)user * m->Y + y - 1];
+}
+
 double projection_user_rate(const ProjModel *m, const ProjParams *p, int user)
 {
     return user >= 0 && user < m->U ? user_rate(m, p, user) : 0;

@@ -238,8 +238,10 @@ void projection_run(const ProjModel *m, const ProjParams *p, ProjResult *r);
 /* The range of value v in year y under calibration c. */
 ProjRange projection_range(const ProjCalib *c, double v, int y);
 
-/* The group of model user i, and their rate under p (GPU-eq). */
+/* The group of model user i, their share of year y present (before their
+ * roster end), and their rate under p (GPU-eq). */
 int projection_user_group(const ProjModel *m, int user);
+double projection_user_present(const ProjModel *m, int user, int y);
 double projection_user_rate(const ProjModel *m, const ProjParams *p, int user);
 
 /* One member's year-y expected use under p (GPU-eq), for explanations:
