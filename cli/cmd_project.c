@@ -583,7 +583,7 @@ static int project(Store *st, const ProjectArgs *a)
     v.r = projection_result_new(p->model);
     projection_run(p->model, v.params, v.r);
     if (a->explain) {
-        if (project_explain_print(p, v.params, v.r, a->explain, stdout) < 0)
+        if (project_explain_print(p, v.params, v.r, a->explain, stdout) != 0)
             goto out;
     } else if (a->json)
         print_json(&v, stdout);

@@ -10,8 +10,8 @@
 #include "data/plan.h"
 
 /* Print group's explanation under params (r: projection_run's result for
- * them) to out. 0, or -1 with a message on stderr when there is no such
- * group. */
+ * them) to out. 0, or cli_error's status (message on stderr) when there is
+ * no such group. */
 int project_explain_print(const Plan *p, const ProjParams *params, const ProjResult *r,
                           const char *group, FILE *out);
 
