@@ -160,19 +160,19 @@ static void scenario_params(const Report *r, FILE *out)
     fprintf(out, "### Scenario and parameters\n\nScenario **");
     mdw_text(out, r->scenario);
     fprintf(out, "**: %zu edited parameters against the measured ones%s. Institute-wide, "
-                 "growth %s a year and buffer %s as measured. Per group (growth of the group a "
-                 "year, share of its students bursting at once, %s one burst needs, buffer):\n\n",
+                 "head growth %s a year and buffer %s as measured, intensity %+.1f %% a year, "
+                 "members' rates weighted with a half-life of %g months. Per group (head "
+                 "growth a year, exploration/HPO pool in %s, buffer):\n\n",
             r->nedits, r->nedits ? " (section 5 lists them with their reasons)" : "", a, b,
-            unit_gpus(r));
+            100 * r->params->intensity, r->params->halflife, unit_gpus(r));
     static const char *const titles[] = {"Group", "Domain", "Growth", "Pool", "Buffer"};
     mdw_head(out, titles, "llrrr", 5);
     const ProjParams *v = r->params, *m = p->measured;
     for (int g = 0; g < p->ngroups; g++) {
-        char name[64], c1[3 * NB], c2[3 * NB], c3[3 * NB], c4[3 * NB];
+        char name[64], c1[3 * NB], c2[3 * NB], c4[3 * NB];
         param_cell(c1, sizeof c1, v->growth[g], m->growth[g], 100, 1, "%");
         param_cell(c2, sizeof c2, v->pool[g], m->pool[g], 1, 2, unit_gpus(r));
         param_cell(c4, sizeof c4, v->buffer[g], m->buffer[g], 100, 1, "%");
-        (void)c3;
         const char *cells[] = {rpt_name(r, "group", p->groups[g], name, sizeof name),
                                p->domains[p->group_domain[g]], c1, c2, c4};
         mdw_row(out, cells, 5);
