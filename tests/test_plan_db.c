@@ -437,6 +437,34 @@ static void test_backtest(void **state)
     assert_non_null(strstr(err.msg, "first day of a month"));
 }
 
+/* ---- model v2: past years in GPU-eq ---- */
+
+/* 2020 (data from ann's first job, 2020-01-01 10:00, 8774 h): ann 11 x 10
+ * GPU-h + 3/7 x 10 (the MIG slice), bob 12 x 2 x 2.5, all at speed 1 (the
+ * A100; the MIG and untyped jobs take the cluster's most common model,
+ * A100: 16 guessed); capacity 8
+ * A100 x 1.0 + 4 L40S x 0.8. 2021 to the data's end (2021-12-15 20:00, 8372
+ * h): ann 24 x 10, bob 3 x 5; the L40S until 2021-06-30 (4320 h). */
+static void test_year_use(void **state)
+{
+    Db *d = *state;
+    PlanOpts o;
+    CpErr err;
+    memset(&o, 0, sizeof o);
+    Plan *p = plan_build(d->st, &o, &err);
+    assert_non_null(p);
+    assert_string_equal(p->ref_model, "a100");
+    assert_int_equal(p->unflagged_speed, 16);
+    assert_int_equal(p->nyear_use, 2);
+    assert_int_equal(p->year_use[0].year, 2020);
+    assert_float_equal(p->year_use[0].used, (110 + 30.0 / 7 + 60) / 8774, 1e-12);
+    assert_float_equal(p->year_use[0].capacity, 8 + 4 * 0.8, 1e-12);
+    assert_int_equal(p->year_use[1].year, 2021);
+    assert_float_equal(p->year_use[1].used, 255.0 / 8372, 1e-12);
+    assert_float_equal(p->year_use[1].capacity, 8 + 4 * 0.8 * 4320 / 8372, 1e-12);
+    plan_free(p);
+}
+
 /* ---- a database of the previous release (schema 9) with model v1 keys ---- */
 
 /* Schema 9 is the first nine migrations; a scenario holds share, burst and
@@ -493,6 +521,7 @@ int main(void)
         cmocka_unit_test(test_scenarios),
         cmocka_unit_test(test_params_applied),
         cmocka_unit_test(test_backtest),
+        cmocka_unit_test(test_year_use),
         cmocka_unit_test(test_migrate_v1_keys),
     };
     return cmocka_run_group_tests_name("plan_db", tests, db_setup, db_teardown);
