@@ -19,7 +19,9 @@
  *   stayers   = sum of today's members' own rates u_i (half-life H);
  *   leavers   = - sum u_i x (1 - share of year y before their roster end);
  *   heads     = members present + roster arrivals + newcomers, where
- *               newcomers = max(0, N_g(0) (1 + r_g)^y - present - arrivals);
+ *               newcomers = max(0, N_g(0) G(r_g, y) - present - arrivals),
+ *               G(r, y) = prod_k=1..y (1 + r 0.5^(k-1)) (damped growth: the
+ *               measured rate in year 1, halved each year after);
  *   newcomers_use = (arrivals + newcomers) x the group's newcomer rate
  *               (this year's new heads at the ramp, earlier ones at the
  *               group's full rate: newrate / ramp);
@@ -53,6 +55,7 @@
 #define PROJ_NEVER INT64_MAX /* no end date */
 #define PROJ_MIN_CUTS 3      /* backtest cuts needed for a calibrated range */
 #define PROJ_MAX_MODELS 16   /* GPU models of the inventory that purchases name */
+#define PROJ_GROWTH_DAMP 0.5 /* head growth of year k is r x 0.5^(k-1) */
 
 /* One of today's members (a user with use in the window). */
 typedef struct ProjUser {

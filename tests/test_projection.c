@@ -140,6 +140,11 @@ static void test_keys(void **state)
     assert_int_equal(projection_param_set(m, p, "intensity", -1, 0.1, &err), 0);
     projection_run(m, p, r);
     assert_float_equal(r->gy[0].intensity, 2.75 * 0.1, 1e-12);
+    /* growth 50 %, damped: 2 x 1.5 = 3 heads in year 1, x 1.25 = 3.75 in year 2 */
+    assert_int_equal(projection_param_set(m, p, "growth", 0, 0.5, &err), 0);
+    projection_run(m, p, r);
+    assert_float_equal(r->gy[0].heads, 3, 1e-12);
+    assert_float_equal(r->gy[1].heads, 3.75, 1e-12);
     projection_result_free(r);
     projection_params_free(p);
     projection_model_free(m);
