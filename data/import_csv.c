@@ -17,6 +17,7 @@
 #include "data/refs.h"
 #include "data/store.h"
 #include "data/store_ref.h"
+#include "data/textenc.h"
 
 typedef struct CsvImport {
     Store *st;
@@ -202,7 +203,7 @@ int import_csv(Store *st, const char *kind, const char *path, const ImportOpts *
     CsvImport ci;
     ImportOpts defaults;
     int rc = -1;
-    FILE *f = NULL;
+    FILE *f = NULL, *in = NULL;
     if (!o) {
         import_opts_init(&defaults);
         o = &defaults;
@@ -222,16 +223,23 @@ int import_csv(Store *st, const char *kind, const char *path, const ImportOpts *
     ci.rc.strict = o->strict;
     ci.rc.reject = o->reject;
     ci.rc.reject_ctx = o->reject_ctx;
-    ci.rc.tz_offset_s = o->tz_offset_s;
+    ci.rc.tz = o->tz;
     f = is_stdin ? stdin : fopen(path, "rb");
     if (!f) {
         cp_err_set(err, "%s: cannot open: %s", path, strerror(errno));
         goto out;
     }
+    in = o->encoding != TEXTENC_UTF8 ? textenc_open(f, (TextEnc)o->encoding) : f;
+    if (!in) {
+        cp_err_set(err, "%s: %s", ci.name, strerror(errno));
+        goto out;
+    }
     ci.groups = refs_groups_new();
     ci.series = refs_series_new();
-    rc = import_stream(&ci, f, err);
+    rc = import_stream(&ci, in, err);
 out:
+    if (in && in != f)
+        fclose(in);
     if (f && !is_stdin)
         fclose(f);
     refs_groups_free(ci.groups);

@@ -131,7 +131,7 @@ static int finish_ids(SacctRow *row, const char **bad, CpErr *err)
     return 0;
 }
 
-static int finish_times(SacctRow *row, int64_t tz, const char **bad, CpErr *err)
+static int finish_times(SacctRow *row, const CpTz *tz, const char **bad, CpErr *err)
 {
     CpJobRec *r = &row->rec;
     static const SacctField tf[] = {SF_SUBMIT, SF_ELIGIBLE, SF_START, SF_END};
@@ -261,11 +261,11 @@ static int finish_resources(SacctRow *row, const char **bad, CpErr *err)
     return 0;
 }
 
-int sacctf_finish(SacctRow *row, int64_t tz_offset_s, const char **bad_field, CpErr *err)
+int sacctf_finish(SacctRow *row, const CpTz *tz, const char **bad_field, CpErr *err)
 {
     CpJobRec *r = &row->rec;
     *bad_field = "";
-    if (finish_ids(row, bad_field, err) < 0 || finish_times(row, tz_offset_s, bad_field, err) < 0 ||
+    if (finish_ids(row, bad_field, err) < 0 || finish_times(row, tz, bad_field, err) < 0 ||
         finish_counts(row, bad_field, err) < 0 || finish_resources(row, bad_field, err) < 0 ||
         finish_cpu_time(row, bad_field, err) < 0)
         return -1;

@@ -13,7 +13,7 @@
  *                 pai_task_table (10 fields), header optional.
  *
  * Columns are found by header name wherever the header allows it. Times
- * "YYYY-MM-DD HH:MM:SS" carry no zone: UTC shifted by ctx->tz_offset_s, as
+ * "YYYY-MM-DD HH:MM:SS" carry no zone: local to ctx->tz (UTC when NULL), as
  * fields_time reads them. PAI times are seconds (already shifted by the
  * trace's publisher): no zone is applied. */
 #include "data/trace.h"
@@ -138,7 +138,7 @@ static int get_time(TraceCsv *t, const CsvinRec *rec, int c, int64_t *out, TcBad
 {
     size_t n;
     const char *s = fld(t, rec, c, &n);
-    if (fields_time(s, n, t->rc->tz_offset_s, out, &bad->why) < 0)
+    if (fields_time(s, n, t->rc->tz, out, &bad->why) < 0)
         return bad_field(bad, t->shape->cols[c]);
     return 0;
 }
