@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "data/fields.h"
 #include "data/import.h"
 #include "data/peers.h"
 #include "data/store.h"
@@ -19,7 +20,7 @@ static const char import_help[] =
     "\n"
     "  sacct FILE...|-     sacct -P text (with header, or --fields), any --delimiter,\n"
     "                      Key=Value CSV, or sacct --json; detected from the content\n"
-    "  trace --kind K FILE public traces: philly, swf, helios, pai\n"
+    "  trace --kind K FILE public traces: philly, swf, helios, pai, alibaba-pod\n"
     "  roster FILE.csv     user,group,role,domain,start,end[,supervisor]\n"
     "  inventory FILE.csv  cluster,gpu_model,gpus,gpu_mem_gib,from,to[,relative_speed,tdp_w]\n"
     "  gpu-metrics FILE    job_id,gpu_mem_max_gib[,gpu_util_mean][,cluster], or a\n"
@@ -45,6 +46,7 @@ static const char import_help[] =
     "  --encoding E        the files' text encoding: utf-8 (default; other bytes are\n"
     "                      refused with their line), latin1 or cp1252 (converted)\n"
     "  --kind K            trace kind\n"
+    "  --trace-start DATE  alibaba-pod: the date of second 0 (default 2023-01-01)\n"
     "  --quiet             no per-file summary\n"
     "\nEach file lands whole or, with errors and without --strict, with its good rows;\n"
     "every rejected line is reported as file:line: field X: reason and the exit status\n"
@@ -136,6 +138,13 @@ static int value_option(ImportArgs *ia, const char *a, const char *v)
         ia->o.fields = v;
     else if (strcmp(a, "--kind") == 0)
         ia->o.trace_kind = v;
+    else if (strcmp(a, "--trace-start") == 0) {
+        int64_t t;
+        if (fields_time(v, strlen(v), NULL, &t, &err) < 0 || t == CP_TIME_NONE || t <= 0)
+            return cli_error("import: --trace-start: expected a date such as 2025-01-01, got "
+                             "'%s'", v), 2;
+        ia->o.trace_start = t;
+    }
     else if (strcmp(a, "--delimiter") == 0) {
         if (!v[0])
             return cli_error("import: --delimiter: the delimiter cannot be empty"), 2;

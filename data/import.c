@@ -140,6 +140,7 @@ int import_jobs_with(Store *st, const char *kind, const char *path, const Import
     memset(&rc, 0, sizeof rc);
     rc.path = path;
     rc.tz = o->tz;
+    rc.time_origin = o->trace_start;
     rc.strict = o->strict;
     rc.reject = o->reject;
     rc.reject_ctx = o->reject_ctx;

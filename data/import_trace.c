@@ -14,6 +14,6 @@ static int read_trace(FILE *f, CpReadCtx *rc, const void *arg, char *fmt, size_t
 int import_trace(Store *st, const char *path, const ImportOpts *o, ImportResult *res, CpErr *err)
 {
     if (!o->trace_kind || !o->trace_kind[0])
-        return cp_err_set(err, "import trace: --kind philly|swf|helios|pai is required");
+        return cp_err_set(err, "import trace: --kind philly|swf|helios|pai|alibaba-pod is required");
     return import_jobs_with(st, "trace", path, o, read_trace, o, res, err);
 }

@@ -31,6 +31,8 @@ typedef struct CpReadCtx {
     int64_t rows_read;     /* updated by the reader: records seen */
     int64_t rows_rejected; /* updated by the reader */
     int64_t rows_comment;  /* updated by the reader: '#' comment lines skipped */
+    int64_t time_origin;   /* traces in seconds from their start: the epoch of
+                              second 0; 0 for the reader's default */
 } CpReadCtx;
 
 /* Report a rejected line through ctx->reject and count it. Returns -1
