@@ -441,7 +441,8 @@ static int inst_row(TraceCsv *t, const CsvinRec *rec, CpJobRec *r, TcBad *bad)
         return -1;
     if (r->start == CP_TIME_NONE && r->submit == CP_TIME_NONE)
         r->start = t->origin;
-    name_number(t, fld(t, rec, AI_SN, &n), n, r);
+    const char *sn = fld(t, rec, AI_SN, &n);
+    name_number(t, sn, n, r);
     r->user = r->account = fld(t, rec, AI_APP, &n);
     r->partition = r->job_name = fld(t, rec, AI_ROLE, &n);
     r->qos = "LS";
