@@ -16,6 +16,7 @@
 
 #include "data/import.h"
 #include "data/store.h"
+#include "data/textenc.h"
 #include "tests/lib/testutil.h"
 
 #define ALIBABA "data/gpu-memory-alibaba-genai-2026/pod_gpu_memory_used_bytes_anon.sample44pods.csv"
@@ -495,6 +496,44 @@ static void test_empty_and_unknown(void **state)
     assert_int_equal(scalar(d, "SELECT count(*) FROM imports"), 0);
 }
 
+/* Shape: a roster saved by a spreadsheet in Latin-1 (group
+ * "biologie-végétale"): refused with its line and field, nothing stored;
+ * with --encoding latin1 converted, and every value stored is UTF-8. */
+static void test_latin1_roster(void **state)
+{
+    Db *d = *state;
+    ImportResult r;
+    CpErr err = {""};
+    char txt[128];
+    const char *path = "tests/fixtures/roster_latin1.csv";
+    assert_int_equal(import_file(d, "roster", path, 0, NULL, &r, &err), -1);
+    assert_string_equal(err.msg, "tests/fixtures/roster_latin1.csv:2: field 2: not UTF-8 (byte "
+                                 "0xE9 at column 11): if the file is Latin-1 or Windows-1252, "
+                                 "give --encoding latin1 or cp1252");
+    assert_int_equal(scalar(d, "SELECT count(*) FROM people"), 0);
+    ImportOpts o;
+    import_opts_init(&o);
+    o.encoding = TEXTENC_LATIN1;
+    assert_int_equal(import_csv(d->st, "roster", path, &o, &r, &err), 0);
+    assert_int_equal(r.added, 2);
+    text_of(d, "SELECT group_name FROM people WHERE user=?1", "ana", txt, sizeof txt);
+    assert_string_equal(txt, "biologie-v\xc3\xa9g\xc3\xa9tale");
+    assert_int_equal(scalar(d, "SELECT count(*) FROM groups WHERE name='biologie-v\xc3\xa9g\xc3\xa9tale'"), 1);
+}
+
+/* Shape: a CSV with a NUL byte inside a cell (a file mangled on the way):
+ * refused, not cut short at the NUL. */
+static void test_nul_in_cell(void **state)
+{
+    Db *d = *state;
+    ImportResult r;
+    CpErr err = {""};
+    assert_int_equal(import_file(d, "roster", "tests/fixtures/roster_nul.csv", 0, NULL, &r, &err),
+                     -1);
+    assert_string_equal(err.msg, "tests/fixtures/roster_nul.csv:3: field 2: NUL byte at column 4");
+    assert_int_equal(scalar(d, "SELECT count(*) FROM people"), 0);
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, db_setup, db_teardown)
@@ -503,6 +542,7 @@ int main(void)
         T(test_bad_date),         T(test_inventory),        T(test_strict_rollback),
         T(test_crlf_bom_quotes),  T(test_events),           T(test_metrics_per_job),
         T(test_metrics_series_alibaba), T(test_record_too_large), T(test_empty_and_unknown),
+        T(test_latin1_roster),    T(test_nul_in_cell),
     };
 #undef T
     return cmocka_run_group_tests_name("csv_imports", tests, NULL, NULL);
