@@ -20,6 +20,7 @@
 
 #include "data/fields.h"
 #include "data/json_stream.h"
+#include "data/textenc.h"
 
 #define PJ_MAX_ELEM ((size_t)1 << 20) /* a job with hundreds of nodes is ~30 KiB */
 
@@ -48,6 +49,12 @@ static int pj_string(const cJSON *o, const char *key, int required, const char *
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
     *out = "";
     if (cJSON_IsString(v) && v->valuestring) {
+        size_t n = strlen(v->valuestring), off = textenc_utf8_bad(v->valuestring, n);
+        if (off < n) { /* cJSON passes any byte through: the store keeps UTF-8 only */
+            bad->field = key;
+            textenc_bad_reason(v->valuestring, off, &bad->why);
+            return -1;
+        }
         *out = v->valuestring;
         return 0;
     }

@@ -946,6 +946,21 @@ static void test_bad_json(void **state)
     assert_int_equal(c->last.state, CP_ST_FAILED);
     coll_free(c);
 
+    /* a job list re-saved in Latin-1 (user "jos\xe9"): the element is
+     * refused naming the member, never stored as raw bytes */
+    c = coll_new();
+    run_text(&run,
+             "[{\"jobid\":\"a\",\"status\":\"Pass\",\"user\":\"jos\xe9\",\"vc\":\"v\","
+             "\"submitted_time\":\"2017-10-03 12:00:00\"}]\n",
+             "l1.json", "philly", c, 0);
+    assert_int_equal(run.rc, 0);
+    assert_int_equal(c->jobs, 0);
+    assert_int_equal(c->nrejects, 1);
+    assert_string_equal(c->rejects[0], "l1.json:1: field user: not UTF-8 (byte 0xE9 at column "
+                                       "4): if the file is Latin-1 or Windows-1252, give "
+                                       "--encoding latin1 or cp1252");
+    coll_free(c);
+
     c = coll_new(); /* cut short: the stream itself is broken */
     run_text(&run, "[\n {\"status\":\"Pass\",\n", "cut.json", "philly", c, 0);
     assert_int_equal(run.rc, -1);
