@@ -265,6 +265,27 @@ int csvin_columns(const CsvinRec *hdr, const char *name, const char *const *cols
     return 0;
 }
 
+int csvin_rec_comment(const CsvinRec *rec)
+{
+    return rec->n > 0 && rec->len[0] > 0 && rec->f[0][0] == '#';
+}
+
+const CsvinRec *csvin_pad(const CsvinRec *rec, size_t n, CsvinPad *pad)
+{
+    if (rec->n == n)
+        return rec;
+    if (rec->n > n || n > CSVIN_PAD_MAX)
+        return NULL;
+    pad->empty[0] = '\0';
+    for (size_t i = 0; i < n; i++) {
+        pad->f[i] = i < rec->n ? rec->f[i] : pad->empty;
+        pad->len[i] = i < rec->n ? rec->len[i] : 0;
+    }
+    CsvinRec out = {pad->f, pad->len, n, rec->line, rec->bytes_read};
+    memcpy(&pad->rec, &out, sizeof out);
+    return &pad->rec;
+}
+
 int csvin_rec_empty(const CsvinRec *rec)
 {
     for (size_t i = 0; i < rec->n; i++)

@@ -143,13 +143,20 @@ static int on_record(void *ctx, const CsvinRec *rec, CpErr *err)
         return on_header(ci, rec, err);
     if (csvin_rec_empty(rec))
         return 0;
+    if (csvin_rec_comment(rec)) { /* "# exported by ...": neither a row nor a rejected one */
+        ci->res->comments++;
+        return 0;
+    }
     ci->res->rows_read++;
     ci->rc.rows_read++;
-    if (rec->n != ci->hdr.nfields) {
+    CsvinPad pad;
+    const CsvinRec *full = csvin_pad(rec, ci->hdr.nfields, &pad);
+    if (!full) {
         char why[96];
         snprintf(why, sizeof why, "expected %zu fields, found %zu", ci->hdr.nfields, rec->n);
         return reject(ci, rec, NULL, why, err);
     }
+    rec = full;
     const char *bad = NULL;
     int rc = put_row(ci, rec, &bad, err);
     return rc > 0 ? reject(ci, rec, bad, err->msg, err) : rc;

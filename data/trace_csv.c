@@ -554,7 +554,7 @@ static int data_row(TraceCsv *t, const CsvinRec *rec, CpErr *err)
     t->row++;
     t->bytes = rec->bytes_read;
     trace_count_row(t->rc, rec->bytes_read);
-    if (rec->n != t->nfields) {
+    if (rec->n != t->nfields) { /* traces are written by programs: a short row is cut */
         char why[64];
         snprintf(why, sizeof why, "expected %zu fields, found %zu", t->nfields, rec->n);
         return reader_reject(t->rc, err, rec->line, NULL, why);
@@ -573,6 +573,10 @@ static int on_record(void *ctx, const CsvinRec *rec, CpErr *err)
     TraceCsv *t = ctx;
     if (csvin_rec_empty(rec))
         return 0;
+    if (csvin_rec_comment(rec)) {
+        t->rc->rows_comment++;
+        return 0;
+    }
     if (!t->shape) {
         int first = detect(t, rec, err);
         if (first <= 0)
