@@ -66,6 +66,11 @@ expect_rc 0 P import trace --kind alibaba-pod --trace-start "$start" "$A/openb_n
 grep -q 'alibaba-node-list, 1213 rows read, 7 added' "$WORK/out" || fail "nodes: $(cat "$WORK/out")"
 expect_rc 0 P import trace --kind alibaba-pod --trace-start "$start" "$A/openb_node_list_gpu_node.csv"
 grep -q '7 unchanged' "$WORK/out" || fail "nodes again: $(cat "$WORK/out")"
+# strict: a bad instance row rejects the file, the database file unchanged
+bytes=$(sha256sum <"$WORK/a.db")
+expect_rc 1 P import trace --kind alibaba-pod --strict "$FIX/alibaba_instances.csv"
+grep -q "alibaba_instances.csv:7: field gpu_request: bad number '-1'" "$WORK/err" || fail "strict instances"
+[ "$(sha256sum <"$WORK/a.db")" = "$bytes" ] || fail "strict trace import changed the database"
 P status --json >"$WORK/as.json" || fail "status"
 P profile --json >"$WORK/ap.json" || fail "profile"
 P project --json >"$WORK/aj.json" || fail "project"
