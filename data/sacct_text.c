@@ -187,6 +187,7 @@ static int data_line(TextCtx *t, char *line, size_t len, CpErr *err)
     char reason[160];
     if (memchr(line, '\0', len))
         return reject(t, err, "", "binary data (NUL byte) in line");
+    int utf8 = textenc_utf8_bad(line, len) == len; /* the whole line, before it is split */
     if (t->trailing && ends_with_delim(t, line, len)) {
         len -= t->dlen;
         line[len] = '\0';
@@ -203,7 +204,7 @@ static int data_line(TextCtx *t, char *line, size_t len, CpErr *err)
         t->cut[n] = line + len;
         t->cutlen[n] = 0;
     }
-    int not_utf8 = check_utf8(t, n, err);
+    int not_utf8 = utf8 ? 0 : check_utf8(t, n, err);
     if (not_utf8 != 0)
         return not_utf8 < 0 ? -1 : 0;
     SacctRow row;

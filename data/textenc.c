@@ -1,5 +1,6 @@
 #include "data/textenc.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -56,11 +57,23 @@ static size_t utf8_seq(const unsigned char *s, size_t n)
     return len;
 }
 
+/* 1 when none of the 8 bytes of w is 0 or above 0x7F. */
+static int ascii8(uint64_t w)
+{
+    const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+    return !(w & highs) && !((w - ones) & ~w & highs);
+}
+
 size_t textenc_utf8_bad(const char *s, size_t n)
 {
     const unsigned char *u = (const unsigned char *)s;
     size_t i = 0;
     while (i < n) {
+        uint64_t w;
+        if (n - i >= 8 && (memcpy(&w, u + i, 8), ascii8(w))) { /* plain ASCII, 8 at a time */
+            i += 8;
+            continue;
+        }
         size_t k = utf8_seq(u + i, n - i);
         if (k == 0)
             return i;
@@ -106,6 +119,10 @@ typedef struct TeStream {
 static size_t te_char(const TeStream *t, unsigned char c, unsigned char out[3])
 {
     unsigned cp = c;
+    if (t->enc == TEXTENC_UTF8) { /* bytes pass unchanged */
+        out[0] = c;
+        return 1;
+    }
     if (t->enc == TEXTENC_CP1252 && c >= 0x80 && c <= 0x9F)
         cp = cp1252_high[c - 0x80];
     if (cp < 0x80) {
