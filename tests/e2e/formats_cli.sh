@@ -54,6 +54,15 @@ grep -q "sacct_jobstats.psv:10: field AdminComment: bad jobstats summary: not ba
 [ "$(sqlite3 "$WORK/t.db" "SELECT printf('%.2f %.2f', gpu_mem_gib, gpu_util) FROM jobs WHERE job_id='501'")" = "39.00 67.65" ] \
     || fail "jobstats 501: $(sqlite3 "$WORK/t.db" "SELECT gpu_mem_gib, gpu_util FROM jobs WHERE job_id='501'")"
 
+# ---- MIG slices are fractional GPUs too: a 3g.20gb slice for 7 hours is 3 GPU-hours ----
+printf 'JobID|User|Account|State|Submit|Start|End|AllocTRES\n7001|mig|lab-m|COMPLETED|2025-02-01T00:00:00|2025-02-01T00:00:00|2025-02-01T07:00:00|cpu=4,gres/gpu:a100_3g.20gb=1,node=1\n' >"$WORK/mig.txt"
+expect_rc 0 "$CAPPLAN_BIN" --db "$WORK/m.db" import sacct "$WORK/mig.txt"
+"$CAPPLAN_BIN" --db "$WORK/m.db" status --json | python3 -c "
+import json, sys
+d = json.load(sys.stdin)
+gh = d['gpu_hours'] if 'gpu_hours' in d else d['totals']['gpu_hours']
+assert abs(gh - 3.0) < 1e-9, gh" || fail "MIG slice GPU-hours"
+
 # ---- Alibaba GPU sharing: pods and the node list, profile and project ----
 A="$DATA/gpu-trace-alibaba-openb-sample"
 start=$(date -u -d '160 days ago' +%F) # the whole trace (149 days) inside the 12-month window
