@@ -4,10 +4,13 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "data/fields.h"
 #include "data/import.h"
 #include "data/peers.h"
 #include "data/store.h"
 #include "data/store_policy.h"
+#include "data/textenc.h"
+#include "data/tz.h"
 
 static const char import_usage[] =
     "capplan import sacct|trace|roster|inventory|gpu-metrics|events|pubs|peers|allocations|"
@@ -17,7 +20,9 @@ static const char import_help[] =
     "\n"
     "  sacct FILE...|-     sacct -P text (with header, or --fields), any --delimiter,\n"
     "                      Key=Value CSV, or sacct --json; detected from the content\n"
-    "  trace --kind K FILE public traces: philly, swf, helios, pai\n"
+    "  trace --kind K FILE public traces: philly, swf, helios, pai, alibaba-pod (GPU-\n"
+    "                      sharing pods or inference instances; its node list lands\n"
+    "                      as inventory)\n"
     "  roster FILE.csv     user,group,role,domain,start,end[,supervisor]\n"
     "  inventory FILE.csv  cluster,gpu_model,gpus,gpu_mem_gib,from,to[,relative_speed,tdp_w]\n"
     "  gpu-metrics FILE    job_id,gpu_mem_max_gib[,gpu_util_mean][,cluster], or a\n"
@@ -36,9 +41,15 @@ static const char import_help[] =
     "  --cluster C         cluster name for records that carry none (default 'default')\n"
     "  --strict            one bad line rejects the whole file; the database is unchanged\n"
     "  --fields LIST|xdmod sacct text without header: its field names, comma-separated\n"
-    "  --delimiter D       sacct text delimiter (default '|'; multi-byte allowed)\n"
-    "  --tz +HH:MM         zone of times that carry none (default UTC)\n"
+    "  --delimiter D       sacct text delimiter (default: read from the header line,\n"
+    "                      '|' without one; multi-byte allowed, never empty)\n"
+    "  --tz ZONE           zone of times that carry none: +HH:MM, or an IANA name such\n"
+    "                      as Europe/Paris, daylight saving included (default UTC)\n"
+    "  --encoding E        the files' text encoding: utf-8 (default; other bytes are\n"
+    "                      refused with their line), latin1 or cp1252 (converted;\n"
+    "                      sacct, trace and the CSV kinds up to pubs)\n"
     "  --kind K            trace kind\n"
+    "  --trace-start DATE  alibaba-pod: the date of second 0 (default 2023-01-01)\n"
     "  --quiet             no per-file summary\n"
     "\nEach file lands whole or, with errors and without --strict, with its good rows;\n"
     "every rejected line is reported as file:line: field X: reason and the exit status\n"
@@ -51,32 +62,6 @@ static void print_reject(void *ctx, const char *msg)
         cli_error("%s", msg);
     else if (*count == 1001)
         cli_error("more rejected lines follow; not shown");
-}
-
-/* "+02:00", "-0500", "UTC" -> seconds east. */
-static int parse_tz(const char *s, int64_t *out)
-{
-    if (strcmp(s, "UTC") == 0 || strcmp(s, "Z") == 0) {
-        *out = 0;
-        return 0;
-    }
-    int sign = s[0] == '-' ? -1 : s[0] == '+' ? 1 : 0;
-    if (!sign || strlen(s) < 3)
-        return -1;
-    char *end;
-    long h = strtol(s + 1, &end, 10), m = 0;
-    if (end == s + 1 || h > 14)
-        return -1;
-    if (*end == ':')
-        end++;
-    if (*end) {
-        char *e2;
-        m = strtol(end, &e2, 10);
-        if (*e2 || m > 59)
-            return -1;
-    }
-    *out = sign * (h * 3600 + m * 60);
-    return 0;
 }
 
 static int is_csv_kind(const char *k)
@@ -131,8 +116,86 @@ static int import_one(Store *st, const char *kind, const char *path, const Impor
                "%lld rejected\n",
                shown, res.format, (long long)res.rows_read, (long long)res.added,
                (long long)res.updated, (long long)res.unchanged, (long long)res.rejected);
+        if (res.comments > 0)
+            printf("%s: %lld comment lines skipped\n", shown, (long long)res.comments);
     }
     return res.rejected > 0 ? 1 : 0;
+}
+
+/* What the command line says, beside the ImportOpts. */
+typedef struct ImportArgs {
+    ImportOpts o;
+    CpTz tz;
+    char **files;
+    int nfiles, quiet;
+} ImportArgs;
+
+/* An option that takes a value: 0 when used, 2 (bad usage, said) when its
+ * value is bad, -1 when a is no such option. */
+static int value_option(ImportArgs *ia, const char *a, const char *v)
+{
+    CpErr err;
+    if (strcmp(a, "--cluster") == 0)
+        ia->o.cluster = v;
+    else if (strcmp(a, "--fields") == 0)
+        ia->o.fields = v;
+    else if (strcmp(a, "--kind") == 0)
+        ia->o.trace_kind = v;
+    else if (strcmp(a, "--trace-start") == 0) {
+        int64_t t;
+        if (fields_time(v, strlen(v), NULL, &t, &err) < 0 || t == CP_TIME_NONE || t <= 0)
+            return cli_error("import: --trace-start: expected a date such as 2025-01-01, got "
+                             "'%s'", v), 2;
+        ia->o.trace_start = t;
+    }
+    else if (strcmp(a, "--delimiter") == 0) {
+        if (!v[0])
+            return cli_error("import: --delimiter: the delimiter cannot be empty"), 2;
+        ia->o.delimiter = v;
+    } else if (strcmp(a, "--encoding") == 0) {
+        TextEnc enc;
+        if (textenc_parse(v, &enc, &err) < 0)
+            return cli_error("import: --encoding: %s", err.msg), 2;
+        ia->o.encoding = (int)enc;
+    } else if (strcmp(a, "--tz") == 0) {
+        tz_done(&ia->tz);
+        if (tz_parse(v, &ia->tz, &err) < 0)
+            return cli_error("import: --tz: %s", err.msg), 2;
+        ia->o.tz = &ia->tz;
+    } else
+        return -1;
+    return 0;
+}
+
+/* Fill ia from argv[2..]; 0, or the exit status of a usage error. */
+static int parse_args(ImportArgs *ia, int argc, char **argv)
+{
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--strict") == 0) {
+            ia->o.strict = 1;
+            continue;
+        }
+        if (strcmp(a, "--quiet") == 0) {
+            ia->quiet = 1;
+            continue;
+        }
+        if (i + 1 < argc) {
+            int rc = value_option(ia, a, argv[i + 1]);
+            if (rc >= 0) {
+                i++;
+                if (rc > 0)
+                    return rc;
+                continue;
+            }
+        }
+        if (a[0] == '-' && a[1] != '\0') {
+            cli_error("import: unknown option '%s'", a);
+            return cli_usage(&cmd_import);
+        }
+        ia->files[ia->nfiles++] = argv[i];
+    }
+    return 0;
 }
 
 static int exec_import(CliCtx *ctx, int argc, char **argv)
@@ -147,52 +210,27 @@ static int exec_import(CliCtx *ctx, int argc, char **argv)
         cli_error("import: unknown kind '%s'", kind);
         return cli_usage(&cmd_import);
     }
-    ImportOpts o;
-    import_opts_init(&o);
+    ImportArgs ia;
+    memset(&ia, 0, sizeof ia);
+    import_opts_init(&ia.o);
+    ia.tz = tz_fixed(0);
     int64_t rejected_shown = 0;
-    o.reject = print_reject;
-    o.reject_ctx = &rejected_shown;
-    int quiet = 0, nfiles = 0;
-    char **files = calloc((size_t)argc, sizeof *files);
-    for (int i = 2; i < argc; i++) {
-        const char *a = argv[i];
-        int more = i + 1 < argc;
-        if (strcmp(a, "--strict") == 0)
-            o.strict = 1;
-        else if (strcmp(a, "--quiet") == 0)
-            quiet = 1;
-        else if (strcmp(a, "--cluster") == 0 && more)
-            o.cluster = argv[++i];
-        else if (strcmp(a, "--fields") == 0 && more)
-            o.fields = argv[++i];
-        else if (strcmp(a, "--delimiter") == 0 && more)
-            o.delimiter = argv[++i];
-        else if (strcmp(a, "--kind") == 0 && more)
-            o.trace_kind = argv[++i];
-        else if (strcmp(a, "--tz") == 0 && more) {
-            if (parse_tz(argv[++i], &o.tz_offset_s) < 0) {
-                free(files);
-                cli_error("import: --tz: expected +HH:MM, got '%s'", argv[i]);
-                return 2;
-            }
-        } else if (a[0] == '-' && a[1] != '\0') {
-            free(files);
-            cli_error("import: unknown option '%s'", a);
-            return cli_usage(&cmd_import);
-        } else
-            files[nfiles++] = argv[i];
+    ia.o.reject = print_reject;
+    ia.o.reject_ctx = &rejected_shown;
+    ia.files = calloc((size_t)argc, sizeof *ia.files);
+    int status = parse_args(&ia, argc, argv);
+    if (status == 0 && (ia.nfiles == 0 || (strcmp(kind, "trace") == 0 && !ia.o.trace_kind)))
+        status = cli_usage(&cmd_import);
+    if (status == 0) {
+        ia.o.progress = isatty(STDERR_FILENO);
+        Store *st = cli_store(ctx);
+        status = st ? 0 : 1;
+        for (int i = 0; st && i < ia.nfiles; i++)
+            if (import_one(st, kind, ia.files[i], &ia.o, ia.quiet) != 0)
+                status = 1;
     }
-    if (nfiles == 0 || (strcmp(kind, "trace") == 0 && !o.trace_kind)) {
-        free(files);
-        return cli_usage(&cmd_import);
-    }
-    o.progress = isatty(STDERR_FILENO);
-    Store *st = cli_store(ctx);
-    int status = st ? 0 : 1;
-    for (int i = 0; st && i < nfiles; i++)
-        if (import_one(st, kind, files[i], &o, quiet) != 0)
-            status = 1;
-    free(files);
+    free(ia.files);
+    tz_done(&ia.tz);
     return status;
 }
 

@@ -6,6 +6,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "data/textenc.h"
+
 #define CSVIN_CHUNK ((size_t)64 * 1024)
 
 /* The reader's state for one input. libcsv reuses its field buffer for
@@ -66,6 +68,23 @@ static void record_reset(Csvin *in)
     in->rec_bytes = 0;
 }
 
+/* Every cell must be UTF-8 without NUL bytes (libcsv keeps a NUL, which
+ * would cut the cell short): refuse the record, naming its line and field. */
+static int refuse_bad_text(Csvin *in)
+{
+    for (size_t i = 0; i < in->nfields; i++) {
+        size_t off = textenc_utf8_bad(in->ptr[i], in->len[i]);
+        if (off == in->len[i])
+            continue;
+        CpErr why;
+        textenc_bad_reason(in->ptr[i], off, &why);
+        in->failed = 1;
+        return cp_err_set(in->err, "%s:%lld: field %zu: %s", in->name, (long long)in->rec_line,
+                          i + 1, why.msg);
+    }
+    return 0;
+}
+
 /* libcsv's end-of-record callback: hand the record to fn. */
 static void on_record(int c, void *data)
 {
@@ -82,6 +101,8 @@ static void on_record(int c, void *data)
     if (in->nfields) {
         for (size_t i = 0; i < in->nfields; i++)
             in->ptr[i] = in->buf.data + in->off[i];
+        if (refuse_bad_text(in) < 0)
+            return;
         CsvinRec rec = {in->ptr, in->len, in->nfields, in->rec_line, in->bytes_read};
         if (in->fn(in->ctx, &rec, in->err) < 0)
             in->failed = 1;
@@ -242,6 +263,27 @@ int csvin_columns(const CsvinRec *hdr, const char *name, const char *const *cols
         }
     }
     return 0;
+}
+
+int csvin_rec_comment(const CsvinRec *rec)
+{
+    return rec->n > 0 && rec->len[0] > 0 && rec->f[0][0] == '#';
+}
+
+const CsvinRec *csvin_pad(const CsvinRec *rec, size_t n, CsvinPad *pad)
+{
+    if (rec->n == n)
+        return rec;
+    if (rec->n > n || n > CSVIN_PAD_MAX)
+        return NULL;
+    pad->empty[0] = '\0';
+    for (size_t i = 0; i < n; i++) {
+        pad->f[i] = i < rec->n ? rec->f[i] : pad->empty;
+        pad->len[i] = i < rec->n ? rec->len[i] : 0;
+    }
+    CsvinRec out = {pad->f, pad->len, n, rec->line, rec->bytes_read};
+    memcpy(&pad->rec, &out, sizeof out);
+    return &pad->rec;
 }
 
 int csvin_rec_empty(const CsvinRec *rec)

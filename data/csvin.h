@@ -8,6 +8,10 @@
  * record longer than the cap (an unterminated quote, a binary file) is a
  * clean error naming the line it started on, never an unbounded buffer.
  *
+ * Every cell must be UTF-8 without NUL bytes: a record that is not stops
+ * the reader with "people.csv:12: field 3: not UTF-8 (byte 0xE9 at column
+ * 4): ..." (read Latin-1 files through textenc_open).
+ *
  * Handled: LF, CRLF and lone CR line ends, a UTF-8 byte order mark at the
  * start, blank lines (skipped), a last record without a line end. As
  * libcsv does by default, spaces and tabs around unquoted fields are
@@ -65,5 +69,24 @@ int csvin_has_column(const CsvinRec *hdr, const char *col);
 
 /* 1 when every field of rec is empty (a spreadsheet's ",,,," line). */
 int csvin_rec_empty(const CsvinRec *rec);
+
+/* 1 when rec is a comment line: its first field starts with '#'. */
+int csvin_rec_comment(const CsvinRec *rec);
+
+#define CSVIN_PAD_MAX 64
+
+/* Storage for a record padded with empty trailing fields. */
+typedef struct CsvinPad {
+    char *f[CSVIN_PAD_MAX];
+    size_t len[CSVIN_PAD_MAX];
+    char empty[1];
+    CsvinRec rec;
+} CsvinPad;
+
+/* rec as a record of n fields: a row that dropped its trailing empty
+ * fields has them empty. Returns rec itself when it has n fields, a view
+ * in pad (borrowed like rec) when it is shorter and n <= CSVIN_PAD_MAX,
+ * NULL when it is longer (a row too long is an error) or n is too large. */
+const CsvinRec *csvin_pad(const CsvinRec *rec, size_t n, CsvinPad *pad);
 
 #endif

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 #include "core/civil.h"
+#include "data/tz.h"
 
 static int is_digit(char c)
 {
@@ -124,7 +125,7 @@ static int bad_time(CpErr *err, const char *s, size_t n)
     return cp_err_set(err, "bad time '%.*s'", (int)(n > 64 ? 64 : n), s);
 }
 
-int fields_time(const char *s, size_t n, int64_t tz_offset_s, int64_t *out, CpErr *err)
+int fields_time(const char *s, size_t n, const CpTz *tz, int64_t *out, CpErr *err)
 {
     if (n == 0 || slice_eq(s, n, "Unknown") || slice_eq(s, n, "None") ||
         slice_eq(s, n, "N/A")) {
@@ -180,7 +181,7 @@ int fields_time(const char *s, size_t n, int64_t tz_offset_s, int64_t *out, CpEr
         } else if (p < end && *p == 'Z') {
             p++;
         } else {
-            t -= tz_offset_s;
+            t = tz_wall_to_utc(tz, t);
         }
         if (p != end)
             return bad_time(err, s, n);

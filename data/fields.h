@@ -11,10 +11,12 @@
 #include "core/cp.h"
 #include "data/jobrec.h"
 
-/* "2024-01-23T16:58:36" (UTC, or shifted by tz_offset_s seconds east),
- * "2025-05-02T14:09:52+02:00" (the offset wins), "2017-10-03 12:00:00",
- * epoch seconds, and "Unknown"/"None"/"" -> CP_TIME_NONE. */
-int fields_time(const char *s, size_t n, int64_t tz_offset_s, int64_t *out, CpErr *err);
+typedef struct CpTz CpTz; /* data/tz.h */
+
+/* "2024-01-23T16:58:36" (UTC, or local time of zone tz: see tz.h; NULL is
+ * UTC), "2025-05-02T14:09:52+02:00" (the offset wins), "2017-10-03
+ * 12:00:00", epoch seconds, and "Unknown"/"None"/"" -> CP_TIME_NONE. */
+int fields_time(const char *s, size_t n, const CpTz *tz, int64_t *out, CpErr *err);
 
 /* Seconds since 1970-01-01 of a proleptic Gregorian civil date (UTC). */
 int64_t fields_epoch_of(int y, int mon, int d, int h, int mi, int sec);

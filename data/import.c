@@ -14,6 +14,7 @@
 #include "data/sacct_kv.h"
 #include "data/sacct_text.h"
 #include "data/store.h"
+#include "data/textenc.h"
 
 #define BULK_MIN_BYTES (8 << 20) /* smaller files load fast in WAL mode anyway */
 
@@ -138,7 +139,8 @@ int import_jobs_with(Store *st, const char *kind, const char *path, const Import
     CpReadCtx rc;
     memset(&rc, 0, sizeof rc);
     rc.path = path;
-    rc.tz_offset_s = o->tz_offset_s;
+    rc.tz = o->tz;
+    rc.time_origin = o->trace_start;
     rc.strict = o->strict;
     rc.reject = o->reject;
     rc.reject_ctx = o->reject_ctx;
@@ -146,8 +148,13 @@ int import_jobs_with(Store *st, const char *kind, const char *path, const Import
         rc.progress = show_progress;
         rc.progress_ctx = &prog;
     }
-    Produce pr = {f, &rc, read, arg, res->format, sizeof res->format};
     int ok = -1;
+    FILE *in = o->encoding != TEXTENC_UTF8 ? textenc_open(f, (TextEnc)o->encoding) : f;
+    if (!in) {
+        cp_err_set(err, "%s: %s", shown_path(path), strerror(errno));
+        goto out;
+    }
+    Produce pr = {in, &rc, read, arg, res->format, sizeof res->format};
     /* A bulk load for a large file only: the journal mode's switch rewrites
      * the file's header, and --strict, a collect (a pipe) or a small file
      * that fails must leave the database byte for byte as it was. */
@@ -160,6 +167,7 @@ int import_jobs_with(Store *st, const char *kind, const char *path, const Import
         goto fail;
     res->rows_read = rc.rows_read;
     res->rejected = rc.rows_rejected;
+    res->comments = rc.rows_comment;
     res->added = sink.counts.added;
     res->updated = sink.counts.updated;
     res->unchanged = sink.counts.unchanged;
@@ -178,6 +186,8 @@ fail:
 out:
     if (prog.shown)
         fprintf(stderr, "\r%*s\r", 60, "");
+    if (in && in != f)
+        fclose(in);
     if (f != stdin)
         fclose(f);
     return ok;

@@ -13,15 +13,19 @@
 #include "core/cp.h"
 #include "data/reader.h"
 
+typedef struct CpTz CpTz; /* data/tz.h */
+
 typedef struct Store Store;
 
 typedef struct ImportOpts {
     const char *cluster;    /* cluster name for records that carry none */
     int strict;
-    int64_t tz_offset_s;    /* zone-less times are local to this offset */
+    const CpTz *tz;         /* zone of zone-less times (borrowed); NULL: UTC */
+    int encoding;           /* TextEnc (data/textenc.h): the files' encoding */
     const char *fields;     /* sacct text without header: field list or "xdmod" */
     const char *delimiter;  /* sacct text: delimiter (multi-byte allowed); NULL: "|" */
-    const char *trace_kind; /* import trace: "philly", "swf", "helios", "pai" */
+    const char *trace_kind; /* import trace: "philly", "swf", "helios", "pai", "alibaba-pod" */
+    int64_t trace_start;    /* epoch of second 0 of a relative-time trace; 0: default */
     int progress;           /* show rows, rows/s, ETA on stderr */
     int64_t bulk_min_bytes; /* a file this large or larger loads as a bulk load
                                (store_begin_bulk); import_opts_init: 8 MiB */
@@ -33,6 +37,7 @@ typedef struct ImportResult {
     char format[48];        /* what was detected, e.g. "sacct-pipe", "sacct-json 22.05" */
     int64_t rows_read;      /* records (job and step rows, or CSV rows) read */
     int64_t added, updated, unchanged, rejected;
+    int64_t comments;       /* '#' comment lines skipped (sacct text) */
 } ImportResult;
 
 /* A reader of job records, as import_jobs_with calls it: reads f to its

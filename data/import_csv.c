@@ -17,6 +17,7 @@
 #include "data/refs.h"
 #include "data/store.h"
 #include "data/store_ref.h"
+#include "data/textenc.h"
 
 typedef struct CsvImport {
     Store *st;
@@ -142,13 +143,20 @@ static int on_record(void *ctx, const CsvinRec *rec, CpErr *err)
         return on_header(ci, rec, err);
     if (csvin_rec_empty(rec))
         return 0;
+    if (csvin_rec_comment(rec)) { /* "# exported by ...": neither a row nor a rejected one */
+        ci->res->comments++;
+        return 0;
+    }
     ci->res->rows_read++;
     ci->rc.rows_read++;
-    if (rec->n != ci->hdr.nfields) {
+    CsvinPad pad;
+    const CsvinRec *full = csvin_pad(rec, ci->hdr.nfields, &pad);
+    if (!full) {
         char why[96];
         snprintf(why, sizeof why, "expected %zu fields, found %zu", ci->hdr.nfields, rec->n);
         return reject(ci, rec, NULL, why, err);
     }
+    rec = full;
     const char *bad = NULL;
     int rc = put_row(ci, rec, &bad, err);
     return rc > 0 ? reject(ci, rec, bad, err->msg, err) : rc;
@@ -202,7 +210,7 @@ int import_csv(Store *st, const char *kind, const char *path, const ImportOpts *
     CsvImport ci;
     ImportOpts defaults;
     int rc = -1;
-    FILE *f = NULL;
+    FILE *f = NULL, *in = NULL;
     if (!o) {
         import_opts_init(&defaults);
         o = &defaults;
@@ -222,16 +230,23 @@ int import_csv(Store *st, const char *kind, const char *path, const ImportOpts *
     ci.rc.strict = o->strict;
     ci.rc.reject = o->reject;
     ci.rc.reject_ctx = o->reject_ctx;
-    ci.rc.tz_offset_s = o->tz_offset_s;
+    ci.rc.tz = o->tz;
     f = is_stdin ? stdin : fopen(path, "rb");
     if (!f) {
         cp_err_set(err, "%s: cannot open: %s", path, strerror(errno));
         goto out;
     }
+    in = o->encoding != TEXTENC_UTF8 ? textenc_open(f, (TextEnc)o->encoding) : f;
+    if (!in) {
+        cp_err_set(err, "%s: %s", ci.name, strerror(errno));
+        goto out;
+    }
     ci.groups = refs_groups_new();
     ci.series = refs_series_new();
-    rc = import_stream(&ci, f, err);
+    rc = import_stream(&ci, in, err);
 out:
+    if (in && in != f)
+        fclose(in);
     if (f && !is_stdin)
         fclose(f);
     refs_groups_free(ci.groups);

@@ -17,9 +17,11 @@
 #include "core/cp.h"
 #include "data/jobrec.h"
 
+typedef struct CpTz CpTz; /* data/tz.h */
+
 typedef struct CpReadCtx {
     const char *path;      /* as the user gave it; "-" is shown as "<stdin>" */
-    int64_t tz_offset_s;   /* added to zone-less times (seconds east of UTC) */
+    const CpTz *tz;        /* zone of zone-less times (borrowed); NULL: UTC */
     int strict;            /* stop at the first rejected line */
     CpJobSink sink;
     void (*reject)(void *ctx, const char *msg); /* one line, no newline */
@@ -28,6 +30,9 @@ typedef struct CpReadCtx {
     void *progress_ctx;
     int64_t rows_read;     /* updated by the reader: records seen */
     int64_t rows_rejected; /* updated by the reader */
+    int64_t rows_comment;  /* updated by the reader: '#' comment lines skipped */
+    int64_t time_origin;   /* traces in seconds from their start: the epoch of
+                              second 0; 0 for the reader's default */
 } CpReadCtx;
 
 /* Report a rejected line through ctx->reject and count it. Returns -1

@@ -4,6 +4,7 @@
 #include <strings.h>
 
 #include "data/fields.h"
+#include "data/jobstats.h"
 
 static const struct {
     const char *name;
@@ -26,7 +27,7 @@ static const struct {
     {"ReqGRES", SF_REQGRES},       {"AllocGRES", SF_ALLOCGRES},
     {"NodeList", SF_NODELIST},     {"TotalCPU", SF_TOTALCPU},
     {"UserCPU", SF_USERCPU},       {"SystemCPU", SF_SYSTEMCPU},
-    {"CPUTimeRAW", SF_CPUTIMERAW},
+    {"CPUTimeRAW", SF_CPUTIMERAW}, {"AdminComment", SF_ADMINCOMMENT},
 };
 #define NFIELD_NAMES (sizeof field_names / sizeof field_names[0])
 
@@ -131,7 +132,7 @@ static int finish_ids(SacctRow *row, const char **bad, CpErr *err)
     return 0;
 }
 
-static int finish_times(SacctRow *row, int64_t tz, const char **bad, CpErr *err)
+static int finish_times(SacctRow *row, const CpTz *tz, const char **bad, CpErr *err)
 {
     CpJobRec *r = &row->rec;
     static const SacctField tf[] = {SF_SUBMIT, SF_ELIGIBLE, SF_START, SF_END};
@@ -261,13 +262,30 @@ static int finish_resources(SacctRow *row, const char **bad, CpErr *err)
     return 0;
 }
 
-int sacctf_finish(SacctRow *row, int64_t tz_offset_s, const char **bad_field, CpErr *err)
+/* GPU memory and utilisation from a jobstats summary in AdminComment,
+ * where TRESUsageInMax did not give them. */
+static int finish_jobstats(SacctRow *row, const char **bad, CpErr *err)
+{
+    CpJobRec *r = &row->rec;
+    JobStats js;
+    if (!has(row, SF_ADMINCOMMENT))
+        return 0;
+    if (jobstats_parse(row->val[SF_ADMINCOMMENT], row->len[SF_ADMINCOMMENT], &js, err) < 0)
+        return fail(SF_ADMINCOMMENT, bad);
+    if (r->gpu_mem_gib < 0)
+        r->gpu_mem_gib = js.gpu_mem_gib;
+    if (r->gpu_util < 0)
+        r->gpu_util = js.gpu_util;
+    return 0;
+}
+
+int sacctf_finish(SacctRow *row, const CpTz *tz, const char **bad_field, CpErr *err)
 {
     CpJobRec *r = &row->rec;
     *bad_field = "";
-    if (finish_ids(row, bad_field, err) < 0 || finish_times(row, tz_offset_s, bad_field, err) < 0 ||
+    if (finish_ids(row, bad_field, err) < 0 || finish_times(row, tz, bad_field, err) < 0 ||
         finish_counts(row, bad_field, err) < 0 || finish_resources(row, bad_field, err) < 0 ||
-        finish_cpu_time(row, bad_field, err) < 0)
+        finish_cpu_time(row, bad_field, err) < 0 || finish_jobstats(row, bad_field, err) < 0)
         return -1;
     r->cluster = text(row, SF_CLUSTER);
     r->partition = text(row, SF_PARTITION);

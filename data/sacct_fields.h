@@ -16,6 +16,8 @@
 #include "core/cp.h"
 #include "data/jobrec.h"
 
+typedef struct CpTz CpTz; /* data/tz.h */
+
 typedef enum SacctField {
     SF_IGNORED = 0,
     SF_JOBID, SF_JOBIDRAW, SF_CLUSTER, SF_PARTITION, SF_QOS, SF_ACCOUNT, SF_USER,
@@ -24,6 +26,7 @@ typedef enum SacctField {
     SF_REQCPUS, SF_ALLOCCPUS, SF_REQNODES, SF_REQMEM, SF_MAXRSS, SF_REQTRES, SF_ALLOCTRES,
     SF_TRESUSAGEINMAX, SF_REQGRES, SF_ALLOCGRES, SF_NODELIST, SF_TOTALCPU, SF_USERCPU,
     SF_SYSTEMCPU, SF_CPUTIMERAW,
+    SF_ADMINCOMMENT, /* jobstats' summary (data/jobstats.h), #14 */
     SF_COUNT
 } SacctField;
 
@@ -54,6 +57,6 @@ void sacctf_set(SacctRow *row, SacctField f, char *v, size_t n);
  * with *bad_field set to the field's name and err holding the reason
  * ("bad duration '1-2x:00'"). Strings in rec point into the values; the
  * JobID value is cut at its step suffix in place ("5_3.batch" -> "5_3"). */
-int sacctf_finish(SacctRow *row, int64_t tz_offset_s, const char **bad_field, CpErr *err);
+int sacctf_finish(SacctRow *row, const CpTz *tz, const char **bad_field, CpErr *err);
 
 #endif

@@ -53,7 +53,7 @@ static int on_record(void *p, const CsvinRec *rec, CpErr *err)
     sacctf_row_init(&kv->row);
     if (set_cells(&kv->row, rec, err) < 0)
         return reject(ctx, err, rec->line, NULL, err->msg);
-    if (sacctf_finish(&kv->row, ctx->tz_offset_s, &bad, err) < 0)
+    if (sacctf_finish(&kv->row, ctx->tz, &bad, err) < 0)
         return reject(ctx, err, rec->line, bad, err->msg);
     return ctx->sink.job(ctx->sink.ctx, &kv->row.rec, err);
 }

@@ -5,19 +5,25 @@
 
 #include "data/linereader.h"
 #include "data/sacct_fields.h"
+#include "data/textenc.h"
 
 #define MAX_LINE (1u << 20) /* 1 MiB: far beyond any real sacct line */
 #define MAX_COLS 256        /* sacct --format=ALL has 109 */
 #define PROGRESS_EVERY 65536
+#define DELIM_MAX 16        /* longest delimiter read from a header */
 
 typedef struct TextCtx {
     CpReadCtx *rc;
     const char *delim;
     size_t dlen;
+    char delim_buf[DELIM_MAX];
     SacctField cols[MAX_COLS];
+    char *names;                 /* the column names, NUL-separated (owned) */
+    const char *colname[MAX_COLS]; /* into names, for messages */
     int ncols;
     int jobname_last; /* JobName is the last column: it may hold the delimiter */
     int trailing;     /* --parsable: every line ends with the delimiter */
+    int detect;       /* no delimiter given: read it from the header line */
     int64_t lineno;   /* line being read, for messages */
     char *cut[MAX_COLS + 1];
     size_t cutlen[MAX_COLS + 1];
@@ -91,10 +97,41 @@ static int columns_from_header(TextCtx *t, char *line, size_t len, CpErr *err)
     if (n > MAX_COLS)
         return cp_err_set(err, "header has more than %d fields", MAX_COLS);
     t->ncols = n;
-    for (int i = 0; i < n; i++)
+    t->names = xmalloc(len + 1);
+    for (int i = 0; i < n; i++) {
         t->cols[i] = sacctf_lookup(t->cut[i], t->cutlen[i]);
+        char *name = t->names + (t->cut[i] - line);
+        memcpy(name, t->cut[i], t->cutlen[i] + 1);
+        t->colname[i] = name;
+    }
     set_columns_done(t);
     return 0;
+}
+
+/* A byte that can be part of a sacct field name. */
+static int name_byte(char c)
+{
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+           c == '_';
+}
+
+/* The delimiter of a header line: the bytes between its first field name
+ * and the next one ("|", ",", "^|^", U+2603...), or "|" when the line
+ * names one field only. */
+static void detect_delim(TextCtx *t, const char *line, size_t len)
+{
+    size_t i = 0, j;
+    while (i < len && name_byte(line[i]))
+        i++;
+    j = i;
+    while (j < len && !name_byte(line[j]))
+        j++;
+    if (i == 0 || j == i || j - i >= DELIM_MAX)
+        return;
+    memcpy(t->delim_buf, line + i, j - i);
+    t->delim_buf[j - i] = '\0';
+    t->delim = t->delim_buf;
+    t->dlen = j - i;
 }
 
 static int columns_from_list(TextCtx *t, const char *fields, CpErr *err)
@@ -108,6 +145,7 @@ static int columns_from_list(TextCtx *t, const char *fields, CpErr *err)
         if (t->ncols == MAX_COLS)
             return cp_err_set(err, "--fields: more than %d fields", MAX_COLS);
         SacctField f = sacctf_lookup(p, n);
+        t->colname[t->ncols] = "";
         t->cols[t->ncols++] = f;
         p = c ? c + 1 : p + n;
     }
@@ -122,11 +160,34 @@ static int reject(TextCtx *t, CpErr *err, const char *field, const char *reason)
     return reader_reject(t->rc, err, t->lineno, field, reason);
 }
 
+/* Every value must be UTF-8: refuse the line naming the first field that
+ * is not (the column's name, or its number when it has none). */
+static int check_utf8(TextCtx *t, int n, CpErr *err)
+{
+    for (int i = 0; i < n; i++) {
+        size_t off = textenc_utf8_bad(t->cut[i], t->cutlen[i]);
+        if (off == t->cutlen[i])
+            continue;
+        char field[80];
+        if (t->colname[i][0])
+            snprintf(field, sizeof field, "%.64s", t->colname[i]);
+        else if (t->cols[i] != SF_IGNORED)
+            snprintf(field, sizeof field, "%s", sacctf_name(t->cols[i]));
+        else
+            snprintf(field, sizeof field, "%d", i + 1);
+        CpErr why;
+        textenc_bad_reason(t->cut[i], off, &why);
+        return reject(t, err, field, why.msg) < 0 ? -1 : 1;
+    }
+    return 0;
+}
+
 static int data_line(TextCtx *t, char *line, size_t len, CpErr *err)
 {
     char reason[160];
     if (memchr(line, '\0', len))
         return reject(t, err, "", "binary data (NUL byte) in line");
+    int utf8 = textenc_utf8_bad(line, len) == len; /* the whole line, before it is split */
     if (t->trailing && ends_with_delim(t, line, len)) {
         len -= t->dlen;
         line[len] = '\0';
@@ -134,18 +195,25 @@ static int data_line(TextCtx *t, char *line, size_t len, CpErr *err)
     int n = split(t, line, len, t->jobname_last ? t->ncols : MAX_COLS + 1);
     if (n == t->ncols + 1 && t->cutlen[n - 1] == 0 && !t->jobname_last)
         n--; /* a --parsable trailing delimiter */
-    if (n != t->ncols) {
+    if (n > t->ncols) {
         snprintf(reason, sizeof reason, "expected %d fields, found %s%d", t->ncols,
                  n > MAX_COLS ? "more than " : "", n > MAX_COLS ? MAX_COLS : n);
         return reject(t, err, "", reason);
     }
+    for (; n < t->ncols; n++) { /* a row that drops its trailing empty fields */
+        t->cut[n] = line + len;
+        t->cutlen[n] = 0;
+    }
+    int not_utf8 = utf8 ? 0 : check_utf8(t, n, err);
+    if (not_utf8 != 0)
+        return not_utf8 < 0 ? -1 : 0;
     SacctRow row;
     sacctf_row_init(&row);
     for (int i = 0; i < n; i++)
         sacctf_set(&row, t->cols[i], t->cut[i], t->cutlen[i]);
     const char *bad = "";
     CpErr ferr;
-    if (sacctf_finish(&row, t->rc->tz_offset_s, &bad, &ferr) < 0)
+    if (sacctf_finish(&row, t->rc->tz, &bad, &ferr) < 0)
         return reject(t, err, bad, ferr.msg);
     return t->rc->sink.job(t->rc->sink.ctx, &row.rec, err);
 }
@@ -171,14 +239,21 @@ static int line_loop(TextCtx *t, LineReader *lr, const char *fields, char *fmt, 
                 return -1;
             continue;
         }
+        if (lr->lineno == 1 && len >= 3 && memcmp(line, "\xef\xbb\xbf", 3) == 0)
+            line += 3, len -= 3; /* UTF-8 byte order mark */
         if (len == 0)
             continue;
+        if (line[0] == '#') { /* a comment: neither a record nor a rejected line */
+            t->rc->rows_comment++;
+            continue;
+        }
         if (!have_columns) {
-            if (lr->lineno == 1 && len >= 3 && memcmp(line, "\xef\xbb\xbf", 3) == 0)
-                line += 3, len -= 3; /* UTF-8 byte order mark */
+            if (t->detect)
+                detect_delim(t, line, len);
             if (!is_header(t, line, len))
-                return cp_err_set(err, "line 1 is not a sacct header (no JobID field): give --fields "
-                                       "LIST, or --fields xdmod for Open XDMoD's order");
+                return cp_err_set(err, "line %lld is not a sacct header (no JobID field): give "
+                                       "--fields LIST, or --fields xdmod for Open XDMoD's order",
+                                  (long long)lr->lineno);
             if (columns_from_header(t, line, len, err) < 0)
                 return -1;
             have_columns = 1;
@@ -205,12 +280,18 @@ int sacct_text_read(FILE *f, CpReadCtx *ctx, const char *delimiter, const char *
 {
     TextCtx *t = xcalloc(1, sizeof *t);
     t->rc = ctx;
-    t->delim = delimiter && delimiter[0] ? delimiter : "|";
+    if (delimiter && !delimiter[0]) {
+        free(t);
+        return cp_err_set(err, "the delimiter cannot be empty");
+    }
+    t->delim = delimiter ? delimiter : "|";
     t->dlen = strlen(t->delim);
+    t->detect = !delimiter && !fields;
     LineReader lr;
     lr_init(&lr, f, MAX_LINE);
     int rc = line_loop(t, &lr, fields, format_out, format_sz, err);
     lr_done(&lr);
+    free(t->names);
     free(t);
     return rc;
 }

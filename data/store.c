@@ -516,13 +516,18 @@ static void usage_apply(Store *st, const UsageFacts *f, int sign, int is_job, in
         u->wait_s += sign * (double)(f->start - f->submit);
         u->waited += sign;
     }
-    int64_t run_end = f->elapsed >= 0 && f->start != CP_TIME_NONE ? f->start + f->elapsed : f->end;
-    if (f->start == CP_TIME_NONE || run_end == CP_TIME_NONE || run_end <= f->start)
+    /* A run whose start is unknown but whose length is known (SWF's wait
+     * -1) is placed from its submit time (#14). */
+    int64_t run_start = f->start != CP_TIME_NONE ? f->start
+                        : f->elapsed > 0 && f->submit > 0 ? f->submit
+                                                           : CP_TIME_NONE;
+    int64_t run_end = f->elapsed >= 0 && run_start != CP_TIME_NONE ? run_start + f->elapsed : f->end;
+    if (run_start == CP_TIME_NONE || run_end == CP_TIME_NONE || run_end <= run_start)
         return;
     double ncpus = f->ncpus > 0 ? (double)f->ncpus : 0;
     if (f->state == CP_ST_PREEMPTED)
-        u->gpu_hours_lost += sign * f->gpus * (double)(run_end - f->start) / 3600.0;
-    for (int64_t t = f->start; t < run_end;) { /* pro rata per month */
+        u->gpu_hours_lost += sign * f->gpus * (double)(run_end - run_start) / 3600.0;
+    for (int64_t t = run_start; t < run_end;) { /* pro rata per month */
         int64_t m = month_of(t);
         int64_t stop = next_month_start(m);
         if (stop > run_end)

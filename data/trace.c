@@ -44,6 +44,7 @@ CpState trace_state(const char *s, size_t n)
         {"Killed", CP_ST_CANCELLED},     /* Philly */
         {"Terminated", CP_ST_COMPLETED}, /* PAI: "only Terminated tasks are successful" */
         {"Waiting", CP_ST_PENDING},      /* PAI */
+        {"Succeeded", CP_ST_COMPLETED},  /* Kubernetes pod phase (Alibaba) */
     };
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
         if (word_ieq(s, n, words[i].word))
@@ -123,13 +124,14 @@ static int read_kind(FILE *pf, const char *kind, int first, CpReadCtx *ctx, char
 int trace_read(FILE *f, const char *kind, CpReadCtx *ctx, char *format_out, size_t format_sz,
                CpErr *err)
 {
-    static const char *const kinds[] = {"philly", "swf", "helios", "pai"};
+    static const char *const kinds[] = {"philly", "swf", "helios", "pai", "alibaba-pod"};
     const char *path = trace_path(ctx);
     size_t k = 0;
     while (k < sizeof kinds / sizeof kinds[0] && (!kind || strcmp(kind, kinds[k]) != 0))
         k++;
     if (k == sizeof kinds / sizeof kinds[0])
-        return cp_err_set(err, "unknown trace kind '%s' (expected philly, swf, helios or pai)",
+        return cp_err_set(err, "unknown trace kind '%s' (expected philly, swf, helios, pai or "
+                               "alibaba-pod)",
                           kind ? kind : "");
     char head[TRACE_PEEK];
     size_t n;

@@ -9,7 +9,14 @@
  *   swf     the Parallel Workloads Archive's Standard Workload Format;
  *   helios  SenseTime Helios cluster_log.csv;
  *   pai     Alibaba PAI 2020 pai_job_table.csv or pai_task_table.csv
- *           (with or without header), told apart by the field count.
+ *           (with or without header), told apart by the field count;
+ *   alibaba-pod  Alibaba's GPU-sharing pod lists (cluster-trace-gpu-v2023:
+ *           name,...,num_gpu,gpu_milli,...,qos,pod_phase,creation_time,...)
+ *           and inference-instance lists (cluster-trace-gpu-v2025:
+ *           instance_sn,role,app_name,...,gpu_request,...), told apart by
+ *           the header; times are seconds from the trace's start, which
+ *           is ctx->time_origin, else TRACE_ALIBABA_EPOCH (the traces
+ *           publish no date).
  *
  * Every record gets a cluster name (the trace's: "philly", "helios", "pai",
  * or the SWF header's installation), a numeric job_raw (the trace's job
@@ -27,7 +34,8 @@
 #include "data/jobrec.h"
 #include "data/reader.h"
 
-/* Read the trace f of kind "philly", "swf", "helios" or "pai" to its end,
+/* Read the trace f of kind "philly", "swf", "helios", "pai" or
+ * "alibaba-pod" to its end,
  * calling ctx->sink.job for every job (strings borrowed for the call),
  * reader_reject for every bad line, ctx->progress now and then, and
  * counting ctx->rows_read (data rows, rejected ones included).
@@ -44,6 +52,8 @@ int trace_read(FILE *f, const char *kind, CpReadCtx *ctx, char *format_out, size
 #define TRACE_PHILLY "philly"
 #define TRACE_HELIOS "helios"
 #define TRACE_PAI "pai"
+#define TRACE_ALIBABA "alibaba"
+#define TRACE_ALIBABA_EPOCH 1672531200 /* 2023-01-01T00:00:00Z: second 0 of a trace */
 
 /* How ctx->path is shown in messages ("<stdin>" for "-"). */
 const char *trace_path(const CpReadCtx *ctx);

@@ -10,10 +10,18 @@
  *   titansched    timestamp,duration,num_gpus,gpu_time,cluster (Philly
  *                 per-job table with no user and no state);
  *   pai job/task  Alibaba PAI 2020 pai_job_table (6 fields) and
- *                 pai_task_table (10 fields), header optional.
+ *                 pai_task_table (10 fields), header optional;
+ *   alibaba pods  cluster-trace-gpu-v2023 pod lists: name,cpu_milli,
+ *                 memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,
+ *                 creation_time,deletion_time,scheduled_time;
+ *   alibaba inst. cluster-trace-gpu-v2025 inference instances:
+ *                 instance_sn,role,app_name,cpu_request,...,gpu_request,...,
+ *                 memory_request (GiB),...,creation_time,scheduled_time,
+ *                 deletion_time, the times empty (or NaN) when outside the
+ *                 trace.
  *
  * Columns are found by header name wherever the header allows it. Times
- * "YYYY-MM-DD HH:MM:SS" carry no zone: UTC shifted by ctx->tz_offset_s, as
+ * "YYYY-MM-DD HH:MM:SS" carry no zone: local to ctx->tz (UTC when NULL), as
  * fields_time reads them. PAI times are seconds (already shifted by the
  * trace's publisher): no zone is applied. */
 #include "data/trace.h"
@@ -56,6 +64,7 @@ struct TraceCsv {
     int ids;              /* IDS_*: where job_raw comes from */
     int64_t row;          /* data rows so far: the 1-based row number */
     int64_t bytes;        /* input consumed so far, for progress */
+    int64_t origin;       /* epoch of second 0 of a relative-time trace */
     char idbuf[24];       /* job_id text when the trace has none */
 };
 
@@ -91,6 +100,20 @@ enum { PT_JOB_NAME, PT_TASK_NAME, PT_INST_NUM, PT_STATUS, PT_START, PT_END, PT_P
 static const char *const pai_task_cols[PT_N] = {
     "job_name", "task_name", "inst_num", "status", "start_time",
     "end_time", "plan_cpu", "plan_mem", "plan_gpu", "gpu_type",
+};
+
+/* Alibaba GPU-sharing pods (v2023). */
+enum { AP_NAME, AP_NUM_GPU, AP_GPU_MILLI, AP_CREATE, AP_DELETE, AP_SCHED, AP_QOS, AP_PHASE,
+       AP_CPU, AP_MEM, AP_SPEC, AP_N };
+static const char *const pod_cols[AP_N] = {
+    "name", "num_gpu", "gpu_milli", "creation_time", "deletion_time", "scheduled_time",
+    "qos", "pod_phase", "cpu_milli", "memory_mib", "gpu_spec",
+};
+/* Alibaba inference instances (v2025). */
+enum { AI_SN, AI_GPU, AI_CREATE, AI_SCHED, AI_DELETE, AI_ROLE, AI_APP, AI_CPU, AI_MEM, AI_N };
+static const char *const inst_cols[AI_N] = {
+    "instance_sn", "gpu_request", "creation_time", "scheduled_time", "deletion_time",
+    "role", "app_name", "cpu_request", "memory_request",
 };
 
 /* Field c of shape->cols in rec ("" when the file lacks the column). */
@@ -138,7 +161,7 @@ static int get_time(TraceCsv *t, const CsvinRec *rec, int c, int64_t *out, TcBad
 {
     size_t n;
     const char *s = fld(t, rec, c, &n);
-    if (fields_time(s, n, t->rc->tz_offset_s, out, &bad->why) < 0)
+    if (fields_time(s, n, t->rc->tz, out, &bad->why) < 0)
         return bad_field(bad, t->shape->cols[c]);
     return 0;
 }
@@ -308,6 +331,135 @@ static int pai_task_row(TraceCsv *t, const CsvinRec *rec, CpJobRec *r, TcBad *ba
     return 0;
 }
 
+/* ---- Alibaba GPU-sharing traces ---- */
+
+/* Seconds from the trace's start ("9992086", "1435629.0"); "" and "NaN"
+ * are unknown (before or after the trace). */
+static int get_rel_time(TraceCsv *t, const CsvinRec *rec, int c, int64_t *out, TcBad *bad)
+{
+    size_t n;
+    const char *s = fld(t, rec, c, &n);
+    if (n == 0 || (n == 3 && (s[0] == 'N' || s[0] == 'n') && (s[1] == 'a' || s[1] == 'A') &&
+                   (s[2] == 'N' || s[2] == 'n'))) {
+        *out = CP_TIME_NONE;
+        return 0;
+    }
+    if (get_epoch(t, rec, c, out, bad) < 0)
+        return -1;
+    *out += t->origin;
+    return 0;
+}
+
+/* job_raw: the number that ends the name ("openb-pod-0042" -> 42,
+ * "instance_7185" -> 7185), else the 1-based data row number. */
+static void name_number(TraceCsv *t, const char *s, size_t n, CpJobRec *r)
+{
+    size_t i = n;
+    while (i > 0 && s[i - 1] >= '0' && s[i - 1] <= '9')
+        i--;
+    int64_t v;
+    r->job_id = s;
+    if (i < n && n - i < 18 && fields_int(s + i, n - i, &v, NULL) == 0)
+        r->job_raw = v;
+    else
+        r->job_raw = t->row;
+}
+
+static void elapsed_of(CpJobRec *r)
+{
+    if (r->start != CP_TIME_NONE && r->end != CP_TIME_NONE && r->end >= r->start)
+        r->elapsed = r->end - r->start;
+}
+
+/* GPUs of a pod: num_gpu whole GPUs, or gpu_milli thousandths of one
+ * shared GPU (num_gpu 1, gpu_milli 470: 0.47 GPU). */
+static int pod_gpus(TraceCsv *t, const CsvinRec *rec, CpJobRec *r, TcBad *bad)
+{
+    double num, milli;
+    if (get_count(t, rec, AP_NUM_GPU, &num, bad) < 0 ||
+        get_count(t, rec, AP_GPU_MILLI, &milli, bad) < 0)
+        return -1;
+    if (milli > 1000) {
+        cp_err_set(&bad->why, "more than 1000 milli-GPU of one GPU (%g)", milli);
+        return bad_field(bad, "gpu_milli");
+    }
+    r->gpus = r->req_gpus = num > 0 && milli > 0 ? num * milli / 1000.0 : num;
+    return 0;
+}
+
+static int pod_resources(TraceCsv *t, const CsvinRec *rec, CpJobRec *r, TcBad *bad)
+{
+    double cpu, mem;
+    size_t n;
+    if (pod_gpus(t, rec, r, bad) < 0 || get_count_opt(t, rec, AP_CPU, &cpu, bad) < 0 ||
+        get_count_opt(t, rec, AP_MEM, &mem, bad) < 0)
+        return -1;
+    r->ncpus = cpu >= 0 ? to_i32(ceil(cpu / 1000.0)) : -1; /* milli-cores */
+    r->req_mem_mib = mem;
+    const char *spec = fld(t, rec, AP_SPEC, &n); /* "V100M16|V100M32": any of these */
+    if (n > 0 && !memchr(spec, '|', n))
+        snprintf(r->gpu_type, sizeof r->gpu_type, "%.*s", (int)n, spec);
+    return 0;
+}
+
+/* A pod: its name's number as job_raw, its QoS class as qos, user and
+ * account (the trace has no user or team: each class is profiled as one
+ * workload), its phase as state; submit = created,
+ * start = scheduled (none while Pending), end = deleted (for a Running
+ * pod, the trace's end). */
+static int pod_row(TraceCsv *t, const CsvinRec *rec, CpJobRec *r, TcBad *bad)
+{
+    size_t n;
+    if (get_rel_time(t, rec, AP_CREATE, &r->submit, bad) < 0 ||
+        get_rel_time(t, rec, AP_SCHED, &r->start, bad) < 0 ||
+        get_rel_time(t, rec, AP_DELETE, &r->end, bad) < 0 || pod_resources(t, rec, r, bad) < 0)
+        return -1;
+    const char *name = fld(t, rec, AP_NAME, &n);
+    name_number(t, name, n, r);
+    r->job_name = name;
+    r->qos = r->user = r->account = fld(t, rec, AP_QOS, &n);
+    r->state_raw = fld(t, rec, AP_PHASE, &n);
+    r->state = trace_state(r->state_raw, n);
+    elapsed_of(r);
+    return 0;
+}
+
+/* An inference instance: app_name as user and account, role (CN, HN) as
+ * partition. Created before the trace: submit unknown, and it was running
+ * at the trace's start (its start when scheduled_time is empty too).
+ * Deleted after the trace: still RUNNING, end unknown; else COMPLETED. */
+static int inst_row(TraceCsv *t, const CsvinRec *rec, CpJobRec *r, TcBad *bad)
+{
+    size_t n;
+    double gpus, cpus, mem;
+    if (get_rel_time(t, rec, AI_CREATE, &r->submit, bad) < 0 ||
+        get_rel_time(t, rec, AI_SCHED, &r->start, bad) < 0 ||
+        get_rel_time(t, rec, AI_DELETE, &r->end, bad) < 0 ||
+        get_count(t, rec, AI_GPU, &gpus, bad) < 0 ||
+        get_count_opt(t, rec, AI_CPU, &cpus, bad) < 0 ||
+        get_count_opt(t, rec, AI_MEM, &mem, bad) < 0)
+        return -1;
+    if (r->start == CP_TIME_NONE && r->submit == CP_TIME_NONE)
+        r->start = t->origin;
+    const char *sn = fld(t, rec, AI_SN, &n);
+    name_number(t, sn, n, r);
+    r->user = r->account = fld(t, rec, AI_APP, &n);
+    r->partition = r->job_name = fld(t, rec, AI_ROLE, &n);
+    r->qos = "LS";
+    r->gpus = r->req_gpus = gpus;
+    r->ncpus = cpus >= 0 ? to_i32(ceil(cpus)) : -1;
+    r->req_mem_mib = mem >= 0 ? mem * 1024.0 : -1; /* GiB */
+    r->state = r->end == CP_TIME_NONE ? CP_ST_RUNNING : CP_ST_COMPLETED;
+    r->state_raw = r->end == CP_TIME_NONE ? "RUNNING" : "COMPLETED";
+    elapsed_of(r);
+    return 0;
+}
+
+static const TcShape shape_pod = {"trace-alibaba-pod", TRACE_ALIBABA, pod_cols, AP_N, AP_QOS,
+                                  pod_row};
+static const TcShape shape_inst = {"trace-alibaba-instance", TRACE_ALIBABA, inst_cols, AI_N,
+                                   AI_ROLE, inst_row};
+
 static const TcShape shape_helios = {"trace-helios", TRACE_HELIOS, helios_cols, H_N,
                                      H_JOBNAME, helios_row};
 static const TcShape shape_philly = {"trace-philly-csv", TRACE_PHILLY, helios_cols, H_N,
@@ -375,6 +527,14 @@ static int detect(TraceCsv *t, const CsvinRec *rec, CpErr *err)
         return not_this(t, rec, "a Philly trace: expected a JSON job list or a CSV header "
                                 "starting 'job_id' or 'timestamp'", err);
     }
+    if (strcmp(t->kind, "alibaba-pod") == 0) {
+        if (csvin_has_column(rec, "gpu_milli"))
+            return use_header(t, &shape_pod, rec, err);
+        if (csvin_has_column(rec, "instance_sn"))
+            return use_header(t, &shape_inst, rec, err);
+        return not_this(t, rec, "an Alibaba pod or instance list: expected a header naming "
+                                "gpu_milli (pods) or instance_sn (inference instances)", err);
+    }
     /* pai */
     if (csvin_has_column(rec, "job_name"))
         return use_header(t, csvin_has_column(rec, "task_name") ? &shape_pai_task
@@ -394,7 +554,7 @@ static int data_row(TraceCsv *t, const CsvinRec *rec, CpErr *err)
     t->row++;
     t->bytes = rec->bytes_read;
     trace_count_row(t->rc, rec->bytes_read);
-    if (rec->n != t->nfields) {
+    if (rec->n != t->nfields) { /* traces are written by programs: a short row is cut */
         char why[64];
         snprintf(why, sizeof why, "expected %zu fields, found %zu", t->nfields, rec->n);
         return reader_reject(t->rc, err, rec->line, NULL, why);
@@ -413,6 +573,10 @@ static int on_record(void *ctx, const CsvinRec *rec, CpErr *err)
     TraceCsv *t = ctx;
     if (csvin_rec_empty(rec))
         return 0;
+    if (csvin_rec_comment(rec)) {
+        t->rc->rows_comment++;
+        return 0;
+    }
     if (!t->shape) {
         int first = detect(t, rec, err);
         if (first <= 0)
@@ -428,6 +592,7 @@ int trace_csv_read(FILE *f, const char *kind, CpReadCtx *ctx, char *format_out,
     memset(&t, 0, sizeof t);
     t.rc = ctx;
     t.kind = kind;
+    t.origin = ctx->time_origin ? ctx->time_origin : TRACE_ALIBABA_EPOCH;
     int rc = csvin_read(f, trace_path(ctx), 0, on_record, &t, err);
     if (t.shape)
         snprintf(format_out, format_sz, "%s", t.shape->format);

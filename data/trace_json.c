@@ -10,7 +10,7 @@
  * original cluster_job_log keeps start, end and detail in "attempts": the
  * last attempt is used, as DRE did. GPUs = the gpus listed over all nodes,
  * nodes = the entries of detail. Times carry no zone: UTC shifted by
- * ctx->tz_offset_s. job_raw is the 1-based element number (Philly's ids
+ * ctx->tz. job_raw is the 1-based element number (Philly's ids
  * are not numbers), the same as the row number of the flattened CSV. */
 #include "data/trace.h"
 
@@ -20,6 +20,7 @@
 
 #include "data/fields.h"
 #include "data/json_stream.h"
+#include "data/textenc.h"
 
 #define PJ_MAX_ELEM ((size_t)1 << 20) /* a job with hundreds of nodes is ~30 KiB */
 
@@ -48,6 +49,12 @@ static int pj_string(const cJSON *o, const char *key, int required, const char *
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
     *out = "";
     if (cJSON_IsString(v) && v->valuestring) {
+        size_t n = strlen(v->valuestring), off = textenc_utf8_bad(v->valuestring, n);
+        if (off < n) { /* cJSON passes any byte through: the store keeps UTF-8 only */
+            bad->field = key;
+            textenc_bad_reason(v->valuestring, off, &bad->why);
+            return -1;
+        }
         *out = v->valuestring;
         return 0;
     }
@@ -62,7 +69,7 @@ static int pj_time(const CpReadCtx *rc, const cJSON *o, const char *key, int64_t
     const char *s;
     if (pj_string(o, key, 0, &s, bad) < 0)
         return -1;
-    if (fields_time(s, strlen(s), rc->tz_offset_s, out, &bad->why) < 0) {
+    if (fields_time(s, strlen(s), rc->tz, out, &bad->why) < 0) {
         bad->field = key;
         return -1;
     }

@@ -10,18 +10,26 @@
  *
  * job_raw is the job number (field 1). UnixStartTime is an epoch (UTC):
  * the header's TimeZoneString only says where the machine was, so no
- * zone is applied. Logs are from the pre-GPU era: gpus 0. */
+ * zone is applied. Logs are from the pre-GPU era: gpus 0.
+ *
+ * The partition is field 16, named by the header's "; Partition: N name"
+ * lines (the number itself when unnamed), else the queue (field 15,
+ * named by "; Queue: N name"). The cluster name is the header's whole
+ * Installation (lower-cased), however long. */
 #include "data/trace.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "data/fields.h"
 #include "data/linereader.h"
+#include "data/textenc.h"
 
 #define SWF_FIELDS 18
 #define SWF_MAX_LINE ((size_t)1 << 16) /* real lines are under 120 bytes */
-#define SWF_NAME_MAX 64
+#define SWF_NAME_MAX 64   /* a partition or queue name from the header */
+#define SWF_MAX_NAMES 256 /* partitions or queues named by the header */
 
 enum {
     F_JOB, F_SUBMIT, F_WAIT, F_RUN, F_PROCS, F_CPU, F_MEM, F_REQ_PROCS, F_REQ_TIME, F_REQ_MEM,
@@ -43,15 +51,23 @@ static const unsigned char swf_integral[SWF_FIELDS] = {
     [F_QUEUE] = 1, [F_PART] = 1, [F_PREV] = 1,
 };
 
+/* Header names of partition or queue numbers. */
+typedef struct SwfNames {
+    int64_t num[SWF_MAX_NAMES];
+    char name[SWF_MAX_NAMES][SWF_NAME_MAX];
+    int n;
+} SwfNames;
+
 typedef struct Swf {
     CpReadCtx *rc;
     LineReader lr;
     CpErr *err;
     int64_t unix_start;
     int have_start;
-    char installation[SWF_NAME_MAX];
-    char computer[SWF_NAME_MAX];
-    char cluster[SWF_NAME_MAX]; /* chosen at the first job */
+    char *installation; /* owned, whole */
+    char *computer;     /* owned, whole */
+    char *cluster;      /* owned; chosen at the first job */
+    SwfNames partitions, queues;
     char *tok[SWF_FIELDS];
     double val[SWF_FIELDS];  /* every field as a number */
     int64_t ival[SWF_FIELDS]; /* the integral ones exactly */
@@ -62,37 +78,66 @@ static int is_space(char c)
     return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
 }
 
-/* Copy s[0..n) trimmed and lower-cased into out (truncated to fit). */
-static void name_copy(char out[SWF_NAME_MAX], const char *s, size_t n)
+/* s[0..n) trimmed and lower-cased, whole; caller frees. */
+static char *name_dup(const char *s, size_t n)
 {
     while (n > 0 && is_space(*s))
         s++, n--;
     while (n > 0 && is_space(s[n - 1]))
         n--;
-    if (n >= SWF_NAME_MAX)
-        n = SWF_NAME_MAX - 1;
+    char *out = xstrndup(s, n);
     for (size_t i = 0; i < n; i++)
-        out[i] = s[i] >= 'A' && s[i] <= 'Z' ? (char)(s[i] + 32) : s[i];
-    out[n] = '\0';
+        if (out[i] >= 'A' && out[i] <= 'Z')
+            out[i] = (char)(out[i] + 32);
+    return out;
 }
 
 /* The cluster name: the header's Installation, else its Computer, else
  * the file's base name without extension ("swf" for standard input). */
 static void swf_pick_cluster(Swf *s)
 {
-    if (s->installation[0] || s->computer[0]) {
-        strcpy(s->cluster, s->installation[0] ? s->installation : s->computer);
+    if (s->installation || s->computer) {
+        s->cluster = xstrdup(s->installation ? s->installation : s->computer);
         return;
     }
     const char *p = s->rc->path;
     if (strcmp(p, "-") == 0) {
-        strcpy(s->cluster, "swf");
+        s->cluster = xstrdup("swf");
         return;
     }
     const char *slash = strrchr(p, '/'), *base = slash ? slash + 1 : p;
     const char *dot = strrchr(base, '.');
     size_t n = dot && dot > base ? (size_t)(dot - base) : strlen(base);
-    name_copy(s->cluster, base, n);
+    s->cluster = name_dup(base, n);
+}
+
+/* "1  pbatch" (a Partition or Queue header's value): remember the name. */
+static void swf_name_number(SwfNames *names, const char *v, size_t n)
+{
+    const char *p = v, *end = v + n;
+    while (p < end && *p >= '0' && *p <= '9')
+        p++;
+    int64_t num;
+    if (p == v || fields_int(v, (size_t)(p - v), &num, NULL) < 0 || names->n == SWF_MAX_NAMES)
+        return;
+    while (p < end && is_space(*p))
+        p++;
+    size_t len = (size_t)(end - p);
+    if (len == 0 || len >= SWF_NAME_MAX || textenc_utf8_bad(p, len) != len)
+        return;
+    names->num[names->n] = num;
+    memcpy(names->name[names->n], p, len);
+    names->name[names->n][len] = '\0';
+    names->n++;
+}
+
+/* The header's name for num, NULL when it names none. */
+static const char *swf_name_of(const SwfNames *names, int64_t num)
+{
+    for (int i = 0; i < names->n; i++)
+        if (names->num[i] == num)
+            return names->name[i];
+    return NULL;
 }
 
 /* A header line "; Key: value". Returns -1 with err filled only for a
@@ -117,10 +162,19 @@ static int swf_header(Swf *s, const char *line, size_t len)
             return cp_err_set(s->err, "%s:%lld: bad UnixStartTime '%.*s'", trace_path(s->rc),
                               (long long)s->lr.lineno, (int)(vlen > 40 ? 40 : vlen), v);
         s->have_start = 1;
-    } else if (klen == 12 && memcmp(p, "Installation", 12) == 0 && !s->installation[0]) {
-        name_copy(s->installation, v, vlen);
-    } else if (klen == 8 && memcmp(p, "Computer", 8) == 0 && !s->computer[0]) {
-        name_copy(s->computer, v, vlen);
+    } else if (textenc_utf8_bad(v, vlen) != vlen) {
+        CpErr why;
+        textenc_bad_reason(v, textenc_utf8_bad(v, vlen), &why);
+        return cp_err_set(s->err, "%s:%lld: header %.*s: %s", trace_path(s->rc),
+                          (long long)s->lr.lineno, (int)(klen > 40 ? 40 : klen), p, why.msg);
+    } else if (klen == 12 && memcmp(p, "Installation", 12) == 0 && !s->installation) {
+        s->installation = name_dup(v, vlen);
+    } else if (klen == 8 && memcmp(p, "Computer", 8) == 0 && !s->computer) {
+        s->computer = name_dup(v, vlen);
+    } else if (klen == 9 && memcmp(p, "Partition", 9) == 0) {
+        swf_name_number(&s->partitions, v, vlen);
+    } else if (klen == 5 && memcmp(p, "Queue", 5) == 0) {
+        swf_name_number(&s->queues, v, vlen);
     }
     return 0;
 }
@@ -184,18 +238,15 @@ static CpState swf_state(int64_t status)
     }
 }
 
-/* Times: submit = UnixStartTime + field 2, start = submit + wait. When the
- * wait is unknown but the run time is known, start = submit: logs without
- * wait data record the start as the submit time (the NASA iPSC log says
- * so in its header), and usage over time needs a start. */
+/* Times: submit = UnixStartTime + field 2, start = submit + wait. A wait
+ * of -1 is unknown: so are the start and the end (the run time stays
+ * known, and the store places such a run's hours from its submit time). */
 static void swf_times(const Swf *s, CpJobRec *r)
 {
     const double *v = s->val;
     r->submit = v[F_SUBMIT] >= 0 ? s->unix_start + llround(v[F_SUBMIT]) : CP_TIME_NONE;
     if (r->submit != CP_TIME_NONE && v[F_WAIT] >= 0)
         r->start = r->submit + llround(v[F_WAIT]);
-    else if (r->submit != CP_TIME_NONE && v[F_RUN] >= 0)
-        r->start = r->submit;
     r->elapsed = v[F_RUN] >= 0 ? llround(v[F_RUN]) : CP_DUR_UNKNOWN;
     if (r->start != CP_TIME_NONE && r->elapsed >= 0)
         r->end = r->start + r->elapsed;
@@ -218,6 +269,16 @@ static void swf_resources(const Swf *s, CpJobRec *r)
     r->req_gpus = 0;
 }
 
+/* Field 16 by its header name (or number), else the queue likewise. */
+static const char *swf_partition(Swf *s)
+{
+    int f = s->ival[F_PART] >= 0 ? F_PART : s->ival[F_QUEUE] >= 0 ? F_QUEUE : -1;
+    if (f < 0)
+        return "";
+    const char *name = swf_name_of(f == F_PART ? &s->partitions : &s->queues, s->ival[f]);
+    return name ? name : s->tok[f];
+}
+
 static int swf_job(Swf *s, int64_t line)
 {
     int rv = swf_values(s, line);
@@ -230,7 +291,7 @@ static int swf_job(Swf *s, int64_t line)
     r.job_raw = s->ival[F_JOB];
     r.user = s->val[F_USER] >= 0 ? s->tok[F_USER] : "";
     r.account = s->val[F_GROUP] >= 0 ? s->tok[F_GROUP] : "";
-    r.partition = s->val[F_QUEUE] >= 0 ? s->tok[F_QUEUE] : "";
+    r.partition = swf_partition(s);
     r.state_raw = s->tok[F_STATUS];
     r.state = swf_state(s->ival[F_STATUS]);
     swf_times(s, &r);
@@ -247,7 +308,7 @@ static int swf_line(Swf *s, char *line)
                           "%s:%lld: no '; UnixStartTime:' header before the first job: "
                           "absolute times unknown",
                           trace_path(s->rc), (long long)lineno);
-    if (!s->cluster[0])
+    if (!s->cluster)
         swf_pick_cluster(s);
     trace_count_row(s->rc, s->lr.bytes_read);
     int n = swf_split(s, line);
@@ -307,5 +368,8 @@ int trace_swf_read(FILE *f, CpReadCtx *ctx, CpErr *err)
     int rc = swf_loop(&s);
     trace_progress_end(ctx, s.lr.bytes_read);
     lr_done(&s.lr);
+    free(s.installation);
+    free(s.computer);
+    free(s.cluster);
     return rc;
 }

@@ -31,7 +31,8 @@ FUZZ_CFLAGS  := $(filter-out -Werror -O2 -O3 -g -fsanitize=% -fno-sanitize-recov
 FUZZ_LIB_SRC := $(wildcard core/cp.c core/strmap.c core/civil.c data/fields.c data/reader.c \
                   data/linereader.c data/peekfile.c data/sacct_fields.c data/sacct_text.c \
                   data/fold.c data/json_stream.c data/sacct_json.c data/csvin.c \
-                  data/sacct_kv.c data/trace.c data/trace_*.c)
+                  data/sacct_kv.c data/trace.c data/trace_*.c data/textenc.c data/tz.c \
+                  data/jobstats.c)
 FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=$(FUZZ_DIR)/%.o)
 FUZZ_LIB     := $(FUZZ_DIR)/libcapplan_fuzz.a
 

@@ -16,6 +16,7 @@
 
 #include "data/import.h"
 #include "data/store.h"
+#include "data/textenc.h"
 #include "tests/lib/testutil.h"
 
 #define ALIBABA "data/gpu-memory-alibaba-genai-2026/pod_gpu_memory_used_bytes_anon.sample44pods.csv"
@@ -235,26 +236,37 @@ static void test_inventory(void **state)
     assert_int_equal(import_text(d, "inventory", TEXT(inventory), 0, &r, &err, name), 0);
     assert_string_equal(r.format, "inventory-csv");
     assert_int_equal(r.rows_read, 5);
-    assert_int_equal(r.added, 2);
-    assert_int_equal(r.rejected, 3);
-    assert_int_equal(scalar(d, "SELECT sum(gpus) FROM inventory"), 40);
+    assert_int_equal(r.added, 3); /* saga h100 16: a row short by its empty tdp_w (#14) */
+    assert_int_equal(r.rejected, 2);
+    assert_int_equal(scalar(d, "SELECT sum(gpus) FROM inventory"), 56);
     assert_true(real_of(d, "SELECT tdp_w FROM inventory WHERE gpu_model=?1", "a100") == 400.0);
     assert_true(real_of(d, "SELECT relative_speed FROM inventory WHERE gpu_model=?1", "rtx30") ==
                 -2); /* NULL: not given */
-    assert_int_equal(d->rejected, 3);
+    assert_int_equal(d->rejected, 2);
     snprintf(want, sizeof want, "%s:6: field gpu_mem_gib: empty value", name);
     assert_string_equal(d->last_reject, want);
     /* the negative count and the short row, in strict mode */
     assert_int_equal(import_text(d, "inventory", TEXT(inventory), 1, &r, &err, name), -1);
     snprintf(want, sizeof want, "%s:4: field gpus: negative count '-2'", name);
     assert_string_equal(err.msg, want);
-    static const char short_row[] = "cluster,gpu_model,gpus,gpu_mem_gib,from,to\n"
-                                    "fox,a100,32,80,2022-01-01,\n"
-                                    "fox,v100,4,32,2019-01-01\n";
-    assert_int_equal(import_text(d, "inventory", TEXT(short_row), 1, &r, &err, name), -1);
-    snprintf(want, sizeof want, "%s:3: expected 6 fields, found 5", name);
+    /* a row that drops its trailing empty field is that field empty; a row
+     * too long is refused; a '#' line is a comment, skipped and counted */
+    static const char long_row[] = "cluster,gpu_model,gpus,gpu_mem_gib,from,to\n"
+                                   "# from the purchase spreadsheet\n"
+                                   "fox,a100,32,80,2022-01-01,\n"
+                                   "fox,v100,4,32,2019-01-01\n"
+                                   "fox,p100,4,16,2017-01-01,,x\n";
+    assert_int_equal(import_text(d, "inventory", TEXT(long_row), 1, &r, &err, name), -1);
+    snprintf(want, sizeof want, "%s:5: expected 6 fields, found 7", name);
     assert_string_equal(err.msg, want);
-    assert_int_equal(scalar(d, "SELECT count(*) FROM inventory"), 2);
+    assert_int_equal(scalar(d, "SELECT count(*) FROM inventory"), 3);
+    size_t without_last = (size_t)(strstr(long_row, "fox,p100") - long_row);
+    assert_int_equal(import_text(d, "inventory", long_row, without_last, 1, &r, &err, name), 0);
+    assert_int_equal(r.comments, 1);
+    assert_int_equal(r.rows_read, 2);
+    assert_int_equal(scalar(d, "SELECT count(*) FROM inventory WHERE gpu_model='v100' AND "
+                               "to_date IS NULL"),
+                     1);
 }
 
 /* With --strict one bad line leaves the database exactly as it was. */
@@ -495,6 +507,44 @@ static void test_empty_and_unknown(void **state)
     assert_int_equal(scalar(d, "SELECT count(*) FROM imports"), 0);
 }
 
+/* Shape: a roster saved by a spreadsheet in Latin-1 (group
+ * "biologie-végétale"): refused with its line and field, nothing stored;
+ * with --encoding latin1 converted, and every value stored is UTF-8. */
+static void test_latin1_roster(void **state)
+{
+    Db *d = *state;
+    ImportResult r;
+    CpErr err = {""};
+    char txt[128];
+    const char *path = "tests/fixtures/roster_latin1.csv";
+    assert_int_equal(import_file(d, "roster", path, 0, NULL, &r, &err), -1);
+    assert_string_equal(err.msg, "tests/fixtures/roster_latin1.csv:2: field 2: not UTF-8 (byte "
+                                 "0xE9 at column 11): if the file is Latin-1 or Windows-1252, "
+                                 "give --encoding latin1 or cp1252");
+    assert_int_equal(scalar(d, "SELECT count(*) FROM people"), 0);
+    ImportOpts o;
+    import_opts_init(&o);
+    o.encoding = TEXTENC_LATIN1;
+    assert_int_equal(import_csv(d->st, "roster", path, &o, &r, &err), 0);
+    assert_int_equal(r.added, 2);
+    text_of(d, "SELECT group_name FROM people WHERE user=?1", "ana", txt, sizeof txt);
+    assert_string_equal(txt, "biologie-v\xc3\xa9g\xc3\xa9tale");
+    assert_int_equal(scalar(d, "SELECT count(*) FROM groups WHERE name='biologie-v\xc3\xa9g\xc3\xa9tale'"), 1);
+}
+
+/* Shape: a CSV with a NUL byte inside a cell (a file mangled on the way):
+ * refused, not cut short at the NUL. */
+static void test_nul_in_cell(void **state)
+{
+    Db *d = *state;
+    ImportResult r;
+    CpErr err = {""};
+    assert_int_equal(import_file(d, "roster", "tests/fixtures/roster_nul.csv", 0, NULL, &r, &err),
+                     -1);
+    assert_string_equal(err.msg, "tests/fixtures/roster_nul.csv:3: field 2: NUL byte at column 4");
+    assert_int_equal(scalar(d, "SELECT count(*) FROM people"), 0);
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, db_setup, db_teardown)
@@ -503,6 +553,7 @@ int main(void)
         T(test_bad_date),         T(test_inventory),        T(test_strict_rollback),
         T(test_crlf_bom_quotes),  T(test_events),           T(test_metrics_per_job),
         T(test_metrics_series_alibaba), T(test_record_too_large), T(test_empty_and_unknown),
+        T(test_latin1_roster),    T(test_nul_in_cell),
     };
 #undef T
     return cmocka_run_group_tests_name("csv_imports", tests, NULL, NULL);

@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "data/fields.h"
+#include "data/tz.h"
 
 static int64_t tm(const char *s)
 {
@@ -40,7 +41,8 @@ static void test_times(void **state)
     assert_int_equal(fields_time("2024-01-23T16:58:36x", 20, 0, &t, &err), -1);
     assert_int_equal(fields_time("yesterday", 9, 0, &t, &err), -1);
     /* a zone-less time read in UTC+01:00 is one hour earlier in UTC */
-    assert_int_equal(fields_time("2024-01-23T16:58:36", 19, 3600, &t, &err), 0);
+    CpTz plus1 = tz_fixed(3600);
+    assert_int_equal(fields_time("2024-01-23T16:58:36", 19, &plus1, &t, &err), 0);
     assert_int_equal(t, 1706029116 - 3600);
 }
 

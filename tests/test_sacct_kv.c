@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "data/sacct_kv.h"
+#include "data/tz.h"
 #include "tests/lib/testutil.h"
 
 #define FOX "data/sacct-kv-jobanalyzer-fox/slurm-sacct.csv"
@@ -23,7 +24,8 @@ static int read_kv(const char *path, TuSink *s, int64_t tz, int strict, CpErr *e
 {
     CpReadCtx rc;
     tu_read_ctx(&rc, s, path);
-    rc.tz_offset_s = tz;
+    CpTz zone = tz_fixed((int32_t)tz);
+    rc.tz = &zone;
     rc.strict = strict;
     FILE *f = fopen(path, "rb");
     assert_non_null(f);

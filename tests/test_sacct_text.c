@@ -13,11 +13,15 @@
 
 #include "data/fold.h"
 #include "data/sacct_text.h"
+#include "data/textenc.h"
 #include "tests/lib/testutil.h"
 
-/* Read path through sacct_text_read and fold into s. Returns the reader's rc. */
-static int read_file(const char *path, const char *delim, const char *fields, TuSink *s,
-                     int strict, CpErr *err)
+static int64_t last_comments; /* comment lines the last read skipped */
+
+/* Read path (in encoding enc) through sacct_text_read and fold into s.
+ * Returns the reader's rc. */
+static int read_file_enc(const char *path, TextEnc enc, const char *delim, const char *fields,
+                         TuSink *s, int strict, CpErr *err)
 {
     CpReadCtx rc;
     tu_read_ctx(&rc, s, path);
@@ -26,13 +30,24 @@ static int read_file(const char *path, const char *delim, const char *fields, Tu
     rc.sink = fold_sink(fold);
     FILE *f = fopen(path, "rb");
     assert_non_null(f);
+    FILE *in = enc == TEXTENC_UTF8 ? f : textenc_open(f, enc);
+    assert_non_null(in);
     char fmt[64];
-    int r = sacct_text_read(f, &rc, delim, fields, fmt, sizeof fmt, err);
+    int r = sacct_text_read(in, &rc, delim, fields, fmt, sizeof fmt, err);
     if (r == 0)
         r = fold_flush(fold, err);
+    if (in != f)
+        fclose(in);
     fclose(f);
     fold_free(fold);
+    last_comments = rc.rows_comment;
     return r;
+}
+
+static int read_file(const char *path, const char *delim, const char *fields, TuSink *s,
+                     int strict, CpErr *err)
+{
+    return read_file_enc(path, TEXTENC_UTF8, delim, fields, s, strict, err);
 }
 
 static int read_text(const char *text, const char *delim, const char *fields, TuSink *s,
@@ -290,7 +305,8 @@ static void expect_reject(const char *text, const char *fragment)
 static void test_bad_lines(void **state)
 {
     (void)state;
-    expect_reject(HDR GOOD "2|bob|2024-01-01T00:00:00\n", ":3: expected 7 fields, found 3");
+    expect_reject(HDR GOOD "2|bob|2024-01-01T00:00:00|01:00:00|4G|gres/gpu=1|COMPLETED|x\n",
+                  ":3: expected 7 fields, found 8");
     expect_reject(HDR GOOD "2|bob|2024-01-01T00:00:00|01:00:00|4G|gres/gpu=1|COMPLETED|x|y\n",
                   ":3: expected 7 fields, found 9");
     expect_reject(HDR GOOD "2|bob|2024-01-32T00:00:00|01:00:00|4G|gres/gpu=1|COMPLETED\n",
@@ -301,7 +317,8 @@ static void test_bad_lines(void **state)
                   ":3: field ReqMem: bad memory '4Q'");
     expect_reject(HDR GOOD "2|bob|2024-01-01T00:00:00|01:00:00|4G|gres/gpu=x|COMPLETED\n",
                   ":3: field AllocTRES: bad TRES count 'gres/gpu=x'");
-    expect_reject(HDR GOOD "\x01\x02\xff\xfe|junk\n", ":3: expected 7 fields, found 2");
+    expect_reject(HDR GOOD "\x01\x02\xff\xfe|junk\n",
+                  ":3: field JobID: not UTF-8 (byte 0xFF at column 3)");
     expect_reject(HDR GOOD "zz|bob|2024-01-01T00:00:00|01:00:00|4G|gres/gpu=1|COMPLETED\n",
                   ":3: field JobID: bad job id 'zz'");
 }
@@ -374,6 +391,159 @@ static void test_control_characters_kept_raw(void **state)
     tu_sink_free(&s);
 }
 
+/* Shape: a site's `sacct --parsable --delimiter=☃` (U+2603 after every
+ * field, header included), reportseff's `--delimiter=^|^` without the
+ * trailing one, and a tab-separated export: the delimiter is read from the
+ * header line, no --delimiter needed. Same 3 jobs (101 with its .batch
+ * step folded), 2 + 1 + 0 GPUs, 4 rows each. */
+static void test_delimiter_from_header(void **state)
+{
+    (void)state;
+    static const char *const files[] = {"tests/fixtures/sacct_snowman.txt",
+                                        "tests/fixtures/sacct_reportseff.txt",
+                                        "tests/fixtures/sacct_tab.txt"};
+    for (size_t i = 0; i < 3; i++) {
+        TuSink s;
+        CpErr err;
+        assert_int_equal(read_file(files[i], NULL, NULL, &s, 1, &err), 0);
+        assert_int_equal(s.n, 3);
+        assert_int_equal(s.rejected, 0);
+        const TuJob *a = tu_find(&s, "101", 0), *b = tu_find(&s, "102", 0),
+                    *c = tu_find(&s, "103", 0);
+        assert_non_null(a);
+        assert_non_null(b);
+        assert_non_null(c);
+        assert_string_equal(a->job_name, "train-v2");
+        assert_float_equal(a->rec.gpus, 2, 1e-9);
+        assert_float_equal(b->rec.gpus, 1, 1e-9);
+        assert_string_equal(b->gpu_type, "a100");
+        assert_float_equal(c->rec.gpus, 0, 1e-9);
+        assert_string_equal(c->state_raw, "CANCELLED by 1001");
+        assert_int_equal(a->rec.end - a->rec.start, 7200);
+        tu_sink_free(&s);
+    }
+    /* --delimiter still wins; an empty one is refused */
+    TuSink s;
+    CpErr err;
+    assert_int_equal(read_file("tests/fixtures/sacct_snowman.txt", "\xe2\x98\x83", NULL, &s, 1,
+                               &err),
+                     0);
+    assert_int_equal(s.n, 3);
+    tu_sink_free(&s);
+    assert_int_equal(read_file("tests/fixtures/sacct_snowman.txt", "", NULL, &s, 1, &err), -1);
+    assert_string_equal(err.msg, "the delimiter cannot be empty");
+    tu_sink_free(&s);
+}
+
+/* Shape: an export whose rows drop their trailing empty fields (NodeList,
+ * Comment): 4 of 5 rows are short, which are those fields empty; the 5th
+ * is one field too long and is refused. */
+static void test_ragged_rows(void **state)
+{
+    (void)state;
+    TuSink s;
+    CpErr err;
+    assert_int_equal(read_file("tests/fixtures/sacct_ragged.psv", NULL, NULL, &s, 0, &err), 0);
+    assert_int_equal(s.n, 4);
+    assert_int_equal(s.rejected, 1);
+    assert_non_null(strstr(s.last_reject, "sacct_ragged.psv:6: expected 10 fields, found 11"));
+    assert_float_equal(tu_find(&s, "202", 0)->rec.gpus, 4, 1e-9);
+    assert_int_equal(tu_find(&s, "203", 0)->rec.state, CP_ST_PENDING);
+    assert_float_equal(tu_find(&s, "203", 0)->rec.gpus, 0, 1e-9);
+    assert_int_equal(tu_find(&s, "204", 0)->rec.end - tu_find(&s, "204", 0)->rec.start, 10800);
+    tu_sink_free(&s);
+    /* strict: the long row stops the file */
+    assert_int_equal(read_file("tests/fixtures/sacct_ragged.psv", NULL, NULL, &s, 1, &err), -1);
+    assert_non_null(strstr(err.msg, ":6: expected 10 fields, found 11"));
+    tu_sink_free(&s);
+}
+
+/* Shape: a cron export with '#' lines before the header, and an older line
+ * of job 301 commented out after it: skipped and counted (4), neither
+ * imported nor rejected; 301 stays COMPLETED. */
+static void test_comment_lines(void **state)
+{
+    (void)state;
+    TuSink s;
+    CpErr err;
+    assert_int_equal(read_file("tests/fixtures/sacct_comments.psv", NULL, NULL, &s, 1, &err), 0);
+    assert_int_equal(s.n, 2);
+    assert_int_equal(s.rejected, 0);
+    assert_int_equal(last_comments, 4);
+    assert_int_equal(tu_find(&s, "301", 0)->rec.state, CP_ST_COMPLETED);
+    assert_null(tu_find(&s, "301", 2));
+    assert_null(tu_find(&s, "#301", 0));
+    tu_sink_free(&s);
+}
+
+/* Shape: sacct run under a Latin-1 locale (JobName "données", account
+ * "biologie-végétale"): refused with line, field and byte; converted with
+ * --encoding latin1 (0x80 a C1 control) or cp1252 (0x80 the euro sign). */
+static void test_latin1(void **state)
+{
+    (void)state;
+    TuSink s;
+    CpErr err;
+    const char *path = "tests/fixtures/sacct_latin1.psv";
+    assert_int_equal(read_file(path, NULL, NULL, &s, 0, &err), 0);
+    assert_int_equal(s.n, 1);
+    assert_int_equal(s.rejected, 2);
+    assert_non_null(strstr(s.last_reject, "sacct_latin1.psv:3: field Account: not UTF-8 (byte "
+                                          "0xE9 at column 11)"));
+    tu_sink_free(&s);
+    assert_int_equal(read_file(path, NULL, NULL, &s, 1, &err), -1);
+    assert_non_null(strstr(err.msg, "sacct_latin1.psv:2: field JobName: not UTF-8 (byte 0xE9 "
+                                    "at column 5): if the file is Latin-1 or Windows-1252, give "
+                                    "--encoding latin1 or cp1252"));
+    tu_sink_free(&s);
+    assert_int_equal(read_file_enc(path, TEXTENC_LATIN1, NULL, NULL, &s, 1, &err), 0);
+    assert_int_equal(s.n, 3);
+    assert_string_equal(tu_find(&s, "401", 0)->job_name, "donn\xc3\xa9" "es");
+    assert_string_equal(tu_find(&s, "402", 0)->account, "biologie-v\xc3\xa9g\xc3\xa9tale");
+    assert_string_equal(tu_find(&s, "402", 0)->job_name, "r\xc3\xa9sum\xc3\xa9 \xc2\x80 co\xc3\xbbt");
+    tu_sink_free(&s);
+    assert_int_equal(read_file_enc(path, TEXTENC_CP1252, NULL, NULL, &s, 1, &err), 0);
+    assert_string_equal(tu_find(&s, "402", 0)->job_name,
+                        "r\xc3\xa9sum\xc3\xa9 \xe2\x82\xac co\xc3\xbbt");
+    tu_sink_free(&s);
+}
+
+/* Shape: Princeton jobstats' AdminComment (JS1: + base64 of gzipped JSON,
+ * written by its slurmctld epilog). python3 (gzip, base64, json) over the
+ * fixture: 501 max GPU memory 41875931136 B = 39 GiB, mean utilisation
+ * (65.7 + 64.5 + 72.9 + 67.5) / 4 = 67.65 %; 502 83314868224 B =
+ * 77.593017578 GiB, 98.6 %; 503 CPU only, 504 JS1:Short, 505 JS1:None and
+ * 507 another comment: unknown; 506 TRESUsageInMax wins (10 GiB, 50 %);
+ * 508 not base64: refused. */
+static void test_jobstats_admincomment(void **state)
+{
+    (void)state;
+    TuSink s;
+    CpErr err;
+    assert_int_equal(read_file("tests/fixtures/sacct_jobstats.psv", NULL, NULL, &s, 0, &err), 0);
+    assert_int_equal(s.n, 7);
+    assert_int_equal(s.rejected, 1);
+    assert_non_null(strstr(s.last_reject,
+                           ":10: field AdminComment: bad jobstats summary: not base64"));
+    const TuJob *j = tu_find(&s, "501", 0);
+    assert_float_equal(j->rec.gpu_mem_gib, 39.0, 1e-9);
+    assert_float_equal(j->rec.gpu_util, 67.65, 1e-9);
+    j = tu_find(&s, "502", 0);
+    assert_float_equal(j->rec.gpu_mem_gib, 77.593017578, 1e-9);
+    assert_float_equal(j->rec.gpu_util, 98.6, 1e-9);
+    static const char *const unknown[] = {"503", "504", "505", "507"};
+    for (size_t i = 0; i < 4; i++) {
+        j = tu_find(&s, unknown[i], 0);
+        assert_non_null(j);
+        assert_true(j->rec.gpu_mem_gib < 0);
+        assert_true(j->rec.gpu_util < 0);
+    }
+    j = tu_find(&s, "506", 0);
+    assert_float_equal(j->rec.gpu_mem_gib, 10.0, 1e-9);
+    assert_float_equal(j->rec.gpu_util, 50.0, 1e-9);
+    tu_sink_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -389,6 +559,11 @@ int main(void)
         cmocka_unit_test(test_empty_header_only_junk),
         cmocka_unit_test(test_ten_megabyte_line),
         cmocka_unit_test(test_control_characters_kept_raw),
+        cmocka_unit_test(test_delimiter_from_header),
+        cmocka_unit_test(test_ragged_rows),
+        cmocka_unit_test(test_comment_lines),
+        cmocka_unit_test(test_latin1),
+        cmocka_unit_test(test_jobstats_admincomment),
     };
     return cmocka_run_group_tests_name("sacct_text", tests, NULL, NULL);
 }

@@ -16,6 +16,7 @@
 #include "core/strmap.h"
 #include "data/fields.h"
 #include "data/trace.h"
+#include "data/tz.h"
 
 #define MAX_REJECTS 16
 #define YEAR0 1970
@@ -24,7 +25,8 @@
 
 /* A copy of the fields of one record the tests look at. */
 typedef struct Kept {
-    char cluster[80], job_id[80], user[80], account[80], state_raw[32], job_name[80];
+    char cluster[160], job_id[80], user[80], account[80], state_raw[32], job_name[80];
+    char partition[80], qos[32];
     char gpu_type[CP_GPU_TYPE_MAX];
     int64_t job_raw, submit, start, end, elapsed, timelimit;
     CpState state;
@@ -44,6 +46,8 @@ typedef struct Coll {
     const char *acct_target; /* count the jobs of this account */
     int64_t acct_jobs;
     int64_t start_is_submit, ncpus_unknown, nodes;
+    int64_t start_unknown, end_unknown, fractional; /* fractional: 0 < gpus < 1 */
+    double gpus_sum;
     uint64_t hash;         /* order-sensitive digest of every record */
     Kept first, last;
     char rejects[MAX_REJECTS][CP_ERR_MAX];
@@ -59,6 +63,8 @@ static void keep(Kept *k, const CpJobRec *r)
     snprintf(k->account, sizeof k->account, "%s", r->account);
     snprintf(k->state_raw, sizeof k->state_raw, "%s", r->state_raw);
     snprintf(k->job_name, sizeof k->job_name, "%s", r->job_name);
+    snprintf(k->partition, sizeof k->partition, "%s", r->partition);
+    snprintf(k->qos, sizeof k->qos, "%s", r->qos);
     snprintf(k->gpu_type, sizeof k->gpu_type, "%s", r->gpu_type);
     k->job_raw = r->job_raw;
     k->submit = r->submit;
@@ -105,6 +111,10 @@ static void tally(Coll *c, const CpJobRec *r)
         }
     }
     c->start_is_submit += r->start != CP_TIME_NONE && r->start == r->submit;
+    c->start_unknown += r->start == CP_TIME_NONE;
+    c->end_unknown += r->end == CP_TIME_NONE;
+    c->fractional += r->gpus > 0 && r->gpus < 1;
+    c->gpus_sum += r->gpus;
     c->ncpus_unknown += r->ncpus < 0;
     c->nodes += r->nnodes > 0 ? r->nnodes : 0;
 }
@@ -161,6 +171,7 @@ static void coll_free(Coll *c)
 typedef struct Run {
     int rc;
     CpReadCtx ctx;
+    CpTz zone;
     char format[48];
     CpErr err;
 } Run;
@@ -170,7 +181,8 @@ static void run_file(Run *run, FILE *f, const char *path, const char *kind, Coll
 {
     memset(run, 0, sizeof *run);
     run->ctx.path = path;
-    run->ctx.tz_offset_s = tz;
+    run->zone = tz_fixed((int32_t)tz);
+    run->ctx.tz = &run->zone;
     run->ctx.strict = strict;
     run->ctx.sink.job = coll_job;
     run->ctx.sink.ctx = c;
@@ -303,11 +315,174 @@ static void test_swf_nasa(void **state)
     assert_int_equal(strmap_count(c->users), 69);
     assert_int_equal(strmap_count(c->accounts), 2);
     assert_int_equal(c->states[CP_ST_OTHER], 18239);
-    assert_int_equal(c->start_is_submit, 18239); /* no wait data: start = submit */
+    /* no wait data: the start is unknown (never the submit), the run known */
+    assert_int_equal(c->start_is_submit, 0);
+    assert_int_equal(c->start_unknown, 18239);
+    assert_int_equal(c->end_unknown, 18239);
     assert_int_equal(year_of(c, c->cpu_s, 1993), 473295750);
     assert_int_equal(year_of(c, c->cpu_s, 1994), 942265); /* New Year's Eve, PST */
     assert_string_equal(c->last.cluster, "nasa ames research center");
     assert_int_equal(c->last.job_raw, 42264);
+    coll_free(c);
+}
+
+/* Shape: an LLNL-style SWF log (a hand-written file): partitions named by
+ * "; Partition: N name" and given in field 16, a wait of -1 for a job run
+ * interactively, a queue number without a name, and an Installation
+ * longer than 64 characters, kept whole. */
+static void test_swf_partitions(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *id, *partition;
+        int64_t start, end, elapsed;
+    } want[] = {
+        {"1", "pbatch", 1167638400 + 0 + 10, 1167638400 + 10 + 3600, 3600},
+        {"2", "pdebug", CP_TIME_NONE, CP_TIME_NONE, 1800},
+        {"3", "3", 1167638400 + 120 + 5, 1167638400 + 125 + 600, 600},
+        {"4", "1", 1167638400 + 180, 1167638400 + 180 + 60, 60},
+    };
+    FILE *f = fopen("tests/fixtures/swf_partitions.swf", "rb");
+    assert_non_null(f);
+    for (size_t i = 0; i < 4; i++) {
+        Coll *c = coll_new();
+        Run run;
+        rewind(f);
+        run_file(&run, f, "swf_partitions.swf", "swf", c, 1, 0);
+        assert_int_equal(run.rc, 0);
+        assert_int_equal(c->jobs, 4);
+        coll_free(c);
+    }
+    /* one job at a time: read the file again and keep job i */
+    for (size_t i = 0; i < 4; i++) {
+        char text[4096];
+        rewind(f);
+        size_t n = fread(text, 1, sizeof text - 1, f);
+        text[n] = '\0';
+        char *data = strstr(text, "\n    1 ");
+        assert_non_null(data);
+        char *line = data + 1;
+        for (size_t k = 0; k < i; k++)
+            line = strchr(line, '\n') + 1;
+        char *end = strchr(line, '\n');
+        char one[4096];
+        snprintf(one, sizeof one, "%.*s%.*s\n", (int)(data + 1 - text), text,
+                 (int)(end - line), line);
+        Coll *c = coll_new();
+        Run run;
+        run_text(&run, one, "swf_partitions.swf", "swf", c, 1);
+        assert_int_equal(run.rc, 0);
+        assert_int_equal(c->jobs, 1);
+        assert_string_equal(c->first.job_id, want[i].id);
+        assert_string_equal(c->first.partition, want[i].partition);
+        assert_int_equal(c->first.start, want[i].start);
+        assert_int_equal(c->first.end, want[i].end);
+        assert_int_equal(c->first.elapsed, want[i].elapsed);
+        assert_string_equal(c->first.cluster, "lawrence livermore national laboratory, livermore "
+                                              "computing center (llnl), california");
+        coll_free(c);
+    }
+    fclose(f);
+}
+
+/* ---- Alibaba GPU sharing ---- */
+
+/* python3 (csv) over openb_pod_list_gpushare40.csv: 8,152 pods; Running
+ * 4,957, Failed 2,071, Pending 981 (never scheduled: no start), Succeeded
+ * 143; QoS LS 4,152, BE 3,921, Burstable 76, Guaranteed 3; GPUs
+ * num_gpu x gpu_milli / 1000 sum to 5,641.25, 4,001 pods below one GPU;
+ * GPU-seconds (deletion - scheduled) x GPUs 152,704,808.22. */
+static void test_alibaba_pods(void **state)
+{
+    (void)state;
+    Coll *c = coll_new();
+    Run run;
+    c->acct_target = "BE";
+    run_shared(&run, "gpu-trace-alibaba-openb-sample/openb_pod_list_gpushare40.csv", "alibaba-pod",
+               c, 0);
+    assert_string_equal(run.format, "trace-alibaba-pod");
+    assert_int_equal(c->jobs, 8152);
+    assert_int_equal(c->states[CP_ST_RUNNING], 4957);
+    assert_int_equal(c->states[CP_ST_FAILED], 2071);
+    assert_int_equal(c->states[CP_ST_PENDING], 981);
+    assert_int_equal(c->states[CP_ST_COMPLETED], 143);
+    assert_int_equal(c->start_unknown, 981);
+    assert_int_equal(strmap_count(c->accounts), 4);
+    assert_int_equal(c->acct_jobs, 3921);
+    assert_int_equal(c->fractional, 4001);
+    assert_true(near(c->gpus_sum, 5641.25));
+    assert_true(near(c->gpu_s, 152704808.22));
+    /* openb-pod-0000: 0 GPU, 20 cores, LS, created at 2,759,674 s */
+    assert_string_equal(c->first.job_id, "openb-pod-0000");
+    assert_int_equal(c->first.job_raw, 0);
+    assert_int_equal(c->first.submit, 1672531200 + 2759674);
+    assert_int_equal(c->first.start, 1672531200 + 2759676);
+    assert_int_equal(c->first.end, 1672531200 + 12902960);
+    assert_int_equal(c->first.ncpus, 20);
+    assert_true(near(c->first.req_mem_mib, 65536));
+    assert_string_equal(c->first.qos, "LS");
+    assert_string_equal(c->first.cluster, "alibaba");
+    assert_int_equal(c->last.job_raw, 8151);
+    coll_free(c);
+    /* --trace-start moves second 0 */
+    c = coll_new();
+    const char *root = getenv("CAPPLAN_SHARED");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/data/gpu-trace-alibaba-openb-sample/"
+             "openb_pod_list_gpushare40.csv", root && root[0] ? root : "../shared");
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    memset(&run, 0, sizeof run);
+    run.ctx.path = path;
+    run.ctx.time_origin = 1767225600; /* 2026-01-01 */
+    run.ctx.sink.job = coll_job;
+    run.ctx.sink.ctx = c;
+    run.ctx.reject = coll_reject;
+    run.ctx.reject_ctx = c;
+    assert_int_equal(trace_read(f, "alibaba-pod", &run.ctx, run.format, sizeof run.format,
+                                &run.err), 0);
+    fclose(f);
+    assert_int_equal(c->first.submit, 1767225600 + 2759674);
+    coll_free(c);
+}
+
+/* Shape: Alibaba's GPU-disaggregated inference instances
+ * (cluster-trace-gpu-v2025 disaggregated_DLRM_trace.csv; a hand-written
+ * file): empty times (created before or deleted after the trace), NaN,
+ * a half GPU, a negative request refused. */
+static void test_alibaba_instances(void **state)
+{
+    (void)state;
+    Coll *c = coll_new();
+    Run run;
+    FILE *f = fopen("tests/fixtures/alibaba_instances.csv", "rb");
+    assert_non_null(f);
+    run_file(&run, f, "alibaba_instances.csv", "alibaba-pod", c, 0, 0);
+    fclose(f);
+    assert_int_equal(run.rc, 0);
+    assert_string_equal(run.format, "trace-alibaba-instance");
+    assert_int_equal(c->jobs, 5);
+    assert_int_equal(c->nrejects, 1);
+    assert_non_null(strstr(c->rejects[0], "alibaba_instances.csv:7: field gpu_request: bad number '-1'"));
+    assert_int_equal(c->states[CP_ST_RUNNING], 3);   /* instance_0, _1, _4 */
+    assert_int_equal(c->states[CP_ST_COMPLETED], 2); /* instance_2, _3 */
+    assert_int_equal(c->fractional, 1);
+    assert_true(near(c->gpus_sum, 1 + 0.5 + 0 + 2 + 1));
+    assert_int_equal(c->end_unknown, 3);
+    assert_int_equal(c->start_unknown, 0); /* running at the trace's start */
+    assert_int_equal(strmap_count(c->users), 3);
+    /* the last: instance_4 of app_2, scheduled at 7,260 s, still running */
+    assert_int_equal(c->last.job_raw, 4);
+    assert_string_equal(c->last.user, "app_2");
+    assert_string_equal(c->last.partition, "HN");
+    assert_int_equal(c->last.submit, 1672531200 + 7200);
+    assert_int_equal(c->last.start, 1672531200 + 7260);
+    assert_int_equal(c->last.end, CP_TIME_NONE);
+    assert_int_equal(c->last.ncpus, 8);
+    assert_true(near(c->last.req_mem_mib, 60 * 1024.0));
+    /* the first: created before the trace, starts at second 0 */
+    assert_int_equal(c->first.submit, CP_TIME_NONE);
+    assert_int_equal(c->first.start, 1672531200);
     coll_free(c);
 }
 
@@ -771,6 +946,21 @@ static void test_bad_json(void **state)
     assert_int_equal(c->last.state, CP_ST_FAILED);
     coll_free(c);
 
+    /* a job list re-saved in Latin-1 (user "jos\xe9"): the element is
+     * refused naming the member, never stored as raw bytes */
+    c = coll_new();
+    run_text(&run,
+             "[{\"jobid\":\"a\",\"status\":\"Pass\",\"user\":\"jos\xe9\",\"vc\":\"v\","
+             "\"submitted_time\":\"2017-10-03 12:00:00\"}]\n",
+             "l1.json", "philly", c, 0);
+    assert_int_equal(run.rc, 0);
+    assert_int_equal(c->jobs, 0);
+    assert_int_equal(c->nrejects, 1);
+    assert_string_equal(c->rejects[0], "l1.json:1: field user: not UTF-8 (byte 0xE9 at column "
+                                       "4): if the file is Latin-1 or Windows-1252, give "
+                                       "--encoding latin1 or cp1252");
+    coll_free(c);
+
     c = coll_new(); /* cut short: the stream itself is broken */
     run_text(&run, "[\n {\"status\":\"Pass\",\n", "cut.json", "philly", c, 0);
     assert_int_equal(run.rc, -1);
@@ -807,7 +997,8 @@ static void test_unknown_kind(void **state)
     run_text(&run, "x\n", "x.csv", "google", c, 0);
     assert_int_equal(run.rc, -1);
     assert_string_equal(run.err.msg,
-                        "unknown trace kind 'google' (expected philly, swf, helios or pai)");
+                        "unknown trace kind 'google' (expected philly, swf, helios, pai or "
+                        "alibaba-pod)");
     run_text(&run, "x\n", "x.csv", NULL, c, 0);
     assert_int_equal(run.rc, -1);
     coll_free(c);
@@ -832,6 +1023,9 @@ int main(void)
         cmocka_unit_test(test_bad_json),
         cmocka_unit_test(test_empty),
         cmocka_unit_test(test_unknown_kind),
+        cmocka_unit_test(test_swf_partitions),
+        cmocka_unit_test(test_alibaba_pods),
+        cmocka_unit_test(test_alibaba_instances),
     };
     return cmocka_run_group_tests_name("trace", tests, NULL, NULL);
 }

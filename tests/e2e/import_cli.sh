@@ -53,7 +53,7 @@ sqlite3 "$WORK/t.db" "SELECT count(*) FROM jobs j JOIN clusters c ON c.id=j.clus
 [ "$(sqlite3 "$WORK/cg.db" "SELECT state FROM jobs WHERE job_id='10'")" = 10 ] || fail "job 10 OUT_OF_MEMORY"
 
 # Bad input: one line per rejected line, file:line: field X: reason, exit 1
-printf 'JobID|User|Elapsed|State\n1|ann|01:00:00|COMPLETED\n2|bob|1-2x:00|COMPLETED\n3|eve\n' >"$WORK/bad.txt"
+printf 'JobID|User|Elapsed|State\n1|ann|01:00:00|COMPLETED\n2|bob|1-2x:00|COMPLETED\n3|eve|01:00:00|COMPLETED|x\n' >"$WORK/bad.txt"
 before=$(sqlite3 "$WORK/t.db" .dump | sha256sum)
 bytes=$(sha256sum <"$WORK/t.db")
 expect_rc 1 cap import sacct --strict "$WORK/bad.txt"
@@ -63,7 +63,7 @@ grep -q "^capplan: $WORK/bad.txt:3: field Elapsed: bad duration '1-2x:00'$" "$WO
 [ "$(sqlite3 "$WORK/t.db" .dump | sha256sum)" = "$before" ] || fail "strict import changed the database"
 expect_rc 1 cap import sacct "$WORK/bad.txt"
 [ "$(wc -l <"$WORK/err")" -eq 2 ] || fail "two rejected lines expected: $(cat "$WORK/err")"
-grep -q "bad.txt:4: expected 4 fields, found 2" "$WORK/err" || fail "field count message"
+grep -q "bad.txt:4: expected 4 fields, found 5" "$WORK/err" || fail "field count message"
 grep -q "1 added, 0 updated, 0 unchanged, 2 rejected" "$WORK/out" || fail "summary: $(cat "$WORK/out")"
 expect_rc 1 cap import sacct "$WORK/nonexistent.txt"
 grep -q "nonexistent.txt: No such file or directory" "$WORK/err" || fail "missing file message"

@@ -62,8 +62,8 @@ expect_rc 0 "$CAPPLAN_BIN" --db "$WORK/osc.db" import trace --kind swf "$DATA"/s
 python3 - "$DATA"/swf-pwa-osc-clust/OSC-Clust-2000-3.1-cln.swf "$WORK/osc.json" <<'EOF' || fail "OSC waits differ"
 import json, sys, time
 # SWF: 2 submit (s after UnixStartTime), 3 wait, 4 run, 11 status (5 cancelled).
-# capplan: start = submit + wait (submit when the wait is unknown and the
-# run known); a job cancelled before it ran (run <= 0) has no wait.
+# capplan: start = submit + wait; a wait of -1 is unknown (no start, no
+# wait); a job cancelled before it ran (run <= 0) has no wait.
 start0 = None
 waits = {}
 for line in open(sys.argv[1]):
@@ -78,9 +78,7 @@ for line in open(sys.argv[1]):
     if submit < 0:
         continue
     if wait < 0:
-        if run < 0:
-            continue
-        wait = 0
+        continue
     if status == 5 and run <= 0:
         continue
     t = start0 + round(submit) + round(wait)

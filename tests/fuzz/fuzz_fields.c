@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "data/fields.h"
+#include "data/tz.h"
 #include "tests/fuzz/fuzz_common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -61,8 +62,8 @@ static void fuzz_time(const char *s, size_t n, uint8_t opt)
 {
     int64_t t = 0;
     CpErr err = {{0}};
-    int64_t tz = ((int64_t)opt - 128) * 900; /* -32 h .. +31.75 h */
-    int rc = fields_time(s, n, tz, &t, &err);
+    CpTz tz = tz_fixed(((int32_t)opt - 128) * 900); /* -32 h .. +31.75 h */
+    int rc = fields_time(s, n, &tz, &t, &err);
     check_result(rc, &err);
     if (rc == 0 && t != CP_TIME_NONE && t > -ROUNDTRIP_MAX && t < ROUNDTRIP_MAX)
         roundtrip(t);

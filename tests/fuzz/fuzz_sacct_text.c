@@ -2,7 +2,8 @@
  * (data/sacct_text.c) with its steps folded (data/fold.c), as import runs
  * them. The first byte picks the options, the rest is the file:
  *
- *   bits 0-1  delimiter: "|", "^|^" (reportseff), ",", "|" again
+ *   bits 0-1  delimiter: "|", "^|^" (reportseff), ",", or none given (read
+ *             from the header line)
  *   bit 2     fields: from the header line, or Open XDMoD's 26-field list
  *   bit 3     strict
  *   bit 4     no fold: records straight to the counting sink
@@ -19,7 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static const char *const delims[] = {"|", "^|^", ",", "|"};
+    static const char *const delims[] = {"|", "^|^", ",", NULL};
     if (size < 1)
         return 0;
     uint8_t opt = data[0];
