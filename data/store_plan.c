@@ -530,16 +530,17 @@ static void *use_scan_run(void *arg)
     UseScan *u = arg;
     sqlite3_stmt *s;
     /* one pass in rowid order, no join, no sort: the cluster's name from a
-     * small table, the order does not matter to core/demand */
+     * small table, the order does not matter to core/demand; a run whose
+     * start is unknown is placed from its submit time, as usage_month does */
     const char *sql =
-        u->cpu ? "SELECT user_id, account_id, coalesce(nullif(eligible, 0), submit), start, "
-                 "coalesce(elapsed, end_time - start), ncpus, cluster_id, '' FROM jobs "
-                 "WHERE rowid >= ?1 AND rowid <= ?2 AND final = 1 AND ncpus > 0 AND "
-                 "user_id IS NOT NULL AND start > 0"
-               : "SELECT user_id, account_id, coalesce(nullif(eligible, 0), submit), start, "
-                 "coalesce(elapsed, end_time - start), gpus, cluster_id, gpu_type FROM jobs "
-                 "WHERE rowid >= ?1 AND rowid <= ?2 AND final = 1 AND gpus > 0 AND "
-                 "user_id IS NOT NULL AND start > 0";
+        u->cpu ? "SELECT user_id, account_id, coalesce(nullif(eligible, 0), submit), "
+                 "coalesce(start, submit), coalesce(elapsed, end_time - start), ncpus, "
+                 "cluster_id, '' FROM jobs WHERE rowid >= ?1 AND rowid <= ?2 AND final = 1 AND "
+                 "ncpus > 0 AND user_id IS NOT NULL AND coalesce(start, submit) > 0"
+               : "SELECT user_id, account_id, coalesce(nullif(eligible, 0), submit), "
+                 "coalesce(start, submit), coalesce(elapsed, end_time - start), gpus, "
+                 "cluster_id, gpu_type FROM jobs WHERE rowid >= ?1 AND rowid <= ?2 AND "
+                 "final = 1 AND gpus > 0 AND user_id IS NOT NULL AND coalesce(start, submit) > 0";
     u->rc = -1;
     sqlite3_exec(u->db, "PRAGMA mmap_size=1073741824", NULL, NULL, NULL);
     if (use_clusters(u->db, &u->v, &u->err) == 0 &&

@@ -56,7 +56,8 @@ int store_plan_jobs(Store *st, int64_t from, int64_t before, int64_t min_run, in
 
 /* Every final job that ran with GPUs (CPUs when cpu) and a user, for model
  * v2 (core/demand): user and account ids, eligible time (else submit,
- * else start), start, end (start + run time), GPUs (CPUs) and the id of its
+ * else start), start (unknown: its submit time, as usage_month places
+ * it), end (start + run time), GPUs (CPUs) and the id of its
  * (cluster, GPU type) pair in *kinds (cluster name and type, "" when the
  * job names none). In rowid order. Caller frees with
  * store_plan_use_free. */
