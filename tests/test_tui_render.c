@@ -417,6 +417,29 @@ static void test_overview_need_range(void **state)
     assert_true(find_row(f, "need 140 (not calibrated) of 309 GPU-eq") > 0);
 }
 
+/* The Groups view: each group's need next year with its p10-p90 range when
+ * wide enough, "n/cal" without a range; the unit in the heading. */
+static void test_groups_need_range(void **state)
+{
+    Fix *f = *state;
+    TuiModel *m = f->s.model;
+    snprintf(m->unit, sizeof m->unit, "GPU-eq (v100 = 1)");
+    int a = tui_model_group_find(m, "alpha-lab"), b = tui_model_group_find(m, "beta-lab");
+    assert_true(a >= 0 && b >= 0);
+    m->groups[a].demand_next = m->groups[a].demand_base = 5;
+    m->groups[a].demand_lo = 4, m->groups[a].demand_hi = 7.5;
+    m->groups[b].demand_next = m->groups[b].demand_base = 2;
+    press(f, "2");
+    render(f, 160, 24);
+    assert_non_null(strstr(row(f, 2), "need next year in GPU-eq (v100 = 1)"));
+    assert_non_null(strstr(row(f, 3), "   Need p10-p90 "));
+    int ra = find_row(f, "alpha-lab"), rb = find_row(f, "beta-lab");
+    assert_true(ra > 0 && rb > 0);
+    assert_non_null(strstr(row(f, ra), " 5.0 "));
+    assert_non_null(strstr(row(f, ra), "4.0-7.5"));
+    assert_non_null(strstr(row(f, rb), "n/cal"));
+}
+
 static void test_groups_sorted(void **state)
 {
     Fix *f = *state;
@@ -734,6 +757,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_model_partial_month, setup_partial, teardown),
         cmocka_unit_test_setup_teardown(test_overview_classes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_overview_need_range, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_groups_need_range, setup, teardown),
         cmocka_unit_test(test_canvas_sanitises),
         cmocka_unit_test(test_canvas_widgets),
         cmocka_unit_test(test_keys_parse),
