@@ -376,7 +376,8 @@ static void diff_text(const Plan *p, const Diff *d)
             printf("  %+.2f", x->effect[Y - 1]);
         printf("%s%s\n", reason[0] ? "; " : "", reason);
     }
-    printf("\n(effect: change in total demand when only that parameter moves from %s to %s)\n",
+    printf("\n(effect: change in total need, GPU-eq, when only that parameter moves from %s to "
+           "%s;\n a purchase changes capacity, not need)\n",
            d->a, d->b);
 }
 
