@@ -77,7 +77,6 @@ typedef struct DemGroup {
     int growth_capped;
     double newrate;             /* a newcomer's first-year rate (GPU-eq) */
     double ramp;                /* newcomers' first year / the group's members' mean */
-    double churn;               /* share of last year's use by users gone (no roster) */
     double burst_mean, pool;    /* mean and q90 of the burst curve above the baseline */
 } DemGroup;
 

@@ -453,7 +453,7 @@ static DemFit plan_fit(const Plan *p, const PlanCtx *c)
             f.groups[g] = c->fit.groups[h];
         else
             f.groups[g] = (DemGroup){0, 0, 0, 0, 0, 0, c->fit.growth, NAN, 0, c->fit.newrate,
-                                     c->fit.ramp, 0, 0, 0};
+                                     c->fit.ramp, 0, 0};
     }
     return f;
 }
