@@ -136,11 +136,23 @@ static int load_dict(Store *st, int d, CpErr *err)
     "gpu_type, gpu_mem_gib, gpu_mem_source, gpu_util, total_cpu_s, nodelist, rec_hash, "      \
     "import_id, final"
 
+/* How many of a stored attempt's fields are known, as record_known counts
+ * them on a record (the columns bind_job leaves NULL for unknown; GPU
+ * memory and utilisation are left out: a monitor's file may fill them). */
+#define KNOWN_COLS                                                                            \
+    "(user_id IS NOT NULL) + (account_id IS NOT NULL) + (partition_id IS NOT NULL) + "      \
+    "(qos_id IS NOT NULL) + (coalesce(name, '') <> '') + (exit_code IS NOT NULL) + "        \
+    "(eligible IS NOT NULL) + (start IS NOT NULL) + (end_time IS NOT NULL) + "              \
+    "(elapsed IS NOT NULL) + (timelimit IS NOT NULL) + (nnodes IS NOT NULL) + "             \
+    "(ncpus IS NOT NULL) + (req_mem_mib IS NOT NULL) + (max_rss_mib IS NOT NULL) + "        \
+    "(req_gpus IS NOT NULL) + (gpu_type IS NOT NULL) + (total_cpu_s IS NOT NULL) + "        \
+    "(nodelist IS NOT NULL)"
+
 static int prepare_job_statements(Store *st, CpErr *err)
 {
     if (prepare(st,
                 "SELECT id, submit, final, rec_hash, account_id, user_id, partition_id, start, "
-                "end_time, elapsed, gpus, ncpus, state, job_id FROM jobs "
+                "end_time, elapsed, gpus, ncpus, state, job_id, " KNOWN_COLS " FROM jobs "
                 "WHERE cluster_id=?1 AND job_raw=?2",
                 &st->lookup_attempts, err) < 0)
         return -1;
@@ -637,8 +649,49 @@ static void bind_job(sqlite3_stmt *s, int64_t import_id, const CpJobRec *r,
 typedef struct Attempt {
     int64_t id, submit, hash;
     int final;
+    int known; /* KNOWN_COLS */
     UsageFacts facts;
 } Attempt;
+
+/* What a record of one attempt says, to choose between two snapshots of
+ * it: how far it got (pending, running, requeued, final), when it last
+ * says something happened, how many fields it knows, and its hash to
+ * break the last ties. The greater wins, whatever the order of imports. */
+typedef struct Rank {
+    int stage;
+    int64_t last, known;
+    uint64_t hash;
+} Rank;
+
+static int stage_of(int state)
+{
+    if (jobrec_final((CpState)state))
+        return 3;
+    return state == CP_ST_REQUEUED ? 2 : state == CP_ST_PENDING ? 0 : 1;
+}
+
+static int rank_cmp(const Rank *a, const Rank *b)
+{
+    if (a->stage != b->stage)
+        return a->stage < b->stage ? -1 : 1;
+    if (a->last != b->last)
+        return a->last < b->last ? -1 : 1;
+    if (a->known != b->known)
+        return a->known < b->known ? -1 : 1;
+    return a->hash < b->hash ? -1 : a->hash > b->hash;
+}
+
+/* KNOWN_COLS of the row bind_job would write for r. */
+static int record_known(const CpJobRec *r, const int64_t ids[DICT_COUNT])
+{
+    return (ids[DICT_USER] != 0) + (ids[DICT_ACCOUNT] != 0) + (ids[DICT_PARTITION] != 0) +
+           (ids[DICT_QOS] != 0) + (r->job_name[0] != '\0') + (r->exit_code != -1) +
+           (r->eligible != CP_TIME_NONE) + (r->start != CP_TIME_NONE) +
+           (r->end != CP_TIME_NONE) + (r->elapsed != CP_DUR_UNKNOWN) +
+           (r->timelimit != CP_DUR_UNKNOWN) + (r->nnodes != -1) + (r->ncpus != -1) +
+           (r->req_mem_mib >= 0) + (r->max_rss_mib >= 0) + (r->req_gpus >= 0) +
+           (r->gpu_type[0] != '\0') + (r->total_cpu_s >= 0) + (r->nodelist[0] != '\0');
+}
 
 static int64_t col_time(sqlite3_stmt *s, int i)
 {
@@ -742,6 +795,7 @@ static int find_attempts(Store *st, int64_t cluster_id, const CpJobRec *r, int64
         a.facts.gpus = sqlite3_column_double(s, 10);
         a.facts.ncpus = sqlite3_column_type(s, 11) == SQLITE_NULL ? -1 : sqlite3_column_int64(s, 11);
         a.facts.state = sqlite3_column_int(s, 12);
+        a.known = sqlite3_column_int(s, 14);
         const char *jid = (const char *)sqlite3_column_text(s, 13);
         if (!jid)
             continue;
@@ -779,6 +833,8 @@ int store_job_put(Store *st, int64_t import_id, const char *default_cluster,
                   const CpJobRec *r, StoreJobCounts *counts, CpErr *err)
 {
     int64_t ids[DICT_COUNT] = {0};
+    if (!jobrec_finite(r))
+        return cp_err_set(err, "job %s: a number is not finite", r->job_id);
     const char *names[DICT_COUNT] = {r->cluster[0] ? r->cluster : default_cluster, r->user,
                                      r->account, r->partition, r->qos};
     for (int d = 0; d < DICT_COUNT; d++)
@@ -805,7 +861,13 @@ int store_job_put(Store *st, int64_t import_id, const char *default_cluster,
         return 0;
     }
     if (same.id) {
-        if ((uint64_t)same.hash == hash) {
+        /* two snapshots of one attempt: the one that says more wins */
+        Rank had = {stage_of(same.facts.state),
+                    last_time(submit, same.facts.start, same.facts.end, same.facts.elapsed),
+                    same.known, (uint64_t)same.hash};
+        Rank got = {stage_of(r->state), last_time(submit, r->start, r->end, r->elapsed),
+                    record_known(r, ids), hash};
+        if (rank_cmp(&got, &had) <= 0) {
             counts->unchanged++;
             return 0;
         }

@@ -102,7 +102,9 @@ static void test_memory(void **state)
     assert_float_equal(mem("16Gn", 8, 2), 2 * 16384, 1e-9);
     assert_float_equal(mem("2Gc", 8, 2), 8 * 2048, 1e-9);
     assert_float_equal(mem("4000Mc", 4, 1), 16000, 1e-9);
-    assert_float_equal(mem("0n", 1, 0), 0, 1e-9);
+    assert_float_equal(mem("0n", 1, 0), -1, 1e-9); /* all the node's: unknown */
+    assert_float_equal(mem("0c", 4, 1), -1, 1e-9);
+    assert_float_equal(mem("0", 4, 1), 0, 1e-9);
     assert_float_equal(mem("62.50G", 1, 1), 64000, 1e-9);
     assert_float_equal(mem("33549588K", 1, 1), 33549588 / 1024.0, 1e-9);
     assert_float_equal(mem("", 1, 1), -1, 1e-9);

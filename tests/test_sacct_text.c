@@ -137,7 +137,7 @@ static void test_xdmod_edge_files(void **state)
     const TuJob *g = tu_find(&s, "5692623", 1);
     assert_float_equal(g->rec.gpus, 2, 1e-9); /* gres/gpu=2 in AllocTRES, NNodes 0 */
     assert_int_equal(g->rec.eligible, CP_TIME_NONE);
-    assert_float_equal(g->rec.req_mem_mib, 0, 1e-9); /* 0n */
+    assert_float_equal(g->rec.req_mem_mib, -1, 1e-9); /* 0n: all the node's, unknown */
     assert_string_equal(tu_find(&s, "4107166", 1)->state_raw, "CANCELLED by 102216");
     /* 3000Mc with 256 CPUs */
     assert_float_equal(tu_find(&s, "4103947", 1)->rec.req_mem_mib, 3000.0 * 256, 1e-9);
