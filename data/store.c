@@ -553,9 +553,13 @@ static uint64_t hash_str(uint64_t h, const char *s)
     return strmap_hash(h, s, strlen(s) + 1);
 }
 
-static uint64_t record_hash(const CpJobRec *r, const int64_t ids[DICT_COUNT])
+/* The record's hash: its names, not their ids (which depend on the order
+ * the names came in), so that it breaks ties the same in any order. */
+static uint64_t record_hash(const CpJobRec *r, const char *const names[DICT_COUNT])
 {
-    uint64_t h = strmap_hash(0, ids, sizeof(int64_t) * DICT_COUNT);
+    uint64_t h = 0;
+    for (int d = 0; d < DICT_COUNT; d++)
+        h = hash_str(h, names[d]);
     int64_t nums[] = {r->job_raw, r->array_job, r->array_task, r->state, r->exit_code,
                       r->exit_signal, r->submit, r->eligible, r->start, r->end, r->elapsed,
                       r->timelimit, r->nnodes, r->ncpus};
@@ -742,8 +746,12 @@ static int64_t last_time(int64_t submit, int64_t start, int64_t end, int64_t ela
 static int same_job(const UsageFacts *a, const CpJobRec *r)
 {
     const int64_t slack = 5; /* seconds of clock skew between records */
-    int64_t a_last = last_time(a->submit, a->start, a->end, a->elapsed);
-    int64_t r_last = last_time(r->submit, r->start, r->end, r->elapsed);
+    /* an attempt not ended yet in its snapshot may end (and be requeued)
+     * any time later: older snapshots can come after newer ones */
+    int64_t a_last = stage_of(a->state) < 2 ? INT64_MAX - slack
+                                             : last_time(a->submit, a->start, a->end, a->elapsed);
+    int64_t r_last = stage_of((int)r->state) < 2 ? INT64_MAX - slack
+                                                  : last_time(r->submit, r->start, r->end, r->elapsed);
     if (r->submit == CP_TIME_NONE || a->submit == CP_TIME_NONE)
         return 1;
     return (r->submit >= a->submit && r->submit <= a_last + slack) ||
@@ -841,7 +849,7 @@ int store_job_put(Store *st, int64_t import_id, const char *default_cluster,
         if (names[d][0] && dict_id(st, d, names[d], &ids[d], err) < 0)
             return -1;
     int64_t submit = r->submit == CP_TIME_NONE ? 0 : r->submit;
-    uint64_t hash = record_hash(r, ids);
+    uint64_t hash = record_hash(r, names);
     UsageFacts f = {ids[DICT_CLUSTER], ids[DICT_ACCOUNT], ids[DICT_USER], ids[DICT_PARTITION],
                     r->submit, r->start, r->end, r->elapsed, r->gpus, r->ncpus, (int)r->state};
     Attempt same, latest;

@@ -4,6 +4,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -413,6 +414,190 @@ static void test_kill_during_import(void **state)
                      1);
 }
 
+/* ---- issue 14: what real sites export ---- */
+
+/* A fixture of tests/fixtures/issue14 (tests run from the source tree). */
+static const char *fixture(const char *name)
+{
+    static char buf[512];
+    snprintf(buf, sizeof buf, "tests/fixtures/issue14/%s", name);
+    return buf;
+}
+
+/* Every stored fact of every attempt and of usage_month, as text, without
+ * the row ids and import ids an order of imports changes. Caller frees. */
+static char *db_digest(Store *st)
+{
+    static const char *const sql[] = {
+        "SELECT c.name, j.job_raw, j.submit, j.job_id, j.state, coalesce(j.state_raw,''), "
+        "coalesce(j.start,''), coalesce(j.end_time,''), coalesce(j.elapsed,''), "
+        "coalesce(j.nnodes,''), j.gpus, coalesce(j.req_mem_mib,''), "
+        "coalesce(j.max_rss_mib,''), coalesce(j.nodelist,''), j.final, j.rec_hash, "
+        "coalesce(u.name,''), coalesce(a.name,'') FROM jobs j JOIN clusters c "
+        "ON c.id=j.cluster_id LEFT JOIN users u ON u.id=j.user_id LEFT JOIN accounts a "
+        "ON a.id=j.account_id ORDER BY 1, 2, 3",
+        "SELECT m.month, c.name, coalesce(a.name,''), coalesce(u.name,''), "
+        "coalesce(p.name,''), sum(jobs), sum(attempts), sum(gpu_jobs), "
+        "printf('%.6f', total(gpu_hours)), printf('%.6f', total(cpu_hours)), "
+        "printf('%.1f', total(wait_s)), sum(waited), sum(preempted) FROM usage_month m "
+        "JOIN clusters c ON c.id=m.cluster_id LEFT JOIN accounts a ON a.id=m.account_id "
+        "LEFT JOIN users u ON u.id=m.user_id LEFT JOIN partitions p ON p.id=m.partition_id "
+        "GROUP BY 1, 2, 3, 4, 5 HAVING sum(jobs)<>0 OR sum(attempts)<>0 ORDER BY 1, 2, 3, 4, 5",
+    };
+    CpBuf b;
+    cpbuf_init(&b);
+    for (size_t q = 0; q < 2; q++) {
+        sqlite3_stmt *s;
+        assert_int_equal(sqlite3_prepare_v2(store_db(st), sql[q], -1, &s, NULL), SQLITE_OK);
+        while (sqlite3_step(s) == SQLITE_ROW) {
+            for (int c = 0; c < sqlite3_column_count(s); c++) {
+                const char *v = (const char *)sqlite3_column_text(s, c);
+                cpbuf_append(&b, v ? v : "", v ? strlen(v) : 0);
+                cpbuf_append(&b, "|", 1);
+            }
+            cpbuf_append(&b, "\n", 1);
+        }
+        sqlite3_finalize(s);
+    }
+    cpbuf_append(&b, "", 1);
+    return b.data;
+}
+
+/* Import files[order[0..n-1]] into a new database; its digest. */
+static char *import_in_order(const char *const *files, const int *order, int n)
+{
+    char *path = tu_temp_path(".db");
+    CpErr err;
+    Store *st = store_open(path, &err);
+    assert_non_null(st);
+    for (int i = 0; i < n; i++) {
+        ImportResult r;
+        assert_int_equal(import_path(st, files[order[i]], NULL, 1, &r, &err), 0);
+    }
+    /* and once more, every file: nothing changes */
+    for (int i = 0; i < n; i++) {
+        ImportResult r;
+        assert_int_equal(import_path(st, files[order[i]], NULL, 1, &r, &err), 0);
+        assert_int_equal(r.added + r.updated, 0);
+    }
+    char *dg = db_digest(st);
+    store_close(st);
+    tu_remove_db(path);
+    free(path);
+    return dg;
+}
+
+/* Next permutation of a[0..n-1] in lexicographic order; 0 after the last. */
+static int next_perm(int *a, int n)
+{
+    int i = n - 2;
+    while (i >= 0 && a[i] >= a[i + 1])
+        i--;
+    if (i < 0)
+        return 0;
+    int j = n - 1;
+    while (a[j] <= a[i])
+        j--;
+    int t = a[i];
+    a[i] = a[j];
+    a[j] = t;
+    for (int l = i + 1, r = n - 1; l < r; l++, r--) {
+        t = a[l];
+        a[l] = a[r];
+        a[r] = t;
+    }
+    return 1;
+}
+
+/* Every order of files gives one database; returns how many orders. */
+static int same_in_every_order(const char *const *files, int n, char **digest)
+{
+    int order[8], orders = 0;
+    for (int i = 0; i < n; i++)
+        order[i] = i;
+    *digest = NULL;
+    do {
+        char *dg = import_in_order(files, order, n);
+        if (*digest) {
+            assert_string_equal(dg, *digest);
+            free(dg);
+        } else {
+            *digest = dg;
+        }
+        orders++;
+    } while (next_perm(order, n));
+    return orders;
+}
+
+/* Three daily `sacct -P` snapshots (the shape of ../shared/data/slurm-sandbox
+ * sacct_wide*.psv: job rows and .batch steps, -D's requeued attempt) in all
+ * 6 orders: one database. By hand over the fixtures: 101 COMPLETED 6 h x 2
+ * GPUs with the MaxRSS only day 3 knows, 102 FAILED 6 h x 4 GPUs on 2
+ * nodes, 103 RUNNING 49 h in its last snapshot but limited to 48 h (x 1
+ * GPU), 104 COMPLETED 0.5 h, 105 REQUEUED after 5 h then COMPLETED in 3 h
+ * (1 GPU, 2 CPUs): 5 jobs, 6 attempts, 92.5 GPU-h, 136.5 CPU-h. */
+static void test_snapshots_any_order(void **state)
+{
+    Db *d = *state;
+    char *f[3];
+    for (int i = 0; i < 3; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "snap_day%d.psv", i + 1);
+        f[i] = xstrdup(fixture(name));
+    }
+    char *digest;
+    assert_int_equal(same_in_every_order((const char *const *)f, 3, &digest), 6);
+    free(digest);
+    /* the figures, in the newest-last order */
+    ImportResult r;
+    CpErr err;
+    for (int i = 2; i >= 0; i--)
+        assert_int_equal(import_path(d->st, f[i], NULL, 1, &r, &err), 0);
+    for (int i = 0; i < 3; i++)
+        free(f[i]);
+    assert_int_equal(store_scalar(d->st, "SELECT count(*) FROM jobs WHERE final=1"), 5);
+    assert_int_equal(store_scalar(d->st, "SELECT count(*) FROM jobs"), 6);
+    assert_int_equal(store_scalar(d->st, "SELECT state FROM jobs WHERE job_id='101'"),
+                     CP_ST_COMPLETED);
+    assert_float_equal(real_of(d->st, "SELECT max_rss_mib FROM jobs WHERE job_id='101'", NULL),
+                       12000, 1e-9);
+    assert_int_equal(store_scalar(d->st, "SELECT state FROM jobs WHERE job_id='102'"),
+                     CP_ST_FAILED);
+    assert_int_equal(store_scalar(d->st, "SELECT nnodes FROM jobs WHERE job_id='102'"), 2);
+    assert_int_equal(store_scalar(d->st, "SELECT elapsed FROM jobs WHERE job_id='103'"), 172800);
+    assert_int_equal(store_scalar(d->st, "SELECT state FROM jobs WHERE job_id='105' AND final=0"),
+                     CP_ST_REQUEUED);
+    assert_int_equal(store_scalar(d->st, "SELECT state FROM jobs WHERE job_id='105' AND final=1"),
+                     CP_ST_COMPLETED);
+    assert_int_equal(store_scalar(d->st, "SELECT sum(jobs) FROM usage_month"), 5);
+    assert_int_equal(store_scalar(d->st, "SELECT sum(attempts) FROM usage_month"), 6);
+    assert_float_equal(real_of(d->st, "SELECT total(gpu_hours) FROM usage_month", NULL), 92.5,
+                       1e-9);
+    assert_float_equal(real_of(d->st, "SELECT total(cpu_hours) FROM usage_month", NULL), 136.5,
+                       1e-9);
+}
+
+/* The five real daily `sacct --json` snapshots of mila (SARC, Slurm 25.05)
+ * in all 120 orders: one database. python3 over the files: 8 + 8 + 8 + 10 +
+ * 10 = 44 job elements; jobs 12, 18 and 19 appear RUNNING in two of them. */
+static void test_mila_snapshots_any_order(void **state)
+{
+    (void)state;
+    static const char *const names[] = {"1706227200", "1708819200", "1711411200", "1714003200",
+                                        "1716595200"};
+    char *f[5];
+    for (int i = 0; i < 5; i++) {
+        char rel[96];
+        snprintf(rel, sizeof rel, "data/sacct-json-sarc/mila_%s.json", names[i]);
+        f[i] = xstrdup(tu_shared(rel));
+    }
+    char *digest;
+    assert_int_equal(same_in_every_order((const char *const *)f, 5, &digest), 120);
+    free(digest);
+    for (int i = 0; i < 5; i++)
+        free(f[i]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -425,6 +610,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_strict_rolls_back, db_setup, db_teardown),
         cmocka_unit_test_setup_teardown(test_xdmod_cpu_hours, db_setup, db_teardown),
         cmocka_unit_test_setup_teardown(test_kill_during_import, db_setup, db_teardown),
+        cmocka_unit_test_setup_teardown(test_snapshots_any_order, db_setup, db_teardown),
+        cmocka_unit_test_setup_teardown(test_mila_snapshots_any_order, db_setup, db_teardown),
     };
     return cmocka_run_group_tests_name("import", tests, NULL, NULL);
 }
