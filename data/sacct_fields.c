@@ -223,7 +223,9 @@ static int finish_req_mem(SacctRow *row, double tres_mib, const char **bad, CpEr
                     err) < 0 ||
          fields_mem(row->val[SF_REQMEM], row->len[SF_REQMEM], 0, 0, 0, &unit, err) < 0))
         return fail(SF_REQMEM, bad);
-    int artefact = unit >= SLURM_MEM_PER_CPU32;
+    size_t n = row->len[SF_REQMEM];
+    int artefact = n > 2 && memcmp(row->val[SF_REQMEM] + n - 2, "Mn", 2) == 0 &&
+                   unit >= SLURM_MEM_PER_CPU32 && unit < 2 * SLURM_MEM_PER_CPU32;
     if (artefact)
         mem = r->ncpus > 0 ? (unit - SLURM_MEM_PER_CPU32) * r->ncpus : -1;
     if (tres_mib >= 0) {

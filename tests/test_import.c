@@ -598,6 +598,160 @@ static void test_mila_snapshots_any_order(void **state)
         free(f[i]);
 }
 
+/* A file imported without --strict; the rejected lines' messages, joined. */
+typedef struct Rejects {
+    char text[4096];
+    int n;
+} Rejects;
+
+static void keep_reject(void *ctx, const char *msg)
+{
+    Rejects *r = ctx;
+    size_t used = strlen(r->text);
+    snprintf(r->text + used, sizeof r->text - used, "%s\n", msg);
+    r->n++;
+}
+
+static int import_lenient(Store *st, const char *path, const char *fields, Rejects *rj,
+                          ImportResult *res, CpErr *err)
+{
+    ImportOpts o;
+    import_opts_init(&o);
+    o.fields = fields;
+    o.reject = keep_reject;
+    o.reject_ctx = rj;
+    memset(rj, 0, sizeof *rj);
+    return import_sacct(st, path, &o, res, err);
+}
+
+/* A `sacct --json` snapshot in the shape of SARC's slurm_23_2_6.json (23.02):
+ * a RUNNING job with end 0 and 100,000,000 s elapsed but a 7,200 min limit
+ * runs 5 days (x 2 GPUs = 240 GPU-h); an end of 13798 (1970) is unknown and
+ * the 1 h elapsed stands (1 GPU-h); a GPU count of 1e308 and an end before
+ * the start are refused, each on its line. 241 GPU-h by hand. */
+static void test_running_and_garbage_times(void **state)
+{
+    Db *d = *state;
+    ImportResult r;
+    CpErr err;
+    Rejects rj;
+    assert_int_equal(import_lenient(d->st, fixture("running_garbage.json"), NULL, &rj, &r, &err),
+                     0);
+    assert_int_equal(r.added, 2);
+    assert_int_equal(r.rejected, 2);
+    assert_non_null(strstr(rj.text, "running_garbage.json:14: field tres.allocated: GPU count "
+                                    "1e+308 above 4096 per job\n"));
+    assert_non_null(strstr(rj.text, "running_garbage.json:19: field time.end: end "
+                                    "2021-02-19T08:00:09 before start 2021-02-19T09:00:09\n"));
+    assert_int_equal(store_scalar(d->st, "SELECT elapsed FROM jobs WHERE job_id='501'"), 432000);
+    assert_int_equal(store_scalar(d->st, "SELECT end_time IS NULL FROM jobs WHERE job_id='502'"),
+                     1);
+    assert_float_equal(real_of(d->st, "SELECT total(gpu_hours) FROM usage_month", NULL), 241,
+                       1e-9);
+    /* the real file: 83,853,331 s elapsed, 5 days of limit, 2 GPUs */
+    assert_int_equal(import_path(d->st, tu_shared("data/sacct-json-sarc/slurm_23_2_6.json"), NULL,
+                                 1, &r, &err),
+                     0);
+    assert_int_equal(store_scalar(d->st, "SELECT elapsed FROM jobs j JOIN users u ON "
+                                         "u.id=j.user_id WHERE j.job_id='4' AND u.name<>'ann'"),
+                     432000);
+}
+
+/* Open XDMoD's shredder shape (26 fields, no header, as pozidriv.head.log):
+ * ReqMem 2147486648Mn (2^31 + 3000: 3000 MiB per CPU with Slurm's old flag)
+ * beside ReqTRES mem=24000M keeps 24000 MiB and is flagged; without ReqTRES
+ * mem it reads as 3000 MiB x 8 CPUs, flagged; 0n and 0c are unknown (0c
+ * gives way to ReqTRES's 24000M); 3000Mc agrees; 48000Mn does not (flagged,
+ * ReqTRES kept): 3 flagged, 5 x 24000 MiB, one unknown. */
+static void test_bogus_memory(void **state)
+{
+    Db *d = *state;
+    ImportResult r;
+    CpErr err;
+    assert_int_equal(import_path(d->st, fixture("xdmod_reqmem.log"), "xdmod", 1, &r, &err), 0);
+    assert_int_equal(r.added, 6);
+    assert_int_equal(r.mem_conflicts, 3);
+    assert_int_equal(store_scalar(d->st, "SELECT count(*) FROM jobs WHERE req_mem_mib=24000"), 5);
+    assert_int_equal(store_scalar(d->st, "SELECT req_mem_mib IS NULL FROM jobs WHERE job_id='303'"),
+                     1);
+    assert_int_equal(store_scalar(d->st, "SELECT max(req_mem_mib) FROM jobs"), 24000);
+    /* the real log: 8,048 of 8,659 jobs carry the artefact; the requests
+     * sum to ReqTRES's 234,774,200 MiB (awk over the file) */
+    assert_int_equal(import_path(d->st, tu_shared("data/sacct-pipe-xdmod/pozidriv.head.log"),
+                                 "xdmod", 1, &r, &err),
+                     0);
+    assert_int_equal(r.mem_conflicts, 8048);
+    assert_float_equal(real_of(d->st,
+                               "SELECT total(req_mem_mib) FROM jobs j JOIN clusters c ON "
+                               "c.id=j.cluster_id WHERE c.name='pozidriv' AND job_raw > 1000",
+                               NULL),
+                       234774200.0, 1e-3);
+}
+
+/* A `sacct -P` export (header, as slurm-sandbox's) with a 308-digit GPU
+ * count, a 309-digit one (not even a finite double), 4097 GPUs, 2 PiB of
+ * memory, an 11-year time limit and an end before its start: each refused
+ * on its line, the one good job kept; with --strict nothing is written. The
+ * corrected file then imports whole: 7 jobs, 2 h each, 2+2+2+1+1+1+1 GPUs =
+ * 20 GPU-h, every total finite. */
+static void test_out_of_range(void **state)
+{
+    Db *d = *state;
+    ImportResult r;
+    CpErr err;
+    Rejects rj;
+    assert_int_equal(import_path(d->st, fixture("out_of_range.psv"), NULL, 1, &r, &err), -1);
+    assert_non_null(strstr(err.msg, "out_of_range.psv:2: field AllocTRES: GPU count 1e+308 "
+                                    "above 4096 per job"));
+    assert_int_equal(store_scalar(d->st, "SELECT count(*) FROM jobs"), 0);
+    assert_int_equal(import_lenient(d->st, fixture("out_of_range.psv"), NULL, &rj, &r, &err), 0);
+    assert_int_equal(r.added, 1);
+    assert_int_equal(r.rejected, 6);
+    static const char *const want[] = {
+        ":3: field AllocTRES: bad TRES count 'gres/gpu=999",
+        ":4: field AllocTRES: GPU count 4097 above 4096 per job\n",
+        ":5: field ReqMem: memory (MiB) 2.14748e+09 above 1 PiB\n",
+        ":6: field Timelimit: duration 345600000 s above 10 years\n",
+        ":7: field End: end 2024-03-01T08:00:00 before start 2024-03-01T10:00:00\n",
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        assert_non_null(strstr(rj.text, want[i]));
+    assert_int_equal(import_path(d->st, fixture("out_of_range_fixed.psv"), NULL, 1, &r, &err), 0);
+    assert_int_equal(r.added, 6);
+    assert_int_equal(r.unchanged, 1);
+    assert_int_equal(store_scalar(d->st, "SELECT count(*) FROM jobs"), 7);
+    assert_float_equal(real_of(d->st, "SELECT total(gpu_hours) FROM usage_month", NULL), 20,
+                       1e-9);
+    assert_int_equal(store_scalar(d->st, "SELECT count(*) FROM usage_month WHERE "
+                                         "gpu_hours > 1e300 OR gpu_hours < -1e300"),
+                     0);
+}
+
+/* A header with AllocNodes (not NNodes), and steps away from their job, as
+ * files cut or concatenated give them: 601.batch two rows after 601 and
+ * 601.0 after 603, 603.batch before 603 -- all joined (peak RSS 601 50000
+ * MiB, 603 3000 MiB); 999's two steps have no job: counted as orphans. */
+static void test_alloc_nodes_and_orphan_steps(void **state)
+{
+    Db *d = *state;
+    ImportResult r;
+    CpErr err;
+    assert_int_equal(import_path(d->st, fixture("alloc_nodes_orphans.psv"), NULL, 1, &r, &err),
+                     0);
+    assert_int_equal(r.added, 3);
+    assert_int_equal(r.orphan_steps, 2);
+    assert_int_equal(store_scalar(d->st, "SELECT nnodes FROM jobs WHERE job_id='601'"), 4);
+    assert_int_equal(store_scalar(d->st, "SELECT nnodes FROM jobs WHERE job_id='603'"), 2);
+    assert_int_equal(store_scalar(d->st, "SELECT max_rss_mib FROM jobs WHERE job_id='601'"),
+                     50000);
+    assert_int_equal(store_scalar(d->st, "SELECT max_rss_mib FROM jobs WHERE job_id='603'"), 3000);
+    assert_int_equal(store_scalar(d->st, "SELECT max_rss_mib IS NULL FROM jobs WHERE job_id='602'"),
+                     1);
+    assert_int_equal(import_path(d->st, fixture("alloc_nodes_orphans.psv"), NULL, 1, &r, &err),
+                     0);
+    assert_int_equal(r.unchanged, 3);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -612,6 +766,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_kill_during_import, db_setup, db_teardown),
         cmocka_unit_test_setup_teardown(test_snapshots_any_order, db_setup, db_teardown),
         cmocka_unit_test_setup_teardown(test_mila_snapshots_any_order, db_setup, db_teardown),
+        cmocka_unit_test_setup_teardown(test_running_and_garbage_times, db_setup, db_teardown),
+        cmocka_unit_test_setup_teardown(test_bogus_memory, db_setup, db_teardown),
+        cmocka_unit_test_setup_teardown(test_out_of_range, db_setup, db_teardown),
+        cmocka_unit_test_setup_teardown(test_alloc_nodes_and_orphan_steps, db_setup, db_teardown),
     };
     return cmocka_run_group_tests_name("import", tests, NULL, NULL);
 }
