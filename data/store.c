@@ -23,6 +23,7 @@ typedef struct UsageFacts {
     double gpus;
     int64_t ncpus;
     int state;
+    int64_t timelimit; /* seconds, CP_DUR_UNKNOWN, CP_DUR_UNLIMITED */
 } UsageFacts;
 
 typedef struct UsageKey {
@@ -152,7 +153,7 @@ static int prepare_job_statements(Store *st, CpErr *err)
 {
     if (prepare(st,
                 "SELECT id, submit, final, rec_hash, account_id, user_id, partition_id, start, "
-                "end_time, elapsed, gpus, ncpus, state, job_id, " KNOWN_COLS " FROM jobs "
+                "end_time, elapsed, gpus, ncpus, state, job_id, " KNOWN_COLS ", timelimit FROM jobs "
                 "WHERE cluster_id=?1 AND job_raw=?2",
                 &st->lookup_attempts, err) < 0)
         return -1;
@@ -743,15 +744,26 @@ static int64_t last_time(int64_t submit, int64_t start, int64_t end, int64_t ela
  * requeued job at the second its previous attempt ends (job 19 of
  * ../shared/data/slurm-sandbox, in text and JSON alike). Otherwise Slurm
  * reused the id (a reset database, ids wrapping round): different jobs. */
+/* The latest an attempt can end: when its record says it ended, or, for
+ * an attempt still running in its snapshot (which may come after a newer
+ * one), its start plus its time limit (no end for UNLIMITED). */
+static int64_t latest_end(const UsageFacts *f)
+{
+    int64_t last = last_time(f->submit, f->start, f->end, f->elapsed);
+    if (stage_of(f->state) != 1 || f->start == CP_TIME_NONE)
+        return last;
+    if (f->timelimit == CP_DUR_UNLIMITED)
+        return INT64_MAX / 2;
+    return f->timelimit > 0 && f->start + f->timelimit > last ? f->start + f->timelimit : last;
+}
+
 static int same_job(const UsageFacts *a, const CpJobRec *r)
 {
     const int64_t slack = 5; /* seconds of clock skew between records */
-    /* an attempt not ended yet in its snapshot may end (and be requeued)
-     * any time later: older snapshots can come after newer ones */
-    int64_t a_last = stage_of(a->state) < 2 ? INT64_MAX - slack
-                                             : last_time(a->submit, a->start, a->end, a->elapsed);
-    int64_t r_last = stage_of((int)r->state) < 2 ? INT64_MAX - slack
-                                                  : last_time(r->submit, r->start, r->end, r->elapsed);
+    UsageFacts rf = {0, 0, 0, 0, r->submit, r->start, r->end, r->elapsed, 0, 0, (int)r->state,
+                     r->timelimit};
+    int64_t a_last = latest_end(a);
+    int64_t r_last = latest_end(&rf);
     if (r->submit == CP_TIME_NONE || a->submit == CP_TIME_NONE)
         return 1;
     return (r->submit >= a->submit && r->submit <= a_last + slack) ||
@@ -804,6 +816,8 @@ static int find_attempts(Store *st, int64_t cluster_id, const CpJobRec *r, int64
         a.facts.ncpus = sqlite3_column_type(s, 11) == SQLITE_NULL ? -1 : sqlite3_column_int64(s, 11);
         a.facts.state = sqlite3_column_int(s, 12);
         a.known = sqlite3_column_int(s, 14);
+        a.facts.timelimit = sqlite3_column_type(s, 15) == SQLITE_NULL ? CP_DUR_UNKNOWN
+                                                                       : sqlite3_column_int64(s, 15);
         const char *jid = (const char *)sqlite3_column_text(s, 13);
         if (!jid)
             continue;
@@ -851,7 +865,8 @@ int store_job_put(Store *st, int64_t import_id, const char *default_cluster,
     int64_t submit = r->submit == CP_TIME_NONE ? 0 : r->submit;
     uint64_t hash = record_hash(r, names);
     UsageFacts f = {ids[DICT_CLUSTER], ids[DICT_ACCOUNT], ids[DICT_USER], ids[DICT_PARTITION],
-                    r->submit, r->start, r->end, r->elapsed, r->gpus, r->ncpus, (int)r->state};
+                    r->submit, r->start, r->end, r->elapsed, r->gpus, r->ncpus, (int)r->state,
+                    r->timelimit};
     Attempt same, latest;
     int rc, superseded = 0;
     int64_t *max_raw = max_raw_slot(st, ids[DICT_CLUSTER], err, &rc);
