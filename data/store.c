@@ -46,6 +46,7 @@ struct Store {
     sqlite3_stmt *insert_job;
     sqlite3_stmt *update_job;
     sqlite3_stmt *unset_final;
+    sqlite3_stmt *known_stmt; /* KNOWN_COLS of one attempt */
     sqlite3_stmt *usage_add;
     sqlite3_stmt *max_raw_stmt;
     int64_t *max_raw;    /* per cluster id: highest job_raw stored (-1: not loaded) */
@@ -153,7 +154,7 @@ static int prepare_job_statements(Store *st, CpErr *err)
 {
     if (prepare(st,
                 "SELECT id, submit, final, rec_hash, account_id, user_id, partition_id, start, "
-                "end_time, elapsed, gpus, ncpus, state, job_id, " KNOWN_COLS ", timelimit FROM jobs "
+                "end_time, elapsed, gpus, ncpus, state, job_id, timelimit FROM jobs "
                 "WHERE cluster_id=?1 AND job_raw=?2",
                 &st->lookup_attempts, err) < 0)
         return -1;
@@ -176,6 +177,8 @@ static int prepare_job_statements(Store *st, CpErr *err)
                 &st->update_job, err) < 0)
         return -1;
     if (prepare(st, "UPDATE jobs SET final=0 WHERE id=?1", &st->unset_final, err) < 0)
+        return -1;
+    if (prepare(st, "SELECT " KNOWN_COLS " FROM jobs WHERE id=?1", &st->known_stmt, err) < 0)
         return -1;
     if (prepare(st, "SELECT max(job_raw) FROM jobs WHERE cluster_id=?1", &st->max_raw_stmt,
                 err) < 0)
@@ -238,6 +241,7 @@ void store_close(Store *st)
     sqlite3_finalize(st->insert_job);
     sqlite3_finalize(st->update_job);
     sqlite3_finalize(st->unset_final);
+    sqlite3_finalize(st->known_stmt);
     sqlite3_finalize(st->usage_add);
     sqlite3_finalize(st->max_raw_stmt);
     free(st->max_raw);
@@ -654,7 +658,6 @@ static void bind_job(sqlite3_stmt *s, int64_t import_id, const CpJobRec *r,
 typedef struct Attempt {
     int64_t id, submit, hash;
     int final;
-    int known; /* KNOWN_COLS */
     UsageFacts facts;
 } Attempt;
 
@@ -684,6 +687,19 @@ static int rank_cmp(const Rank *a, const Rank *b)
     if (a->known != b->known)
         return a->known < b->known ? -1 : 1;
     return a->hash < b->hash ? -1 : a->hash > b->hash;
+}
+
+/* KNOWN_COLS of a stored attempt (asked only when two records of it
+ * differ); -1 on a database error. */
+static int stored_known(Store *st, int64_t id, CpErr *err)
+{
+    sqlite3_stmt *s = st->known_stmt;
+    sqlite3_bind_int64(s, 1, id);
+    int known = sqlite3_step(s) == SQLITE_ROW ? sqlite3_column_int(s, 0) : -1;
+    sqlite3_reset(s);
+    if (known < 0)
+        db_err(st, err, "look up job");
+    return known;
 }
 
 /* KNOWN_COLS of the row bind_job would write for r. */
@@ -815,9 +831,8 @@ static int find_attempts(Store *st, int64_t cluster_id, const CpJobRec *r, int64
         a.facts.gpus = sqlite3_column_double(s, 10);
         a.facts.ncpus = sqlite3_column_type(s, 11) == SQLITE_NULL ? -1 : sqlite3_column_int64(s, 11);
         a.facts.state = sqlite3_column_int(s, 12);
-        a.known = sqlite3_column_int(s, 14);
-        a.facts.timelimit = sqlite3_column_type(s, 15) == SQLITE_NULL ? CP_DUR_UNKNOWN
-                                                                       : sqlite3_column_int64(s, 15);
+        a.facts.timelimit = sqlite3_column_type(s, 14) == SQLITE_NULL ? CP_DUR_UNKNOWN
+                                                                       : sqlite3_column_int64(s, 14);
         const char *jid = (const char *)sqlite3_column_text(s, 13);
         if (!jid)
             continue;
@@ -883,11 +898,18 @@ int store_job_put(Store *st, int64_t import_id, const char *default_cluster,
         counts->unchanged++;
         return 0;
     }
+    if (same.id && (uint64_t)same.hash == hash) {
+        counts->unchanged++;
+        return 0;
+    }
     if (same.id) {
         /* two snapshots of one attempt: the one that says more wins */
+        int known = stored_known(st, same.id, err);
+        if (known < 0)
+            return -1;
         Rank had = {stage_of(same.facts.state),
                     last_time(submit, same.facts.start, same.facts.end, same.facts.elapsed),
-                    same.known, (uint64_t)same.hash};
+                    known, (uint64_t)same.hash};
         Rank got = {stage_of(r->state), last_time(submit, r->start, r->end, r->elapsed),
                     record_known(r, ids), hash};
         if (rank_cmp(&got, &had) <= 0) {
