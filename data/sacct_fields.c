@@ -229,7 +229,8 @@ static int finish_req_mem(SacctRow *row, double tres_mib, const char **bad, CpEr
     if (artefact)
         mem = r->ncpus > 0 ? (unit - SLURM_MEM_PER_CPU32) * r->ncpus : -1;
     if (tres_mib >= 0) {
-        if (artefact || (mem >= 0 && fabs(mem - tres_mib) > 1 && fabs(mem - tres_mib) > tres_mib / 100))
+        double off = fabs(mem - tres_mib); /* more than rounding: 1 MiB and 1 % */
+        if (artefact || (mem >= 0 && off > 1 && off > tres_mib / 100))
             r->flags |= CP_REC_MEM_CONFLICT;
         r->req_mem_mib = tres_mib;
         return 0;

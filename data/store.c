@@ -755,11 +755,6 @@ static int64_t last_time(int64_t submit, int64_t start, int64_t end, int64_t ela
     return submit;
 }
 
-/* Two records with one job id are attempts of one job when one was
- * submitted while the other was known, or as it ended: Slurm resubmits a
- * requeued job at the second its previous attempt ends (job 19 of
- * ../shared/data/slurm-sandbox, in text and JSON alike). Otherwise Slurm
- * reused the id (a reset database, ids wrapping round): different jobs. */
 /* The latest an attempt can end: when its record says it ended, or, for
  * an attempt still running in its snapshot (which may come after a newer
  * one), its start plus its time limit (no end for UNLIMITED). */
@@ -773,11 +768,16 @@ static int64_t latest_end(const UsageFacts *f)
     return f->timelimit > 0 && f->start + f->timelimit > last ? f->start + f->timelimit : last;
 }
 
+/* Two records with one job id are attempts of one job when one was
+ * submitted while the other was known, or as it ended: Slurm resubmits a
+ * requeued job at the second its previous attempt ends (job 19 of
+ * ../shared/data/slurm-sandbox, in text and JSON alike). Otherwise Slurm
+ * reused the id (a reset database, ids wrapping round): different jobs. */
 static int same_job(const UsageFacts *a, const CpJobRec *r)
 {
     const int64_t slack = 5; /* seconds of clock skew between records */
-    UsageFacts rf = {0, 0, 0, 0, r->submit, r->start, r->end, r->elapsed, 0, 0, (int)r->state,
-                     r->timelimit};
+    UsageFacts rf = {.submit = r->submit, .start = r->start, .end = r->end,
+                     .elapsed = r->elapsed, .state = (int)r->state, .timelimit = r->timelimit};
     int64_t a_last = latest_end(a);
     int64_t r_last = latest_end(&rf);
     if (r->submit == CP_TIME_NONE || a->submit == CP_TIME_NONE)
@@ -831,8 +831,8 @@ static int find_attempts(Store *st, int64_t cluster_id, const CpJobRec *r, int64
         a.facts.gpus = sqlite3_column_double(s, 10);
         a.facts.ncpus = sqlite3_column_type(s, 11) == SQLITE_NULL ? -1 : sqlite3_column_int64(s, 11);
         a.facts.state = sqlite3_column_int(s, 12);
-        a.facts.timelimit = sqlite3_column_type(s, 14) == SQLITE_NULL ? CP_DUR_UNKNOWN
-                                                                       : sqlite3_column_int64(s, 14);
+        a.facts.timelimit =
+            sqlite3_column_type(s, 14) == SQLITE_NULL ? CP_DUR_UNKNOWN : sqlite3_column_int64(s, 14);
         const char *jid = (const char *)sqlite3_column_text(s, 13);
         if (!jid)
             continue;
@@ -864,6 +864,24 @@ static int step_done(Store *st, sqlite3_stmt *s, CpErr *err, const char *what)
     int rc = sqlite3_step(s);
     sqlite3_reset(s);
     return rc == SQLITE_DONE ? 0 : db_err(st, err, what);
+}
+
+/* Two snapshots of one attempt: 1 when r (hashed hash) says more than the
+ * stored record, 0 when the stored one stays, -1 on a database error. */
+static int says_more(Store *st, const Attempt *had, const CpJobRec *r,
+                     const int64_t ids[DICT_COUNT], uint64_t hash, CpErr *err)
+{
+    if ((uint64_t)had->hash == hash)
+        return 0;
+    int known = stored_known(st, had->id, err);
+    if (known < 0)
+        return -1;
+    const UsageFacts *f = &had->facts;
+    Rank old = {stage_of(f->state), last_time(had->submit, f->start, f->end, f->elapsed), known,
+                (uint64_t)had->hash};
+    Rank got = {stage_of((int)r->state), last_time(had->submit, r->start, r->end, r->elapsed),
+                record_known(r, ids), hash};
+    return rank_cmp(&got, &old) > 0;
 }
 
 int store_job_put(Store *st, int64_t import_id, const char *default_cluster,
@@ -898,21 +916,11 @@ int store_job_put(Store *st, int64_t import_id, const char *default_cluster,
         counts->unchanged++;
         return 0;
     }
-    if (same.id && (uint64_t)same.hash == hash) {
-        counts->unchanged++;
-        return 0;
-    }
     if (same.id) {
-        /* two snapshots of one attempt: the one that says more wins */
-        int known = stored_known(st, same.id, err);
-        if (known < 0)
+        int wins = says_more(st, &same, r, ids, hash, err);
+        if (wins < 0)
             return -1;
-        Rank had = {stage_of(same.facts.state),
-                    last_time(submit, same.facts.start, same.facts.end, same.facts.elapsed),
-                    known, (uint64_t)same.hash};
-        Rank got = {stage_of(r->state), last_time(submit, r->start, r->end, r->elapsed),
-                    record_known(r, ids), hash};
-        if (rank_cmp(&got, &had) <= 0) {
+        if (!wins) {
             counts->unchanged++;
             return 0;
         }
