@@ -110,6 +110,11 @@ int jobrec_check(CpJobRec *r, CpRecMember *bad, CpErr *err)
 {
     *bad = CP_M_NONE;
     floor_times(r);
+    /* a job still running (or pending, suspended, requeued) has run at
+     * most its time limit by the snapshot's time */
+    if (!jobrec_final(r->state) && r->state != CP_ST_OTHER && r->timelimit > 0 &&
+        r->elapsed > r->timelimit)
+        r->elapsed = r->timelimit;
     if (check_numbers(r, bad, err) < 0)
         return -1;
     if (r->start != CP_TIME_NONE && r->end != CP_TIME_NONE && r->end < r->start) {
@@ -117,10 +122,5 @@ int jobrec_check(CpJobRec *r, CpRecMember *bad, CpErr *err)
         *bad = CP_M_END;
         return cp_err_set(err, "end %s before start %s", iso(r->end, a), iso(r->start, b));
     }
-    /* a job still running (or pending, suspended, requeued) has run at
-     * most its time limit by the snapshot's time */
-    if (!jobrec_final(r->state) && r->state != CP_ST_OTHER && r->timelimit > 0 &&
-        r->elapsed > r->timelimit)
-        r->elapsed = r->timelimit;
     return 0;
 }
