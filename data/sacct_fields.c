@@ -20,6 +20,7 @@ static const struct {
     {"Elapsed", SF_ELAPSED},       {"ElapsedRaw", SF_ELAPSEDRAW},
     {"Timelimit", SF_TIMELIMIT},   {"TimelimitRaw", SF_TIMELIMITRAW},
     {"NNodes", SF_NNODES},         {"NCPUS", SF_NCPUS},
+    {"AllocNodes", SF_ALLOCNODES},
     {"ReqCPUS", SF_REQCPUS},       {"AllocCPUS", SF_ALLOCCPUS},
     {"ReqNodes", SF_REQNODES},     {"ReqMem", SF_REQMEM},
     {"MaxRSS", SF_MAXRSS},         {"ReqTRES", SF_REQTRES},
@@ -27,7 +28,7 @@ static const struct {
     {"ReqGRES", SF_REQGRES},       {"AllocGRES", SF_ALLOCGRES},
     {"NodeList", SF_NODELIST},     {"TotalCPU", SF_TOTALCPU},
     {"UserCPU", SF_USERCPU},       {"SystemCPU", SF_SYSTEMCPU},
-    {"CPUTimeRAW", SF_CPUTIMERAW}, {"AllocNodes", SF_ALLOCNODES},
+    {"CPUTimeRAW", SF_CPUTIMERAW},
 };
 #define NFIELD_NAMES (sizeof field_names / sizeof field_names[0])
 

@@ -6,7 +6,12 @@
  * (sacctf_lookup), then for every row calls sacctf_set for each value and
  * sacctf_finish to derive what depends on several fields (per-CPU memory,
  * the job id parts, the GPU count from TRES or GRES) and to refuse what
- * cannot be true (jobrec_check).
+ * cannot be true (jobrec_check: "GPU count 1e+308 above 4096 per job").
+ *
+ * The memory request is ReqTRES's mem when given, else ReqMem's; a ReqMem
+ * that disagrees with it, or carries Slurm's 2^31 per-CPU flag as a value
+ * ("2147486648Mn": 3000 MiB per CPU), sets CP_REC_MEM_CONFLICT and is never
+ * kept as it reads.
  *
  * Values are borrowed slices of the reader's line, each NUL-terminated at
  * v[n] (readers split lines in place); the row keeps pointers into them, so
@@ -19,12 +24,13 @@
 
 typedef enum SacctField {
     SF_IGNORED = 0,
+    SF_ALLOCNODES, /* #14: multi-node jobs named by AllocNodes rather than NNodes */
     SF_JOBID, SF_JOBIDRAW, SF_CLUSTER, SF_PARTITION, SF_QOS, SF_ACCOUNT, SF_USER,
     SF_JOBNAME, SF_STATE, SF_EXITCODE, SF_SUBMIT, SF_ELIGIBLE, SF_START, SF_END,
     SF_ELAPSED, SF_ELAPSEDRAW, SF_TIMELIMIT, SF_TIMELIMITRAW, SF_NNODES, SF_NCPUS,
     SF_REQCPUS, SF_ALLOCCPUS, SF_REQNODES, SF_REQMEM, SF_MAXRSS, SF_REQTRES, SF_ALLOCTRES,
     SF_TRESUSAGEINMAX, SF_REQGRES, SF_ALLOCGRES, SF_NODELIST, SF_TOTALCPU, SF_USERCPU,
-    SF_SYSTEMCPU, SF_CPUTIMERAW, SF_ALLOCNODES,
+    SF_SYSTEMCPU, SF_CPUTIMERAW,
     SF_COUNT
 } SacctField;
 
@@ -53,12 +59,8 @@ void sacctf_set(SacctRow *row, SacctField f, char *v, size_t n);
 
 /* Parse every remembered value into row->rec. On a bad value returns -1,
  * with *bad_field set to the field's name and err holding the reason
- * ("bad duration '1-2x:00'", "GPU count 1e+308 above 4096 per job").
- * Strings in rec point into the values; the JobID value is cut at its step
- * suffix in place ("5_3.batch" -> "5_3"). The memory request is ReqTRES's
- * mem when given, else ReqMem's; a ReqMem that disagrees with it, or
- * carries Slurm's 2^31 per-CPU flag as a value ("2147486648Mn": 3000 MiB
- * per CPU), sets CP_REC_MEM_CONFLICT and is never kept as it reads. */
+ * ("bad duration '1-2x:00'"). Strings in rec point into the values; the
+ * JobID value is cut at its step suffix in place ("5_3.batch" -> "5_3"). */
 int sacctf_finish(SacctRow *row, int64_t tz_offset_s, const char **bad_field, CpErr *err);
 
 #endif
