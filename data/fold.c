@@ -144,12 +144,14 @@ static void join_early(Fold *f, Held *h)
     f->joined += e->steps;
 }
 
-/* The held job a step belongs to: the newest held row of its id. */
+/* The held job a step belongs to: the newest held row of its id and
+ * cluster (a step row that names no cluster takes its job's). */
 static Held *held_job_of(Fold *f, const CpJobRec *s)
 {
     for (int i = f->nheld - 1; i >= 0; i--) {
         Held *h = held_at(f, i);
-        if (h->job.job_raw == s->job_raw && strcmp(h->job.cluster, s->cluster) == 0)
+        if (h->job.job_raw == s->job_raw &&
+            (!s->cluster[0] || strcmp(h->job.cluster, s->cluster) == 0))
             return h;
     }
     return NULL;
