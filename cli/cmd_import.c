@@ -109,16 +109,23 @@ static int import_one(Store *st, const char *kind, const char *path, const Impor
         rc = import_csv(st, kind, path, o, &res, &err);
     if (rc < 0)
         return cli_error("%s", err.msg);
+    char shown[512];
+    cli_sanitize(shown, sizeof shown, strcmp(path, "-") == 0 ? "<stdin>" : path);
     if (!quiet) {
-        char shown[512];
-        cli_sanitize(shown, sizeof shown, strcmp(path, "-") == 0 ? "<stdin>" : path);
         printf("%s: %s, %lld rows read, %lld added, %lld updated, %lld unchanged, "
                "%lld rejected\n",
                shown, res.format, (long long)res.rows_read, (long long)res.added,
                (long long)res.updated, (long long)res.unchanged, (long long)res.rejected);
         if (res.comments > 0)
             printf("%s: %lld comment lines skipped\n", shown, (long long)res.comments);
+        if (res.mem_conflicts > 0)
+            printf("%s: %lld jobs: ReqMem disagreed with ReqTRES (or was Slurm's 2^31 per-CPU "
+                   "artefact): ReqTRES's memory kept\n",
+                   shown, (long long)res.mem_conflicts);
     }
+    if (res.orphan_steps > 0)
+        fprintf(stderr, "capplan: %s: %lld steps without their job row in reach: not counted\n",
+                shown, (long long)res.orphan_steps);
     return res.rejected > 0 ? 1 : 0;
 }
 

@@ -23,6 +23,7 @@ typedef struct UsageFacts {
     double gpus;
     int64_t ncpus;
     int state;
+    int64_t timelimit; /* seconds, CP_DUR_UNKNOWN, CP_DUR_UNLIMITED */
 } UsageFacts;
 
 typedef struct UsageKey {
@@ -45,6 +46,7 @@ struct Store {
     sqlite3_stmt *insert_job;
     sqlite3_stmt *update_job;
     sqlite3_stmt *unset_final;
+    sqlite3_stmt *known_stmt; /* KNOWN_COLS of one attempt */
     sqlite3_stmt *usage_add;
     sqlite3_stmt *max_raw_stmt;
     int64_t *max_raw;    /* per cluster id: highest job_raw stored (-1: not loaded) */
@@ -136,11 +138,23 @@ static int load_dict(Store *st, int d, CpErr *err)
     "gpu_type, gpu_mem_gib, gpu_mem_source, gpu_util, total_cpu_s, nodelist, rec_hash, "      \
     "import_id, final"
 
+/* How many of a stored attempt's fields are known, as record_known counts
+ * them on a record (the columns bind_job leaves NULL for unknown; GPU
+ * memory and utilisation are left out: a monitor's file may fill them). */
+#define KNOWN_COLS                                                                            \
+    "(user_id IS NOT NULL) + (account_id IS NOT NULL) + (partition_id IS NOT NULL) + "      \
+    "(qos_id IS NOT NULL) + (coalesce(name, '') <> '') + (exit_code IS NOT NULL) + "        \
+    "(eligible IS NOT NULL) + (start IS NOT NULL) + (end_time IS NOT NULL) + "              \
+    "(elapsed IS NOT NULL) + (timelimit IS NOT NULL) + (nnodes IS NOT NULL) + "             \
+    "(ncpus IS NOT NULL) + (req_mem_mib IS NOT NULL) + (max_rss_mib IS NOT NULL) + "        \
+    "(req_gpus IS NOT NULL) + (gpu_type IS NOT NULL) + (total_cpu_s IS NOT NULL) + "        \
+    "(nodelist IS NOT NULL)"
+
 static int prepare_job_statements(Store *st, CpErr *err)
 {
     if (prepare(st,
                 "SELECT id, submit, final, rec_hash, account_id, user_id, partition_id, start, "
-                "end_time, elapsed, gpus, ncpus, state, job_id FROM jobs "
+                "end_time, elapsed, gpus, ncpus, state, job_id, timelimit FROM jobs "
                 "WHERE cluster_id=?1 AND job_raw=?2",
                 &st->lookup_attempts, err) < 0)
         return -1;
@@ -163,6 +177,8 @@ static int prepare_job_statements(Store *st, CpErr *err)
                 &st->update_job, err) < 0)
         return -1;
     if (prepare(st, "UPDATE jobs SET final=0 WHERE id=?1", &st->unset_final, err) < 0)
+        return -1;
+    if (prepare(st, "SELECT " KNOWN_COLS " FROM jobs WHERE id=?1", &st->known_stmt, err) < 0)
         return -1;
     if (prepare(st, "SELECT max(job_raw) FROM jobs WHERE cluster_id=?1", &st->max_raw_stmt,
                 err) < 0)
@@ -225,6 +241,7 @@ void store_close(Store *st)
     sqlite3_finalize(st->insert_job);
     sqlite3_finalize(st->update_job);
     sqlite3_finalize(st->unset_final);
+    sqlite3_finalize(st->known_stmt);
     sqlite3_finalize(st->usage_add);
     sqlite3_finalize(st->max_raw_stmt);
     free(st->max_raw);
@@ -546,9 +563,13 @@ static uint64_t hash_str(uint64_t h, const char *s)
     return strmap_hash(h, s, strlen(s) + 1);
 }
 
-static uint64_t record_hash(const CpJobRec *r, const int64_t ids[DICT_COUNT])
+/* The record's hash: its names, not their ids (which depend on the order
+ * the names came in), so that it breaks ties the same in any order. */
+static uint64_t record_hash(const CpJobRec *r, const char *const names[DICT_COUNT])
 {
-    uint64_t h = strmap_hash(0, ids, sizeof(int64_t) * DICT_COUNT);
+    uint64_t h = 0;
+    for (int d = 0; d < DICT_COUNT; d++)
+        h = hash_str(h, names[d]);
     int64_t nums[] = {r->job_raw, r->array_job, r->array_task, r->state, r->exit_code,
                       r->exit_signal, r->submit, r->eligible, r->start, r->end, r->elapsed,
                       r->timelimit, r->nnodes, r->ncpus};
@@ -645,6 +666,59 @@ typedef struct Attempt {
     UsageFacts facts;
 } Attempt;
 
+/* What a record of one attempt says, to choose between two snapshots of
+ * it: how far it got (pending, running, requeued, final), when it last
+ * says something happened, how many fields it knows, and its hash to
+ * break the last ties. The greater wins, whatever the order of imports. */
+typedef struct Rank {
+    int stage;
+    int64_t last, known;
+    uint64_t hash;
+} Rank;
+
+static int stage_of(int state)
+{
+    if (jobrec_final((CpState)state))
+        return 3;
+    return state == CP_ST_REQUEUED ? 2 : state == CP_ST_PENDING ? 0 : 1;
+}
+
+static int rank_cmp(const Rank *a, const Rank *b)
+{
+    if (a->stage != b->stage)
+        return a->stage < b->stage ? -1 : 1;
+    if (a->last != b->last)
+        return a->last < b->last ? -1 : 1;
+    if (a->known != b->known)
+        return a->known < b->known ? -1 : 1;
+    return a->hash < b->hash ? -1 : a->hash > b->hash;
+}
+
+/* KNOWN_COLS of a stored attempt (asked only when two records of it
+ * differ); -1 on a database error. */
+static int stored_known(Store *st, int64_t id, CpErr *err)
+{
+    sqlite3_stmt *s = st->known_stmt;
+    sqlite3_bind_int64(s, 1, id);
+    int known = sqlite3_step(s) == SQLITE_ROW ? sqlite3_column_int(s, 0) : -1;
+    sqlite3_reset(s);
+    if (known < 0)
+        db_err(st, err, "look up job");
+    return known;
+}
+
+/* KNOWN_COLS of the row bind_job would write for r. */
+static int record_known(const CpJobRec *r, const int64_t ids[DICT_COUNT])
+{
+    return (ids[DICT_USER] != 0) + (ids[DICT_ACCOUNT] != 0) + (ids[DICT_PARTITION] != 0) +
+           (ids[DICT_QOS] != 0) + (r->job_name[0] != '\0') + (r->exit_code != -1) +
+           (r->eligible != CP_TIME_NONE) + (r->start != CP_TIME_NONE) +
+           (r->end != CP_TIME_NONE) + (r->elapsed != CP_DUR_UNKNOWN) +
+           (r->timelimit != CP_DUR_UNKNOWN) + (r->nnodes != -1) + (r->ncpus != -1) +
+           (r->req_mem_mib >= 0) + (r->max_rss_mib >= 0) + (r->req_gpus >= 0) +
+           (r->gpu_type[0] != '\0') + (r->total_cpu_s >= 0) + (r->nodelist[0] != '\0');
+}
+
 static int64_t col_time(sqlite3_stmt *s, int i)
 {
     return sqlite3_column_type(s, i) == SQLITE_NULL ? CP_TIME_NONE : sqlite3_column_int64(s, i);
@@ -686,6 +760,19 @@ static int64_t last_time(int64_t submit, int64_t start, int64_t end, int64_t ela
     return submit;
 }
 
+/* The latest an attempt can end: when its record says it ended, or, for
+ * an attempt still running in its snapshot (which may come after a newer
+ * one), its start plus its time limit (no end for UNLIMITED). */
+static int64_t latest_end(const UsageFacts *f)
+{
+    int64_t last = last_time(f->submit, f->start, f->end, f->elapsed);
+    if (stage_of(f->state) != 1 || f->start == CP_TIME_NONE)
+        return last;
+    if (f->timelimit == CP_DUR_UNLIMITED)
+        return INT64_MAX / 2;
+    return f->timelimit > 0 && f->start + f->timelimit > last ? f->start + f->timelimit : last;
+}
+
 /* Two records with one job id are attempts of one job when one was
  * submitted while the other was known, or as it ended: Slurm resubmits a
  * requeued job at the second its previous attempt ends (job 19 of
@@ -694,8 +781,10 @@ static int64_t last_time(int64_t submit, int64_t start, int64_t end, int64_t ela
 static int same_job(const UsageFacts *a, const CpJobRec *r)
 {
     const int64_t slack = 5; /* seconds of clock skew between records */
-    int64_t a_last = last_time(a->submit, a->start, a->end, a->elapsed);
-    int64_t r_last = last_time(r->submit, r->start, r->end, r->elapsed);
+    UsageFacts rf = {.submit = r->submit, .start = r->start, .end = r->end,
+                     .elapsed = r->elapsed, .state = (int)r->state, .timelimit = r->timelimit};
+    int64_t a_last = latest_end(a);
+    int64_t r_last = latest_end(&rf);
     if (r->submit == CP_TIME_NONE || a->submit == CP_TIME_NONE)
         return 1;
     return (r->submit >= a->submit && r->submit <= a_last + slack) ||
@@ -747,6 +836,8 @@ static int find_attempts(Store *st, int64_t cluster_id, const CpJobRec *r, int64
         a.facts.gpus = sqlite3_column_double(s, 10);
         a.facts.ncpus = sqlite3_column_type(s, 11) == SQLITE_NULL ? -1 : sqlite3_column_int64(s, 11);
         a.facts.state = sqlite3_column_int(s, 12);
+        a.facts.timelimit =
+            sqlite3_column_type(s, 14) == SQLITE_NULL ? CP_DUR_UNKNOWN : sqlite3_column_int64(s, 14);
         const char *jid = (const char *)sqlite3_column_text(s, 13);
         if (!jid)
             continue;
@@ -780,19 +871,40 @@ static int step_done(Store *st, sqlite3_stmt *s, CpErr *err, const char *what)
     return rc == SQLITE_DONE ? 0 : db_err(st, err, what);
 }
 
+/* Two snapshots of one attempt: 1 when r (hashed hash) says more than the
+ * stored record, 0 when the stored one stays, -1 on a database error. */
+static int says_more(Store *st, const Attempt *had, const CpJobRec *r,
+                     const int64_t ids[DICT_COUNT], uint64_t hash, CpErr *err)
+{
+    if ((uint64_t)had->hash == hash)
+        return 0;
+    int known = stored_known(st, had->id, err);
+    if (known < 0)
+        return -1;
+    const UsageFacts *f = &had->facts;
+    Rank old = {stage_of(f->state), last_time(had->submit, f->start, f->end, f->elapsed), known,
+                (uint64_t)had->hash};
+    Rank got = {stage_of((int)r->state), last_time(had->submit, r->start, r->end, r->elapsed),
+                record_known(r, ids), hash};
+    return rank_cmp(&got, &old) > 0;
+}
+
 int store_job_put(Store *st, int64_t import_id, const char *default_cluster,
                   const CpJobRec *r, StoreJobCounts *counts, CpErr *err)
 {
     int64_t ids[DICT_COUNT] = {0};
+    if (!jobrec_finite(r))
+        return cp_err_set(err, "job %s: a number is not finite", r->job_id);
     const char *names[DICT_COUNT] = {r->cluster[0] ? r->cluster : default_cluster, r->user,
                                      r->account, r->partition, r->qos};
     for (int d = 0; d < DICT_COUNT; d++)
         if (names[d][0] && dict_id(st, d, names[d], &ids[d], err) < 0)
             return -1;
     int64_t submit = r->submit == CP_TIME_NONE ? 0 : r->submit;
-    uint64_t hash = record_hash(r, ids);
+    uint64_t hash = record_hash(r, names);
     UsageFacts f = {ids[DICT_CLUSTER], ids[DICT_ACCOUNT], ids[DICT_USER], ids[DICT_PARTITION],
-                    r->submit, r->start, r->end, r->elapsed, r->gpus, r->ncpus, (int)r->state};
+                    r->submit, r->start, r->end, r->elapsed, r->gpus, r->ncpus, (int)r->state,
+                    r->timelimit};
     Attempt same, latest;
     int rc, superseded = 0;
     int64_t *max_raw = max_raw_slot(st, ids[DICT_CLUSTER], err, &rc);
@@ -810,7 +922,10 @@ int store_job_put(Store *st, int64_t import_id, const char *default_cluster,
         return 0;
     }
     if (same.id) {
-        if ((uint64_t)same.hash == hash) {
+        int wins = says_more(st, &same, r, ids, hash, err);
+        if (wins < 0)
+            return -1;
+        if (!wins) {
             counts->unchanged++;
             return 0;
         }

@@ -28,7 +28,7 @@ FUZZ_CFLAGS  := $(filter-out -Werror -O2 -O3 -g -fsanitize=% -fno-sanitize-recov
 # links only the modules it reaches, and another engineer's half-written
 # file elsewhere does not stop the fuzzers. A reader that starts using
 # another module shows as an undefined reference: add the module here.
-FUZZ_LIB_SRC := $(wildcard core/cp.c core/strmap.c core/civil.c data/fields.c data/reader.c \
+FUZZ_LIB_SRC := $(wildcard core/cp.c core/strmap.c core/civil.c data/fields.c data/jobrec.c data/reader.c \
                   data/linereader.c data/peekfile.c data/sacct_fields.c data/sacct_text.c \
                   data/fold.c data/json_stream.c data/sacct_json.c data/csvin.c \
                   data/sacct_kv.c data/trace.c data/trace_*.c data/textenc.c data/tz.c \
