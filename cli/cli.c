@@ -16,10 +16,25 @@ Store *cli_store(CliCtx *ctx)
                   ctx->db_path);
         return NULL;
     }
-    ctx->store = store_open(ctx->db_path, &err);
+    ctx->store = ctx->read_only ? store_open_read(ctx->db_path, &err)
+                                : store_open(ctx->db_path, &err);
     if (!ctx->store)
         cli_error("%s", err.msg);
     return ctx->store;
+}
+
+int cli_exit_code(const CliCtx *ctx, int rc)
+{
+    int f = store_fault();
+    if (f == STORE_FAULT_CORRUPT) {
+        if (rc == 0)
+            cli_error("%s: SQLite reports the database corrupt; `capplan check` says where",
+                      ctx->db_path);
+        return CLI_EXIT_CORRUPT;
+    }
+    if (f == STORE_FAULT_LOCKED && rc == 1)
+        return CLI_EXIT_LOCKED;
+    return rc;
 }
 
 void cli_sanitize(char *dst, size_t dstsz, const char *src)
