@@ -10,6 +10,7 @@
 
 #include "core/features.h"
 #include "data/store_tui.h"
+#include "tui/redact.h"
 #include "tui/actions.h"
 #include "tui/fmt.h"
 #include "tui/keys.h"
@@ -110,6 +111,7 @@ void tui_state_done(TuiState *s)
     for (int i = 0; i < s->nundo; i++)
         free(s->undo[i].text);
     free_jobs(s);
+    tui_redact_free(s);
     tui_plan_close(s->plan);
     tui_model_free(s->model);
     memset(s, 0, sizeof *s);
@@ -292,6 +294,10 @@ void tui_render(TuiState *s, Canvas *c)
     if (c->w != s->w || c->h != s->h)
         canvas_resize(c, s->w, s->h);
     c->ascii = s->ascii;
+    if (s->redact && !s->scrub)
+        tui_redact_build(s);
+    c->filter = s->redact ? tui_redact_filter : NULL;
+    c->filter_ctx = s->scrub;
     canvas_clear(c);
     TuiFrame f;
     memset(&f, 0, sizeof f);
