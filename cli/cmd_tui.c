@@ -156,6 +156,13 @@ static int exec_tui(CliCtx *ctx, int argc, char **argv)
         tui_state_done(&s);
         return cli_error("%s", err.msg);
     }
+    if (store_fault() == STORE_FAULT_CORRUPT) { /* never a dashboard over missing pages */
+        tui_state_done(&s);
+        cli_error("%s: SQLite reports the database corrupt; not shown (`capplan check` says "
+                  "where)",
+                  ctx->db_path);
+        return CLI_EXIT_CORRUPT;
+    }
     t.load_ms = elapsed_ms(&t0);
     t.first_frame_ms = t.load_ms;
     int headless = o.keys || o.iterations > 0;

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "core/features.h"
+#include "data/store.h"
 #include "data/store_tui.h"
 #include "tui/redact.h"
 #include "tui/actions.h"
@@ -196,6 +197,12 @@ static void render_status(const TuiState *s, Canvas *c)
 {
     int y = c->h - 2;
     canvas_fill(c, 0, y, c->w, ' ', CV_STATUS);
+    if (s->store && store_fault() == STORE_FAULT_CORRUPT) { /* loud, and it stays */
+        canvas_text(c, 0, y, c->w, CV_BAD | CV_BOLD,
+                    "the database is corrupt: figures are missing; quit (exit 4) and run "
+                    "capplan check");
+        return;
+    }
     const TuiPrompt *p = &s->prompt;
     if (p->kind != TUI_P_NONE && p->kind != TUI_P_EDIT) {
         char buf[TUI_PROMPT_MAX + 80];

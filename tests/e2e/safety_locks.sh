@@ -106,6 +106,8 @@ for p in $pages; do
 done
 expect_rc 4 "$CAPPLAN_BIN" --db "$WORK/c.db" status
 grep -q 'corrupt\|malformed' "$WORK/err" || fail "corrupt status: $(cat "$WORK/out" "$WORK/err")"
+expect_rc 4 "$CAPPLAN_BIN" --db "$WORK/c.db" tui --iterations 3 --dump
+grep -q 'the database is corrupt' "$WORK/out" || fail "the dashboard over a corrupt database: $(tail -3 "$WORK/out")"
 expect_rc 4 "$CAPPLAN_BIN" --db "$WORK/c.db" check
 grep -q 'corrupt\|malformed\|integrity' "$WORK/out" "$WORK/err" || fail "check: $(cat "$WORK/out" "$WORK/err")"
 expect_rc 0 cap check
