@@ -14,7 +14,7 @@ grep -q 'holds work not made by `capplan demo` (imports=1), no demo mark; not re
 
 # killed at several points of a forced demo: the old database is whole
 for delay in 0.05 0.3 0.8 1.5 2.5; do
-    cap demo --jobs 20000 --no-tui --force >/dev/null 2>&1 & pid=$!
+    "$CAPPLAN_BIN" --db "$WORK/t.db" demo --jobs 20000 --no-tui --force >/dev/null 2>&1 & pid=$!
     sleep $delay
     kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null
     [ "$(sqlite3 "$WORK/t.db" 'PRAGMA integrity_check')" = ok ] || fail "kill after $delay s: integrity"
