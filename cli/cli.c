@@ -1,10 +1,13 @@
 #include "cli/cli.h"
 
+#include <cJSON.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "data/store.h"
+#include "reports/rtext.h"
 
 Store *cli_store(CliCtx *ctx)
 {
@@ -35,6 +38,26 @@ int cli_exit_code(const CliCtx *ctx, int rc)
     if (f == STORE_FAULT_LOCKED && rc == 1)
         return CLI_EXIT_LOCKED;
     return rc;
+}
+
+int cli_print_json(const cJSON *o, FILE *out)
+{
+    char *text = cJSON_Print(o);
+    if (!text)
+        return -1;
+    for (const char *s = text; *s;) {
+        size_t len = (unsigned char)*s < 0x80 ? 1 : rtext_char(s);
+        if (len == 0) {
+            fputc('?', out);
+            s++;
+        } else {
+            fwrite(s, 1, len, out);
+            s += len;
+        }
+    }
+    free(text);
+    fputc('\n', out);
+    return ferror(out) ? -1 : 0;
 }
 
 void cli_sanitize(char *dst, size_t dstsz, const char *src)

@@ -49,6 +49,12 @@ int cli_usage(const CmdEntry *e);
 /* 1 when argv holds --help or -h (prints help to stdout). */
 int cli_wants_help(const CmdEntry *e, int argc, char **argv);
 
+struct cJSON;
+/* Print o as JSON and a newline on out, every byte that is not valid UTF-8
+ * (names from data are stored as they came) written as '?', so that the
+ * output is valid JSON and UTF-8. 0, or -1 when it cannot be written. */
+int cli_print_json(const struct cJSON *o, FILE *out);
+
 /* Copy src into dst (size dstsz), replacing control characters (C0, DEL,
  * C1 and ESC sequences' starts) with '?', keeping valid UTF-8. */
 void cli_sanitize(char *dst, size_t dstsz, const char *src);

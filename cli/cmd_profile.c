@@ -142,9 +142,7 @@ static int print_json(const Plan *p, FILE *out)
     json_scale(o, p);
     json_profiles(o, p);
     json_users(o, p);
-    char *text = cJSON_Print(o);
-    fprintf(out, "%s\n", text);
-    free(text);
+    cli_print_json(o, out);
     cJSON_Delete(o);
     return 0;
 }

@@ -19,7 +19,11 @@ static void print_help(FILE *out)
                  "PATH defaults to $CAPPLAN_DB, else ./capplan.db.\n\ncommands:\n");
     for (size_t i = 0; i < ncommands; i++)
         fprintf(out, "  %s\n", commands[i]->usage);
-    fprintf(out, "\n`capplan COMMAND --help` for details; `capplan --version`.\n");
+    fprintf(out, "\n`capplan COMMAND --help` for details; `capplan --version`.\n"
+                 "Exit status: 0 success, 1 the work failed (bad data, I/O), 2 bad usage,\n"
+                 "3 the database stayed locked by another process past $CAPPLAN_LOCK_TIMEOUT\n"
+                 "seconds (default %d), 4 the database is corrupt (capplan check).\n",
+            STORE_LOCK_TIMEOUT_S);
 }
 
 /* Told once when a command waits more than a second for another process's
