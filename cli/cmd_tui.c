@@ -131,6 +131,7 @@ static int run_terminal(TuiState *s, const TuiOpts *o)
     if (term_open(&io, &utf8, &err) < 0)
         return cli_error("%s", err.msg);
     s->ascii = o->ascii || !utf8;
+    store_wait_notice(NULL); /* a line on stderr would land inside the screen */
     tui_run(s, &io, 0, NULL);
     term_close();
     return 0;

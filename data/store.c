@@ -259,6 +259,11 @@ void store_faults_init(void (*notice)(const char *path), int timeout_s)
         lock_timeout_s = timeout_s;
 }
 
+void store_wait_notice(void (*notice)(const char *path))
+{
+    wait_notice = notice;
+}
+
 int store_fault(void)
 {
     return fault;

@@ -39,6 +39,8 @@ enum { STORE_FAULT_NONE, STORE_FAULT_LOCKED, STORE_FAULT_CORRUPT };
  * reports, and call notice (may be NULL) once per wait that lasts more
  * than a second; timeout_s (>= 0; -1 keeps the default) bounds a wait. */
 void store_faults_init(void (*notice)(const char *path), int timeout_s);
+/* Replace the wait notice (NULL: wait silently, e.g. under curses). */
+void store_wait_notice(void (*notice)(const char *path));
 /* STORE_FAULT_CORRUPT once SQLite reported a corrupt file, else
  * STORE_FAULT_LOCKED once a wait for a lock timed out, else NONE. */
 int store_fault(void);
