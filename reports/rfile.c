@@ -70,7 +70,8 @@ static int name_it(RFile *rf)
     char proc[64];
     snprintf(proc, sizeof proc, "/proc/self/fd/%d", fileno(rf->f));
     unlink(rf->tmp); /* a leftover of a killed process with our pid */
-    if (linkat(AT_FDCWD, proc, AT_FDCWD, rf->tmp, AT_SYMLINK_FOLLOW) != 0)
+    if (linkat(AT_FDCWD, proc, AT_FDCWD, rf->tmp, AT_SYMLINK_FOLLOW) != 0 &&
+        linkat(fileno(rf->f), "", AT_FDCWD, rf->tmp, AT_EMPTY_PATH) != 0) /* no /proc */
         return -1;
     rf->unnamed = 0;
     return 0;
