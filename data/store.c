@@ -36,7 +36,6 @@ typedef struct UsageSums {
     double gpu_hours, cpu_hours, wait_s, gpu_hours_lost;
 } UsageSums;
 
-
 struct Store {
     sqlite3 *db;
     StrMap *dict[DICT_COUNT];
