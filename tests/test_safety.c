@@ -23,6 +23,8 @@
 #include "reports/csvw.h"
 #include "reports/rfile.h"
 #include "tests/lib/testutil.h"
+#include "tui/canvas.h"
+#include "tui/redact.h"
 
 static void hex(const unsigned char *p, size_t n, char *out)
 {
@@ -270,13 +272,41 @@ static void test_caches_under_lock(void **state)
     free(path);
 }
 
+/* The canvas draws every string through its filter: with presentation
+ * mode's scrubber, a status line naming a group shows its label, a name cut
+ * by the column's width is replaced before it is cut. */
+static void test_canvas_filter(void **state)
+{
+    (void)state;
+    AnonScrub *a = anon_scrub_new();
+    anon_scrub_add(a, "brennan-lab", "group 01");
+    anon_scrub_add(a, "mdas", "user 007");
+    Canvas *c = canvas_new(40, 2);
+    c->filter = tui_redact_filter;
+    c->filter_ctx = a;
+    canvas_text(c, 0, 0, 40, 0, "saved gpus.3 of brennan-lab");
+    canvas_text_right(c, 0, 1, 32, 0, "professor agrees, mdas too");
+    char row[256];
+    assert_string_equal(canvas_row(c, 0, row, sizeof row), "saved gpus.3 of group 01");
+    assert_string_equal(canvas_row(c, 1, row, sizeof row), "  professor agrees, user 007 too");
+    canvas_clear(c);
+    canvas_text(c, 0, 0, 12, 0, "by brennan-lab"); /* 14 columns: cut after it is replaced */
+    assert_string_equal(canvas_row(c, 0, row, sizeof row), "by group 01");
+    c->filter = NULL;
+    canvas_clear(c);
+    canvas_text(c, 0, 0, 40, 0, "saved gpus.3 of brennan-lab");
+    assert_string_equal(canvas_row(c, 0, row, sizeof row), "saved gpus.3 of brennan-lab");
+    canvas_free(c);
+    anon_scrub_free(a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hmac_rfc4231),     cmocka_unit_test(test_pseudonym_keyed),
         cmocka_unit_test(test_scrub),            cmocka_unit_test(test_csv_leading_space),
         cmocka_unit_test(test_rfile_unnamed),    cmocka_unit_test(test_check_counts),
-        cmocka_unit_test(test_caches_under_lock),
+        cmocka_unit_test(test_caches_under_lock), cmocka_unit_test(test_canvas_filter),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
