@@ -11,6 +11,7 @@
 
 #include "core/strmap.h"
 #include "data/fields.h"
+#include "data/store_fault.h"
 #include "data/store_schema.h"
 
 enum { DICT_CLUSTER, DICT_USER, DICT_ACCOUNT, DICT_PARTITION, DICT_QOS, DICT_COUNT };
@@ -53,19 +54,16 @@ struct Store {
     size_t nusage, capusage;
     int bulk; /* the transaction runs under a rollback journal (store_begin_bulk) */
     int64_t win_lo, win_hi; /* this transaction's accounting window (acct_window); 0 none */
-    char *path;             /* as opened (for the wait notice) */
-    int read_only;          /* opened by store_open_read */
+    char *path;             /* as opened */
     int64_t dict_version;   /* data_version when the name caches were read */
-    int64_t waited_ms;      /* in the current wait for a lock */
-    int told;               /* the wait notice was given */
+    StoreWait wait;         /* the current wait for another process's lock */
 };
 
-static void note_code(int code);
 static int journal_mode(Store *st, const char *mode);
 
 static int db_err(Store *st, CpErr *err, const char *what)
 {
-    note_code(sqlite3_errcode(st->db));
+    store_fault_note(sqlite3_errcode(st->db));
     return cp_err_set(err, "database: %s: %s", what, sqlite3_errmsg(st->db));
 }
 
@@ -227,78 +225,11 @@ static int prepare_job_statements(Store *st, CpErr *err)
                    &st->usage_add, err);
 }
 
-/* ---- faults: what main maps to exit codes (3 locked, 4 corrupt) ---- */
-
-static int fault;                           /* STORE_FAULT_* seen in this process */
-static void (*wait_notice)(const char *path); /* told once per wait, or NULL */
-static int lock_timeout_s = STORE_LOCK_TIMEOUT_S;
-
-static void note_code(int code)
-{
-    code &= 0xff;
-    if (code == SQLITE_CORRUPT || code == SQLITE_NOTADB)
-        fault = STORE_FAULT_CORRUPT;
-    else if ((code == SQLITE_BUSY || code == SQLITE_LOCKED) && fault != STORE_FAULT_CORRUPT)
-        fault = STORE_FAULT_LOCKED;
-}
-
-static void on_sqlite_log(void *ctx, int code, const char *msg)
-{
-    (void)ctx;
-    (void)msg;
-    if ((code & 0xff) == SQLITE_CORRUPT || (code & 0xff) == SQLITE_NOTADB)
-        note_code(code);
-}
-
-void store_faults_init(void (*notice)(const char *path), int timeout_s)
-{
-    sqlite3_config(SQLITE_CONFIG_LOG, on_sqlite_log, NULL);
-    wait_notice = notice;
-    if (timeout_s >= 0)
-        lock_timeout_s = timeout_s;
-}
-
-void store_wait_notice(void (*notice)(const char *path))
-{
-    wait_notice = notice;
-}
-
-int store_fault(void)
-{
-    return fault;
-}
-
-int store_lock_timeout(void)
-{
-    return lock_timeout_s;
-}
-
-/* Wait for another process's lock: sleep a little longer each time, tell
- * the user once after a second, give up after lock_timeout_s. */
-static int on_busy(void *ctx, int count)
-{
-    Store *st = ctx;
-    int step_ms = count < 10 ? 10 : 100;
-    if (count == 0)
-        st->waited_ms = 0;
-    if (st->waited_ms >= (int64_t)lock_timeout_s * 1000) {
-        note_code(SQLITE_BUSY);
-        return 0;
-    }
-    if (st->waited_ms >= 1000 && !st->told && wait_notice) {
-        st->told = 1;
-        wait_notice(st->path);
-    }
-    sqlite3_sleep(step_ms);
-    st->waited_ms += step_ms;
-    return 1;
-}
-
-/* 1: wait for other processes' locks (on_busy); 0: fail at once. */
+/* 1: wait for other processes' locks (store_fault.c); 0: fail at once. */
 static void set_waiting(Store *st, int on)
 {
     if (on)
-        sqlite3_busy_handler(st->db, on_busy, st);
+        sqlite3_busy_handler(st->db, store_fault_busy, &st->wait);
     else
         sqlite3_busy_timeout(st->db, 0);
 }
@@ -334,7 +265,7 @@ static int open_handle(Store *st, const char *path, int flags, CpErr *err)
     if (sqlite3_open_v2(path, &st->db, flags | SQLITE_OPEN_NOMUTEX, NULL) == SQLITE_OK)
         return 0;
     cp_err_set(err, "cannot open database: %s", st->db ? sqlite3_errmsg(st->db) : "out of memory");
-    note_code(st->db ? sqlite3_errcode(st->db) : SQLITE_NOMEM);
+    store_fault_note(st->db ? sqlite3_errcode(st->db) : SQLITE_NOMEM);
     sqlite3_close(st->db);
     st->db = NULL;
     return -1;
@@ -406,7 +337,7 @@ static Store *open_store(const char *path, int read_only, CpErr *err)
 {
     Store *st = xcalloc(1, sizeof *st);
     st->path = xstrdup(path);
-    st->read_only = read_only;
+    st->wait.path = st->path;
     int64_t version = store_nmigrations;
     int rc = read_only ? open_read_only(st, path, &version, err) : open_read_write(st, path, err);
     if (rc == 0 && version > store_nmigrations)
@@ -429,7 +360,7 @@ static Store *open_store(const char *path, int read_only, CpErr *err)
     if (rc == 0)
         return st;
     if (st->db)
-        note_code(sqlite3_errcode(st->db));
+        store_fault_note(sqlite3_errcode(st->db));
     cp_err_prefix(err, path);
     store_close(st);
     return NULL;
@@ -1109,107 +1040,4 @@ int store_link_metrics(Store *st, int64_t import_id, CpErr *err)
     int rc = sqlite3_step(s);
     sqlite3_finalize(s);
     return rc == SQLITE_DONE ? 0 : db_err(st, err, "link GPU metrics");
-}
-
-/* One count for status: a table a database does not have yet reads as 0,
- * any other failure (a corrupt page) is an error, never a 0. */
-static int status_count(Store *st, const char *sql, int64_t *out, CpErr *err)
-{
-    sqlite3_stmt *s;
-    *out = 0;
-    if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
-        return (sqlite3_errcode(st->db) & 0xff) == SQLITE_ERROR ? 0 : db_err(st, err, "status");
-    int rc = sqlite3_step(s);
-    if (rc == SQLITE_ROW)
-        *out = sqlite3_column_int64(s, 0);
-    sqlite3_finalize(s);
-    return rc == SQLITE_ROW ? 0 : db_err(st, err, "status");
-}
-
-static int named_counts(Store *st, const char *sql, StoreNamedCount **out, int *n, CpErr *err)
-{
-    sqlite3_stmt *s;
-    *out = NULL;
-    *n = 0;
-    if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
-        return db_err(st, err, "status");
-    int cap = 0, rc;
-    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-        if (*n == cap) {
-            cap = cap ? cap * 2 : 8;
-            *out = xrealloc(*out, (size_t)cap * sizeof **out);
-        }
-        const char *name = (const char *)sqlite3_column_text(s, 0);
-        (*out)[*n].name = xstrdup(name ? name : "");
-        (*out)[*n].count = sqlite3_column_int64(s, 1);
-        (*n)++;
-    }
-    if (rc != SQLITE_DONE)
-        db_err(st, err, "status");
-    sqlite3_finalize(s);
-    return rc == SQLITE_DONE ? 0 : -1;
-}
-
-int store_status(Store *st, StoreStatus *o, CpErr *err)
-{
-    memset(o, 0, sizeof *o);
-    struct {
-        int64_t *out;
-        const char *sql;
-    } counts[] = {
-        {&o->jobs, "SELECT count(*) FROM jobs WHERE final=1"},
-        {&o->attempts, "SELECT count(*) FROM jobs"},
-        {&o->users, "SELECT count(*) FROM users"},
-        {&o->accounts, "SELECT count(*) FROM accounts"},
-        {&o->groups, "SELECT count(DISTINCT group_name) FROM people"},
-        {&o->people, "SELECT count(DISTINCT user) FROM people"},
-        {&o->clusters_n, "SELECT count(*) FROM clusters"},
-        {&o->inventory_rows, "SELECT count(*) FROM inventory"},
-        {&o->events, "SELECT count(*) FROM events"},
-        {&o->pubs, "SELECT count(*) FROM pubs"},
-        {&o->gpu_metrics, "SELECT count(*) FROM gpu_metrics"},
-        {&o->imports, "SELECT count(*) FROM imports WHERE finished_at IS NOT NULL"},
-    };
-    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++)
-        if (status_count(st, counts[i].sql, counts[i].out, err) < 0)
-            return -1;
-    o->first_submit = o->last_submit = CP_TIME_NONE;
-    if (o->attempts > 0 &&
-        (status_count(st, "SELECT min(submit) FROM jobs WHERE submit > 0", &o->first_submit,
-                      err) < 0 ||
-         status_count(st, "SELECT max(submit) FROM jobs", &o->last_submit, err) < 0))
-        return -1;
-    sqlite3_stmt *s;
-    if (sqlite3_prepare_v2(st->db, "SELECT total(gpu_hours), total(cpu_hours) FROM usage_month",
-                           -1, &s, NULL) != SQLITE_OK)
-        return db_err(st, err, "status");
-    int rc = sqlite3_step(s);
-    if (rc == SQLITE_ROW) {
-        o->gpu_hours = sqlite3_column_double(s, 0);
-        o->cpu_hours = sqlite3_column_double(s, 1);
-    }
-    sqlite3_finalize(s);
-    if (rc != SQLITE_ROW)
-        return db_err(st, err, "status");
-    if (named_counts(st,
-                     "SELECT c.name, count(j.id) FROM clusters c LEFT JOIN jobs j "
-                     "ON j.cluster_id=c.id AND j.final=1 GROUP BY c.id ORDER BY c.name",
-                     &o->clusters, &o->nclusters, err) < 0)
-        return -1;
-    return named_counts(st,
-                        "SELECT kind || ' ' || path || ' (' || coalesce(format,'') || ')', "
-                        "coalesce(rows_added,0) FROM imports WHERE finished_at IS NOT NULL "
-                        "ORDER BY id DESC LIMIT 10",
-                        &o->recent_imports, &o->nrecent, err);
-}
-
-void store_status_free(StoreStatus *s)
-{
-    for (int i = 0; i < s->nclusters; i++)
-        free(s->clusters[i].name);
-    for (int i = 0; i < s->nrecent; i++)
-        free(s->recent_imports[i].name);
-    free(s->clusters);
-    free(s->recent_imports);
-    memset(s, 0, sizeof *s);
 }
