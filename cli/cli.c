@@ -1,10 +1,13 @@
 #include "cli/cli.h"
 
+#include <cJSON.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "data/store.h"
+#include "reports/rtext.h"
 
 Store *cli_store(CliCtx *ctx)
 {
@@ -16,10 +19,45 @@ Store *cli_store(CliCtx *ctx)
                   ctx->db_path);
         return NULL;
     }
-    ctx->store = store_open(ctx->db_path, &err);
+    ctx->store = ctx->read_only ? store_open_read(ctx->db_path, &err)
+                                : store_open(ctx->db_path, &err);
     if (!ctx->store)
         cli_error("%s", err.msg);
     return ctx->store;
+}
+
+int cli_exit_code(const CliCtx *ctx, int rc)
+{
+    int f = store_fault();
+    if (f == STORE_FAULT_CORRUPT) {
+        if (rc == 0)
+            cli_error("%s: SQLite reports the database corrupt; `capplan check` says where",
+                      ctx->db_path);
+        return CLI_EXIT_CORRUPT;
+    }
+    if (f == STORE_FAULT_LOCKED && rc == 1)
+        return CLI_EXIT_LOCKED;
+    return rc;
+}
+
+int cli_print_json(const cJSON *o, FILE *out)
+{
+    char *text = cJSON_Print(o);
+    if (!text)
+        return -1;
+    for (const char *s = text; *s;) {
+        size_t len = (unsigned char)*s < 0x80 ? 1 : rtext_char(s);
+        if (len == 0) {
+            fputc('?', out);
+            s++;
+        } else {
+            fwrite(s, 1, len, out);
+            s += len;
+        }
+    }
+    free(text);
+    fputc('\n', out);
+    return ferror(out) ? -1 : 0;
 }
 
 void cli_sanitize(char *dst, size_t dstsz, const char *src)

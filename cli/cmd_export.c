@@ -20,6 +20,8 @@ static int parse_args(int argc, char **argv, ExportArgs *a)
         int more = i + 1 < argc;
         if (strcmp(argv[i], "--anonymize") == 0 || strcmp(argv[i], "--anonymise") == 0)
             a->o.anonymize = 1;
+        else if (strcmp(argv[i], "--anon-key") == 0 && more)
+            a->o.anon_key_file = argv[++i];
         else if (strcmp(argv[i], "--scenario") == 0 && more)
             a->o.scenario = argv[++i];
         else if (strcmp(argv[i], "--peers") == 0 && more)
@@ -76,8 +78,8 @@ static int exec_export(CliCtx *ctx, int argc, char **argv)
 
 const CmdEntry cmd_export = {
     "export",
-    "capplan export report.md | --csv DIR [--scenario S] [--anonymize] [--peers FILE.csv] "
-    "[--years N]",
+    "capplan export report.md | --csv DIR [--scenario S] [--anonymize [--anon-key FILE]] "
+    "[--peers FILE.csv] [--years N]",
     "\nThe planning report and the spreadsheet tables, from the same figures as\n"
     "`capplan project --json` and `capplan stats KIND --json`.\n"
     "\n"
@@ -91,12 +93,18 @@ const CmdEntry cmd_export = {
     "  --csv DIR         groups, students, profiles, projection, usage_by_month,\n"
     "                    usage_by_group_month, preemption, waits (.csv): RFC 4180, UTF-8,\n"
     "                    CRLF, header row, ISO dates, dot decimals; a text cell starting\n"
-    "                    with = + - @ tab or CR is prefixed with ' (a plain number such as\n"
-    "                    -3.5 stays a number).\n"
+    "                    (after spaces) with = + - @ tab CR or LF is prefixed with ' (a\n"
+    "                    plain number such as -3.5 stays a number).\n"
     "\noptions:\n"
     "  --scenario S      the scenario's parameters (default: base, as measured)\n"
-    "  --anonymize       stable pseudonyms for user and group names (group-xxxxxx,\n"
-    "                    user-xxxxxx) everywhere; meeting notes' text left out\n"
+    "  --anonymize       keyed pseudonyms for user and group names (group-xxxxxx,\n"
+    "                    user-xxxxxx) everywhere, and every known name (logins, groups,\n"
+    "                    professors, authors) replaced inside free text (scenario names,\n"
+    "                    event labels, profile names, reasons); meeting notes' text left\n"
+    "                    out. The key is the site's secret, made once and kept in the\n"
+    "                    database: the same name gives the same pseudonym in every report,\n"
+    "                    and no one without the key can test a name against one\n"
+    "  --anon-key FILE   the key from FILE (16 bytes or more) instead of the database's\n"
     "  --peers FILE.csv  institution,gpus,researchers (else the table `capplan import\n"
     "                    peers` fills)\n"
     "  --years N         projection horizon (default 3)\n"

@@ -34,9 +34,7 @@ static void today(char *buf, size_t n)
 
 static void print_json(cJSON *o)
 {
-    char *text = cJSON_Print(o);
-    printf("%s\n", text);
-    free(text);
+    cli_print_json(o, stdout);
     cJSON_Delete(o);
 }
 

@@ -204,9 +204,7 @@ static void print_json(const View *v, FILE *out)
     json_groups(o, v);
     json_totals(o, v);
     json_edits(o, v);
-    char *text = cJSON_Print(o);
-    fprintf(out, "%s\n", text);
-    free(text);
+    cli_print_json(o, out);
     cJSON_Delete(o);
 }
 
@@ -412,9 +410,7 @@ static void backtest_json(const PlanBacktest *b, FILE *out)
         cJSON_AddNumberToObject(e, "err_demand", x->err_demand);
         cJSON_AddItemToArray(a, e);
     }
-    char *text = cJSON_Print(o);
-    fprintf(out, "%s\n", text);
-    free(text);
+    cli_print_json(o, out);
     cJSON_Delete(o);
 }
 

@@ -272,9 +272,7 @@ static int print_json(const StatsReport *rep, const StatsArgs *a, const char *ta
             cJSON_AddItemToArray(rows, row);
         }
     }
-    char *text = cJSON_Print(o);
-    int rc = text && fprintf(out, "%s\n", text) >= 0 ? 0 : cli_error("stats: cannot write JSON");
-    free(text);
+    int rc = cli_print_json(o, out) == 0 ? 0 : cli_error("stats: cannot write JSON");
     cJSON_Delete(o);
     return rc;
 }

@@ -131,6 +131,7 @@ static int run_terminal(TuiState *s, const TuiOpts *o)
     if (term_open(&io, &utf8, &err) < 0)
         return cli_error("%s", err.msg);
     s->ascii = o->ascii || !utf8;
+    store_wait_notice(NULL); /* a line on stderr would land inside the screen */
     tui_run(s, &io, 0, NULL);
     term_close();
     return 0;
@@ -155,6 +156,13 @@ static int exec_tui(CliCtx *ctx, int argc, char **argv)
     if (tui_state_init(&s, st, o.scenario, &err) < 0) {
         tui_state_done(&s);
         return cli_error("%s", err.msg);
+    }
+    if (store_fault() == STORE_FAULT_CORRUPT) { /* never a dashboard over missing pages */
+        tui_state_done(&s);
+        cli_error("%s: SQLite reports the database corrupt; not shown (`capplan check` says "
+                  "where)",
+                  ctx->db_path);
+        return CLI_EXIT_CORRUPT;
     }
     t.load_ms = elapsed_ms(&t0);
     t.first_frame_ms = t.load_ms;

@@ -10,7 +10,7 @@
 
 static const CmdEntry *const commands[] = {&cmd_import, &cmd_collect, &cmd_status, &cmd_demo, &cmd_profile,
                                            &cmd_project, &cmd_scenario, &cmd_tui, &cmd_stats, &cmd_meetings,
-                                           &cmd_export};
+                                           &cmd_export, &cmd_check};
 static const size_t ncommands = sizeof commands / sizeof commands[0];
 
 static void print_help(FILE *out)
@@ -19,12 +19,44 @@ static void print_help(FILE *out)
                  "PATH defaults to $CAPPLAN_DB, else ./capplan.db.\n\ncommands:\n");
     for (size_t i = 0; i < ncommands; i++)
         fprintf(out, "  %s\n", commands[i]->usage);
-    fprintf(out, "\n`capplan COMMAND --help` for details; `capplan --version`.\n");
+    fprintf(out, "\n`capplan COMMAND --help` for details; `capplan --version`.\n"
+                 "Exit status: 0 success, 1 the work failed (bad data, I/O), 2 bad usage,\n"
+                 "3 the database stayed locked by another process past $CAPPLAN_LOCK_TIMEOUT\n"
+                 "seconds (default %d), 4 the database is corrupt (capplan check).\n",
+            STORE_LOCK_TIMEOUT_S);
+}
+
+/* Told once when a command waits more than a second for another process's
+ * lock on the database (an import writing it). */
+static void wait_notice(const char *path)
+{
+    cli_error("%s: another capplan holds the database (an import?); waiting up to %d s",
+              path, store_lock_timeout());
+}
+
+/* $CAPPLAN_LOCK_TIMEOUT: seconds to wait for a lock; -1 (the default) when
+ * unset or not a whole number. */
+static int lock_timeout_env(void)
+{
+    const char *v = getenv("CAPPLAN_LOCK_TIMEOUT");
+    char *end;
+    long n = v && *v ? strtol(v, &end, 10) : -1;
+    return v && *v && !*end && n >= 0 && n <= 86400 ? (int)n : -1;
+}
+
+static int is_reader(const char *cmd)
+{
+    static const char *const readers[] = {"status", "stats", "export", "check"};
+    for (size_t i = 0; i < sizeof readers / sizeof readers[0]; i++)
+        if (strcmp(cmd, readers[i]) == 0)
+            return 1;
+    return 0;
 }
 
 int main(int argc, char **argv)
 {
-    CliCtx ctx = {NULL, NULL, 0};
+    CliCtx ctx = {NULL, NULL, 0, 0};
+    store_faults_init(wait_notice, lock_timeout_env());
     const char *env = getenv("CAPPLAN_DB");
     ctx.db_path = env && env[0] ? env : "capplan.db";
     int i = 1;
@@ -57,9 +89,10 @@ int main(int argc, char **argv)
         if (strcmp(argv[i], commands[c]->name) == 0) {
             ctx.may_create = strcmp(argv[i], "import") == 0 || strcmp(argv[i], "collect") == 0 ||
                              strcmp(argv[i], "demo") == 0;
+            ctx.read_only = is_reader(argv[i]);
             int rc = commands[c]->exec(&ctx, argc - i, argv + i);
             store_close(ctx.store);
-            return rc;
+            return cli_exit_code(&ctx, rc);
         }
     }
     fprintf(stderr, "capplan: unknown command '%s'\n", argv[i]);

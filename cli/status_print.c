@@ -51,11 +51,9 @@ static int print_json(const StoreStatus *s, FILE *out)
         cJSON_AddNumberToObject(c, "jobs", (double)s->clusters[i].count);
         cJSON_AddItemToArray(cl, c);
     }
-    char *text = cJSON_Print(o);
-    fprintf(out, "%s\n", text);
-    free(text);
+    int rc = cli_print_json(o, out);
     cJSON_Delete(o);
-    return 0;
+    return rc < 0 ? cli_error("status: cannot write JSON") : 0;
 }
 
 static void print_text(const StoreStatus *s, FILE *out)

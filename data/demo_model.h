@@ -324,6 +324,12 @@ int demo_write_metrics(const DemoWorld *w, const char *dir, DemoFiles *files, Cp
  * -1 with err when it cannot be read. */
 typedef struct Store Store;
 int store_demo_is_capplan(const char *path, CpErr *err);
+/* 1 when the capplan database at path holds only what `capplan demo` made
+ * (or nothing a person put in), 0 when it holds other work (err says what),
+ * -1 with err when it cannot be read. Reads only. */
+int store_demo_own_work(const char *path, CpErr *err);
+/* Record in st what the demo made, for store_demo_own_work. */
+int store_demo_mark(Store *st, CpErr *err);
 /* Write w's meeting notes and stated needs (one transaction). */
 int store_demo_meetings(Store *st, const DemoWorld *w, CpErr *err);
 

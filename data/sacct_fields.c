@@ -169,8 +169,12 @@ static int count_field(SacctRow *row, SacctField f, int32_t *dst, const char **b
     int64_t v;
     if (!has(row, f) || *dst >= 0)
         return 0;
-    if (fields_int(row->val[f], row->len[f], &v, err) < 0 || v < 0 || v > INT32_MAX)
+    if (fields_int(row->val[f], row->len[f], &v, err) < 0)
         return fail(f, bad);
+    if (v < 0 || v > INT32_MAX) { /* a number, but no count: say which */
+        cp_err_set(err, "%lld is not a count (0 to %d)", (long long)v, INT32_MAX);
+        return fail(f, bad);
+    }
     *dst = (int32_t)v;
     return 0;
 }

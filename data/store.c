@@ -7,9 +7,11 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "core/strmap.h"
 #include "data/fields.h"
+#include "data/store_fault.h"
 #include "data/store_schema.h"
 
 enum { DICT_CLUSTER, DICT_USER, DICT_ACCOUNT, DICT_PARTITION, DICT_QOS, DICT_COUNT };
@@ -36,8 +38,6 @@ typedef struct UsageSums {
     double gpu_hours, cpu_hours, wait_s, gpu_hours_lost;
 } UsageSums;
 
-#define BUSY_TIMEOUT_MS 5000 /* how long a statement waits for another writer */
-
 struct Store {
     sqlite3 *db;
     StrMap *dict[DICT_COUNT];
@@ -56,10 +56,16 @@ struct Store {
     size_t nusage, capusage;
     int bulk; /* the transaction runs under a rollback journal (store_begin_bulk) */
     int64_t win_lo, win_hi; /* this transaction's accounting window (acct_window); 0 none */
+    char *path;             /* as opened */
+    int64_t dict_version;   /* data_version when the name caches were read */
+    StoreWait wait;         /* the current wait for another process's lock */
 };
+
+static int journal_mode(Store *st, const char *mode);
 
 static int db_err(Store *st, CpErr *err, const char *what)
 {
+    store_fault_note(sqlite3_errcode(st->db));
     return cp_err_set(err, "database: %s: %s", what, sqlite3_errmsg(st->db));
 }
 
@@ -93,42 +99,80 @@ int64_t store_scalar(Store *st, const char *sql)
     return v;
 }
 
+/* Bring the schema up to date, one version per transaction; the version
+ * is read again under the write lock, so two processes creating one
+ * database at once do not both run a script. */
 static int migrate(Store *st, CpErr *err)
 {
-    int64_t version = store_scalar(st, "PRAGMA user_version");
-    if (version > store_nmigrations)
-        return cp_err_set(err, "database schema version %lld is newer than this capplan (%d)",
-                          (long long)version, store_nmigrations);
-    for (int v = (int)version; v < store_nmigrations; v++) {
-        char pragma[64];
-        snprintf(pragma, sizeof pragma, "PRAGMA user_version=%d", v + 1);
+    for (;;) {
+        if (store_scalar(st, "PRAGMA user_version") >= store_nmigrations)
+            return 0; /* the usual case: no lock taken */
         if (exec_sql(st, "BEGIN IMMEDIATE", err) < 0)
             return -1;
-        if (exec_sql(st, store_migrations[v], err) < 0 || exec_sql(st, pragma, err) < 0) {
+        int64_t v = store_scalar(st, "PRAGMA user_version");
+        if (v < 0 || v > store_nmigrations) {
+            exec_sql(st, "ROLLBACK", NULL);
+            return v < 0 ? db_err(st, err, "read the schema version") : 0;
+        }
+        char pragma[64];
+        snprintf(pragma, sizeof pragma, "PRAGMA user_version=%d", (int)v + 1);
+        if (v < store_nmigrations && (exec_sql(st, store_migrations[v], err) < 0 ||
+                                      exec_sql(st, pragma, err) < 0)) {
             exec_sql(st, "ROLLBACK", NULL);
             return -1;
         }
         if (exec_sql(st, "COMMIT", err) < 0)
             return -1;
     }
-    return 0;
 }
 
+/* Fill dictionary d's cache from its table (the names other processes
+ * added included) and prepare its insert. */
 static int load_dict(Store *st, int d, CpErr *err)
 {
     char sql[128];
     sqlite3_stmt *s;
+    if (st->dict[d])
+        strmap_clear(st->dict[d]);
+    else
+        st->dict[d] = strmap_new();
     snprintf(sql, sizeof sql, "SELECT id, name FROM %s", dict_table[d]);
     if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
         return db_err(st, err, "read names");
-    while (sqlite3_step(s) == SQLITE_ROW) {
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
         const char *name = (const char *)sqlite3_column_text(s, 1);
-        strmap_put(st->dict[d], name, (size_t)sqlite3_column_bytes(s, 1),
+        strmap_put(st->dict[d], name ? name : "", (size_t)sqlite3_column_bytes(s, 1),
                    sqlite3_column_int64(s, 0));
     }
     sqlite3_finalize(s);
+    if (rc != SQLITE_DONE)
+        return db_err(st, err, "read names");
+    if (st->dict_insert[d])
+        return 0;
     snprintf(sql, sizeof sql, "INSERT INTO %s(name) VALUES(?1)", dict_table[d]);
     return prepare(st, sql, &st->dict_insert[d], err);
+}
+
+static int load_dicts(Store *st, CpErr *err)
+{
+    for (int d = 0; d < DICT_COUNT; d++)
+        if (load_dict(st, d, err) < 0)
+            return -1;
+    return 0;
+}
+
+/* PRAGMA data_version: changes when another connection commits. */
+static int data_version(Store *st, int64_t *out)
+{
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(st->db, "PRAGMA data_version", -1, &s, NULL) != SQLITE_OK)
+        return -1;
+    int rc = sqlite3_step(s);
+    if (rc == SQLITE_ROW)
+        *out = sqlite3_column_int64(s, 0);
+    sqlite3_finalize(s);
+    return rc == SQLITE_ROW ? 0 : -1;
 }
 
 #define JOB_COLS                                                                              \
@@ -197,36 +241,156 @@ static int prepare_job_statements(Store *st, CpErr *err)
                    &st->usage_add, err);
 }
 
-Store *store_open(const char *path, CpErr *err)
+/* 1: wait for other processes' locks (store_fault.c); 0: fail at once. */
+static void set_waiting(Store *st, int on)
+{
+    if (on)
+        sqlite3_busy_handler(st->db, store_fault_busy, &st->wait);
+    else
+        sqlite3_busy_timeout(st->db, 0);
+}
+
+void store_wait(Store *st, int on)
+{
+    set_waiting(st, on);
+}
+
+/* ---- open ---- */
+
+/* user_version, read before anything is written; -1 (err filled) when the
+ * file cannot be read as a database. */
+static int64_t schema_version(Store *st, CpErr *err)
+{
+    sqlite3_stmt *s;
+    int64_t v = -1;
+    if (sqlite3_prepare_v2(st->db, "PRAGMA user_version", -1, &s, NULL) != SQLITE_OK) {
+        db_err(st, err, "read");
+        return -1;
+    }
+    int rc = sqlite3_step(s);
+    if (rc == SQLITE_ROW)
+        v = sqlite3_column_int64(s, 0);
+    else
+        db_err(st, err, "read");
+    sqlite3_finalize(s);
+    return v;
+}
+
+static int open_handle(Store *st, const char *path, int flags, CpErr *err)
+{
+    if (sqlite3_open_v2(path, &st->db, flags | SQLITE_OPEN_NOMUTEX, NULL) == SQLITE_OK)
+        return 0;
+    cp_err_set(err, "cannot open database: %s", st->db ? sqlite3_errmsg(st->db) : "out of memory");
+    store_fault_note(st->db ? sqlite3_errcode(st->db) : SQLITE_NOMEM);
+    sqlite3_close(st->db);
+    st->db = NULL;
+    return -1;
+}
+
+/* The folder holding path is writable (a WAL database needs its -wal and
+ * -shm files there). */
+static int dir_writable(const char *path)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else if (slash == dir)
+        dir[1] = '\0';
+    else
+        *slash = '\0';
+    return access(dir, W_OK) == 0;
+}
+
+/* Open for reading only: no journal switch, no migration, nothing
+ * written. A WAL database in a folder nobody can write (a read-only mount,
+ * chmod a-w) is opened immutable: no process can be writing it there. */
+static int open_read_only(Store *st, const char *path, int64_t *version, CpErr *err)
+{
+    if (open_handle(st, path, SQLITE_OPEN_READONLY, err) < 0)
+        return -1;
+    set_waiting(st, 1);
+    *version = schema_version(st, err);
+    if (*version >= 0 || dir_writable(path))
+        return *version >= 0 ? 0 : -1;
+    sqlite3_close(st->db);
+    st->db = NULL;
+    char *uri = sqlite3_mprintf("file:%s?immutable=1", path);
+    int flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_URI;
+    int rc = open_handle(st, uri, flags, err);
+    sqlite3_free(uri);
+    if (rc < 0)
+        return -1;
+    *version = schema_version(st, err);
+    return *version >= 0 ? 0 : -1;
+}
+
+/* Open for writing: refuse a future schema before anything changes, put a
+ * new or rollback-journal database in WAL mode (when no other process
+ * holds it: an import's bulk load switches back itself), migrate. */
+static int open_read_write(Store *st, const char *path, CpErr *err)
+{
+    if (open_handle(st, path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, err) < 0)
+        return -1;
+    set_waiting(st, 1);
+    int64_t version = schema_version(st, err);
+    if (version < 0)
+        return -1;
+    if (version > store_nmigrations)
+        return cp_err_set(err, "database schema version %lld is newer than this capplan (%d); "
+                               "nothing changed",
+                          (long long)version, store_nmigrations);
+    if (version == 0 && exec_sql(st, "PRAGMA page_size=16384", err) < 0)
+        return -1;
+    set_waiting(st, 0);
+    journal_mode(st, "WAL");
+    set_waiting(st, 1);
+    return exec_sql(st, "PRAGMA synchronous=NORMAL", err) < 0 || migrate(st, err) < 0 ? -1 : 0;
+}
+
+static Store *open_store(const char *path, int read_only, CpErr *err)
 {
     Store *st = xcalloc(1, sizeof *st);
-    if (sqlite3_open_v2(path, &st->db,
-                        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) !=
-        SQLITE_OK) {
-        cp_err_set(err, "%s: cannot open database: %s", path,
-                   st->db ? sqlite3_errmsg(st->db) : "out of memory");
-        store_close(st);
-        return NULL;
+    st->path = xstrdup(path);
+    st->wait.path = st->path;
+    int64_t version = store_nmigrations;
+    int rc = read_only ? open_read_only(st, path, &version, err) : open_read_write(st, path, err);
+    if (rc == 0 && version > store_nmigrations)
+        rc = cp_err_set(err, "database schema version %lld is newer than this capplan (%d)",
+                        (long long)version, store_nmigrations);
+    else if (rc == 0 && version < store_nmigrations)
+        rc = cp_err_set(err, "database schema version %lld is older than this capplan (%d) "
+                             "and cannot be upgraded read-only: run any import with write access",
+                        (long long)version, store_nmigrations);
+    if (rc == 0 && exec_sql(st, "PRAGMA cache_size=-65536", err) < 0)
+        rc = -1;
+    if (rc == 0)
+        rc = load_dicts(st, err);
+    if (rc == 0)
+        data_version(st, &st->dict_version);
+    if (rc == 0) {
+        st->usage_index = strmap_new();
+        rc = read_only ? 0 : prepare_job_statements(st, err);
     }
-    sqlite3_busy_timeout(st->db, BUSY_TIMEOUT_MS);
-    if (exec_sql(st, "PRAGMA page_size=16384; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
-                     "PRAGMA cache_size=-65536;",
-                 err) < 0 ||
-        migrate(st, err) < 0)
-        goto fail;
-    for (int d = 0; d < DICT_COUNT; d++) {
-        st->dict[d] = strmap_new();
-        if (load_dict(st, d, err) < 0)
-            goto fail;
-    }
-    st->usage_index = strmap_new();
-    if (prepare_job_statements(st, err) < 0)
-        goto fail;
-    return st;
-fail:
+    if (rc == 0)
+        return st;
+    if (st->db)
+        store_fault_note(sqlite3_errcode(st->db));
     cp_err_prefix(err, path);
     store_close(st);
     return NULL;
+}
+
+Store *store_open(const char *path, CpErr *err)
+{
+    return open_store(path, 0, err);
+}
+
+Store *store_open_read(const char *path, CpErr *err)
+{
+    int writable = access(path, W_OK) == 0 && dir_writable(path);
+    return open_store(path, !writable, err);
 }
 
 void store_close(Store *st)
@@ -248,6 +412,7 @@ void store_close(Store *st)
     strmap_free(st->usage_index);
     free(st->usage);
     sqlite3_close(st->db);
+    free(st->path);
     free(st);
 }
 
@@ -263,7 +428,19 @@ int store_begin(Store *st, CpErr *err)
     st->win_lo = st->win_hi = 0;
     for (size_t i = 0; i < st->nmax_raw; i++)
         st->max_raw[i] = -1;
-    return exec_sql(st, "BEGIN IMMEDIATE", err);
+    if (exec_sql(st, "BEGIN IMMEDIATE", err) < 0)
+        return -1;
+    /* the write lock is ours: names another process added since the
+     * caches were read are read now, before any is looked up */
+    int64_t v;
+    if (data_version(st, &v) == 0 && v == st->dict_version)
+        return 0;
+    if (load_dicts(st, err) < 0) {
+        exec_sql(st, "ROLLBACK", NULL);
+        return -1;
+    }
+    st->dict_version = v;
+    return 0;
 }
 
 /* PRAGMA journal_mode=MODE; returns 1 when the database is in MODE after
@@ -285,9 +462,9 @@ int store_begin_bulk(Store *st, CpErr *err)
 {
     /* another connection (a dashboard) keeps it in WAL mode: ask once, do
      * not wait for it */
-    sqlite3_busy_timeout(st->db, 0);
+    set_waiting(st, 0);
     st->bulk = journal_mode(st, "DELETE");
-    sqlite3_busy_timeout(st->db, BUSY_TIMEOUT_MS);
+    set_waiting(st, 1);
     if (store_begin(st, err) < 0) {
         store_end_bulk(st);
         return -1;
@@ -983,84 +1160,4 @@ int store_link_metrics(Store *st, int64_t import_id, CpErr *err)
     int rc = sqlite3_step(s);
     sqlite3_finalize(s);
     return rc == SQLITE_DONE ? 0 : db_err(st, err, "link GPU metrics");
-}
-
-static int64_t scalar_or_zero(Store *st, const char *sql)
-{
-    int64_t v = store_scalar(st, sql);
-    return v < 0 ? 0 : v;
-}
-
-static int named_counts(Store *st, const char *sql, StoreNamedCount **out, int *n, CpErr *err)
-{
-    sqlite3_stmt *s;
-    *out = NULL;
-    *n = 0;
-    if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
-        return db_err(st, err, "status");
-    int cap = 0;
-    while (sqlite3_step(s) == SQLITE_ROW) {
-        if (*n == cap) {
-            cap = cap ? cap * 2 : 8;
-            *out = xrealloc(*out, (size_t)cap * sizeof **out);
-        }
-        const char *name = (const char *)sqlite3_column_text(s, 0);
-        (*out)[*n].name = xstrdup(name ? name : "");
-        (*out)[*n].count = sqlite3_column_int64(s, 1);
-        (*n)++;
-    }
-    sqlite3_finalize(s);
-    return 0;
-}
-
-int store_status(Store *st, StoreStatus *o, CpErr *err)
-{
-    memset(o, 0, sizeof *o);
-    o->jobs = scalar_or_zero(st, "SELECT count(*) FROM jobs WHERE final=1");
-    o->attempts = scalar_or_zero(st, "SELECT count(*) FROM jobs");
-    o->users = scalar_or_zero(st, "SELECT count(*) FROM users");
-    o->accounts = scalar_or_zero(st, "SELECT count(*) FROM accounts");
-    o->groups = scalar_or_zero(st, "SELECT count(DISTINCT group_name) FROM people");
-    o->people = scalar_or_zero(st, "SELECT count(DISTINCT user) FROM people");
-    o->clusters_n = scalar_or_zero(st, "SELECT count(*) FROM clusters");
-    o->inventory_rows = scalar_or_zero(st, "SELECT count(*) FROM inventory");
-    o->events = scalar_or_zero(st, "SELECT count(*) FROM events");
-    o->pubs = scalar_or_zero(st, "SELECT count(*) FROM pubs");
-    o->gpu_metrics = scalar_or_zero(st, "SELECT count(*) FROM gpu_metrics");
-    o->imports = scalar_or_zero(st, "SELECT count(*) FROM imports WHERE finished_at IS NOT NULL");
-    o->first_submit = o->last_submit = CP_TIME_NONE;
-    if (o->attempts > 0) {
-        o->first_submit = store_scalar(st, "SELECT min(submit) FROM jobs WHERE submit > 0");
-        o->last_submit = store_scalar(st, "SELECT max(submit) FROM jobs");
-    }
-    sqlite3_stmt *s;
-    if (sqlite3_prepare_v2(st->db, "SELECT total(gpu_hours), total(cpu_hours) FROM usage_month",
-                           -1, &s, NULL) == SQLITE_OK) {
-        if (sqlite3_step(s) == SQLITE_ROW) {
-            o->gpu_hours = sqlite3_column_double(s, 0);
-            o->cpu_hours = sqlite3_column_double(s, 1);
-        }
-        sqlite3_finalize(s);
-    }
-    if (named_counts(st,
-                     "SELECT c.name, count(j.id) FROM clusters c LEFT JOIN jobs j "
-                     "ON j.cluster_id=c.id AND j.final=1 GROUP BY c.id ORDER BY c.name",
-                     &o->clusters, &o->nclusters, err) < 0)
-        return -1;
-    return named_counts(st,
-                        "SELECT kind || ' ' || path || ' (' || coalesce(format,'') || ')', "
-                        "coalesce(rows_added,0) FROM imports WHERE finished_at IS NOT NULL "
-                        "ORDER BY id DESC LIMIT 10",
-                        &o->recent_imports, &o->nrecent, err);
-}
-
-void store_status_free(StoreStatus *s)
-{
-    for (int i = 0; i < s->nclusters; i++)
-        free(s->clusters[i].name);
-    for (int i = 0; i < s->nrecent; i++)
-        free(s->recent_imports[i].name);
-    free(s->clusters);
-    free(s->recent_imports);
-    memset(s, 0, sizeof *s);
 }

@@ -201,5 +201,12 @@ static const char v9[] =
     "                    ELSE -1 END AS el FROM jobs))\n"
     "WHERE EXISTS (SELECT 1 FROM jobs);\n";
 
-const char *const store_migrations[] = {v1, v2, v3, v4, v5, v6, v7, v8, v9};
+/* Version 10 (issue 15): facts about this database file itself, by key:
+ * "anon_key" the site's secret for --anonymize pseudonyms (32 random
+ * bytes, reports/anon), "demo" what `capplan demo` made (data/store_demo,
+ * so that a later demo replaces only its own work). */
+static const char v10[] =
+    "CREATE TABLE site_meta(key TEXT PRIMARY KEY, value BLOB NOT NULL);\n";
+
+const char *const store_migrations[] = {v1, v2, v3, v4, v5, v6, v7, v8, v9, v10};
 const int store_nmigrations = (int)(sizeof store_migrations / sizeof store_migrations[0]);

@@ -36,8 +36,16 @@ FUZZ_LIB_SRC := $(wildcard core/cp.c core/strmap.c core/civil.c data/fields.c da
 FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=$(FUZZ_DIR)/%.o)
 FUZZ_LIB     := $(FUZZ_DIR)/libcapplan_fuzz.a
 
+# The deep target (fuzz_pipeline: import into an in-memory database, then
+# status, every stats kind, profile, project and the report) links the
+# whole program less main, as a second archive.
+FUZZ_DEEP_SRC := $(wildcard core/*.c data/*.c reports/*.c tui/*.c) \
+                 $(filter-out cli/main.c,$(wildcard cli/*.c))
+FUZZ_DEEP_OBJ := $(FUZZ_DEEP_SRC:%.c=$(FUZZ_DIR)/%.o)
+FUZZ_DEEP_LIB := $(FUZZ_DIR)/libcapplan_deep.a
+
 # A reader's target exists only once the reader's header does.
-FUZZ_ALL     := fuzz_fields \
+FUZZ_ALL     := fuzz_fields fuzz_pipeline \
                 $(if $(wildcard data/sacct_text.h),fuzz_sacct_text) \
                 $(if $(wildcard data/sacct_json.h),fuzz_sacct_json) \
                 $(if $(wildcard data/csvin.h),fuzz_csvin) \
@@ -63,6 +71,13 @@ $(FUZZ_DIR)/%.o: %.c
 $(FUZZ_LIB): $(FUZZ_LIB_OBJ)
 	rm -f $@
 	ar rcs $@ $^
+
+$(FUZZ_DEEP_LIB): $(FUZZ_DEEP_OBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+$(FUZZ_DIR)/fuzz_pipeline: $(FUZZ_DIR)/tests/fuzz/fuzz_pipeline.o $(FUZZ_DEEP_LIB)
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(PKG_LIBS)
 
 $(FUZZ_DIR)/fuzz_%: $(FUZZ_DIR)/tests/fuzz/fuzz_%.o $(FUZZ_LIB)
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(PKG_LIBS)

@@ -8,6 +8,7 @@
 #include "core/stats.h"
 #include "data/store_stats.h"
 #include "reports/anon.h"
+#include "data/store_anon.h"
 #include "reports/mdw.h"
 #include "reports/report_int.h"
 #include "reports/rfile.h"
@@ -100,10 +101,36 @@ static int gather_stats(Report *r, Store *st, CpErr *err)
     return 0;
 }
 
+static void add_name(void *ctx, const char *kind, const char *name)
+{
+    anon_scrub_add_kind(ctx, kind, name);
+}
+
+/* --anonymize: the site key (--anon-key FILE, else the database's, made
+ * once), and every name of the database into the scrubber the writers
+ * apply (reports/anon). */
+static int anon_setup(Report *r, Store *st, CpErr *err)
+{
+    unsigned char key[4096];
+    size_t len = STORE_ANON_KEY_BYTES;
+    if (r->o.anon_key_file
+            ? store_anon_key_file(r->o.anon_key_file, key, sizeof key, &len, err) < 0
+            : store_anon_key(st, 1, key, err) < 0)
+        return -1;
+    anon_set_key(key, len);
+    r->scrub = anon_scrub_new();
+    if (store_anon_names(st, add_name, r->scrub, err) < 0)
+        return -1;
+    anon_scrub_activate(r->scrub);
+    return 0;
+}
+
 Report *report_new(Store *st, const ReportOpts *o, CpErr *err)
 {
     Report *r = xcalloc(1, sizeof *r);
     r->o = *o;
+    if (o->anonymize && anon_setup(r, st, err) < 0)
+        goto fail;
     r->scenario = o->scenario && strcmp(o->scenario, "base") != 0 ? o->scenario : "base";
     if (gather_plan(r, st, err) < 0 || gather_stats(r, st, err) < 0 ||
         store_tui_load(st, &r->tui, err) < 0)
@@ -124,6 +151,10 @@ void report_free(Report *r)
 {
     if (!r)
         return;
+    if (r->scrub) {
+        anon_scrub_activate(NULL);
+        anon_scrub_free(r->scrub);
+    }
     rpt_policy_free(r);
     for (int i = 0; i < RS_COUNT; i++)
         if (r->stats_data)

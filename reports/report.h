@@ -14,9 +14,10 @@
  * researcher, stated over measured).
  *
  * Files are written atomically (a temporary file renamed over the target).
- * With anonymize, user and group names are replaced by stable pseudonyms
- * (reports/anon) in every table, chart and CSV, and free text from the
- * meeting notes is left out. */
+ * With anonymize, user and group names are replaced by keyed pseudonyms
+ * (reports/anon) in every table, chart and CSV, every known name inside
+ * free text (scenario names, event labels, profile names, reasons) is
+ * replaced too, and the meeting notes' text is left out. */
 
 #include <stdio.h>
 
@@ -30,6 +31,7 @@ typedef struct ReportOpts {
     int anonymize;
     const char *peers_csv; /* NULL: the peers table (capplan import peers) */
     int years;             /* projection horizon; 0: the plan's default */
+    const char *anon_key_file; /* with anonymize: NULL the database's site key (made once) */
 } ReportOpts;
 
 /* The sections, in the report's order. */

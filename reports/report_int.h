@@ -45,6 +45,7 @@ struct Report {
     Peer *peers;
     size_t npeers;
     void *policy;             /* reports/report_policy.c's figures (RPolicy) */
+    struct AnonScrub *scrub;  /* with anonymize: every name, active while r lives */
 };
 
 /* Column filter of a stats table: rows whose TEXT column col equals value

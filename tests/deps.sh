@@ -5,7 +5,7 @@
 # (sqlite3, tmux, python3 with scikit-learn and pandas, GNU time, rsvg-convert,
 # pandoc, LibreOffice's headless Calc, clang for the fuzzers).
 set -e
-BUILD_PKGS="build-essential pkg-config libsqlite3-dev libcsv-dev libcjson-dev libncurses-dev zlib1g-dev"
+BUILD_PKGS="build-essential pkg-config libsqlite3-dev libcsv-dev libcjson-dev libncurses-dev zlib1g-dev libssl-dev"
 TEST_PKGS="libcmocka-dev sqlite3 tmux python3 python3-sklearn python3-pandas time librsvg2-bin
 pandoc libreoffice-calc-nogui clang libclang-rt-14-dev procps"
 case "${1:-test}" in

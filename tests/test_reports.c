@@ -315,7 +315,7 @@ static const char golden_domains[] =
 static void test_golden_domains(void **state)
 {
     Db *d = *state;
-    ReportOpts o = {NULL, 0, NULL, 0};
+    ReportOpts o = {NULL, 0, NULL, 0, NULL};
     char *got = section(d->st, &o, REPORT_DOMAINS);
     assert_string_equal(got, golden_domains);
     free(got);
@@ -342,7 +342,7 @@ static void test_golden_peers(void **state)
                                 "Inst|A,100,50\n"
                                 "\"Inst, B\",30,60\n",
                                 59);
-    ReportOpts o = {NULL, 0, peers, 0};
+    ReportOpts o = {NULL, 0, peers, 0, NULL};
     char *got = section(d->st, &o, REPORT_PEERS);
     assert_string_equal(got, golden_peers);
     free(got);
@@ -354,7 +354,7 @@ static void test_golden_peers(void **state)
 static void test_anonymized(void **state)
 {
     Db *d = *state;
-    ReportOpts o = {NULL, 1, NULL, 0};
+    ReportOpts o = {NULL, 1, NULL, 0, NULL};
     for (int s = 1; s <= REPORT_NSECTIONS; s++) {
         char *got = section(d->st, &o, s);
         assert_null(strstr(got, "lab\\|a"));
@@ -369,7 +369,7 @@ static void test_csv_export(void **state)
 {
     Db *d = *state;
     CpErr err;
-    ReportOpts o = {NULL, 0, NULL, 0};
+    ReportOpts o = {NULL, 0, NULL, 0, NULL};
     Report *r = report_new(d->st, &o, &err);
     assert_non_null(r);
     char *dir = tu_temp_path("-csv");

@@ -1,5 +1,6 @@
 /* actions: the key table and the small functions it points at. */
 #include "tui/actions.h"
+#include "tui/redact.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -288,6 +289,7 @@ static unsigned act_export(TuiState *s)
 static unsigned act_redact(TuiState *s)
 {
     s->redact = !s->redact;
+    tui_redact_free(s); /* built afresh from the model as it is now */
     tui_status(s, CV_STATUS, 3000, s->redact ? "presentation mode: names hidden (a shows them)"
                                              : "names shown");
     return TUI_RECALC | TUI_REDRAW;

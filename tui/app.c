@@ -9,7 +9,9 @@
 #include <time.h>
 
 #include "core/features.h"
+#include "data/store.h"
 #include "data/store_tui.h"
+#include "tui/redact.h"
 #include "tui/actions.h"
 #include "tui/fmt.h"
 #include "tui/keys.h"
@@ -110,6 +112,7 @@ void tui_state_done(TuiState *s)
     for (int i = 0; i < s->nundo; i++)
         free(s->undo[i].text);
     free_jobs(s);
+    tui_redact_free(s);
     tui_plan_close(s->plan);
     tui_model_free(s->model);
     memset(s, 0, sizeof *s);
@@ -194,6 +197,12 @@ static void render_status(const TuiState *s, Canvas *c)
 {
     int y = c->h - 2;
     canvas_fill(c, 0, y, c->w, ' ', CV_STATUS);
+    if (s->store && store_fault() == STORE_FAULT_CORRUPT) { /* loud, and it stays */
+        canvas_text(c, 0, y, c->w, CV_BAD | CV_BOLD,
+                    "the database is corrupt: figures are missing; quit (exit 4) and run "
+                    "capplan check");
+        return;
+    }
     const TuiPrompt *p = &s->prompt;
     if (p->kind != TUI_P_NONE && p->kind != TUI_P_EDIT) {
         char buf[TUI_PROMPT_MAX + 80];
@@ -292,6 +301,10 @@ void tui_render(TuiState *s, Canvas *c)
     if (c->w != s->w || c->h != s->h)
         canvas_resize(c, s->w, s->h);
     c->ascii = s->ascii;
+    if (s->redact && !s->scrub)
+        tui_redact_build(s);
+    c->filter = s->redact ? tui_redact_filter : NULL;
+    c->filter_ctx = s->scrub;
     canvas_clear(c);
     TuiFrame f;
     memset(&f, 0, sizeof f);

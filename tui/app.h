@@ -120,6 +120,7 @@ typedef struct TuiState {
     int member;              /* the Group view's member shown in detail, -1: the table */
     int help, help_top;      /* help overlay shown, its first line */
     int redact;              /* presentation mode: names replaced by pseudonyms */
+    struct AnonScrub *scrub; /* presentation mode's scrubber (tui/redact), owned */
     int ascii;               /* the canvas uses ASCII look-alikes */
     TuiPrompt prompt;
     char status[256];

@@ -8,6 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "reports/anon.h"
+#include "reports/csvw.h"
 #include "tui/view.h"
 
 #define CELL_MAX 256
@@ -303,7 +305,7 @@ static void put_md_cell(FILE *f, const char *text)
 static void put_csv_cell(FILE *f, const char *text, int numeric, int last)
 {
     int quote = strpbrk(text, ",\"\r\n") != NULL;
-    int neutral = !numeric && strchr("=+-@\t", text[0]) && text[0];
+    int neutral = !numeric && csvw_risky(text); /* " =1+1" too */
     if (quote || neutral)
         fputc('"', f);
     if (neutral)
@@ -318,11 +320,20 @@ static void put_csv_cell(FILE *f, const char *text, int numeric, int last)
     fputs(last ? "\r\n" : ",", f);
 }
 
+/* In presentation mode an export names no one either (tui/redact). */
+static char *redacted(const TuiState *s, char *buf, size_t n)
+{
+    if (s->redact && s->scrub)
+        anon_scrub_buf(s->scrub, buf, buf, n);
+    return buf;
+}
+
 static void export_md(FILE *f, const TuiTable *t, const TuiState *s, const TuiCursor *cur,
                       const char *title)
 {
     char raw[CELL_MAX], buf[CELL_MAX];
     clean_text(title, buf, sizeof buf);
+    redacted(s, buf, sizeof buf);
     fprintf(f, "# %s\n\n|", buf);
     for (int k = 0; k < t->ncols; k++)
         put_md_cell(f, t->cols[k].title);
@@ -335,7 +346,7 @@ static void export_md(FILE *f, const TuiTable *t, const TuiState *s, const TuiCu
         for (int k = 0; k < t->ncols; k++) {
             t->cell(s, cur->idx[i], k, raw, sizeof raw);
             clean_text(raw, buf, sizeof buf);
-            put_md_cell(f, buf);
+            put_md_cell(f, redacted(s, buf, sizeof buf));
         }
         fputs("\n", f);
     }
@@ -358,6 +369,7 @@ static void export_csv(FILE *f, const TuiTable *t, const TuiState *s, const TuiC
             } else {
                 t->cell(s, cur->idx[i], k, raw, sizeof raw);
                 clean_text(raw, buf, sizeof buf);
+                redacted(s, buf, sizeof buf);
             }
             put_csv_cell(f, buf, num, k == t->ncols - 1);
         }
