@@ -30,11 +30,20 @@ typedef struct CmdEntry {
  * (a mistyped --db is not an empty institute). Borrowed: main closes it. */
 Store *cli_store(CliCtx *ctx);
 
-/* "capplan: <message>" on stderr, control characters replaced. Returns 1. */
+/* "capplan: <message>" on stderr, control characters replaced. When
+ * stderr is not a terminal (cron, a log file) the line starts with the
+ * local time, "2026-11-25T16:50:01+0100 capplan: ...", unless
+ * CAPPLAN_LOG_TIME=0, or $JOURNAL_STREAM is set (journald stamps lines
+ * itself) and CAPPLAN_LOG_TIME is not. Returns 1. */
 int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Print usage error and return 2. */
+/* Print the usage line on stderr and return 2. When the arguments given to
+ * the last cli_wants_help call hold an option that the command's usage and
+ * help never mention, and no cli_error line was printed since, it first
+ * says "capplan: CMD: unknown option '--x'". */
 int cli_usage(const CmdEntry *e);
-/* 1 when argv holds --help or -h (prints help to stdout). */
+/* 1 when argv holds --help or -h (prints help to stdout). Every command
+ * calls it first: it also remembers argc/argv for cli_usage (borrowed; they
+ * live as long as main's). */
 int cli_wants_help(const CmdEntry *e, int argc, char **argv);
 
 /* Copy src into dst (size dstsz), replacing control characters (C0, DEL,

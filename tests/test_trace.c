@@ -16,6 +16,7 @@
 #include "core/strmap.h"
 #include "data/fields.h"
 #include "data/trace.h"
+#include "tests/lib/testutil.h"
 
 #define MAX_REJECTS 16
 #define YEAR0 1970
@@ -184,9 +185,9 @@ static void run_file(Run *run, FILE *f, const char *path, const char *kind, Coll
 /* Read a file of the shared data folder. */
 static void run_shared(Run *run, const char *rel, const char *kind, Coll *c, int64_t tz)
 {
-    const char *root = getenv("CAPPLAN_SHARED");
     char path[1024];
-    snprintf(path, sizeof path, "%s/data/%s", root && root[0] ? root : "../shared", rel);
+    snprintf(path, sizeof path, "%s", tu_shared("data"));
+    snprintf(path + strlen(path), sizeof path - strlen(path), "/%s", rel);
     FILE *f = fopen(path, "rb");
     if (!f)
         fail_msg("cannot open %s (set CAPPLAN_SHARED)", path);

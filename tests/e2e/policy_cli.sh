@@ -5,6 +5,7 @@
 # scenario's policy.* keys; bad input (one line, exit 1, database
 # unchanged).
 . "$(dirname "$0")/lib.sh"
+need_shared
 sha() { sha256sum "$WORK/t.db" | cut -d' ' -f1; }
 
 # ---- the demo database ----
