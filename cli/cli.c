@@ -6,6 +6,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <cJSON.h>
+
 #include "data/store.h"
 
 Store *cli_store(CliCtx *ctx)
@@ -22,6 +24,13 @@ Store *cli_store(CliCtx *ctx)
     if (!ctx->store)
         cli_error("%s", err.msg);
     return ctx->store;
+}
+
+void cli_json_schema(cJSON *o, const char *name)
+{
+    char v[96];
+    snprintf(v, sizeof v, "capplan.%s/1", name);
+    cJSON_AddStringToObject(o, "schema", v);
 }
 
 void cli_sanitize(char *dst, size_t dstsz, const char *src)
@@ -98,6 +107,16 @@ static int mentions(const char *text, const char *opt)
     return 0;
 }
 
+/* 1 when the usage line shows opt followed by a value ("--scenario S"). */
+static int takes_value(const char *usage, const char *opt)
+{
+    size_t n = strlen(opt);
+    for (const char *p = strstr(usage, opt); p; p = strstr(p + 1, opt))
+        if (p[n] == ' ' && ((p[n + 1] >= 'A' && p[n + 1] <= 'Z') || (p[n + 1] >= 'a' && p[n + 1] <= 'z')))
+            return 1;
+    return 0;
+}
+
 int cli_usage(const CmdEntry *e)
 {
     for (int i = 1; i < cmd_argc && !errors_printed; i++) {
@@ -110,6 +129,10 @@ int cli_usage(const CmdEntry *e)
         snprintf(opt, sizeof opt, "%.*s", (int)strcspn(a, "="), a);
         if (!mentions(e->usage, opt) && !mentions(e->help, opt)) {
             cli_error("%s: unknown option '%s'", e->name, opt);
+            break;
+        }
+        if (i + 1 == cmd_argc && !strchr(a, '=') && takes_value(e->usage, opt)) {
+            cli_error("%s: %s needs a value", e->name, opt);
             break;
         }
     }

@@ -39,12 +39,19 @@ int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print the usage line on stderr and return 2. When the arguments given to
  * the last cli_wants_help call hold an option that the command's usage and
  * help never mention, and no cli_error line was printed since, it first
- * says "capplan: CMD: unknown option '--x'". */
+ * says "capplan: CMD: unknown option '--x'" (or, for an option the usage
+ * shows with a value, given last without one: "CMD: --x needs a value"). */
 int cli_usage(const CmdEntry *e);
 /* 1 when argv holds --help or -h (prints help to stdout). Every command
  * calls it first: it also remembers argc/argv for cli_usage (borrowed; they
  * live as long as main's). */
 int cli_wants_help(const CmdEntry *e, int argc, char **argv);
+
+/* Add "schema": "capplan.NAME/1" to o, a JSON output's top object (call it
+ * first, so that the key comes first). Every --json output has one; the
+ * number changes when a key is removed or changes meaning. */
+struct cJSON;
+void cli_json_schema(struct cJSON *o, const char *name);
 
 /* Copy src into dst (size dstsz), replacing control characters (C0, DEL,
  * C1 and ESC sequences' starts) with '?', keeping valid UTF-8. */

@@ -95,6 +95,10 @@ static int parse_args(int argc, char **argv, CollectOpts *o, int *quiet)
                 cli_error("collect: --since: %s is in the future", d);
                 return 2;
             }
+        } else if (!more && (strcmp(a, "--since") == 0 || strcmp(a, "--clusters") == 0 ||
+                             strcmp(a, "--sacct") == 0 || strcmp(a, "--sacct-format") == 0)) {
+            cli_error("collect: %s needs a value", a);
+            return cli_usage(&cmd_collect);
         } else {
             cli_error("collect: unknown option '%s'", a);
             return cli_usage(&cmd_collect);

@@ -194,6 +194,7 @@ static void print_json(const View *v, FILE *out)
     char t0[16];
     plan_cli_date(v->p->win_end, t0, sizeof t0);
     cJSON *o = cJSON_CreateObject();
+    cli_json_schema(o, "project");
     cJSON_AddStringToObject(o, "unit", v->p->cpu ? "cpu" : "gpu");
     cJSON_AddStringToObject(o, "scenario", v->scenario ? v->scenario : "base");
     cJSON_AddStringToObject(o, "t0", t0);
@@ -377,6 +378,7 @@ static void backtest_json(const PlanBacktest *b, FILE *out)
     char cut[16];
     plan_cli_date(b->cut, cut, sizeof cut);
     cJSON *o = cJSON_CreateObject();
+    cli_json_schema(o, "project-backtest");
     cJSON_AddStringToObject(o, "cut", cut);
     cJSON_AddStringToObject(o, "unit", b->cpu ? "cpu" : "gpu");
     cJSON_AddNumberToObject(o, "scored_months", b->scored_months);

@@ -303,6 +303,7 @@ static double measured_for(const Plan *p, const Change *x)
 static void diff_json(const Plan *p, const Diff *d)
 {
     cJSON *o = cJSON_CreateObject();
+    cli_json_schema(o, "scenario-diff");
     cJSON_AddStringToObject(o, "a", d->a);
     cJSON_AddStringToObject(o, "b", d->b);
     cJSON_AddItemToObject(o, "demand_a", cJSON_CreateDoubleArray(d->da, d->years));

@@ -17,7 +17,7 @@ printf '%s\n' "$@" >"$FAKE_ARGS"
 echo "TZ=$TZ SLURM_TIME_FORMAT=$SLURM_TIME_FORMAT" >>"$FAKE_ARGS"
 echo "$* TZ=$TZ" >>"$FAKE_ARGS.all"
 end=$(grep -A1 -x -- -E "$FAKE_ARGS" | tail -n 1)
-[ -n "${FAKE_HANG:-}" ] && [ "$(grep -A1 -x -- -S "$FAKE_ARGS" | tail -n 1)" = "$FAKE_HANG" ] && sleep 60
+[ -n "${FAKE_HANG:-}" ] && [ "$(grep -A1 -x -- -S "$FAKE_ARGS" | tail -n 1)" = "$FAKE_HANG" ] && echo $$ >"$FAKE_ARGS.pid" && exec sleep 60
 if [ "$end" != now ] && [ -n "${FAKE_OUT:-}" ]; then head -n 1 "$FAKE_OUT"; exit 0; fi
 [ -n "${FAKE_OUT:-}" ] && cat "$FAKE_OUT"
 [ -n "${FAKE_ERR:-}" ] && printf '%s\n' "$FAKE_ERR" >&2
@@ -195,7 +195,9 @@ i=0
 while ! grep -q -- "-S $FAKE_HANG" "$FAKE_ARGS.all" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 kill -KILL "$cpid"
 wait "$cpid" 2>/dev/null
-pkill -f "$FAKE -a .*-S $FAKE_HANG" 2>/dev/null
+i=0
+while kill -0 "$(cat "$FAKE_ARGS.pid")" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+kill -0 "$(cat "$FAKE_ARGS.pid")" 2>/dev/null && fail "the hanging sacct outlived capplan"
 [ "$(sqlite3 "$WORK/t.db" "SELECT count(*) || ' ' || max(until) FROM collects WHERE clusters = 'resume'")" \
     = "39 $(date -u -d 2003-04-01 +%s)" ] || fail "after the kill: $(sqlite3 "$WORK/t.db" "SELECT count(*), max(until) FROM collects WHERE clusters = 'resume'")"
 FAKE_HANG=""

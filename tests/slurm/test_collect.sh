@@ -184,7 +184,7 @@ collect() { # collect TAG [ARGS]: one collect into the text db and one --json in
     shift
     "$CAPPLAN" --db "$DB" collect "$@" >"$WORK/$tag.out" 2>"$WORK/$tag.err"
     local rc=$?
-    "$CAPPLAN" --db "$JDB" collect --json "$@" >"$WORK/$tag.json.out" 2>"$WORK/$tag.json.err"
+    "$CAPPLAN" --db "$JDB" collect --sacct-format json "$@" >"$WORK/$tag.json.out" 2>"$WORK/$tag.json.err"
     local jrc=$?
     cat "$WORK/$tag.out" "$WORK/$tag.json.out" >&2
     if [[ $rc -ne 0 || $jrc -ne 0 ]]; then
@@ -332,16 +332,110 @@ else
     fail "against sacct -D -X: missing [$(echo $missing)], extra [$(echo $extra)], $nref attempts / $njobs jobs in sacct, $nfinal final in capplan"
 fi
 
-# The windows: three collects, each from the last one's end less a day
+# The windows: the first collect month by month from 2000-01-01 (one window
+# a month, each from the end of the one before), the next two from the last
+# one's end less a day (this month: one window each); an imports row only
+# for the windows that read rows
+MONTHS=$(( ($(date -u +%Y) - 2000) * 12 + $(date -u +%m | sed 's/^0//') ))
 win=$(sqlite3 "$DB" "SELECT group_concat(ok, '') FROM (SELECT c.id,
-        CASE WHEN p.id IS NULL THEN c.since = 946684800 ELSE c.since = p.until - 86400 END AS ok
+        CASE WHEN p.id IS NULL THEN c.since = 946684800
+             WHEN c.id <= $MONTHS THEN c.since = p.until
+             ELSE c.since = p.until - 86400 END AS ok
         FROM collects c LEFT JOIN collects p ON p.id = c.id - 1 ORDER BY c.id)")
 kinds=$(sqlite3 "$DB" "SELECT count(*) FROM imports WHERE kind = 'collect' AND path LIKE 'sacct since %'")
-if [[ $win == 111 && $kinds == 3 ]]; then
-    pass "windows: first from 2000-01-01, then from the last collect less one day; imports named"
+want=$(printf "%$((MONTHS + 2))s" | tr ' ' 1)
+if [[ $win == "$want" && $kinds == 3 ]]; then
+    pass "windows: $MONTHS months from 2000-01-01, then from the last collect less one day; 3 imports named"
 else
-    fail "windows: '$win' (111 expected), $kinds imports of kind collect"
+    fail "windows: '$win' ($want expected), $kinds imports of kind collect"
 fi
+
+# The same collect through a wrapper, as --sacct 'ssh login1 sacct' runs it:
+# a stand-in ssh that drops the host and runs the words through a shell with
+# a clean environment and its own TZ (Asia/Tokyo). capplan forwards TZ=UTC
+# through env: the jobs and their times are the same as collected directly.
+SSH=$WORK/ssh
+cat >"$SSH" <<EOF
+#!/bin/sh
+shift
+exec env -i PATH=/usr/bin:/bin SLURM_CONF=$SLURM_CONF TZ=Asia/Tokyo sh -c "\$*"
+EOF
+chmod 755 "$SSH"
+SDB=$WORK/ssh.db
+if "$CAPPLAN" --db "$SDB" collect --sacct "$SSH login1 sacct" --since "$(date -u -d '-1 day' +%Y-%m-%d)" \
+    >"$WORK/ssh.out" 2>"$WORK/ssh.err"; then
+    d=$(sqlite3 "$SDB" "ATTACH '$DB' AS c" \
+        "SELECT count(*) FROM (SELECT job_id, submit, start, \"end\", elapsed, state FROM jobs
+           EXCEPT SELECT job_id, submit, start, \"end\", elapsed, state FROM c.jobs)")
+    n=$(sqlite3 "$SDB" "SELECT count(*) FROM jobs")
+    if [[ $d == 0 && $n == $(sqlite3 "$DB" "SELECT count(*) FROM jobs") ]]; then
+        pass "--sacct 'ssh login1 sacct' (TZ=Asia/Tokyo on the far side): the same $n attempts, the same times"
+    else
+        fail "--sacct through ssh: $d attempts differ, $n in all"
+    fi
+else
+    fail "--sacct through ssh: $(cat "$WORK/ssh.err")"
+fi
+
+# --clusters all (sacct -M all): the cluster's jobs under its own name
+ADB=$WORK/all.db
+if "$CAPPLAN" --db "$ADB" collect --clusters all --since "$(date -u -d '-1 day' +%Y-%m-%d)" \
+    >"$WORK/all.out" 2>"$WORK/all.err" &&
+    [[ $(sqlite3 "$ADB" "SELECT group_concat(DISTINCT c.name) || ' ' || count(*) FROM jobs j
+                         JOIN clusters c ON c.id = j.cluster_id") == "$CLUSTER $(sqlite3 "$DB" "SELECT count(*) FROM jobs")" ]]; then
+    pass "--clusters all: $(cat "$WORK/all.out")"
+else
+    fail "--clusters all: $(cat "$WORK/all.out" "$WORK/all.err")"
+fi
+
+# Killed in the middle: a sacct that hangs on this month's window; the
+# months before are kept, and the next collect continues from the last
+# complete month less a day and ends with the same jobs
+RDB=$WORK/resume.db
+MONTH=$(date -u +%Y-%m-01T00:00:00)
+SLOW=$WORK/slow-sacct
+cat >"$SLOW" <<EOF
+#!/bin/bash
+prev=""
+for a in "\$@"; do
+    [[ \$prev == -S && \$a == "\${HANG_AT:-none}" ]] && { echo started >"$WORK/hang"; exec sleep 60; }
+    prev=\$a
+done
+exec sacct "\$@"
+EOF
+chmod 755 "$SLOW"
+rm -f "$WORK/hang"
+HANG_AT=$MONTH "$CAPPLAN" --db "$RDB" collect --sacct "$SLOW" --since "$(date -u -d '-70 days' +%Y-%m-%d)" \
+    >/dev/null 2>&1 &
+cpid=$!
+wait_for 30 "the hanging window" test -e "$WORK/hang"
+kill -KILL "$cpid"
+wait "$cpid" 2>/dev/null
+kept=$(sqlite3 "$RDB" "SELECT count(*) || ' ' || max(until) FROM collects")
+"$CAPPLAN" --db "$RDB" collect --sacct "$SLOW" >"$WORK/resume.out" 2>&1
+rc=$?
+first=$(sqlite3 "$RDB" "SELECT since FROM collects ORDER BY id LIMIT 1 OFFSET ${kept%% *}")
+same=$(sqlite3 "$RDB" "ATTACH '$DB' AS c" \
+    "SELECT count(*) FROM (SELECT job_id, submit, state FROM jobs EXCEPT SELECT job_id, submit, state FROM c.jobs)")
+if [[ $rc == 0 && ${kept#* } == $(date -u -d "$MONTH" +%s) && $first == $(( $(date -u -d "$MONTH" +%s) - 86400 )) &&
+      $same == 0 && $(sqlite3 "$RDB" "SELECT count(*) FROM jobs") == $(sqlite3 "$DB" "SELECT count(*) FROM jobs") ]]; then
+    pass "killed in this month's window: ${kept% *} months kept, resumed from $MONTH less a day, the same jobs"
+else
+    fail "resume: rc $rc, kept '$kept', next since '$first', $same differ: $(cat "$WORK/resume.out")"
+fi
+
+# PrivateData=jobs: a plain user sees only their own jobs; collect says so
+PDIR=$(mktemp -d /tmp/capplan-private.XXXXXX)
+chmod 777 "$PDIR"
+out=$(as $A "$CAPPLAN" --db "$PDIR/p.db" collect 2>&1)
+rc=$?
+if [[ $rc == 1 && $out == *"PrivateData=jobs shows $A only their own jobs"* &&
+      $(sqlite3 "$PDIR/p.db" "SELECT count(*) FROM jobs") == 0 ]]; then
+    pass "PrivateData=jobs as $A: exit 1, $out"
+else
+    fail "PrivateData=jobs as $A: exit $rc: $out"
+fi
+rm -rf "$PDIR"
 
 # sacct --json: the same jobs, but for those that never started (22.05 leaves
 # them out of --json) and exit codes (22.05's --json loses non-zero ones)
