@@ -19,7 +19,7 @@ for t in "$BUILD"/tests/test_*; do
     rc=$?
     # cmocka lists a skipped test as "[  SKIPPED ] name"; our line names it
     grep -v '^\[  SKIPPED \] \|^SKIP: ' "$log"
-    grep '^\[  SKIPPED \] [A-Za-z_]' "$log" | grep -v 'test(s)' |
+    grep '^\[  SKIPPED \] [A-Za-z_]' "$log" | grep -v 'test(s)' | awk '!seen[$0]++' |
         sed "s|^\[  SKIPPED \] |SKIP: $(basename "$t") |; s|\$|: ../shared/data not found|"
     p=$(grep -o '\[  PASSED  \] [0-9]* test' "$log" | awk '{s+=$4} END {print s+0}')
     f=$(grep -o '\[  FAILED  \] [0-9]* test' "$log" | awk '{s+=$4} END {print s+0}')
