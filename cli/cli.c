@@ -30,7 +30,10 @@ void cli_json_schema(cJSON *o, const char *name)
 {
     char v[96];
     snprintf(v, sizeof v, "capplan.%s/1", name);
-    cJSON_AddStringToObject(o, "schema", v);
+    cJSON *s = cJSON_AddStringToObject(o, "schema", v);
+    /* first, whenever it is added: moved to the front, its key kept */
+    if (s && cJSON_DetachItemViaPointer(o, s))
+        cJSON_InsertItemInArray(o, 0, s);
 }
 
 void cli_sanitize(char *dst, size_t dstsz, const char *src)

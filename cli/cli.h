@@ -47,8 +47,8 @@ int cli_usage(const CmdEntry *e);
  * live as long as main's). */
 int cli_wants_help(const CmdEntry *e, int argc, char **argv);
 
-/* Add "schema": "capplan.NAME/1" to o, a JSON output's top object (call it
- * first, so that the key comes first). Every --json output has one; the
+/* Add "schema": "capplan.NAME/1" to o, a JSON output's top object, as its
+ * first key (whenever it is called). Every --json output has one; the
  * number changes when a key is removed or changes meaning. */
 struct cJSON;
 void cli_json_schema(struct cJSON *o, const char *name);

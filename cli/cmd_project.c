@@ -194,7 +194,6 @@ static void print_json(const View *v, FILE *out)
     char t0[16];
     plan_cli_date(v->p->win_end, t0, sizeof t0);
     cJSON *o = cJSON_CreateObject();
-    cli_json_schema(o, "project");
     cJSON_AddStringToObject(o, "unit", v->p->cpu ? "cpu" : "gpu");
     cJSON_AddStringToObject(o, "scenario", v->scenario ? v->scenario : "base");
     cJSON_AddStringToObject(o, "t0", t0);
@@ -205,6 +204,7 @@ static void print_json(const View *v, FILE *out)
     json_groups(o, v);
     json_totals(o, v);
     json_edits(o, v);
+    cli_json_schema(o, "project");
     char *text = cJSON_Print(o);
     fprintf(out, "%s\n", text);
     free(text);
@@ -378,7 +378,6 @@ static void backtest_json(const PlanBacktest *b, FILE *out)
     char cut[16];
     plan_cli_date(b->cut, cut, sizeof cut);
     cJSON *o = cJSON_CreateObject();
-    cli_json_schema(o, "project-backtest");
     cJSON_AddStringToObject(o, "cut", cut);
     cJSON_AddStringToObject(o, "unit", b->cpu ? "cpu" : "gpu");
     cJSON_AddNumberToObject(o, "scored_months", b->scored_months);
@@ -414,6 +413,7 @@ static void backtest_json(const PlanBacktest *b, FILE *out)
         cJSON_AddNumberToObject(e, "err_demand", x->err_demand);
         cJSON_AddItemToArray(a, e);
     }
+    cli_json_schema(o, "project-backtest");
     char *text = cJSON_Print(o);
     fprintf(out, "%s\n", text);
     free(text);

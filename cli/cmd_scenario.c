@@ -303,7 +303,6 @@ static double measured_for(const Plan *p, const Change *x)
 static void diff_json(const Plan *p, const Diff *d)
 {
     cJSON *o = cJSON_CreateObject();
-    cli_json_schema(o, "scenario-diff");
     cJSON_AddStringToObject(o, "a", d->a);
     cJSON_AddStringToObject(o, "b", d->b);
     cJSON_AddItemToObject(o, "demand_a", cJSON_CreateDoubleArray(d->da, d->years));
@@ -334,6 +333,7 @@ static void diff_json(const Plan *p, const Diff *d)
         cJSON_AddItemToObject(e, "effect", cJSON_CreateDoubleArray(x->effect, d->years));
         cJSON_AddItemToArray(a, e);
     }
+    cli_json_schema(o, "scenario-diff");
     char *text = cJSON_Print(o);
     printf("%s\n", text);
     free(text);
