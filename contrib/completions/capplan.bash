@@ -19,7 +19,7 @@ _capplan_names() { # _capplan_names KIND: names from the database of the line
 
 _capplan() {
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
-    local commands="import collect status check demo profile project scenario tui stats meetings export"
+    local commands="import collect status check demo profile project scenario tui stats meetings research export"
     local cmd="" ci=0 i
     for ((i = 1; i < COMP_CWORD; i++)); do
         case ${COMP_WORDS[i]} in
@@ -30,7 +30,7 @@ _capplan() {
     done
     local IFS=$'\n'
     case $prev in
-    --db | --dir | --csv | --peers)
+    --db | --dir | --csv | --peers | --anon-key | --terms)
         COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --scenario | --from)
         COMPREPLY=($(compgen -W "$(_capplan_names scenarios)" -- "$cur")); return ;;
@@ -43,14 +43,21 @@ _capplan() {
     --kind)
         COMPREPLY=($(compgen -W $'philly\nswf\nhelios\npai\nalibaba-pod' -- "$cur")); return ;;
     --by)
-        COMPREPLY=($(compgen -W $'month\nyear\nall' -- "$cur")); return ;;
+        if [[ $cmd == research ]]; then
+            COMPREPLY=($(compgen -W $'kmeans\ncoauthors' -- "$cur"))
+        else
+            COMPREPLY=($(compgen -W $'month\nyear\nall' -- "$cur"))
+        fi
+        return ;;
     --sacct-format)
         COMPREPLY=($(compgen -W $'text\njson' -- "$cur")); return ;;
     --k)
         COMPREPLY=($(compgen -W auto -- "$cur")); return ;;
+    --encoding)
+        COMPREPLY=($(compgen -W $'utf-8\nlatin1' -- "$cur")); return ;;
     --since | --today | --seed | --jobs | --years | --window | --min-jobs | --reason | \
         --sacct | --delimiter | --fields | --tz | --table | --size | --iterations | \
-        --bench-keys | --per-group | --explain | --backtest)
+        --bench-keys | --per-group | --explain | --backtest | --trace-start)
         return ;;
     esac
     IFS=$' \t\n'
@@ -66,7 +73,7 @@ _capplan() {
     case $cmd in
     import)
         words="sacct trace roster inventory gpu-metrics events pubs peers allocations carbon sites catalog"
-        opts="--cluster --strict --fields --delimiter --tz --kind --quiet --help" ;;
+        opts="--cluster --strict --fields --delimiter --tz --kind --trace-start --encoding --quiet --help" ;;
     collect)
         opts="--since --clusters --sacct-format --sacct --quiet --help" ;;
     status) opts="--json --help" ;;
@@ -97,9 +104,12 @@ _capplan() {
     meetings)
         words="list pick mismatches import export import-needs export-needs apply"
         opts="--per-group --scenario --reason --json --help" ;;
+    research)
+        words="apply"
+        opts="--since --k --by --terms --json --csv --scenario --reason --help" ;;
     export)
         words="report.md report.html budget.xlsx"
-        opts="--csv --scenario --anonymize --peers --years --help" ;;
+        opts="--csv --scenario --anonymize --anon-key --peers --years --bom --help" ;;
     complete) words="scenarios groups clusters" ;;
     esac
     if [[ $cur == -* ]]; then
