@@ -39,7 +39,7 @@ static const char collect_help[] =
     "  --sacct COMMAND   the sacct to run (default: sacct from PATH); several words\n"
     "                    reach another machine, e.g. 'ssh login1 sacct': the last\n"
     "                    word is sacct, run as WORDS... env TZ=UTC ... sacct ARGS\n"
-    "  --quiet           no summary line\n"
+    "  --quiet           no summary line, no progress\n"
     "\nWith Slurm's PrivateData=jobs, sacct shows a user who is not root, SlurmUser or\n"
     "an operator only their own jobs: collect then refuses, saying so.\n"
     "\nWhen sacct is missing, slurmdbd is down, or sacct fails or prints an error, one\n"
@@ -120,7 +120,7 @@ static int exec_collect(CliCtx *ctx, int argc, char **argv)
     int64_t rejected_shown = 0;
     o.reject = print_reject;
     o.reject_ctx = &rejected_shown;
-    o.progress = isatty(STDERR_FILENO);
+    o.progress = isatty(STDERR_FILENO) && !quiet;
     if (o.progress) {
         o.window_done = show_month;
         o.window_ctx = NULL;

@@ -32,7 +32,9 @@ int main(int argc, char **argv)
     int i = 1;
     for (; i < argc && argv[i][0] == '-'; i++) {
         if (strcmp(argv[i], "--db") == 0 || strncmp(argv[i], "--db=", 5) == 0) {
-            const char *v = argv[i][4] == '=' ? argv[i] + 5 : i + 1 < argc ? argv[++i] : "";
+            /* "--db --quiet" is a forgotten path, not a file named --quiet */
+            int next = i + 1 < argc && argv[i + 1][0] != '-';
+            const char *v = argv[i][4] == '=' ? argv[i] + 5 : next ? argv[++i] : "";
             if (!v[0]) {
                 fprintf(stderr, "capplan: --db needs a path\n");
                 return 2;

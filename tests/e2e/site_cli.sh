@@ -15,6 +15,8 @@ expect_rc 2 "$CAPPLAN_BIN" --db
 [ "$(cat "$WORK/err")" = "capplan: --db needs a path" ] || fail "--db: $(cat "$WORK/err")"
 expect_rc 2 "$CAPPLAN_BIN" --db= status
 [ "$(cat "$WORK/err")" = "capplan: --db needs a path" ] || fail "--db=: $(cat "$WORK/err")"
+expect_rc 2 "$CAPPLAN_BIN" --db --quiet status
+[ "$(cat "$WORK/err")" = "capplan: --db needs a path" ] || fail "--db --quiet: $(cat "$WORK/err")"
 expect_rc 2 "$CAPPLAN_BIN" --bogus
 grep -qx "capplan: unknown option '--bogus'" "$WORK/err" || fail "global --bogus: $(cat "$WORK/err")"
 expect_rc 0 cap demo --no-tui --jobs 2000 --seed 3

@@ -106,7 +106,7 @@ FIRST=$WORK/first.db
 t0=$SECONDS
 if "$CAPPLAN" --db "$FIRST" collect >"$WORK/first.out" 2>&1; then
     T_FIRST=$((SECONDS - t0))
-    w=$(sqlite3 "$FIRST" "SELECT count(*) || ' ' || min(since) || ' ' || sum(c.since = coalesce(p.until, 946684800))
+    w=$(sqlite3 "$FIRST" "SELECT count(*) || ' ' || min(c.since) || ' ' || sum(c.since = coalesce(p.until, 946684800))
                           || ' ' || (SELECT count(*) FROM imports) || ' ' || (SELECT count(*) FROM jobs)
                           FROM collects c LEFT JOIN collects p ON p.id = c.id - 1")
     if [[ $w == "$MONTHS 946684800 $MONTHS 0 0" ]]; then
