@@ -7,7 +7,7 @@ PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null) $(CSV_LIBS) -lm -pt
 WARN    := -Wall -Wextra -Werror -pedantic -Wshadow -Wstrict-prototypes \
            -Wmissing-prototypes -Wcast-qual -Wformat=2 -Werror=vla
 CFLAGS  ?= -O2 -g
-ALL_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) \
+ALL_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) $(CPPFLAGS) $(CFLAGS) \
               -I. $(PKG_CFLAGS) -pthread -MMD -MP
 
 SANITIZE ?=
@@ -36,7 +36,7 @@ endif
 
 $(BUILD)/capplan: $(LIB_OBJ) $(MAIN_OBJ)
 	@$(if $(V),,echo "  LD      $@")
-	$(Q)$(CC) $(LDSAN) -o $@ $^ $(PKG_LIBS)
+	$(Q)$(CC) $(LDSAN) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
 # V=1 shows the whole commands.
 Q := $(if $(V),,@)
@@ -94,7 +94,8 @@ $(GEN_SACCT): $(BUILD)/bench/gen_sacct.o
 bench: capplan $(GEN_SACCT)
 	BENCH_SIZES="$(BENCH_SIZES)" ./bench/run.sh $(BUILD)
 
-# make fuzz, fuzz-check (mk/fuzz.mk) and make test-slurm (mk/slurm.mk)
-include mk/fuzz.mk mk/slurm.mk
+# make install, uninstall, deb (mk/install.mk); make fuzz, fuzz-check
+# (mk/fuzz.mk) and make test-slurm (mk/slurm.mk)
+include mk/install.mk mk/fuzz.mk mk/slurm.mk
 
 -include $(shell find build -name '*.d' 2>/dev/null)

@@ -42,11 +42,21 @@ enum { CLI_EXIT_LOCKED = 3, CLI_EXIT_CORRUPT = 4 };
  * corrupt, CLI_EXIT_LOCKED when rc is 1 and a lock wait timed out, else rc. */
 int cli_exit_code(const CliCtx *ctx, int rc);
 
-/* "capplan: <message>" on stderr, control characters replaced. Returns 1. */
+/* "capplan: <message>" on stderr, control characters replaced. When
+ * stderr is not a terminal (cron, a log file) the line starts with the
+ * local time, "2026-11-25T16:50:01+0100 capplan: ...", unless
+ * CAPPLAN_LOG_TIME=0, or $JOURNAL_STREAM is set (journald stamps lines
+ * itself) and CAPPLAN_LOG_TIME is not. Returns 1. */
 int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Print usage error and return 2. */
+/* Print the usage line on stderr and return 2. When the arguments given to
+ * the last cli_wants_help call hold an option that the command's usage and
+ * help never mention, and no cli_error line was printed since, it first
+ * says "capplan: CMD: unknown option '--x'" (or, for an option the usage
+ * shows with a value, given last without one: "CMD: --x needs a value"). */
 int cli_usage(const CmdEntry *e);
-/* 1 when argv holds --help or -h (prints help to stdout). */
+/* 1 when argv holds --help or -h (prints help to stdout). Every command
+ * calls it first: it also remembers argc/argv for cli_usage (borrowed; they
+ * live as long as main's). */
 int cli_wants_help(const CmdEntry *e, int argc, char **argv);
 
 struct cJSON;
@@ -54,6 +64,11 @@ struct cJSON;
  * (names from data are stored as they came) written as '?', so that the
  * output is valid JSON and UTF-8. 0, or -1 when it cannot be written. */
 int cli_print_json(const struct cJSON *o, FILE *out);
+/* Add "schema": "capplan.NAME/1" to o, a JSON output's top object, as its
+ * first key (whenever it is called). Every --json output has one; the
+ * number changes when a key is removed or changes meaning. */
+struct cJSON;
+void cli_json_schema(struct cJSON *o, const char *name);
 
 /* Copy src into dst (size dstsz), replacing control characters (C0, DEL,
  * C1 and ESC sequences' starts) with '?', keeping valid UTF-8. */
@@ -69,5 +84,6 @@ extern const CmdEntry cmd_stats;
 extern const CmdEntry cmd_export;
 extern const CmdEntry cmd_meetings;
 extern const CmdEntry cmd_check;
+extern const CmdEntry cmd_complete;
 
 #endif

@@ -138,6 +138,7 @@ static void json_users(cJSON *o, const Plan *p)
 static int print_json(const Plan *p, FILE *out)
 {
     cJSON *o = cJSON_CreateObject();
+    cli_json_schema(o, "profile");
     json_header(o, p);
     json_scale(o, p);
     json_profiles(o, p);

@@ -204,6 +204,7 @@ static void print_json(const View *v, FILE *out)
     json_groups(o, v);
     json_totals(o, v);
     json_edits(o, v);
+    cli_json_schema(o, "project");
     cli_print_json(o, out);
     cJSON_Delete(o);
 }
@@ -410,6 +411,7 @@ static void backtest_json(const PlanBacktest *b, FILE *out)
         cJSON_AddNumberToObject(e, "err_demand", x->err_demand);
         cJSON_AddItemToArray(a, e);
     }
+    cli_json_schema(o, "project-backtest");
     cli_print_json(o, out);
     cJSON_Delete(o);
 }

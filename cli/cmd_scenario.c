@@ -331,6 +331,7 @@ static void diff_json(const Plan *p, const Diff *d)
         cJSON_AddItemToObject(e, "effect", cJSON_CreateDoubleArray(x->effect, d->years));
         cJSON_AddItemToArray(a, e);
     }
+    cli_json_schema(o, "scenario-diff");
     cli_print_json(o, stdout);
     cJSON_Delete(o);
 }

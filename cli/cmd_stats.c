@@ -248,6 +248,7 @@ static int print_json(const StatsReport *rep, const StatsArgs *a, const char *ta
 {
     static const char *const by_name[] = {"month", "year", "all"};
     cJSON *o = cJSON_CreateObject();
+    cli_json_schema(o, "stats");
     cJSON_AddStringToObject(o, "kind", kind_name(a));
     cJSON_AddStringToObject(o, "by", by_name[rep->by]);
     if (a->o.group)

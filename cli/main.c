@@ -10,13 +10,15 @@
 
 static const CmdEntry *const commands[] = {&cmd_import, &cmd_collect, &cmd_status, &cmd_demo, &cmd_profile,
                                            &cmd_project, &cmd_scenario, &cmd_tui, &cmd_stats, &cmd_meetings,
-                                           &cmd_export, &cmd_check};
+                                           &cmd_export, &cmd_check, &cmd_complete};
 static const size_t ncommands = sizeof commands / sizeof commands[0];
 
 static void print_help(FILE *out)
 {
-    fprintf(out, "usage: capplan [--db PATH] COMMAND ...\n\n"
-                 "PATH defaults to $CAPPLAN_DB, else ./capplan.db.\n\ncommands:\n");
+    fprintf(out, "usage: capplan [--db PATH] [--quiet] COMMAND ...\n\n"
+                 "PATH defaults to $CAPPLAN_DB, else ./capplan.db. --quiet: nothing on standard\n"
+                 "output, errors only (on stderr, time-stamped when it is not a terminal).\n"
+                 "\ncommands:\n");
     for (size_t i = 0; i < ncommands; i++)
         fprintf(out, "  %s\n", commands[i]->usage);
     fprintf(out, "\n`capplan COMMAND --help` for details; `capplan --version`.\n"
@@ -61,10 +63,21 @@ int main(int argc, char **argv)
     ctx.db_path = env && env[0] ? env : "capplan.db";
     int i = 1;
     for (; i < argc && argv[i][0] == '-'; i++) {
-        if (strcmp(argv[i], "--db") == 0 && i + 1 < argc) {
-            ctx.db_path = argv[++i];
-        } else if (strncmp(argv[i], "--db=", 5) == 0) {
-            ctx.db_path = argv[i] + 5;
+        if (strcmp(argv[i], "--db") == 0 || strncmp(argv[i], "--db=", 5) == 0) {
+            /* "--db --quiet" is a forgotten path, not a file named --quiet */
+            int next = i + 1 < argc && argv[i + 1][0] != '-';
+            const char *v = argv[i][4] == '=' ? argv[i] + 5 : next ? argv[++i] : "";
+            if (!v[0]) {
+                fprintf(stderr, "capplan: --db needs a path\n");
+                return 2;
+            }
+            ctx.db_path = v;
+        } else if (strcmp(argv[i], "--quiet") == 0 || strcmp(argv[i], "-q") == 0) {
+            /* nothing on stdout; errors and warnings still go to stderr */
+            if (!freopen("/dev/null", "w", stdout)) {
+                fprintf(stderr, "capplan: --quiet: /dev/null: cannot open\n");
+                return 1;
+            }
         } else if (strcmp(argv[i], "--version") == 0) {
             printf("capplan %s\n", CAPPLAN_VERSION);
             return 0;

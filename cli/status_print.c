@@ -24,6 +24,7 @@ static int print_json(const StoreStatus *s, FILE *out)
     fmt_date(s->first_submit, first, sizeof first);
     fmt_date(s->last_submit, last, sizeof last);
     cJSON *o = cJSON_CreateObject();
+    cli_json_schema(o, "status");
     cJSON_AddNumberToObject(o, "jobs", (double)s->jobs);
     cJSON_AddNumberToObject(o, "attempts", (double)s->attempts);
     cJSON_AddNumberToObject(o, "users", (double)s->users);

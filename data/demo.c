@@ -19,6 +19,7 @@
 #include "data/demo_model.h"
 #include "data/import.h"
 #include "data/store.h"
+#include "data/store_policy.h"
 
 #define DEMO_MARKER ".capplan-demo"
 
@@ -123,7 +124,7 @@ static int demo_file_name(const char *n)
 {
     static const char *const fixed[] = {"roster.csv", "inventory.csv", "events.csv",
                                         "pubs.csv", "gpu-metrics.csv", "notes.csv",
-                                        "stated_needs.csv"};
+                                        "stated_needs.csv", "allocations.csv", "carbon.csv"};
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
         if (strcmp(n, fixed[i]) == 0)
             return 1;
@@ -242,7 +243,7 @@ static void summarise(const DemoWorld *w, const DemoFiles *f, DemoSummary *s)
 static int write_all(const DemoWorld *w, const char *dir, DemoFiles *f, CpErr *err)
 {
     if (demo_write_csv(w, dir, f, err) < 0 || demo_write_sacct(w, dir, f, err) < 0 ||
-        demo_write_metrics(w, dir, f, err) < 0)
+        demo_write_metrics(w, dir, f, err) < 0 || demo_write_policy(w, dir, f, err) < 0)
         return -1;
     return 0;
 }
@@ -290,6 +291,10 @@ static int import_one(Store *st, const char *kind, const char *path, Rejects *re
     memset(&res, 0, sizeof res);
     if (strcmp(kind, "sacct") == 0)
         return import_sacct(st, path, &io, &res, err);
+    if (store_policy_kind(kind)) {
+        StorePolicyResult pr;
+        return store_policy_import(st, kind, path, &pr, err);
+    }
     return import_csv(st, kind, path, &io, &res, err);
 }
 

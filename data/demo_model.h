@@ -318,6 +318,9 @@ void demo_files_done(DemoFiles *f);
 int demo_write_sacct(const DemoWorld *w, const char *dir, DemoFiles *files, CpErr *err);
 int demo_write_csv(const DemoWorld *w, const char *dir, DemoFiles *files, CpErr *err);
 int demo_write_metrics(const DemoWorld *w, const char *dir, DemoFiles *files, CpErr *err);
+/* demo_policy.c: allocations.csv (cirrus's groups) and carbon.csv (an
+ * hourly series), kinds "allocations" and "carbon". */
+int demo_write_policy(const DemoWorld *w, const char *dir, DemoFiles *files, CpErr *err);
 
 /* store_demo.c: the demo's SQL. 1 when path holds a capplan database
  * (an SQLite file with capplan's tables), 0 when it is something else,

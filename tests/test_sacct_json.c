@@ -20,6 +20,7 @@
 
 #include "data/json_stream.h"
 #include "data/sacct_json.h"
+#include "tests/lib/testutil.h"
 
 /* ---- a sink that keeps copies of what it receives ---- */
 
@@ -82,14 +83,6 @@ static void collect_progress(void *vctx, int64_t bytes, int64_t rows)
     run->last_rows = rows;
 }
 
-static const char *shared(const char *rel)
-{
-    static char buf[1024];
-    const char *root = getenv("CAPPLAN_SHARED");
-    snprintf(buf, sizeof buf, "%s/%s", root && root[0] ? root : "../shared", rel);
-    return buf;
-}
-
 /* Read f with sacct_json_read; name is what messages call the input. */
 static void run_stream(Run *run, FILE *f, const char *name, int strict)
 {
@@ -107,7 +100,7 @@ static void run_stream(Run *run, FILE *f, const char *name, int strict)
 
 static void run_file(Run *run, const char *rel)
 {
-    const char *path = shared(rel);
+    const char *path = tu_shared(rel);
     FILE *f = fopen(path, "rb");
     if (!f)
         fail_msg("cannot open %s (set CAPPLAN_SHARED)", path);
@@ -472,7 +465,7 @@ static void test_sandbox_cgroup(void **state)
 static void test_truncated(void **state)
 {
     (void)state;
-    const char *path = shared("data/slurm-sandbox/sacct.json");
+    const char *path = tu_shared("data/slurm-sandbox/sacct.json");
     FILE *in = fopen(path, "rb");
     assert_non_null(in);
     char *buf = malloc(100000);
@@ -854,7 +847,7 @@ static void test_stream_philly(void **state)
 {
     (void)state;
     /* the Philly trace: a 1.4 MB top-level list of 2667 jobs */
-    FILE *f = fopen(shared("data/gpu-trace-philly-dre-sample/sampled_jobs.shared.json"), "rb");
+    FILE *f = fopen(tu_shared("data/gpu-trace-philly-dre-sample/sampled_jobs.shared.json"), "rb");
     assert_non_null(f);
     int64_t c[2] = {0, 0};
     CpErr err;

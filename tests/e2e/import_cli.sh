@@ -2,6 +2,7 @@
 # capplan import through the command line, on every accounting file of
 # ../shared/data: exit codes, summaries, status, bad input, strict.
 . "$(dirname "$0")/lib.sh"
+need_shared
 
 expect_rc 0 "$CAPPLAN_BIN" --version
 grep -q '^capplan [0-9]' "$WORK/out" || fail "--version"

@@ -9,6 +9,7 @@
 # python3's csv module with its header; --anonymize leaves no name; the
 # neutralised cells stay text in LibreOffice (skipped when soffice is absent).
 . "$(dirname "$0")/lib.sh"
+need_shared
 
 command -v rsvg-convert >/dev/null || fail "rsvg-convert missing (apt-get install librsvg2-bin)"
 command -v pandoc >/dev/null || fail "pandoc missing (apt-get install pandoc)"

@@ -5,6 +5,7 @@
 # title, a sorted column, a filter, drill-down and back, help, a resize to
 # 80x24, presentation mode, the hostile names shown harmlessly, an export.
 . "$(dirname "$0")/lib.sh"
+need_shared
 . "$(dirname "$0")/tui_helpers.inc"
 
 DB="$WORK/t.db"
