@@ -632,3 +632,15 @@ void store_tui_jobs_free(StoreTuiJob *v, size_t n)
     }
     free(v);
 }
+
+int store_tui_copy(Store *st, const char *path, CpErr *err)
+{
+    sqlite3 *db = store_db(st);
+    sqlite3_stmt *s = NULL;
+    if (sqlite3_prepare_v2(db, "VACUUM INTO ?1", -1, &s, NULL) != SQLITE_OK)
+        return sqlrow_err(db, err, "copy");
+    sqlite3_bind_text(s, 1, path, -1, SQLITE_TRANSIENT);
+    int rc = sqlite3_step(s);
+    sqlite3_finalize(s);
+    return rc == SQLITE_DONE ? 0 : sqlrow_err(db, err, "copy");
+}

@@ -157,4 +157,8 @@ int store_tui_note_delete(Store *st, const char *group, const char *date, const 
 int store_tui_stated_delete(Store *st, const char *user, const char *group, const char *date,
                             CpErr *err);
 
+/* Copy the whole database into path (an empty or absent file), for a run
+ * that must not change the original (the headless --bench-keys). */
+int store_tui_copy(Store *st, const char *path, CpErr *err);
+
 #endif

@@ -13,7 +13,9 @@
 #include "tui/actions.h"
 #include "tui/fmt.h"
 #include "tui/keys.h"
+#include "tui/lineedit.h"
 #include "tui/plan.h"
+#include "tui/undo.h"
 #include "tui/view.h"
 
 #define STATUS_MS 4000
@@ -107,8 +109,7 @@ void tui_state_done(TuiState *s)
     for (int v = 0; v < TUI_V_COUNT; v++)
         free(s->cur[v].idx);
     free(s->jobs_cur.idx);
-    for (int i = 0; i < s->nundo; i++)
-        free(s->undo[i].text);
+    tui_undo_free(s);
     free_jobs(s);
     tui_plan_close(s->plan);
     tui_model_free(s->model);
@@ -196,9 +197,9 @@ static void render_status(const TuiState *s, Canvas *c)
     canvas_fill(c, 0, y, c->w, ' ', CV_STATUS);
     const TuiPrompt *p = &s->prompt;
     if (p->kind != TUI_P_NONE && p->kind != TUI_P_EDIT) {
-        char buf[TUI_PROMPT_MAX + 80];
-        snprintf(buf, sizeof buf, "%s %s_", p->label, p->text);
-        canvas_text(c, 0, y, c->w, CV_STATUS | CV_BOLD, buf);
+        int lw = canvas_text(c, 0, y, c->w, CV_STATUS | CV_BOLD, p->label) + 1;
+        if (lw < c->w)
+            lineedit_draw(p, c, lw, y, c->w - lw, CV_STATUS | CV_BOLD);
         return;
     }
     if (s->status_until > s->now && s->status[0]) {
@@ -242,7 +243,7 @@ static int fkeys(const TuiState *s, FKey *k)
     }
     if (v->edit && v->edit_accept && table && !detail)
         k[n++] = (FKey){"e", "Edit"};
-    if (s->nundo > 0 || (s->plan && tui_plan_edits(s->plan, s->scenario) > 0))
+    if (s->nundo > 0)
         k[n++] = (FKey){"u", "Undo"};
     if (s->view == TUI_V_GROUP && s->group >= 0 && !detail) {
         k[n++] = (FKey){"n", "Note"};

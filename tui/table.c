@@ -10,6 +10,8 @@
 
 #include "tui/view.h"
 
+#include "tui/lineedit.h"
+
 #define CELL_MAX 256
 
 int table_selected(const TuiCursor *cur)
@@ -200,14 +202,12 @@ static void draw_header(const TuiTable *t, const TuiCursor *cur, Canvas *c, int 
  * table's edge (right) as the text gets longer. */
 static void draw_edit(const TuiState *s, Canvas *c, int x, int y, int w, int right, TuiFrame *f)
 {
-    char shown[TUI_PROMPT_MAX + 8];
-    snprintf(shown, sizeof shown, "%s_", s->prompt.text);
-    int tw = canvas_width(c, shown);
+    int tw = canvas_width(c, s->prompt.text) + 1;
     int ew = tw > w ? tw : w;
     if (x + ew > right)
         ew = right - x;
-    canvas_fill(c, x, y, ew, ' ', CV_EDITED | CV_REVERSE);
-    canvas_text_right(c, x, y, ew, CV_EDITED | CV_REVERSE, shown);
+    canvas_fill(c, x, y, ew, ' ', CV_EDITED);
+    lineedit_draw(&s->prompt, c, x, y, ew, CV_EDITED);
     f->edit_x = x;
     f->edit_w = ew;
 }

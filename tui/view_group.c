@@ -15,6 +15,7 @@
 #include "data/store_tui.h"
 #include "tui/actions.h"
 #include "tui/fmt.h"
+#include "tui/lineedit.h"
 #include "tui/plan.h"
 #include "tui/view.h"
 
@@ -450,8 +451,9 @@ static void meeting_text(const TuiState *s, const char *lead, const TuiMeeting *
 static void render_meetings(const TuiState *s, Canvas *c, int y)
 {
     if (meeting_editing(s)) {
-        canvas_fill(c, 1, y, c->w - 2, ' ', CV_EDITED | CV_REVERSE);
-        canvas_textf(c, 1, y, c->w - 2, CV_EDITED | CV_REVERSE, "meeting: %s_", s->prompt.text);
+        canvas_fill(c, 1, y, c->w - 2, ' ', CV_EDITED);
+        int lw = canvas_text(c, 1, y, c->w - 2, CV_EDITED | CV_BOLD, "meeting: ");
+        lineedit_draw(&s->prompt, c, 1 + lw, y, c->w - 2 - lw, CV_EDITED);
         return;
     }
     const TuiModel *m = s->model;
@@ -665,6 +667,8 @@ static unsigned edit_accept(TuiState *s)
     snprintf(undo.key, sizeof undo.key, "%s", u->stated_date ? u->stated_date : "");
     undo.before[0] = u->stated_gpus;
     undo.before[1] = u->stated_mem;
+    undo.after[0] = v;
+    undo.after[1] = u->stated_mem;
     CpErr err = {""};
     if (s->store &&
         store_tui_stated_set(s->store, undo.user, undo.group, undo.date, v, u->stated_mem, &err) < 0) {

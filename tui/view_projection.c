@@ -229,8 +229,13 @@ static unsigned edit(TuiState *s)
         snprintf(now, sizeof now, "%.4g", v * 100);
     else
         snprintf(now, sizeof now, "%.4g", v);
-    char full[200];
-    snprintf(full, sizeof full, "%s%s, then why", label, is_pct(key) ? " (%)" : "");
+    char full[256];
+    const char *why = NULL;
+    if (tui_plan_edited(s->plan, key, shown_group(s), &why) && why && why[0])
+        snprintf(full, sizeof full, "%s%s, then why (none: keep '%.40s')", label,
+                 is_pct(key) ? " (%)" : "", why);
+    else
+        snprintf(full, sizeof full, "%s%s, then why (required)", label, is_pct(key) ? " (%)" : "");
     actions_prompt_open(s, TUI_P_EDIT, full, now);
     s->prompt.row = row;
     s->prompt.col = P_VALUE;
@@ -278,8 +283,8 @@ static unsigned edit_accept(TuiState *s)
     }
     s->prompt.kind = TUI_P_NONE;
     const ProjResult *r = tui_plan_result(s->plan, 0);
-    tui_status(s, CV_GOOD, 0, "saved to %s: demand next year %.2f -> %.2f GPUs; u undoes", s->scenario,
-               before, r->gy[shown_group(s) * r->nyears].demand);
+    tui_status(s, CV_GOOD, 0, "saved to %s: demand next year %.2f -> %.2f GPUs; %s; u undoes",
+               s->scenario, before, r->gy[shown_group(s) * r->nyears].demand, s->edit_note);
     return TUI_SAVE | TUI_RECALC | TUI_REDRAW;
 }
 
