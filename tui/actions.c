@@ -10,6 +10,7 @@
 #include "data/meetings.h"
 #include "data/store_meetings.h"
 #include "data/store_tui.h"
+#include "tui/export.h"
 #include "tui/fmt.h"
 #include "tui/keys.h"
 #include "tui/lineedit.h"
@@ -103,6 +104,7 @@ unsigned actions_open_group(TuiState *s, int g)
 {
     if (g < 0)
         return 0;
+    s->institute = 0;
     if (s->group != g) {
         s->group = g;
         s->member = -1;
@@ -170,6 +172,7 @@ static unsigned step_group(TuiState *s, int dir)
     }
     s->group = g;
     s->member = -1;
+    s->institute = 0;
     return TUI_RECALC | TUI_REDRAW;
 }
 
@@ -270,20 +273,7 @@ static unsigned act_meeting(TuiState *s)
     return TUI_REDRAW;
 }
 
-static unsigned act_export(TuiState *s)
-{
-    char name[160];
-    char view[32];
-    snprintf(view, sizeof view, "%s", tui_view(s->view)->name);
-    for (char *p = view; *p; p++)
-        *p = (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
-    snprintf(name, sizeof name, "capplan-%s-%s.md", view, s->scenario);
-    for (char *p = name; *p; p++)
-        if (*p == '/' || *p == ' ')
-            *p = '_';
-    actions_prompt_open(s, TUI_P_EXPORT, "export to (.md or .csv):", name);
-    return TUI_REDRAW;
-}
+static unsigned act_export(TuiState *s) { return export_open(s); }
 
 /* ---- modes ------------------------------------------------------------ */
 
@@ -402,7 +392,7 @@ static const TuiBinding bindings[] = {
     {'f', act_feat_x, "f, F", "Profiles: next feature on the scatter's x, y axis"},
     {'F', act_feat_y, NULL, NULL},
     {'N', act_new_scenario, "N", "Scenarios: new scenario, a copy of the shown one"},
-    {'x', act_export, "x", "export this view's table to NAME.md or NAME.csv"},
+    {'x', act_export, "x", "export this view's table to NAME.md (Markdown) or NAME.csv"},
     {'a', act_redact, "a", "presentation mode: names of people, groups hidden"},
     {'r', act_reload, "r", "read the database again"},
     {TUI_KEY_CTRL_L, act_redraw, "C-l", "redraw the screen"},
@@ -456,30 +446,6 @@ static unsigned accept_filter(TuiState *s)
     TuiCursor *c = tui_cursor(s);
     if (c->filter[0] && c->nidx == 1 && tui_view(s->view)->enter)
         return tui_view(s->view)->enter(s); /* the one match: open it */
-    return TUI_REDRAW;
-}
-
-static unsigned accept_export(TuiState *s)
-{
-    const TuiView *v = tui_view(s->view);
-    const TuiTable *t = cur_table(s);
-    s->prompt.kind = TUI_P_NONE;
-    if (!t) {
-        tui_status(s, CV_WARN, 0, "%s has no table to export", v->name);
-        return TUI_REDRAW;
-    }
-    const char *path = s->prompt.text;
-    size_t n = strlen(path);
-    int csv = n > 4 && strcmp(path + n - 4, ".csv") == 0;
-    char title[160];
-    snprintf(title, sizeof title, "capplan \xc2\xb7 %s \xc2\xb7 scenario %s", v->name, s->scenario);
-    CpErr err = {""};
-    if (!path[0] || table_export(t, s, tui_cursor(s), title, path, csv, &err) < 0) {
-        tui_status(s, CV_BAD, 0, "export failed: %s", path[0] ? err.msg : "no file name");
-        return TUI_REDRAW;
-    }
-    tui_status(s, CV_GOOD, 0, "exported %d rows to %s (%s)", tui_cursor(s)->nidx, path,
-               csv ? "CSV" : "Markdown");
     return TUI_REDRAW;
 }
 
@@ -652,7 +618,9 @@ static unsigned prompt_accept(TuiState *s)
     case TUI_P_FILTER:
         return accept_filter(s);
     case TUI_P_EXPORT:
-        return accept_export(s);
+        return export_accept(s);
+    case TUI_P_CONFIRM:
+        return export_confirm(s, 'n');
     case TUI_P_NOTE:
         return accept_note(s);
     case TUI_P_EDIT: {
@@ -675,6 +643,8 @@ static unsigned prompt_accept(TuiState *s)
 unsigned actions_prompt_key(TuiState *s, int key)
 {
     TuiPrompt *p = &s->prompt;
+    if (p->kind == TUI_P_CONFIRM)
+        return key == TUI_KEY_TIMEOUT || key == TUI_KEY_MOUSE ? 0 : export_confirm(s, key);
     if (key == TUI_KEY_ENTER)
         return prompt_accept(s);
     if (key == TUI_KEY_ESC) {

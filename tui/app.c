@@ -196,6 +196,11 @@ static void render_status(const TuiState *s, Canvas *c)
     int y = c->h - 2;
     canvas_fill(c, 0, y, c->w, ' ', CV_STATUS);
     const TuiPrompt *p = &s->prompt;
+    if (p->kind == TUI_P_CONFIRM) {
+        canvas_textf(c, 0, y, c->w, CV_WARN | CV_BOLD,
+                     "%s exists: overwrite it? y overwrites, n keeps it", p->text);
+        return;
+    }
     if (p->kind != TUI_P_NONE && p->kind != TUI_P_EDIT) {
         int lw = canvas_text(c, 0, y, c->w, CV_STATUS | CV_BOLD, p->label) + 1;
         if (lw < c->w)
@@ -260,6 +265,11 @@ static void render_fbar(const TuiState *s, Canvas *c)
     FKey k[16];
     int n = fkeys(s, k), x = 0, y = c->h - 1;
     canvas_fill(c, 0, y, c->w, ' ', CV_FLABEL);
+    if (s->prompt.kind != TUI_P_NONE && s->prompt.kind != TUI_P_EDIT &&
+        s->status_until > s->now && s->status[0]) { /* the prompt holds the status line */
+        canvas_text(c, 0, y, c->w, (uint16_t)s->status_role | CV_BOLD, s->status);
+        return;
+    }
     for (int i = 0; i < n && x < c->w; i++) {
         int kw = canvas_width(c, k[i].key), lw = canvas_width(c, k[i].label);
         if (x + kw + lw > c->w && i != n - 1)

@@ -77,7 +77,8 @@ typedef enum TuiPromptKind {
     TUI_P_EXPORT,
     TUI_P_EDIT,      /* a value edited in place in the table */
     TUI_P_NOTE,
-    TUI_P_SCENARIO   /* the name of a new scenario */
+    TUI_P_SCENARIO,  /* the name of a new scenario */
+    TUI_P_CONFIRM    /* overwrite the export file (text: its name)? y/n */
 } TuiPromptKind;
 
 typedef struct TuiPrompt {
@@ -125,6 +126,7 @@ typedef struct TuiState {
     TuiCursor cur[TUI_V_COUNT];
     TuiCursor jobs_cur;      /* the Group view's member detail */
     int group;               /* the Group view's group (model index), -1 none */
+    int institute;           /* the Projection shows the institute, not a group */
     int feat_x, feat_y;      /* the Profiles scatter's features (FEAT_*) */
     int member;              /* the Group view's member shown in detail, -1: the table */
     int help, help_top;      /* help overlay shown, its first line */

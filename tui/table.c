@@ -322,8 +322,11 @@ static void export_md(FILE *f, const TuiTable *t, const TuiState *s, const TuiCu
                       const char *title)
 {
     char raw[CELL_MAX], buf[CELL_MAX];
-    clean_text(title, buf, sizeof buf);
-    fprintf(f, "# %s\n\n|", buf);
+    if (title) {
+        clean_text(title, buf, sizeof buf);
+        fprintf(f, "# %s\n\n", buf);
+    }
+    fputs("|", f);
     for (int k = 0; k < t->ncols; k++)
         put_md_cell(f, t->cols[k].title);
     fputs("\n|", f);
@@ -364,8 +367,34 @@ static void export_csv(FILE *f, const TuiTable *t, const TuiState *s, const TuiC
     }
 }
 
+static void export_parts(FILE *f, const TuiExportPart *parts, int n, const TuiState *s,
+                         const char *title, int csv)
+{
+    char buf[CELL_MAX];
+    for (int i = 0; i < n; i++) {
+        if (csv) {
+            if (i > 0)
+                fputs("\r\n", f);
+            export_csv(f, parts[i].t, s, parts[i].cur);
+            continue;
+        }
+        if (i > 0) {
+            clean_text(parts[i].heading ? parts[i].heading : "", buf, sizeof buf);
+            fprintf(f, "\n## %s\n\n", buf);
+        }
+        export_md(f, parts[i].t, s, parts[i].cur, i == 0 ? title : NULL);
+    }
+}
+
 int table_export(const TuiTable *t, const TuiState *s, const TuiCursor *cur, const char *title,
                  const char *path, int csv, CpErr *err)
+{
+    TuiExportPart part = {t, cur, NULL};
+    return table_export_parts(&part, 1, s, title, path, csv, err);
+}
+
+int table_export_parts(const TuiExportPart *parts, int nparts, const TuiState *s,
+                       const char *title, const char *path, int csv, CpErr *err)
 {
     size_t n = strlen(path) + 16;
     char *tmp = xmalloc(n);
@@ -386,10 +415,7 @@ int table_export(const TuiTable *t, const TuiState *s, const TuiCursor *cur, con
         free(tmp);
         return cp_err_set(err, "%s: %s", path, strerror(errno));
     }
-    if (csv)
-        export_csv(f, t, s, cur);
-    else
-        export_md(f, t, s, cur, title);
+    export_parts(f, parts, nparts, s, title, csv);
     int bad = fflush(f) != 0 || ferror(f) || fsync(fd) != 0;
     int saved = errno;
     bad |= fclose(f) != 0;

@@ -11,6 +11,7 @@
 
 #include "tui/actions.h"
 #include "tui/fmt.h"
+#include "tui/institute.h"
 #include "tui/plan.h"
 #include "tui/view.h"
 
@@ -129,7 +130,7 @@ static const TuiTable params = {pcols, P_COUNT, p_nrows, p_cell, p_value, p_attr
 
 static const TuiTable *proj_table(const TuiState *s)
 {
-    return s->plan ? &params : NULL;
+    return s->plan && !s->institute ? &params : NULL;
 }
 
 /* ---- the demand panel ------------------------------------------------- */
@@ -202,6 +203,10 @@ static void render(const TuiState *s, Canvas *c, int y, int h, TuiFrame *f)
                                       "(import accounting data, then capplan profile).");
         return;
     }
+    if (s->institute) {
+        institute_render(s, c, y, h);
+        return;
+    }
     const Plan *p = tui_plan_plan(s->plan);
     char name[128];
     int mg = tui_model_group_find(s->model, p->groups[shown_group(s)]);
@@ -219,7 +224,7 @@ static void render(const TuiState *s, Canvas *c, int y, int h, TuiFrame *f)
 static unsigned edit(TuiState *s)
 {
     int row = table_selected(&s->cur[TUI_V_PROJECTION]);
-    if (!s->plan || row < 0)
+    if (!s->plan || row < 0 || s->institute)
         return 0;
     char key[48], label[128], now[32];
     key_of(s, row, key, sizeof key);
