@@ -82,6 +82,10 @@ static unsigned move_col(TuiState *s, int dir)
     return 0;
 }
 
+/* The wheel: three rows a notch. */
+static unsigned act_wheel_up(TuiState *s) { return select_row(s, tui_cursor(s)->row - 3); }
+static unsigned act_wheel_down(TuiState *s) { return select_row(s, tui_cursor(s)->row + 3); }
+
 static unsigned act_left(TuiState *s) { return move_col(s, -1); }
 static unsigned act_right(TuiState *s) { return move_col(s, +1); }
 
@@ -392,7 +396,7 @@ static const TuiBinding bindings[] = {
     {'f', act_feat_x, "f, F", "Profiles: next feature on the scatter's x, y axis"},
     {'F', act_feat_y, NULL, NULL},
     {'N', act_new_scenario, "N", "Scenarios: new scenario, a copy of the shown one"},
-    {'x', act_export, "x", "export this view's table to NAME.md (Markdown) or NAME.csv"},
+    {'x', act_export, "x", "export the table to NAME.md (Markdown) or NAME.csv"},
     {'a', act_redact, "a", "presentation mode: names of people, groups hidden"},
     {'r', act_reload, "r", "read the database again"},
     {TUI_KEY_CTRL_L, act_redraw, "C-l", "redraw the screen"},
@@ -401,6 +405,8 @@ static const TuiBinding bindings[] = {
     {'q', act_quit, "q, F10", "quit (every edit is already saved)"},
     {TUI_KEY_F10, act_quit, NULL, NULL},
     {TUI_KEY_MOUSE, act_click, "click", "select a row, a column or a view's tab"},
+    {TUI_KEY_WHEEL_UP, act_wheel_up, "wheel", "scroll the table"},
+    {TUI_KEY_WHEEL_DOWN, act_wheel_down, NULL, NULL},
 };
 
 #define NBINDINGS (sizeof bindings / sizeof bindings[0])
@@ -669,12 +675,12 @@ unsigned actions_help_key(TuiState *s, int key)
 {
     int n;
     tui_help_lines(&n);
-    if (key == 'j' || key == TUI_KEY_DOWN) {
+    if (key == 'j' || key == TUI_KEY_DOWN || key == TUI_KEY_WHEEL_DOWN) {
         if (s->help_top + 1 < n)
             s->help_top++;
         return TUI_REDRAW;
     }
-    if (key == 'k' || key == TUI_KEY_UP) {
+    if (key == 'k' || key == TUI_KEY_UP || key == TUI_KEY_WHEEL_UP) {
         if (s->help_top > 0)
             s->help_top--;
         return TUI_REDRAW;

@@ -270,10 +270,12 @@ static void render_fbar(const TuiState *s, Canvas *c)
         canvas_text(c, 0, y, c->w, (uint16_t)s->status_role | CV_BOLD, s->status);
         return;
     }
+    /* Help first and Quit last always show: room is kept for Quit. */
+    int last = canvas_width(c, k[n - 1].key) + canvas_width(c, k[n - 1].label);
     for (int i = 0; i < n && x < c->w; i++) {
         int kw = canvas_width(c, k[i].key), lw = canvas_width(c, k[i].label);
-        if (x + kw + lw > c->w && i != n - 1)
-            continue; /* keep Quit, drop what does not fit */
+        if (i != n - 1 && x + kw + lw + 1 + last > c->w)
+            continue; /* drop what does not fit before Quit */
         x += canvas_text(c, x, y, c->w - x, CV_FKEY, k[i].key);
         x += canvas_text(c, x, y, c->w - x, CV_FLABEL, k[i].label);
         x += x + 1 < c->w ? 1 : 0;

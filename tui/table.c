@@ -125,7 +125,33 @@ void table_prepare(const TuiTable *t, const TuiState *s, TuiCursor *cur)
 /* ---- layout and drawing ----------------------------------------------- */
 
 /* Column widths for width w: hidden columns get -1. */
-static void layout(const TuiTable *t, int w, int *cw)
+#define MEASURE_ROWS 500 /* rows measured for a column's widest cell */
+#define NEED_MAX 80      /* no column asks for more than this */
+
+/* The columns each column's widest cell (or title) takes, over the rows
+ * cur shows (the first MEASURE_ROWS), up to NEED_MAX. */
+static void measure(const TuiTable *t, const TuiState *s, const TuiCursor *cur, const Canvas *c,
+                    int *need)
+{
+    char buf[CELL_MAX];
+    for (int k = 0; k < t->ncols; k++)
+        need[k] = canvas_width(c, t->cols[k].title) + 1; /* room for the sort arrow */
+    for (int i = 0; i < cur->nidx && i < MEASURE_ROWS; i++)
+        for (int k = 0; k < t->ncols; k++) {
+            t->cell(s, cur->idx[i], k, buf, sizeof buf);
+            int cw = canvas_width(c, buf);
+            if (cw > need[k])
+                need[k] = cw;
+        }
+    for (int k = 0; k < t->ncols; k++)
+        if (need[k] > NEED_MAX)
+            need[k] = NEED_MAX;
+}
+
+/* Column widths for w columns: each its minimum, the most droppable
+ * hidden first while they do not fit; then the width left goes to the
+ * columns whose text is cut (need: what each needs), in column order. */
+static void layout(const TuiTable *t, int w, const int *need, int *cw)
 {
     int total = -1;
     for (int c = 0; c < t->ncols; c++) {
@@ -143,23 +169,15 @@ static void layout(const TuiTable *t, int w, int *cw)
         total -= cw[victim] + 1;
         cw[victim] = -1;
     }
-    int flex = 0;
-    for (int c = 0; c < t->ncols; c++)
-        if (cw[c] >= 0)
-            flex += t->cols[c].flex;
-    int extra = w - total, given = 0;
-    for (int c = 0; c < t->ncols && flex > 0 && extra > 0; c++) {
-        if (cw[c] < 0 || !t->cols[c].flex)
+    int extra = w - total;
+    for (int c = 0; c < t->ncols && extra > 0; c++) { /* the cut ones first */
+        if (cw[c] < 0 || need[c] <= cw[c])
             continue;
-        int add = extra * t->cols[c].flex / flex;
+        int add = need[c] - cw[c] < extra ? need[c] - cw[c] : extra;
         cw[c] += add;
-        given += add;
+        extra -= add;
     }
-    for (int c = t->ncols - 1; c >= 0 && flex > 0 && extra - given > 0; c--)
-        if (cw[c] >= 0 && t->cols[c].flex) {
-            cw[c] += extra - given; /* the rounding remainder */
-            break;
-        }
+    (void)extra; /* what is left stays blank at the right, not inside a column */
 }
 
 /* A column title with the sort arrow, cut so that the arrow always shows. */
@@ -241,7 +259,9 @@ void table_draw(const TuiTable *t, const TuiState *s, const TuiCursor *cur, Canv
     int cw[TUI_MAX_COLS], xs[TUI_MAX_COLS];
     if (h < 1 || w < 4)
         return;
-    layout(t, w, cw);
+    int need[TUI_MAX_COLS];
+    measure(t, s, cur, c, need);
+    layout(t, w, need, cw);
     int at = x;
     for (int k = 0; k < t->ncols && k < TUI_MAX_COLS; k++) {
         xs[k] = cw[k] >= 0 ? at : -1;
