@@ -1,6 +1,7 @@
 #include "data/store_tui.h"
 
 #include <sqlite3.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -643,4 +644,40 @@ int store_tui_copy(Store *st, const char *path, CpErr *err)
     int rc = sqlite3_step(s);
     sqlite3_finalize(s);
     return rc == SQLITE_DONE ? 0 : sqlrow_err(db, err, "copy");
+}
+
+int store_tui_last_scenario(Store *st, char *out, size_t n, CpErr *err)
+{
+    sqlite3 *db = store_db(st);
+    sqlite3_stmt *s = NULL;
+    out[0] = '\0';
+    if (sqlite3_prepare_v2(db,
+                           "SELECT d.value FROM dashboard_state d WHERE d.key = 'scenario' AND "
+                           "(d.value = 'base' OR EXISTS (SELECT 1 FROM scenarios s WHERE "
+                           "s.name = d.value))",
+                           -1, &s, NULL) != SQLITE_OK)
+        return sqlrow_err(db, err, "dashboard state");
+    int rc = sqlite3_step(s);
+    if (rc == SQLITE_ROW) {
+        const char *v = (const char *)sqlite3_column_text(s, 0);
+        snprintf(out, n, "%s", v ? v : "");
+    }
+    sqlite3_finalize(s);
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : sqlrow_err(db, err, "dashboard state");
+}
+
+int store_tui_set_last_scenario(Store *st, const char *name, CpErr *err)
+{
+    sqlite3 *db = store_db(st);
+    sqlite3_stmt *s = NULL;
+    if (sqlite3_prepare_v2(db,
+                           "INSERT INTO dashboard_state(key, value, at) VALUES('scenario', ?1, "
+                           "strftime('%s', 'now')) ON CONFLICT(key) DO UPDATE SET "
+                           "value = excluded.value, at = excluded.at",
+                           -1, &s, NULL) != SQLITE_OK)
+        return sqlrow_err(db, err, "dashboard state");
+    sqlite3_bind_text(s, 1, name, -1, SQLITE_TRANSIENT);
+    int rc = sqlite3_step(s);
+    sqlite3_finalize(s);
+    return rc == SQLITE_DONE ? 0 : sqlrow_err(db, err, "dashboard state");
 }

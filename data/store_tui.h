@@ -157,6 +157,12 @@ int store_tui_note_delete(Store *st, const char *group, const char *date, const 
 int store_tui_stated_delete(Store *st, const char *user, const char *group, const char *date,
                             CpErr *err);
 
+/* The scenario the dashboard showed last, into out (n bytes); "" when
+ * none is remembered or it is not stored any more ("base" always is). */
+int store_tui_last_scenario(Store *st, char *out, size_t n, CpErr *err);
+/* Remember name as the scenario shown last. */
+int store_tui_set_last_scenario(Store *st, const char *name, CpErr *err);
+
 /* Copy the whole database into path (an empty or absent file), for a run
  * that must not change the original (the headless --bench-keys). */
 int store_tui_copy(Store *st, const char *path, CpErr *err);

@@ -12,6 +12,7 @@
 #include "data/store_tui.h"
 #include "tui/export.h"
 #include "tui/fmt.h"
+#include "tui/help.h"
 #include "tui/keys.h"
 #include "tui/lineedit.h"
 #include "tui/plan.h"
@@ -396,6 +397,7 @@ static const TuiBinding bindings[] = {
     {'f', act_feat_x, "f, F", "Profiles: next feature on the scatter's x, y axis"},
     {'F', act_feat_y, NULL, NULL},
     {'N', act_new_scenario, "N", "Scenarios: new scenario, a copy of the shown one"},
+    {'c', view_scenarios_pick, "c", "Scenarios: pick two to compare (A, then B)"},
     {'x', act_export, "x", "export the table to NAME.md (Markdown) or NAME.csv"},
     {'a', act_redact, "a", "presentation mode: names of people, groups hidden"},
     {'r', act_reload, "r", "read the database again"},
@@ -673,8 +675,10 @@ unsigned actions_prompt_key(TuiState *s, int key)
 
 unsigned actions_help_key(TuiState *s, int key)
 {
-    int n;
+    int n, nv;
     tui_help_lines(&n);
+    tui_help_view(s->view, &nv);
+    n += 2 * nv + 3; /* the view's legend, wrapped on two lines at most */
     if (key == 'j' || key == TUI_KEY_DOWN || key == TUI_KEY_WHEEL_DOWN) {
         if (s->help_top + 1 < n)
             s->help_top++;

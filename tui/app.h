@@ -23,6 +23,7 @@
 
 typedef struct Store Store;
 typedef struct TuiPlan TuiPlan;
+typedef struct TuiCompare TuiCompare;
 
 /* What an action asks of the loop. */
 enum {
@@ -127,6 +128,9 @@ typedef struct TuiState {
     TuiCursor jobs_cur;      /* the Group view's member detail */
     int group;               /* the Group view's group (model index), -1 none */
     int institute;           /* the Projection shows the institute, not a group */
+    TuiCompare *cmp;         /* the Scenarios view's comparison (owned; tui/compare.h) */
+    char cmp_a[64], cmp_b[64]; /* the two compared; "": base and the shown scenario */
+    int cmp_picking;         /* 1: c picked the first, the next c picks the second */
     int feat_x, feat_y;      /* the Profiles scatter's features (FEAT_*) */
     int member;              /* the Group view's member shown in detail, -1: the table */
     int help, help_top;      /* help overlay shown, its first line */

@@ -10,6 +10,7 @@
 
 #include "data/meetings.h"
 #include "data/store_plan.h"
+#include "data/store_tui.h"
 #include "tui/actions.h"
 
 #define GROUP_KEYS 4
@@ -492,6 +493,8 @@ unsigned tui_plan_switch(TuiState *s, const char *name)
     }
     snprintf(s->scenario, sizeof s->scenario, "%s", name);
     fill_model(p);
+    CpErr ignored = {""};
+    store_tui_set_last_scenario(p->st, name, &ignored); /* the next session opens on it */
     tui_status(s, CV_GOOD, 0, "showing scenario %s", name);
     return TUI_RECALC | TUI_REDRAW;
 }

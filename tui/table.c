@@ -150,7 +150,8 @@ static void measure(const TuiTable *t, const TuiState *s, const TuiCursor *cur, 
 
 /* Column widths for w columns: each its minimum, the most droppable
  * hidden first while they do not fit; then the width left goes to the
- * columns whose text is cut (need: what each needs), in column order. */
+ * columns whose text is cut (need: what each needs), those never dropped
+ * first. */
 static void layout(const TuiTable *t, int w, const int *need, int *cw)
 {
     int total = -1;
@@ -169,14 +170,18 @@ static void layout(const TuiTable *t, int w, const int *need, int *cw)
         total -= cw[victim] + 1;
         cw[victim] = -1;
     }
-    int extra = w - total;
-    for (int c = 0; c < t->ncols && extra > 0; c++) { /* the cut ones first */
-        if (cw[c] < 0 || need[c] <= cw[c])
-            continue;
-        int add = need[c] - cw[c] < extra ? need[c] - cw[c] : extra;
-        cw[c] += add;
-        extra -= add;
-    }
+    int extra = w - total, maxdrop = 0;
+    for (int c = 0; c < t->ncols; c++)
+        maxdrop = t->cols[c].drop > maxdrop ? t->cols[c].drop : maxdrop;
+    /* The cut ones, those shown always first, then by the order they drop. */
+    for (int d = 0; d <= maxdrop && extra > 0; d++)
+        for (int c = 0; c < t->ncols && extra > 0; c++) {
+            if (cw[c] < 0 || t->cols[c].drop != d || need[c] <= cw[c])
+                continue;
+            int add = need[c] - cw[c] < extra ? need[c] - cw[c] : extra;
+            cw[c] += add;
+            extra -= add;
+        }
     (void)extra; /* what is left stays blank at the right, not inside a column */
 }
 

@@ -65,6 +65,10 @@ typedef struct TuiView {
 extern const TuiView view_overview, view_groups, view_group, view_profiles, view_projection,
     view_usage, view_scenarios;
 
+/* c in the Scenarios view: pick the selected scenario as the first (A),
+ * then the second (B) of the comparison. */
+unsigned view_scenarios_pick(TuiState *s);
+
 /* The view with that id. */
 const TuiView *tui_view(TuiViewId id);
 

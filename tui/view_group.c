@@ -33,15 +33,15 @@ static const TuiCol mcols[M_COUNT] = {
     [M_NAME] = {"Member", 10, 2, 0, 0},
     [M_ROLE] = {"Role", 8, 1, 0, 4},
     [M_UNTIL] = {"Until", 7, 0, 0, 5},
-    [M_PROFILE] = {"Prof", 4, 0, 0, 3},
+    [M_PROFILE] = {"Profile", 4, 0, 0, 3},
     [M_GPUH] = {"GPU-h", 6, 0, 1, 0},
-    [M_GPUS] = {"GPUs", 5, 0, 1, 0},
+    [M_GPUS] = {"GPUs used", 5, 0, 1, 0},
     [M_STATED] = {"Stated", 6, 0, 1, 0},
-    [M_MATCH] = {"Match", 5, 0, 0, 0},
-    [M_PREEMPT] = {"Preempt", 7, 0, 1, 2},
+    [M_MATCH] = {"vs used", 7, 0, 0, 0},
+    [M_PREEMPT] = {"Preempt %", 7, 0, 1, 2},
     [M_WAIT] = {"Wait", 5, 0, 1, 3},
     [M_JOBS] = {"Jobs", 5, 0, 1, 6},
-    [M_TREND] = {"Last 24 months", 12, 1, 0, 7},
+    [M_TREND] = {"GPU-h a month, 24 months", 12, 1, 0, 7},
 };
 
 static const TuiGroup *group_of(const TuiState *s)
@@ -185,7 +185,7 @@ static const TuiCol jcols[J_COUNT] = {
     [J_ID] = {"Job", 8, 0, 0, 0},         [J_NAME] = {"Name", 10, 3, 0, 0},
     [J_CLUSTER] = {"Cluster", 7, 0, 0, 4}, [J_PART] = {"Partition", 9, 0, 0, 5},
     [J_STATE] = {"State", 9, 0, 0, 2},     [J_START] = {"Start", 10, 0, 0, 3},
-    [J_ELAPSED] = {"Time", 5, 0, 1, 0},    [J_GPUS] = {"GPUs", 4, 0, 1, 0},
+    [J_ELAPSED] = {"Run time", 5, 0, 1, 0},    [J_GPUS] = {"GPUs", 4, 0, 1, 0},
     [J_GPUH] = {"GPU-h", 6, 0, 1, 0},      [J_MEM] = {"Mem GiB", 7, 0, 1, 1},
 };
 

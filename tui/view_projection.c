@@ -50,7 +50,7 @@ static void param_label(const TuiState *s, const char *key, char *buf, size_t n)
     int k;
     char cls[8];
     if (strcmp(key, "growth") == 0)
-        snprintf(buf, n, "growth a year");
+        snprintf(buf, n, "head-count growth a year");
     else if (strcmp(key, "share") == 0)
         snprintf(buf, n, "share bursting");
     else if (strcmp(key, "burst") == 0)
