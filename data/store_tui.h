@@ -115,6 +115,14 @@ void store_tui_snapshot_free(StoreTuiSnapshot *s);
  * (heat[d*24+h], d = 0 for Monday, h the UTC hour; divide by the weeks
  * covered for mean GPUs in use), and requested against used resources,
  * each over the attempts where both are known. */
+/* Requested against used, summed over job attempts. */
+typedef struct StoreTuiEff {
+    double gpu_h, gpu_h_util, util_x_h;      /* GPU-hours; with a known utilisation; util x h */
+    double gpu_h_mem, mem_x_h;               /* with a known GPU memory peak; GiB x h */
+    double cpu_alloc_h, cpu_used_h;          /* CPU-hours allocated, used (CPU time known) */
+    double mem_req_h, mem_used_h;            /* MiB-hours requested, peak used (both known) */
+} StoreTuiEff;
+
 typedef struct StoreTuiScan {
     double heat[168];
     double gpu_h, gpu_h_util, util_x_h;      /* GPU-hours; with a known utilisation; util x h */
@@ -122,10 +130,17 @@ typedef struct StoreTuiScan {
     double cpu_alloc_h, cpu_used_h;          /* CPU-hours allocated, used (CPU time known) */
     double mem_req_h, mem_used_h;            /* MiB-hours requested, peak used (both known) */
     int64_t attempts;
+    /* The same per user: by_user[id] for the users table's ids (owned),
+     * names[id] their logins (owned, NULL for an id not in use). */
+    StoreTuiEff *by_user;
+    char **names;
+    int64_t nby_user;
 } StoreTuiScan;
 
-/* Fill *out from the jobs table (a full scan). */
+/* Fill *out from the jobs table (a full scan), per user too. Caller frees
+ * with store_tui_scan_free (also after an error). */
 int store_tui_scan(Store *st, int64_t since, StoreTuiScan *out, CpErr *err);
+void store_tui_scan_free(StoreTuiScan *scan);
 
 /* One job attempt, as the member detail lists it. */
 typedef struct StoreTuiJob {

@@ -167,7 +167,8 @@ static unsigned act_esc(TuiState *s)
 static unsigned step_group(TuiState *s, int dir)
 {
     int n = s->model->ngroups;
-    if ((s->view != TUI_V_GROUP && s->view != TUI_V_PROJECTION) || n == 0)
+    if ((s->view != TUI_V_GROUP && s->view != TUI_V_PROJECTION && s->view != TUI_V_USAGE) ||
+        n == 0)
         return 0;
     int g = s->group < 0 ? 0 : s->group;
     for (int i = 0; i < n; i++) {
@@ -392,7 +393,7 @@ static const TuiBinding bindings[] = {
     {TUI_KEY_CTRL_R, act_redo, "C-r", "redo the last edit undone"},
     {'n', act_note, "n", "Group: add a meeting note"},
     {'m', act_meeting, "m", "Group: plan or record a meeting"},
-    {'[', act_prev_group, "[, ]", "Group, Projection: previous, next group"},
+    {'[', act_prev_group, "[, ]", "Group, Projection, Usage: previous, next group"},
     {']', act_next_group, NULL, NULL},
     {'f', act_feat_x, "f, F", "Profiles: next feature on the scatter's x, y axis"},
     {'F', act_feat_y, NULL, NULL},
