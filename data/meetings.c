@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "core/profiles.h"
@@ -371,7 +370,8 @@ static int is_student(const PlanUser *u)
 }
 
 /* The candidate z rows of group g into rows; returns how many. Someone
- * whose roster end is past (before now) is no one to invite. */
+ * whose roster end is past (before now: the end of the data, the
+ * projection's t0) is no one to invite. */
 static int group_rows(const Plan *p, int g, int64_t now, int *rows)
 {
     int n = 0;
@@ -399,7 +399,7 @@ int meetings_pick(const Plan *p, int per_profile, MeetPick **out)
         if (p->users[i].zrow >= 0)
             user_of[p->users[i].zrow] = i;
     PickChoice *ch = xmalloc((size_t)k * PICK_MAX * sizeof *ch);
-    int64_t now = (int64_t)time(NULL);
+    int64_t now = p->win_end; /* the data's present: the same data, the same picks */
     for (int g = 0; g < p->ngroups; g++) {
         int nr = group_rows(p, g, now, rows);
         int m = pick_nearest(p->z, FEAT_COUNT, p->fit.labels, cent, k, rows, nr, per_profile, ch);

@@ -150,8 +150,8 @@ static void measure(const TuiTable *t, const TuiState *s, const TuiCursor *cur, 
 
 /* Column widths for w columns: each its minimum, the most droppable
  * hidden first while they do not fit; then the width left goes to the
- * columns whose text is cut (need: what each needs), those never dropped
- * first. */
+ * columns whose text is cut (need: what each needs), in proportion to how
+ * much each is cut. */
 static void layout(const TuiTable *t, int w, const int *need, int *cw)
 {
     int total = -1;
@@ -170,10 +170,21 @@ static void layout(const TuiTable *t, int w, const int *need, int *cw)
         total -= cw[victim] + 1;
         cw[victim] = -1;
     }
-    int extra = w - total, maxdrop = 0;
-    for (int c = 0; c < t->ncols; c++)
+    int extra = w - total, maxdrop = 0, deficit = 0;
+    for (int c = 0; c < t->ncols; c++) {
         maxdrop = t->cols[c].drop > maxdrop ? t->cols[c].drop : maxdrop;
-    /* The cut ones, those shown always first, then by the order they drop. */
+        deficit += cw[c] >= 0 && need[c] > cw[c] ? need[c] - cw[c] : 0;
+    }
+    /* The cut ones share the width left by how much each is cut... */
+    int share = extra < deficit ? extra : deficit;
+    for (int c = 0; c < t->ncols && deficit > 0; c++) {
+        if (cw[c] < 0 || need[c] <= cw[c])
+            continue;
+        int add = (int)((long)share * (need[c] - cw[c]) / deficit);
+        cw[c] += add;
+        extra -= add;
+    }
+    /* ...the rounding left to those shown always first. */
     for (int d = 0; d <= maxdrop && extra > 0; d++)
         for (int c = 0; c < t->ncols && extra > 0; c++) {
             if (cw[c] < 0 || t->cols[c].drop != d || need[c] <= cw[c])

@@ -63,12 +63,14 @@ absent "other group"
 keys ]; wait_for "[ ] other group"
 tui_quit
 
-# Whom to ask: nobody whose every roster row has ended.
+# Whom to ask: nobody whose every roster row ended before the data's
+# present (the projection's t0).
+T0=$("$CAPPLAN_BIN" --db "$DB" project --json | python3 -c "import json,sys; print(json.load(sys.stdin)['t0'])")
 "$CAPPLAN_BIN" --db "$DB" meetings pick | awk '/^[a-z]/{g=$1} /^  P/{print $2}' >"$WORK/picks"
 [ -s "$WORK/picks" ] || fail "no picks"
 while read -r u; do
     gone=$(sqlite3 "$DB" "SELECT count(*) FROM (SELECT max(coalesce(end_date, '9999')) e
-        FROM people WHERE user = '$u') WHERE e < date('now')")
+        FROM people WHERE user = '$u') WHERE e < '$T0'")
     [ "$gone" = 0 ] || fail "whom to ask suggests $u, whose roster end is past"
 done <"$WORK/picks"
 exit 0
