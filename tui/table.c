@@ -101,8 +101,12 @@ static void sort_rows(const TuiTable *t, const TuiState *s, TuiCursor *cur, int 
     free(k);
 }
 
+/* Bumped by every table_prepare: the widths measured before are stale. */
+static unsigned prepare_gen = 1;
+
 void table_prepare(const TuiTable *t, const TuiState *s, TuiCursor *cur)
 {
+    prepare_gen++;
     int keep = table_selected(cur);
     int n = t->nrows(s);
     cur->idx = xrealloc(cur->idx, (size_t)(n ? n : 1) * sizeof *cur->idx);
@@ -146,6 +150,34 @@ static void measure(const TuiTable *t, const TuiState *s, const TuiCursor *cur, 
     for (int k = 0; k < t->ncols; k++)
         if (need[k] > NEED_MAX)
             need[k] = NEED_MAX;
+}
+
+/* measure, remembered until the next table_prepare (cells change only
+ * when rows are rebuilt): a frame after a key only lays out. */
+static void measure_cached(const TuiTable *t, const TuiState *s, const TuiCursor *cur,
+                           const Canvas *c, int *need)
+{
+    enum { SLOTS = 4 };
+    static struct {
+        const TuiTable *t;
+        const TuiCursor *cur;
+        unsigned gen;
+        int ascii, redact, nidx;
+        int need[TUI_MAX_COLS];
+    } cache[SLOTS];
+    static int next;
+    for (int i = 0; i < SLOTS; i++)
+        if (cache[i].t == t && cache[i].cur == cur && cache[i].gen == prepare_gen &&
+            cache[i].ascii == c->ascii && cache[i].redact == s->redact &&
+            cache[i].nidx == cur->nidx) {
+            memcpy(need, cache[i].need, sizeof cache[i].need);
+            return;
+        }
+    measure(t, s, cur, c, need);
+    int k = next++ % SLOTS;
+    cache[k].t = t, cache[k].cur = cur, cache[k].gen = prepare_gen;
+    cache[k].ascii = c->ascii, cache[k].redact = s->redact, cache[k].nidx = cur->nidx;
+    memcpy(cache[k].need, need, sizeof cache[k].need);
 }
 
 /* Column widths for w columns: each its minimum, the most droppable
@@ -276,7 +308,7 @@ void table_draw(const TuiTable *t, const TuiState *s, const TuiCursor *cur, Canv
     if (h < 1 || w < 4)
         return;
     int need[TUI_MAX_COLS];
-    measure(t, s, cur, c, need);
+    measure_cached(t, s, cur, c, need);
     layout(t, w, need, cw);
     int at = x;
     for (int k = 0; k < t->ncols && k < TUI_MAX_COLS; k++) {
