@@ -302,7 +302,7 @@ static void render_head(const TuiState *s, const TuiGroup *g, Canvas *c, int y)
     int x = 1 + canvas_text(c, 1, y + 1, 14, CV_NORMAL, "GPU-h/month");
     canvas_spark(c, x + 1, y + 1, sw, g->gpu_h_month + m->nmonths - months, months, 0, CV_ACCENT);
     canvas_textf(c, x + sw + 2, y + 1, c->w - x - sw - 3, CV_NORMAL,
-                 "last 12 m %s GPU-h, %s of all, growth %s", fmt_num(g->gpu_h_12m, a, sizeof a),
+                 "last 12 m %s GPU-h, %s of all, trend %s", fmt_num(g->gpu_h_12m, a, sizeof a),
                  fmt_pct(g->share_12m, b, sizeof b),
                  isnan(g->growth) ? "-" : (snprintf(d, sizeof d, "%+.0f%%", g->growth * 100), d));
     x = 1 + canvas_text(c, 1, y + 2, 14, CV_NORMAL, "preempted");

@@ -195,8 +195,8 @@ static void institute_rates(const TuiModel *m, double *preempt, double *wait)
 }
 
 /* The group's line and its three sparklines (share of GPU-hours,
- * preempted share, mean wait) over the last months (aligned with the
- * clusters'), each with its 12-month figure and every group's beside it;
+ * preempted share, mean wait) over the months of the clusters' above,
+ * each with its 12-month figure and every group's beside it (5.7%/3.9%);
  * rows used. */
 static int render_group(const TuiState *s, Canvas *c, int y, int w, int g, int months)
 {
@@ -207,8 +207,8 @@ static int render_group(const TuiState *s, Canvas *c, int y, int w, int g, int m
     institute_rates(m, &ip, &iw);
     tui_model_group_label(m, g, s->redact, name, sizeof name);
     canvas_textf(c, 1, y, w - 1, CV_BOLD,
-                 "%s, 12 months (all groups) \xc2\xb7 [ ] other group", name);
-    int gm = months > 14 ? months - 10 : months, first = m->nmonths - gm, x0 = 11 + months - gm;
+                 "%s, last 12 months: the group/all groups \xc2\xb7 [ ] other group", name);
+    int gm = months, first = m->nmonths - gm, x0 = 11;
     double v[3][TUI_MAX_MONTHS];
     for (int i = 0; i < gm; i++) {
         double all = 0;
@@ -224,10 +224,10 @@ static int render_group(const TuiState *s, Canvas *c, int y, int w, int g, int m
         if (r == 0)
             snprintf(txt, sizeof txt, "%s", fmt_pct(x->share_12m, a, sizeof a));
         else if (r == 1)
-            snprintf(txt, sizeof txt, "%s (%s)", fmt_pct(x->preempt_rate, a, sizeof a),
+            snprintf(txt, sizeof txt, "%s/%s", fmt_pct(x->preempt_rate, a, sizeof a),
                      fmt_pct(ip, b, sizeof b));
         else
-            snprintf(txt, sizeof txt, "%s (%s)", fmt_secs(x->mean_wait_s, a, sizeof a),
+            snprintf(txt, sizeof txt, "%s/%s", fmt_secs(x->mean_wait_s, a, sizeof a),
                      fmt_secs(iw, b, sizeof b));
         canvas_text(c, 1, y + 1 + r, 10, CV_NORMAL, labels[r]);
         canvas_spark(c, x0, y + 1 + r, gm, v[r], gm, 0, CV_EDITED);
@@ -311,11 +311,8 @@ static void render_eff(const TuiState *s, Canvas *c, int x, int y, int h)
     int g = usage_group(s);
     StoreTuiEff e = group_eff(m, g);
     canvas_text(c, x, y, HEAT_W - 1, CV_BOLD, "Requested vs used, 12 mo");
-    if (g >= 0) {
-        char name[128];
-        tui_model_group_label(m, g, s->redact, name, sizeof name);
-        canvas_textf(c, x, y + 1, HEAT_W - 1, CV_DIM, "%-13.13s %8.8s %7s", "", name, "all");
-    }
+    if (g >= 0)
+        canvas_textf(c, x, y + 1, HEAT_W - 1, CV_DIM, "%-13s %8s %7s", "", "group", "all");
     const char *labels[3] = {"GPU util", "CPU time used", "memory used"};
     double gv[3] = {ratio_or_nan(e.util_x_h, e.gpu_h_util) / 100.0,
                     ratio_or_nan(e.cpu_used_h, e.cpu_alloc_h),
