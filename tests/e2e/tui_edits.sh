@@ -96,6 +96,10 @@ keys u u u u; wait_for "undone and saved: burst of $G in plan-2027: 8 -> measure
 [ -z "$(param burst)" ] || fail "burst still edited"
 keys u; wait_for "nothing to undo in this session"
 [ "$(param share)" = 0.5 ] && [ "$(param growth)" = 0.3 ] || fail "u reached past the session"
+# m: the proposed meeting line is selected, typing replaces it.
+keys 3; wait_for "capplan · Group"
+keys m; wait_for "meeting: DATE STATUS [ATTENDEES]"
+typ "2099-01-05 planned"; keys Enter; wait_for "meeting saved: 2099-01-05 planned"
 tui_quit
 
 # A new session: earlier edits are not its own to undo.
