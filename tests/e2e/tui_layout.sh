@@ -63,7 +63,7 @@ typ "$(printf '\033[<64;20;10M')"; wait_for "row 1 of 25"
 tui_quit
 
 # 240 columns: a click at column 231 selects the row it is on.
-TUI_W=240 TUI_H=40 tui_start "$DB"
+TUI_W=240 TUI_H=40 tui_start "$DB" --scenario base
 keys 2; wait_for "row 1 of 25"
 hy=$(grep -n "^Group " "$WORK/screen" | head -1 | cut -d: -f1) # 1-based row of the header
 typ "$(printf '\033[<0;231;%dM\033[<0;231;%dm' $((hy + 3)) $((hy + 3)))"
