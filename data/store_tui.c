@@ -601,6 +601,30 @@ int store_tui_stated_set(Store *st, const char *user, const char *group, const c
                      t, gpus_fulltime, gpu_mem_class_gib, "stated need", err);
 }
 
+int store_tui_stated_get(Store *st, const char *user, const char *group, const char *date,
+                         int *found, double *gpus_fulltime, double *gpu_mem_class_gib,
+                         CpErr *err)
+{
+    sqlite3 *db = store_db(st);
+    sqlite3_stmt *s = NULL;
+    if (sqlite3_prepare_v2(db,
+                           "SELECT gpus_fulltime, gpu_mem_class_gib FROM stated_needs "
+                           "WHERE user = ?1 AND group_name = ?2 AND date = ?3",
+                           -1, &s, NULL) != SQLITE_OK)
+        return sqlrow_err(db, err, "stated need");
+    sqlite3_bind_text(s, 1, user, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(s, 2, group, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(s, 3, date, -1, SQLITE_TRANSIENT);
+    int rc = sqlite3_step(s);
+    *found = rc == SQLITE_ROW;
+    if (*found) {
+        *gpus_fulltime = sqlrow_num(s, 0, -1);
+        *gpu_mem_class_gib = sqlrow_num(s, 1, -1);
+    }
+    sqlite3_finalize(s);
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : sqlrow_err(db, err, "stated need");
+}
+
 int store_tui_stated_delete(Store *st, const char *user, const char *group, const char *date,
                             CpErr *err)
 {

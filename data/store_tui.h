@@ -165,6 +165,11 @@ int store_tui_note_add(Store *st, const char *group, const char *user, const cha
  * stored as NULL (not stated). */
 int store_tui_stated_set(Store *st, const char *user, const char *group, const char *date,
                          double gpus_fulltime, double gpu_mem_class_gib, CpErr *err);
+/* user's stated need of that date in group: *found 1 with the GPUs and
+ * memory class (-1 when not stated), 0 when there is none. */
+int store_tui_stated_get(Store *st, const char *user, const char *group, const char *date,
+                         int *found, double *gpus_fulltime, double *gpu_mem_class_gib,
+                         CpErr *err);
 /* Remove a note added by store_tui_note_add (undo). */
 int store_tui_note_delete(Store *st, const char *group, const char *date, const char *text,
                           CpErr *err);

@@ -108,7 +108,52 @@ static void describe(const TuiState *s, const TuiUndo *u, int redo, char *buf, s
     buf[0] = '\0';
 }
 
+/* What the edit changed, for "was changed by": "growth of G [in S]". */
+static void subject(const TuiState *s, const TuiUndo *u, char *buf, size_t n)
+{
+    char g[128], who[128];
+    switch (u->kind) {
+    case TUI_U_PARAM:
+        group_words(s, u->group, g, sizeof g);
+        snprintf(buf, n, "%s%s%s%s%s", u->key, u->gi >= 0 && u->group[0] ? " of " : "",
+                 u->gi >= 0 && u->group[0] ? g : "",
+                 strcmp(u->scenario, s->scenario) ? " in " : "", /* the shown one goes unsaid */
+                 strcmp(u->scenario, s->scenario) ? u->scenario : "");
+        return;
+    case TUI_U_STATED:
+        user_words(s, u->user, who, sizeof who);
+        snprintf(buf, n, "%s's stated need of %s", who, u->date);
+        return;
+    case TUI_U_NOTE:
+    case TUI_U_MEETING:
+        group_words(s, u->group, g, sizeof g);
+        snprintf(buf, n, "the %s of %s on %s", u->kind == TUI_U_NOTE ? "note" : "meeting", g,
+                 u->date);
+        return;
+    }
+    buf[0] = '\0';
+}
+
 /* ---- doing it --------------------------------------------------------- */
+
+/* 1 when the stored stated need is no longer what the session left there
+ * (undo: the edit's values; redo: the values before it), why filled. */
+static int stated_changed(TuiState *s, const TuiUndo *u, int redo, char *why, size_t wn,
+                          CpErr *err)
+{
+    int found = 0;
+    double g = -1, m = -1;
+    if (!s->store)
+        return 0;
+    if (store_tui_stated_get(s->store, u->user, u->group, u->date, &found, &g, &m, err) < 0)
+        return -1;
+    int want = !redo || u->had_before;
+    double wg = redo ? u->before[0] : u->after[0], wm = redo ? u->before[1] : u->after[1];
+    if (found == want && (!found || (g == wg && m == wm)))
+        return 0;
+    snprintf(why, wn, "by another process");
+    return 1;
+}
 
 static int stated_put(TuiState *s, const TuiUndo *u, int redo, CpErr *err)
 {
@@ -149,6 +194,28 @@ static int note_put(TuiState *s, const TuiUndo *u, int redo, CpErr *err)
     return rc;
 }
 
+/* 1 when the stored meeting is no longer what the session left there. */
+static int meeting_changed(TuiState *s, const TuiUndo *u, int redo, char *why, size_t wn,
+                           CpErr *err)
+{
+    StoreMeeting now;
+    if (!s->store)
+        return 0;
+    int k = store_meetings_get(s->store, u->group, u->date, &now, err);
+    if (k < 0)
+        return -1;
+    int want = !redo || u->had_before;
+    const char *att = redo ? u->text : u->text_after, *st = redo ? u->key : u->status_after;
+    int same = k == want && (!k || (strcmp(now.status, st) == 0 &&
+                                    strcmp(now.attendees ? now.attendees : "", att ? att : "") == 0));
+    if (k == 1)
+        store_meetings_clear(&now);
+    if (same)
+        return 0;
+    snprintf(why, wn, "by another process");
+    return 1;
+}
+
 static int meeting_put(TuiState *s, TuiUndo *u, int redo, CpErr *err)
 {
     int rc = 0, g = tui_model_group_find(s->model, u->group);
@@ -170,10 +237,15 @@ static int meeting_put(TuiState *s, TuiUndo *u, int redo, CpErr *err)
 /* Undo (redo 0) or redo u: 0 done, 1 left alone (why in why), -1 error. */
 static int apply(TuiState *s, TuiUndo *u, int redo, char *why, size_t wn, CpErr *err)
 {
+    int changed;
     switch (u->kind) {
-    case TUI_U_STATED: return stated_put(s, u, redo, err);
+    case TUI_U_STATED:
+        changed = stated_changed(s, u, redo, why, wn, err);
+        return changed ? changed : stated_put(s, u, redo, err);
     case TUI_U_NOTE: return note_put(s, u, redo, err);
-    case TUI_U_MEETING: return meeting_put(s, u, redo, err);
+    case TUI_U_MEETING:
+        changed = meeting_changed(s, u, redo, why, wn, err);
+        return changed ? changed : meeting_put(s, u, redo, err);
     case TUI_U_PARAM: return s->store ? tui_plan_put(s->plan, u, redo, why, wn, err) : 0;
     }
     return 0;
@@ -217,8 +289,9 @@ static unsigned step(TuiState *s, TuiUndo *from, int *nfrom, TuiUndo *to, int *n
         return TUI_REDRAW;
     }
     if (rc > 0) { /* someone else changed it since: it stays, and so does our entry */
-        tui_status(s, CV_WARN, 10000, "not %s: %s was changed since %s; left as it is", verb,
-                   u->key, why);
+        char subj[300];
+        subject(s, u, subj, sizeof subj);
+        tui_status(s, CV_WARN, 10000, "not %s: %s was changed %s; it stays", verb, subj, why);
         undo_clear(u);
         (*nfrom)--;
         return TUI_REDRAW;

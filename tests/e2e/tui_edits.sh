@@ -77,8 +77,8 @@ keys g Enter; wait_for "growth a year (%), then why"; typ "20 two new students";
 "$CAPPLAN_BIN" --db "$DB" scenario set plan-2027 share=0.5 --group "$G" --reason "cli share" \
     >/dev/null || fail "scenario set share"
 hist=$(q "SELECT count(*) FROM scenario_edits")
-keys u; wait_for "not undone: growth was changed since by"
-grep -q "left as it is" "$WORK/screen" || fail "the refusal does not say the edit stays"
+keys u; wait_for "not undone: growth of $G was changed by $(id -un) at "
+grep -q "UTC; it stays" "$WORK/screen" || fail "the refusal does not say the edit stays"
 [ "$(param growth)" = 0.3 ] && [ "$(reason growth)" = "from the cli" ] || fail "u reverted the cli edit"
 [ "$(param share)" = 0.5 ] || fail "u touched the cli's share"
 [ "$(q "SELECT count(*) FROM scenario_edits")" = "$hist" ] || fail "u changed the history"
@@ -100,6 +100,17 @@ keys u; wait_for "nothing to undo in this session"
 keys 3; wait_for "capplan · Group"
 keys m; wait_for "meeting: DATE STATUS [ATTENDEES]"
 typ "2099-01-05 planned"; keys Enter; wait_for "meeting saved: 2099-01-05 planned"
+# A stated need typed here, then imported anew from a file by another
+# process: u names it and leaves the imported one.
+keys e; typ "3"; keys Enter; wait_for "saved: 3 GPUs full-time"
+TODAY=$(date -u +%Y-%m-%d)
+row=$(q "SELECT user || ',' || group_name FROM stated_needs WHERE date = '$TODAY' AND gpus_fulltime = 3")
+[ -n "$row" ] || fail "the stated need is not in the database"
+printf 'user,group,date,gpus_fulltime\n%s,%s,5\n' "$row" "$TODAY" >"$WORK/needs.csv"
+"$CAPPLAN_BIN" --db "$DB" meetings import-needs "$WORK/needs.csv" >/dev/null || fail "import-needs"
+keys u; wait_for "stated need of $TODAY was changed by another process; it stays"
+[ "$(q "SELECT gpus_fulltime FROM stated_needs WHERE date = '$TODAY' AND user || ',' || group_name = '$row'")" = 5.0 ] \
+    || fail "u reverted the imported stated need"
 tui_quit
 
 # A new session: earlier edits are not its own to undo.
