@@ -1,10 +1,10 @@
 /* capplan tui: the meeting dashboard, in the terminal or headless. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <errno.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -189,6 +189,8 @@ static int exec_tui(CliCtx *ctx, int argc, char **argv)
         st = open_copy(st, copy);
         if (!st)
             return 1;
+        printf("capplan tui: working on a copy of the database (made in %.0f ms), "
+               "edits are not kept\n", elapsed_ms(&t0));
         clock_gettime(CLOCK_MONOTONIC, &t0);
     }
     TuiState s;
