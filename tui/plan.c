@@ -388,7 +388,7 @@ int tui_plan_set(TuiState *s, const char *key, int g, double value, const char *
     return 0;
 }
 
-int tui_plan_put(TuiPlan *p, TuiUndo *u, int redo, char *why, size_t wn, CpErr *err)
+int tui_plan_put(TuiPlan *p, TuiUndo *u, int redo, int redact, char *why, size_t wn, CpErr *err)
 {
     if (!p)
         return cp_err_set(err, "the planner is not available");
@@ -407,7 +407,8 @@ int tui_plan_put(TuiPlan *p, TuiUndo *u, int redo, char *why, size_t wn, CpErr *
         struct tm tm;
         gmtime_r(&t, &tm);
         strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", &tm);
-        snprintf(why, wn, "by %s at %s", put.other_who ? put.other_who : "someone", when);
+        snprintf(why, wn, "by %s at %s",
+                 redact || !put.other_who ? "someone else" : put.other_who, when);
     } else if (conflict) {
         snprintf(why, wn, "(its history entry is gone)");
     }

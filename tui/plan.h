@@ -64,8 +64,10 @@ int tui_plan_set(TuiState *s, const char *key, int g, double value, const char *
 /* Put the parameter of the session's edit u back as it was before it
  * (redo 0) or as the edit made it (redo 1), on condition that nobody
  * changed it since (data/store_undo.h); u->edit follows. 0 done, 1 left
- * alone because someone else changed it (why: "by WHO at WHEN"), -1 err. */
-int tui_plan_put(TuiPlan *p, TuiUndo *u, int redo, char *why, size_t wn, CpErr *err);
+ * alone because someone else changed it (why: "by WHO at WHEN", WHO
+ * "someone else" when redact), -1 err. */
+int tui_plan_put(TuiPlan *p, TuiUndo *u, int redo, int redact, char *why, size_t wn,
+                 CpErr *err);
 /* A parameter's value as the dashboard shows it ("20%", "6.4", "-"). */
 void tui_plan_value_text(const char *key, double v, char *buf, size_t n);
 /* Give profile k (0-based) a name (saved at once). */

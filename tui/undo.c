@@ -246,7 +246,7 @@ static int apply(TuiState *s, TuiUndo *u, int redo, char *why, size_t wn, CpErr 
     case TUI_U_MEETING:
         changed = meeting_changed(s, u, redo, why, wn, err);
         return changed ? changed : meeting_put(s, u, redo, err);
-    case TUI_U_PARAM: return s->store ? tui_plan_put(s->plan, u, redo, why, wn, err) : 0;
+    case TUI_U_PARAM: return s->store ? tui_plan_put(s->plan, u, redo, s->redact, why, wn, err) : 0;
     }
     return 0;
 }
