@@ -289,7 +289,7 @@ static void test_model_partial_month(void **state)
     render(f, 100, 30);
     int r = find_row(f, "2024-12 atlas");
     assert_true(r > 0);
-    assert_non_null(strstr(row(f, r), " 115   8.0  4.0% ")); /* GPUs over the 15 days covered */
+    assert_non_null(strstr(row(f, r), " 115   8.0    4.0% ")); /* GPUs over the 15 days covered */
 }
 
 /* Projected: the per-class line shows the projection's capacity (GPUs x

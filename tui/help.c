@@ -33,8 +33,9 @@ static const char *const group[] = {
 
 static const char *const profiles[] = {
     "Profiles: members grouped by how they compute (k-means over standardised features)",
-    "GPUs/job: 90th percentile " NOTE " Mem need: GiB of GPU memory " NOTE
-    " * requested, not measured",
+    "GPUs/job: 90th percentile " NOTE " Mem GiB: the GPU memory they need " NOTE
+    " * requested, not measured " NOTE " Mean h, Max h: run time " NOTE
+    " Peak: most GPUs held at once " NOTE " GPUs/member: full-time GPUs each",
 };
 
 static const char *const projection[] = {
@@ -47,6 +48,8 @@ static const char *const projection[] = {
 };
 
 static const char *const usage[] = {
+    "GPU-h: used in the month " NOTE " GPUs: in service (inventory) " NOTE
+    " Util %: GPU-hours used of those available " NOTE " Wait: mean queue wait",
     "Heat map: mean GPUs in use per hour of the week (UTC), last 12 months; shades of the "
     "busiest hour: blank under 2 %, \xe2\x96\x91 under 25 %, \xe2\x96\x92 under 50 %, "
     "\xe2\x96\x93 under 80 %, \xe2\x96\x88 80 % or more",

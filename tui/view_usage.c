@@ -24,7 +24,7 @@ enum { U_MONTH, U_CLUSTER, U_GPUH, U_GPUS, U_UTIL, U_JOBS, U_WAIT, U_EVENT, U_CO
 static const TuiCol ucols[U_COUNT] = {
     [U_MONTH] = {"Month", 7, 0, 0, 0},   [U_CLUSTER] = {"Cluster", 7, 1, 0, 0},
     [U_GPUH] = {"GPU-h", 6, 0, 1, 0},    [U_GPUS] = {"GPUs", 5, 0, 1, 2},
-    [U_UTIL] = {"Util", 5, 0, 1, 0},     [U_JOBS] = {"Jobs", 5, 0, 1, 3},
+    [U_UTIL] = {"Util %", 6, 0, 1, 0},     [U_JOBS] = {"Jobs", 5, 0, 1, 3},
     [U_WAIT] = {"Wait", 5, 0, 1, 1},     [U_EVENT] = {"Event", 8, 2, 0, 4},
 };
 
