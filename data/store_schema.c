@@ -208,5 +208,12 @@ static const char v9[] =
 static const char v10[] =
     "CREATE TABLE site_meta(key TEXT PRIMARY KEY, value BLOB NOT NULL);\n";
 
-const char *const store_migrations[] = {v1, v2, v3, v4, v5, v6, v7, v8, v9, v10};
+/* Version 11 (issue 16): what the dashboard remembers between sessions,
+ * one row per key; "scenario" is the scenario last shown, which the next
+ * `capplan tui` without --scenario opens on. */
+static const char v11[] =
+    "CREATE TABLE dashboard_state(key TEXT PRIMARY KEY, value TEXT NOT NULL,\n"
+    "  at INTEGER NOT NULL);\n";
+
+const char *const store_migrations[] = {v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11};
 const int store_nmigrations = (int)(sizeof store_migrations / sizeof store_migrations[0]);

@@ -208,7 +208,7 @@ uint32_t canvas_ascii_of(uint32_t cp)
     case 0x2193: return 'v';
     case 0x2192: return '>';
     case 0x2190: return '<';
-    case 0x2260: return '#';          /* ≠ */
+    case 0x2260: return '!';          /* ≠: not the bar glyph '#' */
     case 0x00d7: return 'x';
     case 0x2014: case 0x2013: return '-';
     default: return '?';

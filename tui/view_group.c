@@ -15,6 +15,7 @@
 #include "data/store_tui.h"
 #include "tui/actions.h"
 #include "tui/fmt.h"
+#include "tui/lineedit.h"
 #include "tui/plan.h"
 #include "tui/view.h"
 
@@ -32,15 +33,15 @@ static const TuiCol mcols[M_COUNT] = {
     [M_NAME] = {"Member", 10, 2, 0, 0},
     [M_ROLE] = {"Role", 8, 1, 0, 4},
     [M_UNTIL] = {"Until", 7, 0, 0, 5},
-    [M_PROFILE] = {"Prof", 4, 0, 0, 3},
+    [M_PROFILE] = {"Profile", 4, 0, 0, 3},
     [M_GPUH] = {"GPU-h", 6, 0, 1, 0},
-    [M_GPUS] = {"GPUs", 5, 0, 1, 0},
+    [M_GPUS] = {"GPUs used", 5, 0, 1, 0},
     [M_STATED] = {"Stated", 6, 0, 1, 0},
-    [M_MATCH] = {"Match", 5, 0, 0, 0},
-    [M_PREEMPT] = {"Preempt", 7, 0, 1, 2},
+    [M_MATCH] = {"vs used", 7, 0, 0, 0},
+    [M_PREEMPT] = {"Preempt %", 7, 0, 1, 2},
     [M_WAIT] = {"Wait", 5, 0, 1, 3},
     [M_JOBS] = {"Jobs", 5, 0, 1, 6},
-    [M_TREND] = {"Last 24 months", 12, 1, 0, 7},
+    [M_TREND] = {"GPU-h a month, 24 months", 12, 1, 0, 7},
 };
 
 static const TuiGroup *group_of(const TuiState *s)
@@ -184,7 +185,7 @@ static const TuiCol jcols[J_COUNT] = {
     [J_ID] = {"Job", 8, 0, 0, 0},         [J_NAME] = {"Name", 10, 3, 0, 0},
     [J_CLUSTER] = {"Cluster", 7, 0, 0, 4}, [J_PART] = {"Partition", 9, 0, 0, 5},
     [J_STATE] = {"State", 9, 0, 0, 2},     [J_START] = {"Start", 10, 0, 0, 3},
-    [J_ELAPSED] = {"Time", 5, 0, 1, 0},    [J_GPUS] = {"GPUs", 4, 0, 1, 0},
+    [J_ELAPSED] = {"Run time", 5, 0, 1, 0},    [J_GPUS] = {"GPUs", 4, 0, 1, 0},
     [J_GPUH] = {"GPU-h", 6, 0, 1, 0},      [J_MEM] = {"Mem GiB", 7, 0, 1, 1},
 };
 
@@ -301,7 +302,7 @@ static void render_head(const TuiState *s, const TuiGroup *g, Canvas *c, int y)
     int x = 1 + canvas_text(c, 1, y + 1, 14, CV_NORMAL, "GPU-h/month");
     canvas_spark(c, x + 1, y + 1, sw, g->gpu_h_month + m->nmonths - months, months, 0, CV_ACCENT);
     canvas_textf(c, x + sw + 2, y + 1, c->w - x - sw - 3, CV_NORMAL,
-                 "last 12 m %s GPU-h, %s of all, growth %s", fmt_num(g->gpu_h_12m, a, sizeof a),
+                 "last 12 m %s GPU-h, %s of all, trend %s", fmt_num(g->gpu_h_12m, a, sizeof a),
                  fmt_pct(g->share_12m, b, sizeof b),
                  isnan(g->growth) ? "-" : (snprintf(d, sizeof d, "%+.0f%%", g->growth * 100), d));
     x = 1 + canvas_text(c, 1, y + 2, 14, CV_NORMAL, "preempted");
@@ -450,8 +451,9 @@ static void meeting_text(const TuiState *s, const char *lead, const TuiMeeting *
 static void render_meetings(const TuiState *s, Canvas *c, int y)
 {
     if (meeting_editing(s)) {
-        canvas_fill(c, 1, y, c->w - 2, ' ', CV_EDITED | CV_REVERSE);
-        canvas_textf(c, 1, y, c->w - 2, CV_EDITED | CV_REVERSE, "meeting: %s_", s->prompt.text);
+        canvas_fill(c, 1, y, c->w - 2, ' ', CV_EDITED);
+        int lw = canvas_text(c, 1, y, c->w - 2, CV_EDITED | CV_BOLD, "meeting: ");
+        lineedit_draw(&s->prompt, c, 1 + lw, y, c->w - 2 - lw, CV_EDITED);
         return;
     }
     const TuiModel *m = s->model;
@@ -665,6 +667,8 @@ static unsigned edit_accept(TuiState *s)
     snprintf(undo.key, sizeof undo.key, "%s", u->stated_date ? u->stated_date : "");
     undo.before[0] = u->stated_gpus;
     undo.before[1] = u->stated_mem;
+    undo.after[0] = v;
+    undo.after[1] = u->stated_mem;
     CpErr err = {""};
     if (s->store &&
         store_tui_stated_set(s->store, undo.user, undo.group, undo.date, v, u->stated_mem, &err) < 0) {

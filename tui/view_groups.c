@@ -20,10 +20,10 @@ static const TuiCol cols[C_COUNT] = {
     [C_DOMAIN] = {"Domain", 8, 1, 0, 5},
     [C_STUDENTS] = {"Stud.", 5, 0, 1, 0},
     [C_GPUH] = {"GPU-h", 7, 0, 1, 0},
-    [C_SHARE] = {"Share", 6, 0, 1, 0},
-    [C_PREEMPT] = {"Preempt", 8, 0, 1, 0},
+    [C_SHARE] = {"Share %", 8, 0, 1, 0},
+    [C_PREEMPT] = {"Preempt %", 10, 0, 1, 0},
     [C_WAIT] = {"Wait", 5, 0, 1, 2},
-    [C_GROWTH] = {"Growth", 6, 0, 1, 4},
+    [C_GROWTH] = {"Trend %", 7, 0, 1, 4}, /* GPU-h trend: not the projection's growth */
     [C_DEMAND] = {"Demand", 6, 0, 1, 1},
     [C_DELTA] = {"vs base", 7, 0, 1, 1},
 };
