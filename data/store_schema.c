@@ -201,5 +201,14 @@ static const char v9[] =
     "                    ELSE -1 END AS el FROM jobs))\n"
     "WHERE EXISTS (SELECT 1 FROM jobs);\n";
 
-const char *const store_migrations[] = {v1, v2, v3, v4, v5, v6, v7, v8, v9};
+/* Version 10 (issue 17): the GPU catalog, what one could buy, for the
+ * report's recommendation (data/catalog.c): per model its memory (GiB),
+ * speed against the reference GPU, board power (W) and price of one GPU
+ * in currency (NULL: unknown). */
+static const char v10[] =
+    "CREATE TABLE gpu_catalog(model TEXT PRIMARY KEY, mem_gib REAL NOT NULL,\n"
+    "  relative_speed REAL NOT NULL, tdp_w REAL, price REAL, currency TEXT NOT NULL,\n"
+    "  import_id INTEGER);\n";
+
+const char *const store_migrations[] = {v1, v2, v3, v4, v5, v6, v7, v8, v9, v10};
 const int store_nmigrations = (int)(sizeof store_migrations / sizeof store_migrations[0]);
