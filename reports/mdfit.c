@@ -159,6 +159,16 @@ static void strip_unit(char *s, const char *unit)
     *w = '\0';
 }
 
+/* 1 when s holds word w, bounded by the ends, spaces or brackets. */
+static int has_word(const char *s, const char *w)
+{
+    size_t k = strlen(w);
+    for (const char *p = strstr(s, w); p; p = strstr(p + 1, w))
+        if ((p == s || strchr(" (", p[-1])) && strchr(" )", p[k]))
+            return 1;
+    return 0;
+}
+
 static void units_to_titles(MTable *t)
 {
     for (size_t c = 0; c < t->ncols; c++) {
@@ -169,8 +179,8 @@ static void units_to_titles(MTable *t)
             strip_unit(t->rows[r][c], unit);
         char paren[40];
         snprintf(paren, sizeof paren, "(%s)", unit);
-        if (strstr(t->rows[0][c], paren))
-            continue;
+        if (has_word(t->rows[0][c], unit))
+            continue; /* "GPU-h before" says it already */
         size_t n = strlen(t->rows[0][c]) + strlen(paren) + 2;
         char *title = xmalloc(n);
         snprintf(title, n, "%s %s", t->rows[0][c], paren);
@@ -209,14 +219,17 @@ static size_t longest_word(const char *s)
 }
 
 /* What column c needs: its title's longest word, a number cell whole, a
- * text cell's longest word but at least 16 characters of it. */
+ * text cell's longest word but at least 16 characters of it (a word in a
+ * column of numbers: the word). */
 static size_t column_width(const MTable *t, size_t c)
 {
     size_t w = longest_word(t->rows[0][c]);
     for (size_t r = 1; r < t->nrows; r++) {
         const char *s = t->rows[r][c];
         size_t full = chars(s, strlen(s)), cw = full;
-        if (!t->right[c]) {
+        if (t->right[c] && number_len(s) == 0)
+            cw = longest_word(s); /* "no data before" in a column of numbers */
+        else if (!t->right[c]) {
             cw = longest_word(s);
             if (cw < 16)
                 cw = full < 16 ? full : 16;
@@ -265,10 +278,12 @@ static void put_table(FILE *out, const MTable *t)
     }
     while (nkeys < t->ncols && !t->right[nkeys])
         nkeys++;
-    if (nkeys == t->ncols)
+    if (nkeys == 0 || nkeys == t->ncols)
         nkeys = 1;
     for (size_t c = 0; c < nkeys; c++)
         keyw += width[c] + 3;
+    while (nkeys > 1 && keyw > MDFIT_WIDTH / 2) /* keys too wide to repeat: the first */
+        keyw -= width[--nkeys] + 3;
     if (total <= MDFIT_WIDTH || nkeys >= t->ncols) {
         for (size_t c = 0; c < t->ncols; c++)
             cols[c] = c;

@@ -99,6 +99,7 @@ static int gather_stats(Report *r, Store *st, CpErr *err)
     if (!d)
         return -1;
     r->stats_data = d;
+    r->stats_needs = needs;
     for (int i = 0; i < RS_COUNT; i++) {
         StatsOpts so = {runs[i].kind, runs[i].by, NULL, NULL};
         if (stats_run(store_stats_input(d), &so, &r->stats[i], err) < 0)
@@ -202,13 +203,16 @@ void rpt_year(const Report *r, int64_t year, char *buf, size_t n)
 {
     static const char *const mon[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
                                       "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
-    int64_t a = r->tui.acct_from, b = r->tui.acct_to;
-    int64_t y0 = civil_days(year, 1, 1) * 86400, y1 = civil_days(year + 1, 1, 1) * 86400;
-    int from = b > a && a > y0 && a < y1, to = b > a && b < y1 && b > y0;
+    /* in whole days: the first and the last day with accounting */
+    int64_t a = civil_floor_div(r->tui.acct_from, 86400);
+    int64_t b = civil_floor_div(r->tui.acct_to - 1, 86400);
+    int64_t y0 = civil_days(year, 1, 1), y1 = civil_days(year, 12, 31);
+    int known = r->tui.acct_to > r->tui.acct_from;
+    int from = known && a > y0 && a <= y1, to = known && b < y1 && b >= y0;
     int64_t yy;
     int m1, d1, m2, d2;
-    civil_from_days(civil_floor_div(a, 86400), &yy, &m1, &d1);
-    civil_from_days(civil_floor_div(b - 1, 86400), &yy, &m2, &d2);
+    civil_from_days(a, &yy, &m1, &d1);
+    civil_from_days(b, &yy, &m2, &d2);
     if (from && to)
         snprintf(buf, n, "%lld (partial: %d %s to %d %s)", (long long)year, d1, mon[m1 - 1], d2,
                  mon[m2 - 1]);
@@ -232,30 +236,47 @@ static int64_t year_of(const StatsCol *col, const StatsCell *c)
     return isnan(c->num) ? -1 : (int64_t)c->num;
 }
 
-/* What an unknown figure of column key means: an event's months before
- * or after it without data, else "n/a". */
-static const char *unknown_text(const char *key)
+/* An event's row (columns util_before_pct, util_after_pct) without data
+ * in the months before (side "before") or after it. */
+static int no_data(const StatsTable *t, size_t row, const char *side)
 {
-    return strstr(key, "_before") ? "no data before"
-           : strstr(key, "_after") ? "no data after"
-                                   : "n/a";
+    char key[32];
+    snprintf(key, sizeof key, "util_%s_pct", side);
+    const StatsCell *c = stats_table_cell(t, row, key);
+    return c && isnan(c->num);
 }
 
-/* One cell as the report prints it. */
-static void cell_text(const Report *r, const StatsCol *col, const StatsCell *c, char *buf,
-                      size_t n)
+/* What column key of an event row shows when there is no data on one
+ * side of the event: "no data before" (after) instead of figures, "-"
+ * for the change; NULL: the figure itself. */
+static const char *event_text(const StatsTable *t, size_t row, const char *key)
+{
+    int before = no_data(t, row, "before"), after = no_data(t, row, "after");
+    if (strstr(key, "_before") && before)
+        return "no data before";
+    if (strstr(key, "_after") && after)
+        return "no data after";
+    if (strstr(key, "_change") && (before || after))
+        return "-";
+    return NULL;
+}
+
+/* One cell (row of t) as the report prints it. */
+static void cell_text(const Report *r, const StatsTable *t, size_t row, const StatsCol *col,
+                      const StatsCell *c, char *buf, size_t n)
 {
     int64_t year = year_of(col, c);
-    if (year >= 1000 && year <= 9999)
+    const char *ev = event_text(t, row, col->key);
+    if (ev)
+        snprintf(buf, n, "%s", ev);
+    else if (year >= 1000 && year <= 9999)
         rpt_year(r, year, buf, n);
     else if (col->type == STATS_COL_TEXT) {
         char tmp[64];
         const char *s = c->text ? c->text : "";
         snprintf(buf, n, "%s", is_name_col(col->key) ? rpt_name(r, col->key, s, tmp, sizeof tmp)
                                                      : s);
-    } else if (col->type != STATS_COL_BOOL && isnan(c->num))
-        snprintf(buf, n, "%s", unknown_text(col->key));
-    else if (col->type == STATS_COL_BOOL)
+    } else if (col->type == STATS_COL_BOOL)
         snprintf(buf, n, "%s", isnan(c->num) ? "n/a" : c->num != 0 ? "yes" : "no");
     else
         mdw_num(buf, n, c->num, col->type == STATS_COL_INT ? 0 : col->decimals, col->unit);
@@ -283,8 +304,9 @@ void rpt_stats_md(const Report *r, FILE *out, const StatsTable *t, const char *c
             mdw_head(out, titles, align, ncols);
         for (size_t i = 0; i < ncols; i++) {
             if (cv[i])
-                cell_text(r, cv[i], &t->cells[row * t->ncols + (size_t)(cv[i] - t->cols)],
-                          cells[i], sizeof cells[i]);
+                cell_text(r, t, row, cv[i],
+                          &t->cells[row * t->ncols + (size_t)(cv[i] - t->cols)], cells[i],
+                          sizeof cells[i]);
             else
                 snprintf(cells[i], sizeof cells[i], "n/a");
         }

@@ -41,6 +41,7 @@ struct Report {
     int have_bt;
     char bt_why[CP_ERR_MAX];  /* why there is no backtest */
     void *stats_data;         /* StoreStatsData */
+    unsigned stats_needs;     /* what stats_data holds (STATS_NEED_* bits) */
     StatsReport stats[RS_COUNT];
     StoreTuiSnapshot tui;     /* notes and stated needs, as the dashboard reads them */
     Peer *peers;

@@ -33,13 +33,16 @@ static void projection_of(const Report *r, double *gpus, int32_t *years, size_t 
 
 int rpt_policy_gather(Report *r, Store *st, CpErr *err)
 {
-    StoreStatsData *sd =
-        store_stats_load(st, STATS_NEED_JOBS | STATS_NEED_ROSTER | STATS_NEED_INVENTORY, err);
+    /* the report's own load when it holds what the replay reads */
+    unsigned needs = STATS_NEED_JOBS | STATS_NEED_ROSTER | STATS_NEED_INVENTORY;
+    StoreStatsData *own = (r->stats_needs & needs) == needs ? NULL
+                                                             : store_stats_load(st, needs, err);
+    const StoreStatsData *sd = own ? own : r->stats_data;
     if (!sd)
         return -1;
     StorePolicyData *pd = store_policy_load(st, r->scenario, err);
     if (!pd) {
-        store_stats_free(sd);
+        store_stats_free(own);
         return -1;
     }
     RPolicy *p = xcalloc(1, sizeof *p);
@@ -61,7 +64,7 @@ int rpt_policy_gather(Report *r, Store *st, CpErr *err)
             snprintf(p->why, sizeof p->why, "%s", e.msg);
     }
     store_policy_free(pd);
-    store_stats_free(sd);
+    store_stats_free(own);
     r->policy = p;
     return rc;
 }
