@@ -228,18 +228,18 @@ static int row_is_all(const StatsTable *t, size_t row)
 }
 
 /* 1 when TEXT column c holds counts and ranges ("0", "3-4", "9+"; "all"
- * aside): written as c_min and c_max. */
+ * aside): written as c_min and c_max, "all" as 0 and no maximum. */
 static int range_col(const StatsTable *t, size_t c)
 {
-    if (t->cols[c].type != STATS_COL_TEXT)
-        return 0;
+    if (t->cols[c].type != STATS_COL_TEXT || strcmp(t->cols[c].key, "period") == 0)
+        return 0; /* a period "2024-03" is a month, not a range */
     size_t seen = 0;
     for (size_t row = 0; row < t->nrows; row++) {
         const StatsCell *cell = &t->cells[row * t->ncols + c];
         double lo, hi;
         if (is_all(cell))
             continue;
-        if (parse_range(cell->text, &lo, &hi) < 0)
+        if (parse_range(cell->text, &lo, &hi) < 0 || hi < lo)
             return 0;
         seen++;
     }
@@ -250,7 +250,7 @@ static void stats_cell(const Report *r, FILE *out, const StatsCol *col, const St
                        int range)
 {
     if (range) {
-        double lo = NAN, hi = NAN;
+        double lo = 0, hi = NAN; /* "all": from 0, no upper bound */
         if (!is_all(cell))
             parse_range(cell->text, &lo, &hi);
         csvw_num(out, lo);
