@@ -181,20 +181,22 @@ static void test_mdfit_split(void **state)
         n += (size_t)snprintf(md + n, sizeof md - n, " %d.25 people |", 100000 + c);
     snprintf(md + n, sizeof md - n, "\n");
     char *got = fit(md);
-    /* widths: Group 5 and Year 4 (+ 3 each: 15), each column 9 ("100000.25") + 3: 7
-     * columns in the 85 left of 100, then the other 5 */
+    /* widths: Group 5 and Year 4 (+ 3 each: 15), each column 9 ("100000.25") + 3: 8
+     * columns in the 105 left of 120, then the other 4 */
+    assert_int_equal(MDFIT_WIDTH, 120);
     assert_string_equal(got,
         "| Group | Year | Column00 (people) | Column01 (people) | Column02 (people) | "
-        "Column03 (people) | Column04 (people) | Column05 (people) | Column06 (people) |\n"
+        "Column03 (people) | Column04 (people) | Column05 (people) | Column06 (people) | "
+        "Column07 (people) |\n"
         "| :----- | :---- | ---------: | ---------: | ---------: | ---------: | ---------: | "
-        "---------: | ---------: |\n"
+        "---------: | ---------: | ---------: |\n"
         "| lab\\|a | y1 | 100000.25 | 100001.25 | 100002.25 | 100003.25 | 100004.25 | "
-        "100005.25 | 100006.25 |\n"
+        "100005.25 | 100006.25 | 100007.25 |\n"
         "\n"
-        "| Group | Year | Column07 (people) | Column08 (people) | Column09 (people) | "
-        "Column10 (people) | Column11 (people) |\n"
-        "| :----- | :---- | ---------: | ---------: | ---------: | ---------: | ---------: |\n"
-        "| lab\\|a | y1 | 100007.25 | 100008.25 | 100009.25 | 100010.25 | 100011.25 |\n");
+        "| Group | Year | Column08 (people) | Column09 (people) | Column10 (people) | "
+        "Column11 (people) |\n"
+        "| :----- | :---- | ---------: | ---------: | ---------: | ---------: |\n"
+        "| lab\\|a | y1 | 100008.25 | 100009.25 | 100010.25 | 100011.25 |\n");
     free(got);
 }
 
