@@ -196,16 +196,21 @@ static void table(FILE *out, Lines *l, const char *s, size_t n)
     fputs("</tbody>\n</table>\n", out);
 }
 
-/* ![alt](dest): the SVG inline, else an img element. */
+/* 1 when the line s is an image alone: ![alt](dest). */
+static int is_image(const char *s, size_t n)
+{
+    const char *close = memchr(s, ']', n);
+    return close && close + 1 < s + n && close[1] == '(';
+}
+
+/* The image line s (is_image) with its SVG file inline. -1 with err when
+ * the file cannot be read. */
 static int image(FILE *out, const char *s, size_t n, const char *base, CpErr *err)
 {
     const char *close = memchr(s, ']', n);
-    if (!close || close + 1 >= s + n || close[1] != '(')
-        return -1;
     const char *d = close + 2, *e = s + n - 1;
     if (*d == '<')
         d++, e--;
-    fputs("<figure>\n", out);
     size_t pn = strlen(base) + (size_t)(e - d) + 2;
     char *path = xmalloc(pn);
     snprintf(path, pn, "%s/%.*s", base, (int)(e - d), d);
@@ -213,9 +218,10 @@ static int image(FILE *out, const char *s, size_t n, const char *base, CpErr *er
     if (!f) {
         cp_err_set(err, "%s: cannot read: %s", path, strerror(errno));
         free(path);
-        return -2;
+        return -1;
     }
     free(path);
+    fputs("<figure>\n", out);
     char buf[8192];
     size_t got, first = 1;
     while ((got = fread(buf, 1, sizeof buf, f)) > 0) {
@@ -290,9 +296,8 @@ int mdhtml(FILE *out, const char *md, size_t len, const char *base, CpErr *err)
             heading(out, s, n);
         else if (s[0] == '|')
             table(out, &l, s, n);
-        else if (starts(s, n, "![") && s[n - 1] == ')') {
-            int rc = image(out, s, n, base, err);
-            if (rc == -2)
+        else if (starts(s, n, "![") && s[n - 1] == ')' && is_image(s, n)) {
+            if (image(out, s, n, base, err) < 0)
                 return -1;
         } else if (is_item) {
             fputs(list ? "<li>" : "<ul>\n<li>", out);
