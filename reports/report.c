@@ -116,7 +116,8 @@ Report *report_new(Store *st, const ReportOpts *o, CpErr *err)
     r->now = o->now ? o->now : (int64_t)time(NULL);
     if (gather_plan(r, st, err) < 0 || gather_stats(r, st, err) < 0 ||
         store_tui_load(st, &r->tui, err) < 0 ||
-        store_sources(st, &r->sources, &r->nsources, err) < 0)
+        store_sources(st, &r->sources, &r->nsources, err) < 0 ||
+        catalog_load(st, &r->catalog, &r->ncatalog, err) < 0)
         goto fail;
     if (o->peers_csv ? peers_read_csv(o->peers_csv, &r->peers, &r->npeers, err) < 0
                      : peers_load(st, &r->peers, &r->npeers, err) < 0)
@@ -136,6 +137,7 @@ void report_free(Report *r)
         return;
     rpt_policy_free(r);
     store_sources_free(r->sources, r->nsources);
+    catalog_free(r->catalog, r->ncatalog);
     for (int i = 0; i < RS_COUNT; i++)
         if (r->stats_data)
             stats_report_free(&r->stats[i]);

@@ -190,6 +190,24 @@ static int csv_projection(const Report *r, FILE *out)
     return 0;
 }
 
+static int csv_catalog(const Report *r, FILE *out)
+{
+    static const char *const cols[] = {"model", "mem_gib", "relative_speed", "tdp_w", "price",
+                                       "currency"};
+    HEADER(out, cols);
+    for (size_t i = 0; i < r->ncatalog; i++) {
+        const CatalogGpu *g = &r->catalog[i];
+        csvw_text(out, g->model);
+        const double n[] = {g->mem_gib, g->relative_speed, g->tdp_w < 0 ? NAN : g->tdp_w,
+                            g->price < 0 ? NAN : g->price};
+        cells_num(out, n, 4);
+        csvw_sep(out);
+        csvw_text(out, g->currency);
+        csvw_end(out);
+    }
+    return 0;
+}
+
 /* ---- from the stats tables, column for column as `capplan stats --csv` ---- */
 
 /* "3", "3-4" or "9+" into lo and hi (hi NaN for "9+"); 0, else -1. */
@@ -316,6 +334,7 @@ static const struct {
     {"preemption_all.csv", NULL, RS_PREEMPT_YEAR, "preemption", 1, {NULL}},
     {"waits.csv", NULL, RS_WAITS_YEAR, "waits", 0, {NULL}},
     {"waits_all.csv", NULL, RS_WAITS_YEAR, "waits", 1, {NULL}},
+    {"catalog.csv", csv_catalog, 0, NULL, 0, {NULL}},
 };
 #define NTABLES (sizeof tables / sizeof tables[0])
 

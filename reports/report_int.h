@@ -7,6 +7,7 @@
 
 #include "core/stats.h"
 #include "data/peers.h"
+#include "data/catalog.h"
 #include "data/plan.h"
 #include "data/store_sources.h"
 #include "data/store_plan.h"
@@ -49,6 +50,8 @@ struct Report {
     void *policy;             /* reports/report_policy.c's figures (RPolicy) */
     StoreSource *sources;     /* every import, for the provenance */
     size_t nsources;
+    CatalogGpu *catalog;      /* GPUs one could buy (capplan import catalog) */
+    size_t ncatalog;
     int64_t now;              /* when the report is written */
 };
 

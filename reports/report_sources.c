@@ -2,7 +2,7 @@
  * from: when and by which capplan it was written, from which database,
  * each import with its date and rows, the accounting window, the clusters
  * and the months they hold, the reference GPU, the scenario and its
- * edits. Only reads what report_new gathered. */
+ * edits, the GPU catalog. Only reads what report_new gathered. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -157,6 +157,32 @@ static void imports(const Report *r, FILE *out)
     fputc('\n', out);
 }
 
+static void catalog(const Report *r, FILE *out)
+{
+    fprintf(out, "### GPU catalog\n\n");
+    if (r->ncatalog == 0) {
+        fprintf(out, "No GPU catalog was imported (`capplan import catalog FILE.csv`: model, "
+                     "memory, relative speed, TDP, price).\n\n");
+        return;
+    }
+    char price[32];
+    snprintf(price, sizeof price, "Price per GPU (%s)", r->catalog[0].currency);
+    const char *titles[] = {"Model", "Memory", "Relative speed", "TDP", price};
+    fprintf(out, "The GPUs one could buy, as imported:\n\n");
+    mdw_head(out, titles, "lrrrr", 5);
+    for (size_t i = 0; i < r->ncatalog; i++) {
+        const CatalogGpu *g = &r->catalog[i];
+        char c[4][NB];
+        mdw_num(c[0], NB, g->mem_gib, 0, "GiB");
+        mdw_num(c[1], NB, g->relative_speed, 2, "");
+        mdw_num(c[2], NB, g->tdp_w < 0 ? NAN : g->tdp_w, 0, "W");
+        mdw_num(c[3], NB, g->price < 0 ? NAN : g->price, 0, "");
+        const char *cells[] = {g->model, c[0], c[1], c[2], c[3]};
+        mdw_row(out, cells, 5);
+    }
+    fputc('\n', out);
+}
+
 int rpt_sources(const Report *r, FILE *out, CpErr *err)
 {
     (void)err;
@@ -164,6 +190,7 @@ int rpt_sources(const Report *r, FILE *out, CpErr *err)
     reference_gpu(r, out);
     clusters(r, out);
     scenario(r, out);
+    catalog(r, out);
     imports(r, out);
     return 0;
 }

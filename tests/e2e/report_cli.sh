@@ -320,6 +320,7 @@ heads = {
     'usage_by_group_month.csv': ['period', 'group', 'gpu_hours', 'share_pct'],
     'preemption.csv': ['period', 'group', 'partition', 'preemptible', 'jobs'],
     'waits.csv': ['period', 'partition', 'gpus_min', 'gpus_max', 'attempts', 'wait_p50_h'],
+    'catalog.csv': ['model', 'mem_gib', 'relative_speed', 'tdp_w', 'price', 'currency'],
 }
 for f in list(heads):
     if f.split('.')[0] in ('usage_by_month', 'preemption', 'waits'):
@@ -446,7 +447,21 @@ grep -q '1 added' "$WORK/out" || fail "import peers: $(cat "$WORK/out")"
 printf 'institution,gpus,researchers\nX,lots,2\n' >"$WORK/bad.csv"
 expect_rc 1 "$CAPPLAN_BIN" --db "$X" import peers "$WORK/bad.csv"
 grep -q 'bad.csv:2: field gpus' "$WORK/err" || fail "bad peers: $(cat "$WORK/err")"
+printf 'model,mem_gib,relative_speed,tdp_w,price\nH100 SXM,80,5,700,30000\nL4,24,0.9,,\n' >"$WORK/cat.csv"
+expect_rc 0 "$CAPPLAN_BIN" --db "$X" import catalog "$WORK/cat.csv"
+grep -q '2 rows read, 2 added, 0 updated, 0 unchanged, 0 rejected' "$WORK/out" || fail "import catalog: $(cat "$WORK/out")"
+expect_rc 0 "$CAPPLAN_BIN" --db "$X" import catalog "$WORK/cat.csv"
+grep -q '0 added, 0 updated, 2 unchanged' "$WORK/out" || fail "catalog again: $(cat "$WORK/out")"
+printf 'model,mem_gib,relative_speed,tdp_w,price\nB200,192,8,1000,lots\n' >"$WORK/badcat.csv"
+expect_rc 1 "$CAPPLAN_BIN" --db "$X" import catalog "$WORK/badcat.csv"
+grep -q "badcat.csv:2: field price: bad number 'lots'" "$WORK/err" || fail "bad catalog: $(cat "$WORK/err")"
+[ "$(sqlite3 "$X" 'select group_concat(model) from gpu_catalog order by model')" = "H100 SXM,L4" ] \
+    || fail "catalog table: $(sqlite3 "$X" 'select * from gpu_catalog')"
 check_report "$X" "$WORK/x"
+grep -q '^| H100 SXM | 80 | 5.00 | 700 | 30000 |$' "$WORK/x/report.md" || fail "catalog not in the report"
+grep -q '^| L4 | 24 | 0.90 | n/a | n/a |$' "$WORK/x/report.md" || fail "catalog L4 not in the report"
+grep -q '^| Model | Memory (GiB) | Relative speed | TDP (W) | Price per GPU (EUR) |$' "$WORK/x/report.md" \
+    || fail "catalog titles"
 grep -q 'HYPERLINK' "$WORK/x/report.md" || fail "group missing from the report"
 grep -q '^| ETH |' "$WORK/x/report.md" && fail "--peers FILE must replace the table's peers"
 expect_rc 0 "$CAPPLAN_BIN" --db "$X" export "$WORK/x/tab.md"
@@ -467,7 +482,7 @@ import csv, datetime, os, sys, openpyxl
 d = sys.argv[1]
 order = ['groups', 'students', 'profiles', 'projection', 'usage_by_group', 'usage_by_month',
          'usage_by_month_all', 'usage_by_group_month', 'preemption', 'preemption_all', 'waits',
-         'waits_all']
+         'waits_all', 'catalog']
 totals = {'groups': ['people_now'], 'students': ['jobs', 'gpu_hours'], 'profiles': ['members'],
           'usage_by_group': ['gpu_hours', 'share_pct', 'jobs']}
 wb = openpyxl.load_workbook(d + '/budget.xlsx')
