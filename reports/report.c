@@ -226,10 +226,12 @@ void rpt_year(const Report *r, int64_t year, char *buf, size_t n)
         snprintf(buf, n, "%lld", (long long)year);
 }
 
-/* A 4-digit year in a period or year column, else -1. */
-static int64_t year_of(const StatsCol *col, const StatsCell *c)
+/* A 4-digit year of the accounting in a period or year column, else -1
+ * (a projection's years are not the accounting's). */
+static int64_t year_of(const StatsTable *t, const StatsCol *col, const StatsCell *c)
 {
-    if (strcmp(col->key, "period") != 0 && strcmp(col->key, "year") != 0)
+    if ((strcmp(col->key, "period") != 0 && strcmp(col->key, "year") != 0) ||
+        strcmp(t->key, "projection") == 0)
         return -1;
     if (col->type == STATS_COL_TEXT)
         return c->text && strlen(c->text) == 4 && strspn(c->text, "0123456789") == 4
@@ -267,7 +269,7 @@ static const char *event_text(const StatsTable *t, size_t row, const char *key)
 static void cell_text(const Report *r, const StatsTable *t, size_t row, const StatsCol *col,
                       const StatsCell *c, char *buf, size_t n)
 {
-    int64_t year = year_of(col, c);
+    int64_t year = year_of(t, col, c);
     const char *ev = event_text(t, row, col->key);
     if (ev)
         snprintf(buf, n, "%s", ev);
@@ -505,6 +507,7 @@ static int report_body(const Report *r, const char *dir, const char *rel, char *
         return cp_err_set(err, "out of memory");
     title_block(r, f);
     intro(r, f);
+    /* a first page that decides goes here, before section 1 */
     int rc = 0;
     for (int s = 1; s <= REPORT_NSECTIONS && rc == 0; s++)
         rc = report_section(r, s, f, dir, rel, err);
