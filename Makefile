@@ -1,6 +1,6 @@
 # capplan — build, test, bench, demo.  `make` builds ./capplan.
 CC      ?= cc
-PKGS    := sqlite3 libcjson ncursesw zlib libcrypto
+PKGS    := sqlite3 libcjson ncursesw zlib libcrypto xlsxwriter
 CSV_LIBS := -lcsv
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null) $(CSV_LIBS) -lm -pthread

@@ -15,6 +15,8 @@
 
 typedef struct Store Store;
 
+#define CAPPLAN_VERSION "0.1.0"
+
 typedef struct CliCtx {
     const char *db_path; /* --db, else $CAPPLAN_DB, else ./capplan.db */
     Store *store;        /* opened on first cli_store() call */

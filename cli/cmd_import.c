@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "data/catalog.h"
 #include "data/fields.h"
 #include "data/import.h"
 #include "data/peers.h"
@@ -13,8 +14,8 @@
 #include "data/tz.h"
 
 static const char import_usage[] =
-    "capplan import sacct|trace|roster|inventory|gpu-metrics|events|pubs|peers|allocations|"
-    "carbon|sites [options] FILE...";
+    "capplan import sacct|trace|roster|inventory|gpu-metrics|events|pubs|peers|catalog|"
+    "allocations|carbon|sites [options] FILE...";
 
 static const char import_help[] =
     "\n"
@@ -31,6 +32,9 @@ static const char import_help[] =
     "  pubs FILE.csv       year,group,title,domain[,authors]\n"
     "  peers FILE.csv      institution,gpus,researchers (other institutes, for the report;\n"
     "                      one bad row rejects the file)\n"
+    "  catalog FILE.csv    model,mem_gib,relative_speed[,tdp_w][,price][,currency]: GPUs\n"
+    "                      one could buy (speed against the inventory's reference GPU;\n"
+    "                      price of one GPU, currency EUR unless given)\n"
     "  allocations FILE    group,year,gpu_hours (for stats fairshare)\n"
     "  carbon FILE         datetime,zone,carbon_intensity (gCO2e/kWh, hourly; or an\n"
     "                      Electricity Maps CSV export)\n"
@@ -67,7 +71,7 @@ static void print_reject(void *ctx, const char *msg)
 static int is_csv_kind(const char *k)
 {
     static const char *const kinds[] = {"roster", "inventory", "gpu-metrics", "events", "pubs",
-                                        "peers"};
+                                        "peers", "catalog"};
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
         if (strcmp(k, kinds[i]) == 0)
             return 1;
@@ -105,6 +109,8 @@ static int import_one(Store *st, const char *kind, const char *path, const Impor
         rc = import_trace(st, path, o, &res, &err);
     else if (strcmp(kind, "peers") == 0)
         rc = peers_import(st, path, &res, &err);
+    else if (strcmp(kind, "catalog") == 0)
+        rc = catalog_import(st, path, o, &res, &err);
     else
         rc = import_csv(st, kind, path, o, &res, &err);
     if (rc < 0)

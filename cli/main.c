@@ -6,8 +6,6 @@
 #include "cli/cli.h"
 #include "data/store.h"
 
-#define CAPPLAN_VERSION "0.1.0"
-
 static const CmdEntry *const commands[] = {&cmd_import, &cmd_collect, &cmd_status, &cmd_demo, &cmd_profile,
                                            &cmd_project, &cmd_scenario, &cmd_tui, &cmd_stats, &cmd_meetings,
                                            &cmd_export, &cmd_check, &cmd_complete};

@@ -215,5 +215,15 @@ static const char v11[] =
     "CREATE TABLE dashboard_state(key TEXT PRIMARY KEY, value TEXT NOT NULL,\n"
     "  at INTEGER NOT NULL);\n";
 
-const char *const store_migrations[] = {v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11};
+
+/* Version 12 (issue 17): the GPU catalog, what one could buy, for the
+ * report's recommendation (data/catalog.c): per model its memory (GiB),
+ * speed against the reference GPU, board power (W) and price of one GPU
+ * in currency (NULL: unknown). */
+static const char v12[] =
+    "CREATE TABLE gpu_catalog(model TEXT PRIMARY KEY, mem_gib REAL NOT NULL,\n"
+    "  relative_speed REAL NOT NULL, tdp_w REAL, price REAL, currency TEXT NOT NULL,\n"
+    "  import_id INTEGER);\n";
+
+const char *const store_migrations[] = {v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12};
 const int store_nmigrations = (int)(sizeof store_migrations / sizeof store_migrations[0]);

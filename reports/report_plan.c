@@ -492,7 +492,7 @@ static void backtest_section(const Report *r, FILE *out)
 
 int rpt_projections(const Report *r, FILE *out, const char *dir, const char *rel, CpErr *err)
 {
-    fprintf(out, "Every term of the projection (DESIGN.md, Core model): heads = staying + "
+    fprintf(out, "Every term of the projection: heads = staying + "
                  "(arrivals + newcomers) by the group's mix; base = sum of heads x b_p; pool = "
                  "bursts x burst size, bursts = ceil(share x heads); demand = (base + pool) x "
                  "(1 + buffer).\n\n");
