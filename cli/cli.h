@@ -50,5 +50,6 @@ extern const CmdEntry cmd_profile, cmd_project, cmd_scenario;
 extern const CmdEntry cmd_stats;
 extern const CmdEntry cmd_export;
 extern const CmdEntry cmd_meetings;
+extern const CmdEntry cmd_research;
 
 #endif
