@@ -318,6 +318,8 @@ void demo_files_done(DemoFiles *f);
 int demo_write_sacct(const DemoWorld *w, const char *dir, DemoFiles *files, CpErr *err);
 int demo_write_csv(const DemoWorld *w, const char *dir, DemoFiles *files, CpErr *err);
 int demo_write_metrics(const DemoWorld *w, const char *dir, DemoFiles *files, CpErr *err);
+/* demo_bib.c (issue 18): pubs-<group>.bib per group, pubs-truth.csv. */
+int demo_write_bib(const DemoWorld *w, const char *dir, DemoFiles *files, CpErr *err);
 
 /* store_demo.c: the demo's SQL. 1 when path holds a capplan database
  * (an SQLite file with capplan's tables), 0 when it is something else,

@@ -84,7 +84,7 @@ static int run(Store *st, FILE *f, PubsFormat fmt, PubsCtx *c, CpErr *err)
     snprintf(c->res->format, sizeof c->res->format, "%s", format);
     if (store_begin(st, err) < 0)
         return -1;
-    c->import_id = store_import_begin(st, "pubs", c->name, format, err);
+    c->import_id = store_import_begin(st, "papers", c->name, format, err);
     c->sp = c->import_id < 0 ? NULL : store_pubs_new(st, err);
     int rc = c->sp ? 0 : -1;
     if (rc == 0)
