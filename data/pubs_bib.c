@@ -23,21 +23,31 @@ typedef struct Catch {
 
 static void catch_begin(Catch *k)
 {
-    fflush(stderr);
     k->tmp = tmpfile();
     k->saved = k->tmp ? dup(STDERR_FILENO) : -1;
     k->seen = 0;
+}
+
+/* stderr into the file while btparse works, back for our own messages. */
+static void catch_on(Catch *k)
+{
+    fflush(stderr);
     if (k->saved >= 0)
         dup2(fileno(k->tmp), STDERR_FILENO);
 }
 
-static void catch_end(Catch *k)
+static void catch_off(Catch *k)
 {
     fflush(stderr);
-    if (k->saved >= 0) {
+    if (k->saved >= 0)
         dup2(k->saved, STDERR_FILENO);
+}
+
+static void catch_end(Catch *k)
+{
+    catch_off(k);
+    if (k->saved >= 0)
         close(k->saved);
-    }
     if (k->tmp)
         fclose(k->tmp);
 }
@@ -61,9 +71,9 @@ static void catch_message(Catch *k, char *out, size_t cap)
     k->seen = end;
     buf[strcspn(buf, "\n")] = '\0';
     const char *m = strstr(buf, ", line ");
-    if (m && (m = strstr(m + 7, ", ")))
-        m += 2;
-    snprintf(out, cap, "%.200s", m ? m : buf);
+    if (!m || !(m = strstr(m + 7, ", ")))
+        return; /* not btparse's own words */
+    snprintf(out, cap, "%.200s", m + 2);
     for (char *p = out; *p; p++)
         if ((unsigned char)*p < 0x20)
             *p = ' ';
@@ -120,7 +130,7 @@ static char *plain(const char *s)
     return s ? names_text(s) : NULL;
 }
 
-static int put_entry(PubsCtx *c, AST *entry, Entry *e, CpErr *err)
+static int put_entry(PubsCtx *c, AST *entry, Entry *e, Catch *k, CpErr *err)
 {
     int line = entry->line;
     if (!e->year)
@@ -140,7 +150,11 @@ static int put_entry(PubsCtx *c, AST *entry, Entry *e, CpErr *err)
         free(title);
         return pubs_reject(c, line, "author", "missing", err);
     }
-    bt_stringlist *l = bt_split_list(e->author, "and", NULL, e->author_line, "author");
+    catch_on(k);
+    bt_stringlist *l = bt_split_list(e->author, (char *)(uintptr_t) "and",
+                                     (char *)(uintptr_t)c->name, e->author_line,
+                                     (char *)(uintptr_t) "author");
+    catch_off(k);
     int n = l ? l->num_items : 0;
     char **names = xcalloc((size_t)(n > 0 ? n : 1), sizeof *names);
     int kept = 0;
@@ -168,14 +182,15 @@ static int put_entry(PubsCtx *c, AST *entry, Entry *e, CpErr *err)
     return rc;
 }
 
-static void define_months(void)
+static void define_months(const char *file)
 {
     static const char *const m[][2] = {
         {"jan", "January"}, {"feb", "February"}, {"mar", "March"},     {"apr", "April"},
         {"may", "May"},     {"jun", "June"},     {"jul", "July"},      {"aug", "August"},
         {"sep", "September"}, {"oct", "October"}, {"nov", "November"}, {"dec", "December"}};
     for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
-        bt_add_macro_text((char *)(uintptr_t)m[i][0], (char *)(uintptr_t)m[i][1], NULL, 0);
+        bt_add_macro_text((char *)(uintptr_t)m[i][0], (char *)(uintptr_t)m[i][1],
+                          (char *)(uintptr_t)file, 0);
 }
 
 static int one_entry(PubsCtx *c, AST *entry, boolean ok, Catch *k, CpErr *err)
@@ -195,7 +210,7 @@ static int one_entry(PubsCtx *c, AST *entry, boolean ok, Catch *k, CpErr *err)
     Entry e;
     memset(&e, 0, sizeof e);
     read_fields(entry, &e);
-    int rc = put_entry(c, entry, &e, err);
+    int rc = put_entry(c, entry, &e, k, err);
     entry_done(&e);
     return rc;
 }
@@ -205,19 +220,22 @@ int pubs_bib_read(FILE *f, PubsCtx *c, CpErr *err)
     Catch k;
     bt_initialize();
     bt_set_stringopts(BTE_REGULAR, BTO_FULL);
-    define_months();
+    define_months(c->name);
     catch_begin(&k);
     int rc = 0;
     boolean ok;
     AST *entry;
     char *fname = (char *)(uintptr_t)c->name;
-    while (rc == 0 && (entry = bt_parse_entry(f, fname, 0, &ok)) != NULL) {
-        rc = one_entry(c, entry, ok, &k, err);
+    for (;;) {
+        catch_on(&k);
+        entry = bt_parse_entry(f, fname, 0, &ok);
+        catch_off(&k);
+        if (!entry)
+            break;
+        if (rc == 0) /* after a strict stop, btparse still reads to the end */
+            rc = one_entry(c, entry, ok, &k, err);
         bt_free_ast(entry);
     }
-    if (rc < 0) /* let btparse finish the file: it keeps state across calls */
-        while ((entry = bt_parse_entry(f, fname, 0, &ok)) != NULL)
-            bt_free_ast(entry);
     catch_end(&k);
     bt_cleanup();
     if (rc == 0 && ferror(f))
