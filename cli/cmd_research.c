@@ -106,11 +106,11 @@ static void text_lists(const Research *r, FILE *out)
     }
     n = 0;
     for (int i = 0; i < r->nrows; i++)
-        n += r->rows[i].papers > 0 && r->rows[i].gpu_hours <= 0;
-    fprintf(out, "\npapers since %d, no GPU jobs in the profile window (%d people)\n",
-            r->opts.since, n);
+        n += r->rows[i].papers_no_gpu;
+    fprintf(out, "\npapers in %d or later, no GPU jobs in the profile window (%d people)\n",
+            r->recent_from, n);
     for (int i = 0; i < r->nrows; i++)
-        if (r->rows[i].papers > 0 && r->rows[i].gpu_hours <= 0) {
+        if (r->rows[i].papers_no_gpu) {
             cli_sanitize(u, sizeof u, r->rows[i].user);
             cli_sanitize(g, sizeof g, r->rows[i].group);
             fprintf(out, "  %-16s %-20s %3d paper%s\n", u, g, r->rows[i].papers,
@@ -118,10 +118,10 @@ static void text_lists(const Research *r, FILE *out)
         }
     n = 0;
     for (int i = 0; i < r->nrows; i++)
-        n += r->rows[i].papers == 0 && r->rows[i].gpu_hours > 0;
+        n += r->rows[i].gpu_no_papers;
     fprintf(out, "\nGPU jobs, no papers since %d (%d people)\n", r->opts.since, n);
     for (int i = 0; i < r->nrows; i++)
-        if (r->rows[i].papers == 0 && r->rows[i].gpu_hours > 0) {
+        if (r->rows[i].gpu_no_papers) {
             cli_sanitize(u, sizeof u, r->rows[i].user);
             cli_sanitize(g, sizeof g, r->rows[i].group);
             fprintf(out, "  %-16s %-20s %10.1f GPU-h\n", u, g, r->rows[i].gpu_hours);
@@ -198,8 +198,12 @@ static void json_people(const Research *r, cJSON *o)
             cJSON_AddNullToObject(e, "profile");
         cJSON_AddNumberToObject(e, "gpu_hours", w->gpu_hours);
         cJSON_AddBoolToObject(e, "ask", w->ask);
-        cJSON_AddBoolToObject(e, "papers_no_gpu", w->papers > 0 && w->gpu_hours <= 0);
-        cJSON_AddBoolToObject(e, "gpu_no_papers", w->papers == 0 && w->gpu_hours > 0);
+        if (w->last_year)
+            cJSON_AddNumberToObject(e, "last_paper_year", w->last_year);
+        else
+            cJSON_AddNullToObject(e, "last_paper_year");
+        cJSON_AddBoolToObject(e, "papers_no_gpu", w->papers_no_gpu);
+        cJSON_AddBoolToObject(e, "gpu_no_papers", w->gpu_no_papers);
         cJSON_AddItemToArray(a, e);
     }
 }
@@ -208,6 +212,7 @@ static void print_json(const Research *r, FILE *out)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddNumberToObject(o, "since", r->opts.since);
+    cJSON_AddNumberToObject(o, "recent_from", r->recent_from);
     cJSON_AddStringToObject(o, "method", r->opts.method == RESEARCH_COAUTHORS ? "coauthors" : "kmeans");
     cJSON_AddNumberToObject(o, "terms", r->nterms);
     cJSON_AddNumberToObject(o, "papers", r->data.npapers);

@@ -141,8 +141,12 @@ static void scan_papers(Research *r, const int *rowof, double *tf, Edges *e)
         r->npapers_used++;
         memset(hits, 0, (size_t)(d > 0 ? d : 1));
         terms_scan(r->terms, p->text, hits);
+        if (p->year > r->recent_from)
+            r->recent_from = p->year; /* the latest year, for now */
         for (int j = 0; j < n; j++) {
             r->rows[who[j]].papers++;
+            if (p->year > r->rows[who[j]].last_year)
+                r->rows[who[j]].last_year = p->year;
             double *row = tf + (size_t)who[j] * (size_t)d;
             for (int t = 0; t < d; t++)
                 row[t] += hits[t];
@@ -239,8 +243,12 @@ static int compare(Research *r, Store *st, CpErr *err)
         pl[i] = r->rows[i].profile < r->kp ? r->rows[i].profile : -1;
     }
     research_compare(rl, pl, r->nrows, r->clusters.k, r->kp, &r->cmp);
-    for (int i = 0; i < r->nrows; i++)
-        r->rows[i].ask = r->cmp.ask[i];
+    for (int i = 0; i < r->nrows; i++) {
+        ResearchRow *w = &r->rows[i];
+        w->ask = r->cmp.ask[i];
+        w->papers_no_gpu = w->papers > 0 && w->last_year >= r->recent_from && w->gpu_hours <= 0;
+        w->gpu_no_papers = w->papers == 0 && w->gpu_hours > 0;
+    }
     free(rl);
     free(pl);
     return 0;
@@ -262,6 +270,7 @@ int research_build(Store *st, const ResearchOpts *o, Research *out, CpErr *err)
     double *x = xcalloc(cells, sizeof *x);
     Edges e = {strmap_new(), NULL, NULL, NULL, 0, 0};
     scan_papers(out, rowof, x, &e);
+    out->recent_from -= 1; /* the last two years of papers */
     tfidf_transform(x, out->nrows, out->nterms, x, NULL);
     cluster(out, x, &e);
     name_clusters(out);

@@ -43,7 +43,10 @@ typedef struct ResearchRow {
     int cluster;        /* research cluster, -1: no papers or no term */
     int profile;        /* compute profile of the latest run, -1: none */
     double gpu_hours;   /* in the profile run's window (h); 0: no GPU jobs */
+    int last_year;      /* year of their latest paper, 0: none */
     int ask;            /* their profile is not their cluster's usual one */
+    int papers_no_gpu;  /* a paper in the last two years of papers, no GPU jobs */
+    int gpu_no_papers;  /* GPU jobs, no paper since opts.since */
 } ResearchRow;
 
 typedef struct Research {
@@ -61,6 +64,7 @@ typedef struct Research {
     ResearchRow *rows;
     int nrows;
     int npapers_used;            /* papers with a roster author (not a professor only) */
+    int recent_from;             /* papers_no_gpu looks at papers of this year on */
 } Research;
 
 /* Compute. Returns 0, or -1 with err (database, or a bad terms file:
