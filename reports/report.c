@@ -112,7 +112,7 @@ Report *report_new(Store *st, const ReportOpts *o, CpErr *err)
                      : peers_load(st, &r->peers, &r->npeers, err) < 0)
         goto fail;
     gather_backtest(r, st);
-    if (rpt_policy_gather(r, st, err) < 0)
+    if (rpt_policy_gather(r, st, err) < 0 || rpt_research_gather(r, st, err) < 0)
         goto fail;
     return r;
 fail:
@@ -125,6 +125,7 @@ void report_free(Report *r)
     if (!r)
         return;
     rpt_policy_free(r);
+    rpt_research_free(r);
     for (int i = 0; i < RS_COUNT; i++)
         if (r->stats_data)
             stats_report_free(&r->stats[i]);
@@ -370,7 +371,8 @@ int report_write_md(const Report *r, const char *path, CpErr *err)
             rfile_abort(&rf);
             return -1;
         }
-    if (rpt_policy(r, rf.f, REPORT_NSECTIONS + 1, err) < 0) {
+    if (rpt_policy(r, rf.f, REPORT_NSECTIONS + 1, err) < 0 ||
+        rpt_research(r, rf.f, REPORT_NSECTIONS + (r->policy ? 3 : 1), err) < 0) {
         rfile_abort(&rf);
         return -1;
     }

@@ -45,6 +45,7 @@ struct Report {
     Peer *peers;
     size_t npeers;
     void *policy;             /* reports/report_policy.c's figures (RPolicy) */
+    void *research;           /* reports/report_research.c's figures (Research) */
 };
 
 /* Column filter of a stats table: rows whose TEXT column col equals value
@@ -106,5 +107,11 @@ int rpt_peers(const Report *r, FILE *out, const char *dir, const char *rel, CpEr
 int rpt_policy_gather(Report *r, Store *st, CpErr *err);
 void rpt_policy_free(Report *r);
 int rpt_policy(const Report *r, FILE *out, int first, CpErr *err);
+
+/* Who does what research (reports/report_research.c, issue 18): gather
+ * the figures, free them, and write the section numbered section. */
+int rpt_research_gather(Report *r, Store *st, CpErr *err);
+void rpt_research_free(Report *r);
+int rpt_research(const Report *r, FILE *out, int section, CpErr *err);
 
 #endif

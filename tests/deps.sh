@@ -5,7 +5,8 @@
 # (sqlite3, tmux, python3 with scikit-learn and pandas, GNU time, rsvg-convert,
 # pandoc, LibreOffice's headless Calc, clang for the fuzzers).
 set -e
-BUILD_PKGS="build-essential pkg-config libsqlite3-dev libcsv-dev libcjson-dev libncurses-dev"
+BUILD_PKGS="build-essential pkg-config libsqlite3-dev libcsv-dev libcjson-dev libncurses-dev
+libbtparse-dev"
 TEST_PKGS="libcmocka-dev sqlite3 tmux python3 python3-sklearn python3-pandas time librsvg2-bin
 pandoc libreoffice-calc-nogui clang libclang-rt-14-dev procps"
 case "${1:-test}" in

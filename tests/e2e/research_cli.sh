@@ -82,4 +82,12 @@ assert len(cpu) > 0
 rows = list(csv.reader(open(work + '/r.csv', newline='')))
 assert rows[0][:4] == ['user', 'group', 'role', 'papers'] and len(rows) == len(km['people']) + 1
 PYEOF
+# the report's section, with names hidden under --anonymize
+mkdir -p "$WORK/rep"
+expect_rc 0 cap export "$WORK/rep/report.md" --anonymize
+grep -q '^## 9. Who does what research$' "$WORK/rep/report.md" || fail "report: no research section"
+sed -n '/^## 9. Who does what research/,$p' "$WORK/rep/report.md" >"$WORK/sec"
+grep -q '^| R1 | efficient inference, llm fine-tuning, bert | 104 | 319 |' "$WORK/sec" || fail "report: R1 row"
+grep -q 'adjusted Rand index' "$WORK/sec" || fail "report: agreement"
+! grep -q 'flaurent2\|madeyemi\|-lab |' "$WORK/sec" || fail "report: names under --anonymize"
 echo "PASS: research_cli"
