@@ -82,17 +82,35 @@ static void count_sizes(ResearchClusters *c)
             c->sizes[c->labels[i]]++;
 }
 
+/* The columns of x (n x d) that hold a non-zero value: distances over
+ * them alone are the same, and k-means is as many times faster as terms
+ * go unused. Returns how many; cols receives their indexes. */
+static int used_columns(const double *x, int n, int d, int *cols)
+{
+    int m = 0;
+    for (int j = 0; j < d; j++) {
+        int any = 0;
+        for (int i = 0; i < n && !any; i++)
+            any = x[(size_t)i * (size_t)d + (size_t)j] != 0;
+        if (any)
+            cols[m++] = j;
+    }
+    return m;
+}
+
 void research_kmeans(const double *x, int n, int d, int k, uint64_t seed, ResearchClusters *out)
 {
     clusters_init(out, n);
     int *rows = xmalloc((size_t)(n > 0 ? n : 1) * sizeof *rows), m = 0;
+    int *cols = xmalloc((size_t)(d > 0 ? d : 1) * sizeof *cols);
     for (int i = 0; i < n; i++)
         if (nonzero(x + (size_t)i * (size_t)d, d))
             rows[m++] = i;
-    double *y = xmalloc((size_t)(m > 0 ? m : 1) * (size_t)d * sizeof *y);
+    int dd = used_columns(x, n, d, cols);
+    double *y = xmalloc((size_t)(m > 0 ? m : 1) * (size_t)(dd > 0 ? dd : 1) * sizeof *y);
     for (int r = 0; r < m; r++)
-        memcpy(y + (size_t)r * (size_t)d, x + (size_t)rows[r] * (size_t)d,
-               (size_t)d * sizeof *y);
+        for (int j = 0; j < dd; j++)
+            y[(size_t)r * (size_t)dd + (size_t)j] = x[(size_t)rows[r] * (size_t)d + (size_t)cols[j]];
     int *lab = xcalloc((size_t)(m > 0 ? m : 1), sizeof *lab);
     if (k > m)
         k = m;
@@ -100,18 +118,19 @@ void research_kmeans(const double *x, int n, int d, int k, uint64_t seed, Resear
     if (m == 0)
         k = 0;
     else if (k >= 1)
-        fit(y, m, d, k, seed, lab);
+        fit(y, m, dd, k, seed, lab);
     else if (kmax >= 2)
-        k = choose_k(y, m, d, kmax, seed, lab, &out->silhouette);
+        k = choose_k(y, m, dd, kmax, seed, lab, &out->silhouette);
     else
         k = 1;
     if (k >= 2 && out->silhouette == 0)
-        out->silhouette = kmeans_silhouette(y, m, d, lab, k);
+        out->silhouette = kmeans_silhouette(y, m, dd, lab, k);
     out->k = k;
     for (int r = 0; r < m; r++)
         out->labels[rows[r]] = lab[r];
     count_sizes(out);
     free(rows);
+    free(cols);
     free(y);
     free(lab);
 }
