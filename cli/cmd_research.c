@@ -7,11 +7,13 @@
 
 #include "cli/cli.h"
 #include "cli/plan_cli.h"
+#include "data/plan.h"
+#include "data/research_apply.h"
 #include "data/research_run.h"
 
 static const char research_usage[] =
     "capplan research [--since YEAR] [--k N] [--by kmeans|coauthors] [--terms FILE] "
-    "[--json|--csv]";
+    "[--json|--csv] | apply USER [--scenario S] [--reason R]";
 
 static const char research_help[] =
     "\n"
@@ -25,7 +27,11 @@ static const char research_help[] =
     "                 (communities of the co-author graph)\n"
     "  --terms FILE   more terms: lines `category | label | synonym, synonym`\n"
     "  --json         every figure, stable keys\n"
-    "  --csv          one row per person\n";
+    "  --csv          one row per person\n"
+    "\napply USER: USER's latest stated full-time GPUs (capplan meetings) become the need\n"
+    "of their research cluster's usual compute profile (gpus.N) in every group with\n"
+    "students of that cluster, one edit per group with its reason, in scenario S\n"
+    "(default 'meetings', created when absent); `capplan scenario undo S` takes one back.\n";
 
 /* Research cluster c as "R<n>" (1-based), "-" for none. */
 static const char *rname(int c, char *buf, size_t n)
@@ -312,10 +318,70 @@ static int parse(int argc, char **argv, ResearchOpts *o, int *fmt)
     return 0;
 }
 
+static void print_apply(const ResearchApply *a, const Plan *p, const char *user,
+                        const char *scenario)
+{
+    char u[128], s[256];
+    cli_sanitize(u, sizeof u, user);
+    cli_sanitize(s, sizeof s, scenario);
+    printf("%s%s: %s = %g GPUs full-time (stated by %s, %s) for research cluster R%d's usual "
+           "profile P%d (",
+           s, a->created ? " (new)" : "", a->key, a->value, u, a->date, a->cluster + 1,
+           a->profile + 1);
+    char name[256];
+    cli_sanitize(name, sizeof name, p->names[a->profile]);
+    printf("%s) in %d groups:\n", name, a->ngroups);
+    for (int g = 0; g < a->ngroups; g++) {
+        cli_sanitize(name, sizeof name, a->groups[g]);
+        printf("  %-24s %3d student%s of R%d\n", name, a->students[g],
+               a->students[g] == 1 ? "" : "s", a->cluster + 1);
+    }
+    printf("`capplan scenario undo %s` takes back one edit at a time\n", s);
+}
+
+static int exec_apply(Store *st, int argc, char **argv)
+{
+    const char *user = NULL, *scenario = "meetings", *reason = NULL;
+    for (int i = 2; i < argc; i++) {
+        if (strcmp(argv[i], "--scenario") == 0 && i + 1 < argc)
+            scenario = argv[++i];
+        else if (strcmp(argv[i], "--reason") == 0 && i + 1 < argc)
+            reason = argv[++i];
+        else if (argv[i][0] != '-' && !user)
+            user = argv[i];
+        else
+            return cli_usage(&cmd_research);
+    }
+    if (!user)
+        return cli_usage(&cmd_research);
+    CpErr err;
+    Research r;
+    if (research_build(st, NULL, &r, &err) < 0)
+        return cli_error("%s", err.msg);
+    PlanOpts po;
+    memset(&po, 0, sizeof po);
+    Plan *p = plan_build(st, &po, &err);
+    if (!p) {
+        research_free(&r);
+        return cli_error("%s", err.msg);
+    }
+    ResearchApply a;
+    int rc = research_apply(st, p, &r, user, scenario, reason, plan_cli_who(), &a, &err);
+    if (rc == 0)
+        print_apply(&a, p, user, scenario);
+    plan_free(p);
+    research_free(&r);
+    return rc < 0 ? cli_error("%s", err.msg) : 0;
+}
+
 static int exec_research(CliCtx *ctx, int argc, char **argv)
 {
     if (cli_wants_help(&cmd_research, argc, argv))
         return 0;
+    if (argc >= 2 && strcmp(argv[1], "apply") == 0) {
+        Store *st = cli_store(ctx);
+        return st ? exec_apply(st, argc, argv) : 1;
+    }
     ResearchOpts o;
     research_opts_init(&o);
     int fmt = 0;

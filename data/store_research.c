@@ -1,6 +1,7 @@
 #include "data/store_research.h"
 
 #include <sqlite3.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -357,4 +358,29 @@ void store_research_profiles_done(RsProfiles *p)
     free(p->name);
     free(p->members);
     memset(p, 0, sizeof *p);
+}
+
+int store_research_stated(Store *st, const char *user, double *gpus, char *date, size_t ndate,
+                          char *group, size_t ngroup, CpErr *err)
+{
+    sqlite3 *db = store_db(st);
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(db,
+                           "SELECT gpus_fulltime, date, group_name FROM stated_needs "
+                           "WHERE user = ?1 AND gpus_fulltime IS NOT NULL "
+                           "ORDER BY date DESC, id DESC LIMIT 1",
+                           -1, &s, NULL) != SQLITE_OK)
+        return sqlrow_err(db, err, "stated needs");
+    sqlite3_bind_text(s, 1, user, -1, SQLITE_TRANSIENT);
+    int rc = sqlite3_step(s), found = 0;
+    if (rc == SQLITE_ROW) {
+        *gpus = sqlite3_column_double(s, 0);
+        snprintf(date, ndate, "%s", (const char *)sqlite3_column_text(s, 1));
+        snprintf(group, ngroup, "%s", (const char *)sqlite3_column_text(s, 2));
+        found = 1;
+    }
+    sqlite3_finalize(s);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return sqlrow_err(db, err, "stated needs");
+    return found;
 }

@@ -84,6 +84,11 @@ typedef struct RsProfiles {
 } RsProfiles;
 
 int store_research_profiles(Store *st, RsProfiles *out, CpErr *err);
+
+/* user's latest stated full-time GPUs (stated_needs): 1 and the value,
+ * its date (YYYY-MM-DD) and group filled, 0 when none, -1 with err. */
+int store_research_stated(Store *st, const char *user, double *gpus, char *date, size_t ndate,
+                          char *group, size_t ngroup, CpErr *err);
 void store_research_profiles_done(RsProfiles *p);
 
 #endif

@@ -82,6 +82,23 @@ assert len(cpu) > 0
 rows = list(csv.reader(open(work + '/r.csv', newline='')))
 assert rows[0][:4] == ['user', 'group', 'role', 'papers'] and len(rows) == len(km['people']) + 1
 PYEOF
+# propagation: bengel's stated 2 GPUs full-time to their research cluster's
+# students, one edit per group that has some (groups counted from --json)
+expect_rc 0 cap research apply bengel --scenario rs --reason "peers of the same line"
+ngroups=$("$PY" -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = [p["cluster"] for p in d["people"] if p["user"] == "bengel"][0]
+print(len({p["group"] for p in d["people"] if p["cluster"] == c}))' "$WORK/km.json")
+got=$(sqlite3 "$WORK/t.db" "SELECT count(*) FROM scenario_params p JOIN scenarios s ON s.id = p.scenario_id
+    WHERE s.name = 'rs' AND p.key = 'gpus.1' AND p.value = 2 AND p.reason LIKE 'peers of the same line; stated by bengel%'")
+[ "$got" = "$ngroups" ] && [ "$got" -gt 1 ] || fail "research apply: $got edits, expected $ngroups"
+expect_rc 0 cap scenario undo rs
+[ "$(sqlite3 "$WORK/t.db" "SELECT count(*) FROM scenario_params p JOIN scenarios s ON s.id = p.scenario_id WHERE s.name = 'rs'")" = $((ngroups - 1)) ] ||
+    fail "research apply: undo ($(sqlite3 "$WORK/t.db" "SELECT count(*) FROM scenario_params p JOIN scenarios s ON s.id = p.scenario_id WHERE s.name = 'rs'"), want $((ngroups - 1)))"
+expect_rc 1 cap research apply jjung --scenario rs
+grep -q "jjung has no stated full-time GPUs" "$WORK/err" || fail "apply without a stated need"
+
 # the report's section, with names hidden under --anonymize
 mkdir -p "$WORK/rep"
 expect_rc 0 cap export "$WORK/rep/report.md" --anonymize
