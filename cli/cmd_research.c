@@ -106,9 +106,14 @@ static void text_lists(const Research *r, FILE *out)
             continue;
         cli_sanitize(u, sizeof u, w->user);
         cli_sanitize(g, sizeof g, w->group);
-        fprintf(out, "  %-16s %-20s %-4s runs %-4s where its peers run %s\n", u, g,
-                rname(w->cluster, b1, sizeof b1), pname(w->profile, b2, sizeof b2),
-                pname(r->cmp.usual[w->cluster], b3, sizeof b3));
+        char cn[256], mine[256], theirs[256];
+        cli_sanitize(cn, sizeof cn, r->cluster_name[w->cluster]);
+        cli_sanitize(mine, sizeof mine, r->profile_name[w->profile]);
+        cli_sanitize(theirs, sizeof theirs, r->profile_name[r->cmp.usual[w->cluster]]);
+        fprintf(out, "  %-16s %-20s works on %s (%s) like peers who run %s (%s); runs %s (%s): "
+                     "ask why\n",
+                u, g, cn, rname(w->cluster, b1, sizeof b1), pname(r->cmp.usual[w->cluster], b3,
+                sizeof b3), theirs, pname(w->profile, b2, sizeof b2), mine);
     }
     n = 0;
     for (int i = 0; i < r->nrows; i++)

@@ -383,6 +383,41 @@ static void test_research_csv(void **state)
     free(old);
 }
 
+static int matched_slots(const ResearchData *rd, const char *user);
+
+/* The roster's name and aliases columns: an alias catches a spelling the
+ * name does not (a second surname), and a roster imported after the
+ * papers still counts. */
+static void test_roster_aliases(void **state)
+{
+    Db *d = *state;
+    char *bib = write_file(".bib", "@article{a, author = {Garc{\\'\\i}a-L{\\'o}pez, M. and "
+                                   "Wei Xu and Someone Else}, title = {T}, year = 2023}\n");
+    char *roster = write_file(".csv", "user,group,role,domain,start,end,name,aliases\n"
+                                      "mgarcia,lab,phd-student,ML,2022-01-01,,Maria Garcia,"
+                                      "Maria Garcia-Lopez;M. G. Lopez\n"
+                                      "wxu,lab,phd-student,ML,2022-01-01,,Wei Xu,\n");
+    ImportResult res;
+    CpErr err = {""};
+    assert_int_equal(import_pubs(d, bib, 0, &res, &err), 0);
+    assert_int_equal(import_csv(d->st, "roster", roster, NULL, &res, &err), 0);
+    assert_int_equal(q(d, "SELECT count(*) FROM people WHERE aliases = "
+                          "'Maria Garcia-Lopez;M. G. Lopez' AND name = 'Maria Garcia'"), 1);
+    ResearchData rd;
+    assert_int_equal(store_research_load(d->st, 0, &rd, &err), 0);
+    assert_int_equal(rd.slots, 3);
+    assert_int_equal(rd.matched, 2);
+    assert_int_equal(matched_slots(&rd, "mgarcia"), 1);
+    assert_int_equal(matched_slots(&rd, "wxu"), 1);
+    assert_int_equal(rd.nunmatched, 1);
+    assert_string_equal(rd.unmatched[0].name, "Someone Else");
+    store_research_done(&rd);
+    unlink(bib);
+    unlink(roster);
+    free(bib);
+    free(roster);
+}
+
 /* The shared roster with its empty or year-only dates made full dates
  * (capplan's roster wants a start date), into a temporary file. */
 static char *roster_copy(const char *rel)
@@ -555,7 +590,8 @@ int main(void)
         cmocka_unit_test(test_tfidf_sklearn), cmocka_unit_test(test_ari_nmi_sklearn),
         cmocka_unit_test(test_clusters),     cmocka_unit_test(test_compare),
         T(test_bib_bad_entries),             T(test_bib_field_errors),
-        T(test_research_csv),                T(test_real_lab_bibs),
+        T(test_research_csv),                T(test_roster_aliases),
+        T(test_real_lab_bibs),
         T(test_ten_thousand),
     };
 #undef T
