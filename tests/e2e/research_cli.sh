@@ -107,4 +107,25 @@ sed -n '/^## 9. Who does what research/,$p' "$WORK/rep/report.md" >"$WORK/sec"
 grep -q '^| R1 | efficient inference, llm fine-tuning, bert | 104 | 319 |' "$WORK/sec" || fail "report: R1 row"
 grep -q 'adjusted Rand index' "$WORK/sec" || fail "report: agreement"
 ! grep -q 'flaurent2\|madeyemi\|-lab |' "$WORK/sec" || fail "report: names under --anonymize"
+# the Group view: the Research column and "ask why, research:" (a wide
+# terminal: the column is the first to go when narrow)
+. "$(dirname "$0")/tui_helpers.inc"
+ASKED=$("$PY" -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+p = [p for p in d["people"] if p["group"] == "fischer-lab" and p["ask"]][0]
+print(p["user"], "R%d?" % p["cluster"])' "$WORK/km.json")
+rm -f "$WORK/tui.rc" "$WORK/tui.err"
+tm -f /dev/null new-session -d -x 170 -y 45 \
+    "env LC_ALL=C.UTF-8 TERM=xterm-256color '$CAPPLAN_BIN' --db '$WORK/t.db' tui 2>'$WORK/tui.err'; echo \$? >'$WORK/tui.rc'"
+wait_for "capplan"
+keys 2; wait_for "capplan · Groups"
+keys /; typ fischer-lab; keys Enter
+wait_for "fischer-lab · professor"
+wait_for "ask why, research:"
+set -- $ASKED
+[ "$(awk -v u="$1" -v r="$2" '$1 == u && $NF == r' "$WORK/screen" | wc -l)" = 1 ] ||
+    { cat "$WORK/screen"; fail "Research column: $1 $2"; }
+tui_quit
+
 echo "PASS: research_cli"
