@@ -36,7 +36,7 @@ char *names_fold(const char *s);
 
 typedef struct NamesIndex NamesIndex;
 
-/* An empty index; caller frees with names_index_free. */
+/* An empty index; caller frees with names_index_free (NULL allowed). */
 NamesIndex *names_index_new(void);
 void names_index_free(NamesIndex *ix);
 

@@ -45,9 +45,13 @@ void research_coauthor(int n, const int *ea, const int *eb, const double *ew, in
 /* Fill out->top from the mean of x's rows in each cluster (n x d). */
 void research_name(ResearchClusters *out, const double *x, int d);
 
+/* Free c's arrays; c is zeroed. */
 void research_clusters_done(ResearchClusters *c);
 
-/* Agreement of two labellings of n items (labels >= 0). */
+/* Agreement of two labellings of n items (labels >= 0): the adjusted
+ * Rand index (1 when both are one cluster or all singletons, as sklearn),
+ * and the normalised mutual information with the arithmetic mean (1 when
+ * both are one cluster, 0 when the information is 0). */
 double research_ari(const int *a, const int *b, int n);
 double research_nmi(const int *a, const int *b, int n);
 
@@ -68,6 +72,7 @@ typedef struct ResearchCompare {
  * profile is not its usual one. out owns its arrays: research_compare_done. */
 void research_compare(const int *research, const int *profile, int n, int kr, int kp,
                       ResearchCompare *out);
+/* Free c's arrays; c is zeroed. */
 void research_compare_done(ResearchCompare *c);
 
 #endif

@@ -20,7 +20,7 @@ extern const char *const research_terms_builtin[];
 
 typedef struct Terms Terms;
 
-/* An empty dictionary; caller frees with terms_free. */
+/* An empty dictionary; caller frees with terms_free (NULL allowed). */
 Terms *terms_new(void);
 void terms_free(Terms *t);
 
@@ -32,6 +32,7 @@ int terms_load(Terms *t, const char *text, const char *name, CpErr *err);
 /* Add the built-in dictionary (data/terms.txt). */
 void terms_load_builtin(Terms *t);
 
+/* Terms in the dictionary (labels, distinct). */
 size_t terms_count(const Terms *t);
 /* Label and category of term i (borrowed until terms_free). */
 const char *terms_label(const Terms *t, size_t i);

@@ -33,6 +33,7 @@ typedef struct ResearchOpts {
     uint64_t seed;
 } ResearchOpts;
 
+/* Defaults: papers since 2019, k by silhouette, k-means, no site terms, seed 1. */
 void research_opts_init(ResearchOpts *o);
 
 /* One person beside their research and compute. Strings borrowed from
@@ -70,6 +71,7 @@ typedef struct Research {
 /* Compute. Returns 0, or -1 with err (database, or a bad terms file:
  * "file:line: reason"). out owns everything: research_free. */
 int research_build(Store *st, const ResearchOpts *o, Research *out, CpErr *err);
+/* Free what research_build filled; r is zeroed. */
 void research_free(Research *r);
 
 /* The row of user, or NULL. */

@@ -26,6 +26,7 @@ typedef struct StorePubs StorePubs;
 /* Statements for writing papers, inside the caller's transaction. NULL
  * with err on failure; caller frees with store_pubs_free before COMMIT. */
 StorePubs *store_pubs_new(Store *st, CpErr *err);
+/* Finalise the statements (NULL allowed). */
 void store_pubs_free(StorePubs *sp);
 
 /* Write one paper and its authors. Returns 1 when added, 0 when a paper
@@ -65,6 +66,7 @@ typedef struct ResearchData {
 /* Read people and the papers of year >= since, matching authors. Returns
  * 0, or -1 with err. out owns everything: store_research_done. */
 int store_research_load(Store *st, int since, ResearchData *out, CpErr *err);
+/* Free d's contents; d is zeroed. */
 void store_research_done(ResearchData *d);
 
 /* The latest compute profile run (`capplan profile`): its profiles'
