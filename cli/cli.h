@@ -87,5 +87,6 @@ extern const CmdEntry cmd_export;
 extern const CmdEntry cmd_meetings;
 extern const CmdEntry cmd_check;
 extern const CmdEntry cmd_complete;
+extern const CmdEntry cmd_research;
 
 #endif

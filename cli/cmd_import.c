@@ -8,6 +8,7 @@
 #include "data/fields.h"
 #include "data/import.h"
 #include "data/peers.h"
+#include "data/pubs.h"
 #include "data/store.h"
 #include "data/store_policy.h"
 #include "data/textenc.h"
@@ -29,7 +30,9 @@ static const char import_help[] =
     "  gpu-metrics FILE    job_id,gpu_mem_max_gib[,gpu_util_mean][,cluster], or a\n"
     "                      timestamp,value,container_ip series of GPU memory bytes\n"
     "  events FILE.csv     date,cluster,label\n"
-    "  pubs FILE.csv       year,group,title,domain[,authors]\n"
+    "  pubs FILE           year,group,title,domain[,authors]; or, with the papers'\n"
+    "                      text for `capplan research`: a BibTeX file (.bib) or\n"
+    "                      year,title,authors[,venue,keywords,abstract]\n"
     "  peers FILE.csv      institution,gpus,researchers (other institutes, for the report;\n"
     "                      one bad row rejects the file)\n"
     "  catalog FILE.csv    model,mem_gib,relative_speed[,tdp_w][,price][,currency]: GPUs\n"
@@ -111,6 +114,8 @@ static int import_one(Store *st, const char *kind, const char *path, const Impor
         rc = peers_import(st, path, &res, &err);
     else if (strcmp(kind, "catalog") == 0)
         rc = catalog_import(st, path, o, &res, &err);
+    else if (strcmp(kind, "pubs") == 0)
+        rc = pubs_import(st, path, o, &res, &err);
     else
         rc = import_csv(st, kind, path, o, &res, &err);
     if (rc < 0)

@@ -17,6 +17,7 @@
 
 #include "data/demo.h"
 #include "data/demo_model.h"
+#include "data/pubs.h"
 #include "data/import.h"
 #include "data/store.h"
 #include "data/store_policy.h"
@@ -129,6 +130,8 @@ static int demo_file_name(const char *n)
         if (strcmp(n, fixed[i]) == 0)
             return 1;
     size_t len = strlen(n);
+    if (strncmp(n, "pubs-", 5) == 0) /* demo_bib.c */
+        return len > 4 && (strcmp(n + len - 4, ".bib") == 0 || strcmp(n + len - 4, ".csv") == 0);
     return strncmp(n, "sacct-", 6) == 0 &&
            ((len > 4 && strcmp(n + len - 4, ".txt") == 0) ||
             (len > 5 && strcmp(n + len - 5, ".json") == 0));
@@ -243,7 +246,8 @@ static void summarise(const DemoWorld *w, const DemoFiles *f, DemoSummary *s)
 static int write_all(const DemoWorld *w, const char *dir, DemoFiles *f, CpErr *err)
 {
     if (demo_write_csv(w, dir, f, err) < 0 || demo_write_sacct(w, dir, f, err) < 0 ||
-        demo_write_metrics(w, dir, f, err) < 0 || demo_write_policy(w, dir, f, err) < 0)
+        demo_write_metrics(w, dir, f, err) < 0 || demo_write_policy(w, dir, f, err) < 0 ||
+        demo_write_bib(w, dir, f, err) < 0)
         return -1;
     return 0;
 }
@@ -295,6 +299,8 @@ static int import_one(Store *st, const char *kind, const char *path, Rejects *re
         StorePolicyResult pr;
         return store_policy_import(st, kind, path, &pr, err);
     }
+    if (strcmp(kind, "pubs") == 0)
+        return pubs_import(st, path, &io, &res, err);
     return import_csv(st, kind, path, &io, &res, err);
 }
 

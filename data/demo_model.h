@@ -321,6 +321,8 @@ int demo_write_metrics(const DemoWorld *w, const char *dir, DemoFiles *files, Cp
 /* demo_policy.c: allocations.csv (cirrus's groups) and carbon.csv (an
  * hourly series), kinds "allocations" and "carbon". */
 int demo_write_policy(const DemoWorld *w, const char *dir, DemoFiles *files, CpErr *err);
+/* demo_bib.c (issue 18): pubs-<group>.bib per group, pubs-truth.csv. */
+int demo_write_bib(const DemoWorld *w, const char *dir, DemoFiles *files, CpErr *err);
 
 /* store_demo.c: the demo's SQL. 1 when path holds a capplan database
  * (an SQLite file with capplan's tables), 0 when it is something else,

@@ -225,5 +225,22 @@ static const char v12[] =
     "  relative_speed REAL NOT NULL, tdp_w REAL, price REAL, currency TEXT NOT NULL,\n"
     "  import_id INTEGER);\n";
 
-const char *const store_migrations[] = {v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12};
+
+/* Version 13 (issue 18): who does what research. people.name is the name
+ * papers write (roster column `name`), aliases other spellings
+ * (';'-separated). papers: publications with their text (title, venue,
+ * keywords, abstract; from BibTeX or the research CSV), one row per
+ * (year, title); paper_authors: each paper's authors in order, as written
+ * (LaTeX made plain). Authors are matched to people when read, so a roster
+ * imported later still counts (data/store_research.c). */
+static const char v13[] =
+    "ALTER TABLE people ADD COLUMN name TEXT;\n"
+    "ALTER TABLE people ADD COLUMN aliases TEXT;\n"
+    "CREATE TABLE papers(id INTEGER PRIMARY KEY, year INTEGER NOT NULL, title TEXT NOT NULL,\n"
+    "  venue TEXT, keywords TEXT, abstract TEXT, bibkey TEXT, import_id INTEGER,\n"
+    "  UNIQUE(year, title));\n"
+    "CREATE TABLE paper_authors(paper_id INTEGER NOT NULL, pos INTEGER NOT NULL,\n"
+    "  name TEXT NOT NULL, PRIMARY KEY(paper_id, pos)) WITHOUT ROWID;\n";
+
+const char *const store_migrations[] = {v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13};
 const int store_nmigrations = (int)(sizeof store_migrations / sizeof store_migrations[0]);

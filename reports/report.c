@@ -150,7 +150,7 @@ Report *report_new(Store *st, const ReportOpts *o, CpErr *err)
                      : peers_load(st, &r->peers, &r->npeers, err) < 0)
         goto fail;
     gather_backtest(r, st);
-    if (rpt_policy_gather(r, st, err) < 0)
+    if (rpt_policy_gather(r, st, err) < 0 || rpt_research_gather(r, st, err) < 0)
         goto fail;
     return r;
 fail:
@@ -169,6 +169,7 @@ void report_free(Report *r)
     rpt_policy_free(r);
     store_sources_free(r->sources, r->nsources);
     catalog_free(r->catalog, r->ncatalog);
+    rpt_research_free(r);
     for (int i = 0; i < RS_COUNT; i++)
         if (r->stats_data)
             stats_report_free(&r->stats[i]);
@@ -447,6 +448,13 @@ static int allocation_fn(const Report *r, FILE *out, const char *dir, const char
     return rpt_allocation(r, out, err);
 }
 
+static int research_fn(const Report *r, FILE *out, const char *dir, const char *rel,
+                       CpErr *err)
+{
+    (void)dir, (void)rel;
+    return rpt_research(r, out, err);
+}
+
 static int sources_fn(const Report *r, FILE *out, const char *dir, const char *rel, CpErr *err)
 {
     (void)dir, (void)rel;
@@ -467,6 +475,7 @@ static const struct {
     [REPORT_PEERS] = {"Other institutes", rpt_peers},
     [REPORT_ENERGY] = {"Energy and carbon", energy_fn},
     [REPORT_POLICY] = {"Allocation policy", allocation_fn},
+    [REPORT_RESEARCH] = {"Who does what research", research_fn},
     [REPORT_SOURCES] = {"Data sources and method", sources_fn},
 };
 

@@ -54,6 +54,7 @@ struct Report {
     CatalogGpu *catalog;      /* GPUs one could buy (capplan import catalog) */
     size_t ncatalog;
     int64_t now;              /* when the report is written */
+    void *research;           /* reports/report_research.c's figures (Research) */
 };
 
 /* Column filter of a stats table: rows whose TEXT column col equals value
@@ -129,5 +130,11 @@ const char *rpt_csv_table(const Report *r, size_t i, char **text, size_t *len,
 
 /* Where the figures come from (reports/report_sources.c). */
 int rpt_sources(const Report *r, FILE *out, CpErr *err);
+
+/* Who does what research (reports/report_research.c, issue 18): gather
+ * the figures, free them, and write the section numbered section. */
+int rpt_research_gather(Report *r, Store *st, CpErr *err);
+void rpt_research_free(Report *r);
+int rpt_research(const Report *r, FILE *out, CpErr *err);
 
 #endif

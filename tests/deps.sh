@@ -8,7 +8,7 @@
 # the manual page's lint, zsh for its completion).
 set -e
 BUILD_PKGS="build-essential pkg-config libsqlite3-dev libcsv-dev libcjson-dev libncurses-dev
-zlib1g-dev libssl-dev libxlsxwriter-dev"
+zlib1g-dev libssl-dev libxlsxwriter-dev libbtparse-dev"
 TEST_PKGS="libcmocka-dev sqlite3 tmux python3 python3-sklearn python3-pandas time librsvg2-bin
 pandoc libreoffice-calc-nogui clang libclang-rt-14-dev procps weasyprint poppler-utils
 python3-openpyxl mandoc man-db zsh"

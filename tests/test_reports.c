@@ -487,7 +487,7 @@ static void test_sources(void **state)
     Db *d = *state;
     ReportOpts o = {.version = "9.9", .db_path = "site.db", .now = 1735776000}; /* 2025-01-02 */
     char *got = section(d->st, &o, REPORT_SOURCES);
-    assert_non_null(strstr(got, "## 9. Data sources and method\n\nWritten on 2025-01-02 by "
+    assert_non_null(strstr(got, "## 10. Data sources and method\n\nWritten on 2025-01-02 by "
                                 "capplan 9.9 from the database site.db. The accounting covers "
                                 "2023-01-01 to 2024-12-20 "));
     assert_non_null(strstr(got, "relative speed 1: a100 (80 GiB)."));

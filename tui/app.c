@@ -1,5 +1,6 @@
 /* app: state, the loop, and the frame around every view (view.h). */
 #include "tui/app.h"
+#include "tui/research.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -106,6 +107,7 @@ void tui_state_load_plan(TuiState *s)
     s->plan_pending = 0;
     CpErr err = {""};
     s->plan = tui_plan_open(s->store, s->model, s->scenario, &err);
+    s->research = tui_research_open(s->store);
     if (!s->plan && err.msg[0])
         tui_status(s, CV_WARN, 8000, "planner: %s", err.msg);
 }
@@ -128,6 +130,7 @@ void tui_state_done(TuiState *s)
     free_jobs(s);
     tui_redact_free(s);
     tui_plan_close(s->plan);
+    tui_research_close(s->research);
     tui_model_free(s->model);
     memset(s, 0, sizeof *s);
 }

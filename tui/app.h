@@ -154,6 +154,7 @@ typedef struct TuiState {
     StoreTuiJob *jobs;
     int njobs;
     int jobs_user;           /* whose jobs are loaded, -1 none */
+    struct Research *research; /* who does what research (tui/research.h), NULL: none */
 } TuiState;
 
 /* The terminal, or a script standing in for it. */

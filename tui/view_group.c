@@ -17,6 +17,7 @@
 #include "tui/fmt.h"
 #include "tui/lineedit.h"
 #include "tui/plan.h"
+#include "tui/research.h"
 #include "tui/view.h"
 
 #define JOBS_LIMIT 200
@@ -26,7 +27,7 @@
 
 enum {
     M_NAME, M_ROLE, M_UNTIL, M_PROFILE, M_GPUH, M_GPUS, M_STATED, M_MATCH, M_PREEMPT, M_WAIT,
-    M_JOBS, M_TREND, M_COUNT
+    M_JOBS, M_TREND, M_RESEARCH, M_COUNT
 };
 
 static const TuiCol mcols[M_COUNT] = {
@@ -42,6 +43,7 @@ static const TuiCol mcols[M_COUNT] = {
     [M_WAIT] = {"Wait", 5, 0, 1, 3},
     [M_JOBS] = {"Jobs", 5, 0, 1, 6},
     [M_TREND] = {"GPU-h a month, 24 months", 12, 1, 0, 7},
+    [M_RESEARCH] = {"Research", 8, 0, 0, 8}, /* R3, R3? to ask why (issue 18) */
 };
 
 static const TuiGroup *group_of(const TuiState *s)
@@ -159,6 +161,7 @@ static void m_cell(const TuiState *s, int row, int col, char *buf, size_t n)
     case M_TREND:
         fmt_spark(u->gpu_h_month + s->model->nmonths - months, months, 12, buf, n);
         break;
+    case M_RESEARCH: tui_research_cell(s->research, u->name, buf, n); break;
     default: buf[0] = '\0';
     }
 }
@@ -172,6 +175,8 @@ static uint16_t m_attr(const TuiState *s, int row, int col)
         return CV_EDITED;
     if (col == M_TREND)
         return CV_ACCENT;
+    if (col == M_RESEARCH && tui_research_ask(s->research, u->name))
+        return CV_WARN | CV_BOLD;
     return u->active ? CV_NORMAL : CV_DIM;
 }
 
@@ -361,6 +366,25 @@ static int render_notes(const TuiState *s, Canvas *c, int y_bottom, int max)
     return n;
 }
 
+/* Members whose compute profile is not their research cluster's usual
+ * one (issue 18), appended to buf (o bytes used of n). */
+static void research_asks(const TuiState *s, char *buf, int o, size_t n)
+{
+    const TuiGroup *g = group_of(s);
+    int first = 1;
+    for (int i = 0; g && s->research && i < g->nmembers && o < (int)n; i++) {
+        const TuiUser *u = &s->model->users[g->members[i]];
+        if (!tui_research_ask(s->research, u->name))
+            continue;
+        char name[128], why[64];
+        tui_model_user_label(s->model, g->members[i], s->redact, name, sizeof name);
+        tui_research_why(s->research, u->name, why, sizeof why);
+        o += snprintf(buf + o, n - (size_t)o, "%s %s (%s)",
+                      first ? " \xc2\xb7 ask why, research:" : ",", name, why);
+        first = 0;
+    }
+}
+
 /* Whom to ask in this group: per profile, the students nearest its
  * centroid (data/meetings.h, as `capplan meetings pick`). */
 static void render_ask(const TuiState *s, Canvas *c, int y)
@@ -391,7 +415,8 @@ static void render_ask(const TuiState *s, Canvas *c, int y)
         last = k[i].c.label;
     }
     if (last < 0 && o < (int)sizeof buf)
-        snprintf(buf + o, sizeof buf - (size_t)o, " nobody with enough history");
+        o += snprintf(buf + o, sizeof buf - (size_t)o, " nobody with enough history");
+    research_asks(s, buf, o, sizeof buf);
     canvas_text(c, 1, y, c->w - 2, CV_ACCENT, buf);
 }
 

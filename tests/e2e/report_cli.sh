@@ -82,7 +82,7 @@ md = open(d + '/report.md', encoding='utf-8').read()
 J = lambda n: json.load(open('%s/%s.json' % (d, n)))
 titles = ['Summary', 'Research domains', 'Usage', 'Compute profiles',
           'Projections by group and by domain', 'Other institutes', 'Energy and carbon',
-          'Allocation policy', 'Data sources and method']
+          'Allocation policy', 'Who does what research', 'Data sources and method']
 for i, s in enumerate(titles, 1):
     assert '\n## %d. %s\n' % (i, s) in md, s
 assert len(re.findall(r'^## ', md, re.M)) == len(titles)
