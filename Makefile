@@ -1,13 +1,15 @@
 # capplan — build, test, bench, demo.  `make` builds ./capplan.
 CC      ?= cc
-PKGS    := sqlite3 libcjson ncursesw zlib
+PKGS    := sqlite3 libcjson ncursesw zlib libcrypto xlsxwriter
 CSV_LIBS := -lcsv
+# BibTeX reader for `import pubs FILE.bib` (Debian libbtparse-dev ships no .pc).
+BT_LIBS := -lbtparse
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null) $(CSV_LIBS) -lm -pthread
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null) $(CSV_LIBS) $(BT_LIBS) -lm -pthread
 WARN    := -Wall -Wextra -Werror -pedantic -Wshadow -Wstrict-prototypes \
            -Wmissing-prototypes -Wcast-qual -Wformat=2 -Werror=vla
 CFLAGS  ?= -O2 -g
-ALL_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) \
+ALL_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) $(CPPFLAGS) $(CFLAGS) \
               -I. $(PKG_CFLAGS) -pthread -MMD -MP
 
 SANITIZE ?=
@@ -20,6 +22,9 @@ endif
 
 LIB_SRC := $(wildcard core/*.c data/*.c reports/*.c tui/*.c) $(filter-out cli/main.c,$(wildcard cli/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
+# data/terms.txt, the research terms dictionary, compiled in as a C string.
+TERMS_OBJ := $(BUILD)/gen/terms_txt.o
+LIB_OBJ += $(TERMS_OBJ)
 MAIN_OBJ := $(BUILD)/cli/main.o
 TEST_SRC := $(wildcard tests/test_*.c)
 TESTLIB_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/lib/*.c))
@@ -36,7 +41,7 @@ endif
 
 $(BUILD)/capplan: $(LIB_OBJ) $(MAIN_OBJ)
 	@$(if $(V),,echo "  LD      $@")
-	$(Q)$(CC) $(LDSAN) -o $@ $^ $(PKG_LIBS)
+	$(Q)$(CC) $(LDSAN) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
 # V=1 shows the whole commands.
 Q := $(if $(V),,@)
@@ -46,9 +51,20 @@ $(BUILD)/%.o: %.c
 	@$(if $(V),,echo "  CC      $<")
 	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
+# cmocka before btparse: both export print_error, and cmocka must find its
+# own (btparse's error handlers then print a byte or two, never crash).
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(TESTLIB_OBJ) $(LIB_OBJ)
 	@$(if $(V),,echo "  LD      $@")
-	$(Q)$(CC) $(LDSAN) -o $@ $^ $(PKG_LIBS) -lcmocka
+	$(Q)$(CC) $(LDSAN) -o $@ $^ -lcmocka $(PKG_LIBS)
+
+$(BUILD)/gen/terms_txt.c: data/terms.txt
+	@mkdir -p $(dir $@)
+	$(Q){ echo '#include "core/research_terms.h"'; echo 'const char *const research_terms_builtin[] = {'; \
+	  sed 's/\\/\\\\/g; s/"/\\"/g; s/.*/    "&",/' $<; echo '    0};'; } > $@
+
+$(TERMS_OBJ): $(BUILD)/gen/terms_txt.c
+	@$(if $(V),,echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 # The two README commands. `deps` installs the Debian packages the tests
 # need when missing, `deps-demo` only those that building capplan needs.
@@ -94,7 +110,8 @@ $(GEN_SACCT): $(BUILD)/bench/gen_sacct.o
 bench: capplan $(GEN_SACCT)
 	BENCH_SIZES="$(BENCH_SIZES)" ./bench/run.sh $(BUILD)
 
-# make fuzz, fuzz-check (mk/fuzz.mk) and make test-slurm (mk/slurm.mk)
-include mk/fuzz.mk mk/slurm.mk
+# make install, uninstall, deb (mk/install.mk); make fuzz, fuzz-check
+# (mk/fuzz.mk) and make test-slurm (mk/slurm.mk)
+include mk/install.mk mk/fuzz.mk mk/slurm.mk
 
 -include $(shell find build -name '*.d' 2>/dev/null)

@@ -270,6 +270,40 @@ DEMO_DB=$TMP/demo.db
 measure "$CAPPLAN" --db "$DEMO_DB" demo --no-tui --dir "$TMP/demo-input"
 echo "capplan demo (default size, 300k jobs): $M_S s, peak $M_RSS MB; it said: $(head -n 1 "$TMP/out")"
 [ "$M_RC" -eq 0 ] || FAILED=1
+
+# Who does what research (issue 18): BENCH_PAPERS generated BibTeX papers
+# (10,000) of 1,000 roster people on four research lines, imported and
+# clustered; the issue's budget is 1 s for both.
+bench_research() {
+    np=${BENCH_PAPERS:-10000}
+    rdb=$TMP/research.db
+    awk 'BEGIN { print "user,group,role,domain,start,end,name"
+                 for (i = 0; i < 1000; i++)
+                     printf "u%d,g%d,phd-student,ML,2020-01-01,,Given%d Family%d\n", i, i % 20, i, i }' \
+        >"$TMP/research-roster.csv"
+    awk -v n="$np" 'BEGIN { srand(1)
+        split("pretraining,transformers,C4,distributed training,multi-node,scaling laws", w0, ",")
+        split("diffusion models,LAION,text-to-image,VAE,image synthesis,COCO", w1, ",")
+        split("graph neural networks,OGB,message passing,link prediction,GCN,node classification", w2, ",")
+        split("Gaussian processes,ERA5,weather forecasting,precipitation,CMIP6,bayesian", w3, ",")
+        for (p = 0; p < n; p++) { a = p % 1000; b = (p * 7 + 3) % 1000; l = a % 4
+            for (j = 0; j < 3; j++) { r = 1 + int(rand() * 6)
+                w[j] = l == 0 ? w0[r] : l == 1 ? w1[r] : l == 2 ? w2[r] : w3[r] }
+            printf "@article{k%d,\n  author = {Family%d, Given%d and Given%d Family%d},\n", p, a, a, b, b
+            printf "  title = {Paper %d: %s with %s},\n  year = %d,\n  keywords = {%s}\n}\n\n",
+                p, w[0], w[1], 2019 + p % 7, w[2] } }' \
+        >"$TMP/research.bib"
+    "$CAPPLAN" --db "$rdb" import roster "$TMP/research-roster.csv" >/dev/null || return 1
+    measure "$CAPPLAN" --db "$rdb" import pubs "$TMP/research.bib"
+    [ "$M_RC" -eq 0 ] || return 1
+    imp=$M_S
+    measure "$CAPPLAN" --db "$rdb" research --json
+    [ "$M_RC" -eq 0 ] || return 1
+    echo "research: $np papers of 1000 people: import pubs (BibTeX) $imp s, research" \
+        "(match, terms, TF-IDF, k-means) $M_S s, peak $M_RSS MB;" \
+        "together $(awk -v a="$imp" -v b="$M_S" 'BEGIN { printf "%.2f", a + b }') s (budget 1 s)"
+}
+bench_research || { FAILED=1; echo "bench: research section failed" >&2; }
 if [ "$FAILED" -ne 0 ]; then
     echo "bench: FAILED (see the rows marked FAILED)" >&2
     exit 1

@@ -9,14 +9,18 @@
 #include "data/store.h"
 
 static const char collect_usage[] =
-    "capplan collect [--since DATE] [--clusters LIST] [--json] [--sacct PATH] [--quiet]";
+    "capplan collect [--since DATE] [--clusters LIST|all] [--sacct-format text|json]\n"
+    "                [--sacct COMMAND] [--quiet]";
 
 static const char collect_help[] =
     "\n"
     "Runs sacct on this machine and imports what it prints, as `capplan import sacct`\n"
     "does, in one transaction:\n"
     "  sacct -a -D -P --format=<capplan's fields, JobName last> --state=<all states>\n"
-    "        -S SINCE -E now [-M LIST]       with TZ=UTC\n"
+    "        -S FROM -E TO [-M LIST]         with TZ=UTC\n"
+    "once for each calendar month (UTC) from SINCE to now, each month its own\n"
+    "transaction, with one progress line a month on a terminal: a collect that is\n"
+    "killed keeps the months it finished and the next one continues from there.\n"
     "(the state list with -E now also lists jobs that never started; -D lists every\n"
     "attempt of a requeued job). SINCE is where the earlier collects of the database\n"
     "end, less one day of overlap: jobs still pending or running last time, and records\n"
@@ -27,11 +31,17 @@ static const char collect_help[] =
     "\noptions:\n"
     "  --since DATE      read from DATE instead: YYYY-MM-DD[THH:MM[:SS]], UTC, not\n"
     "                    before 2000-01-01\n"
-    "  --clusters LIST   sacct -M LIST (each list keeps its own window)\n"
-    "  --json            sacct --json instead of -P text (Slurm 21.08 and later; 22.05's\n"
-    "                    leaves out jobs that never started and non-zero exit codes)\n"
-    "  --sacct PATH      the sacct to run (default: sacct from PATH)\n"
-    "  --quiet           no summary line\n"
+    "  --clusters LIST   sacct -M LIST (each list keeps its own window); all: every\n"
+    "                    cluster of the slurmdbd, each job under its own cluster\n"
+    "  --sacct-format F  text (sacct -P, the default) or json (sacct --json, Slurm\n"
+    "                    21.08 and later; 22.05's leaves out jobs that never started\n"
+    "                    and non-zero exit codes)\n"
+    "  --sacct COMMAND   the sacct to run (default: sacct from PATH); several words\n"
+    "                    reach another machine, e.g. 'ssh login1 sacct': the last\n"
+    "                    word is sacct, run as WORDS... env TZ=UTC ... sacct ARGS\n"
+    "  --quiet           no summary line, no progress\n"
+    "\nWith Slurm's PrivateData=jobs, sacct shows a user who is not root, SlurmUser or\n"
+    "an operator only their own jobs: collect then refuses, saying so.\n"
     "\nWhen sacct is missing, slurmdbd is down, or sacct fails or prints an error, one\n"
     "line says so (capplan: collect: sacct: ...), the exit status is 1 and the database\n"
     "is unchanged. The window advances only after an import that rejected no line.\n";
@@ -45,14 +55,29 @@ static void print_reject(void *ctx, const char *msg)
         cli_error("collect: more rejected lines follow; not shown");
 }
 
+/* One line a month on a terminal: "collect: 2024-03 (41/60): 1234 rows". */
+static void show_month(void *ctx, int64_t since, int i, int n, const ImportResult *r)
+{
+    (void)ctx;
+    int y, mo, d, h, mi, s;
+    fields_civil_of(since, &y, &mo, &d, &h, &mi, &s);
+    fprintf(stderr, "collect: %04d-%02d (%d/%d months): %lld rows read, %lld added\n", y, mo, i, n,
+            (long long)r->rows_read, (long long)r->added);
+}
+
 /* Options into o; 0, or the exit status of a usage error. */
 static int parse_args(int argc, char **argv, CollectOpts *o, int *quiet)
 {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int more = i + 1 < argc;
-        if (strcmp(a, "--json") == 0) {
-            o->json = 1;
+        if (strcmp(a, "--sacct-format") == 0 && more) {
+            const char *f = argv[++i];
+            if (strcmp(f, "json") != 0 && strcmp(f, "text") != 0) {
+                cli_error("collect: --sacct-format: text or json, got '%s'", f);
+                return 2;
+            }
+            o->json = strcmp(f, "json") == 0;
         } else if (strcmp(a, "--quiet") == 0) {
             *quiet = 1;
         } else if (strcmp(a, "--clusters") == 0 && more) {
@@ -70,6 +95,10 @@ static int parse_args(int argc, char **argv, CollectOpts *o, int *quiet)
                 cli_error("collect: --since: %s is in the future", d);
                 return 2;
             }
+        } else if (!more && (strcmp(a, "--since") == 0 || strcmp(a, "--clusters") == 0 ||
+                             strcmp(a, "--sacct") == 0 || strcmp(a, "--sacct-format") == 0)) {
+            cli_error("collect: %s needs a value", a);
+            return cli_usage(&cmd_collect);
         } else {
             cli_error("collect: unknown option '%s'", a);
             return cli_usage(&cmd_collect);
@@ -91,14 +120,23 @@ static int exec_collect(CliCtx *ctx, int argc, char **argv)
     int64_t rejected_shown = 0;
     o.reject = print_reject;
     o.reject_ctx = &rejected_shown;
-    o.progress = isatty(STDERR_FILENO);
+    o.progress = isatty(STDERR_FILENO) && !quiet;
+    if (o.progress) {
+        o.window_done = show_month;
+        o.window_ctx = NULL;
+    }
     Store *st = cli_store(ctx);
     if (!st)
         return 1;
     CollectResult res;
     CpErr err;
-    if (collect_run(st, &o, &res, &err) < 0)
+    if (collect_run(st, &o, &res, &err) < 0) {
+        if (res.done > 0)
+            cli_error("collect: %d of %d months collected and kept; the next collect continues "
+                      "from there",
+                      res.done, res.windows);
         return cli_error("collect: %s", err.msg);
+    }
     if (res.warning[0])
         cli_error("collect: sacct: %s", res.warning);
     if (!quiet) {

@@ -52,6 +52,10 @@ static int parse_args(int argc, char **argv, DemoArgs *a)
             a->no_tui = 1;
             continue;
         }
+        if (strcmp(arg, "--force") == 0) {
+            a->o.force = 1;
+            continue;
+        }
         if (strcmp(arg, "--seed") == 0 && parse_count(val, &n) == 0)
             a->o.seed = (uint64_t)n;
         else if (strcmp(arg, "--jobs") == 0 && parse_count(val, &n) == 0 &&
@@ -126,10 +130,11 @@ static int exec_demo(CliCtx *ctx, int argc, char **argv)
 }
 
 const CmdEntry cmd_demo = {
-    "demo", "capplan demo [--seed N] [--jobs N] [--today YYYY-MM-DD] [--dir DIR] [--no-tui]",
-    "\nBuild a realistic synthetic research institute into the database (replacing a\n"
-    "capplan database already there) and show it: five years up to today of three\n"
-    "GPU clusters, 25 research groups in 6 domains, their roster, jobs, publications\n"
+    "demo",
+    "capplan demo [--seed N] [--jobs N] [--today YYYY-MM-DD] [--dir DIR] [--no-tui] [--force]",
+    "\nBuild a realistic synthetic research institute into the database and show it:\n"
+    "five years up to today of three GPU clusters, 25 research groups in 6 domains,\n"
+    "their roster, jobs, publications\n"
     "and meeting notes. The input files (sacct text and JSON, roster, inventory,\n"
     "events, publications, GPU metrics) are written into a folder and imported through\n"
     "the same paths as `capplan import`. Then it opens the dashboard on it.\n\n"
@@ -138,5 +143,10 @@ const CmdEntry cmd_demo = {
     "  --today DATE  end the history on DATE instead of the current date\n"
     "  --dir DIR     folder for the input files (default: DB.demo-input)\n"
     "  --no-tui      stop after building (without a terminal, the demo prints what\n"
-    "                `capplan status` prints instead of opening the dashboard)\n",
+    "                `capplan status` prints instead of opening the dashboard)\n"
+    "  --force       replace a capplan database that holds more than a previous\n"
+    "                demo's work (imports, notes, scenario edits, meetings...)\n\n"
+    "The demo is built into DB.demo-tmp and renamed over DB when complete: a killed\n"
+    "demo leaves the old database whole. A file that is not a capplan database is\n"
+    "never replaced.\n",
     exec_demo};

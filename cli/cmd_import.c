@@ -4,17 +4,19 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "data/catalog.h"
 #include "data/fields.h"
 #include "data/import.h"
 #include "data/peers.h"
+#include "data/pubs.h"
 #include "data/store.h"
 #include "data/store_policy.h"
 #include "data/textenc.h"
 #include "data/tz.h"
 
 static const char import_usage[] =
-    "capplan import sacct|trace|roster|inventory|gpu-metrics|events|pubs|peers|allocations|"
-    "carbon|sites [options] FILE...";
+    "capplan import sacct|trace|roster|inventory|gpu-metrics|events|pubs|peers|catalog|"
+    "allocations|carbon|sites [options] FILE...";
 
 static const char import_help[] =
     "\n"
@@ -28,9 +30,14 @@ static const char import_help[] =
     "  gpu-metrics FILE    job_id,gpu_mem_max_gib[,gpu_util_mean][,cluster], or a\n"
     "                      timestamp,value,container_ip series of GPU memory bytes\n"
     "  events FILE.csv     date,cluster,label\n"
-    "  pubs FILE.csv       year,group,title,domain[,authors]\n"
+    "  pubs FILE           year,group,title,domain[,authors]; or, with the papers'\n"
+    "                      text for `capplan research`: a BibTeX file (.bib) or\n"
+    "                      year,title,authors[,venue,keywords,abstract]\n"
     "  peers FILE.csv      institution,gpus,researchers (other institutes, for the report;\n"
     "                      one bad row rejects the file)\n"
+    "  catalog FILE.csv    model,mem_gib,relative_speed[,tdp_w][,price][,currency]: GPUs\n"
+    "                      one could buy (speed against the inventory's reference GPU;\n"
+    "                      price of one GPU, currency EUR unless given)\n"
     "  allocations FILE    group,year,gpu_hours (for stats fairshare)\n"
     "  carbon FILE         datetime,zone,carbon_intensity (gCO2e/kWh, hourly; or an\n"
     "                      Electricity Maps CSV export)\n"
@@ -67,7 +74,7 @@ static void print_reject(void *ctx, const char *msg)
 static int is_csv_kind(const char *k)
 {
     static const char *const kinds[] = {"roster", "inventory", "gpu-metrics", "events", "pubs",
-                                        "peers"};
+                                        "peers", "catalog"};
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
         if (strcmp(k, kinds[i]) == 0)
             return 1;
@@ -105,20 +112,31 @@ static int import_one(Store *st, const char *kind, const char *path, const Impor
         rc = import_trace(st, path, o, &res, &err);
     else if (strcmp(kind, "peers") == 0)
         rc = peers_import(st, path, &res, &err);
+    else if (strcmp(kind, "catalog") == 0)
+        rc = catalog_import(st, path, o, &res, &err);
+    else if (strcmp(kind, "pubs") == 0)
+        rc = pubs_import(st, path, o, &res, &err);
     else
         rc = import_csv(st, kind, path, o, &res, &err);
     if (rc < 0)
         return cli_error("%s", err.msg);
+    char shown[512];
+    cli_sanitize(shown, sizeof shown, strcmp(path, "-") == 0 ? "<stdin>" : path);
     if (!quiet) {
-        char shown[512];
-        cli_sanitize(shown, sizeof shown, strcmp(path, "-") == 0 ? "<stdin>" : path);
         printf("%s: %s, %lld rows read, %lld added, %lld updated, %lld unchanged, "
                "%lld rejected\n",
                shown, res.format, (long long)res.rows_read, (long long)res.added,
                (long long)res.updated, (long long)res.unchanged, (long long)res.rejected);
         if (res.comments > 0)
             printf("%s: %lld comment lines skipped\n", shown, (long long)res.comments);
+        if (res.mem_conflicts > 0)
+            printf("%s: %lld jobs: ReqMem disagreed with ReqTRES (or was Slurm's 2^31 per-CPU "
+                   "artefact): ReqTRES's memory kept\n",
+                   shown, (long long)res.mem_conflicts);
     }
+    if (res.orphan_steps > 0)
+        fprintf(stderr, "capplan: %s: %lld steps without their job row in reach: not counted\n",
+                shown, (long long)res.orphan_steps);
     return res.rejected > 0 ? 1 : 0;
 }
 

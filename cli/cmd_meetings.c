@@ -34,9 +34,7 @@ static void today(char *buf, size_t n)
 
 static void print_json(cJSON *o)
 {
-    char *text = cJSON_Print(o);
-    printf("%s\n", text);
-    free(text);
+    cli_print_json(o, stdout);
     cJSON_Delete(o);
 }
 
@@ -70,6 +68,7 @@ static int meet_list(Store *st, int json)
     }
     cJSON *o = json ? cJSON_CreateObject() : NULL, *a = NULL, *tm = NULL;
     if (json) {
+        cli_json_schema(o, "meetings");
         a = cJSON_AddArrayToObject(o, "meetings");
         tm = cJSON_AddArrayToObject(o, "to_meet");
     } else {
@@ -184,6 +183,7 @@ static int meet_pick(Store *st, int per, int json)
     int n = meetings_pick(p, per, &k);
     if (json) {
         cJSON *o2 = cJSON_CreateObject();
+        cli_json_schema(o2, "meetings-pick");
         cJSON_AddNumberToObject(o2, "per_group", per);
         cJSON_AddNumberToObject(o2, "min_jobs", p->min_jobs);
         cJSON *a = cJSON_AddArrayToObject(o2, "picks");
@@ -290,6 +290,7 @@ static int meet_mismatches(Store *st, int json)
         off += x[i].gpus_off || x[i].mem_off;
     if (json) {
         cJSON *o2 = cJSON_CreateObject();
+        cli_json_schema(o2, "meetings-check");
         cJSON *t = cJSON_AddObjectToObject(o2, "tolerance");
         cJSON_AddNumberToObject(t, "relative", MEET_TOL_REL);
         cJSON_AddNumberToObject(t, "absolute_gpus", MEET_TOL_ABS);

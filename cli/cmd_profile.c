@@ -138,13 +138,12 @@ static void json_users(cJSON *o, const Plan *p)
 static int print_json(const Plan *p, FILE *out)
 {
     cJSON *o = cJSON_CreateObject();
+    cli_json_schema(o, "profile");
     json_header(o, p);
     json_scale(o, p);
     json_profiles(o, p);
     json_users(o, p);
-    char *text = cJSON_Print(o);
-    fprintf(out, "%s\n", text);
-    free(text);
+    cli_print_json(o, out);
     cJSON_Delete(o);
     return 0;
 }
@@ -242,7 +241,10 @@ static int rename_in_run(Store *st, const char *which, const char *name, const c
     else if (store_plan_rename(st, pr[idx].generated, name, plan_cli_who(), reason, &err) < 0)
         cli_error("%s", err.msg);
     else {
-        printf("profile %d (%s) is now named '%s'\n", idx + 1, was, name);
+        char was_shown[512], name_shown[512]; /* names come from data: no escapes */
+        cli_sanitize(was_shown, sizeof was_shown, was);
+        cli_sanitize(name_shown, sizeof name_shown, name);
+        printf("profile %d (%s) is now named '%s'\n", idx + 1, was_shown, name_shown);
         rc = 0;
     }
     store_plan_run_free(&run, pr, run.k, m, n);

@@ -271,9 +271,8 @@ static void print_json(const View *v, FILE *out)
     json_groups(o, v);
     json_totals(o, v);
     json_edits(o, v);
-    char *text = cJSON_Print(o);
-    fprintf(out, "%s\n", text);
-    free(text);
+    cli_json_schema(o, "project");
+    cli_print_json(o, out);
     cJSON_Delete(o);
 }
 

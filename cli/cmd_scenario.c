@@ -41,9 +41,7 @@ static int scen_list(Store *st, int json)
         printf("%-24s %-16s %6d  %-10s %s\n", name, base, s[i].nparams, date, who);
     }
     if (json) {
-        char *text = cJSON_Print(a);
-        printf("%s\n", text);
-        free(text);
+        cli_print_json(a, stdout);
         cJSON_Delete(a);
     } else if (n == 0) {
         printf("(no scenario yet: capplan scenario new NAME; \"base\" is the measured values)\n");
@@ -333,9 +331,8 @@ static void diff_json(const Plan *p, const Diff *d)
         cJSON_AddItemToObject(e, "effect", cJSON_CreateDoubleArray(x->effect, d->years));
         cJSON_AddItemToArray(a, e);
     }
-    char *text = cJSON_Print(o);
-    printf("%s\n", text);
-    free(text);
+    cli_json_schema(o, "scenario-diff");
+    cli_print_json(o, stdout);
     cJSON_Delete(o);
 }
 

@@ -248,6 +248,7 @@ static int print_json(const StatsReport *rep, const StatsArgs *a, const char *ta
 {
     static const char *const by_name[] = {"month", "year", "all"};
     cJSON *o = cJSON_CreateObject();
+    cli_json_schema(o, "stats");
     cJSON_AddStringToObject(o, "kind", kind_name(a));
     cJSON_AddStringToObject(o, "by", by_name[rep->by]);
     if (a->o.group)
@@ -272,9 +273,7 @@ static int print_json(const StatsReport *rep, const StatsArgs *a, const char *ta
             cJSON_AddItemToArray(rows, row);
         }
     }
-    char *text = cJSON_Print(o);
-    int rc = text && fprintf(out, "%s\n", text) >= 0 ? 0 : cli_error("stats: cannot write JSON");
-    free(text);
+    int rc = cli_print_json(o, out) == 0 ? 0 : cli_error("stats: cannot write JSON");
     cJSON_Delete(o);
     return rc;
 }

@@ -1,12 +1,15 @@
 /* capplan tui: the meeting dashboard, in the terminal or headless. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "data/store.h"
+#include "data/store_tui.h"
 #include "tui/app.h"
 #include "tui/term.h"
 
@@ -131,9 +134,42 @@ static int run_terminal(TuiState *s, const TuiOpts *o)
     if (term_open(&io, &utf8, &err) < 0)
         return cli_error("%s", err.msg);
     s->ascii = o->ascii || !utf8;
+    store_wait_notice(NULL); /* a line on stderr would land inside the screen */
     tui_run(s, &io, 0, NULL);
     term_close();
     return 0;
+}
+
+/* The database copied into a new temporary file (path: its mkstemp
+ * template, filled in), opened; NULL after an error message. */
+static Store *open_copy(Store *st, char *path)
+{
+    int fd = mkstemp(path);
+    if (fd < 0) {
+        cli_error("tui: cannot make a temporary copy: %s", strerror(errno));
+        return NULL;
+    }
+    close(fd);
+    CpErr err = {""};
+    Store *copy = NULL;
+    if (store_tui_copy(st, path, &err) == 0)
+        copy = store_open(path, &err);
+    if (!copy) {
+        unlink(path);
+        cli_error("tui: a copy of the database: %s", err.msg);
+    }
+    return copy;
+}
+
+static void close_copy(Store *copy, const char *path)
+{
+    store_close(copy);
+    char side[64];
+    unlink(path);
+    snprintf(side, sizeof side, "%s-wal", path);
+    unlink(side);
+    snprintf(side, sizeof side, "%s-shm", path);
+    unlink(side);
 }
 
 static int exec_tui(CliCtx *ctx, int argc, char **argv)
@@ -148,20 +184,40 @@ static int exec_tui(CliCtx *ctx, int argc, char **argv)
     Store *st = cli_store(ctx);
     if (!st)
         return 1;
+    int headless = o.keys || o.iterations > 0;
+    char copy[] = "/tmp/capplan-tui-XXXXXX";
+    if (headless) { /* a script's edits go to a copy, never to the database */
+        st = open_copy(st, copy);
+        if (!st)
+            return 1;
+        printf("capplan tui: working on a copy of the database (made in %.0f ms), "
+               "edits are not kept\n", elapsed_ms(&t0));
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+    }
     TuiState s;
     TuiTimings t;
     memset(&t, 0, sizeof t);
     CpErr err = {""};
     if (tui_state_init(&s, st, o.scenario, &err) < 0) {
         tui_state_done(&s);
+        if (headless)
+            close_copy(st, copy);
         return cli_error("%s", err.msg);
+    }
+    if (store_fault() == STORE_FAULT_CORRUPT) { /* never a dashboard over missing pages */
+        tui_state_done(&s);
+        cli_error("%s: SQLite reports the database corrupt; not shown (`capplan check` says "
+                  "where)",
+                  ctx->db_path);
+        return CLI_EXIT_CORRUPT;
     }
     t.load_ms = elapsed_ms(&t0);
     t.first_frame_ms = t.load_ms;
-    int headless = o.keys || o.iterations > 0;
     int rc = headless ? run_headless(&s, &o, &t) : run_terminal(&s, &o);
     free(t.frame_ms);
     tui_state_done(&s);
+    if (headless)
+        close_copy(st, copy);
     return rc;
 }
 
@@ -171,7 +227,8 @@ const CmdEntry cmd_tui = {
     "6 Usage, 7 Scenarios; ? lists every key. Edits are saved to the scenario at once.\n\n"
     "  --scenario S       open scenario S (default: base)\n"
     "  --bench-keys KEYS  headless: replay KEYS (e.g. \"2s/ab<Enter><Esc>q\") without a\n"
-    "                     terminal and print per-frame timings\n"
+    "                     terminal, on a copy of the database (its edits are not\n"
+    "                     kept), and print per-frame timings\n"
     "  --iterations N     headless: N frames, cycling through KEYS (or every view)\n"
     "  --size WxH         the headless screen (default 100x30)\n"
     "  --dump             headless: print the last frame as text\n"

@@ -82,9 +82,8 @@ static void backtest_json(const PlanBacktest *b, FILE *out)
             cJSON_AddItemToArray(a, e);
         }
     }
-    char *text = cJSON_Print(o);
-    fprintf(out, "%s\n", text);
-    free(text);
+    cli_json_schema(o, "project-backtest");
+    cli_print_json(o, out);
     cJSON_Delete(o);
 }
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "cli/cli.h"
+#include "cli/status_research.h"
 #include "data/fields.h"
 #include "data/store.h"
 
@@ -18,12 +19,13 @@ static void fmt_date(int64_t t, char *buf, size_t n)
     snprintf(buf, n, "%04d-%02d-%02d", y, mo, d);
 }
 
-static int print_json(const StoreStatus *s, FILE *out)
+static int print_json(const StoreStatus *s, const ResearchData *rd, FILE *out)
 {
     char first[16], last[16];
     fmt_date(s->first_submit, first, sizeof first);
     fmt_date(s->last_submit, last, sizeof last);
     cJSON *o = cJSON_CreateObject();
+    cli_json_schema(o, "status");
     cJSON_AddNumberToObject(o, "jobs", (double)s->jobs);
     cJSON_AddNumberToObject(o, "attempts", (double)s->attempts);
     cJSON_AddNumberToObject(o, "users", (double)s->users);
@@ -51,11 +53,11 @@ static int print_json(const StoreStatus *s, FILE *out)
         cJSON_AddNumberToObject(c, "jobs", (double)s->clusters[i].count);
         cJSON_AddItemToArray(cl, c);
     }
-    char *text = cJSON_Print(o);
-    fprintf(out, "%s\n", text);
-    free(text);
+    cJSON_AddItemToObject(o, "research", cJSON_CreateObject());
+    status_research_json(cJSON_GetObjectItem(o, "research"), rd);
+    int rc = cli_print_json(o, out);
     cJSON_Delete(o);
-    return 0;
+    return rc < 0 ? cli_error("status: cannot write JSON") : 0;
 }
 
 static void print_text(const StoreStatus *s, FILE *out)
@@ -92,15 +94,19 @@ int status_print(Store *st, int json, FILE *out)
 {
     StoreStatus s;
     CpErr err;
-    if (store_status(st, &s, &err) < 0) {
+    ResearchData rd;
+    if (store_status(st, &s, &err) < 0 || store_research_load(st, 0, &rd, &err) < 0) {
         store_status_free(&s);
         return cli_error("%s", err.msg);
     }
     int rc = 0;
     if (json)
-        rc = print_json(&s, out);
-    else
+        rc = print_json(&s, &rd, out);
+    else {
         print_text(&s, out);
+        status_research_text(out, &rd);
+    }
+    store_research_done(&rd);
     store_status_free(&s);
     return rc;
 }

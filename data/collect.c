@@ -24,6 +24,7 @@ void collect_opts_init(CollectOpts *o)
     memset(o, 0, sizeof *o);
     o->sacct = "sacct";
     o->since = CP_TIME_NONE;
+    o->month = 1;
 }
 
 /* ---- the window ---- */
@@ -113,20 +114,83 @@ static char **sacct_environment(void)
     return env;
 }
 
+/* The command as given (--sacct): words split on blanks; the last word is
+ * the sacct program, the words before it (ssh login1, sudo -u slurm) the
+ * way to reach it. */
+typedef struct SacctCmd {
+    char buf[2048];
+    char *word[16];
+    int n;
+    char prog[4096]; /* word[0] found in PATH */
+} SacctCmd;
+
+static int sacct_cmd(SacctCmd *c, const char *given, CpErr *err)
+{
+    snprintf(c->buf, sizeof c->buf, "%s", given && given[0] ? given : "sacct");
+    c->n = 0;
+    for (char *save = NULL, *w = strtok_r(c->buf, " \t", &save); w;
+         w = strtok_r(NULL, " \t", &save)) {
+        if (c->n == 16)
+            return cp_err_set(err, "--sacct: more than 16 words in '%s'", given);
+        c->word[c->n++] = w;
+    }
+    if (c->n == 0)
+        return cp_err_set(err, "--sacct: empty command");
+    return find_program(c->word[0], c->prog, sizeof c->prog, err);
+}
+
 /* The argument list; strings live in the struct or are constants. */
 typedef struct SacctArgs {
-    char *argv[20];
-    char prog[4096], format[512], state[128], since[32], clusters[512];
+    char *argv[48];
+    char prog[4096], tool[4096], format[512], state[128], since[32], until[32], clusters[512];
+    char extra[5][128];
+    int k;
 } SacctArgs;
 
 static char opt_json[] = "--json", opt_all[] = "-a", opt_dup[] = "-D", opt_pipe[] = "-P",
-            opt_start[] = "-S", opt_end[] = "-E", opt_now[] = "now", opt_clusters[] = "-M";
+            opt_start[] = "-S", opt_end[] = "-E", opt_now[] = "now", opt_clusters[] = "-M",
+            env_prog[] = "env", env_tz[] = "TZ=UTC", env_format[] = "SLURM_TIME_FORMAT=standard";
 
-static void sacct_args(SacctArgs *a, const char *prog, const CollectOpts *o, int64_t since)
+/* argv up to and including the tool: the words before sacct, then (when
+ * there are some: ssh does not pass our environment on) env TZ=UTC
+ * SLURM_TIME_FORMAT=standard, then tool ("sacct", or scontrol, sacctmgr, id
+ * beside it: the last word's directory with tool's name). */
+static int tool_args(SacctArgs *a, const SacctCmd *c, const char *tool)
 {
-    int k = 0;
-    snprintf(a->prog, sizeof a->prog, "%s", prog);
-    a->argv[k++] = a->prog;
+    const char *last = c->word[c->n - 1];
+    const char *slash = strrchr(last, '/');
+    if (!tool)
+        snprintf(a->tool, sizeof a->tool, "%s", last);
+    else if (slash && strcmp(tool, "id") != 0)
+        snprintf(a->tool, sizeof a->tool, "%.*s/%s", (int)(slash - last), last, tool);
+    else
+        snprintf(a->tool, sizeof a->tool, "%s", tool);
+    a->k = 0;
+    snprintf(a->prog, sizeof a->prog, "%s", c->prog);
+    if (c->n == 1) {
+        CpErr ignored;
+        if (tool && !strchr(a->tool, '/') &&
+            find_program(tool, a->tool, sizeof a->tool, &ignored) < 0)
+            return -1;
+        a->argv[a->k++] = tool ? a->tool : a->prog;
+        return 0;
+    }
+    a->argv[a->k++] = a->prog;
+    for (int i = 1; i < c->n - 1; i++)
+        a->argv[a->k++] = c->word[i];
+    a->argv[a->k++] = env_prog;
+    a->argv[a->k++] = env_tz;
+    a->argv[a->k++] = env_format;
+    a->argv[a->k++] = a->tool;
+    return 0;
+}
+
+/* sacct's arguments for the window [since, until] (until 0: -E now). */
+static void sacct_args(SacctArgs *a, const SacctCmd *c, const CollectOpts *o, int64_t since,
+                       int64_t until)
+{
+    (void)tool_args(a, c, NULL);
+    int k = a->k;
     if (o->json)
         a->argv[k++] = opt_json;
     a->argv[k++] = opt_all;
@@ -142,7 +206,12 @@ static void sacct_args(SacctArgs *a, const char *prog, const CollectOpts *o, int
     a->argv[k++] = opt_start;
     a->argv[k++] = a->since;
     a->argv[k++] = opt_end;
-    a->argv[k++] = opt_now;
+    if (until > 0) {
+        format_time(until, a->until, sizeof a->until);
+        a->argv[k++] = a->until;
+    } else {
+        a->argv[k++] = opt_now;
+    }
     if (o->clusters && o->clusters[0]) {
         snprintf(a->clusters, sizeof a->clusters, "%s", o->clusters);
         a->argv[k++] = opt_clusters;
@@ -334,30 +403,174 @@ static int output_path(int fd, char *path, size_t sz, CpErr *err)
     return 0;
 }
 
-static int import_output(Store *st, const CollectOpts *o, int out, CollectResult *res,
-                         CpErr *err)
+/* Import one window's output and record the window. */
+static int import_output(Store *st, const CollectOpts *o, int out, const char *label,
+                         int64_t since, int64_t until, ImportResult *r, int *recorded, CpErr *err)
 {
     char path[64];
+    *recorded = 0;
     if (output_path(out, path, sizeof path, err) < 0)
         return -1;
     Relabel rl = {path, o->reject, o->reject_ctx};
     ImportOpts io;
     import_opts_init(&io);
-    io.progress = o->progress;
+    io.progress = o->progress && !o->month;
     io.reject = relabel_reject;
     io.reject_ctx = &rl;
-    if (import_sacct(st, path, &io, &res->import, err) < 0) {
+    if (import_sacct(st, path, &io, r, err) < 0) {
         char msg[CP_ERR_MAX];
         relabel(path, err->msg, msg, sizeof msg);
         return cp_err_set(err, "%s", msg);
     }
-    if (res->import.rejected > 0)
+    if (r->rejected > 0)
         return 0; /* the window stays: those lines are read again next time */
     const char *clusters = o->clusters ? o->clusters : "";
-    if (store_collect_record(st, clusters, res->since, res->until, path, res->label, err) < 0)
+    if (store_collect_record(st, clusters, since, until, path, label, r->rows_read > 0, err) < 0)
         return -1;
-    res->recorded = 1;
+    *recorded = 1;
     return 0;
+}
+
+/* Run argv (argv[0] a path) and keep the head of its standard output in
+ * buf. 0 when it exited 0. */
+static int capture(char *const argv[], const char *dir, char *buf, size_t sz)
+{
+    CpErr err;
+    int out = temp_file(dir, &err), errf = out < 0 ? -1 : temp_file(dir, &err), status, rc = -1;
+    buf[0] = '\0';
+    if (out >= 0 && errf >= 0 && spawn(argv[0], argv, out, errf, &status, &err) == 0 &&
+        WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+        read_head(out, buf, sz);
+        rc = 0;
+    }
+    if (out >= 0)
+        close(out);
+    if (errf >= 0)
+        close(errf);
+    return rc;
+}
+
+/* The value of "KEY = value" in scontrol show config's text, trimmed. */
+static void config_value(const char *text, const char *key, char *out, size_t sz)
+{
+    out[0] = '\0';
+    size_t n = strlen(key);
+    for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+        if (strncmp(p, key, n) != 0 || (p[n] != ' ' && p[n] != '='))
+            continue;
+        const char *v = strchr(p, '=');
+        if (!v)
+            return;
+        v += strspn(v + 1, " ") + 1;
+        size_t len = strcspn(v, "\n");
+        snprintf(out, sz, "%.*s", (int)len, v);
+        return;
+    }
+}
+
+/* Run TOOL ARGS... beside sacct (through the same words) into buf. */
+static int beside(const SacctCmd *c, const char *dir, const char *tool, const char *a1,
+                  const char *a2, const char *a3, const char *a4, const char *a5, char *buf,
+                  size_t sz)
+{
+    SacctArgs a;
+    if (tool_args(&a, c, tool) < 0)
+        return -1;
+    const char *more[] = {a1, a2, a3, a4, a5};
+    for (size_t i = 0; i < 5 && more[i]; i++) {
+        snprintf(a.extra[i], sizeof a.extra[i], "%s", more[i]);
+        a.argv[a.k++] = a.extra[i];
+    }
+    a.argv[a.k] = NULL;
+    return capture(a.argv, dir, buf, sz);
+}
+
+/* PrivateData=jobs hides other users' jobs from a user who is not root,
+ * SlurmUser or an operator: sacct -a then lists that user's own jobs,
+ * without a word. Refuse (-1, err) when that is the case; when scontrol,
+ * id or sacctmgr cannot be run beside sacct, nothing can be told: 0. */
+static int check_private_data(const SacctCmd *c, const char *dir, CpErr *err)
+{
+    char conf[65536], priv[256], slurm_user[128], me[128], level[256];
+    if (beside(c, dir, "scontrol", "show", "config", NULL, NULL, NULL, conf, sizeof conf) < 0)
+        return 0;
+    config_value(conf, "PrivateData", priv, sizeof priv);
+    if (!strstr(priv, "jobs"))
+        return 0;
+    config_value(conf, "SlurmUser", slurm_user, sizeof slurm_user);
+    slurm_user[strcspn(slurm_user, "(")] = '\0';
+    if (beside(c, dir, "id", "-un", NULL, NULL, NULL, NULL, me, sizeof me) < 0)
+        return 0;
+    me[strcspn(me, "\r\n")] = '\0';
+    if (!me[0] || strcmp(me, "root") == 0 || strcmp(me, slurm_user) == 0)
+        return 0;
+    if (beside(c, dir, "sacctmgr", "-n", "-P", "show", "user", me, level, sizeof level) == 0 &&
+        (strstr(level, "Operator") || strstr(level, "Administrator")))
+        return 0;
+    return cp_err_set(err,
+                      "Slurm's PrivateData=%s shows %s only their own jobs; collect would take them "
+                      "for the site's. Run it as root, as SlurmUser (%s), or give %s AdminLevel "
+                      "Operator (sacctmgr modify user %s set AdminLevel=Operator)",
+                      priv, me, slurm_user[0] ? slurm_user : "slurm", me, me);
+}
+
+/* The first second of the month after t, UTC. */
+static int64_t next_month(int64_t t)
+{
+    int y, mo, d, h, mi, sec;
+    fields_civil_of(t, &y, &mo, &d, &h, &mi, &sec);
+    return mo == 12 ? fields_epoch_of(y + 1, 1, 1, 0, 0, 0) : fields_epoch_of(y, mo + 1, 1, 0, 0, 0);
+}
+
+int collect_months(int64_t since, int64_t now)
+{
+    int n = 1;
+    for (int64_t t = next_month(since); t < now; t = next_month(t))
+        n++;
+    return n;
+}
+
+/* One window: sacct, judged, imported, recorded. */
+static int run_window(Store *st, const CollectOpts *o, const SacctCmd *c, const char *dir,
+                      int64_t since, int64_t until, CollectResult *res, ImportResult *r,
+                      int *recorded, CpErr *err)
+{
+    char since_s[32], label[256];
+    const char *clusters = o->clusters ? o->clusters : "";
+    SacctArgs args;
+    sacct_args(&args, c, o, since, until);
+    format_time(since, since_s, sizeof since_s);
+    snprintf(label, sizeof label, "sacct since %sZ%s%s", since_s, clusters[0] ? " -M " : "",
+             clusters);
+    int out = temp_file(dir, err), errf = out < 0 ? -1 : temp_file(dir, err);
+    int rc = -1, status;
+    memset(r, 0, sizeof *r);
+    if (out < 0 || errf < 0)
+        goto out;
+    if (until == 0)
+        until = (int64_t)time(NULL);
+    if (spawn(args.argv[0], args.argv, out, errf, &status, err) < 0 ||
+        judge_sacct(status, out, errf, res->warning, sizeof res->warning, err) < 0)
+        goto out;
+    rc = import_output(st, o, out, label, since, until, r, recorded, err);
+    res->until = until;
+out:
+    if (out >= 0)
+        close(out);
+    if (errf >= 0)
+        close(errf);
+    return rc;
+}
+
+static void add_counts(ImportResult *sum, const ImportResult *r)
+{
+    if (r->rows_read > 0 || !sum->format[0])
+        snprintf(sum->format, sizeof sum->format, "%s", r->format);
+    sum->rows_read += r->rows_read;
+    sum->added += r->added;
+    sum->updated += r->updated;
+    sum->unchanged += r->unchanged;
+    sum->rejected += r->rejected;
 }
 
 int collect_run(Store *st, const CollectOpts *o, CollectResult *res, CpErr *err)
@@ -369,30 +582,35 @@ int collect_run(Store *st, const CollectOpts *o, CollectResult *res, CpErr *err)
         return -1;
     if (res->since < COLLECT_FIRST_SINCE)
         res->since = COLLECT_FIRST_SINCE;
-    char prog[4096], since_s[32];
-    if (find_program(o->sacct && o->sacct[0] ? o->sacct : "sacct", prog, sizeof prog, err) < 0)
+    SacctCmd cmd;
+    if (sacct_cmd(&cmd, o->sacct, err) < 0)
         return -1;
-    SacctArgs args;
-    sacct_args(&args, prog, o, res->since);
+    char since_s[32];
     format_time(res->since, since_s, sizeof since_s);
     snprintf(res->label, sizeof res->label, "sacct since %sZ%s%s", since_s,
              clusters[0] ? " -M " : "", clusters);
     const char *dir = o->tmpdir ? o->tmpdir : getenv("TMPDIR");
     if (!dir || !dir[0])
         dir = "/tmp";
-    int out = temp_file(dir, err), errf = out < 0 ? -1 : temp_file(dir, err);
-    int rc = -1, status;
-    if (out < 0 || errf < 0)
-        goto out;
-    res->until = (int64_t)time(NULL);
-    if (spawn(prog, args.argv, out, errf, &status, err) < 0 ||
-        judge_sacct(status, out, errf, res->warning, sizeof res->warning, err) < 0)
-        goto out;
-    rc = import_output(st, o, out, res, err);
-out:
-    if (out >= 0)
-        close(out);
-    if (errf >= 0)
-        close(errf);
-    return rc;
+    if (check_private_data(&cmd, dir, err) < 0)
+        return -1;
+    int64_t now = (int64_t)time(NULL);
+    res->windows = o->month ? collect_months(res->since, now) : 1;
+    int64_t from = res->since;
+    for (int i = 0; i < res->windows; i++) {
+        int64_t to = i + 1 < res->windows ? next_month(from) : 0;
+        ImportResult r;
+        int recorded;
+        if (run_window(st, o, &cmd, dir, from, to, res, &r, &recorded, err) < 0)
+            return -1;
+        add_counts(&res->import, &r);
+        res->recorded = recorded;
+        res->done = i + 1;
+        if (o->window_done)
+            o->window_done(o->window_ctx, from, i + 1, res->windows, &r);
+        if (!recorded)
+            break; /* rejected lines: the next collect starts here again */
+        from = to;
+    }
+    return 0;
 }

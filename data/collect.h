@@ -27,7 +27,23 @@
  * submit time, so a job seen RUNNING and then COMPLETED ends as one
  * completed job. The first collect reads from COLLECT_FIRST_SINCE: all that
  * the accounting database holds. The window is recorded only after an
- * import that rejected no line. */
+ * import that rejected no line.
+ *
+ * By month (o->month): [since, now] is cut at the first second of each
+ * calendar month, UTC; each piece is one sacct (-S FROM -E TO, the last -E
+ * now), one import transaction and one recorded window, so that years of
+ * history are not one query, and a collect that is killed keeps the months
+ * it finished: the next one starts from the last complete month (less the
+ * overlap). A window that imports nothing leaves no imports row.
+ *
+ * --sacct given as several words ("ssh login1 sacct", "sudo -u slurm
+ * sacct"): the last word is sacct, run through the words before it as
+ *   WORDS... env TZ=UTC SLURM_TIME_FORMAT=standard SACCT ARGS...
+ * (ssh does not pass our environment on). Before the first window, when
+ * scontrol show config (run the same way, from sacct's directory) says
+ * PrivateData=jobs and the user sacct runs as (id -un) is neither root,
+ * SlurmUser nor an Operator/Administrator (sacctmgr show user), collect
+ * refuses: sacct -a would silently list that user's jobs only. */
 
 #include <stdint.h>
 
@@ -50,12 +66,19 @@ typedef struct Store Store;
 #define COLLECT_FIRST_SINCE INT64_C(946684800)
 
 typedef struct CollectOpts {
-    const char *sacct;    /* the program: a path, or a name looked up in PATH ("sacct") */
-    const char *clusters; /* sacct -M LIST; NULL or "" = the machine's cluster */
+    const char *sacct;    /* the command: a path, or a name looked up in PATH ("sacct"), or
+                             words ("ssh login1 sacct", see above) */
+    const char *clusters; /* sacct -M LIST ("all": every cluster of the slurmdbd); NULL or
+                             "" = the machine's cluster */
     int json;             /* sacct --json instead of -P text */
     int64_t since;        /* CP_TIME_NONE (INT64_MIN): from the stored windows */
     const char *tmpdir;   /* for sacct's output; NULL: $TMPDIR, else /tmp */
-    int progress;         /* import progress on stderr */
+    int progress;         /* import progress on stderr (single window only) */
+    int month;            /* one sacct query and one transaction a month (see above) */
+    /* after each window: its first second, its number (1-based) of n, what
+     * it imported; NULL for none */
+    void (*window_done)(void *ctx, int64_t since, int i, int n, const ImportResult *r);
+    void *window_ctx;
     void (*reject)(void *ctx, const char *msg); /* each rejected line, "sacct:LINE: ..." */
     void *reject_ctx;
 } CollectOpts;
@@ -64,11 +87,12 @@ typedef struct CollectResult {
     int64_t since, until;   /* the window read: -S since, until = when sacct was started */
     char label[256];        /* "sacct since 2026-11-21T08:00:00Z[ -M LIST]" */
     char warning[256];      /* sacct's first line on stderr when it succeeded, or "" */
-    int recorded;           /* the window was stored (no rejected line) */
-    ImportResult import;
+    int recorded;           /* the last window was stored (no rejected line) */
+    int windows, done;      /* windows to read (months with o->month, else 1), read */
+    ImportResult import;    /* summed over the windows read */
 } CollectResult;
 
-/* Defaults: "sacct" from PATH, local cluster, text, stored window. */
+/* Defaults: "sacct" from PATH, local cluster, text, stored window, by month. */
 void collect_opts_init(CollectOpts *o);
 
 /* Where the next collect of this cluster list ("" = local) starts:
@@ -76,6 +100,10 @@ void collect_opts_init(CollectOpts *o);
  * covered without a gap (from the earliest since) less COLLECT_OVERLAP_S.
  * Returns 0, or -1 with err filled. */
 int collect_next_since(Store *st, const char *clusters, int64_t *since, CpErr *err);
+
+/* How many calendar months (UTC) [since, now] touches: the windows of a
+ * collect by month. */
+int collect_months(int64_t since, int64_t now);
 
 /* Run sacct and import its output. Returns 0 when sacct succeeded and its
  * output was imported (res->import.rejected may still be > 0: those lines

@@ -250,9 +250,33 @@ int csvin_has_column(const CsvinRec *hdr, const char *col)
     return find_column(hdr, col) >= 0;
 }
 
+/* A header naming one column twice (or a column and its alias) leaves which
+ * one holds the values to chance: refused. */
+static int check_duplicates(const CsvinRec *hdr, const char *name, const char *const *cols,
+                            size_t ncols, CpErr *err)
+{
+    for (size_t i = 0; i < hdr->n; i++)
+        for (size_t j = i + 1; j < hdr->n && hdr->len[i]; j++) {
+            int same = hdr->len[i] == hdr->len[j] &&
+                       strncasecmp(hdr->f[i], hdr->f[j], hdr->len[i]) == 0;
+            for (size_t c = 0; c < ncols && !same; c++)
+                same = name_matches(hdr->f[i], hdr->len[i], cols[c]) &&
+                       name_matches(hdr->f[j], hdr->len[j], cols[c]);
+            if (same)
+                return cp_err_set(err, "%s:%lld: columns %zu and %zu ('%.*s', '%.*s') name the "
+                                       "same field",
+                                  name, (long long)hdr->line, i + 1, j + 1,
+                                  (int)(hdr->len[i] > 64 ? 64 : hdr->len[i]), hdr->f[i],
+                                  (int)(hdr->len[j] > 64 ? 64 : hdr->len[j]), hdr->f[j]);
+        }
+    return 0;
+}
+
 int csvin_columns(const CsvinRec *hdr, const char *name, const char *const *cols, size_t ncols,
                   size_t nrequired, int *idx, CpErr *err)
 {
+    if (hdr->n < 256 && check_duplicates(hdr, name, cols, ncols, err) < 0)
+        return -1;
     for (size_t i = 0; i < ncols; i++) {
         idx[i] = find_column(hdr, cols[i]);
         if (idx[i] < 0 && i < nrequired) {

@@ -59,7 +59,8 @@ int csvin_read(FILE *f, const char *name, size_t max_record, CsvinFn fn, void *c
  * '|' ("start|start_date"), the first being the one named in messages.
  * Names match case-insensitively. On return idx[i] holds the index in hdr
  * of cols[i], or -1 when an optional column is absent. A missing required
- * column is an error: "people.csv:1: missing column 'group'". */
+ * column is an error: "people.csv:1: missing column 'group'", and so is a
+ * header naming a column twice, or a column and its alias. */
 int csvin_columns(const CsvinRec *hdr, const char *name, const char *const *cols, size_t ncols,
                   size_t nrequired, int *idx, CpErr *err);
 

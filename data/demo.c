@@ -17,8 +17,10 @@
 
 #include "data/demo.h"
 #include "data/demo_model.h"
+#include "data/pubs.h"
 #include "data/import.h"
 #include "data/store.h"
+#include "data/store_policy.h"
 
 #define DEMO_MARKER ".capplan-demo"
 
@@ -50,8 +52,9 @@ static int path_exists(const char *path, struct stat *sb)
     return stat(path, sb) == 0;
 }
 
-/* 0 when path may be replaced (absent, empty, or a capplan database). */
-static int check_db(const char *path, CpErr *err)
+/* 0 when path may be replaced: absent, empty, or a capplan database that
+ * holds only a demo's work (any capplan database with force). */
+static int check_db(const char *path, int force, CpErr *err)
 {
     struct stat sb;
     if (!path_exists(path, &sb))
@@ -65,7 +68,10 @@ static int check_db(const char *path, CpErr *err)
         return -1;
     if (!is)
         return cp_err_set(err, "%s: not a capplan database; not replaced (use --db PATH)", path);
-    return 0;
+    if (force)
+        return 0;
+    is = store_demo_own_work(path, err);
+    return is == 1 ? 0 : -1;
 }
 
 static int remove_file(const char *path, CpErr *err)
@@ -77,14 +83,41 @@ static int remove_file(const char *path, CpErr *err)
 
 static int remove_db(const char *path, CpErr *err)
 {
+    static const char *const sides[] = {"-wal", "-shm", "-journal"};
     char side[1100];
     if (remove_file(path, err) < 0)
         return -1;
-    snprintf(side, sizeof side, "%s-wal", path);
-    if (remove_file(side, err) < 0)
-        return -1;
-    snprintf(side, sizeof side, "%s-shm", path);
-    return remove_file(side, err);
+    for (size_t i = 0; i < sizeof sides / sizeof sides[0]; i++) {
+        snprintf(side, sizeof side, "%s%s", path, sides[i]);
+        if (remove_file(side, err) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Fold the old database's WAL into it, so that nothing of it is lost and
+ * no stale -wal is left beside the new file; refuse while another process
+ * (a dashboard) has it open. */
+static int settle_old(const char *path, CpErr *err)
+{
+    char wal[1100];
+    struct stat sb;
+    snprintf(wal, sizeof wal, "%s-wal", path);
+    if (!path_exists(path, &sb))
+        return 0;
+    if (path_exists(wal, &sb)) {
+        Store *st = store_open(path, err);
+        if (!st)
+            return -1;
+        store_close(st); /* the last connection checkpoints and removes the WAL */
+    }
+    if (path_exists(wal, &sb))
+        return cp_err_set(err, "%s is open in another program (a dashboard?); close it and "
+                               "run the demo again",
+                          path);
+    char shm[1100];
+    snprintf(shm, sizeof shm, "%s-shm", path);
+    return remove_file(shm, err);
 }
 
 /* A file the demo writes (and may therefore delete). */
@@ -92,11 +125,13 @@ static int demo_file_name(const char *n)
 {
     static const char *const fixed[] = {"roster.csv", "inventory.csv", "events.csv",
                                         "pubs.csv", "gpu-metrics.csv", "notes.csv",
-                                        "stated_needs.csv"};
+                                        "stated_needs.csv", "allocations.csv", "carbon.csv"};
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
         if (strcmp(n, fixed[i]) == 0)
             return 1;
     size_t len = strlen(n);
+    if (strncmp(n, "pubs-", 5) == 0) /* demo_bib.c */
+        return len > 4 && (strcmp(n + len - 4, ".bib") == 0 || strcmp(n + len - 4, ".csv") == 0);
     return strncmp(n, "sacct-", 6) == 0 &&
            ((len > 4 && strcmp(n + len - 4, ".txt") == 0) ||
             (len > 5 && strcmp(n + len - 5, ".json") == 0));
@@ -211,7 +246,8 @@ static void summarise(const DemoWorld *w, const DemoFiles *f, DemoSummary *s)
 static int write_all(const DemoWorld *w, const char *dir, DemoFiles *f, CpErr *err)
 {
     if (demo_write_csv(w, dir, f, err) < 0 || demo_write_sacct(w, dir, f, err) < 0 ||
-        demo_write_metrics(w, dir, f, err) < 0)
+        demo_write_metrics(w, dir, f, err) < 0 || demo_write_policy(w, dir, f, err) < 0 ||
+        demo_write_bib(w, dir, f, err) < 0)
         return -1;
     return 0;
 }
@@ -259,6 +295,12 @@ static int import_one(Store *st, const char *kind, const char *path, Rejects *re
     memset(&res, 0, sizeof res);
     if (strcmp(kind, "sacct") == 0)
         return import_sacct(st, path, &io, &res, err);
+    if (store_policy_kind(kind)) {
+        StorePolicyResult pr;
+        return store_policy_import(st, kind, path, &pr, err);
+    }
+    if (strcmp(kind, "pubs") == 0)
+        return pubs_import(st, path, &io, &res, err);
     return import_csv(st, kind, path, &io, &res, err);
 }
 
@@ -276,6 +318,8 @@ static int import_all(const DemoOpts *o, const DemoWorld *w, const DemoFiles *f,
     }
     if (rc == 0)
         rc = store_demo_meetings(st, w, err);
+    if (rc == 0)
+        rc = store_demo_mark(st, err);
     store_close(st);
     s->rejected = rej.n;
     return rc;
@@ -297,15 +341,19 @@ static DemoOpts resolved(const DemoOpts *o)
     return r;
 }
 
+/* Build into "<db>.demo-tmp" (a leftover of a killed demo is replaced),
+ * then rename it over the database: a kill at any point leaves the old
+ * database whole, or the new one whole. */
 int demo_build(const DemoOpts *opts, DemoSummary *sum, CpErr *err)
 {
     DemoOpts o = resolved(opts);
     DemoSummary local;
     DemoSummary *s = sum ? sum : &local;
     memset(s, 0, sizeof *s);
-    char dir[1024];
+    char dir[1024], tmp[1100];
     default_dir(&o, dir, sizeof dir);
-    if (check_opts(&o, err) < 0 || check_db(o.db_path, err) < 0)
+    snprintf(tmp, sizeof tmp, "%s.demo-tmp", o.db_path);
+    if (check_opts(&o, err) < 0 || check_db(o.db_path, o.force, err) < 0)
         return -1;
     DemoWorld w;
     DemoFiles f;
@@ -313,12 +361,20 @@ int demo_build(const DemoOpts *opts, DemoSummary *sum, CpErr *err)
     memset(&f, 0, sizeof f);
     int rc = build_inputs(&o, dir, &w, &f, s, err);
     if (rc == 0)
-        rc = remove_db(o.db_path, err);
+        rc = remove_db(tmp, err);
     if (rc == 0) {
         double t = now_s();
-        rc = import_all(&o, &w, &f, s, err);
+        DemoOpts into = o;
+        into.db_path = tmp;
+        rc = import_all(&into, &w, &f, s, err);
         s->import_s = now_s() - t;
     }
+    if (rc == 0)
+        rc = settle_old(o.db_path, err);
+    if (rc == 0 && rename(tmp, o.db_path) != 0)
+        rc = cp_err_set(err, "%s: cannot replace: %s", o.db_path, strerror(errno));
+    if (rc < 0)
+        remove_db(tmp, NULL);
     demo_files_done(&f);
     demo_world_done(&w);
     return rc;

@@ -34,6 +34,7 @@ typedef struct DemoOpts {
     const char *db_path; /* database to create, replacing a capplan one */
     const char *dir;     /* folder for the input files; NULL: "<db_path>.demo-input" */
     int progress;        /* one line per stage on stderr */
+    int force;           /* replace a capplan database holding other work too */
 } DemoOpts;
 
 /* What was built. */
@@ -56,12 +57,13 @@ void demo_opts_init(DemoOpts *o);
 int64_t demo_day_of(int64_t t);
 
 /* Create the demo database at o->db_path: check that an existing file is a
- * capplan database (never deletes anything else), delete it with its -wal
- * and -shm, write the inputs into the folder (created, or emptied of a
- * previous demo's files; a non-empty folder that is not a demo folder is
- * refused), import them, and fill sum (may be NULL). Returns 0, or -1 with
- * err filled; on failure the database may be partial but no other file is
- * touched. */
+ * capplan database holding only a previous demo's work (any capplan
+ * database with o->force; never anything else), write the inputs into the
+ * folder (created, or emptied of a previous demo's files; a non-empty
+ * folder that is not a demo folder is refused), import them into
+ * "<db>.demo-tmp", then rename that over the database, and fill sum (may
+ * be NULL). Returns 0, or -1 with err filled; on failure or a kill the old
+ * database is whole (a leftover .demo-tmp is replaced by the next demo). */
 int demo_build(const DemoOpts *o, DemoSummary *sum, CpErr *err);
 
 /* Only the generation and the files, no database (for benchmarks and for

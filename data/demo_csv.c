@@ -66,7 +66,7 @@ static void end_field(DemoOut *o)
 
 static void roster_body(const DemoWorld *w, DemoOut *o)
 {
-    demo_out_str(o, "user,group,role,domain,start,end,supervisor\n");
+    demo_out_str(o, "user,group,role,domain,start,end,supervisor,name\n");
     for (int i = 0; i < w->npeople; i++) {
         const DemoPerson *p = &w->people[i];
         const DemoGroup *g = &w->groups[p->group];
@@ -85,6 +85,10 @@ static void roster_body(const DemoWorld *w, DemoOut *o)
         end_field(o);
         if (p->role != DEMO_ROLE_PROFESSOR)
             demo_out_csv(o, w->people[g->prof].user);
+        end_field(o);
+        demo_out_str(o, p->first); /* the name papers write (issue 18) */
+        demo_out_ch(o, ' ');
+        demo_out_str(o, p->last);
         demo_out_ch(o, '\n');
     }
 }

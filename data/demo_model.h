@@ -318,12 +318,23 @@ void demo_files_done(DemoFiles *f);
 int demo_write_sacct(const DemoWorld *w, const char *dir, DemoFiles *files, CpErr *err);
 int demo_write_csv(const DemoWorld *w, const char *dir, DemoFiles *files, CpErr *err);
 int demo_write_metrics(const DemoWorld *w, const char *dir, DemoFiles *files, CpErr *err);
+/* demo_policy.c: allocations.csv (cirrus's groups) and carbon.csv (an
+ * hourly series), kinds "allocations" and "carbon". */
+int demo_write_policy(const DemoWorld *w, const char *dir, DemoFiles *files, CpErr *err);
+/* demo_bib.c (issue 18): pubs-<group>.bib per group, pubs-truth.csv. */
+int demo_write_bib(const DemoWorld *w, const char *dir, DemoFiles *files, CpErr *err);
 
 /* store_demo.c: the demo's SQL. 1 when path holds a capplan database
  * (an SQLite file with capplan's tables), 0 when it is something else,
  * -1 with err when it cannot be read. */
 typedef struct Store Store;
 int store_demo_is_capplan(const char *path, CpErr *err);
+/* 1 when the capplan database at path holds only what `capplan demo` made
+ * (or nothing a person put in), 0 when it holds other work (err says what),
+ * -1 with err when it cannot be read. Reads only. */
+int store_demo_own_work(const char *path, CpErr *err);
+/* Record in st what the demo made, for store_demo_own_work. */
+int store_demo_mark(Store *st, CpErr *err);
 /* Write w's meeting notes and stated needs (one transaction). */
 int store_demo_meetings(Store *st, const DemoWorld *w, CpErr *err);
 

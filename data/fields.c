@@ -90,7 +90,7 @@ int fields_double(const char *s, size_t n, double *out, CpErr *err)
         v *= pow(10.0, (double)ex);
         p = end;
     }
-    if (!digits || p != end)
+    if (!digits || p != end || !isfinite(v))
         return cp_err_set(err, "bad number '%.*s'", (int)(n > 64 ? 64 : n), s);
     *out = sign * v;
     return 0;
@@ -287,7 +287,8 @@ int fields_mem(const char *s, size_t n, int plain_is_bytes, int32_t ncpus, int32
     }
     size_t m = n;
     double per = 1.0;
-    if (s[m - 1] == 'n' || s[m - 1] == 'c') {
+    int share = s[m - 1] == 'n' || s[m - 1] == 'c';
+    if (share) {
         int32_t k = s[m - 1] == 'c' ? ncpus : nnodes;
         per = k > 0 ? (double)k : 1.0;
         m--;
@@ -298,7 +299,8 @@ int fields_mem(const char *s, size_t n, int plain_is_bytes, int32_t ncpus, int32
     double v;
     if (m == 0 || fields_double(s, m, &v, NULL) < 0 || v < 0)
         return cp_err_set(err, "bad memory '%.*s'", (int)(n > 64 ? 64 : n), s);
-    *out_mib = v * scale * per;
+    /* "0n", "0c": all of the node's memory, whatever that is: unknown */
+    *out_mib = share && v == 0 ? -1 : v * scale * per;
     return 0;
 }
 
@@ -466,16 +468,6 @@ CpState fields_state(const char *s, size_t n)
     return CP_ST_OTHER;
 }
 
-const char *jobrec_state_name(CpState s)
-{
-    static const char *names[CP_ST_COUNT] = {
-        "OTHER",     "PENDING",   "RUNNING",  "SUSPENDED",     "COMPLETED",
-        "FAILED",    "CANCELLED", "TIMEOUT",  "PREEMPTED",     "NODE_FAIL",
-        "OUT_OF_MEMORY", "REQUEUED", "BOOT_FAIL", "DEADLINE",
-    };
-    return (unsigned)s < CP_ST_COUNT ? names[s] : "OTHER";
-}
-
 int fields_exit(const char *s, size_t n, int *code, int *sig, CpErr *err)
 {
     *code = *sig = -1;
@@ -533,21 +525,4 @@ int fields_jobid(const char *s, size_t n, int64_t *id, int64_t *array_job, int32
     if (p != end)
         return cp_err_set(err, "bad job id '%.*s'", (int)(n > 64 ? 64 : n), s);
     return 0;
-}
-
-void jobrec_clear(CpJobRec *r)
-{
-    memset(r, 0, sizeof *r);
-    r->cluster = r->job_id = r->user = r->account = r->partition = r->qos = "";
-    r->job_name = r->nodelist = r->state_raw = "";
-    r->step = NULL;
-    r->array_task = -1;
-    r->state = CP_ST_OTHER;
-    r->exit_code = r->exit_signal = -1;
-    r->submit = r->eligible = r->start = r->end = CP_TIME_NONE;
-    r->elapsed = r->timelimit = CP_DUR_UNKNOWN;
-    r->nnodes = r->ncpus = -1;
-    r->req_mem_mib = r->max_rss_mib = r->req_gpus = r->gpu_mem_gib = -1;
-    r->gpu_util = r->total_cpu_s = -1;
-    r->gpus = 0;
 }

@@ -32,7 +32,8 @@ int fields_duration(const char *s, size_t n, int64_t *out, CpErr *err);
 /* Memory "4000M", "4G", "16Gn", "2Gc", "4000Mc", "33549588K", "62.50G",
  * "0n", a plain number (MiB, or bytes when plain_is_bytes). A per-CPU
  * suffix is multiplied by ncpus and per-node by nnodes (when known, > 0).
- * "" -> -1. Result in MiB. */
+ * "" -> -1, and "0n"/"0c" (all the node's memory) -> -1: unknown, not 0.
+ * Result in MiB. */
 int fields_mem(const char *s, size_t n, int plain_is_bytes, int32_t ncpus, int32_t nnodes,
                double *out_mib, CpErr *err);
 

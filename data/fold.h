@@ -4,8 +4,12 @@
  * as sacct lists them, each step right after its job) into one record per
  * job attempt: peak memory and GPU memory are the maxima over the steps,
  * CPU time their sum when the job row lacks it. Sits between a reader and
- * the real sink. A step whose job row was not just seen is counted as an
- * orphan and dropped (sacct never separates them). */
+ * the real sink. sacct lists each step right after its job, but files that
+ * were concatenated, sorted or cut do not: a step finds its job (same
+ * cluster and raw id) among the last 64 job rows, which are held back
+ * before they go downstream (in their order), or, listed before its job,
+ * waits for it. A step whose job row never comes within that reach is an
+ * orphan: counted (fold_orphans), never silently dropped. */
 
 #include "data/jobrec.h"
 
@@ -18,10 +22,14 @@ void fold_free(Fold *f);
 /* The sink to hand to a reader. */
 CpJobSink fold_sink(Fold *f);
 
-/* Emit the pending job, if any. Call at the end of the input. */
+/* Emit the held jobs. Call at the end of the input; then fold_orphans
+ * counts every step that found no job. */
 int fold_flush(Fold *f, CpErr *err);
 
-/* Steps dropped because their job row was not the one just seen. */
+/* Steps that found no job row (not counted anywhere). */
 int64_t fold_orphans(const Fold *f);
+
+/* Steps joined to a job row they were not listed right after. */
+int64_t fold_joined(const Fold *f);
 
 #endif

@@ -64,11 +64,13 @@ typedef struct StoreSink {
     const char *default_cluster;
     int override_cluster; /* default_cluster replaces the records' own */
     StoreJobCounts counts;
+    int64_t mem_conflicts;
 } StoreSink;
 
 static int store_sink_job(void *ctx, const CpJobRec *r, CpErr *err)
 {
     StoreSink *s = ctx;
+    s->mem_conflicts += (r->flags & CP_REC_MEM_CONFLICT) != 0;
     if (s->override_cluster)
         return store_job_put_as(s->st, s->import_id, s->default_cluster, r, &s->counts, err);
     return store_job_put(s->st, s->import_id, s->default_cluster, r, &s->counts, err);
@@ -110,6 +112,7 @@ typedef struct Produce {
     const void *arg;
     char *fmt;
     size_t fmtsz;
+    int64_t orphans; /* steps without their job (fold_orphans) */
 } Produce;
 
 static int produce(void *arg, CpJobSink sink, CpErr *err)
@@ -120,6 +123,7 @@ static int produce(void *arg, CpJobSink sink, CpErr *err)
     int rc = p->read(p->f, p->rc, p->arg, p->fmt, p->fmtsz, err);
     if (rc == 0)
         rc = fold_flush(fold, err);
+    p->orphans = fold_orphans(fold);
     fold_free(fold);
     return rc;
 }
@@ -135,7 +139,7 @@ int import_jobs_with(Store *st, const char *kind, const char *path, const Import
     Progress prog = {size, now_s(), 0, 0};
     int given = o->cluster && o->cluster[0];
     StoreSink sink = {st, 0, given ? o->cluster : "default", given && strcmp(kind, "trace") == 0,
-                      {0, 0, 0}};
+                      {0, 0, 0}, 0};
     CpReadCtx rc;
     memset(&rc, 0, sizeof rc);
     rc.path = path;
@@ -154,7 +158,7 @@ int import_jobs_with(Store *st, const char *kind, const char *path, const Import
         cp_err_set(err, "%s: %s", shown_path(path), strerror(errno));
         goto out;
     }
-    Produce pr = {in, &rc, read, arg, res->format, sizeof res->format};
+    Produce pr = {in, &rc, read, arg, res->format, sizeof res->format, 0};
     /* A bulk load for a large file only: the journal mode's switch rewrites
      * the file's header, and --strict, a collect (a pipe) or a small file
      * that fails must leave the database byte for byte as it was. */
@@ -171,6 +175,8 @@ int import_jobs_with(Store *st, const char *kind, const char *path, const Import
     res->added = sink.counts.added;
     res->updated = sink.counts.updated;
     res->unchanged = sink.counts.unchanged;
+    res->mem_conflicts = sink.mem_conflicts;
+    res->orphan_steps = pr.orphans;
     if (store_import_end(st, sink.import_id, res->rows_read, res->added, res->updated,
                          res->rejected, err) < 0 ||
         store_import_format(st, sink.import_id, res->format, err) < 0 ||

@@ -67,7 +67,12 @@ typedef struct CpJobRec {
     double gpu_mem_gib;    /* peak GPU memory used, -1 unknown (never 0 for unknown) */
     double gpu_util;       /* mean GPU utilisation 0..100, -1 unknown */
     double total_cpu_s;    /* CPU time used, -1 unknown */
+    unsigned flags;        /* CP_REC_*: what the reader doubted */
 } CpJobRec;
+
+/* flags: ReqMem disagreed with ReqTRES's mem (or was Slurm's 2^31 per-CPU
+ * artefact); the request kept is ReqTRES's, or unknown. */
+#define CP_REC_MEM_CONFLICT 1u
 
 /* Reset every field to "unknown" (strings become ""). */
 void jobrec_clear(CpJobRec *r);
@@ -80,5 +85,36 @@ typedef struct CpJobSink {
 
 /* Display name of a normalised state ("COMPLETED"). Static storage. */
 const char *jobrec_state_name(CpState s);
+
+/* 1 for the states a job attempt ends in (COMPLETED, FAILED, TIMEOUT,
+ * CANCELLED, OUT_OF_MEMORY, PREEMPTED, NODE_FAIL, BOOT_FAIL, DEADLINE). */
+int jobrec_final(CpState s);
+
+/* 1 when every real-valued member is finite. */
+int jobrec_finite(const CpJobRec *r);
+
+/* Bounds of what one Slurm job can say (issue 14). */
+#define CP_MAX_GPUS 4096.0                       /* GPUs per job */
+#define CP_MAX_MEM_MIB (1024.0 * 1024.0 * 1024.0) /* 1 PiB */
+#define CP_MAX_DURATION_S 315576000               /* 10 years of 365.25 days */
+#define CP_EPOCH_FLOOR 946684800                  /* 2000-01-01: earlier is not a Slurm time */
+
+/* The member of a record jobrec_check refused; each reader names it with
+ * its own field ("AllocTRES", "tres.allocated"). */
+typedef enum CpRecMember {
+    CP_M_NONE = 0, CP_M_END, CP_M_ELAPSED, CP_M_TIMELIMIT, CP_M_GPUS, CP_M_REQ_GPUS,
+    CP_M_REQ_MEM, CP_M_MAX_RSS, CP_M_GPU_MEM, CP_M_GPU_UTIL, CP_M_CPU_TIME,
+    CP_M_COUNT
+} CpRecMember;
+
+/* What a record read from a Slurm accounting snapshot can be, checked in
+ * place: times before 2000-01-01 become unknown (a seen `end` of 13798);
+ * a job not yet final (PENDING, RUNNING, SUSPENDED, REQUEUED) has run at
+ * most its time limit, so a longer elapsed is cut to it. Returns 0, or -1
+ * with *bad the member at fault and err the reason: a non-finite number,
+ * GPUs above CP_MAX_GPUS, memory above 1 PiB, a duration above 10 years,
+ * an end before the start. Not for public traces (their times are
+ * relative or older than Slurm). */
+int jobrec_check(CpJobRec *r, CpRecMember *bad, CpErr *err);
 
 #endif

@@ -162,6 +162,27 @@ static void js_string_run(JsonStream *s)
     s->pos = (size_t)(p - s->chunk);
 }
 
+/* After "\\u": the four hex digits; \u0000 would cut the C string cJSON
+ * gives (a user name read as its first letters): the element is bad. -1
+ * at the end of input. */
+static int js_nul_escape(JsonStream *s)
+{
+    int zeros = 0;
+    for (int k = 0; k < 4; k++) {
+        int h = js_peek(s);
+        if (h < 0)
+            return -1;
+        if (h == '"' || h == '\\')
+            return 0; /* short: cJSON refuses it */
+        js_next(s);
+        zeros += h == '0';
+    }
+    if (zeros == 4)
+        js_set_bad(s, "a string holds \\u0000 (a NUL character) at line %lld",
+                   (long long)s->line);
+    return 0;
+}
+
 /* A string, at its opening quote. */
 static int js_string(JsonStream *s)
 {
@@ -175,9 +196,12 @@ static int js_string(JsonStream *s)
         if (c == '"')
             return 0;
         if (c == '\\') {
-            if (js_peek(s) < 0)
+            int e = js_peek(s);
+            if (e < 0)
                 return js_truncated(s);
             js_next(s);
+            if (e == 'u' && js_nul_escape(s) < 0)
+                return js_truncated(s);
         } else if (c < 0x20) {
             js_set_bad(s, "raw control byte 0x%02x inside a string at line %lld", (unsigned)c,
                        (long long)s->line);

@@ -369,14 +369,16 @@ static int is_student(const PlanUser *u)
     return !u->role || (strcmp(u->role, "professor") != 0 && strcmp(u->role, "staff") != 0);
 }
 
-/* The candidate z rows of group g into rows; returns how many. */
-static int group_rows(const Plan *p, int g, int *rows)
+/* The candidate z rows of group g into rows; returns how many. Someone
+ * whose roster end is past (before now: the end of the data, the
+ * projection's t0) is no one to invite. */
+static int group_rows(const Plan *p, int g, int64_t now, int *rows)
 {
     int n = 0;
     for (int i = 0; i < p->nusers; i++) {
         const PlanUser *u = &p->users[i];
         if (u->group == g && u->profile >= 0 && u->zrow >= 0 && u->f.njobs >= p->min_jobs &&
-            is_student(u))
+            is_student(u) && u->leaves > now)
             rows[n++] = u->zrow;
     }
     return n;
@@ -397,8 +399,9 @@ int meetings_pick(const Plan *p, int per_profile, MeetPick **out)
         if (p->users[i].zrow >= 0)
             user_of[p->users[i].zrow] = i;
     PickChoice *ch = xmalloc((size_t)k * PICK_MAX * sizeof *ch);
+    int64_t now = p->win_end; /* the data's present: the same data, the same picks */
     for (int g = 0; g < p->ngroups; g++) {
-        int nr = group_rows(p, g, rows);
+        int nr = group_rows(p, g, now, rows);
         int m = pick_nearest(p->z, FEAT_COUNT, p->fit.labels, cent, k, rows, nr, per_profile, ch);
         if (n + m > cap) {
             cap = (n + m) * 2;

@@ -86,6 +86,8 @@ typedef struct MeetPick {
  * at least the plan's min_jobs jobs) whose roster role is not professor or
  * staff, nearest their profile's centroid. Sorted by group, profile, rank.
  * Caller frees *out. */
+/* Members whose roster end is past (before the projection's t0, the
+ * data's present) are left out. */
 int meetings_pick(const Plan *p, int per_profile, MeetPick **out);
 
 /* ---- what they said against what was measured ---- */

@@ -8,7 +8,7 @@
 #include "data/fields.h"
 
 /* Column positions of each shape, in the order of its column list. */
-enum { R_USER, R_GROUP, R_ROLE, R_DOMAIN, R_START, R_END, R_SUPERVISOR };
+enum { R_USER, R_GROUP, R_ROLE, R_DOMAIN, R_START, R_END, R_SUPERVISOR, R_NAME, R_ALIASES };
 enum { I_CLUSTER, I_MODEL, I_GPUS, I_MEM, I_FROM, I_TO, I_SPEED, I_TDP };
 enum { M_JOB, M_MEM, M_UTIL, M_CLUSTER };
 enum { S_TIME, S_VALUE, S_KEY };
@@ -18,7 +18,7 @@ enum { X_INSTITUTION, X_GPUS, X_RESEARCHERS };
 
 static const char *const roster_cols[] = {"user",  "group|group_name", "role",
                                           "domain", "start|start_date", "end|end_date",
-                                          "supervisor"};
+                                          "supervisor", "name", "aliases"};
 static const char *const inventory_cols[] = {
     "cluster", "gpu_model|model", "gpus", "gpu_mem_gib", "from|from_date", "to|to_date",
     "relative_speed", "tdp_w"};
@@ -200,6 +200,8 @@ int refs_person(const RefsHeader *h, const CsvinRec *rec, RefPerson *out, const 
         role[i] = (char)tolower((unsigned char)role[i]);
     out->domain = opt_text(h, rec, R_DOMAIN);
     out->supervisor = opt_text(h, rec, R_SUPERVISOR);
+    out->name = opt_text(h, rec, R_NAME);
+    out->aliases = opt_text(h, rec, R_ALIASES);
     return 0;
 }
 

@@ -30,7 +30,7 @@ typedef enum RefsShape {
     REFS_SHAPE_COUNT
 } RefsShape;
 
-#define REFS_MAX_COLS 8
+#define REFS_MAX_COLS 9
 
 /* A header mapped to a shape. */
 typedef struct RefsHeader {
@@ -51,9 +51,11 @@ int refs_header(const char *kind, const CsvinRec *hdr, const char *name, RefsHea
                 CpErr *err);
 
 /* One roster line. role is lowercased in place; end and supervisor are
- * NULL when empty, domain too. */
+ * NULL when empty, domain too; name (as papers write it) and aliases
+ * (other spellings, ';'-separated) too (issue 18). */
 typedef struct RefPerson {
     const char *user, *group, *role, *domain, *start, *end, *supervisor;
+    const char *name, *aliases;
 } RefPerson;
 
 typedef struct RefInventory {

@@ -1,5 +1,6 @@
 #include "data/sacct_fields.h"
 
+#include <math.h>
 #include <string.h>
 #include <strings.h>
 
@@ -20,6 +21,7 @@ static const struct {
     {"Elapsed", SF_ELAPSED},       {"ElapsedRaw", SF_ELAPSEDRAW},
     {"Timelimit", SF_TIMELIMIT},   {"TimelimitRaw", SF_TIMELIMITRAW},
     {"NNodes", SF_NNODES},         {"NCPUS", SF_NCPUS},
+    {"AllocNodes", SF_ALLOCNODES},
     {"ReqCPUS", SF_REQCPUS},       {"AllocCPUS", SF_ALLOCCPUS},
     {"ReqNodes", SF_REQNODES},     {"ReqMem", SF_REQMEM},
     {"MaxRSS", SF_MAXRSS},         {"ReqTRES", SF_REQTRES},
@@ -167,8 +169,12 @@ static int count_field(SacctRow *row, SacctField f, int32_t *dst, const char **b
     int64_t v;
     if (!has(row, f) || *dst >= 0)
         return 0;
-    if (fields_int(row->val[f], row->len[f], &v, err) < 0 || v < 0 || v > INT32_MAX)
+    if (fields_int(row->val[f], row->len[f], &v, err) < 0)
         return fail(f, bad);
+    if (v < 0 || v > INT32_MAX) { /* a number, but no count: say which */
+        cp_err_set(err, "%lld is not a count (0 to %d)", (long long)v, INT32_MAX);
+        return fail(f, bad);
+    }
     *dst = (int32_t)v;
     return 0;
 }
@@ -177,6 +183,7 @@ static int finish_counts(SacctRow *row, const char **bad, CpErr *err)
 {
     CpJobRec *r = &row->rec;
     if (count_field(row, SF_NNODES, &r->nnodes, bad, err) < 0 ||
+        count_field(row, SF_ALLOCNODES, &r->nnodes, bad, err) < 0 ||
         count_field(row, SF_REQNODES, &r->nnodes, bad, err) < 0 ||
         count_field(row, SF_NCPUS, &r->ncpus, bad, err) < 0 ||
         count_field(row, SF_ALLOCCPUS, &r->ncpus, bad, err) < 0 ||
@@ -203,6 +210,40 @@ static int finish_cpu_time(SacctRow *row, const char **bad, CpErr *err)
             return fail(SF_SYSTEMCPU, bad);
         r->total_cpu_s = (double)(v + s);
     }
+    return 0;
+}
+
+#define SLURM_MEM_PER_CPU32 2147483648.0 /* 2^31: the per-CPU flag of a 32-bit ReqMem */
+
+/* The memory request: ReqTRES's mem (tres_mib, -1 absent) first, ReqMem's
+ * otherwise. Slurm (seen in Open XDMoD's logs) prints a per-CPU request
+ * stored with its old 32-bit flag as 2^31 + n with "Mn" ("2147486648Mn" is
+ * 3000 MiB per CPU): that value is never kept; without ReqTRES it is read
+ * as n per CPU. Disagreement sets CP_REC_MEM_CONFLICT. */
+static int finish_req_mem(SacctRow *row, double tres_mib, const char **bad, CpErr *err)
+{
+    CpJobRec *r = &row->rec;
+    double mem = -1, unit = -1;
+    if (row->val[SF_REQMEM] &&
+        (fields_mem(row->val[SF_REQMEM], row->len[SF_REQMEM], 0, r->ncpus, r->nnodes, &mem,
+                    err) < 0 ||
+         fields_mem(row->val[SF_REQMEM], row->len[SF_REQMEM], 0, 0, 0, &unit, err) < 0))
+        return fail(SF_REQMEM, bad);
+    size_t n = row->len[SF_REQMEM];
+    int artefact = n > 2 && memcmp(row->val[SF_REQMEM] + n - 2, "Mn", 2) == 0 &&
+                   unit >= SLURM_MEM_PER_CPU32 && unit < 2 * SLURM_MEM_PER_CPU32;
+    if (artefact)
+        mem = r->ncpus > 0 ? (unit - SLURM_MEM_PER_CPU32) * r->ncpus : -1;
+    if (tres_mib >= 0) {
+        double off = fabs(mem - tres_mib); /* more than rounding: 1 MiB and 1 % */
+        if (artefact || (mem >= 0 && off > 1 && off > tres_mib / 100))
+            r->flags |= CP_REC_MEM_CONFLICT;
+        r->req_mem_mib = tres_mib;
+        return 0;
+    }
+    if (artefact)
+        r->flags |= CP_REC_MEM_CONFLICT;
+    r->req_mem_mib = mem;
     return 0;
 }
 
@@ -248,12 +289,8 @@ static int finish_resources(SacctRow *row, const char **bad, CpErr *err)
     }
     r->gpu_mem_gib = use.gpu_mem_gib;
     r->gpu_util = use.gpu_util;
-    if (row->val[SF_REQMEM] &&
-        fields_mem(row->val[SF_REQMEM], row->len[SF_REQMEM], 0, r->ncpus, r->nnodes,
-                   &r->req_mem_mib, err) < 0)
-        return fail(SF_REQMEM, bad);
-    if (r->req_mem_mib < 0 && req.mem_mib >= 0)
-        r->req_mem_mib = req.mem_mib;
+    if (finish_req_mem(row, req.mem_mib, bad, err) < 0)
+        return -1;
     if (row->val[SF_MAXRSS] &&
         fields_mem(row->val[SF_MAXRSS], row->len[SF_MAXRSS], 1, 0, 0, &r->max_rss_mib, err) < 0)
         return fail(SF_MAXRSS, bad);
@@ -279,6 +316,36 @@ static int finish_jobstats(SacctRow *row, const char **bad, CpErr *err)
     return 0;
 }
 
+/* The first of a member's candidate fields that the row has, for naming
+ * what jobrec_check refused. */
+static SacctField member_field(const SacctRow *row, CpRecMember m)
+{
+    static const SacctField cand[CP_M_COUNT][4] = {
+        [CP_M_END] = {SF_END},
+        [CP_M_ELAPSED] = {SF_ELAPSEDRAW, SF_ELAPSED},
+        [CP_M_TIMELIMIT] = {SF_TIMELIMITRAW, SF_TIMELIMIT},
+        [CP_M_GPUS] = {SF_ALLOCTRES, SF_ALLOCGRES, SF_REQTRES, SF_REQGRES},
+        [CP_M_REQ_GPUS] = {SF_REQTRES, SF_REQGRES},
+        [CP_M_REQ_MEM] = {SF_REQTRES, SF_REQMEM},
+        [CP_M_MAX_RSS] = {SF_MAXRSS, SF_TRESUSAGEINMAX},
+        [CP_M_GPU_MEM] = {SF_TRESUSAGEINMAX},
+        [CP_M_GPU_UTIL] = {SF_TRESUSAGEINMAX},
+        [CP_M_CPU_TIME] = {SF_TOTALCPU, SF_USERCPU, SF_SYSTEMCPU},
+    };
+    for (int i = 0; i < 4 && cand[m][i] != SF_IGNORED; i++)
+        if (has(row, cand[m][i]))
+            return cand[m][i];
+    return cand[m][0];
+}
+
+static int check_record(SacctRow *row, const char **bad, CpErr *err)
+{
+    CpRecMember m;
+    if (jobrec_check(&row->rec, &m, err) < 0)
+        return fail(member_field(row, m), bad);
+    return 0;
+}
+
 int sacctf_finish(SacctRow *row, const CpTz *tz, const char **bad_field, CpErr *err)
 {
     CpJobRec *r = &row->rec;
@@ -300,5 +367,5 @@ int sacctf_finish(SacctRow *row, const CpTz *tz, const char **bad_field, CpErr *
         fields_exit(row->val[SF_EXITCODE], row->len[SF_EXITCODE], &r->exit_code,
                     &r->exit_signal, err) < 0)
         return fail(SF_EXITCODE, bad_field);
-    return 0;
+    return check_record(row, bad_field, err);
 }

@@ -5,7 +5,13 @@
  * Key=Value CSV). A reader maps each column's name to a field once
  * (sacctf_lookup), then for every row calls sacctf_set for each value and
  * sacctf_finish to derive what depends on several fields (per-CPU memory,
- * the job id parts, the GPU count from TRES or GRES).
+ * the job id parts, the GPU count from TRES or GRES) and to refuse what
+ * cannot be true (jobrec_check: "GPU count 1e+308 above 4096 per job").
+ *
+ * The memory request is ReqTRES's mem when given, else ReqMem's; a ReqMem
+ * that disagrees with it, or carries Slurm's 2^31 per-CPU flag as a value
+ * ("2147486648Mn": 3000 MiB per CPU), sets CP_REC_MEM_CONFLICT and is never
+ * kept as it reads.
  *
  * Values are borrowed slices of the reader's line, each NUL-terminated at
  * v[n] (readers split lines in place); the row keeps pointers into them, so
@@ -20,6 +26,7 @@ typedef struct CpTz CpTz; /* data/tz.h */
 
 typedef enum SacctField {
     SF_IGNORED = 0,
+    SF_ALLOCNODES, /* #14: multi-node jobs named by AllocNodes rather than NNodes */
     SF_JOBID, SF_JOBIDRAW, SF_CLUSTER, SF_PARTITION, SF_QOS, SF_ACCOUNT, SF_USER,
     SF_JOBNAME, SF_STATE, SF_EXITCODE, SF_SUBMIT, SF_ELIGIBLE, SF_START, SF_END,
     SF_ELAPSED, SF_ELAPSEDRAW, SF_TIMELIMIT, SF_TIMELIMITRAW, SF_NNODES, SF_NCPUS,

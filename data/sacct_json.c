@@ -477,6 +477,24 @@ static void sj_fill(SjJob *j, const cJSON *job)
     sj_steps(j, job);
 }
 
+/* The field named when jobrec_check refuses a member. */
+static const char *sj_member_field(CpRecMember m)
+{
+    static const char *const names[CP_M_COUNT] = {
+        [CP_M_END] = "time.end",
+        [CP_M_ELAPSED] = "time.elapsed",
+        [CP_M_TIMELIMIT] = "time.limit",
+        [CP_M_GPUS] = "tres.allocated",
+        [CP_M_REQ_GPUS] = "tres.requested",
+        [CP_M_REQ_MEM] = "tres.requested",
+        [CP_M_MAX_RSS] = "steps.tres.requested.max",
+        [CP_M_GPU_MEM] = "steps.tres.requested.max",
+        [CP_M_GPU_UTIL] = "steps.tres.requested.max",
+        [CP_M_CPU_TIME] = "time.total",
+    };
+    return (unsigned)m < CP_M_COUNT && names[m] ? names[m] : "job";
+}
+
 static int sj_job(void *vctx, cJSON *job, int64_t line, CpErr *err)
 {
     SjRead *rd = vctx;
@@ -493,6 +511,10 @@ static int sj_job(void *vctx, cJSON *job, int64_t line, CpErr *err)
     sj_fill(&j, job);
     if (j.bad_field)
         return reader_reject(ctx, err, line, j.bad_field, j.bad_why);
+    CpRecMember m;
+    CpErr bad;
+    if (jobrec_check(&j.rec, &m, &bad) < 0)
+        return reader_reject(ctx, err, line, sj_member_field(m), bad.msg);
     return ctx->sink.job(ctx->sink.ctx, &j.rec, err);
 }
 

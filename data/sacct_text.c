@@ -235,6 +235,9 @@ static int line_loop(TextCtx *t, LineReader *lr, const char *fields, char *fmt, 
             return cp_err_set(err, "read error after line %lld", (long long)lr->lineno);
         t->lineno = lr->lineno;
         if (rc == LR_TOO_LONG) {
+            if (!have_columns) /* no header to read records with: one message, the cause */
+                return cp_err_set(err, "line %lld longer than 1 MiB where the header was expected",
+                                  (long long)lr->lineno);
             if (reject(t, err, "", "line longer than 1 MiB") < 0)
                 return -1;
             continue;

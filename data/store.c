@@ -7,9 +7,11 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "core/strmap.h"
 #include "data/fields.h"
+#include "data/store_fault.h"
 #include "data/store_schema.h"
 
 enum { DICT_CLUSTER, DICT_USER, DICT_ACCOUNT, DICT_PARTITION, DICT_QOS, DICT_COUNT };
@@ -23,6 +25,7 @@ typedef struct UsageFacts {
     double gpus;
     int64_t ncpus;
     int state;
+    int64_t timelimit; /* seconds, CP_DUR_UNKNOWN, CP_DUR_UNLIMITED */
 } UsageFacts;
 
 typedef struct UsageKey {
@@ -35,8 +38,6 @@ typedef struct UsageSums {
     double gpu_hours, cpu_hours, wait_s, gpu_hours_lost;
 } UsageSums;
 
-#define BUSY_TIMEOUT_MS 5000 /* how long a statement waits for another writer */
-
 struct Store {
     sqlite3 *db;
     StrMap *dict[DICT_COUNT];
@@ -45,6 +46,7 @@ struct Store {
     sqlite3_stmt *insert_job;
     sqlite3_stmt *update_job;
     sqlite3_stmt *unset_final;
+    sqlite3_stmt *known_stmt; /* KNOWN_COLS of one attempt */
     sqlite3_stmt *usage_add;
     sqlite3_stmt *max_raw_stmt;
     int64_t *max_raw;    /* per cluster id: highest job_raw stored (-1: not loaded) */
@@ -54,10 +56,16 @@ struct Store {
     size_t nusage, capusage;
     int bulk; /* the transaction runs under a rollback journal (store_begin_bulk) */
     int64_t win_lo, win_hi; /* this transaction's accounting window (acct_window); 0 none */
+    char *path;             /* as opened */
+    int64_t dict_version;   /* data_version when the name caches were read */
+    StoreWait wait;         /* the current wait for another process's lock */
 };
+
+static int journal_mode(Store *st, const char *mode);
 
 static int db_err(Store *st, CpErr *err, const char *what)
 {
+    store_fault_note(sqlite3_errcode(st->db));
     return cp_err_set(err, "database: %s: %s", what, sqlite3_errmsg(st->db));
 }
 
@@ -91,42 +99,80 @@ int64_t store_scalar(Store *st, const char *sql)
     return v;
 }
 
+/* Bring the schema up to date, one version per transaction; the version
+ * is read again under the write lock, so two processes creating one
+ * database at once do not both run a script. */
 static int migrate(Store *st, CpErr *err)
 {
-    int64_t version = store_scalar(st, "PRAGMA user_version");
-    if (version > store_nmigrations)
-        return cp_err_set(err, "database schema version %lld is newer than this capplan (%d)",
-                          (long long)version, store_nmigrations);
-    for (int v = (int)version; v < store_nmigrations; v++) {
-        char pragma[64];
-        snprintf(pragma, sizeof pragma, "PRAGMA user_version=%d", v + 1);
+    for (;;) {
+        if (store_scalar(st, "PRAGMA user_version") >= store_nmigrations)
+            return 0; /* the usual case: no lock taken */
         if (exec_sql(st, "BEGIN IMMEDIATE", err) < 0)
             return -1;
-        if (exec_sql(st, store_migrations[v], err) < 0 || exec_sql(st, pragma, err) < 0) {
+        int64_t v = store_scalar(st, "PRAGMA user_version");
+        if (v < 0 || v > store_nmigrations) {
+            exec_sql(st, "ROLLBACK", NULL);
+            return v < 0 ? db_err(st, err, "read the schema version") : 0;
+        }
+        char pragma[64];
+        snprintf(pragma, sizeof pragma, "PRAGMA user_version=%d", (int)v + 1);
+        if (v < store_nmigrations && (exec_sql(st, store_migrations[v], err) < 0 ||
+                                      exec_sql(st, pragma, err) < 0)) {
             exec_sql(st, "ROLLBACK", NULL);
             return -1;
         }
         if (exec_sql(st, "COMMIT", err) < 0)
             return -1;
     }
-    return 0;
 }
 
+/* Fill dictionary d's cache from its table (the names other processes
+ * added included) and prepare its insert. */
 static int load_dict(Store *st, int d, CpErr *err)
 {
     char sql[128];
     sqlite3_stmt *s;
+    if (st->dict[d])
+        strmap_clear(st->dict[d]);
+    else
+        st->dict[d] = strmap_new();
     snprintf(sql, sizeof sql, "SELECT id, name FROM %s", dict_table[d]);
     if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
         return db_err(st, err, "read names");
-    while (sqlite3_step(s) == SQLITE_ROW) {
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
         const char *name = (const char *)sqlite3_column_text(s, 1);
-        strmap_put(st->dict[d], name, (size_t)sqlite3_column_bytes(s, 1),
+        strmap_put(st->dict[d], name ? name : "", (size_t)sqlite3_column_bytes(s, 1),
                    sqlite3_column_int64(s, 0));
     }
     sqlite3_finalize(s);
+    if (rc != SQLITE_DONE)
+        return db_err(st, err, "read names");
+    if (st->dict_insert[d])
+        return 0;
     snprintf(sql, sizeof sql, "INSERT INTO %s(name) VALUES(?1)", dict_table[d]);
     return prepare(st, sql, &st->dict_insert[d], err);
+}
+
+static int load_dicts(Store *st, CpErr *err)
+{
+    for (int d = 0; d < DICT_COUNT; d++)
+        if (load_dict(st, d, err) < 0)
+            return -1;
+    return 0;
+}
+
+/* PRAGMA data_version: changes when another connection commits. */
+static int data_version(Store *st, int64_t *out)
+{
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(st->db, "PRAGMA data_version", -1, &s, NULL) != SQLITE_OK)
+        return -1;
+    int rc = sqlite3_step(s);
+    if (rc == SQLITE_ROW)
+        *out = sqlite3_column_int64(s, 0);
+    sqlite3_finalize(s);
+    return rc == SQLITE_ROW ? 0 : -1;
 }
 
 #define JOB_COLS                                                                              \
@@ -136,11 +182,23 @@ static int load_dict(Store *st, int d, CpErr *err)
     "gpu_type, gpu_mem_gib, gpu_mem_source, gpu_util, total_cpu_s, nodelist, rec_hash, "      \
     "import_id, final"
 
+/* How many of a stored attempt's fields are known, as record_known counts
+ * them on a record (the columns bind_job leaves NULL for unknown; GPU
+ * memory and utilisation are left out: a monitor's file may fill them). */
+#define KNOWN_COLS                                                                            \
+    "(user_id IS NOT NULL) + (account_id IS NOT NULL) + (partition_id IS NOT NULL) + "      \
+    "(qos_id IS NOT NULL) + (coalesce(name, '') <> '') + (exit_code IS NOT NULL) + "        \
+    "(eligible IS NOT NULL) + (start IS NOT NULL) + (end_time IS NOT NULL) + "              \
+    "(elapsed IS NOT NULL) + (timelimit IS NOT NULL) + (nnodes IS NOT NULL) + "             \
+    "(ncpus IS NOT NULL) + (req_mem_mib IS NOT NULL) + (max_rss_mib IS NOT NULL) + "        \
+    "(req_gpus IS NOT NULL) + (gpu_type IS NOT NULL) + (total_cpu_s IS NOT NULL) + "        \
+    "(nodelist IS NOT NULL)"
+
 static int prepare_job_statements(Store *st, CpErr *err)
 {
     if (prepare(st,
                 "SELECT id, submit, final, rec_hash, account_id, user_id, partition_id, start, "
-                "end_time, elapsed, gpus, ncpus, state, job_id FROM jobs "
+                "end_time, elapsed, gpus, ncpus, state, job_id, timelimit FROM jobs "
                 "WHERE cluster_id=?1 AND job_raw=?2",
                 &st->lookup_attempts, err) < 0)
         return -1;
@@ -164,6 +222,8 @@ static int prepare_job_statements(Store *st, CpErr *err)
         return -1;
     if (prepare(st, "UPDATE jobs SET final=0 WHERE id=?1", &st->unset_final, err) < 0)
         return -1;
+    if (prepare(st, "SELECT " KNOWN_COLS " FROM jobs WHERE id=?1", &st->known_stmt, err) < 0)
+        return -1;
     if (prepare(st, "SELECT max(job_raw) FROM jobs WHERE cluster_id=?1", &st->max_raw_stmt,
                 err) < 0)
         return -1;
@@ -181,36 +241,156 @@ static int prepare_job_statements(Store *st, CpErr *err)
                    &st->usage_add, err);
 }
 
-Store *store_open(const char *path, CpErr *err)
+/* 1: wait for other processes' locks (store_fault.c); 0: fail at once. */
+static void set_waiting(Store *st, int on)
+{
+    if (on)
+        sqlite3_busy_handler(st->db, store_fault_busy, &st->wait);
+    else
+        sqlite3_busy_timeout(st->db, 0);
+}
+
+void store_wait(Store *st, int on)
+{
+    set_waiting(st, on);
+}
+
+/* ---- open ---- */
+
+/* user_version, read before anything is written; -1 (err filled) when the
+ * file cannot be read as a database. */
+static int64_t schema_version(Store *st, CpErr *err)
+{
+    sqlite3_stmt *s;
+    int64_t v = -1;
+    if (sqlite3_prepare_v2(st->db, "PRAGMA user_version", -1, &s, NULL) != SQLITE_OK) {
+        db_err(st, err, "read");
+        return -1;
+    }
+    int rc = sqlite3_step(s);
+    if (rc == SQLITE_ROW)
+        v = sqlite3_column_int64(s, 0);
+    else
+        db_err(st, err, "read");
+    sqlite3_finalize(s);
+    return v;
+}
+
+static int open_handle(Store *st, const char *path, int flags, CpErr *err)
+{
+    if (sqlite3_open_v2(path, &st->db, flags | SQLITE_OPEN_NOMUTEX, NULL) == SQLITE_OK)
+        return 0;
+    cp_err_set(err, "cannot open database: %s", st->db ? sqlite3_errmsg(st->db) : "out of memory");
+    store_fault_note(st->db ? sqlite3_errcode(st->db) : SQLITE_NOMEM);
+    sqlite3_close(st->db);
+    st->db = NULL;
+    return -1;
+}
+
+/* The folder holding path is writable (a WAL database needs its -wal and
+ * -shm files there). */
+static int dir_writable(const char *path)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else if (slash == dir)
+        dir[1] = '\0';
+    else
+        *slash = '\0';
+    return access(dir, W_OK) == 0;
+}
+
+/* Open for reading only: no journal switch, no migration, nothing
+ * written. A WAL database in a folder nobody can write (a read-only mount,
+ * chmod a-w) is opened immutable: no process can be writing it there. */
+static int open_read_only(Store *st, const char *path, int64_t *version, CpErr *err)
+{
+    if (open_handle(st, path, SQLITE_OPEN_READONLY, err) < 0)
+        return -1;
+    set_waiting(st, 1);
+    *version = schema_version(st, err);
+    if (*version >= 0 || dir_writable(path))
+        return *version >= 0 ? 0 : -1;
+    sqlite3_close(st->db);
+    st->db = NULL;
+    char *uri = sqlite3_mprintf("file:%s?immutable=1", path);
+    int flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_URI;
+    int rc = open_handle(st, uri, flags, err);
+    sqlite3_free(uri);
+    if (rc < 0)
+        return -1;
+    *version = schema_version(st, err);
+    return *version >= 0 ? 0 : -1;
+}
+
+/* Open for writing: refuse a future schema before anything changes, put a
+ * new or rollback-journal database in WAL mode (when no other process
+ * holds it: an import's bulk load switches back itself), migrate. */
+static int open_read_write(Store *st, const char *path, CpErr *err)
+{
+    if (open_handle(st, path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, err) < 0)
+        return -1;
+    set_waiting(st, 1);
+    int64_t version = schema_version(st, err);
+    if (version < 0)
+        return -1;
+    if (version > store_nmigrations)
+        return cp_err_set(err, "database schema version %lld is newer than this capplan (%d); "
+                               "nothing changed",
+                          (long long)version, store_nmigrations);
+    if (version == 0 && exec_sql(st, "PRAGMA page_size=16384", err) < 0)
+        return -1;
+    set_waiting(st, 0);
+    journal_mode(st, "WAL");
+    set_waiting(st, 1);
+    return exec_sql(st, "PRAGMA synchronous=NORMAL", err) < 0 || migrate(st, err) < 0 ? -1 : 0;
+}
+
+static Store *open_store(const char *path, int read_only, CpErr *err)
 {
     Store *st = xcalloc(1, sizeof *st);
-    if (sqlite3_open_v2(path, &st->db,
-                        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) !=
-        SQLITE_OK) {
-        cp_err_set(err, "%s: cannot open database: %s", path,
-                   st->db ? sqlite3_errmsg(st->db) : "out of memory");
-        store_close(st);
-        return NULL;
+    st->path = xstrdup(path);
+    st->wait.path = st->path;
+    int64_t version = store_nmigrations;
+    int rc = read_only ? open_read_only(st, path, &version, err) : open_read_write(st, path, err);
+    if (rc == 0 && version > store_nmigrations)
+        rc = cp_err_set(err, "database schema version %lld is newer than this capplan (%d)",
+                        (long long)version, store_nmigrations);
+    else if (rc == 0 && version < store_nmigrations)
+        rc = cp_err_set(err, "database schema version %lld is older than this capplan (%d) "
+                             "and cannot be upgraded read-only: run any import with write access",
+                        (long long)version, store_nmigrations);
+    if (rc == 0 && exec_sql(st, "PRAGMA cache_size=-65536", err) < 0)
+        rc = -1;
+    if (rc == 0)
+        rc = load_dicts(st, err);
+    if (rc == 0)
+        data_version(st, &st->dict_version);
+    if (rc == 0) {
+        st->usage_index = strmap_new();
+        rc = read_only ? 0 : prepare_job_statements(st, err);
     }
-    sqlite3_busy_timeout(st->db, BUSY_TIMEOUT_MS);
-    if (exec_sql(st, "PRAGMA page_size=16384; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
-                     "PRAGMA cache_size=-65536;",
-                 err) < 0 ||
-        migrate(st, err) < 0)
-        goto fail;
-    for (int d = 0; d < DICT_COUNT; d++) {
-        st->dict[d] = strmap_new();
-        if (load_dict(st, d, err) < 0)
-            goto fail;
-    }
-    st->usage_index = strmap_new();
-    if (prepare_job_statements(st, err) < 0)
-        goto fail;
-    return st;
-fail:
+    if (rc == 0)
+        return st;
+    if (st->db)
+        store_fault_note(sqlite3_errcode(st->db));
     cp_err_prefix(err, path);
     store_close(st);
     return NULL;
+}
+
+Store *store_open(const char *path, CpErr *err)
+{
+    return open_store(path, 0, err);
+}
+
+Store *store_open_read(const char *path, CpErr *err)
+{
+    int writable = access(path, W_OK) == 0 && dir_writable(path);
+    return open_store(path, !writable, err);
 }
 
 void store_close(Store *st)
@@ -225,12 +405,14 @@ void store_close(Store *st)
     sqlite3_finalize(st->insert_job);
     sqlite3_finalize(st->update_job);
     sqlite3_finalize(st->unset_final);
+    sqlite3_finalize(st->known_stmt);
     sqlite3_finalize(st->usage_add);
     sqlite3_finalize(st->max_raw_stmt);
     free(st->max_raw);
     strmap_free(st->usage_index);
     free(st->usage);
     sqlite3_close(st->db);
+    free(st->path);
     free(st);
 }
 
@@ -246,7 +428,19 @@ int store_begin(Store *st, CpErr *err)
     st->win_lo = st->win_hi = 0;
     for (size_t i = 0; i < st->nmax_raw; i++)
         st->max_raw[i] = -1;
-    return exec_sql(st, "BEGIN IMMEDIATE", err);
+    if (exec_sql(st, "BEGIN IMMEDIATE", err) < 0)
+        return -1;
+    /* the write lock is ours: names another process added since the
+     * caches were read are read now, before any is looked up */
+    int64_t v;
+    if (data_version(st, &v) == 0 && v == st->dict_version)
+        return 0;
+    if (load_dicts(st, err) < 0) {
+        exec_sql(st, "ROLLBACK", NULL);
+        return -1;
+    }
+    st->dict_version = v;
+    return 0;
 }
 
 /* PRAGMA journal_mode=MODE; returns 1 when the database is in MODE after
@@ -268,9 +462,9 @@ int store_begin_bulk(Store *st, CpErr *err)
 {
     /* another connection (a dashboard) keeps it in WAL mode: ask once, do
      * not wait for it */
-    sqlite3_busy_timeout(st->db, 0);
+    set_waiting(st, 0);
     st->bulk = journal_mode(st, "DELETE");
-    sqlite3_busy_timeout(st->db, BUSY_TIMEOUT_MS);
+    set_waiting(st, 1);
     if (store_begin(st, err) < 0) {
         store_end_bulk(st);
         return -1;
@@ -546,9 +740,13 @@ static uint64_t hash_str(uint64_t h, const char *s)
     return strmap_hash(h, s, strlen(s) + 1);
 }
 
-static uint64_t record_hash(const CpJobRec *r, const int64_t ids[DICT_COUNT])
+/* The record's hash: its names, not their ids (which depend on the order
+ * the names came in), so that it breaks ties the same in any order. */
+static uint64_t record_hash(const CpJobRec *r, const char *const names[DICT_COUNT])
 {
-    uint64_t h = strmap_hash(0, ids, sizeof(int64_t) * DICT_COUNT);
+    uint64_t h = 0;
+    for (int d = 0; d < DICT_COUNT; d++)
+        h = hash_str(h, names[d]);
     int64_t nums[] = {r->job_raw, r->array_job, r->array_task, r->state, r->exit_code,
                       r->exit_signal, r->submit, r->eligible, r->start, r->end, r->elapsed,
                       r->timelimit, r->nnodes, r->ncpus};
@@ -645,6 +843,59 @@ typedef struct Attempt {
     UsageFacts facts;
 } Attempt;
 
+/* What a record of one attempt says, to choose between two snapshots of
+ * it: how far it got (pending, running, requeued, final), when it last
+ * says something happened, how many fields it knows, and its hash to
+ * break the last ties. The greater wins, whatever the order of imports. */
+typedef struct Rank {
+    int stage;
+    int64_t last, known;
+    uint64_t hash;
+} Rank;
+
+static int stage_of(int state)
+{
+    if (jobrec_final((CpState)state))
+        return 3;
+    return state == CP_ST_REQUEUED ? 2 : state == CP_ST_PENDING ? 0 : 1;
+}
+
+static int rank_cmp(const Rank *a, const Rank *b)
+{
+    if (a->stage != b->stage)
+        return a->stage < b->stage ? -1 : 1;
+    if (a->last != b->last)
+        return a->last < b->last ? -1 : 1;
+    if (a->known != b->known)
+        return a->known < b->known ? -1 : 1;
+    return a->hash < b->hash ? -1 : a->hash > b->hash;
+}
+
+/* KNOWN_COLS of a stored attempt (asked only when two records of it
+ * differ); -1 on a database error. */
+static int stored_known(Store *st, int64_t id, CpErr *err)
+{
+    sqlite3_stmt *s = st->known_stmt;
+    sqlite3_bind_int64(s, 1, id);
+    int known = sqlite3_step(s) == SQLITE_ROW ? sqlite3_column_int(s, 0) : -1;
+    sqlite3_reset(s);
+    if (known < 0)
+        db_err(st, err, "look up job");
+    return known;
+}
+
+/* KNOWN_COLS of the row bind_job would write for r. */
+static int record_known(const CpJobRec *r, const int64_t ids[DICT_COUNT])
+{
+    return (ids[DICT_USER] != 0) + (ids[DICT_ACCOUNT] != 0) + (ids[DICT_PARTITION] != 0) +
+           (ids[DICT_QOS] != 0) + (r->job_name[0] != '\0') + (r->exit_code != -1) +
+           (r->eligible != CP_TIME_NONE) + (r->start != CP_TIME_NONE) +
+           (r->end != CP_TIME_NONE) + (r->elapsed != CP_DUR_UNKNOWN) +
+           (r->timelimit != CP_DUR_UNKNOWN) + (r->nnodes != -1) + (r->ncpus != -1) +
+           (r->req_mem_mib >= 0) + (r->max_rss_mib >= 0) + (r->req_gpus >= 0) +
+           (r->gpu_type[0] != '\0') + (r->total_cpu_s >= 0) + (r->nodelist[0] != '\0');
+}
+
 static int64_t col_time(sqlite3_stmt *s, int i)
 {
     return sqlite3_column_type(s, i) == SQLITE_NULL ? CP_TIME_NONE : sqlite3_column_int64(s, i);
@@ -686,6 +937,19 @@ static int64_t last_time(int64_t submit, int64_t start, int64_t end, int64_t ela
     return submit;
 }
 
+/* The latest an attempt can end: when its record says it ended, or, for
+ * an attempt still running in its snapshot (which may come after a newer
+ * one), its start plus its time limit (no end for UNLIMITED). */
+static int64_t latest_end(const UsageFacts *f)
+{
+    int64_t last = last_time(f->submit, f->start, f->end, f->elapsed);
+    if (stage_of(f->state) != 1 || f->start == CP_TIME_NONE)
+        return last;
+    if (f->timelimit == CP_DUR_UNLIMITED)
+        return INT64_MAX / 2;
+    return f->timelimit > 0 && f->start + f->timelimit > last ? f->start + f->timelimit : last;
+}
+
 /* Two records with one job id are attempts of one job when one was
  * submitted while the other was known, or as it ended: Slurm resubmits a
  * requeued job at the second its previous attempt ends (job 19 of
@@ -694,8 +958,10 @@ static int64_t last_time(int64_t submit, int64_t start, int64_t end, int64_t ela
 static int same_job(const UsageFacts *a, const CpJobRec *r)
 {
     const int64_t slack = 5; /* seconds of clock skew between records */
-    int64_t a_last = last_time(a->submit, a->start, a->end, a->elapsed);
-    int64_t r_last = last_time(r->submit, r->start, r->end, r->elapsed);
+    UsageFacts rf = {.submit = r->submit, .start = r->start, .end = r->end,
+                     .elapsed = r->elapsed, .state = (int)r->state, .timelimit = r->timelimit};
+    int64_t a_last = latest_end(a);
+    int64_t r_last = latest_end(&rf);
     if (r->submit == CP_TIME_NONE || a->submit == CP_TIME_NONE)
         return 1;
     return (r->submit >= a->submit && r->submit <= a_last + slack) ||
@@ -747,6 +1013,8 @@ static int find_attempts(Store *st, int64_t cluster_id, const CpJobRec *r, int64
         a.facts.gpus = sqlite3_column_double(s, 10);
         a.facts.ncpus = sqlite3_column_type(s, 11) == SQLITE_NULL ? -1 : sqlite3_column_int64(s, 11);
         a.facts.state = sqlite3_column_int(s, 12);
+        a.facts.timelimit =
+            sqlite3_column_type(s, 14) == SQLITE_NULL ? CP_DUR_UNKNOWN : sqlite3_column_int64(s, 14);
         const char *jid = (const char *)sqlite3_column_text(s, 13);
         if (!jid)
             continue;
@@ -780,19 +1048,40 @@ static int step_done(Store *st, sqlite3_stmt *s, CpErr *err, const char *what)
     return rc == SQLITE_DONE ? 0 : db_err(st, err, what);
 }
 
+/* Two snapshots of one attempt: 1 when r (hashed hash) says more than the
+ * stored record, 0 when the stored one stays, -1 on a database error. */
+static int says_more(Store *st, const Attempt *had, const CpJobRec *r,
+                     const int64_t ids[DICT_COUNT], uint64_t hash, CpErr *err)
+{
+    if ((uint64_t)had->hash == hash)
+        return 0;
+    int known = stored_known(st, had->id, err);
+    if (known < 0)
+        return -1;
+    const UsageFacts *f = &had->facts;
+    Rank old = {stage_of(f->state), last_time(had->submit, f->start, f->end, f->elapsed), known,
+                (uint64_t)had->hash};
+    Rank got = {stage_of((int)r->state), last_time(had->submit, r->start, r->end, r->elapsed),
+                record_known(r, ids), hash};
+    return rank_cmp(&got, &old) > 0;
+}
+
 int store_job_put(Store *st, int64_t import_id, const char *default_cluster,
                   const CpJobRec *r, StoreJobCounts *counts, CpErr *err)
 {
     int64_t ids[DICT_COUNT] = {0};
+    if (!jobrec_finite(r))
+        return cp_err_set(err, "job %s: a number is not finite", r->job_id);
     const char *names[DICT_COUNT] = {r->cluster[0] ? r->cluster : default_cluster, r->user,
                                      r->account, r->partition, r->qos};
     for (int d = 0; d < DICT_COUNT; d++)
         if (names[d][0] && dict_id(st, d, names[d], &ids[d], err) < 0)
             return -1;
     int64_t submit = r->submit == CP_TIME_NONE ? 0 : r->submit;
-    uint64_t hash = record_hash(r, ids);
+    uint64_t hash = record_hash(r, names);
     UsageFacts f = {ids[DICT_CLUSTER], ids[DICT_ACCOUNT], ids[DICT_USER], ids[DICT_PARTITION],
-                    r->submit, r->start, r->end, r->elapsed, r->gpus, r->ncpus, (int)r->state};
+                    r->submit, r->start, r->end, r->elapsed, r->gpus, r->ncpus, (int)r->state,
+                    r->timelimit};
     Attempt same, latest;
     int rc, superseded = 0;
     int64_t *max_raw = max_raw_slot(st, ids[DICT_CLUSTER], err, &rc);
@@ -810,7 +1099,10 @@ int store_job_put(Store *st, int64_t import_id, const char *default_cluster,
         return 0;
     }
     if (same.id) {
-        if ((uint64_t)same.hash == hash) {
+        int wins = says_more(st, &same, r, ids, hash, err);
+        if (wins < 0)
+            return -1;
+        if (!wins) {
             counts->unchanged++;
             return 0;
         }
@@ -868,84 +1160,4 @@ int store_link_metrics(Store *st, int64_t import_id, CpErr *err)
     int rc = sqlite3_step(s);
     sqlite3_finalize(s);
     return rc == SQLITE_DONE ? 0 : db_err(st, err, "link GPU metrics");
-}
-
-static int64_t scalar_or_zero(Store *st, const char *sql)
-{
-    int64_t v = store_scalar(st, sql);
-    return v < 0 ? 0 : v;
-}
-
-static int named_counts(Store *st, const char *sql, StoreNamedCount **out, int *n, CpErr *err)
-{
-    sqlite3_stmt *s;
-    *out = NULL;
-    *n = 0;
-    if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
-        return db_err(st, err, "status");
-    int cap = 0;
-    while (sqlite3_step(s) == SQLITE_ROW) {
-        if (*n == cap) {
-            cap = cap ? cap * 2 : 8;
-            *out = xrealloc(*out, (size_t)cap * sizeof **out);
-        }
-        const char *name = (const char *)sqlite3_column_text(s, 0);
-        (*out)[*n].name = xstrdup(name ? name : "");
-        (*out)[*n].count = sqlite3_column_int64(s, 1);
-        (*n)++;
-    }
-    sqlite3_finalize(s);
-    return 0;
-}
-
-int store_status(Store *st, StoreStatus *o, CpErr *err)
-{
-    memset(o, 0, sizeof *o);
-    o->jobs = scalar_or_zero(st, "SELECT count(*) FROM jobs WHERE final=1");
-    o->attempts = scalar_or_zero(st, "SELECT count(*) FROM jobs");
-    o->users = scalar_or_zero(st, "SELECT count(*) FROM users");
-    o->accounts = scalar_or_zero(st, "SELECT count(*) FROM accounts");
-    o->groups = scalar_or_zero(st, "SELECT count(DISTINCT group_name) FROM people");
-    o->people = scalar_or_zero(st, "SELECT count(DISTINCT user) FROM people");
-    o->clusters_n = scalar_or_zero(st, "SELECT count(*) FROM clusters");
-    o->inventory_rows = scalar_or_zero(st, "SELECT count(*) FROM inventory");
-    o->events = scalar_or_zero(st, "SELECT count(*) FROM events");
-    o->pubs = scalar_or_zero(st, "SELECT count(*) FROM pubs");
-    o->gpu_metrics = scalar_or_zero(st, "SELECT count(*) FROM gpu_metrics");
-    o->imports = scalar_or_zero(st, "SELECT count(*) FROM imports WHERE finished_at IS NOT NULL");
-    o->first_submit = o->last_submit = CP_TIME_NONE;
-    if (o->attempts > 0) {
-        o->first_submit = store_scalar(st, "SELECT min(submit) FROM jobs WHERE submit > 0");
-        o->last_submit = store_scalar(st, "SELECT max(submit) FROM jobs");
-    }
-    sqlite3_stmt *s;
-    if (sqlite3_prepare_v2(st->db, "SELECT total(gpu_hours), total(cpu_hours) FROM usage_month",
-                           -1, &s, NULL) == SQLITE_OK) {
-        if (sqlite3_step(s) == SQLITE_ROW) {
-            o->gpu_hours = sqlite3_column_double(s, 0);
-            o->cpu_hours = sqlite3_column_double(s, 1);
-        }
-        sqlite3_finalize(s);
-    }
-    if (named_counts(st,
-                     "SELECT c.name, count(j.id) FROM clusters c LEFT JOIN jobs j "
-                     "ON j.cluster_id=c.id AND j.final=1 GROUP BY c.id ORDER BY c.name",
-                     &o->clusters, &o->nclusters, err) < 0)
-        return -1;
-    return named_counts(st,
-                        "SELECT kind || ' ' || path || ' (' || coalesce(format,'') || ')', "
-                        "coalesce(rows_added,0) FROM imports WHERE finished_at IS NOT NULL "
-                        "ORDER BY id DESC LIMIT 10",
-                        &o->recent_imports, &o->nrecent, err);
-}
-
-void store_status_free(StoreStatus *s)
-{
-    for (int i = 0; i < s->nclusters; i++)
-        free(s->clusters[i].name);
-    for (int i = 0; i < s->nrecent; i++)
-        free(s->recent_imports[i].name);
-    free(s->clusters);
-    free(s->recent_imports);
-    memset(s, 0, sizeof *s);
 }

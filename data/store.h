@@ -19,9 +19,36 @@ typedef struct Store Store;
 
 #define STORE_SCHEMA_VERSION 1
 
-/* Open (creating and migrating) the database at path. Caller closes with
- * store_close. NULL with err on failure. */
+/* Open (creating and migrating) the database at path. A database of a
+ * newer schema is refused before anything in it changes. Statements wait
+ * for other processes' locks (an import) up to store_lock_timeout seconds.
+ * Caller closes with store_close. NULL with err on failure. */
 Store *store_open(const char *path, CpErr *err);
+/* Open for a command that only reads: as store_open when the file and its
+ * folder are writable; else (a read-only folder or mount) read-only: no
+ * journal switch, no migration, a database of an older or newer schema
+ * refused, and a WAL database in a folder nobody may write read as
+ * immutable (no process can be writing it there). */
+Store *store_open_read(const char *path, CpErr *err);
+
+/* What went wrong with the database in this process, for the exit code. */
+enum { STORE_FAULT_NONE, STORE_FAULT_LOCKED, STORE_FAULT_CORRUPT };
+#define STORE_LOCK_TIMEOUT_S 120 /* default wait for another process's lock */
+
+/* Once, before any store is opened (main): record SQLite's corruption
+ * reports, and call notice (may be NULL) once per wait that lasts more
+ * than a second; timeout_s (>= 0; -1 keeps the default) bounds a wait. */
+void store_faults_init(void (*notice)(const char *path), int timeout_s);
+/* Replace the wait notice (NULL: wait silently, e.g. under curses). */
+void store_wait_notice(void (*notice)(const char *path));
+/* STORE_FAULT_CORRUPT once SQLite reported a corrupt file, else
+ * STORE_FAULT_LOCKED once a wait for a lock timed out, else NONE. */
+int store_fault(void);
+/* Seconds a statement waits for a lock. */
+int store_lock_timeout(void);
+/* on 1: statements wait for locks (the default); 0: fail at once (a
+ * best-effort write such as a cache). */
+void store_wait(Store *st, int on);
 void store_close(Store *st);
 
 /* The open sqlite3 handle, for modules of data/ that keep their SQL in a

@@ -96,15 +96,27 @@ static int insert_window(sqlite3 *db, const char *clusters, int64_t since, int64
     return run_done(db, s, "record the collect", err);
 }
 
+static int drop_import(sqlite3 *db, int64_t *id, CpErr *err)
+{
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(db, "DELETE FROM imports WHERE id=?1", -1, &s, NULL) != SQLITE_OK)
+        return sqlrow_err(db, err, "record the collect");
+    sqlite3_bind_int64(s, 1, *id);
+    *id = 0;
+    return run_done(db, s, "record the collect", err);
+}
+
 int store_collect_record(Store *st, const char *clusters, int64_t since, int64_t until,
-                         const char *import_path, const char *label, CpErr *err)
+                         const char *import_path, const char *label, int keep_import,
+                         CpErr *err)
 {
     sqlite3 *db = store_db(st);
     int64_t import_id;
     if (store_begin(st, err) < 0)
         return -1;
     if (find_import(db, import_path, &import_id, err) < 0 ||
-        (import_id > 0 && rename_import(db, import_id, label, err) < 0) ||
+        (import_id > 0 && keep_import && rename_import(db, import_id, label, err) < 0) ||
+        (import_id > 0 && !keep_import && drop_import(db, &import_id, err) < 0) ||
         insert_window(db, clusters, since, until, import_id, err) < 0) {
         store_rollback(st);
         return -1;

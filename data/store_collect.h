@@ -27,9 +27,12 @@ int store_collect_windows(Store *st, const char *clusters, StoreCollectWindow **
 /* Record a successful collect in one transaction of its own: the import
  * row that import_sacct wrote for import_path (its latest with that path)
  * is renamed to kind 'collect' and path label, and the window [since,
- * until] is stored against it. Call after the import committed. Returns 0,
- * or -1 with err filled and nothing changed. */
+ * until] is stored against it. With keep_import 0 (the import read no
+ * row) the import row is deleted instead and the window stored alone.
+ * Call after the import committed. Returns 0, or -1 with err filled and
+ * nothing changed. */
 int store_collect_record(Store *st, const char *clusters, int64_t since, int64_t until,
-                         const char *import_path, const char *label, CpErr *err);
+                         const char *import_path, const char *label, int keep_import,
+                         CpErr *err);
 
 #endif

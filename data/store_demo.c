@@ -1,5 +1,6 @@
 /* store_demo: the SQL of the demo: recognising a capplan database before
- * `capplan demo` replaces it, and writing the meeting notes and stated
+ * `capplan demo` replaces it and whether it holds only the demo's own work
+ * (site_meta "demo", schema v10), and writing the meeting notes and stated
  * needs (schema version 2) that no CSV import carries yet. Prepared
  * statements and bound parameters only. */
 #include <sqlite3.h>
@@ -42,6 +43,96 @@ int store_demo_is_capplan(const char *path, CpErr *err)
     if (is < 0)
         return cp_err_set(err, "%s: cannot read as a database", path);
     return is;
+}
+
+/* Tables that hold what people put in: every import, and what is typed
+ * (notes, scenarios, profile names, meetings, ...). Caches and tables
+ * derived from the jobs are left out. */
+static const char *const work_tables[] = {
+    "imports", "notes", "stated_needs", "profile_names", "scenarios", "scenario_params",
+    "scenario_edits", "collects", "allocations", "carbon_intensity", "sites", "meetings", "peers"};
+
+/* Rows of table, 0 when the table does not exist (an older schema). */
+static int64_t rows_of(sqlite3 *db, const char *table)
+{
+    char sql[96];
+    sqlite3_stmt *s;
+    int64_t n = 0;
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM \"%s\"", table);
+    if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK)
+        return 0;
+    if (sqlite3_step(s) == SQLITE_ROW)
+        n = sqlite3_column_int64(s, 0);
+    sqlite3_finalize(s);
+    return n;
+}
+
+/* "imports=12 notes=40 ..." of the tables holding rows, into out; the
+ * number of such rows. */
+static int64_t work_signature(sqlite3 *db, char *out, size_t n)
+{
+    size_t o = 0;
+    int64_t total = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < sizeof work_tables / sizeof work_tables[0]; i++) {
+        int64_t r = rows_of(db, work_tables[i]);
+        total += r;
+        if (r > 0 && o < n)
+            o += (size_t)snprintf(out + o, n - o, "%s%s=%lld", o ? " " : "", work_tables[i],
+                                  (long long)r);
+    }
+    return total;
+}
+
+/* site_meta's "demo" into out ("" when none). */
+static void demo_mark(sqlite3 *db, char *out, size_t n)
+{
+    sqlite3_stmt *s;
+    out[0] = '\0';
+    if (sqlite3_prepare_v2(db, "SELECT value FROM site_meta WHERE key = 'demo'", -1, &s, NULL) !=
+        SQLITE_OK)
+        return;
+    if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_text(s, 0))
+        snprintf(out, n, "%s", (const char *)sqlite3_column_text(s, 0));
+    sqlite3_finalize(s);
+}
+
+int store_demo_own_work(const char *path, CpErr *err)
+{
+    sqlite3 *db = NULL;
+    char *uri = sqlite3_mprintf("file:%s?mode=ro", path);
+    int rc = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+    sqlite3_free(uri);
+    if (rc != SQLITE_OK) {
+        sqlite3_close(db);
+        return cp_err_set(err, "%s: cannot read as a database", path);
+    }
+    sqlite3_busy_timeout(db, 5000);
+    char now[512], made[512];
+    int64_t total = work_signature(db, now, sizeof now);
+    demo_mark(db, made, sizeof made);
+    sqlite3_close(db);
+    if (total == 0 || (made[0] && strcmp(now, made) == 0))
+        return 1;
+    cp_err_set(err, "%s holds work not made by `capplan demo` (%s)%s; not replaced "
+                    "(--force replaces it, or choose another --db PATH)",
+               path, now, made[0] ? "" : ", no demo mark");
+    return 0;
+}
+
+int store_demo_mark(Store *st, CpErr *err)
+{
+    sqlite3 *db = store_db(st);
+    char sig[512];
+    work_signature(db, sig, sizeof sig);
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO site_meta(key, value) VALUES('demo', ?1)",
+                           -1, &s, NULL) != SQLITE_OK)
+        return cp_err_set(err, "database: %s", sqlite3_errmsg(db));
+    sqlite3_bind_text(s, 1, sig, -1, SQLITE_TRANSIENT);
+    int rc = sqlite3_step(s);
+    sqlite3_finalize(s);
+    return rc == SQLITE_DONE ? 0 : cp_err_set(err, "database: %s", sqlite3_errmsg(db));
 }
 
 static void bind_opt(sqlite3_stmt *s, int i, double v)

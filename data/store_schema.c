@@ -201,14 +201,55 @@ static const char v9[] =
     "                    ELSE -1 END AS el FROM jobs))\n"
     "WHERE EXISTS (SELECT 1 FROM jobs);\n";
 
-/* Version 10 (issue 13, model v2): scenario keys of model v1. A purchase of
+/* Version 10 (issue 15): facts about this database file itself, by key:
+ * "anon_key" the site's secret for --anonymize pseudonyms (32 random
+ * bytes, reports/anon), "demo" what `capplan demo` made (data/store_demo,
+ * so that a later demo replaces only its own work). */
+static const char v10[] =
+    "CREATE TABLE site_meta(key TEXT PRIMARY KEY, value BLOB NOT NULL);\n";
+
+/* Version 11 (issue 16): what the dashboard remembers between sessions,
+ * one row per key; "scenario" is the scenario last shown, which the next
+ * `capplan tui` without --scenario opens on. */
+static const char v11[] =
+    "CREATE TABLE dashboard_state(key TEXT PRIMARY KEY, value TEXT NOT NULL,\n"
+    "  at INTEGER NOT NULL);\n";
+
+
+/* Version 12 (issue 17): the GPU catalog, what one could buy, for the
+ * report's recommendation (data/catalog.c): per model its memory (GiB),
+ * speed against the reference GPU, board power (W) and price of one GPU
+ * in currency (NULL: unknown). */
+static const char v12[] =
+    "CREATE TABLE gpu_catalog(model TEXT PRIMARY KEY, mem_gib REAL NOT NULL,\n"
+    "  relative_speed REAL NOT NULL, tdp_w REAL, price REAL, currency TEXT NOT NULL,\n"
+    "  import_id INTEGER);\n";
+
+
+/* Version 13 (issue 18): who does what research. people.name is the name
+ * papers write (roster column `name`), aliases other spellings
+ * (';'-separated). papers: publications with their text (title, venue,
+ * keywords, abstract; from BibTeX or the research CSV), one row per
+ * (year, title); paper_authors: each paper's authors in order, as written
+ * (LaTeX made plain). Authors are matched to people when read, so a roster
+ * imported later still counts (data/store_research.c). */
+static const char v13[] =
+    "ALTER TABLE people ADD COLUMN name TEXT;\n"
+    "ALTER TABLE people ADD COLUMN aliases TEXT;\n"
+    "CREATE TABLE papers(id INTEGER PRIMARY KEY, year INTEGER NOT NULL, title TEXT NOT NULL,\n"
+    "  venue TEXT, keywords TEXT, abstract TEXT, bibkey TEXT, import_id INTEGER,\n"
+    "  UNIQUE(year, title));\n"
+    "CREATE TABLE paper_authors(paper_id INTEGER NOT NULL, pos INTEGER NOT NULL,\n"
+    "  name TEXT NOT NULL, PRIMARY KEY(paper_id, pos)) WITHOUT ROWID;\n";
+
+/* Version 14 (issue 13, model v2): scenario keys of model v1. A purchase of
  * memory class C (purchase.C.yK) becomes a purchase of the inventory's most
  * common model of that class (purchase.MODEL.yK, same number of GPUs: now
  * counted at the model's relative speed), its reason noting the old key;
  * share and burst (replaced by one pool per group, in GPU-eq) and purchases
  * of a class with no model are dropped, each recorded in scenario_edits
  * (new_value NULL, the reason saying why). */
-static const char v10[] =
+static const char v14[] =
     "INSERT INTO scenario_edits(scenario_id, key, group_name, old_value, new_value, measured,\n"
     "  label, reason, who, at)\n"
     "SELECT scenario_id, key, group_name, value, NULL, measured, label,\n"
@@ -238,5 +279,5 @@ static const char v10[] =
     "DELETE FROM scenario_params WHERE key GLOB 'purchase.24.y*' OR key GLOB 'purchase.48.y*'\n"
     "  OR key GLOB 'purchase.80.y*' OR key GLOB 'purchase.80+.y*';\n";
 
-const char *const store_migrations[] = {v1, v2, v3, v4, v5, v6, v7, v8, v9, v10};
+const char *const store_migrations[] = {v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14};
 const int store_nmigrations = (int)(sizeof store_migrations / sizeof store_migrations[0]);

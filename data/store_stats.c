@@ -570,11 +570,12 @@ static void header_blob(const StoreStatsData *d, CpBuf *b)
 
 /* Replace the cache with d's attempts, tagged fp, when the write lock is
  * free at once and the jobs are still those fp describes. Best effort. */
-static void cache_write(sqlite3 *db, const StoreStatsData *d, const char *fp)
+static void cache_write(Store *st, const StoreStatsData *d, const char *fp)
 {
+    sqlite3 *db = store_db(st);
     char now[160];
     sqlite3_stmt *ins = NULL;
-    sqlite3_busy_timeout(db, 0);
+    store_wait(st, 0);
     if (exec(db, "BEGIN IMMEDIATE") < 0)
         goto out;
     if (fingerprint(db, now, sizeof now, NULL) < 0 || strcmp(now, fp) != 0 ||
@@ -604,7 +605,7 @@ fail:
     sqlite3_finalize(ins);
     exec(db, "ROLLBACK");
 out:
-    sqlite3_busy_timeout(db, 5000); /* store_open's */
+    store_wait(st, 1); /* store_open's */
 }
 
 static void drop_gpu_types(StoreStatsData *d)
@@ -672,7 +673,7 @@ StoreStatsData *store_stats_load(Store *st, unsigned needs, CpErr *err)
     d->in.usage = d->usage;
     names_publish(d);
     if (own && fp[0])
-        cache_write(db, d, fp);
+        cache_write(st, d, fp);
     return d;
 fail:
     exec(db, "PRAGMA mmap_size=0");

@@ -1,6 +1,7 @@
 #include "data/store_tui.h"
 
 #include <sqlite3.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -436,6 +437,47 @@ static double num_or(sqlite3_stmt *s, int i, double unknown)
     return sqlite3_column_type(s, i) == SQLITE_NULL ? unknown : sqlite3_column_double(s, i);
 }
 
+/* Add one attempt of gpus over h hours to e. */
+static void eff_add(StoreTuiEff *e, double gpus, double h, double util, double mem, double ncpus,
+                    double cpu_s, double req, double rss)
+{
+    if (gpus > 0) {
+        e->gpu_h += gpus * h;
+        if (util >= 0) {
+            e->gpu_h_util += gpus * h;
+            e->util_x_h += util * gpus * h;
+        }
+        if (mem >= 0) {
+            e->gpu_h_mem += gpus * h;
+            e->mem_x_h += mem * gpus * h;
+        }
+    }
+    if (ncpus > 0 && cpu_s >= 0 && h > 0) {
+        e->cpu_alloc_h += ncpus * h;
+        e->cpu_used_h += cpu_s / 3600.0;
+    }
+    if (req > 0 && rss >= 0 && h > 0) {
+        e->mem_req_h += req * h;
+        e->mem_used_h += rss * h;
+    }
+}
+
+/* The per-user slot of id (grown as ids come), NULL for no user. */
+static StoreTuiEff *user_slot(StoreTuiScan *o, int64_t id)
+{
+    if (id <= 0 || id > (int64_t)1 << 31)
+        return NULL;
+    if (id >= o->nby_user) {
+        int64_t n = o->nby_user ? o->nby_user : 256;
+        while (n <= id)
+            n *= 2;
+        o->by_user = xrealloc(o->by_user, (size_t)n * sizeof *o->by_user);
+        memset(o->by_user + o->nby_user, 0, (size_t)(n - o->nby_user) * sizeof *o->by_user);
+        o->nby_user = n;
+    }
+    return &o->by_user[id];
+}
+
 static int row_scan(sqlite3_stmt *s, void *ctx)
 {
     StoreTuiScan *o = ctx;
@@ -448,36 +490,53 @@ static int row_scan(sqlite3_stmt *s, void *ctx)
     double cpu_s = num_or(s, 6, -1), req = num_or(s, 7, -1), rss = num_or(s, 8, -1);
     o->attempts++;
     heat_add(o->heat, start, end, gpus);
-    if (gpus > 0) {
-        o->gpu_h += gpus * h;
-        if (util >= 0) {
-            o->gpu_h_util += gpus * h;
-            o->util_x_h += util * gpus * h;
-        }
-        if (mem >= 0) {
-            o->gpu_h_mem += gpus * h;
-            o->mem_x_h += mem * gpus * h;
-        }
-    }
-    if (ncpus > 0 && cpu_s >= 0 && h > 0) {
-        o->cpu_alloc_h += ncpus * h;
-        o->cpu_used_h += cpu_s / 3600.0;
-    }
-    if (req > 0 && rss >= 0 && h > 0) {
-        o->mem_req_h += req * h;
-        o->mem_used_h += rss * h;
-    }
+    StoreTuiEff all = {o->gpu_h, o->gpu_h_util, o->util_x_h, o->gpu_h_mem, o->mem_x_h,
+                       o->cpu_alloc_h, o->cpu_used_h, o->mem_req_h, o->mem_used_h};
+    eff_add(&all, gpus, h, util, mem, ncpus, cpu_s, req, rss);
+    o->gpu_h = all.gpu_h, o->gpu_h_util = all.gpu_h_util, o->util_x_h = all.util_x_h;
+    o->gpu_h_mem = all.gpu_h_mem, o->mem_x_h = all.mem_x_h;
+    o->cpu_alloc_h = all.cpu_alloc_h, o->cpu_used_h = all.cpu_used_h;
+    o->mem_req_h = all.mem_req_h, o->mem_used_h = all.mem_used_h;
+    StoreTuiEff *u = sqlite3_column_type(s, 9) == SQLITE_NULL
+                         ? NULL
+                         : user_slot(o, sqlite3_column_int64(s, 9));
+    if (u)
+        eff_add(u, gpus, h, util, mem, ncpus, cpu_s, req, rss);
+    return 0;
+}
+
+static int row_scan_name(sqlite3_stmt *s, void *ctx)
+{
+    StoreTuiScan *o = ctx;
+    int64_t id = sqlite3_column_int64(s, 0);
+    const char *name = (const char *)sqlite3_column_text(s, 1);
+    if (id > 0 && id < o->nby_user && name && !o->names[id])
+        o->names[id] = xstrdup(name);
     return 0;
 }
 
 int store_tui_scan(Store *st, int64_t since, StoreTuiScan *out, CpErr *err)
 {
     memset(out, 0, sizeof *out);
-    return query(store_db(st),
-                 "SELECT start, CASE WHEN elapsed >= 0 THEN start + elapsed ELSE end_time END, "
-                 "gpus, gpu_util, gpu_mem_gib, ncpus, total_cpu_s, req_mem_mib, max_rss_mib "
-                 "FROM jobs WHERE start >= ?1",
-                 since, row_scan, out, "job scan", err);
+    if (query(store_db(st),
+              "SELECT start, CASE WHEN elapsed >= 0 THEN start + elapsed ELSE end_time END, "
+              "gpus, gpu_util, gpu_mem_gib, ncpus, total_cpu_s, req_mem_mib, max_rss_mib, user_id "
+              "FROM jobs WHERE start >= ?1",
+              since, row_scan, out, "job scan", err) < 0)
+        return -1;
+    out->names = xcalloc(out->nby_user > 0 ? (size_t)out->nby_user : 1, sizeof *out->names);
+    return query(store_db(st), "SELECT id, name FROM users", 0, row_scan_name, out, "users", err);
+}
+
+void store_tui_scan_free(StoreTuiScan *scan)
+{
+    for (int64_t i = 0; scan->names && i < scan->nby_user; i++)
+        free(scan->names[i]);
+    free(scan->names);
+    free(scan->by_user);
+    scan->names = NULL;
+    scan->by_user = NULL;
+    scan->nby_user = 0;
 }
 
 /* ---- meeting input ---------------------------------------------------- */
@@ -540,6 +599,30 @@ int store_tui_stated_set(Store *st, const char *user, const char *group, const c
                      "ON CONFLICT(user, group_name, date) DO UPDATE SET "
                      "gpus_fulltime = ?5, gpu_mem_class_gib = ?6",
                      t, gpus_fulltime, gpu_mem_class_gib, "stated need", err);
+}
+
+int store_tui_stated_get(Store *st, const char *user, const char *group, const char *date,
+                         int *found, double *gpus_fulltime, double *gpu_mem_class_gib,
+                         CpErr *err)
+{
+    sqlite3 *db = store_db(st);
+    sqlite3_stmt *s = NULL;
+    if (sqlite3_prepare_v2(db,
+                           "SELECT gpus_fulltime, gpu_mem_class_gib FROM stated_needs "
+                           "WHERE user = ?1 AND group_name = ?2 AND date = ?3",
+                           -1, &s, NULL) != SQLITE_OK)
+        return sqlrow_err(db, err, "stated need");
+    sqlite3_bind_text(s, 1, user, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(s, 2, group, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(s, 3, date, -1, SQLITE_TRANSIENT);
+    int rc = sqlite3_step(s);
+    *found = rc == SQLITE_ROW;
+    if (*found) {
+        *gpus_fulltime = sqlrow_num(s, 0, -1);
+        *gpu_mem_class_gib = sqlrow_num(s, 1, -1);
+    }
+    sqlite3_finalize(s);
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : sqlrow_err(db, err, "stated need");
 }
 
 int store_tui_stated_delete(Store *st, const char *user, const char *group, const char *date,
@@ -631,4 +714,52 @@ void store_tui_jobs_free(StoreTuiJob *v, size_t n)
         free(v[i].partition), free(v[i].cluster);
     }
     free(v);
+}
+
+int store_tui_copy(Store *st, const char *path, CpErr *err)
+{
+    sqlite3 *db = store_db(st);
+    sqlite3_stmt *s = NULL;
+    if (sqlite3_prepare_v2(db, "VACUUM INTO ?1", -1, &s, NULL) != SQLITE_OK)
+        return sqlrow_err(db, err, "copy");
+    sqlite3_bind_text(s, 1, path, -1, SQLITE_TRANSIENT);
+    int rc = sqlite3_step(s);
+    sqlite3_finalize(s);
+    return rc == SQLITE_DONE ? 0 : sqlrow_err(db, err, "copy");
+}
+
+int store_tui_last_scenario(Store *st, char *out, size_t n, CpErr *err)
+{
+    sqlite3 *db = store_db(st);
+    sqlite3_stmt *s = NULL;
+    out[0] = '\0';
+    if (sqlite3_prepare_v2(db,
+                           "SELECT d.value FROM dashboard_state d WHERE d.key = 'scenario' AND "
+                           "(d.value = 'base' OR EXISTS (SELECT 1 FROM scenarios s WHERE "
+                           "s.name = d.value))",
+                           -1, &s, NULL) != SQLITE_OK)
+        return sqlrow_err(db, err, "dashboard state");
+    int rc = sqlite3_step(s);
+    if (rc == SQLITE_ROW) {
+        const char *v = (const char *)sqlite3_column_text(s, 0);
+        snprintf(out, n, "%s", v ? v : "");
+    }
+    sqlite3_finalize(s);
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : sqlrow_err(db, err, "dashboard state");
+}
+
+int store_tui_set_last_scenario(Store *st, const char *name, CpErr *err)
+{
+    sqlite3 *db = store_db(st);
+    sqlite3_stmt *s = NULL;
+    if (sqlite3_prepare_v2(db,
+                           "INSERT INTO dashboard_state(key, value, at) VALUES('scenario', ?1, "
+                           "strftime('%s', 'now')) ON CONFLICT(key) DO UPDATE SET "
+                           "value = excluded.value, at = excluded.at",
+                           -1, &s, NULL) != SQLITE_OK)
+        return sqlrow_err(db, err, "dashboard state");
+    sqlite3_bind_text(s, 1, name, -1, SQLITE_TRANSIENT);
+    int rc = sqlite3_step(s);
+    sqlite3_finalize(s);
+    return rc == SQLITE_DONE ? 0 : sqlrow_err(db, err, "dashboard state");
 }

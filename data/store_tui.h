@@ -115,6 +115,14 @@ void store_tui_snapshot_free(StoreTuiSnapshot *s);
  * (heat[d*24+h], d = 0 for Monday, h the UTC hour; divide by the weeks
  * covered for mean GPUs in use), and requested against used resources,
  * each over the attempts where both are known. */
+/* Requested against used, summed over job attempts. */
+typedef struct StoreTuiEff {
+    double gpu_h, gpu_h_util, util_x_h;      /* GPU-hours; with a known utilisation; util x h */
+    double gpu_h_mem, mem_x_h;               /* with a known GPU memory peak; GiB x h */
+    double cpu_alloc_h, cpu_used_h;          /* CPU-hours allocated, used (CPU time known) */
+    double mem_req_h, mem_used_h;            /* MiB-hours requested, peak used (both known) */
+} StoreTuiEff;
+
 typedef struct StoreTuiScan {
     double heat[168];
     double gpu_h, gpu_h_util, util_x_h;      /* GPU-hours; with a known utilisation; util x h */
@@ -122,10 +130,17 @@ typedef struct StoreTuiScan {
     double cpu_alloc_h, cpu_used_h;          /* CPU-hours allocated, used (CPU time known) */
     double mem_req_h, mem_used_h;            /* MiB-hours requested, peak used (both known) */
     int64_t attempts;
+    /* The same per user: by_user[id] for the users table's ids (owned),
+     * names[id] their logins (owned, NULL for an id not in use). */
+    StoreTuiEff *by_user;
+    char **names;
+    int64_t nby_user;
 } StoreTuiScan;
 
-/* Fill *out from the jobs table (a full scan). */
+/* Fill *out from the jobs table (a full scan), per user too. Caller frees
+ * with store_tui_scan_free (also after an error). */
 int store_tui_scan(Store *st, int64_t since, StoreTuiScan *out, CpErr *err);
+void store_tui_scan_free(StoreTuiScan *scan);
 
 /* One job attempt, as the member detail lists it. */
 typedef struct StoreTuiJob {
@@ -150,11 +165,26 @@ int store_tui_note_add(Store *st, const char *group, const char *user, const cha
  * stored as NULL (not stated). */
 int store_tui_stated_set(Store *st, const char *user, const char *group, const char *date,
                          double gpus_fulltime, double gpu_mem_class_gib, CpErr *err);
+/* user's stated need of that date in group: *found 1 with the GPUs and
+ * memory class (-1 when not stated), 0 when there is none. */
+int store_tui_stated_get(Store *st, const char *user, const char *group, const char *date,
+                         int *found, double *gpus_fulltime, double *gpu_mem_class_gib,
+                         CpErr *err);
 /* Remove a note added by store_tui_note_add (undo). */
 int store_tui_note_delete(Store *st, const char *group, const char *date, const char *text,
                           CpErr *err);
 /* Remove user's stated need of that date (undo of a first statement). */
 int store_tui_stated_delete(Store *st, const char *user, const char *group, const char *date,
                             CpErr *err);
+
+/* The scenario the dashboard showed last, into out (n bytes); "" when
+ * none is remembered or it is not stored any more ("base" always is). */
+int store_tui_last_scenario(Store *st, char *out, size_t n, CpErr *err);
+/* Remember name as the scenario shown last. */
+int store_tui_set_last_scenario(Store *st, const char *name, CpErr *err);
+
+/* Copy the whole database into path (an empty or absent file), for a run
+ * that must not change the original (the headless --bench-keys). */
+int store_tui_copy(Store *st, const char *path, CpErr *err);
 
 #endif

@@ -28,7 +28,7 @@ FUZZ_CFLAGS  := $(filter-out -Werror -O2 -O3 -g -fsanitize=% -fno-sanitize-recov
 # links only the modules it reaches, and another engineer's half-written
 # file elsewhere does not stop the fuzzers. A reader that starts using
 # another module shows as an undefined reference: add the module here.
-FUZZ_LIB_SRC := $(wildcard core/cp.c core/strmap.c core/civil.c data/fields.c data/reader.c \
+FUZZ_LIB_SRC := $(wildcard core/cp.c core/strmap.c core/civil.c data/fields.c data/jobrec.c data/reader.c \
                   data/linereader.c data/peekfile.c data/sacct_fields.c data/sacct_text.c \
                   data/fold.c data/json_stream.c data/sacct_json.c data/csvin.c \
                   data/sacct_kv.c data/trace.c data/trace_*.c data/textenc.c data/tz.c \
@@ -36,8 +36,16 @@ FUZZ_LIB_SRC := $(wildcard core/cp.c core/strmap.c core/civil.c data/fields.c da
 FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=$(FUZZ_DIR)/%.o)
 FUZZ_LIB     := $(FUZZ_DIR)/libcapplan_fuzz.a
 
+# The deep target (fuzz_pipeline: import into an in-memory database, then
+# status, every stats kind, profile, project and the report) links the
+# whole program less main, as a second archive.
+FUZZ_DEEP_SRC := $(wildcard core/*.c data/*.c reports/*.c tui/*.c) \
+                 $(filter-out cli/main.c,$(wildcard cli/*.c))
+FUZZ_DEEP_OBJ := $(FUZZ_DEEP_SRC:%.c=$(FUZZ_DIR)/%.o)
+FUZZ_DEEP_LIB := $(FUZZ_DIR)/libcapplan_deep.a
+
 # A reader's target exists only once the reader's header does.
-FUZZ_ALL     := fuzz_fields \
+FUZZ_ALL     := fuzz_fields fuzz_pipeline \
                 $(if $(wildcard data/sacct_text.h),fuzz_sacct_text) \
                 $(if $(wildcard data/sacct_json.h),fuzz_sacct_json) \
                 $(if $(wildcard data/csvin.h),fuzz_csvin) \
@@ -63,6 +71,13 @@ $(FUZZ_DIR)/%.o: %.c
 $(FUZZ_LIB): $(FUZZ_LIB_OBJ)
 	rm -f $@
 	ar rcs $@ $^
+
+$(FUZZ_DEEP_LIB): $(FUZZ_DEEP_OBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+$(FUZZ_DIR)/fuzz_pipeline: $(FUZZ_DIR)/tests/fuzz/fuzz_pipeline.o $(FUZZ_DEEP_LIB)
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(PKG_LIBS)
 
 $(FUZZ_DIR)/fuzz_%: $(FUZZ_DIR)/tests/fuzz/fuzz_%.o $(FUZZ_LIB)
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(PKG_LIBS)

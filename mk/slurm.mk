@@ -1,7 +1,10 @@
 # make test-slurm: `capplan collect` against a real Slurm 22.05 with
 # accounting (tests/slurm/): installs slurm-wlm slurmdbd slurm-client
 # mariadb-server munge when missing, starts a private sandbox on loopback,
-# submits a job mix, collects, checks job by job, stops everything by PID.
+# runs a first collect month by month from 2000, submits a job mix,
+# collects, checks job by job, collects through ssh, with --clusters all,
+# killed and resumed, and as a plain user under PrivateData=jobs (refused),
+# stops everything by PID.
 # Needs root and Debian 12; about 2 minutes (plus the packages, once).
 # capplan is the ASan + UBSan build, as in `make test`.
 #   make test-slurm

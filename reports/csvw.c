@@ -2,8 +2,10 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "reports/anon.h"
 #include "reports/rtext.h"
 
 int csvw_plain_number(const char *s)
@@ -26,11 +28,16 @@ int csvw_plain_number(const char *s)
 
 int csvw_risky(const char *s)
 {
-    return strchr("=+-@\t\r", s[0]) && s[0] != '\0' && !csvw_plain_number(s);
+    while (*s == ' ') /* a spreadsheet skips leading spaces before a formula */
+        s++;
+    return s[0] != '\0' && strchr("=+-@\t\r\n", s[0]) && !csvw_plain_number(s);
 }
 
 void csvw_text(FILE *out, const char *s)
 {
+    char *scrubbed = anon_scrub_current() ? anon_scrub_text(anon_scrub_current(), s) : NULL;
+    if (scrubbed)
+        s = scrubbed;
     int risky = csvw_risky(s);
     int quote = risky || strpbrk(s, ",\"\r\n") != NULL;
     if (quote)
@@ -51,6 +58,7 @@ void csvw_text(FILE *out, const char *s)
     }
     if (quote)
         fputc('"', out);
+    free(scrubbed);
 }
 
 void csvw_num(FILE *out, double v)

@@ -5,7 +5,8 @@
  * decimals, no thousands separators.
  *
  * Spreadsheet safety (OWASP "CSV injection"): a text cell that starts with
- * '=', '+', '-', '@', a tab or a carriage return is neutralised: it is
+ * '=', '+', '-', '@', a tab, a carriage return or a line feed, after any
+ * leading spaces (" =1+1" too), is neutralised: it is
  * written quoted with a single quote in front ('=HYPERLINK(...)), so a
  * spreadsheet shows it as text and never runs it. The one exception is a
  * text cell that is a plain decimal number ("-3.5", "-12"): a spreadsheet

@@ -1,8 +1,10 @@
 #include "reports/mdw.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "reports/anon.h"
 #include "reports/rtext.h"
 
 /* Punctuation that Markdown (CommonMark, GitHub, pandoc) may read as
@@ -14,6 +16,9 @@ static const char md_special[] = "\\`*_[]<>|$~^@&#";
 
 void mdw_text(FILE *out, const char *s)
 {
+    char *scrubbed = anon_scrub_current() ? anon_scrub_text(anon_scrub_current(), s) : NULL;
+    if (scrubbed)
+        s = scrubbed;
     while (*s) {
         size_t len = rtext_char(s);
         if (len == 0) {
@@ -26,6 +31,7 @@ void mdw_text(FILE *out, const char *s)
         fwrite(s, 1, len, out);
         s += len;
     }
+    free(scrubbed);
 }
 
 void mdw_head(FILE *out, const char *const *titles, const char *align, size_t n)

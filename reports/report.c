@@ -1,13 +1,21 @@
 /* report: gathering the figures, shared helpers, and the report file. */
 #include "reports/report.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "core/stats.h"
 #include "data/store_stats.h"
+#include "data/store_sources.h"
 #include "reports/anon.h"
+#include "data/store_anon.h"
+#include "reports/mdfit.h"
+#include "reports/mdhtml.h"
 #include "reports/mdw.h"
 #include "reports/report_int.h"
 #include "reports/rfile.h"
@@ -92,6 +100,7 @@ static int gather_stats(Report *r, Store *st, CpErr *err)
     if (!d)
         return -1;
     r->stats_data = d;
+    r->stats_needs = needs;
     for (int i = 0; i < RS_COUNT; i++) {
         StatsOpts so = {runs[i].kind, runs[i].by, NULL, NULL};
         if (stats_run(store_stats_input(d), &so, &r->stats[i], err) < 0)
@@ -100,19 +109,48 @@ static int gather_stats(Report *r, Store *st, CpErr *err)
     return 0;
 }
 
+static void add_name(void *ctx, const char *kind, const char *name)
+{
+    anon_scrub_add_kind(ctx, kind, name);
+}
+
+/* --anonymize: the site key (--anon-key FILE, else the database's, made
+ * once), and every name of the database into the scrubber the writers
+ * apply (reports/anon). */
+static int anon_setup(Report *r, Store *st, CpErr *err)
+{
+    unsigned char key[4096];
+    size_t len = STORE_ANON_KEY_BYTES;
+    if (r->o.anon_key_file
+            ? store_anon_key_file(r->o.anon_key_file, key, sizeof key, &len, err) < 0
+            : store_anon_key(st, 1, key, err) < 0)
+        return -1;
+    anon_set_key(key, len);
+    r->scrub = anon_scrub_new();
+    if (store_anon_names(st, add_name, r->scrub, err) < 0)
+        return -1;
+    anon_scrub_activate(r->scrub);
+    return 0;
+}
+
 Report *report_new(Store *st, const ReportOpts *o, CpErr *err)
 {
     Report *r = xcalloc(1, sizeof *r);
     r->o = *o;
+    if (o->anonymize && anon_setup(r, st, err) < 0)
+        goto fail;
     r->scenario = o->scenario && strcmp(o->scenario, "base") != 0 ? o->scenario : "base";
+    r->now = o->now ? o->now : (int64_t)time(NULL);
     if (gather_plan(r, st, err) < 0 || gather_stats(r, st, err) < 0 ||
-        store_tui_load(st, &r->tui, err) < 0)
+        store_tui_load(st, &r->tui, err) < 0 ||
+        store_sources(st, &r->sources, &r->nsources, err) < 0 ||
+        catalog_load(st, &r->catalog, &r->ncatalog, err) < 0)
         goto fail;
     if (o->peers_csv ? peers_read_csv(o->peers_csv, &r->peers, &r->npeers, err) < 0
                      : peers_load(st, &r->peers, &r->npeers, err) < 0)
         goto fail;
     gather_backtest(r, st);
-    if (rpt_policy_gather(r, st, err) < 0)
+    if (rpt_policy_gather(r, st, err) < 0 || rpt_research_gather(r, st, err) < 0)
         goto fail;
     return r;
 fail:
@@ -124,7 +162,14 @@ void report_free(Report *r)
 {
     if (!r)
         return;
+    if (r->scrub) {
+        anon_scrub_activate(NULL);
+        anon_scrub_free(r->scrub);
+    }
     rpt_policy_free(r);
+    store_sources_free(r->sources, r->nsources);
+    catalog_free(r->catalog, r->ncatalog);
+    rpt_research_free(r);
     for (int i = 0; i < RS_COUNT; i++)
         if (r->stats_data)
             stats_report_free(&r->stats[i]);
@@ -188,11 +233,81 @@ static int is_name_col(const char *key)
     return strcmp(key, "group") == 0 || strcmp(key, "user") == 0;
 }
 
-/* One cell as the report prints it. */
-static void cell_text(const Report *r, const StatsCol *col, const StatsCell *c, char *buf,
-                      size_t n)
+void rpt_year(const Report *r, int64_t year, char *buf, size_t n)
 {
-    if (col->type == STATS_COL_TEXT) {
+    static const char *const mon[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                      "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+    /* in whole days: the first and the last day with accounting */
+    int64_t a = civil_floor_div(r->tui.acct_from, 86400);
+    int64_t b = civil_floor_div(r->tui.acct_to - 1, 86400);
+    int64_t y0 = civil_days(year, 1, 1), y1 = civil_days(year, 12, 31);
+    int known = r->tui.acct_to > r->tui.acct_from;
+    int from = known && a > y0 && a <= y1, to = known && b < y1 && b >= y0;
+    int64_t yy;
+    int m1, d1, m2, d2;
+    civil_from_days(a, &yy, &m1, &d1);
+    civil_from_days(b, &yy, &m2, &d2);
+    if (from && to)
+        snprintf(buf, n, "%lld (partial: %d %s to %d %s)", (long long)year, d1, mon[m1 - 1], d2,
+                 mon[m2 - 1]);
+    else if (from)
+        snprintf(buf, n, "%lld (partial: from %d %s)", (long long)year, d1, mon[m1 - 1]);
+    else if (to)
+        snprintf(buf, n, "%lld (partial: to %d %s)", (long long)year, d2, mon[m2 - 1]);
+    else
+        snprintf(buf, n, "%lld", (long long)year);
+}
+
+/* A 4-digit year of the accounting in a period or year column, else -1
+ * (a projection's years are not the accounting's). */
+static int64_t year_of(const StatsTable *t, const StatsCol *col, const StatsCell *c)
+{
+    if ((strcmp(col->key, "period") != 0 && strcmp(col->key, "year") != 0) ||
+        strcmp(t->key, "projection") == 0)
+        return -1;
+    if (col->type == STATS_COL_TEXT)
+        return c->text && strlen(c->text) == 4 && strspn(c->text, "0123456789") == 4
+                   ? atoi(c->text)
+                   : -1;
+    return isnan(c->num) ? -1 : (int64_t)c->num;
+}
+
+/* An event's row (columns util_before_pct, util_after_pct) without data
+ * in the months before (side "before") or after it. */
+static int no_data(const StatsTable *t, size_t row, const char *side)
+{
+    char key[32];
+    snprintf(key, sizeof key, "util_%s_pct", side);
+    const StatsCell *c = stats_table_cell(t, row, key);
+    return c && isnan(c->num);
+}
+
+/* What column key of an event row shows when there is no data on one
+ * side of the event: "no data before" (after) instead of figures, "-"
+ * for the change; NULL: the figure itself. */
+static const char *event_text(const StatsTable *t, size_t row, const char *key)
+{
+    int before = no_data(t, row, "before"), after = no_data(t, row, "after");
+    if (strstr(key, "_before") && before)
+        return "no data before";
+    if (strstr(key, "_after") && after)
+        return "no data after";
+    if (strstr(key, "_change") && (before || after))
+        return "-";
+    return NULL;
+}
+
+/* One cell (row of t) as the report prints it. */
+static void cell_text(const Report *r, const StatsTable *t, size_t row, const StatsCol *col,
+                      const StatsCell *c, char *buf, size_t n)
+{
+    int64_t year = year_of(t, col, c);
+    const char *ev = event_text(t, row, col->key);
+    if (ev)
+        snprintf(buf, n, "%s", ev);
+    else if (year >= 1000 && year <= 9999)
+        rpt_year(r, year, buf, n);
+    else if (col->type == STATS_COL_TEXT) {
         char tmp[64];
         const char *s = c->text ? c->text : "";
         snprintf(buf, n, "%s", is_name_col(col->key) ? rpt_name(r, col->key, s, tmp, sizeof tmp)
@@ -225,8 +340,9 @@ void rpt_stats_md(const Report *r, FILE *out, const StatsTable *t, const char *c
             mdw_head(out, titles, align, ncols);
         for (size_t i = 0; i < ncols; i++) {
             if (cv[i])
-                cell_text(r, cv[i], &t->cells[row * t->ncols + (size_t)(cv[i] - t->cols)],
-                          cells[i], sizeof cells[i]);
+                cell_text(r, t, row, cv[i],
+                          &t->cells[row * t->ncols + (size_t)(cv[i] - t->cols)], cells[i],
+                          sizeof cells[i]);
             else
                 snprintf(cells[i], sizeof cells[i], "n/a");
         }
@@ -310,24 +426,71 @@ int rpt_chart(FILE *out, const char *dir, const char *rel, const char *name, con
 
 /* ---- the report ---- */
 
-static const char *const section_titles[REPORT_NSECTIONS + 1] = {
-    NULL, "Summary", "Research domains", "Usage", "Compute profiles",
-    "Projections by group and by domain", "Other institutes"};
+typedef int (*SectionFn)(const Report *r, FILE *out, const char *dir, const char *rel,
+                         CpErr *err);
+
+static int profiles_fn(const Report *r, FILE *out, const char *dir, const char *rel, CpErr *err)
+{
+    (void)dir, (void)rel;
+    return rpt_profiles(r, out, err);
+}
+
+static int energy_fn(const Report *r, FILE *out, const char *dir, const char *rel, CpErr *err)
+{
+    (void)dir, (void)rel;
+    return rpt_energy(r, out, err);
+}
+
+static int allocation_fn(const Report *r, FILE *out, const char *dir, const char *rel,
+                         CpErr *err)
+{
+    (void)dir, (void)rel;
+    return rpt_allocation(r, out, err);
+}
+
+static int research_fn(const Report *r, FILE *out, const char *dir, const char *rel,
+                       CpErr *err)
+{
+    (void)dir, (void)rel;
+    return rpt_research(r, out, err);
+}
+
+static int sources_fn(const Report *r, FILE *out, const char *dir, const char *rel, CpErr *err)
+{
+    (void)dir, (void)rel;
+    return rpt_sources(r, out, err);
+}
+
+/* The sections in the report's order (index: REPORT_*). A first page
+ * before them is one more entry written by report_body. */
+static const struct {
+    const char *title;
+    SectionFn fn;
+} sections[REPORT_NSECTIONS + 1] = {
+    [REPORT_SUMMARY] = {"Summary", rpt_summary},
+    [REPORT_DOMAINS] = {"Research domains", rpt_domains},
+    [REPORT_USAGE] = {"Usage", rpt_usage},
+    [REPORT_PROFILES] = {"Compute profiles", profiles_fn},
+    [REPORT_PROJECTIONS] = {"Projections by group and by domain", rpt_projections},
+    [REPORT_PEERS] = {"Other institutes", rpt_peers},
+    [REPORT_ENERGY] = {"Energy and carbon", energy_fn},
+    [REPORT_POLICY] = {"Allocation policy", allocation_fn},
+    [REPORT_RESEARCH] = {"Who does what research", research_fn},
+    [REPORT_SOURCES] = {"Data sources and method", sources_fn},
+};
+
+const char *report_section_title(int s)
+{
+    return s >= 1 && s <= REPORT_NSECTIONS ? sections[s].title : NULL;
+}
 
 int report_section(const Report *r, int section, FILE *out, const char *dir, const char *rel,
                    CpErr *err)
 {
     if (section < 1 || section > REPORT_NSECTIONS)
         return cp_err_set(err, "no section %d", section);
-    fprintf(out, "## %d. %s\n\n", section, section_titles[section]);
-    switch (section) {
-    case REPORT_SUMMARY: return rpt_summary(r, out, dir, rel, err);
-    case REPORT_DOMAINS: return rpt_domains(r, out, dir, rel, err);
-    case REPORT_USAGE: return rpt_usage(r, out, dir, rel, err);
-    case REPORT_PROFILES: return rpt_profiles(r, out, err);
-    case REPORT_PROJECTIONS: return rpt_projections(r, out, dir, rel, err);
-    default: return rpt_peers(r, out, dir, rel, err);
-    }
+    fprintf(out, "## %d. %s\n\n", section, sections[section].title);
+    return sections[section].fn(r, out, dir, rel, err);
 }
 
 /* "report.md" -> "report_files" (the folder), and its last component. */
@@ -341,17 +504,59 @@ static void files_dir_of(const char *path, char *dir, size_t n, const char **rel
     *rel = slash ? slash + 1 : dir;
 }
 
-static void title(const Report *r, FILE *out)
+/* The YAML title block pandoc reads (plain strings: nothing from data),
+ * with the print style sheet for its HTML and PDF. */
+static void title_block(const Report *r, FILE *out)
+{
+    char t0[16], today[16];
+    rpt_date(r->plan->win_end, t0, sizeof t0);
+    rpt_date(r->now, today, sizeof today);
+    fprintf(out, "---\ntitle: \"GPU capacity plan\"\n"
+                 "subtitle: \"Projection from %s over %d years\"\ndate: \"%s\"\n"
+                 "lang: en-GB\nheader-includes: |\n  <style>\n",
+            t0, r->res->nyears, today);
+    for (const char *c = mdhtml_css(); *c;) {
+        size_t k = strcspn(c, "\n");
+        fprintf(out, "  %.*s\n", (int)k, c);
+        c += k + (c[k] ? 1 : 0);
+    }
+    fprintf(out, "  </style>\n---\n\n");
+}
+
+static void intro(const Report *r, FILE *out)
 {
     char t0[16];
     rpt_date(r->plan->win_end, t0, sizeof t0);
-    fprintf(out, "# GPU capacity plan\n\n");
     fprintf(out, "Scenario **");
     mdw_text(out, r->scenario);
     fprintf(out, "**, projection from %s over %d years; usage as recorded up to then. "
-                 "Figures are %ss held on average over a year unless a unit says otherwise.%s\n\n",
-            t0, r->res->nyears, r->plan->cpu ? "CPU" : "GPU",
+                 "Figures are %ss held on average over a year unless a unit says otherwise; "
+                 "a year the accounting covers only in part is marked partial. Section %d "
+                 "says where every figure comes from.%s\n\n",
+            t0, r->res->nyears, r->plan->cpu ? "CPU" : "GPU", REPORT_SOURCES,
             r->o.anonymize ? " User and group names are pseudonyms." : "");
+}
+
+/* The whole report as Markdown into a new buffer (*md, *len; caller
+ * frees), charts into dir. */
+static int report_body(const Report *r, const char *dir, const char *rel, char **md,
+                       size_t *len, CpErr *err)
+{
+    FILE *f = open_memstream(md, len);
+    if (!f)
+        return cp_err_set(err, "out of memory");
+    title_block(r, f);
+    intro(r, f);
+    /* a first page that decides goes here, before section 1 */
+    int rc = 0;
+    for (int s = 1; s <= REPORT_NSECTIONS && rc == 0; s++)
+        rc = report_section(r, s, f, dir, rel, err);
+    fclose(f);
+    if (rc < 0) {
+        free(*md);
+        *md = NULL;
+    }
+    return rc;
 }
 
 int report_write_md(const Report *r, const char *path, CpErr *err)
@@ -361,18 +566,69 @@ int report_write_md(const Report *r, const char *path, CpErr *err)
     files_dir_of(path, dir, sizeof dir, &rel);
     if (rfile_mkdir(dir, err) < 0)
         return -1;
-    RFile rf;
-    if (rfile_open(&rf, path, err) < 0)
+    char *md;
+    size_t len;
+    if (report_body(r, dir, rel, &md, &len, err) < 0)
         return -1;
-    title(r, rf.f);
-    for (int s = 1; s <= REPORT_NSECTIONS; s++)
-        if (report_section(r, s, rf.f, dir, rel, err) < 0) {
-            rfile_abort(&rf);
-            return -1;
+    RFile rf;
+    int rc = rfile_open(&rf, path, err);
+    if (rc == 0) {
+        mdfit(rf.f, md, len);
+        rc = rfile_commit(&rf, err);
+    }
+    free(md);
+    return rc;
+}
+
+/* Remove the temporary folder dir and the charts in it. */
+static void remove_charts(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL) {
+        size_t k = strlen(e->d_name);
+        if (k > 4 && strcmp(e->d_name + k - 4, ".svg") == 0) {
+            size_t n = strlen(dir) + k + 2;
+            char *p = xmalloc(n);
+            snprintf(p, n, "%s/%s", dir, e->d_name);
+            unlink(p);
+            free(p);
         }
-    if (rpt_policy(r, rf.f, REPORT_NSECTIONS + 1, err) < 0) {
-        rfile_abort(&rf);
+    }
+    if (d)
+        closedir(d);
+    rmdir(dir);
+}
+
+int report_write_html(const Report *r, const char *path, CpErr *err)
+{
+    size_t n = strlen(path) + 16;
+    char *dir = xmalloc(n), *fitted = NULL, *md = NULL;
+    snprintf(dir, n, "%s.tmpXXXXXX", path);
+    if (!mkdtemp(dir)) {
+        cp_err_set(err, "%s: cannot create a temporary folder: %s", path, strerror(errno));
+        free(dir);
         return -1;
     }
-    return rfile_commit(&rf, err);
+    const char *slash = strrchr(dir, '/'), *rel = slash ? slash + 1 : dir;
+    char base[4096];
+    snprintf(base, sizeof base, "%.*s", slash ? (int)(slash - dir) : 1, slash ? dir : ".");
+    size_t len, flen;
+    int rc = report_body(r, dir, rel, &md, &len, err);
+    FILE *f = rc == 0 ? open_memstream(&fitted, &flen) : NULL;
+    if (f) {
+        mdfit(f, md, len);
+        fclose(f);
+        RFile rf;
+        rc = rfile_open(&rf, path, err);
+        if (rc == 0 && mdhtml(rf.f, fitted, flen, base, err) < 0) {
+            rfile_abort(&rf);
+            rc = -1;
+        } else if (rc == 0)
+            rc = rfile_commit(&rf, err);
+    } else if (rc == 0)
+        rc = cp_err_set(err, "out of memory");
+    remove_charts(dir);
+    free(md), free(fitted), free(dir);
+    return rc;
 }

@@ -1,6 +1,10 @@
-/* report_csv: `capplan export --csv DIR`: one RFC 4180 file per table,
- * the same figures as the report (and as `capplan project --csv`,
- * `capplan stats --csv`), names pseudonymised with --anonymize. */
+/* report_csv: the tables of `capplan export --csv DIR` and of the
+ * workbook: one RFC 4180 table each, the same figures as the report (and
+ * as `capplan project --csv`, `capplan stats --csv`), names pseudonymised
+ * with --anonymize. Every column holds one type (a range such as "3-4"
+ * becomes a _min and a _max column), shares are percent (_pct), units
+ * are in the column names, and aggregate "all" rows go to a file of
+ * their own (NAME_all.csv). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,8 +45,9 @@ static void header(FILE *out, const char *const *cols, size_t n)
 static int csv_groups(const Report *r, FILE *out)
 {
     static const char *const cols[] = {
-        "group",  "domain",          "heads_now", "growth", "growth_measured",
-        "pool_gpu_eq", "pool_gpu_eq_measured", "buffer", "buffer_measured"};
+        "group",          "domain",         "people_now",    "growth_pct",
+        "growth_measured_pct", "pool_gpu_eq", "pool_gpu_eq_measured", "buffer_pct",
+        "buffer_measured_pct"};
     HEADER(out, cols);
     const Plan *p = r->plan;
     const ProjParams *v = r->params, *m = p->measured;
@@ -51,8 +56,10 @@ static int csv_groups(const Report *r, FILE *out)
         const char *t[] = {rpt_name(r, "group", p->groups[g], name, sizeof name),
                            p->domains[p->group_domain[g]]};
         cells_text(out, t, 2);
-        const double n[] = {projection_heads0(p->model, g), v->growth[g], m->growth[g],
-                            v->pool[g], m->pool[g], v->buffer[g], m->buffer[g]};
+        const double n[] = {projection_heads0(p->model, g), 100 * v->growth[g],
+                            100 * m->growth[g],  v->pool[g],
+                            m->pool[g],          100 * v->buffer[g],
+                            100 * m->buffer[g]};
         cells_num(out, n, sizeof n / sizeof n[0]);
         csvw_end(out);
     }
@@ -62,26 +69,26 @@ static int csv_groups(const Report *r, FILE *out)
 static int csv_students(const Report *r, FILE *out)
 {
     static const char *const cols[] = {
-        "user",           "group",         "role",        "profile",   "leaves",
-        "jobs",           "gpu_hours",     "gpus_p90",    "mem_gib",   "mem_source",
-        "dur_mean_h",     "dur_max_h",     "gpu_hours_month", "conc_mean", "conc_peak",
-        "burst_frac"};
+        "user",       "group",      "role",           "profile",  "leaves_on",
+        "jobs",       "gpu_hours",  "gpus_p90",       "mem_gib",  "mem_source",
+        "dur_mean_h", "dur_max_h",  "gpu_hours_per_month", "conc_mean_gpus", "conc_peak_gpus",
+        "burst_pct"};
     static const char *const src[] = {"unknown", "measured", "requested"};
     HEADER(out, cols);
     const Plan *p = r->plan;
     for (int i = 0; i < p->nusers; i++) {
         const PlanUser *u = &p->users[i];
-        char un[64], gn[64], prof[16], leaves[16] = "";
-        if (u->profile >= 0)
-            snprintf(prof, sizeof prof, "%d", u->profile + 1);
-        else
-            prof[0] = '\0';
+        char un[64], gn[64], leaves[16] = "";
         if (u->leaves != PROJ_NEVER)
             rpt_date(u->leaves, leaves, sizeof leaves);
         const char *t[] = {rpt_name(r, "user", u->name, un, sizeof un),
                            rpt_name(r, "group", p->groups[u->group], gn, sizeof gn),
-                           u->role ? u->role : "", prof, leaves};
-        cells_text(out, t, 5);
+                           u->role ? u->role : ""};
+        cells_text(out, t, 3);
+        csvw_sep(out);
+        csvw_num(out, u->profile >= 0 ? u->profile + 1 : NAN);
+        csvw_sep(out);
+        csvw_text(out, leaves);
         const FeatUser *f = &u->f;
         const double a[] = {f->njobs, f->gpu_hours, f->raw[FEAT_GPUS_P90],
                             f->raw[FEAT_MEM_GIB] < 0 ? NAN : f->raw[FEAT_MEM_GIB]};
@@ -90,7 +97,7 @@ static int csv_students(const Report *r, FILE *out)
         csvw_text(out, src[f->mem_src >= 0 && f->mem_src < 3 ? f->mem_src : 0]);
         const double b[] = {f->raw[FEAT_DUR_MEAN_H], f->raw[FEAT_DUR_MAX_H],
                             f->raw[FEAT_GPUH_MONTH], f->raw[FEAT_CONC_MEAN],
-                            f->raw[FEAT_CONC_PEAK],  f->burst_frac};
+                            f->raw[FEAT_CONC_PEAK],  100 * f->burst_frac};
         cells_num(out, b, 6);
         csvw_end(out);
     }
@@ -100,9 +107,11 @@ static int csv_students(const Report *r, FILE *out)
 static int csv_profiles(const Report *r, FILE *out)
 {
     static const char *const cols[] = {
-        "profile",   "name",       "size",           "gpus_p90",  "mem_gib",
-        "dur_mean_h", "dur_max_h", "gpu_hours_month", "conc_mean", "conc_peak",
-        "gpus_per_member", "gpus_per_member_measured", "mem_need_gib", "mem_class"};
+        "profile",         "name",           "members",
+        "gpus_p90",        "mem_gib",        "dur_mean_h",
+        "dur_max_h",       "gpu_hours_per_month", "conc_mean_gpus",
+        "conc_peak_gpus",  "gpus_per_member", "gpus_per_member_measured",
+        "mem_need_gib",    "mem_class_min_gib", "mem_class_max_gib"};
     HEADER(out, cols);
     const Plan *p = r->plan;
     for (int i = 0; i < p->fit.k; i++) {
@@ -113,10 +122,14 @@ static int csv_profiles(const Report *r, FILE *out)
                             c[FEAT_MEM_GIB] < 0 ? NAN : c[FEAT_MEM_GIB], c[FEAT_DUR_MEAN_H],
                             c[FEAT_DUR_MAX_H], c[FEAT_GPUH_MONTH], c[FEAT_CONC_MEAN],
                             c[FEAT_CONC_PEAK], r->params->gpus[i], p->measured->gpus[i],
-                            projection_mem_of(r->plan->model, r->params, i) < 0 ? NAN : projection_mem_of(r->plan->model, r->params, i)};
+                            projection_mem_of(r->plan->model, r->params, i) < 0
+                                ? NAN
+                                : projection_mem_of(r->plan->model, r->params, i)};
         cells_num(out, n, sizeof n / sizeof n[0]);
-        csvw_sep(out);
-        csvw_text(out, profiles_mem_class_name(profiles_mem_class(projection_mem_of(r->plan->model, r->params, i))));
+        static const double lo[] = {0, 24, 48, 80, NAN}, hi[] = {24, 48, 80, NAN, NAN};
+        int mc = profiles_mem_class(projection_mem_of(r->plan->model, r->params, i));
+        const double range[] = {lo[mc], hi[mc]};
+        cells_num(out, range, 2);
         csvw_end(out);
     }
     return 0;
@@ -159,89 +172,203 @@ static int csv_projection(const Report *r, FILE *out)
     return 0;
 }
 
+static int csv_catalog(const Report *r, FILE *out)
+{
+    static const char *const cols[] = {"model", "mem_gib", "relative_speed", "tdp_w", "price",
+                                       "currency"};
+    HEADER(out, cols);
+    for (size_t i = 0; i < r->ncatalog; i++) {
+        const CatalogGpu *g = &r->catalog[i];
+        csvw_text(out, g->model);
+        const double n[] = {g->mem_gib, g->relative_speed, g->tdp_w < 0 ? NAN : g->tdp_w,
+                            g->price < 0 ? NAN : g->price};
+        cells_num(out, n, 4);
+        csvw_sep(out);
+        csvw_text(out, g->currency);
+        csvw_end(out);
+    }
+    return 0;
+}
+
 /* ---- from the stats tables, column for column as `capplan stats --csv` ---- */
 
-static void stats_csv(const Report *r, FILE *out, const StatsTable *t)
+/* "3", "3-4" or "9+" into lo and hi (hi NaN for "9+"); 0, else -1. */
+static int parse_range(const char *s, double *lo, double *hi)
 {
+    char *end;
+    if (!s || !(*s >= '0' && *s <= '9'))
+        return -1;
+    *lo = strtod(s, &end);
+    if (*end == '\0')
+        *hi = *lo;
+    else if (*end == '+' && end[1] == '\0')
+        *hi = NAN;
+    else if (*end == '-' && end[1] >= '0' && end[1] <= '9') {
+        *hi = strtod(end + 1, &end);
+        if (*end)
+            return -1;
+    } else
+        return -1;
+    return 0;
+}
+
+static int is_all(const StatsCell *c)
+{
+    return c->text && strcmp(c->text, "all") == 0;
+}
+
+/* 1 when row is an aggregate: a TEXT cell other than the period reads "all". */
+static int row_is_all(const StatsTable *t, size_t row)
+{
+    for (size_t c = 0; c < t->ncols; c++)
+        if (t->cols[c].type == STATS_COL_TEXT && strcmp(t->cols[c].key, "period") != 0 &&
+            is_all(&t->cells[row * t->ncols + c]))
+            return 1;
+    return 0;
+}
+
+/* 1 when TEXT column c holds counts and ranges ("0", "3-4", "9+"; "all"
+ * aside): written as c_min and c_max, "all" as 0 and no maximum. */
+static int range_col(const StatsTable *t, size_t c)
+{
+    if (t->cols[c].type != STATS_COL_TEXT || strcmp(t->cols[c].key, "period") == 0)
+        return 0; /* a period "2024-03" is a month, not a range */
+    size_t seen = 0;
+    for (size_t row = 0; row < t->nrows; row++) {
+        const StatsCell *cell = &t->cells[row * t->ncols + c];
+        double lo, hi;
+        if (is_all(cell))
+            continue;
+        if (parse_range(cell->text, &lo, &hi) < 0 || hi < lo)
+            return 0;
+        seen++;
+    }
+    return seen > 0;
+}
+
+static void stats_cell(const Report *r, FILE *out, const StatsCol *col, const StatsCell *cell,
+                       int range)
+{
+    if (range) {
+        double lo = 0, hi = NAN; /* "all": from 0, no upper bound */
+        if (!is_all(cell))
+            parse_range(cell->text, &lo, &hi);
+        csvw_num(out, lo);
+        csvw_sep(out);
+        csvw_num(out, hi);
+    } else if (col->type == STATS_COL_TEXT) {
+        char buf[64];
+        const char *s = cell->text ? cell->text : "";
+        int nm = strcmp(col->key, "group") == 0 || strcmp(col->key, "user") == 0;
+        csvw_text(out, nm ? rpt_name(r, col->key, s, buf, sizeof buf) : s);
+    } else if (col->type == STATS_COL_BOOL && !isnan(cell->num))
+        fputs(cell->num != 0 ? "true" : "false", out);
+    else
+        csvw_num(out, cell->num);
+}
+
+/* Table t's rows that are aggregates (all 1) or not (all 0). */
+static void stats_csv(const Report *r, FILE *out, const StatsTable *t, int all)
+{
+    char *range = xcalloc(t ? t->ncols + 1 : 1, 1);
     for (size_t c = 0; t && c < t->ncols; c++) {
+        range[c] = (char)range_col(t, c);
         if (c)
             csvw_sep(out);
-        csvw_text(out, t->cols[c].key);
+        if (range[c]) {
+            fprintf(out, "%s_min,%s_max", t->cols[c].key, t->cols[c].key);
+        } else
+            csvw_text(out, t->cols[c].key);
     }
     csvw_end(out);
     for (size_t row = 0; t && row < t->nrows; row++) {
+        if (row_is_all(t, row) != all)
+            continue;
         for (size_t c = 0; c < t->ncols; c++) {
-            const StatsCol *col = &t->cols[c];
-            const StatsCell *cell = &t->cells[row * t->ncols + c];
             if (c)
                 csvw_sep(out);
-            if (col->type == STATS_COL_TEXT) {
-                char buf[64];
-                const char *s = cell->text ? cell->text : "";
-                int nm = strcmp(col->key, "group") == 0 || strcmp(col->key, "user") == 0;
-                csvw_text(out, nm ? rpt_name(r, col->key, s, buf, sizeof buf) : s);
-            } else if (col->type == STATS_COL_BOOL && !isnan(cell->num))
-                fputs(cell->num != 0 ? "true" : "false", out);
-            else
-                csvw_num(out, cell->num);
+            stats_cell(r, out, &t->cols[c], &t->cells[row * t->ncols + c], range[c]);
         }
         csvw_end(out);
     }
+    free(range);
 }
 
-static int csv_usage_month(const Report *r, FILE *out)
-{
-    stats_csv(r, out, rpt_table(r, RS_UTIL_MONTH, "utilization"));
-    return 0;
-}
+/* ---- the tables ---- */
 
-static int csv_usage_group_month(const Report *r, FILE *out)
-{
-    stats_csv(r, out, rpt_table(r, RS_UTIL_MONTH, "groups"));
-    return 0;
-}
+static const struct {
+    const char *file;
+    CsvFn plan;           /* a table of the plan, or */
+    int run;              /* a stats table: run, key, which rows */
+    const char *key;
+    int all;
+    const char *totals[4]; /* columns a workbook sums */
+} tables[] = {
+    {"groups.csv", csv_groups, 0, NULL, 0, {"people_now"}},
+    {"students.csv", csv_students, 0, NULL, 0, {"jobs", "gpu_hours"}},
+    {"profiles.csv", csv_profiles, 0, NULL, 0, {"members"}},
+    {"projection.csv", csv_projection, 0, NULL, 0, {NULL}},
+    {"usage_by_group.csv", NULL, RS_UTIL_ALL, "groups", 0, {"gpu_hours", "share_pct", "jobs"}},
+    {"usage_by_month.csv", NULL, RS_UTIL_MONTH, "utilization", 0, {NULL}},
+    {"usage_by_month_all.csv", NULL, RS_UTIL_MONTH, "utilization", 1, {NULL}},
+    {"usage_by_group_month.csv", NULL, RS_UTIL_MONTH, "groups", 0, {NULL}},
+    {"preemption.csv", NULL, RS_PREEMPT_YEAR, "preemption", 0, {NULL}},
+    {"preemption_all.csv", NULL, RS_PREEMPT_YEAR, "preemption", 1, {NULL}},
+    {"waits.csv", NULL, RS_WAITS_YEAR, "waits", 0, {NULL}},
+    {"waits_all.csv", NULL, RS_WAITS_YEAR, "waits", 1, {NULL}},
+    {"catalog.csv", csv_catalog, 0, NULL, 0, {NULL}},
+};
+#define NTABLES (sizeof tables / sizeof tables[0])
 
-static int csv_preemption(const Report *r, FILE *out)
-{
-    stats_csv(r, out, rpt_table(r, RS_PREEMPT_YEAR, "preemption"));
-    return 0;
-}
-
-static int csv_waits(const Report *r, FILE *out)
-{
-    stats_csv(r, out, rpt_table(r, RS_WAITS_YEAR, "waits"));
-    return 0;
-}
-
-static const char *const files[] = {"groups.csv",         "students.csv",
-                                    "profiles.csv",       "projection.csv",
-                                    "usage_by_month.csv", "usage_by_group_month.csv",
-                                    "preemption.csv",     "waits.csv",
-                                    NULL};
-static const CsvFn writers[] = {csv_groups,      csv_students,          csv_profiles,
-                                csv_projection,  csv_usage_month,       csv_usage_group_month,
-                                csv_preemption,  csv_waits};
+static const char *files[NTABLES + 1];
 
 const char *const *report_csv_files(void)
 {
+    for (size_t i = 0; i < NTABLES; i++)
+        files[i] = tables[i].file;
     return files;
+}
+
+const char *rpt_csv_table(const Report *r, size_t i, char **text, size_t *len,
+                          const char *const **totals)
+{
+    if (i >= NTABLES)
+        return NULL;
+    FILE *f = open_memstream(text, len);
+    if (!f)
+        abort(); /* out of memory, as xmalloc */
+    if (tables[i].plan)
+        tables[i].plan(r, f);
+    else
+        stats_csv(r, f, rpt_table(r, tables[i].run, tables[i].key), tables[i].all);
+    fclose(f);
+    if (totals)
+        *totals = tables[i].totals;
+    return tables[i].file;
 }
 
 int report_write_csv(const Report *r, const char *dir, CpErr *err)
 {
     if (rfile_mkdir(dir, err) < 0)
         return -1;
-    for (size_t i = 0; files[i]; i++) {
-        size_t n = strlen(dir) + strlen(files[i]) + 2;
+    char *text;
+    size_t len;
+    const char *name;
+    for (size_t i = 0; (name = rpt_csv_table(r, i, &text, &len, NULL)) != NULL; i++) {
+        size_t n = strlen(dir) + strlen(name) + 2;
         char *path = xmalloc(n);
-        snprintf(path, n, "%s/%s", dir, files[i]);
+        snprintf(path, n, "%s/%s", dir, name);
         RFile rf;
         int rc = rfile_open(&rf, path, err);
         free(path);
+        if (rc == 0) {
+            if (r->o.bom)
+                fputs("\xef\xbb\xbf", rf.f);
+            fwrite(text, 1, len, rf.f);
+            rc = rfile_commit(&rf, err);
+        }
+        free(text);
         if (rc < 0)
-            return -1;
-        writers[i](r, rf.f);
-        if (rfile_commit(&rf, err) < 0)
             return -1;
     }
     return 0;

@@ -7,7 +7,9 @@
 
 #include "core/stats.h"
 #include "data/peers.h"
+#include "data/catalog.h"
 #include "data/plan.h"
+#include "data/store_sources.h"
 #include "data/store_plan.h"
 #include "data/store_tui.h"
 #include "reports/report.h"
@@ -40,11 +42,19 @@ struct Report {
     int have_bt;
     char bt_why[CP_ERR_MAX];  /* why there is no backtest */
     void *stats_data;         /* StoreStatsData */
+    unsigned stats_needs;     /* what stats_data holds (STATS_NEED_* bits) */
     StatsReport stats[RS_COUNT];
     StoreTuiSnapshot tui;     /* notes and stated needs, as the dashboard reads them */
     Peer *peers;
     size_t npeers;
     void *policy;             /* reports/report_policy.c's figures (RPolicy) */
+    struct AnonScrub *scrub;  /* with anonymize: every name, active while r lives */
+    StoreSource *sources;     /* every import, for the provenance */
+    size_t nsources;
+    CatalogGpu *catalog;      /* GPUs one could buy (capplan import catalog) */
+    size_t ncatalog;
+    int64_t now;              /* when the report is written */
+    void *research;           /* reports/report_research.c's figures (Research) */
 };
 
 /* Column filter of a stats table: rows whose TEXT column col equals value
@@ -93,6 +103,10 @@ void rpt_pivot_free(RPivot *p);
 /* "YYYY-MM-DD" of t. */
 void rpt_date(int64_t t, char *buf, size_t n);
 
+/* A calendar year as a table shows it: "2021", or "2021 (partial: from 25
+ * Nov)" when the accounting window covers only part of it. */
+void rpt_year(const Report *r, int64_t year, char *buf, size_t n);
+
 /* Sections. */
 int rpt_summary(const Report *r, FILE *out, const char *dir, const char *rel, CpErr *err);
 int rpt_domains(const Report *r, FILE *out, const char *dir, const char *rel, CpErr *err);
@@ -101,10 +115,26 @@ int rpt_profiles(const Report *r, FILE *out, CpErr *err);
 int rpt_projections(const Report *r, FILE *out, const char *dir, const char *rel, CpErr *err);
 int rpt_peers(const Report *r, FILE *out, const char *dir, const char *rel, CpErr *err);
 /* Energy and carbon, and the allocation policy (reports/report_policy.c):
- * gather into r->policy (0, or -1 with err), free it, and print the two
- * sections numbered first and first + 1. */
+ * gather into r->policy (0, or -1 with err), free it, and print the
+ * bodies of the two sections. */
 int rpt_policy_gather(Report *r, Store *st, CpErr *err);
 void rpt_policy_free(Report *r);
-int rpt_policy(const Report *r, FILE *out, int first, CpErr *err);
+int rpt_energy(const Report *r, FILE *out, CpErr *err);
+int rpt_allocation(const Report *r, FILE *out, CpErr *err);
+/* The CSV table i (0, 1, ... in report_csv_files' order) as text into a
+ * new buffer (*text, *len; caller frees); *totals (when not NULL) the
+ * columns a workbook totals, NULL-terminated (static). Returns the file's
+ * name, or NULL past the last table (nothing allocated). */
+const char *rpt_csv_table(const Report *r, size_t i, char **text, size_t *len,
+                          const char *const **totals);
+
+/* Where the figures come from (reports/report_sources.c). */
+int rpt_sources(const Report *r, FILE *out, CpErr *err);
+
+/* Who does what research (reports/report_research.c, issue 18): gather
+ * the figures, free them, and write the section numbered section. */
+int rpt_research_gather(Report *r, Store *st, CpErr *err);
+void rpt_research_free(Report *r);
+int rpt_research(const Report *r, FILE *out, CpErr *err);
 
 #endif

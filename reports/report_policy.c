@@ -33,13 +33,16 @@ static void projection_of(const Report *r, double *gpus, int32_t *years, size_t 
 
 int rpt_policy_gather(Report *r, Store *st, CpErr *err)
 {
-    StoreStatsData *sd =
-        store_stats_load(st, STATS_NEED_JOBS | STATS_NEED_ROSTER | STATS_NEED_INVENTORY, err);
+    /* the report's own load when it holds what the replay reads */
+    unsigned needs = STATS_NEED_JOBS | STATS_NEED_ROSTER | STATS_NEED_INVENTORY;
+    StoreStatsData *own = (r->stats_needs & needs) == needs ? NULL
+                                                             : store_stats_load(st, needs, err);
+    const StoreStatsData *sd = own ? own : r->stats_data;
     if (!sd)
         return -1;
     StorePolicyData *pd = store_policy_load(st, r->scenario, err);
     if (!pd) {
-        store_stats_free(sd);
+        store_stats_free(own);
         return -1;
     }
     RPolicy *p = xcalloc(1, sizeof *p);
@@ -61,7 +64,7 @@ int rpt_policy_gather(Report *r, Store *st, CpErr *err)
             snprintf(p->why, sizeof p->why, "%s", e.msg);
     }
     store_policy_free(pd);
-    store_stats_free(sd);
+    store_stats_free(own);
     r->policy = p;
     return rc;
 }
@@ -82,7 +85,7 @@ static const StatsTable *table(const StatsReport *rep, const char *key)
     return stats_report_table(rep, key);
 }
 
-static void energy_section(const Report *r, const RPolicy *p, FILE *out, int n)
+static void energy_section(const Report *r, const RPolicy *p, FILE *out)
 {
     static const char *const ecols[] = {"period",      "gpu_hours", "kwh",     "measured_pct",
                                         "kwh_at_tdp", "kg_co2e",   "g_per_kwh"};
@@ -92,7 +95,6 @@ static void energy_section(const Report *r, const RPolicy *p, FILE *out, int n)
                                         "kg_after", "kg_saved", "saved_pct", "delay_h"};
     static const char *const pcols[] = {"year", "gpus", "util_pct", "tdp_w",
                                         "pue",  "mwh",  "g_per_kwh", "t_co2e"};
-    fprintf(out, "## %d. Energy and carbon\n\n", n);
     fprintf(out, "Energy of the GPUs = GPUs x hours x board power (TDP) x the measured GPU "
                  "utilisation (at TDP where it was not measured: an upper bound) x the site's "
                  "PUE; carbon = energy x the grid's intensity over the hours each run spans. "
@@ -117,14 +119,13 @@ static void energy_section(const Report *r, const RPolicy *p, FILE *out, int n)
     fputc('\n', out);
 }
 
-static void policy_section(const Report *r, const RPolicy *p, FILE *out, int n)
+static void policy_section(const Report *r, const RPolicy *p, FILE *out)
 {
     static const char *const gcols[] = {"group",  "allocated_h",   "used_h",       "used_pct",
                                         "lost_h", "first_blocked", "days_blocked", "factor"};
     static const char *const mcols[] = {"period", "capacity_h", "used_h", "replayed_h",
                                         "unused_h", "unused_pct"};
     static const char *const bcols[] = {"group", "year", "blocked_at", "allocated_h", "lost_h"};
-    fprintf(out, "## %d. Allocation policy\n\n", n);
     if (!p->have_fairshare) {
         fprintf(out, "No replay: %s.\n\n", p->why);
         return;
@@ -143,13 +144,18 @@ static void policy_section(const Report *r, const RPolicy *p, FILE *out, int n)
     fputc('\n', out);
 }
 
-int rpt_policy(const Report *r, FILE *out, int first, CpErr *err)
+int rpt_energy(const Report *r, FILE *out, CpErr *err)
 {
     (void)err;
-    const RPolicy *p = r->policy;
-    if (!p)
-        return 0;
-    energy_section(r, p, out, first);
-    policy_section(r, p, out, first + 1);
+    if (r->policy)
+        energy_section(r, r->policy, out);
+    return 0;
+}
+
+int rpt_allocation(const Report *r, FILE *out, CpErr *err)
+{
+    (void)err;
+    if (r->policy)
+        policy_section(r, r->policy, out);
     return 0;
 }

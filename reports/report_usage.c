@@ -18,12 +18,30 @@ static int chart_pivot(FILE *out, const char *dir, const char *rel, const char *
     return rpt_chart(out, dir, rel, name, alt, &c, err);
 }
 
+/* Year labels of a chart: "2021 (partial)" for a year the accounting
+ * covers only in part, as the tables say it. */
+static void mark_partial(const Report *r, RPivot *p)
+{
+    for (size_t i = 0; i < p->nx; i++) {
+        char full[64];
+        if (strlen(p->x[i]) != 4 || strspn(p->x[i], "0123456789") != 4)
+            continue;
+        rpt_year(r, atoi(p->x[i]), full, sizeof full);
+        if (strchr(full, '(')) {
+            free(p->x[i]);
+            p->x[i] = xmalloc(16);
+            snprintf(p->x[i], 16, "%.4s (partial)", full);
+        }
+    }
+}
+
 int rpt_domains(const Report *r, FILE *out, const char *dir, const char *rel, CpErr *err)
 {
     const StatsTable *dom = rpt_table(r, RS_DOMAINS_YEAR, "domains");
     const StatsTable *pubs = rpt_table(r, RS_PUBS_YEAR, "domains");
     RPivot p;
     rpt_pivot(r, dom, "period", "domain", "share_pct", NULL, 0, &p);
+    mark_partial(r, &p);
     fprintf(out, "Share of the GPU-hours used per research domain, year by year (a "
                  "domain is the roster's, else its group's):\n\n");
     int rc = chart_pivot(out, dir, rel, "domains", "Share of GPU-hours per domain by year",

@@ -1,9 +1,11 @@
 #ifndef RFILE_H
 #define RFILE_H
-/* rfile: an output file written atomically. The text goes to a temporary
- * file in the target's folder (mkstemp); rfile_commit flushes it to disk
- * and renames it over the target, so a reader sees the old file or the
- * whole new one, never half of it; rfile_abort removes it. */
+/* rfile: an output file written atomically. The text goes to an unnamed
+ * file in the target's folder (O_TMPFILE; mkstemp where the file system
+ * has none): a process killed while writing leaves nothing behind.
+ * rfile_commit flushes it to disk, names it and renames it over the
+ * target, so a reader sees the old file or the whole new one, never half
+ * of it; rfile_abort drops it. */
 
 #include <stdio.h>
 
@@ -12,7 +14,8 @@
 typedef struct RFile {
     FILE *f;     /* write here; owned until commit or abort */
     char *path;  /* the target; owned */
-    char *tmp;   /* the temporary file; owned */
+    char *tmp;   /* the temporary file's name; owned */
+    int unnamed; /* 1: the file has no name yet (O_TMPFILE) */
 } RFile;
 
 /* Open a temporary file beside path. 0, or -1 with err (rf then holds

@@ -1,8 +1,10 @@
 #include "reports/svg.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "reports/anon.h"
 #include "reports/rtext.h"
 
 enum { W = 820, H = 380, LEFT = 64, RIGHT = 250, TOP = 40, BOTTOM = 64 };
@@ -15,6 +17,9 @@ static const char *const palette[] = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759"
 
 void svg_text(FILE *out, const char *s)
 {
+    char *scrubbed = anon_scrub_current() ? anon_scrub_text(anon_scrub_current(), s) : NULL;
+    if (scrubbed)
+        s = scrubbed;
     while (*s) {
         size_t len = rtext_char(s);
         if (len == 0) {
@@ -32,6 +37,7 @@ void svg_text(FILE *out, const char *s)
         }
         s += len;
     }
+    free(scrubbed);
 }
 
 static double value(const SvgChart *c, size_t s, size_t i)

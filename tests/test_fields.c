@@ -1,5 +1,6 @@
 /* Unit tests of data/fields.c: every notation of DESIGN.md's ingest rules,
  * with values worked out by hand. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -104,7 +105,9 @@ static void test_memory(void **state)
     assert_float_equal(mem("16Gn", 8, 2), 2 * 16384, 1e-9);
     assert_float_equal(mem("2Gc", 8, 2), 8 * 2048, 1e-9);
     assert_float_equal(mem("4000Mc", 4, 1), 16000, 1e-9);
-    assert_float_equal(mem("0n", 1, 0), 0, 1e-9);
+    assert_float_equal(mem("0n", 1, 0), -1, 1e-9); /* all the node's: unknown */
+    assert_float_equal(mem("0c", 4, 1), -1, 1e-9);
+    assert_float_equal(mem("0", 4, 1), 0, 1e-9);
     assert_float_equal(mem("62.50G", 1, 1), 64000, 1e-9);
     assert_float_equal(mem("33549588K", 1, 1), 33549588 / 1024.0, 1e-9);
     assert_float_equal(mem("", 1, 1), -1, 1e-9);
@@ -235,10 +238,108 @@ static void test_exit_codes(void **state)
     assert_int_equal(fields_exit("1:x", 3, &c, &s, &err), -1);
 }
 
+/* A finished job of 2 h on 2 GPUs, every value plausible (issue 14). */
+static CpJobRec plain_job(void)
+{
+    CpJobRec r;
+    jobrec_clear(&r);
+    r.state = CP_ST_COMPLETED;
+    r.submit = r.start = 1709280000; /* 2024-03-01T08:00:00 */
+    r.end = r.start + 7200;
+    r.elapsed = 7200;
+    r.timelimit = 86400;
+    r.gpus = 2;
+    r.req_mem_mib = 16384;
+    return r;
+}
+
+static CpRecMember refused(CpJobRec r, const char *why)
+{
+    CpRecMember m;
+    CpErr err;
+    assert_int_equal(jobrec_check(&r, &m, &err), -1);
+    assert_string_equal(err.msg, why);
+    return m;
+}
+
+static void test_jobrec_check(void **state)
+{
+    (void)state;
+    CpRecMember m;
+    CpErr err;
+    CpJobRec r = plain_job();
+    r.gpus = CP_MAX_GPUS;             /* 4096: the bound itself is allowed */
+    r.req_mem_mib = CP_MAX_MEM_MIB;   /* 1 PiB */
+    r.timelimit = CP_MAX_DURATION_S;  /* 10 years */
+    r.end = r.start;                  /* cancelled at its start */
+    assert_int_equal(jobrec_check(&r, &m, &err), 0);
+    r = plain_job();
+    r.gpus = 4097;
+    assert_int_equal(refused(r, "GPU count 4097 above 4096 per job"), CP_M_GPUS);
+    r = plain_job();
+    r.req_gpus = 1e308;
+    assert_int_equal(refused(r, "GPU count 1e+308 above 4096 per job"), CP_M_REQ_GPUS);
+    r = plain_job();
+    r.gpus = (double)INFINITY;
+    assert_int_equal(refused(r, "GPU count is not a finite number"), CP_M_GPUS);
+    r = plain_job();
+    r.max_rss_mib = (double)NAN;
+    assert_int_equal(refused(r, "memory (MiB) is not a finite number"), CP_M_MAX_RSS);
+    r = plain_job();
+    r.req_mem_mib = CP_MAX_MEM_MIB * 2;
+    assert_int_equal(refused(r, "memory (MiB) 2.14748e+09 above 1 PiB"), CP_M_REQ_MEM);
+    r = plain_job();
+    r.elapsed = CP_MAX_DURATION_S + 1;
+    r.end = CP_TIME_NONE;
+    assert_int_equal(refused(r, "duration 315576001 s above 10 years"), CP_M_ELAPSED);
+    r = plain_job();
+    r.end = r.start - 1;
+    assert_int_equal(refused(r, "end 2024-03-01T07:59:59 before start 2024-03-01T08:00:00"),
+                     CP_M_END);
+    /* 309 nines overflow a double: not a number at all (308 still parse) */
+    char nines[312];
+    double d;
+    memset(nines, '9', 309);
+    assert_int_equal(fields_double(nines, 309, &d, &err), -1);
+    assert_int_equal(fields_double(nines, 308, &d, &err), 0);
+    assert_true(isfinite(d) && d > 9.9e307);
+    /* times before 2000-01-01 are unknown: end 13798 (seen in a real file) */
+    r = plain_job();
+    r.end = 13798;
+    r.eligible = CP_EPOCH_FLOOR - 1;
+    assert_int_equal(jobrec_check(&r, &m, &err), 0);
+    assert_int_equal(r.end, CP_TIME_NONE);
+    assert_int_equal(r.eligible, CP_TIME_NONE);
+    assert_int_equal(r.submit, 1709280000);
+    /* a running job has run at most its limit, even with 56 years of elapsed */
+    r = plain_job();
+    r.state = CP_ST_RUNNING;
+    r.end = CP_TIME_NONE;
+    r.elapsed = 1766000000;
+    assert_int_equal(jobrec_check(&r, &m, &err), 0);
+    assert_int_equal(r.elapsed, 86400);
+    /* a finished one keeps what it says (a TIMEOUT overruns its limit) */
+    r = plain_job();
+    r.state = CP_ST_TIMEOUT;
+    r.elapsed = 86400 + 120;
+    r.end = r.start + r.elapsed;
+    assert_int_equal(jobrec_check(&r, &m, &err), 0);
+    assert_int_equal(r.elapsed, 86520);
+    /* a running job with no limit (UNLIMITED) keeps its elapsed */
+    r = plain_job();
+    r.state = CP_ST_RUNNING;
+    r.end = CP_TIME_NONE;
+    r.timelimit = CP_DUR_UNLIMITED;
+    r.elapsed = 10 * 86400;
+    assert_int_equal(jobrec_check(&r, &m, &err), 0);
+    assert_int_equal(r.elapsed, 864000);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_times),      cmocka_unit_test(test_civil_round_trip),
+        cmocka_unit_test(test_jobrec_check),
         cmocka_unit_test(test_durations),  cmocka_unit_test(test_memory),
         cmocka_unit_test(test_tres_gpus),  cmocka_unit_test(test_gres),
         cmocka_unit_test(test_states),     cmocka_unit_test(test_job_ids),

@@ -4,6 +4,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -413,6 +414,358 @@ static void test_kill_during_import(void **state)
                      1);
 }
 
+/* ---- issue 14: what real sites export ---- */
+
+/* A fixture of tests/fixtures/issue14 (tests run from the source tree). */
+static const char *fixture(const char *name)
+{
+    static char buf[512];
+    snprintf(buf, sizeof buf, "tests/fixtures/issue14/%s", name);
+    return buf;
+}
+
+/* Every stored fact of every attempt and of usage_month, as text, without
+ * the row ids and import ids an order of imports changes. Caller frees. */
+static char *db_digest(Store *st)
+{
+    static const char *const sql[] = {
+        "SELECT c.name, j.job_raw, j.submit, j.job_id, j.state, coalesce(j.state_raw,''), "
+        "coalesce(j.start,''), coalesce(j.end_time,''), coalesce(j.elapsed,''), "
+        "coalesce(j.nnodes,''), j.gpus, coalesce(j.req_mem_mib,''), "
+        "coalesce(j.max_rss_mib,''), coalesce(j.nodelist,''), j.final, j.rec_hash, "
+        "coalesce(u.name,''), coalesce(a.name,'') FROM jobs j JOIN clusters c "
+        "ON c.id=j.cluster_id LEFT JOIN users u ON u.id=j.user_id LEFT JOIN accounts a "
+        "ON a.id=j.account_id ORDER BY 1, 2, 3",
+        "SELECT m.month, c.name, coalesce(a.name,''), coalesce(u.name,''), "
+        "coalesce(p.name,''), sum(jobs), sum(attempts), sum(gpu_jobs), "
+        "printf('%.6f', total(gpu_hours)), printf('%.6f', total(cpu_hours)), "
+        "printf('%.1f', total(wait_s)), sum(waited), sum(preempted) FROM usage_month m "
+        "JOIN clusters c ON c.id=m.cluster_id LEFT JOIN accounts a ON a.id=m.account_id "
+        "LEFT JOIN users u ON u.id=m.user_id LEFT JOIN partitions p ON p.id=m.partition_id "
+        "GROUP BY 1, 2, 3, 4, 5 HAVING sum(jobs)<>0 OR sum(attempts)<>0 ORDER BY 1, 2, 3, 4, 5",
+    };
+    CpBuf b;
+    cpbuf_init(&b);
+    for (size_t q = 0; q < 2; q++) {
+        sqlite3_stmt *s;
+        assert_int_equal(sqlite3_prepare_v2(store_db(st), sql[q], -1, &s, NULL), SQLITE_OK);
+        while (sqlite3_step(s) == SQLITE_ROW) {
+            for (int c = 0; c < sqlite3_column_count(s); c++) {
+                const char *v = (const char *)sqlite3_column_text(s, c);
+                cpbuf_append(&b, v ? v : "", v ? strlen(v) : 0);
+                cpbuf_append(&b, "|", 1);
+            }
+            cpbuf_append(&b, "\n", 1);
+        }
+        sqlite3_finalize(s);
+    }
+    cpbuf_append(&b, "", 1);
+    return b.data;
+}
+
+/* Import files[order[0..n-1]] into a new database; its digest. */
+static char *import_in_order(const char *const *files, const int *order, int n)
+{
+    char *path = tu_temp_path(".db");
+    CpErr err;
+    Store *st = store_open(path, &err);
+    assert_non_null(st);
+    for (int i = 0; i < n; i++) {
+        ImportResult r;
+        assert_int_equal(import_path(st, files[order[i]], NULL, 1, &r, &err), 0);
+    }
+    /* and once more, every file: nothing changes */
+    for (int i = 0; i < n; i++) {
+        ImportResult r;
+        assert_int_equal(import_path(st, files[order[i]], NULL, 1, &r, &err), 0);
+        assert_int_equal(r.added + r.updated, 0);
+    }
+    char *dg = db_digest(st);
+    store_close(st);
+    tu_remove_db(path);
+    free(path);
+    return dg;
+}
+
+/* Next permutation of a[0..n-1] in lexicographic order; 0 after the last. */
+static int next_perm(int *a, int n)
+{
+    int i = n - 2;
+    while (i >= 0 && a[i] >= a[i + 1])
+        i--;
+    if (i < 0)
+        return 0;
+    int j = n - 1;
+    while (a[j] <= a[i])
+        j--;
+    int t = a[i];
+    a[i] = a[j];
+    a[j] = t;
+    for (int l = i + 1, r = n - 1; l < r; l++, r--) {
+        t = a[l];
+        a[l] = a[r];
+        a[r] = t;
+    }
+    return 1;
+}
+
+/* Every order of files gives one database; returns how many orders. */
+static int same_in_every_order(const char *const *files, int n, char **digest)
+{
+    int order[8], orders = 0;
+    for (int i = 0; i < n; i++)
+        order[i] = i;
+    *digest = NULL;
+    do {
+        char *dg = import_in_order(files, order, n);
+        if (*digest) {
+            assert_string_equal(dg, *digest);
+            free(dg);
+        } else {
+            *digest = dg;
+        }
+        orders++;
+    } while (next_perm(order, n));
+    return orders;
+}
+
+/* Three daily `sacct -P` snapshots (the shape of ../shared/data/slurm-sandbox
+ * sacct_wide*.psv: job rows and .batch steps, -D's requeued attempt) in all
+ * 6 orders: one database. By hand over the fixtures: 101 COMPLETED 6 h x 2
+ * GPUs with the MaxRSS only day 3 knows, 102 FAILED 6 h x 4 GPUs on 2
+ * nodes, 103 RUNNING 49 h in its last snapshot but limited to 48 h (x 1
+ * GPU), 104 COMPLETED 0.5 h, 105 REQUEUED after 5 h then COMPLETED in 3 h
+ * (1 GPU, 2 CPUs): 5 jobs, 6 attempts, 92.5 GPU-h, 136.5 CPU-h. */
+static void test_snapshots_any_order(void **state)
+{
+    Db *d = *state;
+    char *f[3];
+    for (int i = 0; i < 3; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "snap_day%d.psv", i + 1);
+        f[i] = xstrdup(fixture(name));
+    }
+    char *digest;
+    assert_int_equal(same_in_every_order((const char *const *)f, 3, &digest), 6);
+    free(digest);
+    /* the figures, in the newest-last order */
+    ImportResult r;
+    CpErr err;
+    for (int i = 2; i >= 0; i--)
+        assert_int_equal(import_path(d->st, f[i], NULL, 1, &r, &err), 0);
+    for (int i = 0; i < 3; i++)
+        free(f[i]);
+    assert_int_equal(store_scalar(d->st, "SELECT count(*) FROM jobs WHERE final=1"), 5);
+    assert_int_equal(store_scalar(d->st, "SELECT count(*) FROM jobs"), 6);
+    assert_int_equal(store_scalar(d->st, "SELECT state FROM jobs WHERE job_id='101'"),
+                     CP_ST_COMPLETED);
+    assert_float_equal(real_of(d->st, "SELECT max_rss_mib FROM jobs WHERE job_id='101'", NULL),
+                       12000, 1e-9);
+    assert_int_equal(store_scalar(d->st, "SELECT state FROM jobs WHERE job_id='102'"),
+                     CP_ST_FAILED);
+    assert_int_equal(store_scalar(d->st, "SELECT nnodes FROM jobs WHERE job_id='102'"), 2);
+    assert_int_equal(store_scalar(d->st, "SELECT elapsed FROM jobs WHERE job_id='103'"), 172800);
+    assert_int_equal(store_scalar(d->st, "SELECT state FROM jobs WHERE job_id='105' AND final=0"),
+                     CP_ST_REQUEUED);
+    assert_int_equal(store_scalar(d->st, "SELECT state FROM jobs WHERE job_id='105' AND final=1"),
+                     CP_ST_COMPLETED);
+    assert_int_equal(store_scalar(d->st, "SELECT sum(jobs) FROM usage_month"), 5);
+    assert_int_equal(store_scalar(d->st, "SELECT sum(attempts) FROM usage_month"), 6);
+    assert_float_equal(real_of(d->st, "SELECT total(gpu_hours) FROM usage_month", NULL), 92.5,
+                       1e-9);
+    assert_float_equal(real_of(d->st, "SELECT total(cpu_hours) FROM usage_month", NULL), 136.5,
+                       1e-9);
+}
+
+/* The five real `sacct --json` snapshots of mila (SARC, Slurm 25.05) in
+ * all 120 orders: one database. python3 over the files: 7 + 7 + 7 + 8 + 7
+ * job elements, 28 jobs (job id and submit time); 8, 12, 18 and 19 are seen
+ * PENDING or RUNNING before COMPLETED; in the end 25 COMPLETED, 2 FAILED,
+ * 1 CANCELLED and 35.788611 GPU-h (RUNNING snapshots beyond their time
+ * limit cut to it). */
+static void test_mila_snapshots_any_order(void **state)
+{
+    Db *d = *state;
+    static const char *const names[] = {"1706227200", "1708819200", "1711411200", "1714003200",
+                                        "1716595200"};
+    char *f[5];
+    for (int i = 0; i < 5; i++) {
+        char rel[96];
+        snprintf(rel, sizeof rel, "data/sacct-json-sarc/mila_%s.json", names[i]);
+        f[i] = xstrdup(tu_shared(rel));
+    }
+    char *digest;
+    assert_int_equal(same_in_every_order((const char *const *)f, 5, &digest), 120);
+    free(digest);
+    ImportResult r;
+    CpErr err;
+    for (int i = 4; i >= 0; i--)
+        assert_int_equal(import_path(d->st, f[i], NULL, 1, &r, &err), 0);
+    for (int i = 0; i < 5; i++)
+        free(f[i]);
+    assert_int_equal(store_scalar(d->st, "SELECT count(*) FROM jobs WHERE final=1"), 28);
+    assert_int_equal(store_scalar(d->st, "SELECT count(*) FROM jobs"), 28);
+    assert_int_equal(store_scalar(d->st, "SELECT count(*) FROM jobs WHERE state=4"), 25);
+    assert_int_equal(store_scalar(d->st, "SELECT count(*) FROM jobs WHERE state=5"), 2);
+    assert_int_equal(store_scalar(d->st, "SELECT count(*) FROM jobs WHERE state=6"), 1);
+    assert_float_equal(real_of(d->st, "SELECT total(gpu_hours) FROM usage_month", NULL),
+                       35.788611, 1e-6);
+}
+
+/* A file imported without --strict; the rejected lines' messages, joined. */
+typedef struct Rejects {
+    char text[4096];
+    int n;
+} Rejects;
+
+static void keep_reject(void *ctx, const char *msg)
+{
+    Rejects *r = ctx;
+    size_t used = strlen(r->text);
+    snprintf(r->text + used, sizeof r->text - used, "%s\n", msg);
+    r->n++;
+}
+
+static int import_lenient(Store *st, const char *path, const char *fields, Rejects *rj,
+                          ImportResult *res, CpErr *err)
+{
+    ImportOpts o;
+    import_opts_init(&o);
+    o.fields = fields;
+    o.reject = keep_reject;
+    o.reject_ctx = rj;
+    memset(rj, 0, sizeof *rj);
+    return import_sacct(st, path, &o, res, err);
+}
+
+/* A `sacct --json` snapshot in the shape of SARC's slurm_23_2_6.json (23.02):
+ * a RUNNING job with end 0 and 100,000,000 s elapsed but a 7,200 min limit
+ * runs 5 days (x 2 GPUs = 240 GPU-h); an end of 13798 (1970) is unknown and
+ * the 1 h elapsed stands (1 GPU-h); a GPU count of 1e308 and an end before
+ * the start are refused, each on its line. 241 GPU-h by hand. */
+static void test_running_and_garbage_times(void **state)
+{
+    Db *d = *state;
+    ImportResult r;
+    CpErr err;
+    Rejects rj;
+    assert_int_equal(import_lenient(d->st, fixture("running_garbage.json"), NULL, &rj, &r, &err),
+                     0);
+    assert_int_equal(r.added, 2);
+    assert_int_equal(r.rejected, 2);
+    assert_non_null(strstr(rj.text, "running_garbage.json:14: field tres.allocated: GPU count "
+                                    "1e+308 above 4096 per job\n"));
+    assert_non_null(strstr(rj.text, "running_garbage.json:19: field time.end: end "
+                                    "2021-02-19T08:00:09 before start 2021-02-19T09:00:09\n"));
+    assert_int_equal(store_scalar(d->st, "SELECT elapsed FROM jobs WHERE job_id='501'"), 432000);
+    assert_int_equal(store_scalar(d->st, "SELECT end_time IS NULL FROM jobs WHERE job_id='502'"),
+                     1);
+    assert_float_equal(real_of(d->st, "SELECT total(gpu_hours) FROM usage_month", NULL), 241,
+                       1e-9);
+    /* the real file: 83,853,331 s elapsed, 5 days of limit, 2 GPUs */
+    assert_int_equal(import_path(d->st, tu_shared("data/sacct-json-sarc/slurm_23_2_6.json"), NULL,
+                                 1, &r, &err),
+                     0);
+    assert_int_equal(store_scalar(d->st, "SELECT elapsed FROM jobs j JOIN users u ON "
+                                         "u.id=j.user_id WHERE j.job_id='4' AND u.name<>'ann'"),
+                     432000);
+}
+
+/* Open XDMoD's shredder shape (26 fields, no header, as pozidriv.head.log):
+ * ReqMem 2147486648Mn (2^31 + 3000: 3000 MiB per CPU with Slurm's old flag)
+ * beside ReqTRES mem=24000M keeps 24000 MiB and is flagged; without ReqTRES
+ * mem it reads as 3000 MiB x 8 CPUs, flagged; 0n and 0c are unknown (0c
+ * gives way to ReqTRES's 24000M); 3000Mc agrees; 48000Mn does not (flagged,
+ * ReqTRES kept): 3 flagged, 5 x 24000 MiB, one unknown. */
+static void test_bogus_memory(void **state)
+{
+    Db *d = *state;
+    ImportResult r;
+    CpErr err;
+    assert_int_equal(import_path(d->st, fixture("xdmod_reqmem.log"), "xdmod", 1, &r, &err), 0);
+    assert_int_equal(r.added, 6);
+    assert_int_equal(r.mem_conflicts, 3);
+    assert_int_equal(store_scalar(d->st, "SELECT count(*) FROM jobs WHERE req_mem_mib=24000"), 5);
+    assert_int_equal(store_scalar(d->st, "SELECT req_mem_mib IS NULL FROM jobs WHERE job_id='303'"),
+                     1);
+    assert_int_equal(store_scalar(d->st, "SELECT max(req_mem_mib) FROM jobs"), 24000);
+    /* the real log: 8,048 of 8,659 jobs carry the artefact; the requests
+     * sum to ReqTRES's 234,774,200 MiB (awk over the file) */
+    assert_int_equal(import_path(d->st, tu_shared("data/sacct-pipe-xdmod/pozidriv.head.log"),
+                                 "xdmod", 1, &r, &err),
+                     0);
+    assert_int_equal(r.mem_conflicts, 8048);
+    assert_float_equal(real_of(d->st,
+                               "SELECT total(req_mem_mib) FROM jobs j JOIN clusters c ON "
+                               "c.id=j.cluster_id WHERE c.name='pozidriv' AND job_raw > 1000",
+                               NULL),
+                       234774200.0, 1e-3);
+}
+
+/* A `sacct -P` export (header, as slurm-sandbox's) with a 308-digit GPU
+ * count, a 309-digit one (not even a finite double), 4097 GPUs, 2 PiB of
+ * memory, an 11-year time limit and an end before its start: each refused
+ * on its line, the one good job kept; with --strict nothing is written. The
+ * corrected file then imports whole: 7 jobs, 2 h each, 2+2+2+1+1+1+1 GPUs =
+ * 20 GPU-h, every total finite. */
+static void test_out_of_range(void **state)
+{
+    Db *d = *state;
+    ImportResult r;
+    CpErr err;
+    Rejects rj;
+    assert_int_equal(import_path(d->st, fixture("out_of_range.psv"), NULL, 1, &r, &err), -1);
+    assert_non_null(strstr(err.msg, "out_of_range.psv:2: field AllocTRES: GPU count 1e+308 "
+                                    "above 4096 per job"));
+    assert_int_equal(store_scalar(d->st, "SELECT count(*) FROM jobs"), 0);
+    assert_int_equal(import_lenient(d->st, fixture("out_of_range.psv"), NULL, &rj, &r, &err), 0);
+    assert_int_equal(r.added, 1);
+    assert_int_equal(r.rejected, 6);
+    static const char *const want[] = {
+        ":3: field AllocTRES: bad TRES count 'gres/gpu=999",
+        ":4: field AllocTRES: GPU count 4097 above 4096 per job\n",
+        ":5: field ReqMem: memory (MiB) 2.14748e+09 above 1 PiB\n",
+        ":6: field Timelimit: duration 345600000 s above 10 years\n",
+        ":7: field End: end 2024-03-01T08:00:00 before start 2024-03-01T10:00:00\n",
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        assert_non_null(strstr(rj.text, want[i]));
+    assert_int_equal(import_path(d->st, fixture("out_of_range_fixed.psv"), NULL, 1, &r, &err), 0);
+    assert_int_equal(r.added, 6);
+    assert_int_equal(r.unchanged, 1);
+    assert_int_equal(store_scalar(d->st, "SELECT count(*) FROM jobs"), 7);
+    assert_float_equal(real_of(d->st, "SELECT total(gpu_hours) FROM usage_month", NULL), 20,
+                       1e-9);
+    assert_int_equal(store_scalar(d->st, "SELECT count(*) FROM usage_month WHERE "
+                                         "gpu_hours > 1e300 OR gpu_hours < -1e300"),
+                     0);
+}
+
+/* A header with AllocNodes (not NNodes), and steps away from their job, as
+ * files cut or concatenated give them: 601.batch two rows after 601 and
+ * 601.0 after 603, 603.batch before 603 -- all joined (peak RSS 601 50000
+ * MiB, 603 3000 MiB); 999's two steps have no job: counted as orphans. */
+static void test_alloc_nodes_and_orphan_steps(void **state)
+{
+    Db *d = *state;
+    ImportResult r;
+    CpErr err;
+    assert_int_equal(import_path(d->st, fixture("alloc_nodes_orphans.psv"), NULL, 1, &r, &err),
+                     0);
+    assert_int_equal(r.added, 3);
+    assert_int_equal(r.orphan_steps, 2);
+    assert_int_equal(store_scalar(d->st, "SELECT nnodes FROM jobs WHERE job_id='601'"), 4);
+    assert_int_equal(store_scalar(d->st, "SELECT nnodes FROM jobs WHERE job_id='603'"), 2);
+    assert_int_equal(store_scalar(d->st, "SELECT max_rss_mib FROM jobs WHERE job_id='601'"),
+                     50000);
+    assert_int_equal(store_scalar(d->st, "SELECT max_rss_mib FROM jobs WHERE job_id='603'"), 3000);
+    assert_int_equal(store_scalar(d->st, "SELECT max_rss_mib IS NULL FROM jobs WHERE job_id='602'"),
+                     1);
+    assert_int_equal(import_path(d->st, fixture("alloc_nodes_orphans.psv"), NULL, 1, &r, &err),
+                     0);
+    assert_int_equal(r.unchanged, 3);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -425,6 +778,12 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_strict_rolls_back, db_setup, db_teardown),
         cmocka_unit_test_setup_teardown(test_xdmod_cpu_hours, db_setup, db_teardown),
         cmocka_unit_test_setup_teardown(test_kill_during_import, db_setup, db_teardown),
+        cmocka_unit_test_setup_teardown(test_snapshots_any_order, db_setup, db_teardown),
+        cmocka_unit_test_setup_teardown(test_mila_snapshots_any_order, db_setup, db_teardown),
+        cmocka_unit_test_setup_teardown(test_running_and_garbage_times, db_setup, db_teardown),
+        cmocka_unit_test_setup_teardown(test_bogus_memory, db_setup, db_teardown),
+        cmocka_unit_test_setup_teardown(test_out_of_range, db_setup, db_teardown),
+        cmocka_unit_test_setup_teardown(test_alloc_nodes_and_orphan_steps, db_setup, db_teardown),
     };
     return cmocka_run_group_tests_name("import", tests, NULL, NULL);
 }

@@ -25,6 +25,9 @@
 #include "data/store.h"
 #include "reports/anon.h"
 #include "reports/csvw.h"
+#include "data/catalog.h"
+#include "reports/mdfit.h"
+#include "reports/mdhtml.h"
 #include "reports/mdw.h"
 #include "reports/report.h"
 #include "reports/svg.h"
@@ -126,6 +129,111 @@ static void test_csv_quoting(void **state)
 }
 
 /* ---- Markdown, SVG, pseudonyms ---- */
+
+static char *fit(const char *md)
+{
+    Cap c;
+    cap_open(&c);
+    mdfit(c.f, md, strlen(md));
+    return cap_close(&c);
+}
+
+/* Units repeated in every cell move into the title; a column with a bare
+ * number, another unit or a text keeps its cells; text outside tables is
+ * untouched. */
+static void test_mdfit_units(void **state)
+{
+    (void)state;
+    char *got = fit("Text 12 GPUs.\n\n"
+                    "| Year | Demand | Share | Mixed | Name | Wait before |\n"
+                    "| :--- | ---: | ---: | ---: | :--- | ---: |\n"
+                    "| y1 | 12.50 GPUs | 20.0 % (measured 8.0 %) | 3 h | 12 monkeys | no data before |\n"
+                    "| y2 | n/a | 5.0 % | 4 | b | 2.5 h |\n"
+                    "\nafter\n");
+    assert_string_equal(got, "Text 12 GPUs.\n\n"
+                             "| Year | Demand (GPUs) | Share (%) | Mixed | Name | Wait before (h) |\n"
+                             "| :---- | ------: | -------------------: | -----: | :---------- | ------: |\n"
+                             "| y1 | 12.50 | 20.0 (measured 8.0) | 3 h | 12 monkeys | no data before |\n"
+                             "| y2 | n/a | 5.0 | 4 | b | 2.5 |\n"
+                             "\nafter\n");
+    free(got);
+    /* a title that names its unit already keeps it once */
+    got = fit("| GPU-h before | x |\n| ---: | :--- |\n| 3 GPU-h | a |\n");
+    assert_string_equal(got, "| GPU-h before | x |\n| ------: | :--- |\n| 3 | a |\n");
+    free(got);
+}
+
+/* A table wider than MDFIT_WIDTH is split, each part led by the key
+ * columns, each no wider than the limit; escaped pipes stay in their cell. */
+static void test_mdfit_split(void **state)
+{
+    (void)state;
+    char md[4096];
+    size_t n = 0;
+    n += (size_t)snprintf(md + n, sizeof md - n, "| Group | Year |");
+    for (int c = 0; c < 12; c++)
+        n += (size_t)snprintf(md + n, sizeof md - n, " Column%02d |", c);
+    n += (size_t)snprintf(md + n, sizeof md - n, "\n| :--- | :--- |");
+    for (int c = 0; c < 12; c++)
+        n += (size_t)snprintf(md + n, sizeof md - n, " ---: |");
+    n += (size_t)snprintf(md + n, sizeof md - n, "\n| lab\\|a | y1 |");
+    for (int c = 0; c < 12; c++)
+        n += (size_t)snprintf(md + n, sizeof md - n, " %d.25 people |", 100000 + c);
+    snprintf(md + n, sizeof md - n, "\n");
+    char *got = fit(md);
+    /* widths: Group 5 and Year 4 (+ 3 each: 15), each column 9 ("100000.25") + 3: 8
+     * columns in the 105 left of 120, then the other 4 */
+    assert_int_equal(MDFIT_WIDTH, 120);
+    assert_string_equal(got,
+        "| Group | Year | Column00 (people) | Column01 (people) | Column02 (people) | "
+        "Column03 (people) | Column04 (people) | Column05 (people) | Column06 (people) | "
+        "Column07 (people) |\n"
+        "| :----- | :---- | ---------: | ---------: | ---------: | ---------: | ---------: | "
+        "---------: | ---------: | ---------: |\n"
+        "| lab\\|a | y1 | 100000.25 | 100001.25 | 100002.25 | 100003.25 | 100004.25 | "
+        "100005.25 | 100006.25 | 100007.25 |\n"
+        "\n"
+        "| Group | Year | Column08 (people) | Column09 (people) | Column10 (people) | "
+        "Column11 (people) |\n"
+        "| :----- | :---- | ---------: | ---------: | ---------: | ---------: |\n"
+        "| lab\\|a | y1 | 100008.25 | 100009.25 | 100010.25 | 100011.25 |\n");
+    free(got);
+}
+
+/* The HTML: escaped text, tables with alignment, title block, strong and
+ * code, a list; nothing from the text becomes markup. */
+static void test_mdhtml(void **state)
+{
+    (void)state;
+    const char md[] = "---\ntitle: \"GPU <plan>\"\ndate: \"2026-01-02\"\nheader-includes: |\n"
+                      "  <style>x</style>\n---\n\n"
+                      "## 1. A & B\n\nScenario **b\\*se** `code` <script>\n"
+                      "second line\n\n- item \\<b\\>\n\n"
+                      "| Name | N (GPUs) |\n| :--- | ---: |\n| a\\|b | 3 |\n";
+    Cap c;
+    cap_open(&c);
+    CpErr err;
+    assert_int_equal(mdhtml(c.f, md, strlen(md), ".", &err), 0);
+    char *got = cap_close(&c);
+    assert_non_null(strstr(got, "<title>GPU &lt;plan&gt;</title>"));
+    assert_non_null(strstr(got, "<p class=\"date\">2026-01-02</p>"));
+    assert_non_null(strstr(got, "@page { size: A4 portrait;"));
+    assert_null(strstr(got, "<style>x</style>"));
+    assert_non_null(strstr(got, "<h2>1. A &amp; B</h2>"));
+    assert_non_null(strstr(got, "<p>Scenario <strong>b*se</strong> <code>code</code> "
+                                "&lt;script&gt;\nsecond line</p>"));
+    assert_non_null(strstr(got, "<ul>\n<li>item &lt;b&gt;</li>\n</ul>"));
+    assert_non_null(strstr(got, "<tr><th>Name</th><th style=\"text-align:right\">N (GPUs)</th>"));
+    assert_non_null(strstr(got, "<tr><td>a|b</td><td style=\"text-align:right\">3</td></tr>"));
+    assert_null(strstr(got, "<script>"));
+    free(got);
+    /* an image that is not there: an error naming it */
+    const char img[] = "![chart](nowhere/x.svg)\n";
+    cap_open(&c);
+    assert_int_equal(mdhtml(c.f, img, strlen(img), "/nonexistent", &err), -1);
+    free(cap_close(&c));
+    assert_non_null(strstr(err.msg, "/nonexistent/nowhere/x.svg: cannot read"));
+}
 
 static void test_md_escape(void **state)
 {
@@ -272,6 +380,14 @@ static int db_teardown(void **state)
     return 0;
 }
 
+/* An import's rejected line, appended to the buffer ctx (1024 bytes). */
+static void collect_msg(void *ctx, const char *msg)
+{
+    char *buf = ctx;
+    size_t n = strlen(buf);
+    snprintf(buf + n, 1024 - n, "%s\n", msg);
+}
+
 static char *section(Store *st, const ReportOpts *o, int s)
 {
     CpErr err;
@@ -301,21 +417,21 @@ static const char golden_domains[] =
     "| :--- | :--- | ---: | ---: | ---: | ---: | ---: |\n"
     "| 2023 | physics | 0 GPU-h | 0.0 % | 1 | 0 | 0.0 GPU-h |\n"
     "| 2023 | vision | 120 GPU-h | 100.0 % | 2 | 1 | 60.0 GPU-h |\n"
-    "| 2024 | physics | 144 GPU-h | 37.5 % | 1 | 1 | 144.0 GPU-h |\n"
-    "| 2024 | vision | 240 GPU-h | 62.5 % | 2 | 2 | 120.0 GPU-h |\n"
+    "| 2024 (partial: to 20 Dec) | physics | 144 GPU-h | 37.5 % | 1 | 1 | 144.0 GPU-h |\n"
+    "| 2024 (partial: to 20 Dec) | vision | 240 GPU-h | 62.5 % | 2 | 2 | 120.0 GPU-h |\n"
     "\n"
     "### Publications and GPU-hours per publication\n"
     "\n"
     "| year | domain | publications | GPU-h | GPU-h per publication |\n"
     "| :--- | :--- | ---: | ---: | ---: |\n"
-    "| 2024 | physics | 1 | 144 GPU-h | 144 GPU-h |\n"
-    "| 2024 | vision | 2 | 240 GPU-h | 120 GPU-h |\n"
+    "| 2024 (partial: to 20 Dec) | physics | 1 | 144 GPU-h | 144 GPU-h |\n"
+    "| 2024 (partial: to 20 Dec) | vision | 2 | 240 GPU-h | 120 GPU-h |\n"
     "\n";
 
 static void test_golden_domains(void **state)
 {
     Db *d = *state;
-    ReportOpts o = {NULL, 0, NULL, 0};
+    ReportOpts o = {.scenario = NULL};
     char *got = section(d->st, &o, REPORT_DOMAINS);
     assert_string_equal(got, golden_domains);
     free(got);
@@ -342,7 +458,7 @@ static void test_golden_peers(void **state)
                                 "Inst|A,100,50\n"
                                 "\"Inst, B\",30,60\n",
                                 59);
-    ReportOpts o = {NULL, 0, peers, 0};
+    ReportOpts o = {.peers_csv = peers};
     char *got = section(d->st, &o, REPORT_PEERS);
     assert_string_equal(got, golden_peers);
     free(got);
@@ -354,7 +470,7 @@ static void test_golden_peers(void **state)
 static void test_anonymized(void **state)
 {
     Db *d = *state;
-    ReportOpts o = {NULL, 1, NULL, 0};
+    ReportOpts o = {.anonymize = 1};
     for (int s = 1; s <= REPORT_NSECTIONS; s++) {
         char *got = section(d->st, &o, s);
         assert_null(strstr(got, "lab\\|a"));
@@ -364,12 +480,101 @@ static void test_anonymized(void **state)
     }
 }
 
+/* Section 9: when, by what, from where; the window, the cluster, the
+ * reference GPU, each import with its rows (the site's, counted by hand). */
+static void test_sources(void **state)
+{
+    Db *d = *state;
+    ReportOpts o = {.version = "9.9", .db_path = "site.db", .now = 1735776000}; /* 2025-01-02 */
+    char *got = section(d->st, &o, REPORT_SOURCES);
+    assert_non_null(strstr(got, "## 10. Data sources and method\n\nWritten on 2025-01-02 by "
+                                "capplan 9.9 from the database site.db. The accounting covers "
+                                "2023-01-01 to 2024-12-20 "));
+    assert_non_null(strstr(got, "relative speed 1: a100 (80 GiB)."));
+    assert_non_null(strstr(got, "| c1 | 2023-01 | 2024-12 | 4 GPUs |\n"));
+    assert_non_null(strstr(got, "Scenario **base**: every parameter as measured."));
+    const char *rows[] = {"| roster | ", "| roster-csv | ", "| 3 | 3 | 0 | 0 |\n",
+                          "| inventory-csv | ", "| 1 | 1 | 0 | 0 |\n", "| pubs-csv | ",
+                          "| sacct | ", "| 48 | 48 | 0 | 0 |\n"};
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        if (!strstr(got, rows[i]))
+            fail_msg("no '%s' in:\n%s", rows[i], got);
+    free(got);
+    /* anonymised: neither the database nor the file names */
+    o.anonymize = 1;
+    got = section(d->st, &o, REPORT_SOURCES);
+    assert_null(strstr(got, "site.db"));
+    assert_null(strstr(got, ".tmp"));
+    assert_non_null(strstr(got, "file names left out"));
+    free(got);
+}
+
+/* import catalog: bad rows named by line and field, good rows land once;
+ * strict rejects the file and leaves the table as it was. */
+static void test_catalog(void **state)
+{
+    Db *d = *state;
+    const char text[] = "model,mem_gib,relative_speed,tdp_w,price\n"
+                        "H100 SXM,80,5,700,30000\n"
+                        "L40S,48,2.2,350,9000\n"
+                        "B200,192,x,1000,45000\n"
+                        "L4,24,0.9,,\n"
+                        "L40S,48,2.2,350,9000\n"
+                        "A2,0,0.3,60,1000\n";
+    char *p = tu_write_temp(text, strlen(text));
+    char msgs[1024] = "";
+    ImportOpts o;
+    import_opts_init(&o);
+    o.reject = collect_msg;
+    o.reject_ctx = msgs;
+    ImportResult r;
+    CpErr err;
+    assert_int_equal(catalog_import(d->st, p, &o, &r, &err), 0);
+    assert_int_equal(r.rows_read, 6);
+    assert_int_equal(r.added, 3);
+    assert_int_equal(r.rejected, 3);
+    char want[1024];
+    snprintf(want, sizeof want,
+             "%s:4: field relative_speed: bad number 'x'\n"
+             "%s:6: field model: model 'L40S' listed twice\n"
+             "%s:7: field mem_gib: 0 out of range (above 0, at most 4096)\n",
+             p, p, p);
+    assert_string_equal(msgs, want);
+    /* again: nothing added, nothing changed */
+    msgs[0] = '\0';
+    assert_int_equal(catalog_import(d->st, p, &o, &r, &err), 0);
+    assert_int_equal(r.added + r.updated, 0);
+    assert_int_equal(r.unchanged, 3);
+    CatalogGpu *v;
+    size_t n;
+    assert_int_equal(catalog_load(d->st, &v, &n, &err), 0);
+    assert_int_equal(n, 3);
+    assert_string_equal(v[0].model, "H100 SXM");
+    assert_true(v[0].mem_gib == 80 && v[0].relative_speed == 5 && v[0].tdp_w == 700);
+    assert_true(v[0].price == 30000 && strcmp(v[0].currency, "EUR") == 0);
+    assert_string_equal(v[1].model, "L4");
+    assert_true(v[1].tdp_w == -1 && v[1].price == -1);
+    catalog_free(v, n);
+    /* strict: the first bad row rejects the file; the table keeps its rows */
+    const char bad[] = "model,mem_gib,relative_speed,price,currency\nX1,16,1,5,EUR\nX2,16,1,5,eur\n";
+    char *p2 = tu_write_temp(bad, strlen(bad));
+    o.strict = 1;
+    assert_int_equal(catalog_import(d->st, p2, &o, &r, &err), -1);
+    snprintf(want, sizeof want, "%s:3: field currency: bad currency 'eur' (three capital letters: EUR)", p2);
+    assert_string_equal(err.msg, want);
+    assert_int_equal(catalog_load(d->st, &v, &n, &err), 0);
+    assert_int_equal(n, 3);
+    catalog_free(v, n);
+    unlink(p), unlink(p2);
+    free(p), free(p2);
+}
+
 /* The CSV files: each has its header; the injection group is neutralised. */
 static void test_csv_export(void **state)
 {
     Db *d = *state;
     CpErr err;
-    ReportOpts o = {NULL, 0, NULL, 0};
+    ReportOpts o = {.scenario = NULL};
     Report *r = report_new(d->st, &o, &err);
     assert_non_null(r);
     char *dir = tu_temp_path("-csv");
@@ -403,6 +608,9 @@ int main(void)
         cmocka_unit_test(test_csv_neutralised),
         cmocka_unit_test(test_csv_quoting),
         cmocka_unit_test(test_md_escape),
+        cmocka_unit_test(test_mdfit_units),
+        cmocka_unit_test(test_mdfit_split),
+        cmocka_unit_test(test_mdhtml),
         cmocka_unit_test(test_svg_and_anon),
     };
     const struct CMUnitTest site[] = {
@@ -410,6 +618,8 @@ int main(void)
         cmocka_unit_test(test_golden_peers),
         cmocka_unit_test(test_anonymized),
         cmocka_unit_test(test_csv_export),
+        cmocka_unit_test(test_sources),
+        cmocka_unit_test(test_catalog),
     };
     int rc = cmocka_run_group_tests_name("reports", unit, NULL, NULL);
     return rc | cmocka_run_group_tests_name("reports_site", site, db_setup, db_teardown);

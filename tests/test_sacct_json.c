@@ -20,6 +20,7 @@
 
 #include "data/json_stream.h"
 #include "data/sacct_json.h"
+#include "tests/lib/testutil.h"
 
 /* ---- a sink that keeps copies of what it receives ---- */
 
@@ -82,14 +83,6 @@ static void collect_progress(void *vctx, int64_t bytes, int64_t rows)
     run->last_rows = rows;
 }
 
-static const char *shared(const char *rel)
-{
-    static char buf[1024];
-    const char *root = getenv("CAPPLAN_SHARED");
-    snprintf(buf, sizeof buf, "%s/%s", root && root[0] ? root : "../shared", rel);
-    return buf;
-}
-
 /* Read f with sacct_json_read; name is what messages call the input. */
 static void run_stream(Run *run, FILE *f, const char *name, int strict)
 {
@@ -107,7 +100,7 @@ static void run_stream(Run *run, FILE *f, const char *name, int strict)
 
 static void run_file(Run *run, const char *rel)
 {
-    const char *path = shared(rel);
+    const char *path = tu_shared(rel);
     FILE *f = fopen(path, "rb");
     if (!f)
         fail_msg("cannot open %s (set CAPPLAN_SHARED)", path);
@@ -234,7 +227,9 @@ static void test_slurm_23_02_running(void **state)
     assert_int_equal(g->rec.state, CP_ST_RUNNING);
     assert_int_equal(g->rec.end, CP_TIME_NONE); /* end: 0 */
     assert_int_equal(g->rec.start, 1613725209);
-    assert_int_equal(g->rec.elapsed, 83853331);
+    /* elapsed 83,853,331 s (970 days) in the file: a running job has run
+     * at most its time limit, 5 days (issue 14) */
+    assert_int_equal(g->rec.elapsed, 7200 * 60);
     assert_int_equal(g->rec.timelimit, 7200 * 60); /* {set,infinite,number} */
     assert_near(g->rec.gpus, 2); /* the energy TRES's -2 does not count */
     assert_int_equal(g->rec.array_task, -1); /* task_id {set: false} */
@@ -270,17 +265,17 @@ static const Want mila_0225[] = {
 };
 static const Want mila_0326[] = {
     {"8", "COMPLETED", 1, "a100", 1708755169, 1708810283, 4746, 480},
-    {"12", "RUNNING", 1, "rtx8000", 1708759061, 0, 2650784, 60},
+    {"12", "RUNNING", 1, "rtx8000", 1708759061, 0, 3600, 60}, /* 2650784 s > limit */
     {"15", "COMPLETED", 1, "a100", 1711333632, 1711398375, 1620, 60},
     {"16", "COMPLETED", 2, "rtx8000", 1711340530, 1711359743, 477, 60},
     {"17", "COMPLETED", 1, "a100", 1711372926, 1711410048, 31118, 720},
-    {"18", "RUNNING", 1, "a100", 1711378871, 0, 24671, 240},
+    {"18", "RUNNING", 1, "a100", 1711378871, 0, 14400, 240}, /* 24671 s > limit */
     {"19", "PENDING", 2, "a100", 1711355810, 0, 0, 120},
 };
 static const Want mila_0425[] = {
-    {"12", "RUNNING", 1, "rtx8000", 1708759061, 0, 5242784, 60},
-    {"18", "RUNNING", 1, "a100", 1711378871, 0, 2616671, 240},
-    {"19", "RUNNING", 2, "a100", 1711355810, 0, 2646798, 120},
+    {"12", "RUNNING", 1, "rtx8000", 1708759061, 0, 3600, 60}, /* 5242784 s */
+    {"18", "RUNNING", 1, "a100", 1711378871, 0, 14400, 240}, /* 2616671 s */
+    {"19", "RUNNING", 2, "a100", 1711355810, 0, 7200, 120}, /* 2646798 s */
     {"20", "COMPLETED", 0, "", 1713938568, 1713985776, 2583, 240},
     {"21", "FAILED", 0, "", 1713943942, 1713962889, 10484, 240},
     {"22", "COMPLETED", 1, "a100", 1713972812, 1713987855, 3308, 480},
@@ -470,7 +465,7 @@ static void test_sandbox_cgroup(void **state)
 static void test_truncated(void **state)
 {
     (void)state;
-    const char *path = shared("data/slurm-sandbox/sacct.json");
+    const char *path = tu_shared("data/slurm-sandbox/sacct.json");
     FILE *in = fopen(path, "rb");
     assert_non_null(in);
     char *buf = malloc(100000);
@@ -852,7 +847,7 @@ static void test_stream_philly(void **state)
 {
     (void)state;
     /* the Philly trace: a 1.4 MB top-level list of 2667 jobs */
-    FILE *f = fopen(shared("data/gpu-trace-philly-dre-sample/sampled_jobs.shared.json"), "rb");
+    FILE *f = fopen(tu_shared("data/gpu-trace-philly-dre-sample/sampled_jobs.shared.json"), "rb");
     assert_non_null(f);
     int64_t c[2] = {0, 0};
     CpErr err;

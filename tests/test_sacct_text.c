@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -152,7 +153,7 @@ static void test_xdmod_edge_files(void **state)
     const TuJob *g = tu_find(&s, "5692623", 1);
     assert_float_equal(g->rec.gpus, 2, 1e-9); /* gres/gpu=2 in AllocTRES, NNodes 0 */
     assert_int_equal(g->rec.eligible, CP_TIME_NONE);
-    assert_float_equal(g->rec.req_mem_mib, 0, 1e-9); /* 0n */
+    assert_float_equal(g->rec.req_mem_mib, -1, 1e-9); /* 0n: all the node's, unknown */
     assert_string_equal(tu_find(&s, "4107166", 1)->state_raw, "CANCELLED by 102216");
     /* 3000Mc with 256 CPUs */
     assert_float_equal(tu_find(&s, "4103947", 1)->rec.req_mem_mib, 3000.0 * 256, 1e-9);
@@ -544,6 +545,59 @@ static void test_jobstats_admincomment(void **state)
     tu_sink_free(&s);
 }
 
+/* Issue 14: a step's job is found among the 64 job rows before it. Job 1,
+ * then `gap` other jobs, then 1.batch with a peak RSS (a file cut and
+ * concatenated, or sorted by something else than the job id). Returns the
+ * steps counted as orphans; *rss the peak RSS job 1 got. */
+static int64_t step_after_gap(int gap, double *rss)
+{
+    CpBuf b;
+    cpbuf_init(&b);
+    char line[160];
+    static const char head[] = "JobID|JobIDRaw|State|MaxRSS\n1|1|COMPLETED|\n";
+    static const char step[] = "1.batch|1.batch|COMPLETED|5000M\n";
+    cpbuf_append(&b, head, sizeof head - 1);
+    for (int i = 0; i < gap; i++) {
+        int n = snprintf(line, sizeof line, "%d|%d|COMPLETED|\n", 100 + i, 100 + i);
+        cpbuf_append(&b, line, (size_t)n);
+    }
+    cpbuf_append(&b, step, sizeof step - 1);
+    char *p = tu_write_temp(b.data, b.len);
+    cpbuf_done(&b);
+    TuSink s = {0};
+    CpReadCtx rc;
+    tu_read_ctx(&rc, &s, p);
+    Fold *fold = fold_new(rc.sink);
+    rc.sink = fold_sink(fold);
+    FILE *f = fopen(p, "rb");
+    char fmt[64];
+    CpErr err;
+    assert_int_equal(sacct_text_read(f, &rc, NULL, NULL, fmt, sizeof fmt, &err), 0);
+    assert_int_equal(fold_flush(fold, &err), 0);
+    fclose(f);
+    unlink(p);
+    free(p);
+    int64_t orphans = fold_orphans(fold);
+    assert_int_equal(s.n, gap + 1); /* every job, in file order */
+    assert_string_equal(s.jobs[0].job_id, "1");
+    *rss = s.jobs[0].rec.max_rss_mib;
+    fold_free(fold);
+    tu_sink_free(&s);
+    return orphans;
+}
+
+static void test_step_reach(void **state)
+{
+    (void)state;
+    double rss;
+    assert_int_equal(step_after_gap(0, &rss), 0);
+    assert_float_equal(rss, 5000, 1e-9);
+    assert_int_equal(step_after_gap(63, &rss), 0); /* job 1 is the 64th row back */
+    assert_float_equal(rss, 5000, 1e-9);
+    assert_int_equal(step_after_gap(64, &rss), 1); /* out of reach: counted */
+    assert_float_equal(rss, -1, 1e-9);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -564,6 +618,7 @@ int main(void)
         cmocka_unit_test(test_comment_lines),
         cmocka_unit_test(test_latin1),
         cmocka_unit_test(test_jobstats_admincomment),
+        cmocka_unit_test(test_step_reach),
     };
     return cmocka_run_group_tests_name("sacct_text", tests, NULL, NULL);
 }

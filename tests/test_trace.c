@@ -17,6 +17,7 @@
 #include "data/fields.h"
 #include "data/trace.h"
 #include "data/tz.h"
+#include "tests/lib/testutil.h"
 
 #define MAX_REJECTS 16
 #define YEAR0 1970
@@ -193,12 +194,15 @@ static void run_file(Run *run, FILE *f, const char *path, const char *kind, Coll
     run->rc = trace_read(f, kind, &run->ctx, run->format, sizeof run->format, &run->err);
 }
 
-/* Read a file of the shared data folder. */
+/* Read a file of the shared data folder. Without the folder the test is
+ * skipped, c freed first (skip() does not return). */
 static void run_shared(Run *run, const char *rel, const char *kind, Coll *c, int64_t tz)
 {
-    const char *root = getenv("CAPPLAN_SHARED");
     char path[1024];
-    snprintf(path, sizeof path, "%s/data/%s", root && root[0] ? root : "../shared", rel);
+    if (!tu_have_shared())
+        coll_free(c);
+    snprintf(path, sizeof path, "%s", tu_shared("data"));
+    snprintf(path + strlen(path), sizeof path - strlen(path), "/%s", rel);
     FILE *f = fopen(path, "rb");
     if (!f)
         fail_msg("cannot open %s (set CAPPLAN_SHARED)", path);

@@ -24,6 +24,7 @@
 #include "tui/canvas.h"
 #include "tui/fmt.h"
 #include "tui/keys.h"
+#include "tui/lineedit.h"
 #include "tui/model.h"
 #include "tui/view.h"
 
@@ -288,7 +289,7 @@ static void test_model_partial_month(void **state)
     render(f, 100, 30);
     int r = find_row(f, "2024-12 atlas");
     assert_true(r > 0);
-    assert_non_null(strstr(row(f, r), " 115   8.0  4.0% ")); /* GPUs over the 15 days covered */
+    assert_non_null(strstr(row(f, r), " 115   8.0    4.0% ")); /* GPUs over the 15 days covered */
 }
 
 /* Projected: the per-class line shows the projection's capacity and need
@@ -447,7 +448,8 @@ static void test_groups_sorted(void **state)
     render(f, 80, 24);
     assert_true(starts(row(f, 0), "capplan \xc2\xb7 Groups \xc2\xb7 scenario base"));
     int h = 3;
-    assert_true(starts(row(f, h), "Group       Professor"));
+    assert_true(starts(row(f, h), "Group "));
+    assert_non_null(strstr(row(f, h), " Professor "));
     assert_non_null(strstr(row(f, h), "GPU-h\xe2\x96\xbc")); /* sorted by GPU-hours, down */
     assert_true(starts(row(f, 4), "alpha-lab"));
     assert_non_null(strstr(row(f, 4), "1.2k"));
@@ -469,7 +471,7 @@ static void test_filter_drill_back(void **state)
     render(f, 80, 24);
     assert_true(starts(row(f, 4), "beta-lab"));
     assert_int_equal(f->s.cur[TUI_V_GROUPS].nidx, 1);
-    assert_string_equal(row(f, 22), "filter: bet_");
+    assert_string_equal(row(f, 22), "filter: bet"); /* the cursor: a reversed blank after it */
     press(f, "<Enter>"); /* one match: opened */
     assert_true(starts(row(f, 0), "capplan \xc2\xb7 Group \xc2\xb7 scenario base"));
     assert_non_null(strstr(row(f, 2), "beta-lab \xc2\xb7 professor Prof Beta \xc2\xb7 Biology"));
@@ -523,7 +525,9 @@ static void test_help_lists_every_key(void **state)
     Fix *f = *state;
     press(f, "?");
     render(f, 80, 24);
-    assert_true(find_row(f, "capplan keys") >= 0);
+    assert_true(find_row(f, "capplan help") >= 0);
+    assert_true(find_row(f, "In Overview:") >= 0);
+    assert_true(find_row(f, "Alerts: ! warning, !! bad") >= 0);
     int n;
     const TuiHelpLine *lines = tui_help_lines(&n);
     for (int i = 0; i < n; i++) {
@@ -621,10 +625,22 @@ static void test_edit_refused(void **state)
     press(f, "nneeds 80 GB<Enter>");
     assert_true(find_row(f, "needs 80 GB") > 0);
     press(f, "u");
-    assert_true(find_row(f, "needs 80 GB") < 0);
+    assert_true(starts(row(f, 22), "undone and saved: the note of alpha-lab on "));
+    assert_non_null(strstr(row(f, 22), " 'needs 80 GB'; C-r redoes"));
+    assert_int_equal(find_row(f, "needs 80 GB"), 22); /* only the message names it */
     press(f, "u");
     assert_int_equal(f->s.nundo, 0);
     assert_true(ann->stated_gpus < 0);
+    assert_true(starts(row(f, 22), "undone and saved: ann's stated need of "));
+    press(f, "u");
+    assert_true(starts(row(f, 22), "nothing to undo in this session"));
+    press(f, "<C-r>"); /* the stated need again, then the note */
+    assert_float_equal(ann->stated_gpus, 2, 0);
+    assert_true(starts(row(f, 22), "redone and saved: ann's stated need of "));
+    press(f, "<C-r>");
+    assert_true(find_row(f, "needs 80 GB") > 0 && find_row(f, "needs 80 GB") < 22);
+    press(f, "<C-r>");
+    assert_true(starts(row(f, 22), "nothing to redo in this session"));
 }
 
 /* The Group view's meetings line: the last held one and the next planned
@@ -668,7 +684,8 @@ static void test_meeting_edit(void **state)
     assert_int_equal(f->s.prompt.kind, TUI_P_EDIT);
     int y = find_row(f, " meeting: ");
     assert_true(y > 0);
-    assert_non_null(strstr(row(f, y), " planned _"));
+    assert_non_null(strstr(row(f, y), " planned"));
+    assert_true(f->s.prompt.sel); /* the proposed line is selected: typing replaces it */
     assert_non_null(strstr(row(f, 22), "meeting: DATE STATUS [ATTENDEES]: Enter saves"));
     static const char *const bad[][2] = {
         {"2024-02-30 held ann", "refused: '2024-02-30' is not a date (YYYY-MM-DD)"},
@@ -696,7 +713,8 @@ static void test_meeting_edit(void **state)
     assert_true(find_row(f, " meetings: 2024-11-20 held (bob) \xc2\xb7 next 2099-01-05") > 0);
     press(f, "u");
     assert_false(m->groups[b].met);
-    assert_true(find_row(f, "2024-11-20") < 0);
+    assert_true(find_row(f, " meetings: 2024-11-20") < 0);
+    assert_true(starts(row(f, 22), "undone and saved: the meeting of alpha-lab on 2024-11-20 (held)"));
     /* the same date again: replaced, and u brings the one before back */
     press(f, "m<C-u>2099-01-05 cancelled<Enter>");
     assert_true(starts(row(f, 22), "meeting saved: 2099-01-05 cancelled, was planned; u undoes"));
@@ -729,7 +747,66 @@ static void test_mouse(void **state)
     f->s.mouse_x = f->s.frame.col_x[5] + 1; /* the Share column's header */
     f->s.mouse_y = f->s.frame.head_y;
     press(f, "<Mouse>s");
-    assert_non_null(strstr(row(f, 3), "Share\xe2\x96\xbc"));
+    assert_int_equal(f->s.cur[TUI_V_GROUPS].sort_col, 5);
+    assert_non_null(strstr(row(f, 3), "Share"));
+    assert_non_null(strstr(row(f, 3), "\xe2\x96\xbc"));
+}
+
+/* The wheel moves the selection three rows a notch. */
+static void test_wheel(void **state)
+{
+    Fix *f = *state;
+    press(f, "2");
+    assert_int_equal(f->s.cur[TUI_V_GROUPS].row, 0);
+    press(f, "<WheelDown>");
+    assert_int_equal(f->s.cur[TUI_V_GROUPS].row, 3);
+    press(f, "<WheelUp><WheelUp>");
+    assert_int_equal(f->s.cur[TUI_V_GROUPS].row, 0);
+}
+
+/* A prompt's text, edited as readline would: the old value selected
+ * first, then a cursor. */
+static void test_lineedit(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *start, *keys, *want;
+    } cases[] = {
+        {"6.4", "8 x", "8 x"},              /* typing replaces the selection */
+        {"6.4", "<BS>", ""},
+        {"6.4", "<Home>1", "16.4"},
+        {"6.4", "<End>1", "6.41"},
+        {"6.4", "<Left>1", "16.4"},          /* Left collapses to the start */
+        {"6.4", "<End><Left><BS>", "64"},
+        {"6.4", "<Home><Del>", ".4"},
+        {"two wrong words", "<End><C-w>", "two wrong "},
+        {"two wrong words", "<End><C-w><C-w>", "two "},
+        {"two wrong words", "<End><Left><Left><C-u>", "ds"},
+        {"d\xc3\xa9j\xc3\xa0", "<End><Left><BS>", "d\xc3\xa9\xc3\xa0"}, /* UTF-8 whole */
+        {"", "abc<Left><Left>X", "aXbc"},
+        {"abc", "<Right><Right><Del>", "abc"}, /* Delete at the end: nothing */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        TuiPrompt p;
+        memset(&p, 0, sizeof p);
+        lineedit_set(&p, cases[i].start);
+        const char *at = cases[i].keys;
+        for (int k; (k = tui_key_parse(&at)) != TUI_KEY_EOF;)
+            lineedit_key(&p, k);
+        assert_string_equal(p.text, cases[i].want);
+    }
+}
+
+/* At 80 columns the function bar always ends in F10 Quit. */
+static void test_fbar_80(void **state)
+{
+    Fix *f = *state;
+    press(f, "2/alpha<Enter>");
+    render(f, 80, 24);
+    assert_true(starts(row(f, 23), "F1Help "));
+    const char *r = row(f, 23);
+    size_t n = strlen(r);
+    assert_true(n >= 7 && strcmp(r + n - 7, "F10Quit") == 0);
 }
 
 static void test_headless_loop(void **state)
@@ -774,6 +851,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_meetings_line, setup, teardown),
         cmocka_unit_test_setup_teardown(test_meeting_edit, setup, teardown),
         cmocka_unit_test_setup_teardown(test_mouse, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_wheel, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_lineedit, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_fbar_80, setup, teardown),
         cmocka_unit_test_setup_teardown(test_headless_loop, setup, teardown),
     };
     return cmocka_run_group_tests_name("tui_render", tests, NULL, NULL);

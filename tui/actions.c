@@ -1,5 +1,6 @@
 /* actions: the key table and the small functions it points at. */
 #include "tui/actions.h"
+#include "tui/redact.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,9 +11,13 @@
 #include "data/meetings.h"
 #include "data/store_meetings.h"
 #include "data/store_tui.h"
+#include "tui/export.h"
 #include "tui/fmt.h"
+#include "tui/help.h"
 #include "tui/keys.h"
+#include "tui/lineedit.h"
 #include "tui/plan.h"
+#include "tui/undo.h"
 #include "tui/view.h"
 
 typedef unsigned (*TuiAction)(TuiState *s);
@@ -79,6 +84,10 @@ static unsigned move_col(TuiState *s, int dir)
     return 0;
 }
 
+/* The wheel: three rows a notch. */
+static unsigned act_wheel_up(TuiState *s) { return select_row(s, tui_cursor(s)->row - 3); }
+static unsigned act_wheel_down(TuiState *s) { return select_row(s, tui_cursor(s)->row + 3); }
+
 static unsigned act_left(TuiState *s) { return move_col(s, -1); }
 static unsigned act_right(TuiState *s) { return move_col(s, +1); }
 
@@ -101,6 +110,7 @@ unsigned actions_open_group(TuiState *s, int g)
 {
     if (g < 0)
         return 0;
+    s->institute = 0;
     if (s->group != g) {
         s->group = g;
         s->member = -1;
@@ -158,7 +168,8 @@ static unsigned act_esc(TuiState *s)
 static unsigned step_group(TuiState *s, int dir)
 {
     int n = s->model->ngroups;
-    if ((s->view != TUI_V_GROUP && s->view != TUI_V_PROJECTION) || n == 0)
+    if ((s->view != TUI_V_GROUP && s->view != TUI_V_PROJECTION && s->view != TUI_V_USAGE) ||
+        n == 0)
         return 0;
     int g = s->group < 0 ? 0 : s->group;
     for (int i = 0; i < n; i++) {
@@ -168,6 +179,7 @@ static unsigned step_group(TuiState *s, int dir)
     }
     s->group = g;
     s->member = -1;
+    s->institute = 0;
     return TUI_RECALC | TUI_REDRAW;
 }
 
@@ -206,7 +218,7 @@ void actions_prompt_open(TuiState *s, TuiPromptKind kind, const char *label, con
     memset(&s->prompt, 0, sizeof s->prompt);
     s->prompt.kind = kind;
     fmt_copy(s->prompt.label, sizeof s->prompt.label, label);
-    fmt_copy(s->prompt.text, sizeof s->prompt.text, text ? text : "");
+    lineedit_set(&s->prompt, text);
     s->status_until = 0;
 }
 
@@ -268,26 +280,14 @@ static unsigned act_meeting(TuiState *s)
     return TUI_REDRAW;
 }
 
-static unsigned act_export(TuiState *s)
-{
-    char name[160];
-    char view[32];
-    snprintf(view, sizeof view, "%s", tui_view(s->view)->name);
-    for (char *p = view; *p; p++)
-        *p = (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
-    snprintf(name, sizeof name, "capplan-%s-%s.md", view, s->scenario);
-    for (char *p = name; *p; p++)
-        if (*p == '/' || *p == ' ')
-            *p = '_';
-    actions_prompt_open(s, TUI_P_EXPORT, "export to (.md or .csv):", name);
-    return TUI_REDRAW;
-}
+static unsigned act_export(TuiState *s) { return export_open(s); }
 
 /* ---- modes ------------------------------------------------------------ */
 
 static unsigned act_redact(TuiState *s)
 {
     s->redact = !s->redact;
+    tui_redact_free(s); /* built afresh from the model as it is now */
     tui_status(s, CV_STATUS, 3000, s->redact ? "presentation mode: names hidden (a shows them)"
                                              : "names shown");
     return TUI_RECALC | TUI_REDRAW;
@@ -322,91 +322,11 @@ static unsigned act_quit(TuiState *s)
 
 void actions_push_undo(TuiState *s, const TuiUndo *u)
 {
-    if (s->nundo == TUI_UNDO_MAX) {
-        free(s->undo[0].text);
-        memmove(s->undo, s->undo + 1, (TUI_UNDO_MAX - 1) * sizeof *s->undo);
-        s->nundo--;
-    }
-    s->undo[s->nundo++] = *u;
+    tui_undo_push(s, u);
 }
 
-/* Take back u in the database, then in the model. */
-static int undo_one(TuiState *s, TuiUndo *u, CpErr *err)
-{
-    int rc = 0, store = s->store != NULL;
-    switch (u->kind) {
-    case TUI_U_STATED:
-        if (store && u->had_before)
-            rc = store_tui_stated_set(s->store, u->user, u->group, u->date, u->before[0],
-                                      u->before[1], err);
-        else if (store)
-            rc = store_tui_stated_delete(s->store, u->user, u->group, u->date, err);
-        if (rc == 0) /* the statement in force before: today's, an earlier one or none */
-            tui_model_set_stated(s->model, u->user, u->before[0], u->before[1],
-                                 u->had_before ? u->date : u->key[0] ? u->key : NULL);
-        return rc;
-    case TUI_U_NOTE:
-        if (store)
-            rc = store_tui_note_delete(s->store, u->group, u->date, u->text, err);
-        if (rc == 0)
-            tui_model_drop_note(s->model, tui_model_group_find(s->model, u->group), u->date,
-                                u->text);
-        return rc;
-    case TUI_U_PARAM:
-        return store ? tui_plan_undo(s->plan, u, err) : 0;
-    case TUI_U_MEETING: {
-        StoreMeeting was = {u->group, u->date, u->text, u->key};
-        if (store && u->had_before)
-            rc = store_meetings_put(s->store, &was, err);
-        else if (store)
-            rc = store_meetings_delete(s->store, u->group, u->date, err);
-        int g = tui_model_group_find(s->model, u->group);
-        if (rc == 0 && u->had_before)
-            tui_model_put_meeting(s->model, g, u->date, u->text, u->key);
-        else if (rc == 0)
-            tui_model_drop_meeting(s->model, g, u->date);
-        return rc;
-    }
-    }
-    return 0;
-}
-
-/* With nothing undone in this session, u takes back the scenario's last
- * stored edit (made in an earlier session or with capplan scenario set). */
-static unsigned undo_stored(TuiState *s)
-{
-    if (!s->plan || tui_plan_edits(s->plan, s->scenario) <= 0) {
-        tui_status(s, CV_WARN, 0, "nothing to undo");
-        return TUI_REDRAW;
-    }
-    TuiUndo u;
-    memset(&u, 0, sizeof u);
-    u.kind = TUI_U_PARAM;
-    snprintf(u.scenario, sizeof u.scenario, "%s", s->scenario);
-    CpErr err = {""};
-    if (tui_plan_undo(s->plan, &u, &err) < 0) {
-        tui_status(s, CV_BAD, 0, "undo failed: %s", err.msg);
-        return TUI_REDRAW;
-    }
-    tui_status(s, CV_STATUS, 0, "undone and saved: the last edit of %s", s->scenario);
-    return TUI_SAVE | TUI_RECALC | TUI_REDRAW;
-}
-
-static unsigned act_undo(TuiState *s)
-{
-    if (s->nundo == 0)
-        return undo_stored(s);
-    TuiUndo *u = &s->undo[s->nundo - 1];
-    CpErr err = {""};
-    if (undo_one(s, u, &err) < 0) {
-        tui_status(s, CV_BAD, 0, "undo failed: %s", err.msg);
-        return TUI_REDRAW;
-    }
-    tui_status(s, CV_STATUS, 0, "undone and saved");
-    free(u->text);
-    s->nundo--;
-    return TUI_SAVE | TUI_RECALC | TUI_REDRAW;
-}
+static unsigned act_undo(TuiState *s) { return tui_undo(s); }
+static unsigned act_redo(TuiState *s) { return tui_redo(s); }
 
 /* ---- mouse ------------------------------------------------------------ */
 
@@ -471,15 +391,17 @@ static const TuiBinding bindings[] = {
     {'/', act_filter, "/", "filter as you type; Enter keeps it, one match opens"},
     {'s', act_sort, "s", "sort by the column under the cursor; again: reverse"},
     {'e', act_edit, "e", "edit the selected value, saved to the database at once"},
-    {'u', act_undo, "u", "undo the last edit (saved at once)"},
+    {'u', act_undo, "u", "undo this session's last edit (saved at once)"},
+    {TUI_KEY_CTRL_R, act_redo, "C-r", "redo the last edit undone"},
     {'n', act_note, "n", "Group: add a meeting note"},
     {'m', act_meeting, "m", "Group: plan or record a meeting"},
-    {'[', act_prev_group, "[, ]", "Group, Projection: previous, next group"},
+    {'[', act_prev_group, "[, ]", "Group, Projection, Usage: previous, next group"},
     {']', act_next_group, NULL, NULL},
     {'f', act_feat_x, "f, F", "Profiles: next feature on the scatter's x, y axis"},
     {'F', act_feat_y, NULL, NULL},
     {'N', act_new_scenario, "N", "Scenarios: new scenario, a copy of the shown one"},
-    {'x', act_export, "x", "export this view's table to NAME.md or NAME.csv"},
+    {'c', view_scenarios_pick, "c", "Scenarios: pick two to compare (A, then B)"},
+    {'x', act_export, "x", "export the table to NAME.md (Markdown) or NAME.csv"},
     {'a', act_redact, "a", "presentation mode: names of people, groups hidden"},
     {'r', act_reload, "r", "read the database again"},
     {TUI_KEY_CTRL_L, act_redraw, "C-l", "redraw the screen"},
@@ -488,6 +410,8 @@ static const TuiBinding bindings[] = {
     {'q', act_quit, "q, F10", "quit (every edit is already saved)"},
     {TUI_KEY_F10, act_quit, NULL, NULL},
     {TUI_KEY_MOUSE, act_click, "click", "select a row, a column or a view's tab"},
+    {TUI_KEY_WHEEL_UP, act_wheel_up, "wheel", "scroll the table"},
+    {TUI_KEY_WHEEL_DOWN, act_wheel_down, NULL, NULL},
 };
 
 #define NBINDINGS (sizeof bindings / sizeof bindings[0])
@@ -502,13 +426,15 @@ unsigned actions_key(TuiState *s, int key)
 
 const TuiHelpLine *tui_help_lines(int *n)
 {
-    static TuiHelpLine lines[NBINDINGS + 4];
+    static TuiHelpLine lines[NBINDINGS + 8];
     static int count;
     if (!count) {
         for (size_t i = 0; i < NBINDINGS; i++)
             if (bindings[i].keys)
                 lines[count++] = (TuiHelpLine){bindings[i].keys, bindings[i].help};
-        lines[count++] = (TuiHelpLine){"in a prompt", "Backspace, C-u clears, Enter accepts, Esc cancels"};
+        lines[count++] = (TuiHelpLine){"in a prompt", "the old value is selected: typing replaces it"};
+        lines[count++] = (TuiHelpLine){"", "Left/Right/Home/End move, Backspace/Delete a character,"};
+        lines[count++] = (TuiHelpLine){"", "C-w a word, C-u to the start; Enter accepts, Esc cancels"};
         lines[count++] = (TuiHelpLine){"in an edit", "a bad value is refused, the old one stays"};
     }
     *n = count;
@@ -516,27 +442,6 @@ const TuiHelpLine *tui_help_lines(int *n)
 }
 
 /* ---- prompts ---------------------------------------------------------- */
-
-static void prompt_backspace(TuiPrompt *p)
-{
-    size_t n = strlen(p->text);
-    while (n > 0 && ((unsigned char)p->text[n - 1] & 0xc0u) == 0x80u)
-        n--; /* continuation bytes of the last character */
-    if (n > 0)
-        n--;
-    p->text[n] = '\0';
-}
-
-static void prompt_type(TuiPrompt *p, int key)
-{
-    char u[5];
-    int k = canvas_utf8_put((uint32_t)key, u);
-    size_t n = strlen(p->text);
-    if (n + (size_t)k + 1 >= sizeof p->text)
-        return;
-    memcpy(p->text + n, u, (size_t)k);
-    p->text[n + (size_t)k] = '\0';
-}
 
 static unsigned prompt_changed(TuiState *s)
 {
@@ -552,30 +457,6 @@ static unsigned accept_filter(TuiState *s)
     TuiCursor *c = tui_cursor(s);
     if (c->filter[0] && c->nidx == 1 && tui_view(s->view)->enter)
         return tui_view(s->view)->enter(s); /* the one match: open it */
-    return TUI_REDRAW;
-}
-
-static unsigned accept_export(TuiState *s)
-{
-    const TuiView *v = tui_view(s->view);
-    const TuiTable *t = cur_table(s);
-    s->prompt.kind = TUI_P_NONE;
-    if (!t) {
-        tui_status(s, CV_WARN, 0, "%s has no table to export", v->name);
-        return TUI_REDRAW;
-    }
-    const char *path = s->prompt.text;
-    size_t n = strlen(path);
-    int csv = n > 4 && strcmp(path + n - 4, ".csv") == 0;
-    char title[160];
-    snprintf(title, sizeof title, "capplan \xc2\xb7 %s \xc2\xb7 scenario %s", v->name, s->scenario);
-    CpErr err = {""};
-    if (!path[0] || table_export(t, s, tui_cursor(s), title, path, csv, &err) < 0) {
-        tui_status(s, CV_BAD, 0, "export failed: %s", path[0] ? err.msg : "no file name");
-        return TUI_REDRAW;
-    }
-    tui_status(s, CV_GOOD, 0, "exported %d rows to %s (%s)", tui_cursor(s)->nidx, path,
-               csv ? "CSV" : "Markdown");
     return TUI_REDRAW;
 }
 
@@ -725,6 +606,8 @@ static unsigned accept_meeting(TuiState *s)
         return TUI_REDRAW;
     }
     s->prompt.kind = TUI_P_NONE;
+    u.text_after = xstrdup(m.attendees);
+    fmt_copy(u.status_after, sizeof u.status_after, m.status);
     actions_push_undo(s, &u);
     tui_model_put_meeting(s->model, s->group, m.date, m.attendees, m.status);
     char who[TUI_PROMPT_MAX + 32] = "";
@@ -746,7 +629,9 @@ static unsigned prompt_accept(TuiState *s)
     case TUI_P_FILTER:
         return accept_filter(s);
     case TUI_P_EXPORT:
-        return accept_export(s);
+        return export_accept(s);
+    case TUI_P_CONFIRM:
+        return export_confirm(s, 'n');
     case TUI_P_NOTE:
         return accept_note(s);
     case TUI_P_EDIT: {
@@ -769,6 +654,8 @@ static unsigned prompt_accept(TuiState *s)
 unsigned actions_prompt_key(TuiState *s, int key)
 {
     TuiPrompt *p = &s->prompt;
+    if (p->kind == TUI_P_CONFIRM)
+        return key == TUI_KEY_TIMEOUT || key == TUI_KEY_MOUSE ? 0 : export_confirm(s, key);
     if (key == TUI_KEY_ENTER)
         return prompt_accept(s);
     if (key == TUI_KEY_ESC) {
@@ -781,33 +668,26 @@ unsigned actions_prompt_key(TuiState *s, int key)
         s->status_until = 0;
         return f;
     }
-    if (key == TUI_KEY_BACKSPACE) {
-        prompt_backspace(p);
-        return prompt_changed(s);
-    }
-    if (key == TUI_KEY_CTRL_U) {
-        p->text[0] = '\0';
-        return prompt_changed(s);
-    }
     if (key == TUI_KEY_F10)
         return TUI_QUIT;
-    if (tui_key_printable(key)) {
-        prompt_type(p, key);
-        return prompt_changed(s);
-    }
-    return 0;
+    int changed = lineedit_key(p, key);
+    if (changed < 0)
+        return 0;
+    return changed ? prompt_changed(s) : TUI_REDRAW;
 }
 
 unsigned actions_help_key(TuiState *s, int key)
 {
-    int n;
+    int n, nv;
     tui_help_lines(&n);
-    if (key == 'j' || key == TUI_KEY_DOWN) {
+    tui_help_view(s->view, &nv);
+    n += 2 * nv + 3; /* the view's legend, wrapped on two lines at most */
+    if (key == 'j' || key == TUI_KEY_DOWN || key == TUI_KEY_WHEEL_DOWN) {
         if (s->help_top + 1 < n)
             s->help_top++;
         return TUI_REDRAW;
     }
-    if (key == 'k' || key == TUI_KEY_UP) {
+    if (key == 'k' || key == TUI_KEY_UP || key == TUI_KEY_WHEEL_UP) {
         if (s->help_top > 0)
             s->help_top--;
         return TUI_REDRAW;

@@ -1,5 +1,6 @@
 /* app: state, the loop, and the frame around every view (view.h). */
 #include "tui/app.h"
+#include "tui/research.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -9,11 +10,17 @@
 #include <time.h>
 
 #include "core/features.h"
+#include "data/store.h"
 #include "data/store_tui.h"
+#include "tui/redact.h"
 #include "tui/actions.h"
+#include "tui/compare.h"
 #include "tui/fmt.h"
+#include "tui/help.h"
 #include "tui/keys.h"
+#include "tui/lineedit.h"
 #include "tui/plan.h"
+#include "tui/undo.h"
 #include "tui/view.h"
 
 #define STATUS_MS 4000
@@ -76,6 +83,16 @@ int tui_state_init(TuiState *s, Store *st, const char *scenario, CpErr *err)
     s->h = 24;
     if (!st)
         return 0;
+    CpErr ignored = {""}; /* remembering is a convenience: a read-only database still opens */
+    char last[64] = "";
+    if ((!scenario || !scenario[0]) && store_tui_last_scenario(st, last, sizeof last, &ignored) == 0 &&
+        last[0] && strcmp(last, "base") != 0) {
+        snprintf(s->scenario, sizeof s->scenario, "%s", last);
+        tui_status(s, CV_STATUS, 6000, "opened on scenario %s, the one shown last (7 lists them)",
+                   last);
+    } else if (scenario && scenario[0]) {
+        store_tui_set_last_scenario(st, scenario, &ignored);
+    }
     s->model = load_model(st, err);
     if (!s->model)
         return -1;
@@ -90,6 +107,7 @@ void tui_state_load_plan(TuiState *s)
     s->plan_pending = 0;
     CpErr err = {""};
     s->plan = tui_plan_open(s->store, s->model, s->scenario, &err);
+    s->research = tui_research_open(s->store);
     if (!s->plan && err.msg[0])
         tui_status(s, CV_WARN, 8000, "planner: %s", err.msg);
 }
@@ -107,10 +125,12 @@ void tui_state_done(TuiState *s)
     for (int v = 0; v < TUI_V_COUNT; v++)
         free(s->cur[v].idx);
     free(s->jobs_cur.idx);
-    for (int i = 0; i < s->nundo; i++)
-        free(s->undo[i].text);
+    tui_undo_free(s);
+    compare_free(s->cmp);
     free_jobs(s);
+    tui_redact_free(s);
     tui_plan_close(s->plan);
+    tui_research_close(s->research);
     tui_model_free(s->model);
     memset(s, 0, sizeof *s);
 }
@@ -194,11 +214,22 @@ static void render_status(const TuiState *s, Canvas *c)
 {
     int y = c->h - 2;
     canvas_fill(c, 0, y, c->w, ' ', CV_STATUS);
+    if (s->store && store_fault() == STORE_FAULT_CORRUPT) { /* loud, and it stays */
+        canvas_text(c, 0, y, c->w, CV_BAD | CV_BOLD,
+                    "the database is corrupt: figures are missing; quit (exit 4) and run "
+                    "capplan check");
+        return;
+    }
     const TuiPrompt *p = &s->prompt;
+    if (p->kind == TUI_P_CONFIRM) {
+        canvas_textf(c, 0, y, c->w, CV_WARN | CV_BOLD,
+                     "%s exists: overwrite it? y overwrites, n keeps it", p->text);
+        return;
+    }
     if (p->kind != TUI_P_NONE && p->kind != TUI_P_EDIT) {
-        char buf[TUI_PROMPT_MAX + 80];
-        snprintf(buf, sizeof buf, "%s %s_", p->label, p->text);
-        canvas_text(c, 0, y, c->w, CV_STATUS | CV_BOLD, buf);
+        int lw = canvas_text(c, 0, y, c->w, CV_STATUS | CV_BOLD, p->label) + 1;
+        if (lw < c->w)
+            lineedit_draw(p, c, lw, y, c->w - lw, CV_STATUS | CV_BOLD);
         return;
     }
     if (s->status_until > s->now && s->status[0]) {
@@ -242,7 +273,7 @@ static int fkeys(const TuiState *s, FKey *k)
     }
     if (v->edit && v->edit_accept && table && !detail)
         k[n++] = (FKey){"e", "Edit"};
-    if (s->nundo > 0 || (s->plan && tui_plan_edits(s->plan, s->scenario) > 0))
+    if (s->nundo > 0)
         k[n++] = (FKey){"u", "Undo"};
     if (s->view == TUI_V_GROUP && s->group >= 0 && !detail) {
         k[n++] = (FKey){"n", "Note"};
@@ -259,31 +290,93 @@ static void render_fbar(const TuiState *s, Canvas *c)
     FKey k[16];
     int n = fkeys(s, k), x = 0, y = c->h - 1;
     canvas_fill(c, 0, y, c->w, ' ', CV_FLABEL);
+    if (s->prompt.kind != TUI_P_NONE && s->prompt.kind != TUI_P_EDIT &&
+        s->status_until > s->now && s->status[0]) { /* the prompt holds the status line */
+        canvas_text(c, 0, y, c->w, (uint16_t)s->status_role | CV_BOLD, s->status);
+        return;
+    }
+    /* Help first and Quit last always show: room is kept for Quit. */
+    int last = canvas_width(c, k[n - 1].key) + canvas_width(c, k[n - 1].label);
     for (int i = 0; i < n && x < c->w; i++) {
         int kw = canvas_width(c, k[i].key), lw = canvas_width(c, k[i].label);
-        if (x + kw + lw > c->w && i != n - 1)
-            continue; /* keep Quit, drop what does not fit */
+        if (i != n - 1 && x + kw + lw + 1 + last > c->w)
+            continue; /* drop what does not fit before Quit */
         x += canvas_text(c, x, y, c->w - x, CV_FKEY, k[i].key);
         x += canvas_text(c, x, y, c->w - x, CV_FLABEL, k[i].label);
         x += x + 1 < c->w ? 1 : 0;
     }
 }
 
+/* The help overlay's lines, drawn from line top on: a virtual list of
+ * rows into [y, y + h) of the box at x, w columns. */
+typedef struct HelpPen {
+    Canvas *c;
+    int x, y, w, h, top, row;
+} HelpPen;
+
+static void help_put(HelpPen *p, int indent, uint16_t attr, const char *text)
+{
+    if (p->row >= p->top && p->row - p->top < p->h)
+        canvas_text(p->c, p->x + indent, p->y + p->row - p->top, p->w - indent, attr, text);
+    p->row++;
+}
+
+/* text wrapped at spaces into w - indent columns. */
+static void help_wrap(HelpPen *p, int indent, uint16_t attr, const char *text)
+{
+    char line[512];
+    size_t n = 0;
+    const char *at = text;
+    while (*at) {
+        const char *sp = strchr(at, ' ');
+        size_t k = sp ? (size_t)(sp - at) : strlen(at);
+        char cand[512];
+        snprintf(cand, sizeof cand, "%.*s%s%.*s", (int)n, line, n ? " " : "", (int)k, at);
+        if (n && canvas_width(p->c, cand) > p->w - indent) {
+            line[n] = '\0';
+            help_put(p, indent, attr, line);
+            indent = indent < 2 ? 2 : indent; /* continued lines indented */
+            snprintf(line, sizeof line, "%.*s", (int)k, at);
+        } else {
+            snprintf(line, sizeof line, "%s", cand);
+        }
+        n = strlen(line);
+        at += k;
+        while (*at == ' ')
+            at++;
+    }
+    if (n)
+        help_put(p, indent, attr, line);
+}
+
 static void render_help(const TuiState *s, Canvas *c)
 {
-    int n;
+    int n, nv;
     const TuiHelpLine *lines = tui_help_lines(&n);
+    const char *const *legend = tui_help_view(s->view, &nv);
     int w = c->w > 78 ? 76 : c->w - 2, h = c->h - 2;
     int x0 = (c->w - w) / 2, y0 = 1;
     for (int y = 0; y < h; y++)
         canvas_fill(c, x0, y0 + y, w, ' ', CV_NORMAL);
     canvas_fill(c, x0, y0, w, ' ', CV_HEAD);
     canvas_text(c, x0 + 1, y0, w - 2, CV_HEAD | CV_BOLD,
-                "capplan keys \xc2\xb7 ? or Esc closes \xc2\xb7 j/k scroll");
-    int top = s->help_top;
-    for (int i = 0; i + 1 < h && top + i < n; i++) {
-        canvas_text(c, x0 + 1, y0 + 1 + i, 16, CV_ACCENT | CV_BOLD, lines[top + i].keys);
-        canvas_text(c, x0 + 18, y0 + 1 + i, w - 19, CV_NORMAL, lines[top + i].help);
+                "capplan help \xc2\xb7 ? or Esc closes \xc2\xb7 j/k scroll");
+    HelpPen p = {c, x0 + 1, y0 + 1, w - 2, h - 1, s->help_top, 0};
+    char title[80];
+    snprintf(title, sizeof title, "In %s:", tui_view(s->view)->name);
+    help_put(&p, 0, CV_ACCENT | CV_BOLD, title);
+    for (int i = 0; i < nv; i++)
+        help_wrap(&p, 0, CV_NORMAL, legend[i]);
+    help_put(&p, 0, CV_NORMAL, "");
+    help_put(&p, 0, CV_ACCENT | CV_BOLD, "Keys:");
+    for (int i = 0; i < n; i++) {
+        if (p.row >= p.top && p.row - p.top < p.h)
+            canvas_text(c, p.x, p.y + p.row - p.top, 16, CV_ACCENT | CV_BOLD, lines[i].keys);
+        HelpPen q = p;
+        q.x += 17;
+        q.w -= 17;
+        help_wrap(&q, 0, CV_NORMAL, lines[i].help);
+        p.row = q.row;
     }
 }
 
@@ -292,6 +385,10 @@ void tui_render(TuiState *s, Canvas *c)
     if (c->w != s->w || c->h != s->h)
         canvas_resize(c, s->w, s->h);
     c->ascii = s->ascii;
+    if (s->redact && !s->scrub)
+        tui_redact_build(s);
+    c->filter = s->redact ? tui_redact_filter : NULL;
+    c->filter_ctx = s->scrub;
     canvas_clear(c);
     TuiFrame f;
     memset(&f, 0, sizeof f);

@@ -18,10 +18,12 @@
 
 #include "core/cp.h"
 #include "tui/canvas.h"
+#include "data/store_undo.h"
 #include "tui/model.h"
 
 typedef struct Store Store;
 typedef struct TuiPlan TuiPlan;
+typedef struct TuiCompare TuiCompare;
 
 /* What an action asks of the loop. */
 enum {
@@ -76,13 +78,16 @@ typedef enum TuiPromptKind {
     TUI_P_EXPORT,
     TUI_P_EDIT,      /* a value edited in place in the table */
     TUI_P_NOTE,
-    TUI_P_SCENARIO   /* the name of a new scenario */
+    TUI_P_SCENARIO,  /* the name of a new scenario */
+    TUI_P_CONFIRM    /* overwrite the export file (text: its name)? y/n */
 } TuiPromptKind;
 
 typedef struct TuiPrompt {
     TuiPromptKind kind;
-    char label[64];
+    char label[160];
     char text[TUI_PROMPT_MAX];
+    int at;          /* the cursor: a byte offset in text (tui/lineedit.h) */
+    int sel;         /* 1: the whole text is selected (typing replaces it) */
     int row, col;    /* the edited cell (model row, table column) */
     char key[48];    /* the edited parameter's key; TUI_MEETING_KEY: the Group view's
                         meeting line (m) */
@@ -90,7 +95,8 @@ typedef struct TuiPrompt {
 
 #define TUI_MEETING_KEY "meeting"
 
-/* One accepted edit, so that u can take it back. */
+/* One accepted edit of this session, so that u can take it back and C-r
+ * make it again (tui/undo.h). */
 typedef enum TuiUndoKind { TUI_U_STATED, TUI_U_NOTE, TUI_U_PARAM, TUI_U_MEETING } TuiUndoKind;
 
 typedef struct TuiUndo {
@@ -100,8 +106,13 @@ typedef struct TuiUndo {
                                 for a meeting, the status before */
     int had_before;          /* a value existed before the edit */
     double before[2];        /* the values before */
+    double after[2];         /* a stated need: the values the edit wrote */
     char *text;              /* note text; a meeting's attendees before (owned) */
+    char *text_after;        /* a meeting's attendees after (owned) */
+    char status_after[16];   /* a meeting's status after */
     int gi;                  /* group index (param), -1 global */
+    StoreUndoParam pbefore, pafter; /* a parameter before and after the edit (owned) */
+    int64_t edit;            /* the parameter's history entry this session wrote last */
 } TuiUndo;
 
 typedef struct TuiState {
@@ -116,25 +127,34 @@ typedef struct TuiState {
     TuiCursor cur[TUI_V_COUNT];
     TuiCursor jobs_cur;      /* the Group view's member detail */
     int group;               /* the Group view's group (model index), -1 none */
+    int institute;           /* the Projection shows the institute, not a group */
+    TuiCompare *cmp;         /* the Scenarios view's comparison (owned; tui/compare.h) */
+    char cmp_a[64], cmp_b[64]; /* the two compared; "": base and the shown scenario */
+    int cmp_picking;         /* 1: c picked the first, the next c picks the second */
     int feat_x, feat_y;      /* the Profiles scatter's features (FEAT_*) */
     int member;              /* the Group view's member shown in detail, -1: the table */
     int help, help_top;      /* help overlay shown, its first line */
     int redact;              /* presentation mode: names replaced by pseudonyms */
+    struct AnonScrub *scrub; /* presentation mode's scrubber (tui/redact), owned */
     int ascii;               /* the canvas uses ASCII look-alikes */
     TuiPrompt prompt;
     char status[256];
+    char edit_note[160];     /* which reason the last scenario edit carries (tui_plan_set) */
     int status_role;         /* CanvasRole of the message */
     int64_t status_until;    /* ms; 0: no message */
     int64_t now;             /* ms, monotonic, set by the loop */
     int w, h;                /* screen size */
     int mouse_x, mouse_y;    /* the last click */
     TuiFrame frame;
-    TuiUndo undo[TUI_UNDO_MAX];
+    TuiUndo undo[TUI_UNDO_MAX];  /* this session's edits, the last on top */
     int nundo;
+    TuiUndo redo[TUI_UNDO_MAX];  /* edits undone, the last undone on top */
+    int nredo;
     /* The Group view's member detail: the member's biggest jobs. */
     StoreTuiJob *jobs;
     int njobs;
     int jobs_user;           /* whose jobs are loaded, -1 none */
+    struct Research *research; /* who does what research (tui/research.h), NULL: none */
 } TuiState;
 
 /* The terminal, or a script standing in for it. */

@@ -208,7 +208,7 @@ uint32_t canvas_ascii_of(uint32_t cp)
     case 0x2193: return 'v';
     case 0x2192: return '>';
     case 0x2190: return '<';
-    case 0x2260: return '#';          /* ≠ */
+    case 0x2260: return '!';          /* ≠: not the bar glyph '#' */
     case 0x00d7: return 'x';
     case 0x2014: case 0x2013: return '-';
     default: return '?';
@@ -272,6 +272,9 @@ int canvas_text(Canvas *c, int x, int y, int maxw, uint16_t attr, const char *s)
 {
     if (!s || maxw <= 0 || y < 0 || y >= c->h)
         return 0;
+    char shown_buf[2048];
+    if (c->filter)
+        s = c->filter(c->filter_ctx, s, shown_buf, sizeof shown_buf);
     int total = canvas_width(c, s);
     int limit = total > maxw ? maxw - 1 : maxw; /* room for the ellipsis */
     int col = 0;
@@ -295,6 +298,9 @@ int canvas_text(Canvas *c, int x, int y, int maxw, uint16_t attr, const char *s)
 
 int canvas_text_right(Canvas *c, int x, int y, int w, uint16_t attr, const char *s)
 {
+    char shown_buf[2048];
+    if (s && c->filter)
+        s = c->filter(c->filter_ctx, s, shown_buf, sizeof shown_buf);
     int tw = canvas_width(c, s);
     if (tw >= w)
         return canvas_text(c, x, y, w, attr, s);

@@ -57,6 +57,11 @@ typedef struct Canvas {
     int w, h;
     int ascii;          /* 1: ASCII look-alikes for every code point above 127 */
     CanvasCell *cells;  /* w x h, row-major */
+    /* NULL, or applied to every string canvas_text* draws (presentation
+     * mode's name scrubber, tui/redact): returns str or buf (size n)
+     * holding what to draw instead. */
+    const char *(*filter)(const void *ctx, const char *str, char *buf, size_t n);
+    const void *filter_ctx;
 } Canvas;
 
 /* A w x h canvas of blanks (w, h >= 1). Caller frees with canvas_free. */

@@ -21,7 +21,9 @@ static const KeyName key_names[] = {
     {"F5", TUI_KEY_F5},         {"F6", TUI_KEY_F6},          {"F7", TUI_KEY_F7},
     {"F8", TUI_KEY_F8},         {"F9", TUI_KEY_F9},          {"F10", TUI_KEY_F10},
     {"Resize", TUI_KEY_RESIZE}, {"Mouse", TUI_KEY_MOUSE},    {"C-l", TUI_KEY_CTRL_L},
-    {"C-u", TUI_KEY_CTRL_U},    {"Space", ' '},              {"lt", '<'},
+    {"C-u", TUI_KEY_CTRL_U},    {"C-w", TUI_KEY_CTRL_W},     {"C-r", TUI_KEY_CTRL_R},
+    {"WheelUp", TUI_KEY_WHEEL_UP}, {"WheelDown", TUI_KEY_WHEEL_DOWN},
+    {"Space", ' '},             {"lt", '<'},
 };
 
 int tui_key_parse(const char **s)

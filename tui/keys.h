@@ -39,12 +39,16 @@ enum {
     TUI_KEY_MOUSE,         /* a click; position in TuiState.mouse_x/y */
     TUI_KEY_CTRL_L,
     TUI_KEY_CTRL_U,
+    TUI_KEY_CTRL_W,
+    TUI_KEY_CTRL_R,
+    TUI_KEY_WHEEL_UP,      /* the mouse wheel; position in TuiState.mouse_x/y */
+    TUI_KEY_WHEEL_DOWN,
     TUI_KEY_LAST
 };
 
 /* The next key of a script, advancing *s: a UTF-8 character, or a name in
  * angle brackets (<Enter>, <Esc>, <Up>, <F10>, <BS>, <Tab>, <Resize>,
- * <C-l>, <lt> for '<'...). TUI_KEY_EOF at the end; an unknown name is
+ * <C-l>, <C-w>, <C-r>, <WheelUp>, <lt> for '<'...). TUI_KEY_EOF at the end; an unknown name is
  * -1 as well, with *s left on it. */
 int tui_key_parse(const char **s);
 

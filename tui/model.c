@@ -848,6 +848,11 @@ void tui_model_set_scan(TuiModel *m, const StoreTuiScan *scan)
     m->gpu_mem = ratio(scan->mem_x_h, scan->gpu_h_mem);
     m->cpu_eff = ratio(scan->cpu_used_h, scan->cpu_alloc_h);
     m->mem_eff = ratio(scan->mem_used_h, scan->mem_req_h);
+    for (int64_t id = 0; scan->names && id < scan->nby_user; id++) {
+        int u = scan->names[id] ? tui_model_user_find(m, scan->names[id]) : -1;
+        if (u >= 0)
+            m->users[u].eff = scan->by_user[id];
+    }
     m->heat_loaded = 1;
 }
 

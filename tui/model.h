@@ -37,6 +37,7 @@ typedef struct TuiUser {
     double stated_gpus, stated_mem; /* the latest stated need, -1 none */
     char *stated_date;
     int profile;          /* compute profile (0-based) from the planner, -1 none */
+    StoreTuiEff eff;      /* requested vs used, last 12 months (tui_model_set_scan) */
 } TuiUser;
 
 typedef struct TuiGroup {

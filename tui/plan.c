@@ -6,9 +6,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "data/meetings.h"
 #include "data/store_plan.h"
+#include "data/store_tui.h"
 #include "tui/actions.h"
 
 #define GROUP_KEYS 5 /* the group keys of model v2, then the institute's */
@@ -326,6 +328,37 @@ static int ensure_stored(TuiPlan *p, CpErr *err)
     return 0;
 }
 
+void tui_plan_value_text(const char *key, double v, char *buf, size_t n)
+{
+    int pct = strcmp(key, "growth") == 0 || strcmp(key, "intensity") == 0 ||
+              strcmp(key, "buffer") == 0;
+    if (isnan(v))
+        snprintf(buf, n, "-");
+    else if (pct)
+        snprintf(buf, n, "%.4g%%", v * 100);
+    else
+        snprintf(buf, n, "%.4g", v);
+}
+
+/* The reason an edit of (key, group) carries: the one typed, else the
+ * stored one of the same parameter (kept, *kept set), else none: -1. */
+static int edit_reason(const TuiPlan *p, const char *key, int g, const char *typed,
+                       const char **reason, int *kept)
+{
+    *kept = 0;
+    if (typed && typed[strspn(typed, " ")]) {
+        *reason = typed;
+        return 0;
+    }
+    const char *old = NULL;
+    if (tui_plan_edited(p, key, g, &old) && old && old[0]) {
+        *reason = old;
+        *kept = 1;
+        return 0;
+    }
+    return -1;
+}
+
 int tui_plan_set(TuiState *s, const char *key, int g, double value, const char *reason,
                  CpErr *err)
 {
@@ -334,44 +367,87 @@ int tui_plan_set(TuiState *s, const char *key, int g, double value, const char *
         return cp_err_set(err, "the planner is not available");
     if (strcmp(p->scenario, "base") == 0)
         return cp_err_set(err, "base holds the measured values: 7 then N makes a scenario");
-    int gk = projection_key_takes_group(key);
+    int gk = projection_key_takes_group(key), kept;
     ProjParams *tmp = projection_params_copy(p->params);
     int rc = projection_param_set(p->plan->model, tmp, key, gk ? g : -1, value, err);
     projection_params_free(tmp);
     if (rc < 0)
         return -1;
+    if (edit_reason(p, key, g, reason, &reason, &kept) < 0)
+        return cp_err_set(err, "a reason is required: type the value, a space, then why");
     double measured = tui_plan_value(p, key, gk ? g : -1, 1);
     const char *gname = gk && g >= 0 ? p->plan->groups[g] : "";
-    if (ensure_stored(p, err) < 0 ||
-        store_plan_param_set(p->st, p->scenario, key, gname, value, measured,
-                             plan_key_label(p->plan, key), reason, plan_who(), err) < 0)
-        return -1;
     TuiUndo u;
     memset(&u, 0, sizeof u);
     u.kind = TUI_U_PARAM;
+    const char *label = plan_key_label(p->plan, key);
+    u.pafter.had = 1;
+    u.pafter.value = value;
+    u.pafter.measured = measured;
+    u.pafter.label = label ? xstrdup(label) : NULL;
+    u.pafter.reason = xstrdup(reason);
+    u.pafter.who = xstrdup(plan_who());
+    StoreUndoPut put;
+    if (ensure_stored(p, err) < 0 ||
+        store_undo_put(p->st, p->scenario, key, gname, &u.pafter, -1, NULL, plan_who(), &put,
+                       err) < 0) {
+        store_undo_param_clear(&u.pafter);
+        return -1;
+    }
+    u.pafter.at = (int64_t)time(NULL);
+    u.pbefore = put.before;
+    put.before = (StoreUndoParam){0};
+    u.edit = put.edit;
+    store_undo_put_clear(&put);
     snprintf(u.scenario, sizeof u.scenario, "%s", p->scenario);
     snprintf(u.key, sizeof u.key, "%s", key);
-    u.gi = g;
+    snprintf(u.group, sizeof u.group, "%s", gname);
+    u.gi = gk ? g : -1;
+    snprintf(s->edit_note, sizeof s->edit_note, "%s%.120s%s", kept ? "reason kept: '" : "why: ",
+             reason, kept ? "'" : "");
     actions_push_undo(s, &u);
+    for (int i = 0; i < s->nundo; i++) /* earlier edits of the same parameter: one chain */
+        if (s->undo[i].kind == TUI_U_PARAM && strcmp(s->undo[i].scenario, u.scenario) == 0 &&
+            strcmp(s->undo[i].key, u.key) == 0 && strcmp(s->undo[i].group, u.group) == 0)
+            s->undo[i].edit = u.edit;
     if (read_params(p, err) < 0)
         return -1;
     fill_model(p);
     return 0;
 }
 
-int tui_plan_undo(TuiPlan *p, const TuiUndo *u, CpErr *err)
+int tui_plan_put(TuiPlan *p, TuiUndo *u, int redo, int redact, char *why, size_t wn, CpErr *err)
 {
     if (!p)
         return cp_err_set(err, "the planner is not available");
-    int undone = 0;
-    if (store_plan_undo(p->st, u->scenario, &undone, err) < 0)
+    StoreUndoPut put;
+    const StoreUndoParam *to = redo ? &u->pafter : &u->pbefore;
+    char note[300];
+    snprintf(note, sizeof note, "%s in the dashboard: %s", redo ? "redone" : "undone",
+             to->reason ? to->reason : "back to the measured value");
+    if (store_undo_put(p->st, u->scenario, u->key, u->group, to, u->edit, note, plan_who(), &put,
+                       err) < 0)
         return -1;
-    if (strcmp(u->scenario, p->scenario) == 0) {
+    int conflict = put.conflict;
+    if (conflict && put.other_at) {
+        char when[32];
+        time_t t = (time_t)put.other_at;
+        struct tm tm;
+        gmtime_r(&t, &tm);
+        strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", &tm);
+        snprintf(why, wn, "by %s at %s",
+                 redact || !put.other_who ? "someone else" : put.other_who, when);
+    } else if (conflict) {
+        snprintf(why, wn, "(its history entry is gone)");
+    }
+    u->edit = conflict ? u->edit : put.edit;
+    store_undo_put_clear(&put);
+    if (!conflict && strcmp(u->scenario, p->scenario) == 0) {
         if (read_params(p, err) < 0)
             return -1;
         fill_model(p);
     }
-    return 0;
+    return conflict;
 }
 
 int tui_plan_rename(TuiState *s, int k, const char *name, CpErr *err)
@@ -446,6 +522,8 @@ unsigned tui_plan_switch(TuiState *s, const char *name)
     }
     snprintf(s->scenario, sizeof s->scenario, "%s", name);
     fill_model(p);
+    CpErr ignored = {""};
+    store_tui_set_last_scenario(p->st, name, &ignored); /* the next session opens on it */
     tui_status(s, CV_GOOD, 0, "showing scenario %s", name);
     return TUI_RECALC | TUI_REDRAW;
 }

@@ -56,14 +56,23 @@ double tui_plan_value(const TuiPlan *p, const char *key, int g, int base);
 int tui_plan_edited(const TuiPlan *p, const char *key, int g, const char **reason);
 
 /* Set key of plan group g (ignored for profile and purchase keys) to
- * value, with reason (may be NULL): checked, written to the scenario
- * (created from base on its first edit; base itself cannot be edited),
- * recomputed, and pushed on s's undo list. -1 with err (nothing changed)
- * when refused. */
+ * value, with reason: checked, written to the scenario (created from base
+ * on its first edit; base itself cannot be edited), recomputed, and pushed
+ * on s's undo list. A reason is required: without one (NULL or blank) the
+ * parameter's stored reason is kept, and with none stored the edit is
+ * refused. s->edit_note says which reason the edit carries. -1 with err
+ * (nothing changed) when refused. */
 int tui_plan_set(TuiState *s, const char *key, int g, double value, const char *reason,
                  CpErr *err);
-/* Put back the value a parameter had before the edit u (saved at once). */
-int tui_plan_undo(TuiPlan *p, const TuiUndo *u, CpErr *err);
+/* Put the parameter of the session's edit u back as it was before it
+ * (redo 0) or as the edit made it (redo 1), on condition that nobody
+ * changed it since (data/store_undo.h); u->edit follows. 0 done, 1 left
+ * alone because someone else changed it (why: "by WHO at WHEN", WHO
+ * "someone else" when redact), -1 err. */
+int tui_plan_put(TuiPlan *p, TuiUndo *u, int redo, int redact, char *why, size_t wn,
+                 CpErr *err);
+/* A parameter's value as the dashboard shows it ("20%", "6.4", "-"). */
+void tui_plan_value_text(const char *key, double v, char *buf, size_t n);
 /* Give profile k (0-based) a name (saved at once). */
 int tui_plan_rename(TuiState *s, int k, const char *name, CpErr *err);
 

@@ -8,7 +8,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "reports/anon.h"
+#include "reports/csvw.h"
 #include "tui/view.h"
+
+#include "tui/lineedit.h"
 
 #define CELL_MAX 256
 
@@ -99,8 +103,12 @@ static void sort_rows(const TuiTable *t, const TuiState *s, TuiCursor *cur, int 
     free(k);
 }
 
+/* Bumped by every table_prepare: the widths measured before are stale. */
+static unsigned prepare_gen = 1;
+
 void table_prepare(const TuiTable *t, const TuiState *s, TuiCursor *cur)
 {
+    prepare_gen++;
     int keep = table_selected(cur);
     int n = t->nrows(s);
     cur->idx = xrealloc(cur->idx, (size_t)(n ? n : 1) * sizeof *cur->idx);
@@ -123,7 +131,62 @@ void table_prepare(const TuiTable *t, const TuiState *s, TuiCursor *cur)
 /* ---- layout and drawing ----------------------------------------------- */
 
 /* Column widths for width w: hidden columns get -1. */
-static void layout(const TuiTable *t, int w, int *cw)
+#define MEASURE_ROWS 500 /* rows measured for a column's widest cell */
+#define NEED_MAX 80      /* no column asks for more than this */
+
+/* The columns each column's widest cell (or title) takes, over the rows
+ * cur shows (the first MEASURE_ROWS), up to NEED_MAX. */
+static void measure(const TuiTable *t, const TuiState *s, const TuiCursor *cur, const Canvas *c,
+                    int *need)
+{
+    char buf[CELL_MAX];
+    for (int k = 0; k < t->ncols; k++)
+        need[k] = canvas_width(c, t->cols[k].title) + 1; /* room for the sort arrow */
+    for (int i = 0; i < cur->nidx && i < MEASURE_ROWS; i++)
+        for (int k = 0; k < t->ncols; k++) {
+            t->cell(s, cur->idx[i], k, buf, sizeof buf);
+            int cw = canvas_width(c, buf);
+            if (cw > need[k])
+                need[k] = cw;
+        }
+    for (int k = 0; k < t->ncols; k++)
+        if (need[k] > NEED_MAX)
+            need[k] = NEED_MAX;
+}
+
+/* measure, remembered until the next table_prepare (cells change only
+ * when rows are rebuilt): a frame after a key only lays out. */
+static void measure_cached(const TuiTable *t, const TuiState *s, const TuiCursor *cur,
+                           const Canvas *c, int *need)
+{
+    enum { SLOTS = 4 };
+    static struct {
+        const TuiTable *t;
+        const TuiCursor *cur;
+        unsigned gen;
+        int ascii, redact, nidx;
+        int need[TUI_MAX_COLS];
+    } cache[SLOTS];
+    static int next;
+    for (int i = 0; i < SLOTS; i++)
+        if (cache[i].t == t && cache[i].cur == cur && cache[i].gen == prepare_gen &&
+            cache[i].ascii == c->ascii && cache[i].redact == s->redact &&
+            cache[i].nidx == cur->nidx) {
+            memcpy(need, cache[i].need, sizeof cache[i].need);
+            return;
+        }
+    measure(t, s, cur, c, need);
+    int k = next++ % SLOTS;
+    cache[k].t = t, cache[k].cur = cur, cache[k].gen = prepare_gen;
+    cache[k].ascii = c->ascii, cache[k].redact = s->redact, cache[k].nidx = cur->nidx;
+    memcpy(cache[k].need, need, sizeof cache[k].need);
+}
+
+/* Column widths for w columns: each its minimum, the most droppable
+ * hidden first while they do not fit; then the width left goes to the
+ * columns whose text is cut (need: what each needs), in proportion to how
+ * much each is cut. */
+static void layout(const TuiTable *t, int w, const int *need, int *cw)
 {
     int total = -1;
     for (int c = 0; c < t->ncols; c++) {
@@ -141,23 +204,30 @@ static void layout(const TuiTable *t, int w, int *cw)
         total -= cw[victim] + 1;
         cw[victim] = -1;
     }
-    int flex = 0;
-    for (int c = 0; c < t->ncols; c++)
-        if (cw[c] >= 0)
-            flex += t->cols[c].flex;
-    int extra = w - total, given = 0;
-    for (int c = 0; c < t->ncols && flex > 0 && extra > 0; c++) {
-        if (cw[c] < 0 || !t->cols[c].flex)
-            continue;
-        int add = extra * t->cols[c].flex / flex;
-        cw[c] += add;
-        given += add;
+    int extra = w - total, maxdrop = 0, deficit = 0;
+    for (int c = 0; c < t->ncols; c++) {
+        maxdrop = t->cols[c].drop > maxdrop ? t->cols[c].drop : maxdrop;
+        deficit += cw[c] >= 0 && need[c] > cw[c] ? need[c] - cw[c] : 0;
     }
-    for (int c = t->ncols - 1; c >= 0 && flex > 0 && extra - given > 0; c--)
-        if (cw[c] >= 0 && t->cols[c].flex) {
-            cw[c] += extra - given; /* the rounding remainder */
-            break;
+    /* The cut ones share the width left by how much each is cut... */
+    int share = extra < deficit ? extra : deficit;
+    for (int c = 0; c < t->ncols && deficit > 0; c++) {
+        if (cw[c] < 0 || need[c] <= cw[c])
+            continue;
+        int add = (int)((long)share * (need[c] - cw[c]) / deficit);
+        cw[c] += add;
+        extra -= add;
+    }
+    /* ...the rounding left to those shown always first. */
+    for (int d = 0; d <= maxdrop && extra > 0; d++)
+        for (int c = 0; c < t->ncols && extra > 0; c++) {
+            if (cw[c] < 0 || t->cols[c].drop != d || need[c] <= cw[c])
+                continue;
+            int add = need[c] - cw[c] < extra ? need[c] - cw[c] : extra;
+            cw[c] += add;
+            extra -= add;
         }
+    (void)extra; /* what is left stays blank at the right, not inside a column */
 }
 
 /* A column title with the sort arrow, cut so that the arrow always shows. */
@@ -200,14 +270,12 @@ static void draw_header(const TuiTable *t, const TuiCursor *cur, Canvas *c, int 
  * table's edge (right) as the text gets longer. */
 static void draw_edit(const TuiState *s, Canvas *c, int x, int y, int w, int right, TuiFrame *f)
 {
-    char shown[TUI_PROMPT_MAX + 8];
-    snprintf(shown, sizeof shown, "%s_", s->prompt.text);
-    int tw = canvas_width(c, shown);
+    int tw = canvas_width(c, s->prompt.text) + 1;
     int ew = tw > w ? tw : w;
     if (x + ew > right)
         ew = right - x;
-    canvas_fill(c, x, y, ew, ' ', CV_EDITED | CV_REVERSE);
-    canvas_text_right(c, x, y, ew, CV_EDITED | CV_REVERSE, shown);
+    canvas_fill(c, x, y, ew, ' ', CV_EDITED);
+    lineedit_draw(&s->prompt, c, x, y, ew, CV_EDITED);
     f->edit_x = x;
     f->edit_w = ew;
 }
@@ -241,7 +309,9 @@ void table_draw(const TuiTable *t, const TuiState *s, const TuiCursor *cur, Canv
     int cw[TUI_MAX_COLS], xs[TUI_MAX_COLS];
     if (h < 1 || w < 4)
         return;
-    layout(t, w, cw);
+    int need[TUI_MAX_COLS];
+    measure_cached(t, s, cur, c, need);
+    layout(t, w, need, cw);
     int at = x;
     for (int k = 0; k < t->ncols && k < TUI_MAX_COLS; k++) {
         xs[k] = cw[k] >= 0 ? at : -1;
@@ -303,7 +373,7 @@ static void put_md_cell(FILE *f, const char *text)
 static void put_csv_cell(FILE *f, const char *text, int numeric, int last)
 {
     int quote = strpbrk(text, ",\"\r\n") != NULL;
-    int neutral = !numeric && strchr("=+-@\t", text[0]) && text[0];
+    int neutral = !numeric && csvw_risky(text); /* " =1+1" too */
     if (quote || neutral)
         fputc('"', f);
     if (neutral)
@@ -318,12 +388,24 @@ static void put_csv_cell(FILE *f, const char *text, int numeric, int last)
     fputs(last ? "\r\n" : ",", f);
 }
 
+/* In presentation mode an export names no one either (tui/redact). */
+static char *redacted(const TuiState *s, char *buf, size_t n)
+{
+    if (s->redact && s->scrub)
+        anon_scrub_buf(s->scrub, buf, buf, n);
+    return buf;
+}
+
 static void export_md(FILE *f, const TuiTable *t, const TuiState *s, const TuiCursor *cur,
                       const char *title)
 {
     char raw[CELL_MAX], buf[CELL_MAX];
-    clean_text(title, buf, sizeof buf);
-    fprintf(f, "# %s\n\n|", buf);
+    if (title) {
+        clean_text(title, buf, sizeof buf);
+        redacted(s, buf, sizeof buf);
+        fprintf(f, "# %s\n\n", buf);
+    }
+    fputs("|", f);
     for (int k = 0; k < t->ncols; k++)
         put_md_cell(f, t->cols[k].title);
     fputs("\n|", f);
@@ -335,7 +417,7 @@ static void export_md(FILE *f, const TuiTable *t, const TuiState *s, const TuiCu
         for (int k = 0; k < t->ncols; k++) {
             t->cell(s, cur->idx[i], k, raw, sizeof raw);
             clean_text(raw, buf, sizeof buf);
-            put_md_cell(f, buf);
+            put_md_cell(f, redacted(s, buf, sizeof buf));
         }
         fputs("\n", f);
     }
@@ -358,14 +440,41 @@ static void export_csv(FILE *f, const TuiTable *t, const TuiState *s, const TuiC
             } else {
                 t->cell(s, cur->idx[i], k, raw, sizeof raw);
                 clean_text(raw, buf, sizeof buf);
+                redacted(s, buf, sizeof buf);
             }
             put_csv_cell(f, buf, num, k == t->ncols - 1);
         }
     }
 }
 
+static void export_parts(FILE *f, const TuiExportPart *parts, int n, const TuiState *s,
+                         const char *title, int csv)
+{
+    char buf[CELL_MAX];
+    for (int i = 0; i < n; i++) {
+        if (csv) {
+            if (i > 0)
+                fputs("\r\n", f);
+            export_csv(f, parts[i].t, s, parts[i].cur);
+            continue;
+        }
+        if (i > 0) {
+            clean_text(parts[i].heading ? parts[i].heading : "", buf, sizeof buf);
+            fprintf(f, "\n## %s\n\n", buf);
+        }
+        export_md(f, parts[i].t, s, parts[i].cur, i == 0 ? title : NULL);
+    }
+}
+
 int table_export(const TuiTable *t, const TuiState *s, const TuiCursor *cur, const char *title,
                  const char *path, int csv, CpErr *err)
+{
+    TuiExportPart part = {t, cur, NULL};
+    return table_export_parts(&part, 1, s, title, path, csv, err);
+}
+
+int table_export_parts(const TuiExportPart *parts, int nparts, const TuiState *s,
+                       const char *title, const char *path, int csv, CpErr *err)
 {
     size_t n = strlen(path) + 16;
     char *tmp = xmalloc(n);
@@ -386,10 +495,7 @@ int table_export(const TuiTable *t, const TuiState *s, const TuiCursor *cur, con
         free(tmp);
         return cp_err_set(err, "%s: %s", path, strerror(errno));
     }
-    if (csv)
-        export_csv(f, t, s, cur);
-    else
-        export_md(f, t, s, cur, title);
+    export_parts(f, parts, nparts, s, title, csv);
     int bad = fflush(f) != 0 || ferror(f) || fsync(fd) != 0;
     int saved = errno;
     bad |= fclose(f) != 0;

@@ -114,11 +114,15 @@ static int map_key(int code, TuiState *s)
     case KEY_BTAB: return TUI_KEY_BTAB;
     case KEY_RESIZE: return TUI_KEY_RESIZE;
     case KEY_MOUSE:
-        if (getmouse(&ev) != OK || !(ev.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED)))
+        if (getmouse(&ev) != OK)
             return TUI_KEY_TIMEOUT;
         s->mouse_x = ev.x;
         s->mouse_y = ev.y;
-        return TUI_KEY_MOUSE;
+        if (ev.bstate & BUTTON4_PRESSED)
+            return TUI_KEY_WHEEL_UP;
+        if (ev.bstate & BUTTON5_PRESSED)
+            return TUI_KEY_WHEEL_DOWN;
+        return ev.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED) ? TUI_KEY_MOUSE : TUI_KEY_TIMEOUT;
     default:
         break;
     }
@@ -138,6 +142,8 @@ static int map_char(wint_t ch)
     case '\t': return TUI_KEY_TAB;
     case 12: return TUI_KEY_CTRL_L;
     case 21: return TUI_KEY_CTRL_U;
+    case 23: return TUI_KEY_CTRL_W;
+    case 18: return TUI_KEY_CTRL_R;
     default: return ch < 0x20 ? TUI_KEY_TIMEOUT : (int)ch;
     }
 }
@@ -180,8 +186,16 @@ int term_open(TuiIO *io, int *utf8, CpErr *err)
     nonl();
     keypad(stdscr, TRUE);
     set_escdelay(25);
+    /* Home and End as tmux, screen and rxvt send them, whatever TERM says. */
+    define_key("\033[1~", KEY_HOME);
+    define_key("\033[4~", KEY_END);
+    define_key("\033[7~", KEY_HOME);
+    define_key("\033[8~", KEY_END);
     curs_set(0);
-    mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL);
+    /* The wheel is buttons 4 and 5. The terminal's XM capability picks the
+     * encoding: xterm's and tmux's (TERM=xterm-256color) ask for SGR 1006,
+     * which reports columns past 223 on wide terminals. */
+    mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
     mouseinterval(0);
     setup_colors();
     io->read_key = read_key;

@@ -65,6 +65,10 @@ typedef struct TuiView {
 extern const TuiView view_overview, view_groups, view_group, view_profiles, view_projection,
     view_usage, view_scenarios;
 
+/* c in the Scenarios view: pick the selected scenario as the first (A),
+ * then the second (B) of the comparison. */
+unsigned view_scenarios_pick(TuiState *s);
+
 /* The view with that id. */
 const TuiView *tui_view(TuiViewId id);
 
@@ -80,6 +84,21 @@ void table_draw(const TuiTable *t, const TuiState *s, const TuiCursor *cur, Canv
 
 /* The model row under the cursor, -1 when the table is empty. */
 int table_selected(const TuiCursor *cur);
+
+/* One table of an export: its rows as cur lists them, under a heading
+ * (NULL: none; the first part's heading is the file's title). */
+typedef struct TuiExportPart {
+    const TuiTable *t;
+    const TuiCursor *cur;
+    const char *heading;
+} TuiExportPart;
+
+/* Write parts[0..n) as Markdown (csv = 0: a title, then each table under
+ * its heading) or CSV (RFC 4180, formula-like text cells neutralised; the
+ * tables one after another, a blank line between) to a temporary file next
+ * to path, then rename it to path. -1 with err. */
+int table_export_parts(const TuiExportPart *parts, int n, const TuiState *s, const char *title,
+                       const char *path, int csv, CpErr *err);
 
 /* Write the visible rows of t as Markdown (csv = 0) or CSV (RFC 4180,
  * formula-like text cells neutralised) to a temporary file next to path,

@@ -15,7 +15,9 @@
 #include "data/store_tui.h"
 #include "tui/actions.h"
 #include "tui/fmt.h"
+#include "tui/lineedit.h"
 #include "tui/plan.h"
+#include "tui/research.h"
 #include "tui/view.h"
 
 #define JOBS_LIMIT 200
@@ -25,22 +27,23 @@
 
 enum {
     M_NAME, M_ROLE, M_UNTIL, M_PROFILE, M_GPUH, M_GPUS, M_STATED, M_MATCH, M_PREEMPT, M_WAIT,
-    M_JOBS, M_TREND, M_COUNT
+    M_JOBS, M_TREND, M_RESEARCH, M_COUNT
 };
 
 static const TuiCol mcols[M_COUNT] = {
     [M_NAME] = {"Member", 10, 2, 0, 0},
     [M_ROLE] = {"Role", 8, 1, 0, 4},
     [M_UNTIL] = {"Until", 7, 0, 0, 5},
-    [M_PROFILE] = {"Prof", 4, 0, 0, 3},
+    [M_PROFILE] = {"Profile", 4, 0, 0, 3},
     [M_GPUH] = {"GPU-h", 6, 0, 1, 0},
-    [M_GPUS] = {"GPUs", 5, 0, 1, 0},
+    [M_GPUS] = {"GPUs used", 5, 0, 1, 0},
     [M_STATED] = {"Stated", 6, 0, 1, 0},
-    [M_MATCH] = {"Match", 5, 0, 0, 0},
-    [M_PREEMPT] = {"Preempt", 7, 0, 1, 2},
+    [M_MATCH] = {"vs used", 7, 0, 0, 0},
+    [M_PREEMPT] = {"Preempt %", 7, 0, 1, 2},
     [M_WAIT] = {"Wait", 5, 0, 1, 3},
     [M_JOBS] = {"Jobs", 5, 0, 1, 6},
-    [M_TREND] = {"Last 24 months", 12, 1, 0, 7},
+    [M_TREND] = {"GPU-h a month, 24 months", 12, 1, 0, 7},
+    [M_RESEARCH] = {"Research", 8, 0, 0, 8}, /* R3, R3? to ask why (issue 18) */
 };
 
 static const TuiGroup *group_of(const TuiState *s)
@@ -158,6 +161,7 @@ static void m_cell(const TuiState *s, int row, int col, char *buf, size_t n)
     case M_TREND:
         fmt_spark(u->gpu_h_month + s->model->nmonths - months, months, 12, buf, n);
         break;
+    case M_RESEARCH: tui_research_cell(s->research, u->name, buf, n); break;
     default: buf[0] = '\0';
     }
 }
@@ -171,6 +175,8 @@ static uint16_t m_attr(const TuiState *s, int row, int col)
         return CV_EDITED;
     if (col == M_TREND)
         return CV_ACCENT;
+    if (col == M_RESEARCH && tui_research_ask(s->research, u->name))
+        return CV_WARN | CV_BOLD;
     return u->active ? CV_NORMAL : CV_DIM;
 }
 
@@ -184,7 +190,7 @@ static const TuiCol jcols[J_COUNT] = {
     [J_ID] = {"Job", 8, 0, 0, 0},         [J_NAME] = {"Name", 10, 3, 0, 0},
     [J_CLUSTER] = {"Cluster", 7, 0, 0, 4}, [J_PART] = {"Partition", 9, 0, 0, 5},
     [J_STATE] = {"State", 9, 0, 0, 2},     [J_START] = {"Start", 10, 0, 0, 3},
-    [J_ELAPSED] = {"Time", 5, 0, 1, 0},    [J_GPUS] = {"GPUs", 4, 0, 1, 0},
+    [J_ELAPSED] = {"Run time", 5, 0, 1, 0},    [J_GPUS] = {"GPUs", 4, 0, 1, 0},
     [J_GPUH] = {"GPU-h", 6, 0, 1, 0},      [J_MEM] = {"Mem GiB", 7, 0, 1, 1},
 };
 
@@ -301,7 +307,7 @@ static void render_head(const TuiState *s, const TuiGroup *g, Canvas *c, int y)
     int x = 1 + canvas_text(c, 1, y + 1, 14, CV_NORMAL, "GPU-h/month");
     canvas_spark(c, x + 1, y + 1, sw, g->gpu_h_month + m->nmonths - months, months, 0, CV_ACCENT);
     canvas_textf(c, x + sw + 2, y + 1, c->w - x - sw - 3, CV_NORMAL,
-                 "last 12 m %s GPU-h, %s of all, growth %s", fmt_num(g->gpu_h_12m, a, sizeof a),
+                 "last 12 m %s GPU-h, %s of all, trend %s", fmt_num(g->gpu_h_12m, a, sizeof a),
                  fmt_pct(g->share_12m, b, sizeof b),
                  isnan(g->growth) ? "-" : (snprintf(d, sizeof d, "%+.0f%%", g->growth * 100), d));
     x = 1 + canvas_text(c, 1, y + 2, 14, CV_NORMAL, "preempted");
@@ -360,6 +366,25 @@ static int render_notes(const TuiState *s, Canvas *c, int y_bottom, int max)
     return n;
 }
 
+/* Members whose compute profile is not their research cluster's usual
+ * one (issue 18), appended to buf (o bytes used of n). */
+static void research_asks(const TuiState *s, char *buf, int o, size_t n)
+{
+    const TuiGroup *g = group_of(s);
+    int first = 1;
+    for (int i = 0; g && s->research && i < g->nmembers && o < (int)n; i++) {
+        const TuiUser *u = &s->model->users[g->members[i]];
+        if (!tui_research_ask(s->research, u->name))
+            continue;
+        char name[128], why[64];
+        tui_model_user_label(s->model, g->members[i], s->redact, name, sizeof name);
+        tui_research_why(s->research, u->name, why, sizeof why);
+        o += snprintf(buf + o, n - (size_t)o, "%s %s (%s)",
+                      first ? " \xc2\xb7 ask why, research:" : ",", name, why);
+        first = 0;
+    }
+}
+
 /* Whom to ask in this group: per profile, the students nearest its
  * centroid (data/meetings.h, as `capplan meetings pick`). */
 static void render_ask(const TuiState *s, Canvas *c, int y)
@@ -390,7 +415,8 @@ static void render_ask(const TuiState *s, Canvas *c, int y)
         last = k[i].c.label;
     }
     if (last < 0 && o < (int)sizeof buf)
-        snprintf(buf + o, sizeof buf - (size_t)o, " nobody with enough history");
+        o += snprintf(buf + o, sizeof buf - (size_t)o, " nobody with enough history");
+    research_asks(s, buf, o, sizeof buf);
     canvas_text(c, 1, y, c->w - 2, CV_ACCENT, buf);
 }
 
@@ -450,8 +476,9 @@ static void meeting_text(const TuiState *s, const char *lead, const TuiMeeting *
 static void render_meetings(const TuiState *s, Canvas *c, int y)
 {
     if (meeting_editing(s)) {
-        canvas_fill(c, 1, y, c->w - 2, ' ', CV_EDITED | CV_REVERSE);
-        canvas_textf(c, 1, y, c->w - 2, CV_EDITED | CV_REVERSE, "meeting: %s_", s->prompt.text);
+        canvas_fill(c, 1, y, c->w - 2, ' ', CV_EDITED);
+        int lw = canvas_text(c, 1, y, c->w - 2, CV_EDITED | CV_BOLD, "meeting: ");
+        lineedit_draw(&s->prompt, c, 1 + lw, y, c->w - 2 - lw, CV_EDITED);
         return;
     }
     const TuiModel *m = s->model;
@@ -665,6 +692,8 @@ static unsigned edit_accept(TuiState *s)
     snprintf(undo.key, sizeof undo.key, "%s", u->stated_date ? u->stated_date : "");
     undo.before[0] = u->stated_gpus;
     undo.before[1] = u->stated_mem;
+    undo.after[0] = v;
+    undo.after[1] = u->stated_mem;
     CpErr err = {""};
     if (s->store &&
         store_tui_stated_set(s->store, undo.user, undo.group, undo.date, v, u->stated_mem, &err) < 0) {

@@ -261,7 +261,10 @@ static unsigned enter(TuiState *s)
     const TuiAlert *a = &s->model->alerts[row];
     if (a->group >= 0)
         return actions_open_group(s, a->group);
-    return actions_goto(s, a->cluster >= 0 ? TUI_V_USAGE : TUI_V_PROJECTION);
+    if (a->cluster >= 0)
+        return actions_goto(s, TUI_V_USAGE);
+    s->institute = 1; /* an institute alert: the institute's projection */
+    return actions_goto(s, TUI_V_PROJECTION) | TUI_RECALC | TUI_REDRAW;
 }
 
 const TuiView view_overview = {

@@ -22,7 +22,7 @@ enum { F_NUM, F_NAME, F_USERS, F_WIDTH, F_MEM, F_MEAN, F_MAX, F_GPUH, F_CONC, F_
 static const TuiCol fcols[F_COUNT] = {
     [F_NUM] = {"#", 2, 0, 1, 0},          [F_NAME] = {"Profile", 16, 3, 0, 0},
     [F_USERS] = {"Users", 5, 0, 1, 0},    [F_WIDTH] = {"GPUs/job", 8, 0, 1, 0},
-    [F_MEM] = {"Mem need", 8, 0, 1, 0},        [F_MEAN] = {"Mean h", 6, 0, 1, 2},
+    [F_MEM] = {"Mem GiB", 8, 0, 1, 0},        [F_MEAN] = {"Mean h", 6, 0, 1, 2},
     [F_MAX] = {"Max h", 6, 0, 1, 3},      [F_GPUH] = {"GPU-h/mo", 8, 0, 1, 1},
     [F_CONC] = {"Peak", 5, 0, 1, 4},      [F_BP] = {"GPUs/member", 11, 0, 1, 0},
 };

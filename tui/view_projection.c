@@ -11,6 +11,7 @@
 
 #include "tui/actions.h"
 #include "tui/fmt.h"
+#include "tui/institute.h"
 #include "tui/plan.h"
 #include "tui/view.h"
 
@@ -50,7 +51,7 @@ static void param_label(const TuiState *s, const char *key, char *buf, size_t n)
     int k;
     char cls[32];
     if (strcmp(key, "growth") == 0)
-        snprintf(buf, n, "growth a year");
+        snprintf(buf, n, "head-count growth a year");
     else if (strcmp(key, "pool") == 0)
         snprintf(buf, n, "pool GPU-eq");
     else if (strcmp(key, "buffer") == 0)
@@ -132,7 +133,7 @@ static const TuiTable params = {pcols, P_COUNT, p_nrows, p_cell, p_value, p_attr
 
 static const TuiTable *proj_table(const TuiState *s)
 {
-    return s->plan ? &params : NULL;
+    return s->plan && !s->institute ? &params : NULL;
 }
 
 /* ---- the demand panel ------------------------------------------------- */
@@ -212,6 +213,10 @@ static void render(const TuiState *s, Canvas *c, int y, int h, TuiFrame *f)
                                       "(import accounting data, then capplan profile).");
         return;
     }
+    if (s->institute) {
+        institute_render(s, c, y, h);
+        return;
+    }
     const Plan *p = tui_plan_plan(s->plan);
     char name[128];
     int mg = tui_model_group_find(s->model, p->groups[shown_group(s)]);
@@ -229,7 +234,7 @@ static void render(const TuiState *s, Canvas *c, int y, int h, TuiFrame *f)
 static unsigned edit(TuiState *s)
 {
     int row = table_selected(&s->cur[TUI_V_PROJECTION]);
-    if (!s->plan || row < 0)
+    if (!s->plan || row < 0 || s->institute)
         return 0;
     char key[48], label[128], now[32];
     key_of(s, row, key, sizeof key);
@@ -239,8 +244,13 @@ static unsigned edit(TuiState *s)
         snprintf(now, sizeof now, "%.4g", v * 100);
     else
         snprintf(now, sizeof now, "%.4g", v);
-    char full[200];
-    snprintf(full, sizeof full, "%s%s, then why", label, is_pct(key) ? " (%)" : "");
+    char full[256];
+    const char *why = NULL;
+    if (tui_plan_edited(s->plan, key, shown_group(s), &why) && why && why[0])
+        snprintf(full, sizeof full, "%s%s, then why (none: keep '%.40s')", label,
+                 is_pct(key) ? " (%)" : "", why);
+    else
+        snprintf(full, sizeof full, "%s%s, then why (required)", label, is_pct(key) ? " (%)" : "");
     actions_prompt_open(s, TUI_P_EDIT, full, now);
     s->prompt.row = row;
     s->prompt.col = P_VALUE;
@@ -288,8 +298,9 @@ static unsigned edit_accept(TuiState *s)
     }
     s->prompt.kind = TUI_P_NONE;
     const ProjResult *r = tui_plan_result(s->plan, 0);
-    tui_status(s, CV_GOOD, 0, "saved to %s: need next year %.2f -> %.2f %s; u undoes", s->scenario,
-               before, r->gy[shown_group(s) * r->nyears].demand, tui_plan_unit(s->plan));
+    tui_status(s, CV_GOOD, 0, "saved to %s: need next year %.2f -> %.2f %s; %s; u undoes",
+               s->scenario, before, r->gy[shown_group(s) * r->nyears].demand,
+               tui_plan_unit(s->plan), s->edit_note);
     return TUI_SAVE | TUI_RECALC | TUI_REDRAW;
 }
 

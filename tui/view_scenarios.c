@@ -1,12 +1,18 @@
 /* view_scenarios: the scenarios stored in the database ("base", the
  * measured parameters, is always there); Enter switches the dashboard to
- * the selected one, N makes a new one from the current (tui/plan.c); under
- * them, the shown scenario's difference from base: each edit with its
- * measured value and reason, and the effect on next year's demand. */
+ * the selected one, N makes a new one from the shown one, c picks two to
+ * compare (tui/compare.h). Under the list, the two side by side: the need
+ * by year and memory class in each, then every parameter on which they
+ * differ with its reason, who made the edit and when, and its effect
+ * alone on next year's need. Without a pick: base against the shown
+ * scenario. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
+#include "tui/compare.h"
+#include "tui/fmt.h"
 #include "tui/plan.h"
 #include "tui/view.h"
 
@@ -15,8 +21,8 @@ enum { S_NAME, S_CURRENT, S_BASE, S_EDITS, S_COUNT };
 static const TuiCol scols[S_COUNT] = {
     [S_NAME] = {"Scenario", 16, 2, 0, 0},
     [S_CURRENT] = {"Shown", 5, 0, 0, 0},
-    [S_BASE] = {"From", 10, 1, 0, 1},
-    [S_EDITS] = {"Edits", 5, 0, 1, 0},
+    [S_BASE] = {"Made from", 10, 1, 0, 1},
+    [S_EDITS] = {"Edits (count)", 13, 0, 1, 0},
 };
 
 /* Row 0 is the measured "base" unless the database stores one. */
@@ -44,11 +50,24 @@ static double s_value(const TuiState *s, int row, int col)
     return col == S_EDITS ? tui_plan_edits(s->plan, name_of(s, row)) : 0;
 }
 
+/* "A", "B" or "" for a scenario in the comparison. */
+static const char *side_of(const TuiState *s, const char *name)
+{
+    const TuiCompare *c = s->cmp;
+    if (!c)
+        return "";
+    if (strcmp(name, c->a) == 0)
+        return "  A";
+    if (strcmp(name, c->b) == 0)
+        return "  B";
+    return "";
+}
+
 static void s_cell(const TuiState *s, int row, int col, char *buf, size_t n)
 {
     const char *name = name_of(s, row);
     switch (col) {
-    case S_NAME: snprintf(buf, n, "%s", name); break;
+    case S_NAME: snprintf(buf, n, "%s%s", name, side_of(s, name)); break;
     case S_CURRENT: snprintf(buf, n, "%s", strcmp(name, s->scenario) == 0 ? "\xe2\x97\x8f" : ""); break;
     case S_BASE: snprintf(buf, n, "%s", tui_plan_base_of(s->plan, name)); break;
     case S_EDITS: {
@@ -77,48 +96,153 @@ static const TuiTable *scen_table(const TuiState *s)
     return &table;
 }
 
-/* One edit of the shown scenario: key, group, value, measured, reason. */
-static void render_edit(const TuiState *s, const StorePlanParam *e, Canvas *c, int y)
+/* ---- the comparison --------------------------------------------------- */
+
+static void prepare(TuiState *s)
 {
-    char group[128] = "", value[32], measured[32];
-    if (e->group && e->group[0]) {
+    compare_free(s->cmp);
+    s->cmp = NULL;
+    if (!s->plan || !s->store)
+        return;
+    const char *a = s->cmp_a[0] ? s->cmp_a : "base";
+    const char *b = s->cmp_b[0] ? s->cmp_b : s->scenario;
+    CpErr err = {""};
+    s->cmp = compare_new(s->store, s->plan, s->model, a, b, &err);
+    if (!s->cmp)
+        tui_status(s, CV_BAD, 0, "cannot compare %s with %s: %s", a, b, err.msg);
+}
+
+static const char *const class_label[2][TUI_CLASSES] = {
+    {"\xe2\x89\xa4" "24 GiB", "\xe2\x89\xa4" "48 GiB", "\xe2\x89\xa4" "80 GiB", ">80 GiB"},
+    {"<=24 GiB", "<=48 GiB", "<=80 GiB", ">80 GiB"},
+};
+
+#define LABEL_W 16
+#define YEAR_W 20
+
+/* "453 -> 470 (+17)" */
+static void need_cell(Canvas *c, int x, int y, double a, double b)
+{
+    char fa[16], fb[16], buf[64];
+    fmt_gpus(a, fa, sizeof fa);
+    fmt_gpus(b, fb, sizeof fb);
+    if (fabs(b - a) < 0.05)
+        snprintf(buf, sizeof buf, "%s = %s", fa, fb);
+    else
+        snprintf(buf, sizeof buf, "%s -> %s (%+.1f)", fa, fb, b - a);
+    canvas_text_right(c, x, y, YEAR_W - 1, fabs(b - a) >= 0.05 ? CV_EDITED : CV_NORMAL, buf);
+}
+
+/* The need by year, every class then each: rows used. */
+static int render_need(const TuiState *s, const TuiCompare *k, Canvas *c, int y, int h)
+{
+    int ny = k->ny, fit = (c->w - 1 - LABEL_W) / YEAR_W, row = y;
+    if (ny > fit)
+        ny = fit;
+    canvas_fill(c, 0, row, c->w, ' ', CV_HEAD);
+    canvas_text(c, 1, row, LABEL_W, CV_HEAD | CV_BOLD, "Need, mean GPUs");
+    for (int i = 0; i < ny; i++) {
+        char t[32];
+        snprintf(t, sizeof t, "%d: A -> B", k->year[i]);
+        canvas_text_right(c, 1 + LABEL_W + i * YEAR_W, row, YEAR_W - 1, CV_HEAD | CV_BOLD, t);
+    }
+    row++;
+    if (row < y + h) {
+        canvas_text(c, 1, row, LABEL_W, CV_BOLD, "every class");
+        for (int i = 0; i < ny; i++)
+            need_cell(c, 1 + LABEL_W + i * YEAR_W, row, k->need[0][i], k->need[1][i]);
+        row++;
+    }
+    for (int cl = 0; cl < TUI_CLASSES && row < y + h; cl++, row++) {
+        canvas_text(c, 1, row, LABEL_W, CV_NORMAL, class_label[s->ascii != 0][cl]);
+        for (int i = 0; i < ny; i++)
+            need_cell(c, 1 + LABEL_W + i * YEAR_W, row, k->need_c[0][i][cl], k->need_c[1][i][cl]);
+    }
+    return row - y;
+}
+
+static void when_text(int64_t at, char *buf, size_t n)
+{
+    time_t t = (time_t)at;
+    struct tm tm;
+    if (at <= 0 || !gmtime_r(&t, &tm)) {
+        snprintf(buf, n, "-");
+        return;
+    }
+    strftime(buf, n, "%Y-%m-%d %H:%M", &tm);
+}
+
+/* One differing parameter on two rows: key @ group, A's value, B's, its
+ * effect; then why, who and when. */
+static void render_edit(const TuiState *s, const CmpEdit *e, Canvas *c, int y, int two)
+{
+    char group[128] = "", va[32], vb[32], eff[32], when[32], who[80];
+    if (e->group[0]) {
         int g = tui_model_group_find(s->model, e->group);
         if (g >= 0)
             tui_model_group_label(s->model, g, s->redact, group, sizeof group);
         else
-            snprintf(group, sizeof group, "%s", s->redact ? "?" : e->group);
+            snprintf(group, sizeof group, "%s", s->redact ? "a group" : e->group);
     }
-    snprintf(value, sizeof value, "%g", e->value);
-    if (isnan(e->measured))
-        snprintf(measured, sizeof measured, "-");
+    tui_plan_value_text(e->key, e->a, va, sizeof va);
+    tui_plan_value_text(e->key, e->b, vb, sizeof vb);
+    if (isnan(e->effect))
+        snprintf(eff, sizeof eff, "-");
     else
-        snprintf(measured, sizeof measured, "%g", e->measured);
-    canvas_textf(c, 1, y, c->w - 2, CV_EDITED, "%s%s%s = %s (measured %s)%s%s", e->key,
-                 group[0] ? " @ " : "", group, value, measured, e->reason ? ": " : "",
-                 e->reason ? e->reason : "");
+        snprintf(eff, sizeof eff, "%+.1f GPUs", e->effect);
+    canvas_textf(c, 1, y, c->w - 2, CV_EDITED, "%s%s%s: %s%s -> %s%s \xc2\xb7 next year %s",
+                 e->key, group[0] ? " @ " : "", group, va, e->edited_a ? "" : " (measured)", vb,
+                 e->edited_b ? "" : " (measured)", eff);
+    if (!two)
+        return;
+    when_text(e->why->at, when, sizeof when);
+    snprintf(who, sizeof who, "%s", s->redact ? "(hidden)" : e->why->who ? e->why->who : "-");
+    canvas_textf(c, 3, y + 1, c->w - 4, CV_NORMAL, "why%s: %s \xc2\xb7 %s, %s UTC",
+                 e->why_from_a ? " (in A)" : "",
+                 e->why->reason && e->why->reason[0] ? e->why->reason : "(no reason)", who, when);
 }
 
-/* What the shown scenario changes against base, and its effect. */
-static void render_diff(const TuiState *s, Canvas *c, int y, int h)
+static void render_compare(const TuiState *s, Canvas *c, int y, int h)
 {
-    int n = tui_plan_nedits(s->plan);
-    double a = tui_plan_total(s->plan, 1, 1), b = tui_plan_total(s->plan, 1, 0);
+    const TuiCompare *k = s->cmp;
+    if (!k || h < 3)
+        return;
+    double d = k->ny > 0 ? k->need[1][0] - k->need[0][0] : NAN;
     canvas_textf(c, 1, y, c->w - 2, CV_BOLD,
-                 "%s against base: %d edit%s, total demand next year %.1f -> %.1f GPUs (%+.1f)",
-                 s->scenario, n, n == 1 ? "" : "s", a, b, b - a);
-    for (int i = 0; i < n && i + 1 < h; i++)
-        render_edit(s, tui_plan_edit(s->plan, i), c, y + 1 + i);
+                 "A %s against B %s: %d parameter%s, need next year %+.1f GPUs%s", k->a, k->b,
+                 k->nedits, k->nedits == 1 ? " differs" : "s differ", d,
+                 s->cmp_picking ? " \xc2\xb7 c on a second scenario" : " \xc2\xb7 c picks two");
+    int used = render_need(s, k, c, y + 1, h - 1);
+    int row = y + 1 + used;
+    if (row + 1 >= y + h)
+        return;
+    canvas_textf(c, 1, row++, c->w - 2, CV_BOLD,
+                 "Parameters that differ: A -> B \xc2\xb7 effect alone on next year's need; "
+                 "why \xc2\xb7 who, when");
+    if (k->nedits == 0 && row < y + h)
+        canvas_text(c, 1, row, c->w - 2, CV_DIM, "none: the two hold the same values");
+    for (int i = 0; i < k->nedits && row < y + h; i++, row += 2) {
+        if (row + 2 > y + h - 1 && i + 1 < k->nedits) {
+            canvas_textf(c, 1, row, c->w - 2, CV_DIM, "... %d more (capplan scenario diff %s %s)",
+                         k->nedits - i, k->a, k->b);
+            break;
+        }
+        render_edit(s, &k->edits[i], c, row, row + 1 < y + h);
+    }
 }
 
 static void render(const TuiState *s, Canvas *c, int y, int h, TuiFrame *f)
 {
     canvas_textf(c, 1, y, c->w - 2, CV_NORMAL, "%s",
-                 s->plan ? "Enter shows the selected scenario \xc2\xb7 N new scenario from the shown one"
+                 s->plan ? "Enter shows the selected scenario \xc2\xb7 N new from the shown one "
+                           "\xc2\xb7 c picks two to compare"
                          : "the planner is not available in this database: scenarios listed only");
-    int th = s_nrows(s) + 2 < h / 2 ? s_nrows(s) + 2 : h / 2;
+    int n = s_nrows(s) + 1, th = n < h / 3 ? n : h / 3;
+    if (th < 3)
+        th = 3;
     table_draw(&table, s, &s->cur[TUI_V_SCENARIOS], c, 0, y + 1, c->w, s->plan ? th : h - 1, f);
     if (s->plan)
-        render_diff(s, c, y + 2 + th, h - 2 - th);
+        render_compare(s, c, y + 2 + th, h - 2 - th);
 }
 
 static unsigned enter(TuiState *s)
@@ -129,11 +253,42 @@ static unsigned enter(TuiState *s)
     return tui_plan_switch(s, name_of(s, row));
 }
 
+/* c: the selected scenario is the first of the two, then the second. */
+unsigned view_scenarios_pick(TuiState *s)
+{
+    int row = table_selected(&s->cur[TUI_V_SCENARIOS]);
+    if (s->view != TUI_V_SCENARIOS || row < 0 || !s->plan)
+        return 0;
+    const char *name = name_of(s, row);
+    if (!s->cmp_picking) {
+        snprintf(s->cmp_a, sizeof s->cmp_a, "%s", name);
+        s->cmp_picking = 1;
+        tui_status(s, CV_STATUS, 8000, "A = %s; select the other scenario and press c", name);
+        return TUI_RECALC | TUI_REDRAW;
+    }
+    snprintf(s->cmp_b, sizeof s->cmp_b, "%s", name);
+    s->cmp_picking = 0;
+    tui_status(s, CV_GOOD, 0, "comparing A %s with B %s", s->cmp_a, name);
+    return TUI_RECALC | TUI_REDRAW;
+}
+
+static unsigned esc(TuiState *s)
+{
+    if (!s->cmp_picking)
+        return 0;
+    s->cmp_picking = 0;
+    s->cmp_a[0] = s->cmp_b[0] = '\0';
+    tui_status(s, CV_STATUS, 3000, "comparison back to base against the shown scenario");
+    return TUI_RECALC | TUI_REDRAW;
+}
+
 const TuiView view_scenarios = {
     .name = "Scenarios",
     .tab = "Scenarios",
     .table = scen_table,
     .render = render,
+    .prepare = prepare,
     .enter = enter,
     .enter_label = "Show",
+    .esc = esc,
 };

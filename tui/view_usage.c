@@ -24,7 +24,7 @@ enum { U_MONTH, U_CLUSTER, U_GPUH, U_GPUS, U_UTIL, U_JOBS, U_WAIT, U_EVENT, U_CO
 static const TuiCol ucols[U_COUNT] = {
     [U_MONTH] = {"Month", 7, 0, 0, 0},   [U_CLUSTER] = {"Cluster", 7, 1, 0, 0},
     [U_GPUH] = {"GPU-h", 6, 0, 1, 0},    [U_GPUS] = {"GPUs", 5, 0, 1, 2},
-    [U_UTIL] = {"Util", 5, 0, 1, 0},     [U_JOBS] = {"Jobs", 5, 0, 1, 3},
+    [U_UTIL] = {"Util %", 6, 0, 1, 0},     [U_JOBS] = {"Jobs", 5, 0, 1, 3},
     [U_WAIT] = {"Wait", 5, 0, 1, 1},     [U_EVENT] = {"Event", 8, 2, 0, 4},
 };
 
@@ -138,12 +138,102 @@ static unsigned after_paint(TuiState *s)
     StoreTuiScan scan;
     CpErr err = {""};
     if (store_tui_scan(s->store, tui_model_heat_since(s->model), &scan, &err) < 0) {
+        store_tui_scan_free(&scan);
         tui_status(s, CV_BAD, 0, "%s", err.msg);
         s->model->heat_loaded = 1; /* not again */
         return TUI_REDRAW;
     }
     tui_model_set_scan(s->model, &scan);
+    store_tui_scan_free(&scan);
     return TUI_REDRAW;
+}
+
+/* ---- the selected group ----------------------------------------------- */
+
+/* The group the view follows: the Group view's, else the one selected in
+ * Groups; -1: the institute only. */
+static int usage_group(const TuiState *s)
+{
+    if (s->group >= 0 && s->group < s->model->ngroups)
+        return s->group;
+    const TuiCursor *c = &s->cur[TUI_V_GROUPS];
+    int row = c->nidx > 0 ? table_selected(c) : -1;
+    return row >= 0 && row < s->model->ngroups ? row : -1;
+}
+
+static double ratio_or_nan(double a, double b)
+{
+    return b > 0 ? a / b : NAN;
+}
+
+/* Requested vs used of group g's members (g < 0: none). */
+static StoreTuiEff group_eff(const TuiModel *m, int g)
+{
+    StoreTuiEff e;
+    memset(&e, 0, sizeof e);
+    for (int i = 0; g >= 0 && i < m->groups[g].nmembers; i++) {
+        const StoreTuiEff *u = &m->users[m->groups[g].members[i]].eff;
+        e.gpu_h += u->gpu_h, e.gpu_h_util += u->gpu_h_util, e.util_x_h += u->util_x_h;
+        e.cpu_alloc_h += u->cpu_alloc_h, e.cpu_used_h += u->cpu_used_h;
+        e.mem_req_h += u->mem_req_h, e.mem_used_h += u->mem_used_h;
+    }
+    return e;
+}
+
+/* Every group's preempted share of attempts and mean wait, 12 months. */
+static void institute_rates(const TuiModel *m, double *preempt, double *wait)
+{
+    double pa = 0, pn = 0, ws = 0, wn = 0;
+    for (int g = 0; g < m->ngroups; g++) {
+        pa += (double)m->groups[g].preempted_12m;
+        pn += (double)m->groups[g].attempts_12m;
+        ws += m->groups[g].wait_s_12m;
+        wn += (double)m->groups[g].waited_12m;
+    }
+    *preempt = ratio_or_nan(pa, pn);
+    *wait = ratio_or_nan(ws, wn);
+}
+
+/* The group's line and its three sparklines (share of GPU-hours,
+ * preempted share, mean wait) over the months of the clusters' above,
+ * each with its 12-month figure and every group's beside it (5.7%/3.9%);
+ * rows used. */
+static int render_group(const TuiState *s, Canvas *c, int y, int w, int g, int months)
+{
+    const TuiModel *m = s->model;
+    const TuiGroup *x = &m->groups[g];
+    char name[128], a[32], b[32];
+    double ip, iw;
+    institute_rates(m, &ip, &iw);
+    tui_model_group_label(m, g, s->redact, name, sizeof name);
+    canvas_textf(c, 1, y, w - 1, CV_BOLD,
+                 "%s, last 12 months: the group/all groups \xc2\xb7 [ ] other group", name);
+    int gm = months, first = m->nmonths - gm, x0 = 11;
+    double v[3][TUI_MAX_MONTHS];
+    for (int i = 0; i < gm; i++) {
+        double all = 0;
+        for (int k = 0; k < m->nclusters; k++)
+            all += m->clusters[k].used_h[first + i];
+        v[0][i] = all > 0 ? x->gpu_h_month[first + i] / all : NAN;
+        v[1][i] = x->preempt_month[first + i] >= 0 ? x->preempt_month[first + i] : NAN;
+        v[2][i] = x->wait_month[first + i] >= 0 ? x->wait_month[first + i] : NAN;
+    }
+    static const char *const labels[3] = {"GPU-h %", "preempt %", "wait"};
+    for (int r = 0; r < 3; r++) {
+        char txt[80];
+        if (r == 0)
+            snprintf(txt, sizeof txt, "%s", fmt_pct(x->share_12m, a, sizeof a));
+        else if (r == 1)
+            snprintf(txt, sizeof txt, "%s/%s", fmt_pct(x->preempt_rate, a, sizeof a),
+                     fmt_pct(ip, b, sizeof b));
+        else
+            snprintf(txt, sizeof txt, "%s/%s", fmt_secs(x->mean_wait_s, a, sizeof a),
+                     fmt_secs(iw, b, sizeof b));
+        canvas_text(c, 1, y + 1 + r, 10, CV_NORMAL, labels[r]);
+        canvas_spark(c, x0, y + 1 + r, gm, v[r], gm, 0, CV_EDITED);
+        canvas_text(c, x0 + gm + 1, y + 1 + r, w - x0 - gm - 2, CV_NORMAL, txt);
+    }
+    return 4;
 }
 
 /* ---- drawing ---------------------------------------------------------- */
@@ -178,6 +268,9 @@ static int render_sparks(const TuiState *s, Canvas *c, int y, int w)
         if (mi >= 0 && mi < months)
             canvas_fill(c, 11 + mi, y + 1 + rows, 1, 0x25b2, CV_EVENT | CV_BOLD);
     }
+    int g = usage_group(s);
+    if (g >= 0)
+        return rows + 2 + render_group(s, c, y + 2 + rows, w, g, months);
     return rows + 2;
 }
 
@@ -208,18 +301,31 @@ static void render_heat(const TuiState *s, Canvas *c, int x, int y, int h)
                      fmt_gpus(max, a, sizeof a));
 }
 
+/* Requested vs used, 12 months: the selected group beside the institute. */
 static void render_eff(const TuiState *s, Canvas *c, int x, int y, int h)
 {
     const TuiModel *m = s->model;
     char a[32], b[32];
-    if (h < 4 || !m->heat_loaded)
+    if (h < 5 || !m->heat_loaded)
         return;
-    canvas_text(c, x, y, HEAT_W - 1, CV_BOLD, "Requested vs used, 12 m");
-    canvas_textf(c, x, y + 1, HEAT_W - 1, CV_NORMAL, "GPU util %s (%s known)",
-                 isnan(m->gpu_util) ? "-" : (snprintf(a, sizeof a, "%.0f%%", m->gpu_util), a),
-                 fmt_pct(m->gpu_util_known, b, sizeof b));
-    canvas_textf(c, x, y + 2, HEAT_W - 1, CV_NORMAL, "CPU time used %s", fmt_pct(m->cpu_eff, a, sizeof a));
-    canvas_textf(c, x, y + 3, HEAT_W - 1, CV_NORMAL, "memory used %s of asked", fmt_pct(m->mem_eff, a, sizeof a));
+    int g = usage_group(s);
+    StoreTuiEff e = group_eff(m, g);
+    canvas_text(c, x, y, HEAT_W - 1, CV_BOLD, "Requested vs used, 12 mo");
+    if (g >= 0)
+        canvas_textf(c, x, y + 1, HEAT_W - 1, CV_DIM, "%-13s %8s %7s", "", "group", "all");
+    const char *labels[3] = {"GPU util", "CPU time used", "memory used"};
+    double gv[3] = {ratio_or_nan(e.util_x_h, e.gpu_h_util) / 100.0,
+                    ratio_or_nan(e.cpu_used_h, e.cpu_alloc_h),
+                    ratio_or_nan(e.mem_used_h, e.mem_req_h)};
+    double iv[3] = {m->gpu_util / 100.0, m->cpu_eff, m->mem_eff};
+    for (int r = 0; r < 3; r++) {
+        fmt_pct(iv[r], b, sizeof b);
+        if (g >= 0)
+            canvas_textf(c, x, y + 2 + r, HEAT_W - 1, CV_NORMAL, "%-13s %8s %7s", labels[r],
+                         fmt_pct(gv[r], a, sizeof a), b);
+        else
+            canvas_textf(c, x, y + 1 + r, HEAT_W - 1, CV_NORMAL, "%-14s %7s", labels[r], b);
+    }
 }
 
 /* Energy and carbon per year; the fair-share state of allocated groups. */
@@ -261,7 +367,7 @@ static void render(const TuiState *s, Canvas *c, int y, int h, TuiFrame *f)
     if (side) {
         render_heat(s, c, lw + 1, y, h);
         render_eff(s, c, lw + 1, y + 11, h - 11);
-        render_policy(s, c, lw + 1, y + 16, h - 16);
+        render_policy(s, c, lw + 1, y + 17, h - 17);
     }
 }
 

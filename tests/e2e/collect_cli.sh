@@ -3,22 +3,32 @@
 # tests/slurm/test_collect.sh): the arguments and environment sacct gets,
 # the window kept in the database, and every way sacct can fail.
 . "$(dirname "$0")/lib.sh"
+need_shared
 
-# The stand-in: records its arguments and environment, prints $FAKE_OUT,
-# writes $FAKE_ERR to stderr, exits $FAKE_RC (or kills itself: FAKE_RC=kill).
+# The stand-in: records its arguments and environment (the last call's in
+# $FAKE_ARGS, one per line; every call's on a line of $FAKE_ARGS.all),
+# prints $FAKE_OUT for the last window (-E now), only its header line for
+# the months before, writes $FAKE_ERR to stderr, exits $FAKE_RC (or kills
+# itself: FAKE_RC=kill; or sleeps a minute when -S is $FAKE_HANG).
 FAKE="$WORK/sacct"
 cat >"$FAKE" <<'EOF'
 #!/bin/sh
 printf '%s\n' "$@" >"$FAKE_ARGS"
 echo "TZ=$TZ SLURM_TIME_FORMAT=$SLURM_TIME_FORMAT" >>"$FAKE_ARGS"
+echo "$* TZ=$TZ" >>"$FAKE_ARGS.all"
+end=$(grep -A1 -x -- -E "$FAKE_ARGS" | tail -n 1)
+[ -n "${FAKE_HANG:-}" ] && [ "$(grep -A1 -x -- -S "$FAKE_ARGS" | tail -n 1)" = "$FAKE_HANG" ] && echo $$ >"$FAKE_ARGS.pid" && exec sleep 60
+if [ "$end" != now ] && [ -n "${FAKE_OUT:-}" ]; then head -n 1 "$FAKE_OUT"; exit 0; fi
 [ -n "${FAKE_OUT:-}" ] && cat "$FAKE_OUT"
 [ -n "${FAKE_ERR:-}" ] && printf '%s\n' "$FAKE_ERR" >&2
 [ "${FAKE_RC:-0}" = kill ] && kill -9 $$
 exit "${FAKE_RC:-0}"
 EOF
 chmod 755 "$FAKE"
-export FAKE_ARGS="$WORK/args" FAKE_OUT FAKE_ERR FAKE_RC
-col() { cap collect --sacct "$FAKE" "$@"; }
+export FAKE_ARGS="$WORK/args" FAKE_OUT FAKE_ERR FAKE_RC FAKE_HANG
+col() { rm -f "$FAKE_ARGS.all"; cap collect --sacct "$FAKE" "$@"; }
+# the months from 2000-01 to this one (UTC): the first collect's windows
+MONTHS=$(( ($(date -u +%Y) - 2000) * 12 + $(date -u +%m | sed 's/^0//') ))
 arg_after() { grep -A1 -x -- "$1" "$FAKE_ARGS" | tail -n 1; }
 dump() { sqlite3 "$WORK/t.db" .dump | sha256sum; }
 utc() { date -u -d "@$1" +%Y-%m-%dT%H:%M:%S; }
@@ -26,19 +36,29 @@ SANDBOX="$DATA/slurm-sandbox"
 
 # ---- the first collect: everything, capplan's fields, TZ=UTC ----
 FAKE_OUT="$SANDBOX/sacct_wide_allstates.psv" FAKE_ERR="" FAKE_RC=0
+rm -f "$FAKE_ARGS.all"
 expect_rc 0 env TZ=Europe/Paris SLURM_TIME_FORMAT=relative \
     "$CAPPLAN_BIN" --db "$WORK/t.db" collect --sacct "$FAKE"
 grep -q '^collect: sacct since 2000-01-01T00:00:00Z: sacct-text, 59 rows read, 20 added' "$WORK/out" \
     || fail "first collect: $(cat "$WORK/out" "$WORK/err")"
 for a in -a -D -P -E; do grep -qx -- "$a" "$FAKE_ARGS" || fail "sacct argument $a missing"; done
-[ "$(arg_after -S)" = 2000-01-01T00:00:00 ] || fail "first -S: $(arg_after -S)"
+# month by month: one sacct per calendar month, the first from 2000-01-01,
+# each window recorded, an imports row only for the month that had rows
+[ "$(wc -l <"$FAKE_ARGS.all")" -eq "$MONTHS" ] || fail "$(wc -l <"$FAKE_ARGS.all") sacct calls, $MONTHS months expected"
+head -n 1 "$FAKE_ARGS.all" | grep -q -- '-S 2000-01-01T00:00:00 -E 2000-02-01T00:00:00 ' \
+    || fail "first window: $(head -n 1 "$FAKE_ARGS.all")"
+sed -n 2p "$FAKE_ARGS.all" | grep -q -- '-S 2000-02-01T00:00:00 -E 2000-03-01T00:00:00 ' \
+    || fail "second window: $(sed -n 2p "$FAKE_ARGS.all")"
+[ "$(arg_after -S)" = "$(date -u +%Y-%m-01T00:00:00)" ] || fail "last window -S: $(arg_after -S)"
+[ "$(sqlite3 "$WORK/t.db" "SELECT count(*) FROM collects")" -eq "$MONTHS" ] || fail "windows recorded"
+[ "$(grep -c 'TZ=UTC$' "$FAKE_ARGS.all")" -eq "$MONTHS" ] || fail "TZ=UTC in every call"
 [ "$(arg_after -E)" = now ] || fail "-E now"
 grep -qx -- '--state=PD,R,RQ,RS,RV,S,CA,CD,F,TO,NF,PR,OOM,BF,DL' "$FAKE_ARGS" || fail "--state list"
 grep -q -- '^--format=JobID,JobIDRaw,Cluster,.*,NodeList,JobName$' "$FAKE_ARGS" || fail "--format, JobName last"
 grep -qx -- '-M' "$FAKE_ARGS" && fail "-M without --clusters"
 grep -qx 'TZ=UTC SLURM_TIME_FORMAT=standard' "$FAKE_ARGS" || fail "environment: $(tail -n 1 "$FAKE_ARGS")"
 [ "$(sqlite3 "$WORK/t.db" "SELECT kind || ' ' || path FROM imports")" = \
-  "collect sacct since 2000-01-01T00:00:00Z" ] || fail "import row"
+  "collect sacct since $(date -u +%Y-%m-01T00:00:00Z)" ] || fail "import row"
 
 # ---- the next one: from the end of the last, less a day ----
 until1=$(sqlite3 "$WORK/t.db" "SELECT max(until) FROM collects")
@@ -51,21 +71,30 @@ expect_rc 0 col --since 2026-11-20
 [ "$(arg_after -S)" = 2026-11-20T00:00:00 ] || fail "--since: $(arg_after -S)"
 expect_rc 0 col --clusters a,b
 [ "$(arg_after -M)" = a,b ] || fail "-M a,b"
-[ "$(arg_after -S)" = 2000-01-01T00:00:00 ] || fail "a new cluster list starts from the beginning"
+head -n 1 "$FAKE_ARGS.all" | grep -q -- '-S 2000-01-01T00:00:00 ' || fail "a new cluster list starts from the beginning"
 grep -q 'sacct since 2000-01-01T00:00:00Z -M a,b:' "$WORK/out" || fail "summary names -M"
 # a gap in the windows: the next collect starts where they stop being contiguous
 sqlite3 "$WORK/t.db" "INSERT INTO collects(clusters, since, until, at) VALUES
   ('gap', 1577836800, 1580515200, 0), ('gap', 1590969600, 1593561600, 0)"
 expect_rc 0 col --clusters gap
-[ "$(arg_after -S)" = 2020-01-31T00:00:00 ] || fail "window with a gap: $(arg_after -S)"
+head -n 1 "$FAKE_ARGS.all" | grep -q -- '-S 2020-01-31T00:00:00 -E 2020-02-01T00:00:00 ' \
+    || fail "window with a gap: $(head -n 1 "$FAKE_ARGS.all")"
+# --clusters all: sacct -M all, each job under the cluster sacct names
+expect_rc 0 col --clusters all --since 2026-11-01
+[ "$(arg_after -M)" = all ] || fail "-M all"
 
-# --json: sacct --json, no -P, no --format
+# --sacct-format json: sacct --json, no -P, no --format (--json is no option
+# of collect: it would read as capplan's output)
 FAKE_OUT="$SANDBOX/sacct.json"
-expect_rc 0 col --json
+expect_rc 0 col --sacct-format json
 grep -qx -- --json "$FAKE_ARGS" || fail "--json not passed"
 grep -qx -- -P "$FAKE_ARGS" && fail "-P with --json"
 grep -q -- '^--format' "$FAKE_ARGS" && fail "--format with --json"
 grep -q ': sacct-json 22.05, ' "$WORK/out" || fail "json: $(cat "$WORK/out")"
+expect_rc 2 col --json
+[ "$(head -n 1 "$WORK/err")" = "capplan: collect: unknown option '--json'" ] || fail "--json: $(cat "$WORK/err")"
+expect_rc 2 col --sacct-format xml
+grep -q "text or json, got 'xml'" "$WORK/err" || fail "--sacct-format xml: $(cat "$WORK/err")"
 
 # ---- RUNNING in one collect, COMPLETED in the next: one job ----
 H='JobID|JobIDRaw|Cluster|Partition|QOS|Account|User|State|ExitCode|Submit|Eligible|Start|End|ElapsedRaw|TimelimitRaw|NNodes|NCPUS|ReqMem|MaxRSS|ReqTRES|AllocTRES|TRESUsageInMax|TotalCPU|NodeList|JobName'
@@ -155,6 +184,60 @@ if pgrep -f "$WORK/slow-sacct -a" >/dev/null; then
     pkill -f "$WORK/slow-sacct -a"
     fail "sacct left running after capplan was killed"
 fi
+
+# killed in the middle of a first collect: the months done are kept, and
+# the next collect continues from the last complete one (less a day)
+FAKE_OUT="$SANDBOX/sacct_wide.psv" FAKE_ERR="" FAKE_RC=0 FAKE_HANG=2003-04-01T00:00:00
+rm -f "$FAKE_ARGS.all"
+"$CAPPLAN_BIN" --db "$WORK/t.db" collect --clusters resume --sacct "$FAKE" >/dev/null 2>&1 &
+cpid=$!
+i=0
+while ! grep -q -- "-S $FAKE_HANG" "$FAKE_ARGS.all" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+kill -KILL "$cpid"
+wait "$cpid" 2>/dev/null
+i=0
+while kill -0 "$(cat "$FAKE_ARGS.pid")" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+kill -0 "$(cat "$FAKE_ARGS.pid")" 2>/dev/null && fail "the hanging sacct outlived capplan"
+[ "$(sqlite3 "$WORK/t.db" "SELECT count(*) || ' ' || max(until) FROM collects WHERE clusters = 'resume'")" \
+    = "39 $(date -u -d 2003-04-01 +%s)" ] || fail "after the kill: $(sqlite3 "$WORK/t.db" "SELECT count(*), max(until) FROM collects WHERE clusters = 'resume'")"
+FAKE_HANG=""
+expect_rc 0 col --clusters resume
+head -n 1 "$FAKE_ARGS.all" | grep -q -- '-S 2003-03-31T00:00:00 -E 2003-04-01T00:00:00 ' \
+    || fail "resumed from: $(head -n 1 "$FAKE_ARGS.all")"
+
+# another machine: --sacct 'ssh HOST sacct' (an ssh stand-in that drops the
+# host and runs the words through a shell with a clean environment, its own
+# TZ): sacct still gets TZ=UTC, through env
+cat >"$WORK/ssh" <<EOF
+#!/bin/sh
+shift
+exec env -i PATH=$WORK/priv:/usr/bin:/bin FAKE_ARGS="$FAKE_ARGS" FAKE_OUT="\$FAKE_OUT" FAKE_LEVEL="\$FAKE_LEVEL" TZ=Asia/Tokyo sh -c "\$*"
+EOF
+chmod 755 "$WORK/ssh"
+FAKE_OUT="$SANDBOX/sacct_wide_allstates.psv"
+expect_rc 0 cap collect --sacct "$WORK/ssh login1 $FAKE" --since 2026-11-02
+grep -qx 'TZ=UTC SLURM_TIME_FORMAT=standard' "$FAKE_ARGS" || fail "TZ over ssh: $(tail -n 1 "$FAKE_ARGS")"
+grep -q '59 rows read, 0 added, 0 updated, 20 unchanged, 0 rejected' "$WORK/out" \
+    || fail "over ssh: $(cat "$WORK/out" "$WORK/err")"
+
+# PrivateData=jobs and a user who is no operator: sacct would list that
+# user's jobs only; collect says so, exit 1, nothing imported. scontrol,
+# sacctmgr and id are run beside sacct (the same directory, the same ssh).
+mkdir "$WORK/priv"
+cp "$FAKE" "$WORK/priv/sacct"
+printf '#!/bin/sh\nprintf "PrivateData             = jobs,usage\\nSlurmUser               = slurm(64030)\\n"\n' >"$WORK/priv/scontrol"
+printf '#!/bin/sh\necho "$*" >"$FAKE_ARGS.mgr"\necho "ann|lab|${FAKE_LEVEL:-None}"\n' >"$WORK/priv/sacctmgr"
+printf '#!/bin/sh\necho ann\n' >"$WORK/priv/id"
+chmod 755 "$WORK/priv/"*
+export FAKE_LEVEL=None
+before=$(dump)
+expect_rc 1 cap collect --sacct "$WORK/ssh login1 $WORK/priv/sacct"
+[ "$(cat "$WORK/err")" = "capplan: collect: Slurm's PrivateData=jobs,usage shows ann only their own jobs; collect would take them for the site's. Run it as root, as SlurmUser (slurm), or give ann AdminLevel Operator (sacctmgr modify user ann set AdminLevel=Operator)" ] \
+    || fail "PrivateData: $(cat "$WORK/err")"
+[ "$(cat "$FAKE_ARGS.mgr")" = "-n -P show user ann" ] || fail "sacctmgr args: $(cat "$FAKE_ARGS.mgr")"
+[ "$(dump)" = "$before" ] || fail "database changed under PrivateData"
+FAKE_LEVEL=Operator
+expect_rc 0 cap collect --sacct "$WORK/ssh login1 $WORK/priv/sacct" --since 2026-11-02
 expect_rc 0 cap collect --help
 grep -q 'one day of overlap' "$WORK/out" || fail "--help"
 echo "collect_cli: ok"

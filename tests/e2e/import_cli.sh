@@ -2,6 +2,7 @@
 # capplan import through the command line, on every accounting file of
 # ../shared/data: exit codes, summaries, status, bad input, strict.
 . "$(dirname "$0")/lib.sh"
+need_shared
 
 expect_rc 0 "$CAPPLAN_BIN" --version
 grep -q '^capplan [0-9]' "$WORK/out" || fail "--version"
@@ -75,6 +76,35 @@ printf 'JobID|Elapsed\n1|\033[2J\n' >"$WORK/ctl.txt"
 expect_rc 1 cap import sacct "$WORK/ctl.txt"
 if grep -q "$(printf '\033')" "$WORK/err"; then fail "escape character reached the terminal"; fi
 grep -q "bad duration '?\[2J'" "$WORK/err" || fail "sanitised message: $(cat "$WORK/err")"
+
+# Issue 14, every class of bad record (fixtures in tests/fixtures/issue14):
+# --strict leaves the database byte for byte, a lenient import lands the
+# rest, and importing it again changes nothing.
+FIX=$(cd "$(dirname "$0")/../fixtures/issue14" && pwd)
+for f in out_of_range.psv running_garbage.json; do
+    bytes=$(sha256sum <"$WORK/t.db")
+    expect_rc 1 cap import sacct --strict "$FIX/$f"
+    [ "$(wc -l <"$WORK/err")" -eq 1 ] || fail "$f strict: one line expected: $(cat "$WORK/err")"
+    [ "$(sha256sum <"$WORK/t.db")" = "$bytes" ] || fail "$f: strict import changed the database file"
+    expect_rc 1 cap import sacct "$FIX/$f"
+    expect_rc 1 cap import sacct "$FIX/$f"
+    grep -q ' 0 added, 0 updated, ' "$WORK/out" || fail "$f re-import: $(cat "$WORK/out")"
+done
+grep -q "^capplan: $FIX/running_garbage.json:14: field tres.allocated: GPU count 1e+308 above 4096 per job$" \
+    "$WORK/err" || fail "JSON 1e308: $(cat "$WORK/err")"
+expect_rc 0 cap import sacct "$FIX/out_of_range_fixed.psv"
+grep -q '6 added, 0 updated, 1 unchanged, 0 rejected' "$WORK/out" || fail "corrected: $(cat "$WORK/out")"
+for f in snap_day3.psv snap_day1.psv snap_day2.psv alloc_nodes_orphans.psv; do
+    expect_rc 0 cap import sacct "$FIX/$f"
+    expect_rc 0 cap import sacct "$FIX/$f"
+    grep -q ' 0 added, 0 updated, ' "$WORK/out" || fail "$f re-import: $(cat "$WORK/out")"
+done
+grep -q "^capplan: $FIX/alloc_nodes_orphans.psv: 2 steps without their job row in reach: not counted$" \
+    "$WORK/err" || fail "orphans reported: $(cat "$WORK/err")"
+[ "$(sqlite3 "$WORK/t.db" "SELECT group_concat(state) FROM (SELECT j.state FROM jobs j JOIN clusters c ON c.id=j.cluster_id WHERE c.name='default' AND j.job_id IN ('101','102','105') ORDER BY j.job_raw, j.submit)")" = 4,5,11,4 ] \
+    || fail "snapshots in the order 3, 1, 2: 101 COMPLETED, 102 FAILED, 105 REQUEUED then COMPLETED"
+expect_rc 0 cap import sacct --fields xdmod "$FIX/xdmod_reqmem.log"
+grep -q "xdmod_reqmem.log: 3 jobs: ReqMem disagreed with ReqTRES" "$WORK/out" || fail "flag: $(cat "$WORK/out")"
 
 # Progress on a terminal (script gives the command a pty), quiet otherwise
 awk 'BEGIN { print "JobID|User|Submit|Elapsed|State"; for (i = 1; i <= 200000; i++) printf "%d|u%d|2024-01-01T00:00:00|00:10:00|COMPLETED\n", i, i % 40 }' >"$WORK/big.txt"

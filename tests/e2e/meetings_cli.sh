@@ -124,14 +124,26 @@ cp "$WORK/out" "$WORK/pick.json"
 expect_rc 0 cap meetings pick --per-group 3
 grep -q 'students to invite' "$WORK/out" || fail "pick text"
 expect_rc 0 cap meetings pick --per-group 2 --json
-python3 - "$WORK/profile.json" "$WORK/pick.json" <<'PY' || fail "pick against python3"
-import json,sys,math
+python3 - "$WORK/profile.json" "$WORK/pick.json" "$WORK/t.db" <<'PY' || fail "pick against python3"
+import json,sys,math,sqlite3
 prof=json.load(open(sys.argv[1])); pick=json.load(open(sys.argv[2]))
 cent={p['id']:p['centroid_z'] for p in prof['profiles']}
+# issue 16: nobody whose roster end is past at the window's end (no row in
+# force then, and one that started and ended)
+t0=prof['window']['end']
+rows={}
+for user,start,end in sqlite3.connect(sys.argv[3]).execute('select user,start_date,end_date from people'):
+    rows.setdefault(user,[]).append((start,end))
+def gone(user):
+    r=rows.get(user,[])
+    started=[(a,b) for a,b in r if a is None or a<=t0]
+    if any(b is None or b>t0 for a,b in started): return False
+    return len(started)>0
 by={}
 for u in prof['user_features']:
     if u['profile'] is None or u['z'] is None or u['jobs']<prof['min_jobs']: continue
     if u['role'] in ('professor','staff'): continue
+    if gone(u['user']): continue
     d=math.dist(u['z'],cent[u['profile']])
     by.setdefault((u['group'],u['profile']),[]).append((d,u['user']))
 want=[]

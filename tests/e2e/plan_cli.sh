@@ -5,6 +5,7 @@
 # scenarios with reasons and effects, and the OSC backtest's naive WAPE
 # computed again by python3 from the SWF log (tests/plan_check.py).
 . "$(dirname "$0")/lib.sh"
+need_shared
 CHECK="$(cd "$(dirname "$0")/.." && pwd)/plan_check.py"
 
 # a python3 with scikit-learn (Debian: python3-sklearn)

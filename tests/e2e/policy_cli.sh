@@ -5,10 +5,16 @@
 # scenario's policy.* keys; bad input (one line, exit 1, database
 # unchanged).
 . "$(dirname "$0")/lib.sh"
+need_shared
 sha() { sha256sum "$WORK/t.db" | cut -d' ' -f1; }
 
 # ---- the demo database ----
 expect_rc 0 cap demo --no-tui --seed 7 --jobs 20000
+# the demo imports allocations for cirrus's groups and an hourly DE series
+# of its own (docs/demo.md): this test brings its own, from none
+[ "$(sqlite3 "$WORK/t.db" "SELECT count(DISTINCT group_name) || ' ' || (SELECT count(DISTINCT zone) FROM carbon_intensity) FROM allocations")" = "5 1" ] \
+    || fail "the demo's allocations and carbon: $(sqlite3 "$WORK/t.db" "SELECT count(*) FROM allocations")"
+sqlite3 "$WORK/t.db" "DELETE FROM allocations; DELETE FROM carbon_intensity"
 cat >"$WORK/alloc.csv" <<'CSV'
 group,year,gpu_hours
 tanaka-lab,2025,2000

@@ -1,23 +1,60 @@
 #!/bin/sh
-# capplan export: report.md and --csv on the demo database and on one built
-# from ../shared/data (XDMoD sacct log plus a roster written here, with an
-# injection attempt as a group name and a user named +cmd). Checks: every
-# section present and no TODO; the figures equal what `capplan project
-# --json`, `capplan project --backtest --json` and `capplan stats ... --json`
-# print; every SVG parses as XML and renders to PNG (rsvg-convert); the
-# Markdown converts with pandoc without warnings; every CSV parses with
-# python3's csv module with its header; --anonymize leaves no name; the
-# neutralised cells stay text in LibreOffice (skipped when soffice is absent).
+# capplan export: report.md, report.html, budget.xlsx and --csv on the demo
+# database and on one built from ../shared/data (XDMoD sacct log plus a
+# roster written here, with an injection attempt as a group name, a user
+# named +cmd and one named müller). Checks: every section present (the ones
+# `export --help` lists) and no TODO nor file outside the repository; the
+# figures equal what `capplan project --json`, `capplan project --backtest
+# --json` and `capplan stats ... --json` print; the provenance against the
+# database (sqlite3); partial years marked; every SVG parses as XML and
+# renders to PNG (rsvg-convert); the Markdown converts with pandoc without
+# warnings; the PDF (pandoc + weasyprint) and the HTML (weasyprint) are A4
+# portrait with no word past the page's edge (pdftotext -bbox); the HTML is
+# one file with the charts inline; every CSV parses with python3's csv
+# module, one type per column, "all" rows in *_all.csv only; the workbook
+# read back with openpyxl (types, formats, frozen header, SUM totals, no
+# other formula) and recalculated by LibreOffice; --anonymize leaves no
+# name; the neutralised cells stay text in LibreOffice; --bom makes
+# LibreOffice read müller.
 . "$(dirname "$0")/lib.sh"
+need_shared
 
 command -v rsvg-convert >/dev/null || fail "rsvg-convert missing (apt-get install librsvg2-bin)"
 command -v pandoc >/dev/null || fail "pandoc missing (apt-get install pandoc)"
+command -v weasyprint >/dev/null || fail "weasyprint missing (apt-get install weasyprint)"
+command -v pdftotext >/dev/null || fail "pdftotext missing (apt-get install poppler-utils)"
+# a python3 with openpyxl (Debian: python3-openpyxl), the first on PATH may lack it
+PY=""
+for p in python3 /usr/bin/python3; do
+    if "$p" -c 'import openpyxl' 2>/dev/null; then PY=$p; break; fi
+done
+[ -n "$PY" ] || fail "no python3 with openpyxl (apt-get install python3-openpyxl)"
+python3() { "$PY" "$@"; }
 
 expect_rc 0 cap export --help
 grep -q 'anonymize' "$WORK/out" || fail "export --help"
+cp "$WORK/out" "$WORK/help.txt"
+"$CAPPLAN_BIN" --version >"$WORK/version.txt"
 expect_rc 2 cap export
-expect_rc 2 cap export a.md --csv dir
+expect_rc 2 cap export a.txt
 expect_rc 2 cap export a.md --bogus
+
+# pdf_fits PDF: A4 portrait, and no word of any page in its right margin (12
+# mm, 34 pt; 4 pt of slack) or left of the page.
+pdf_fits() {
+    pdfinfo "$1" | grep -q 'Page size: *595.* x 841.* pts (A4)' || fail "$1: not A4 portrait: $(pdfinfo "$1" | grep 'Page size')"
+    pdftotext -bbox "$1" - | python3 -c "
+import re, sys
+w = None; bad = []; pages = 0
+for line in sys.stdin:
+    m = re.search(r'<page width=\"([0-9.]+)\"', line)
+    if m: w = float(m.group(1)); pages += 1
+    m = re.search(r'<word xMin=\"([0-9.]+)\" yMin=\"[0-9.]+\" xMax=\"([0-9.]+)\"[^>]*>(.*)</word>', line)
+    if m and (float(m.group(2)) > w - 30 or float(m.group(1)) < 0):
+        bad.append((pages, m.group(3), m.group(2)))
+assert pages > 3 and not bad, (pages, bad[:5])
+" || fail "$1: text in the right margin"
+}
 
 # check_report DB DIR: the report and its figures against the CLI's JSON.
 check_report() {
@@ -38,30 +75,60 @@ m=t.year*12+t.month-1-12; print('%04d-%02d' % (m//12, m%12+1))")
     c stats preemption --by all --json >"$dir/preempt.json" || fail "stats preemption"
     c stats waits --by year --json >"$dir/waits.json" || fail "stats waits"
     c stats pubs --json >"$dir/pubs.json" || fail "stats pubs"
-    python3 - "$dir" <<'PY' || fail "report figures differ from the CLI's JSON ($dir)"
+    python3 - "$dir" "$db" <<'PY' || fail "report figures differ from the CLI's JSON ($dir)"
 import json, re, sys
 d = sys.argv[1]
 md = open(d + '/report.md', encoding='utf-8').read()
 J = lambda n: json.load(open('%s/%s.json' % (d, n)))
-for i, s in enumerate(['Summary', 'Research domains', 'Usage', 'Compute profiles',
-                       'Projections by group and by domain', 'Other institutes'], 1):
+titles = ['Summary', 'Research domains', 'Usage', 'Compute profiles',
+          'Projections by group and by domain', 'Other institutes', 'Energy and carbon',
+          'Allocation policy', 'Who does what research', 'Data sources and method']
+for i, s in enumerate(titles, 1):
     assert '\n## %d. %s\n' % (i, s) in md, s
-assert 'TODO' not in md
+assert len(re.findall(r'^## ', md, re.M)) == len(titles)
+# export --help lists every section by its number and title
+help_text = ' '.join(open(d + '/../help.txt').read().split())
+for i, s in enumerate(titles, 1):
+    assert ' %d %s' % (i, s) in help_text, ('help', s)
+assert 'TODO' not in md and 'DESIGN.md' not in md
+assert md.startswith('---\ntitle: "GPU capacity plan"\n')
 
 def unesc(s): return re.sub(r'\\(.)', r'\1', s.strip())
 
-def tables(after):
-    """Rows (lists of cells) of the first table after the heading line 'after'."""
-    part = md.split(after, 1)[1]
-    rows = []
-    for line in part.split('\n')[1:]:
+def parse_tables(part):
+    """The tables at the start of part (up to the next heading), as lists of rows."""
+    out, cur = [], None
+    for line in part.split('\n'):
         if line.startswith('|'):
             cells = [unesc(c) for c in re.split(r'(?<!\\)\|', line)[1:-1]]
+            if cur is None:
+                cur = []
+                out.append(cur)
             if not all(set(c) <= set(':- ') for c in cells):
-                rows.append(cells)
-        elif rows or line.startswith('#'):
+                cur.append(cells)
+        else:
+            cur = None
+            if line.startswith('#'):
+                break
+    return out
+
+def tables(after):
+    """Rows of the first table after the line 'after' (its parts, split to
+    fit the page, joined again: a part repeats the leading key columns)."""
+    part = after + md.split(after, 1)[1] if after.startswith('|') else md.split(after, 1)[1].split('\n', 1)[1]
+    ts = parse_tables(part)
+    if not ts:
+        return []
+    rows = [list(r) for r in ts[0]]
+    for t in ts[1:]:
+        nk = 0
+        while nk < len(t[0]) and nk < len(rows[0]) and t[0][nk] == rows[0][nk]:
+            nk += 1
+        if nk == 0 or len(t) != len(rows):
             break
-    return rows if after.startswith('|') else rows[1:]  # without the header row
+        for r, x in zip(rows, t):
+            r.extend(x[nk:])
+    return rows[1:]  # without the header row
 
 def num(cell):
     m = re.match(r'^(-?[0-9]+(?:\.([0-9]+))?)', cell)
@@ -70,7 +137,7 @@ def num(cell):
 
 def same(cell, v, scale=1):
     if v is None:
-        assert cell == 'n/a', (cell, v)
+        assert cell in ('n/a', 'no data before', 'no data after', '-'), (cell, v)
         return
     x, dec = num(cell)
     assert abs(x - v * scale) <= 0.5 * 10 ** -dec + 1e-9 * abs(v * scale), (cell, v)
@@ -116,7 +183,7 @@ for dm in p['domains']:
 # backtest
 bt = J('backtest')
 if bt.get('wape') and bt.get('users'):
-    rows = tables('| Projection | Projected total |')
+    rows = tables('| Projection | Projected total')
     same(rows[0][1], bt['total']['actual'])
     same(rows[1][2], bt['wape']['naive'], 100)
     same(rows[2][2], bt['wape']['base'], 100)
@@ -129,7 +196,7 @@ def check_stats(heading, rows_json, keys, cols):
     assert len(rows) == len(rows_json), (heading, len(rows), len(rows_json))
     for r, j in zip(rows, rows_json):
         for i, key in enumerate(keys):
-            assert r[i] == str(j[key]), (r, j)
+            assert re.sub(r' \(partial: [^)]*\)$', '', r[i]) == str(j[key]), (r, j)
         for i, key in cols:
             same(r[i], j[key])
 dom = J('domains')['tables']['domains']
@@ -151,6 +218,41 @@ check_stats('### Waits, by year', wt, ['period'], [(2, 'wait_p50_h'), (3, 'wait_
 rows = tables('| Institution | GPUs |')
 assert [r[0] for r in rows] == ['this institute', 'Peer U', 'Inst, B'], rows
 same(rows[1][3], 400 / 250); same(rows[2][3], 120 / 300)
+# 9. provenance against the database itself
+import datetime, sqlite3
+db = sqlite3.connect(sys.argv[2])
+day = lambda t: datetime.datetime.fromtimestamp(t, datetime.timezone.utc).date()
+today = datetime.datetime.now(datetime.timezone.utc).date().isoformat()
+ver = open(d + '/../version.txt').read().split()[1]
+assert 'Written on %s by capplan %s from the database %s.' % (today, ver, sys.argv[2]) in md
+lo, hi = db.execute('select lo, hi from acct_window').fetchone()
+a, b = day(lo), day(hi - 1)
+assert 'The accounting covers %s to %s ' % (a, b) in md
+imp = db.execute('select kind, format, rows_read, rows_added, rows_updated, rows_rejected '
+                 'from imports where finished_at is not null order by id').fetchall()
+rows = tables('### Imported files')
+assert len(rows) == len(imp), (len(rows), len(imp))
+for r, i in zip(rows, imp):
+    assert [r[0], r[2]] == [i[0], i[1]] and r[4:] == [str(x) for x in i[2:]], (r, i)
+names = [n for (n,) in db.execute('select name from clusters order by name')]
+rows = tables('### Clusters')
+assert [r[0] for r in rows] == names, (rows, names)
+for m, in db.execute('select distinct gpu_model from inventory where relative_speed = 1'):
+    assert re.search(r'relative speed 1: [^.]*%s \(' % re.escape(m), md), m
+# partial years: the first and last year of the window, as the tables show them
+mon = 'Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec'.split()
+util_rows = tables('### Utilisation and usage per cluster, by year')
+first = '%d (partial: from %d %s)' % (a.year, a.day, mon[a.month - 1])
+if (a.month, a.day) != (1, 1) and a.year != b.year:
+    assert util_rows[0][0] == first, (util_rows[0][0], first)
+if (b.month, b.day) != (12, 31) and a.year != b.year:
+    assert util_rows[-1][0] == '%d (partial: to %d %s)' % (b.year, b.day, mon[b.month - 1]), util_rows[-1]
+full = [r[0] for r in util_rows if a.year < int(r[0][:4]) < b.year]
+assert all(len(y) == 4 for y in full), full
+# an event with no month before the accounting says so
+for r, e in zip(tables('### Events and their measured impact'), util['events']):
+    if e['util_before_pct'] is None:
+        assert r[3] == 'no data before' and r[5] == '-', r
 PY
     for f in "$dir"/report_files/*.svg; do
         python3 -c "import sys, xml.etree.ElementTree as E; r=E.parse(sys.argv[1]).getroot(); assert r.tag.endswith('svg')" "$f" \
@@ -159,10 +261,39 @@ PY
         rm -f "$f.png"
     done
     n=$(ls "$dir"/report_files/*.svg | wc -l)
-    [ "$n" -eq 5 ] || fail "expected 5 charts, found $n"
+    [ "$n" -ge 5 ] || fail "expected 5 charts, found $n"
     grep -o '](report_files/[a-z]*\.svg)' "$dir/report.md" | sed 's/^](//; s/)$//' | while read -r f; do
         [ -f "$dir/$f" ] || fail "link to missing $f"
     done
+    # print: pandoc to PDF through weasyprint, and the one-file HTML
+    (cd "$dir" && pandoc report.md -o report.pdf --pdf-engine=weasyprint) 2>"$dir/err" \
+        || fail "pandoc to PDF: $(cat "$dir/err")"
+    pdf_fits "$dir/report.pdf"
+    c export "$dir/report.html" --peers "$dir/peers.csv" 2>"$dir/err" || fail "export report.html: $(cat "$dir/err")"
+    [ -d "$dir/report.html_files" ] && fail "report.html left a folder"
+    ls "$dir" | grep -q 'report.html.tmp' && fail "temporary folder left: $(ls "$dir")"
+    python3 - "$dir" <<'PY' || fail "report.html ($dir)"
+import re, sys
+from html.parser import HTMLParser
+d = sys.argv[1]
+h = open(d + '/report.html', encoding='utf-8').read()
+md = open(d + '/report.md', encoding='utf-8').read()
+class P(HTMLParser):
+    def __init__(s):
+        super().__init__(); s.tags = {}; s.src = []
+    def handle_starttag(s, tag, attrs):
+        s.tags[tag] = s.tags.get(tag, 0) + 1
+        s.src += [v for k, v in attrs if k in ('src', 'href')]
+p = P(); p.feed(h)
+assert p.tags.get('svg') == md.count('](report_files/'), p.tags.get('svg')
+assert not p.src, p.src  # no link to another file
+assert 'report_files' not in h and '<?xml' not in h
+assert p.tags.get('table') == len(re.findall(r'^\| :?-', md, re.M)), (p.tags.get('table'))
+assert p.tags.get('h2') == len(re.findall(r'^## ', md, re.M))
+assert '<title>GPU capacity plan</title>' in h
+PY
+    weasyprint "$dir/report.html" "$dir/report_html.pdf" 2>"$dir/err" || fail "weasyprint: $(cat "$dir/err")"
+    pdf_fits "$dir/report_html.pdf"
     for fmt in commonmark markdown gfm; do
         (cd "$dir" && pandoc --fail-if-warnings -f "$fmt" -t html -o "$dir/r.html" report.md) \
             2>"$dir/err" || fail "pandoc -f $fmt: $(cat "$dir/err")"
@@ -182,25 +313,42 @@ check_csv() {
 import csv, json, sys
 d = sys.argv[1]
 heads = {
-    'groups.csv': ['group', 'domain', 'heads_now', 'growth', 'growth_measured'],
-    'students.csv': ['user', 'group', 'role', 'profile', 'leaves', 'jobs', 'gpu_hours'],
-    'profiles.csv': ['profile', 'name', 'size', 'gpus_p90'],
+    'groups.csv': ['group', 'domain', 'people_now', 'growth_pct', 'growth_measured_pct',
+                   'pool_gpu_eq', 'pool_gpu_eq_measured', 'buffer_pct'],
+    'students.csv': ['user', 'group', 'role', 'profile', 'leaves_on', 'jobs', 'gpu_hours',
+                     'gpus_p90', 'mem_gib', 'mem_source', 'dur_mean_h', 'dur_max_h',
+                     'gpu_hours_per_month', 'conc_mean_gpus', 'conc_peak_gpus', 'burst_pct'],
+    'profiles.csv': ['profile', 'name', 'members', 'gpus_p90'],
     'projection.csv': ['kind', 'name', 'domain', 'year', 'from', 'to', 'stay_people',
                        'arrivals_people', 'newcomers_people', 'heads_people',
                        'expected_use_gpu_eq', 'expected_use_p10_gpu_eq',
                        'expected_use_p90_gpu_eq', 'pool_gpu_eq', 'buffer_gpu_eq', 'need_gpu_eq',
                        'need_p10_gpu_eq', 'need_p90_gpu_eq'],
+    'usage_by_group.csv': ['period', 'group', 'gpu_hours', 'share_pct', 'capacity_pct', 'cpu_hours',
+                           'jobs'],
     'usage_by_month.csv': ['period', 'cluster', 'gpus', 'capacity_gpu_hours', 'gpu_hours',
                            'util_pct'],
     'usage_by_group_month.csv': ['period', 'group', 'gpu_hours', 'share_pct'],
     'preemption.csv': ['period', 'group', 'partition', 'preemptible', 'jobs'],
-    'waits.csv': ['period', 'partition', 'gpus', 'attempts', 'wait_p50_h'],
+    'waits.csv': ['period', 'partition', 'gpus_min', 'gpus_max', 'attempts', 'wait_p50_h'],
+    'catalog.csv': ['model', 'mem_gib', 'relative_speed', 'tdp_w', 'price', 'currency'],
 }
+for f in list(heads):
+    if f.split('.')[0] in ('usage_by_month', 'preemption', 'waits'):
+        heads[f.replace('.csv', '_all.csv')] = heads[f]
+import os
+assert sorted(os.listdir(d + '/csv')) == sorted(heads), sorted(os.listdir(d + '/csv'))
+def isnum(v):
+    try:
+        float(v); return True
+    except ValueError:
+        return False
 data = {}
 for f, h in heads.items():
     raw = open('%s/csv/%s' % (d, f), 'rb').read()
     raw.decode('utf-8')
     assert raw.endswith(b'\r\n'), f
+    assert not raw.startswith(b'\xef\xbb\xbf'), f  # a BOM only with --bom
     rows = list(csv.reader(open('%s/csv/%s' % (d, f), newline='', encoding='utf-8'), strict=True))
     assert rows[0][:len(h)] == h, (f, rows[0])
     assert all(len(r) == len(rows[0]) for r in rows), f
@@ -209,6 +357,22 @@ for f, h in heads.items():
             assert c == '' or c[0] not in '=+@\t\r' or c.startswith("'"), (f, c)
             if c[:1] == '-':
                 float(c)  # a negative number, else it would have been neutralised
+    # one type a column: numbers only, or no number at all (names, dates, classes)
+    for i, col in enumerate(rows[0]):
+        vals = [r[i] for r in rows[1:] if r[i] != '']
+        kinds = {isnum(v) for v in vals}
+        assert len(kinds) <= 1 or col in ('user', 'group', 'name'), (f, col, vals[:5])
+        assert not col.endswith('_frac') and col not in ('share', 'growth', 'buffer'), (f, col)
+    # aggregate rows apart: "all" only in the *_all files (the period aside)
+    texts = [i for i, col in enumerate(rows[0]) if col not in ('period', 'name', 'domain')]
+    agg = [any(r[i] == 'all' for i in texts) for r in rows[1:]]
+    if 'gpus_min' in rows[0]:  # every GPU count: from 0, no maximum
+        lo, hi = rows[0].index('gpus_min'), rows[0].index('gpus_max')
+        agg = [a or (r[lo], r[hi]) == ('0', '') for a, r in zip(agg, rows[1:])]
+    if f.endswith('_all.csv'):
+        assert rows[1:] and all(agg), f
+    elif f != 'projection.csv':
+        assert not any(agg), f
     data[f] = rows
 p = json.load(open(d + '/project.json'))
 anon = len(sys.argv) > 2
@@ -286,6 +450,7 @@ reebu,"=HYPERLINK(""x"")",postdoc,physics,2016-01-01,2017-06-30
 +cmd,"=HYPERLINK(""x"")",phd,physics,2016-01-01,
 sante,lab|b,phd,chemistry,2016-01-01,
 sancr,lab|b,professor,chemistry,2015-01-01,
+müller,lab|b,phd,chemistry,2016-01-01,
 CSV
 "$CAPPLAN_BIN" --db "$X" import roster "$WORK/roster.csv" >/dev/null || fail "import roster"
 cat >"$WORK/cmd.psv" <<'PSV'
@@ -293,6 +458,9 @@ JobID|User|Account|Partition|State|Submit|Start|End|ElapsedRaw|AllocTRES|Cluster
 9000001|+cmd|@acct|calla|COMPLETED|2016-12-28T08:00:00|2016-12-28T09:00:00|2016-12-28T13:00:00|14400|cpu=4,mem=4G|pozidriv|4
 9000002|+cmd|@acct|calla|COMPLETED|2016-12-29T08:00:00|2016-12-29T09:00:00|2016-12-29T13:00:00|14400|cpu=4,mem=4G|pozidriv|4
 9000003|+cmd|@acct|calla|COMPLETED|2016-12-30T08:00:00|2016-12-30T09:00:00|2016-12-30T13:00:00|14400|cpu=4,mem=4G|pozidriv|4
+9000004|müller|acct|calla|COMPLETED|2016-12-28T08:00:00|2016-12-28T09:00:00|2016-12-28T13:00:00|14400|cpu=4,mem=4G|pozidriv|4
+9000005|müller|acct|calla|COMPLETED|2016-12-29T08:00:00|2016-12-29T09:00:00|2016-12-29T13:00:00|14400|cpu=4,mem=4G|pozidriv|4
+9000006|müller|acct|calla|COMPLETED|2016-12-30T08:00:00|2016-12-30T09:00:00|2016-12-30T13:00:00|14400|cpu=4,mem=4G|pozidriv|4
 PSV
 "$CAPPLAN_BIN" --db "$X" import sacct "$WORK/cmd.psv" >/dev/null || fail "import +cmd jobs"
 printf 'institution,gpus,researchers\nETH,400,250\n' >"$WORK/peers.csv"
@@ -301,19 +469,134 @@ grep -q '1 added' "$WORK/out" || fail "import peers: $(cat "$WORK/out")"
 printf 'institution,gpus,researchers\nX,lots,2\n' >"$WORK/bad.csv"
 expect_rc 1 "$CAPPLAN_BIN" --db "$X" import peers "$WORK/bad.csv"
 grep -q 'bad.csv:2: field gpus' "$WORK/err" || fail "bad peers: $(cat "$WORK/err")"
+printf 'model,mem_gib,relative_speed,tdp_w,price\nH100 SXM,80,5,700,30000\nL4,24,0.9,,\n' >"$WORK/cat.csv"
+expect_rc 0 "$CAPPLAN_BIN" --db "$X" import catalog "$WORK/cat.csv"
+grep -q '2 rows read, 2 added, 0 updated, 0 unchanged, 0 rejected' "$WORK/out" || fail "import catalog: $(cat "$WORK/out")"
+expect_rc 0 "$CAPPLAN_BIN" --db "$X" import catalog "$WORK/cat.csv"
+grep -q '0 added, 0 updated, 2 unchanged' "$WORK/out" || fail "catalog again: $(cat "$WORK/out")"
+printf 'model,mem_gib,relative_speed,tdp_w,price\nB200,192,8,1000,lots\n' >"$WORK/badcat.csv"
+expect_rc 1 "$CAPPLAN_BIN" --db "$X" import catalog "$WORK/badcat.csv"
+grep -q "badcat.csv:2: field price: bad number 'lots'" "$WORK/err" || fail "bad catalog: $(cat "$WORK/err")"
+[ "$(sqlite3 "$X" 'select group_concat(model) from gpu_catalog order by model')" = "H100 SXM,L4" ] \
+    || fail "catalog table: $(sqlite3 "$X" 'select * from gpu_catalog')"
 check_report "$X" "$WORK/x"
+grep -q '^| H100 SXM | 80 | 5.00 | 700 | 30000 |$' "$WORK/x/report.md" || fail "catalog not in the report"
+grep -q '^| L4 | 24 | 0.90 | n/a | n/a |$' "$WORK/x/report.md" || fail "catalog L4 not in the report"
+grep -q '^| Model | Memory (GiB) | Relative speed | TDP (W) | Price per GPU (EUR) |$' "$WORK/x/report.md" \
+    || fail "catalog titles"
 grep -q 'HYPERLINK' "$WORK/x/report.md" || fail "group missing from the report"
 grep -q '^| ETH |' "$WORK/x/report.md" && fail "--peers FILE must replace the table's peers"
 expect_rc 0 "$CAPPLAN_BIN" --db "$X" export "$WORK/x/tab.md"
-grep -q '^| ETH | 400 GPUs | 250 people | 1.600 GPUs |' "$WORK/x/tab.md" || fail "peers table not used"
+grep -q '^| ETH | 400 | 250 | 1.600 |' "$WORK/x/tab.md" || fail "peers table not used"
+grep -q '^| Institution | GPUs | Researchers (people) | GPUs per researcher |' "$WORK/x/tab.md" \
+    || fail "peers: units not in the titles"
 check_csv "$X" "$WORK/x"
 grep -q "\"'=HYPERLINK(\"\"x\"\")\"" "$WORK/x/csv/groups.csv" || fail "group not neutralised: $(cat "$WORK/x/csv/groups.csv")"
 grep -q "^\"'+cmd\"," "$WORK/x/csv/students.csv" || fail "user not neutralised: $(cat "$WORK/x/csv/students.csv")"
 grep -q '=HYPERLINK' "$WORK/x/csv/usage_by_group_month.csv" || fail "group missing from usage_by_group_month"
 
-# ---- LibreOffice: the neutralised cells stay text, no formula
+grep -q '^müller,' "$WORK/x/csv/students.csv" || fail "müller not in students.csv"
+
+# ---- the workbook, read back against the CSV files of the same database
+expect_rc 0 "$CAPPLAN_BIN" --db "$X" export "$WORK/x/budget.xlsx" --csv "$WORK/x/bom" --bom
+python3 - "$WORK/x" <<'PY' || fail "budget.xlsx"
+import csv, datetime, os, sys, openpyxl
+d = sys.argv[1]
+order = ['groups', 'students', 'profiles', 'projection', 'usage_by_group', 'usage_by_month',
+         'usage_by_month_all', 'usage_by_group_month', 'preemption', 'preemption_all', 'waits',
+         'waits_all', 'catalog']
+totals = {'groups': ['people_now'], 'students': ['jobs', 'gpu_hours'], 'profiles': ['members'],
+          'usage_by_group': ['gpu_hours', 'share_pct', 'jobs']}
+wb = openpyxl.load_workbook(d + '/budget.xlsx')
+vals = openpyxl.load_workbook(d + '/budget.xlsx', data_only=True)
+assert wb.sheetnames == ['about'] + order, wb.sheetnames
+about = {r[0].value: r[1].value for r in wb['about'].iter_rows()}
+assert about['Scenario'] == 'base' and about['Projection years'] == '3', about
+for name in order:
+    ws = wb[name]
+    rows = list(csv.reader(open('%s/csv/%s.csv' % (d, name), newline='', encoding='utf-8')))
+    assert open('%s/bom/%s.csv' % (d, name), 'rb').read() == b'\xef\xbb\xbf' + \
+        open('%s/csv/%s.csv' % (d, name), 'rb').read(), name
+    assert ws.freeze_panes == 'A2', (name, ws.freeze_panes)
+    head = [c.value for c in ws[1]]
+    assert head == rows[0], (name, head)
+    assert all(c.font.b for c in ws[1])
+    for i, r in enumerate(rows[1:], 2):
+        for j, v in enumerate(r):
+            c = ws.cell(i, j + 1)
+            if v == '':
+                assert c.value is None, (name, i, j, c.value)
+                continue
+            assert c.data_type != 'f', (name, c.coordinate)  # no formula from data
+            col = [x[j] for x in rows[1:] if x[j] != '']
+            try:
+                nums = [float(x) for x in col]
+            except ValueError:
+                nums = None
+            if nums is not None:
+                assert c.data_type == 'n' and abs(c.value - float(v)) <= 1e-9 * max(1, abs(float(v))), (name, c.coordinate, v, c.value)
+                assert c.number_format in ('#,##0', '#,##0.0', '#,##0.00', '0.0000'), c.number_format
+                if all(x == int(x) for x in nums):
+                    assert c.number_format == '#,##0', (name, rows[0][j], c.number_format)
+                elif rows[0][j].endswith('_pct'):
+                    assert c.number_format == '#,##0.0', (name, rows[0][j], c.number_format)
+            elif all(len(x) == 10 and x[4] == '-' and x[7] == '-' for x in col):
+                assert c.is_date and c.value.date().isoformat() == v, (name, c.coordinate, v)
+            else:
+                want = v[1:] if v[:2] in ("'=", "'+", "'-", "'@") else v
+                assert c.data_type == 's' and c.value == want, (name, c.coordinate, v, c.value)
+    # the totals: SUM formulas under the columns a budget office adds, cached values right
+    n = len(rows)
+    formulas = [(c.coordinate, c.value) for row in ws.iter_rows() for c in row if c.data_type == 'f']
+    want = []
+    for key in totals.get(name, []):
+        j = rows[0].index(key)
+        letter = openpyxl.utils.get_column_letter(j + 1)
+        want.append(('%s%d' % (letter, n + 1), '=SUM(%s2:%s%d)' % (letter, letter, n)))
+        s = sum(float(r[j]) for r in rows[1:] if r[j] != '')
+        got = vals[name]['%s%d' % (letter, n + 1)].value
+        assert abs(got - s) <= 1e-6 * max(1, abs(s)), (name, key, got, s)
+    assert sorted(formulas) == sorted(want), (name, formulas, want)
+    if want:
+        assert ws.cell(n + 1, 1).value == 'total'
+PY
 if command -v soffice >/dev/null 2>&1; then
     mkdir -p "$WORK/lo"
+    # LibreOffice opens the workbook and recalculates the totals to the same sums
+    HOME="$WORK/lo" soffice --headless --convert-to \
+        'csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,-1' \
+        --outdir "$WORK/lo" "$WORK/x/budget.xlsx" >"$WORK/lo/log" 2>&1 || fail "soffice xlsx: $(cat "$WORK/lo/log")"
+    python3 - "$WORK" <<'PY' || fail "LibreOffice's totals"
+import csv, sys
+w = sys.argv[1]
+for name, keys in [('groups', ['people_now']), ('students', ['jobs', 'gpu_hours'])]:
+    lo = list(csv.reader(open('%s/lo/budget-%s.csv' % (w, name), encoding='utf-8')))
+    src = list(csv.reader(open('%s/x/csv/%s.csv' % (w, name), encoding='utf-8')))
+    assert lo[-1][0] == 'total' and len(lo) == len(src) + 1, (name, lo[-1])
+    for k in keys:
+        j = src[0].index(k)
+        s = sum(float(r[j]) for r in src[1:] if r[j])
+        assert abs(float(lo[-1][j]) - s) <= 1e-6 * max(1, s), (name, k, lo[-1][j], s)
+PY
+    # müller: the workbook holds Unicode text, LibreOffice reads it as it is
+    grep -q '^müller,' "$WORK/lo/budget-students.csv" || fail "LibreOffice lost müller in budget.xlsx"
+    # the --bom CSV read as UTF-8: müller, and the header's first name stays 'user' (the
+    # mark is not glued to it). LibreOffice 7.4 does not itself act on the mark: without
+    # the charset it reads mÃ¼ller from either file (the README says so).
+    HOME="$WORK/lo" soffice --headless --infilter='CSV:44,34,76' --convert-to xlsx \
+        --outdir "$WORK/lo" "$WORK/x/bom/students.csv" >"$WORK/lo/log" 2>&1 \
+        || fail "soffice bom: $(cat "$WORK/lo/log")"
+    python3 -c "
+import openpyxl, sys
+ws = openpyxl.load_workbook(sys.argv[1]).active
+users = [r[0].value for r in ws.iter_rows(min_row=2)]
+assert 'müller' in users and not [u for u in users if 'Ã' in str(u)], users
+assert ws['A1'].value == 'user', repr(ws['A1'].value)
+" "$WORK/lo/students.xlsx" || fail "LibreOffice did not read müller from the --bom CSV"
+fi
+
+# ---- LibreOffice: the neutralised cells stay text, no formula
+if command -v soffice >/dev/null 2>&1; then
     for f in groups students usage_by_group_month; do
         HOME="$WORK/lo" soffice --headless --convert-to xlsx --outdir "$WORK/lo" \
             "$WORK/x/csv/$f.csv" >"$WORK/lo/log" 2>&1 || fail "soffice $f: $(cat "$WORK/lo/log")"

@@ -5,6 +5,7 @@
 # formulas neutralised), control characters, the cache, and the demo's
 # events when the demo generator is there.
 . "$(dirname "$0")/lib.sh"
+need_shared
 
 # ---- usage ----
 expect_rc 2 cap stats

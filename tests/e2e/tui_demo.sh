@@ -91,11 +91,15 @@ keys 2; keys /; typ "$PROF"; keys Enter; wait_for "$GROUP · professor"
 keys 5; wait_for "growth a year"
 grep -q "growth a year .* 20%\*" "$WORK/screen" || fail "edit lost after reopening"
 
-# Undo: back to the measured value, saved.
-keys u; wait_for "undone and saved"
-wait_gone "20%*"
+# Undo takes back this session's edits only (issue 16 item 3): nothing
+# here yet; an edit made now, then u, is back to the 20 % stored before.
+keys u; wait_for "nothing to undo in this session"
+grep -q "growth a year .* 20%\*" "$WORK/screen" || fail "u undid an earlier session's edit"
+keys Enter; typ "30 a third student"; keys Enter; wait_for "saved to plan-2027"
+keys u; wait_for "undone and saved: growth of"
+grep -q "growth a year .* 20%\*" "$WORK/screen" || fail "u did not put 20% back"
 tui_quit
-[ "$(json_group "g['params']['growth']['edited']")" = False ] || fail "undo not saved"
+[ "$(json_group "g['params']['growth']['value']")" = 0.2 ] || fail "undo not saved"
 
 # An edit, then the terminal goes away (SIGHUP): the edit is kept.
 tui_start "$DB" --scenario plan-2027

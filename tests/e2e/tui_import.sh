@@ -5,6 +5,7 @@
 # title, a sorted column, a filter, drill-down and back, help, a resize to
 # 80x24, presentation mode, the hostile names shown harmlessly, an export.
 . "$(dirname "$0")/lib.sh"
+need_shared
 . "$(dirname "$0")/tui_helpers.inc"
 
 DB="$WORK/t.db"
@@ -63,13 +64,13 @@ keys s; wait_for "Group▼"
 order=$(grep -oE '^(lab-[a-z]+|\(not in roster\))' "$WORK/screen" | tr '\n' ' ')
 [ "$order" = "lab-ocean lab-genome lab-fusion lab-climate (not in roster) " ] || fail "descending: $order"
 # The preemption column: lab-ocean (63 of 5,461 attempts) before lab-fusion (7 of 3,017).
-keys l l l l l l s; wait_for "Preempt▼"
+keys l l l l l l s; wait_for "Preempt %▼"
 first=$(grep -oE '^(lab-[a-z]+|\(not in roster\))' "$WORK/screen" | head -2 | tr '\n' ' ')
 [ "$first" = "lab-ocean lab-fusion " ] || fail "by preemption: $first"
 grep -E '^lab-ocean' "$WORK/screen" | grep -qF "1.2%" || fail "lab-ocean preemption 1.2%"
 
 # Filter by the professor's name, Enter: one match opens the group.
-keys / o p r o f; wait_for "filter: oprof_"
+keys / o p r o f; wait_for "filter: oprof"
 wait_gone "lab-fusion"
 keys Enter
 wait_for "capplan · Group · scenario base"
@@ -80,12 +81,14 @@ wait_for 'filter "oprof": 1 of 5 rows'
 keys Escape; wait_for "lab-fusion"
 
 # Help lists the keys, Esc closes it.
-keys '?'; wait_for "capplan keys"
-for t in "the views, in the order of the tabs" "filter as you type" "presentation mode" "quit (every edit"; do
+keys '?'; wait_for "capplan help"
+for t in "the views, in the order of the tabs" "filter as you type"; do
     grep -qF "$t" "$WORK/screen" || fail "help: $t"
 done
-keys Escape; wait_gone "capplan keys"
-keys F1; wait_for "capplan keys"; keys Escape; wait_gone "capplan keys"
+keys j j j j j j j j j j j j j j j j; wait_for "quit (every edit" # the view's legend comes first
+grep -qF "presentation mode" "$WORK/screen" || fail "help: presentation mode"
+keys Escape; wait_gone "capplan help"
+keys F1; wait_for "capplan help"; keys Escape; wait_gone "capplan help"
 
 # The hostile names: shown with '?' for each control character, and the
 # terminal's title untouched.
@@ -125,7 +128,7 @@ python3 -c 'import sys; sys.exit(any(len(l.rstrip("\n")) > 80 for l in open(sys.
 # Export the Groups table as CSV, atomically, into the work folder.
 keys x C-u; typ "$WORK/groups.csv"; keys Enter
 wait_for "exported 5 rows"
-head -1 "$WORK/groups.csv" | grep -q '^Group,Professor,Domain,Stud\.,GPU-h,Share,Preempt' || fail "CSV header"
+head -1 "$WORK/groups.csv" | grep -q '^Group,Professor,Domain,Stud\.,GPU-h,Share %,Preempt %' || fail "CSV header"
 grep -q '^lab-ocean,oprof,Earth Sciences,' "$WORK/groups.csv" || fail "CSV row"
 ls "$WORK"/groups.csv.* >/dev/null 2>&1 && fail "temporary file left"
 

@@ -9,8 +9,16 @@
 #include "data/jobrec.h"
 #include "data/reader.h"
 
+/* 1 when the shared data folder ($CAPPLAN_SHARED/data, else
+ * ../shared/data) exists. */
+int tu_have_shared(void);
+
 /* Path of a file under the shared data folder ($CAPPLAN_SHARED, else
- * ../shared). Static buffer, overwritten by the next call. */
+ * ../shared). Static buffer, overwritten by the next call. Inside a cmocka
+ * test only: when the folder does not exist (a clone without ../shared),
+ * prints one "SKIP: needs REL: ..." line and skips the running test
+ * (cmocka's skip(), which does not return). A folder that exists but lacks
+ * the file is no skip: the test fails on it. */
 const char *tu_shared(const char *rel);
 
 /* A new temporary path (the file does not exist). Caller frees. */

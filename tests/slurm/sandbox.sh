@@ -28,6 +28,8 @@
 # CANCEL); PreemptType preempt/partition_prio. Accounts lab-a and lab-b;
 # Linux users (created when missing, with useradd)
 # CP_SLURM_USERS ["cpt_alice:lab-a cpt_bob:lab-b cpt_carol:lab-a,lab-b"].
+# PrivateData CP_SLURM_PRIVATE_DATA [jobs] (slurm.conf and slurmdbd.conf): a
+# user sees only their own jobs, root and SlurmUser all of them.
 # Memory limits are enforced by polling (JobAcctGatherParams=OverMemoryKill,
 # no cgroups needed): a job over --mem ends FAILED with signal 9.
 #
@@ -55,6 +57,7 @@ CPUS=${CP_SLURM_CPUS:-8}
 GPUS=4
 USERS=${CP_SLURM_USERS:-cpt_alice:lab-a cpt_bob:lab-b cpt_carol:lab-a,lab-b}
 WAIT=${CP_SLURM_TIMEOUT:-60}
+PRIVATE=${CP_SLURM_PRIVATE_DATA:-jobs}
 
 ETC=$DIR/etc LOG=$DIR/log RUN=$DIR/run PIDS=$DIR/pids VAR=$DIR/var
 MUNGE_SOCK=$DIR/munge/munge.socket.2
@@ -198,6 +201,7 @@ AccountingStorageEnforce=associations,limits,qos
 AccountingStorageTRES=gres/gpu,gres/gpu:a100
 JobCompType=jobcomp/none
 SchedulerType=sched/backfill
+PrivateData=$PRIVATE
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core_Memory
 DefMemPerCPU=256
@@ -235,6 +239,7 @@ StoragePort=$DB_PORT
 StorageUser=slurm
 StoragePass=$(cat "$ETC/dbpass")
 StorageLoc=slurm_acct_db
+PrivateData=$PRIVATE
 EOF
     chown slurm "$ETC/slurmdbd.conf"
     chmod 600 "$ETC/slurmdbd.conf"

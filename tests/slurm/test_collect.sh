@@ -4,14 +4,17 @@
 # test-slurm`; needs root (the daemons, useradd) and Debian's packages, which
 # it installs when missing.
 #
-# It starts a private sandbox, submits a job mix as three Linux users in two
-# accounts (completed, failed, timeout, cancelled while pending and while
+# It starts a private sandbox (PrivateData=jobs), runs a site's first
+# collect (month by month from 2000-01-01, before any job), submits a job mix
+# as three Linux users in two accounts (completed, failed, timeout, cancelled while pending and while
 # running, an array with a failing task, --gres=gpu:1, --gres=gpu:a100:2,
 # --gpus=2, over its memory limit, preempted, preempted then requeued),
 # collects three times (twice while jobs run, once after), and checks job by
 # job with sqlite3 that the capplan database holds what was submitted and what
-# sacct itself says. Then: slurmdbd down and a missing sacct each give one
-# line, exit 1 and an unchanged database. Everything is stopped by PID and
+# sacct itself says. Then: collect through an ssh stand-in with another TZ,
+# with --clusters all, killed in this month's window and resumed (the same
+# jobs), and as a plain user (refused: PrivateData); slurmdbd down and a
+# missing sacct each give one line, exit 1 and an unchanged database. Everything is stopped by PID and
 # the test checks that no process of it is left. One PASS/FAIL line per
 # assertion group, then "N passed, N failed"; exit 1 on any failure.
 #
@@ -22,6 +25,8 @@ set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 CAPPLAN=${CAPPLAN_BIN:-$ROOT/capplan}
+# the checks compare capplan's error lines: no time stamp in front of them
+export CAPPLAN_LOG_TIME=${CAPPLAN_LOG_TIME:-0}
 SANDBOX=$HERE/sandbox.sh
 T_START=$SECONDS
 passed=0 failed=0
@@ -92,6 +97,26 @@ T_SANDBOX=$((SECONDS - t0))
 log "sandbox up in $T_SANDBOX s ($SB)"
 export SLURM_CONF=$SB/etc/slurm.conf
 CLUSTER=capplan-test
+# The first collect of a site: month by month from 2000-01-01 to now, one
+# sacct and one window each; months without a job leave no imports row.
+# (Before any job: the collects below start an hour ago, so that the jobs
+# still run while they read.)
+MONTHS=$(( ($(date -u +%Y) - 2000) * 12 + $(date -u +%m | sed 's/^0//') ))
+FIRST=$WORK/first.db
+t0=$SECONDS
+if "$CAPPLAN" --db "$FIRST" collect >"$WORK/first.out" 2>&1; then
+    T_FIRST=$((SECONDS - t0))
+    w=$(sqlite3 "$FIRST" "SELECT count(*) || ' ' || min(c.since) || ' ' || sum(c.since = coalesce(p.until, 946684800))
+                          || ' ' || (SELECT count(*) FROM imports) || ' ' || (SELECT count(*) FROM jobs)
+                          FROM collects c LEFT JOIN collects p ON p.id = c.id - 1")
+    if [[ $w == "$MONTHS 946684800 $MONTHS 0 0" ]]; then
+        pass "first collect: $MONTHS months from 2000-01-01, each from the end of the one before, no imports row for empty months ($T_FIRST s)"
+    else
+        fail "first collect: windows, first since, contiguous, imports, jobs: '$w' ($MONTHS months expected)"
+    fi
+else
+    fail "first collect: $(cat "$WORK/first.out")"
+fi
 T_JOBS=$SECONDS
 SINCE=$(date -u -d '-1 hour' +%Y-%m-%dT%H:%M:%S) # for the test's own sacct calls
 
@@ -184,7 +209,7 @@ collect() { # collect TAG [ARGS]: one collect into the text db and one --json in
     shift
     "$CAPPLAN" --db "$DB" collect "$@" >"$WORK/$tag.out" 2>"$WORK/$tag.err"
     local rc=$?
-    "$CAPPLAN" --db "$JDB" collect --json "$@" >"$WORK/$tag.json.out" 2>"$WORK/$tag.json.err"
+    "$CAPPLAN" --db "$JDB" collect --sacct-format json "$@" >"$WORK/$tag.json.out" 2>"$WORK/$tag.json.err"
     local jrc=$?
     cat "$WORK/$tag.out" "$WORK/$tag.json.out" >&2
     if [[ $rc -ne 0 || $jrc -ne 0 ]]; then
@@ -203,7 +228,7 @@ placeholder() {
 PH=yes
 wait_for 15 "the array's pending record" placeholder || PH=no
 wait_for 15 "ok-steps running in the accounting" in_acct "$J_OK" RUNNING
-collect c1 && log "collect 1 at $((SECONDS - T_JOBS)) s (array's pending record listed: $PH)"
+collect c1 --since "$SINCE" && log "collect 1 at $((SECONDS - T_JOBS)) s (array's pending record listed: $PH)"
 
 # ---- phase B: preemption, once the main partition is idle -------------------------
 wait_for 90 "phase A's main jobs to end" queue_empty main
@@ -332,16 +357,108 @@ else
     fail "against sacct -D -X: missing [$(echo $missing)], extra [$(echo $extra)], $nref attempts / $njobs jobs in sacct, $nfinal final in capplan"
 fi
 
-# The windows: three collects, each from the last one's end less a day
-win=$(sqlite3 "$DB" "SELECT group_concat(ok, '') FROM (SELECT c.id,
-        CASE WHEN p.id IS NULL THEN c.since = 946684800 ELSE c.since = p.until - 86400 END AS ok
+# The windows: the first collect from --since (1: from it), each month's
+# window from the end of the one before (c), the next two collects from the
+# last one's end less a day (n); an imports row for each window that read rows
+win=$(sqlite3 "$DB" "SELECT group_concat(k, '') FROM (SELECT c.id,
+        CASE WHEN p.id IS NULL THEN CASE WHEN c.since = CAST(strftime('%s', '$SINCE') AS INTEGER) THEN '1' ELSE '0' END
+             WHEN c.since = p.until THEN 'c'
+             WHEN c.since = p.until - 86400 THEN 'n' ELSE 'x' END AS k
         FROM collects c LEFT JOIN collects p ON p.id = c.id - 1 ORDER BY c.id)")
 kinds=$(sqlite3 "$DB" "SELECT count(*) FROM imports WHERE kind = 'collect' AND path LIKE 'sacct since %'")
-if [[ $win == 111 && $kinds == 3 ]]; then
-    pass "windows: first from 2000-01-01, then from the last collect less one day; imports named"
+nwin=$(sqlite3 "$DB" "SELECT count(*) FROM collects")
+if [[ $win =~ ^1c*nc*nc*$ && $kinds == "$nwin" ]]; then
+    pass "windows: from --since, month by month, then from the last collect less one day ($win); $kinds imports named"
 else
-    fail "windows: '$win' (111 expected), $kinds imports of kind collect"
+    fail "windows: '$win' (1c*nc*nc* expected), $kinds imports of kind collect for $nwin windows"
 fi
+
+# The same collect through a wrapper, as --sacct 'ssh login1 sacct' runs it:
+# a stand-in ssh that drops the host and runs the words through a shell with
+# a clean environment and its own TZ (Asia/Tokyo). capplan forwards TZ=UTC
+# through env: the jobs and their times are the same as collected directly.
+SSH=$WORK/ssh
+cat >"$SSH" <<EOF
+#!/bin/sh
+shift
+exec env -i PATH=/usr/bin:/bin SLURM_CONF=$SLURM_CONF TZ=Asia/Tokyo sh -c "\$*"
+EOF
+chmod 755 "$SSH"
+SDB=$WORK/ssh.db
+if "$CAPPLAN" --db "$SDB" collect --sacct "$SSH login1 sacct" --since "$(date -u -d '-1 day' +%Y-%m-%d)" \
+    >"$WORK/ssh.out" 2>"$WORK/ssh.err"; then
+    d=$(sqlite3 "$SDB" "ATTACH '$DB' AS c" \
+        "SELECT count(*) FROM (SELECT job_id, submit, start, \"end\", elapsed, state FROM jobs
+           EXCEPT SELECT job_id, submit, start, \"end\", elapsed, state FROM c.jobs)")
+    n=$(sqlite3 "$SDB" "SELECT count(*) FROM jobs")
+    if [[ $d == 0 && $n == $(sqlite3 "$DB" "SELECT count(*) FROM jobs") ]]; then
+        pass "--sacct 'ssh login1 sacct' (TZ=Asia/Tokyo on the far side): the same $n attempts, the same times"
+    else
+        fail "--sacct through ssh: $d attempts differ, $n in all"
+    fi
+else
+    fail "--sacct through ssh: $(cat "$WORK/ssh.err")"
+fi
+
+# --clusters all (sacct -M all): the cluster's jobs under its own name
+ADB=$WORK/all.db
+if "$CAPPLAN" --db "$ADB" collect --clusters all --since "$(date -u -d '-1 day' +%Y-%m-%d)" \
+    >"$WORK/all.out" 2>"$WORK/all.err" &&
+    [[ $(sqlite3 "$ADB" "SELECT group_concat(DISTINCT c.name) || ' ' || count(*) FROM jobs j
+                         JOIN clusters c ON c.id = j.cluster_id") == "$CLUSTER $(sqlite3 "$DB" "SELECT count(*) FROM jobs")" ]]; then
+    pass "--clusters all: $(cat "$WORK/all.out")"
+else
+    fail "--clusters all: $(cat "$WORK/all.out" "$WORK/all.err")"
+fi
+
+# Killed in the middle: a sacct that hangs on this month's window; the
+# months before are kept, and the next collect continues from the last
+# complete month less a day and ends with the same jobs
+RDB=$WORK/resume.db
+MONTH=$(date -u +%Y-%m-01T00:00:00)
+SLOW=$WORK/slow-sacct
+cat >"$SLOW" <<EOF
+#!/bin/bash
+prev=""
+for a in "\$@"; do
+    [[ \$prev == -S && \$a == "\${HANG_AT:-none}" ]] && { echo started >"$WORK/hang"; exec sleep 60; }
+    prev=\$a
+done
+exec sacct "\$@"
+EOF
+chmod 755 "$SLOW"
+rm -f "$WORK/hang"
+HANG_AT=$MONTH "$CAPPLAN" --db "$RDB" collect --sacct "$SLOW" --since "$(date -u -d '-70 days' +%Y-%m-%d)" \
+    >/dev/null 2>&1 &
+cpid=$!
+wait_for 30 "the hanging window" test -e "$WORK/hang"
+kill -KILL "$cpid"
+wait "$cpid" 2>/dev/null
+kept=$(sqlite3 "$RDB" "SELECT count(*) || ' ' || max(until) FROM collects")
+"$CAPPLAN" --db "$RDB" collect --sacct "$SLOW" >"$WORK/resume.out" 2>&1
+rc=$?
+first=$(sqlite3 "$RDB" "SELECT since FROM collects ORDER BY id LIMIT 1 OFFSET ${kept%% *}")
+same=$(sqlite3 "$RDB" "ATTACH '$DB' AS c" \
+    "SELECT count(*) FROM (SELECT job_id, submit, state FROM jobs EXCEPT SELECT job_id, submit, state FROM c.jobs)")
+if [[ $rc == 0 && ${kept#* } == $(date -u -d "$MONTH" +%s) && $first == $(( $(date -u -d "$MONTH" +%s) - 86400 )) &&
+      $same == 0 && $(sqlite3 "$RDB" "SELECT count(*) FROM jobs") == $(sqlite3 "$DB" "SELECT count(*) FROM jobs") ]]; then
+    pass "killed in this month's window: ${kept% *} months kept, resumed from $MONTH less a day, the same jobs"
+else
+    fail "resume: rc $rc, kept '$kept', next since '$first', $same differ: $(cat "$WORK/resume.out")"
+fi
+
+# PrivateData=jobs: a plain user sees only their own jobs; collect says so
+PDIR=$(mktemp -d /tmp/capplan-private.XXXXXX)
+chmod 777 "$PDIR"
+out=$(as $A "$CAPPLAN" --db "$PDIR/p.db" collect 2>&1)
+rc=$?
+if [[ $rc == 1 && $out == *"PrivateData=jobs shows $A only their own jobs"* &&
+      $(sqlite3 "$PDIR/p.db" "SELECT count(*) FROM jobs") == 0 ]]; then
+    pass "PrivateData=jobs as $A: exit 1, $out"
+else
+    fail "PrivateData=jobs as $A: exit $rc: $out"
+fi
+rm -rf "$PDIR"
 
 # sacct --json: the same jobs, but for those that never started (22.05 leaves
 # them out of --json) and exit codes (22.05's --json loses non-zero ones)
@@ -380,7 +497,7 @@ expect_fail() { # expect_fail WHAT PATTERN ARGS...
 }
 "$SANDBOX" stop-dbd "$SB" || fail "stopping slurmdbd"
 expect_fail "slurmdbd down" '^capplan: collect: sacct: .*(Connection refused|database)'
-expect_fail "slurmdbd down, --json" '^capplan: collect: sacct: ' --json
+expect_fail "slurmdbd down, --sacct-format json" '^capplan: collect: sacct: ' --sacct-format json
 "$SANDBOX" start-dbd "$SB" 2>/dev/null || fail "starting slurmdbd again"
 expect_fail "--sacct /nonexistent" '^capplan: collect: sacct: /nonexistent: No such file' --sacct /nonexistent
 

@@ -1,0 +1,52 @@
+#ifndef CATALOG_H
+#define CATALOG_H
+/* catalog: the GPUs one could buy (`capplan import catalog FILE.csv`), for
+ * the report's recommendation in physical GPUs with their cost and power.
+ *
+ * The file: a header, then one row per model:
+ *   model,mem_gib,relative_speed[,tdp_w][,price][,currency]
+ * mem_gib the GPU's memory (GiB, > 0), relative_speed its throughput
+ * against the reference GPU of the inventory (relative_speed 1; > 0),
+ * tdp_w its board power (W, > 0), price one GPU's price (>= 0) in
+ * currency (three capital letters, default EUR; one currency a file).
+ * tdp_w and price may be empty: unknown. Column names match
+ * case-insensitively; memory_gib and gpu_mem_gib stand for mem_gib.
+ *
+ * Import follows the rules of every importer (data/import.h): a bad row is
+ * reported as "cat.csv:3: field price: bad number 'x'" and skipped (with
+ * strict, the file is rejected and the database unchanged), good rows land
+ * in one transaction, keyed by model: a model imported again with the same
+ * values adds nothing, with new values is updated. */
+
+#include <stddef.h>
+
+#include "core/cp.h"
+#include "data/import.h"
+
+typedef struct Store Store;
+
+typedef struct CatalogGpu {
+    char *model;
+    double mem_gib, relative_speed;
+    double tdp_w, price;   /* -1 when unknown */
+    char currency[4];      /* "EUR" */
+} CatalogGpu;
+
+/* Read a catalog CSV (path "-": standard input) into *out (n rows, in file
+ * order). Each bad row goes to o->reject (when set) and is counted in
+ * *rejected; -1 with err on an I/O error, a bad header, or (o->strict) the
+ * first bad row. Caller frees with catalog_free. */
+int catalog_read_csv(const char *path, const ImportOpts *o, CatalogGpu **out, size_t *n,
+                     int64_t *rejected, CpErr *err);
+void catalog_free(CatalogGpu *v, size_t n);
+
+/* Import path into the catalog table (one transaction). 0, or -1 with err
+ * (the database unchanged). res->rejected counts the bad rows. */
+int catalog_import(Store *st, const char *path, const ImportOpts *o, ImportResult *res,
+                   CpErr *err);
+
+/* The catalog, by model (empty when none was imported). Caller frees with
+ * catalog_free. 0, or -1 with err. */
+int catalog_load(Store *st, CatalogGpu **out, size_t *n, CpErr *err);
+
+#endif

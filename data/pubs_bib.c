@@ -1,0 +1,244 @@
+/* pubs_bib: BibTeX entries into papers, read with btparse. btparse
+ * reports syntax errors on stderr in its own words; they are caught in a
+ * temporary file while the file is read and turned into one
+ * `file:line: entry KEY: reason` line each. Month macros (jan..dec) are
+ * predefined as BibTeX's styles define them. */
+
+#include <btparse.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "core/names.h"
+#include "data/pubs_int.h"
+
+/* stderr caught into a temporary file while btparse runs. */
+typedef struct Catch {
+    FILE *tmp;
+    int saved;
+    long seen;   /* bytes of tmp already read */
+} Catch;
+
+static void catch_begin(Catch *k)
+{
+    k->tmp = tmpfile();
+    k->saved = k->tmp ? dup(STDERR_FILENO) : -1;
+    k->seen = 0;
+}
+
+/* stderr into the file while btparse works, back for our own messages. */
+static void catch_on(Catch *k)
+{
+    fflush(stderr);
+    if (k->saved >= 0)
+        dup2(fileno(k->tmp), STDERR_FILENO);
+}
+
+static void catch_off(Catch *k)
+{
+    fflush(stderr);
+    if (k->saved >= 0)
+        dup2(k->saved, STDERR_FILENO);
+}
+
+static void catch_end(Catch *k)
+{
+    catch_off(k);
+    if (k->saved >= 0)
+        close(k->saved);
+    if (k->tmp)
+        fclose(k->tmp);
+}
+
+/* btparse's first message since the last call ("..., line N, error: X"),
+ * as "X", into out. */
+static void catch_message(Catch *k, char *out, size_t cap)
+{
+    snprintf(out, cap, "syntax error");
+    if (!k->tmp)
+        return;
+    fflush(stderr);
+    long end = ftell(k->tmp);
+    if (end <= k->seen)
+        return;
+    char buf[512];
+    fseek(k->tmp, k->seen, SEEK_SET);
+    size_t n = fread(buf, 1, sizeof buf - 1, k->tmp);
+    buf[n] = '\0';
+    fseek(k->tmp, end, SEEK_SET);
+    k->seen = end;
+    buf[strcspn(buf, "\n")] = '\0';
+    const char *m = strstr(buf, ", line ");
+    if (!m || !(m = strstr(m + 7, ", ")))
+        return; /* not btparse's own words */
+    snprintf(out, cap, "%.200s", m + 2);
+    for (char *p = out; *p; p++)
+        if ((unsigned char)*p < 0x20)
+            *p = ' ';
+}
+
+/* One entry's fields, as plain text (owned). */
+typedef struct Entry {
+    char *year, *title, *author, *venue, *keywords, *abstract;
+    int year_line, title_line, author_line;
+} Entry;
+
+static void entry_done(Entry *e)
+{
+    free(e->year);
+    free(e->title);
+    free(e->author);
+    free(e->venue);
+    free(e->keywords);
+    free(e->abstract);
+}
+
+static void take(char **slot, int *line, AST *field)
+{
+    if (*slot)
+        return;
+    *slot = bt_get_text(field);
+    if (line)
+        *line = field->line;
+}
+
+static void read_fields(AST *entry, Entry *e)
+{
+    char *name;
+    for (AST *f = bt_next_field(entry, NULL, &name); f; f = bt_next_field(entry, f, &name)) {
+        if (strcasecmp(name, "year") == 0)
+            take(&e->year, &e->year_line, f);
+        else if (strcasecmp(name, "title") == 0)
+            take(&e->title, &e->title_line, f);
+        else if (strcasecmp(name, "author") == 0)
+            take(&e->author, &e->author_line, f);
+        else if (strcasecmp(name, "booktitle") == 0 || strcasecmp(name, "journal") == 0 ||
+                 strcasecmp(name, "school") == 0)
+            take(&e->venue, NULL, f);
+        else if (strcasecmp(name, "keywords") == 0)
+            take(&e->keywords, NULL, f);
+        else if (strcasecmp(name, "abstract") == 0)
+            take(&e->abstract, NULL, f);
+    }
+}
+
+/* Plain text of a field (owned; NULL stays NULL). */
+static char *plain(const char *s)
+{
+    return s ? names_text(s) : NULL;
+}
+
+static int put_entry(PubsCtx *c, AST *entry, Entry *e, Catch *k, CpErr *err)
+{
+    int line = entry->line;
+    if (!e->year)
+        return pubs_reject(c, line, "year", "missing", err);
+    int year = pubs_year(e->year);
+    if (year < 0) {
+        char why[160];
+        snprintf(why, sizeof why, "bad year '%.40s'", e->year);
+        return pubs_reject(c, e->year_line, "year", why, err);
+    }
+    char *title = plain(e->title);
+    if (!title || !*title) {
+        free(title);
+        return pubs_reject(c, e->title ? e->title_line : line, "title", "missing", err);
+    }
+    if (!e->author) {
+        free(title);
+        return pubs_reject(c, line, "author", "missing", err);
+    }
+    catch_on(k);
+    bt_stringlist *l = bt_split_list(e->author, (char *)(uintptr_t) "and",
+                                     (char *)(uintptr_t)c->name, e->author_line,
+                                     (char *)(uintptr_t) "author");
+    catch_off(k);
+    int n = l ? l->num_items : 0;
+    char **names = xcalloc((size_t)(n > 0 ? n : 1), sizeof *names);
+    int kept = 0;
+    for (int i = 0; i < n; i++)
+        if (l->items[i] && strcasecmp(l->items[i], "others") != 0)
+            names[kept++] = names_text(l->items[i]);
+    int rc;
+    if (kept == 0)
+        rc = pubs_reject(c, e->author_line, "author", "no author names", err);
+    else {
+        char *venue = plain(e->venue), *kw = plain(e->keywords), *ab = plain(e->abstract);
+        PubRec p = {year, title, venue, kw, ab, bt_entry_key(entry),
+                    (const char *const *)names, kept};
+        rc = pubs_put(c, &p, err);
+        free(venue);
+        free(kw);
+        free(ab);
+    }
+    for (int i = 0; i < kept; i++)
+        free(names[i]);
+    free(names);
+    if (l)
+        bt_free_list(l);
+    free(title);
+    return rc;
+}
+
+static void define_months(const char *file)
+{
+    static const char *const m[][2] = {
+        {"jan", "January"}, {"feb", "February"}, {"mar", "March"},     {"apr", "April"},
+        {"may", "May"},     {"jun", "June"},     {"jul", "July"},      {"aug", "August"},
+        {"sep", "September"}, {"oct", "October"}, {"nov", "November"}, {"dec", "December"}};
+    for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
+        bt_add_macro_text((char *)(uintptr_t)m[i][0], (char *)(uintptr_t)m[i][1],
+                          (char *)(uintptr_t)file, 0);
+}
+
+static int one_entry(PubsCtx *c, AST *entry, boolean ok, Catch *k, CpErr *err)
+{
+    char key[128];
+    const char *ek = bt_entry_key(entry);
+    snprintf(key, sizeof key, "entry %s", ek ? ek : "?");
+    if (!ok) {
+        char why[256];
+        c->rc.rows_read++;
+        catch_message(k, why, sizeof why);
+        return pubs_reject(c, entry->line, key, why, err);
+    }
+    if (bt_entry_metatype(entry) != BTE_REGULAR)
+        return 0;
+    c->rc.rows_read++;
+    Entry e;
+    memset(&e, 0, sizeof e);
+    read_fields(entry, &e);
+    int rc = put_entry(c, entry, &e, k, err);
+    entry_done(&e);
+    return rc;
+}
+
+int pubs_bib_read(FILE *f, PubsCtx *c, CpErr *err)
+{
+    Catch k;
+    bt_initialize();
+    bt_set_stringopts(BTE_REGULAR, BTO_FULL);
+    define_months(c->name);
+    catch_begin(&k);
+    int rc = 0;
+    boolean ok;
+    AST *entry;
+    char *fname = (char *)(uintptr_t)c->name;
+    for (;;) {
+        catch_on(&k);
+        entry = bt_parse_entry(f, fname, 0, &ok);
+        catch_off(&k);
+        if (!entry)
+            break;
+        if (rc == 0) /* after a strict stop, btparse still reads to the end */
+            rc = one_entry(c, entry, ok, &k, err);
+        bt_free_ast(entry);
+    }
+    catch_end(&k);
+    bt_cleanup();
+    if (rc == 0 && ferror(f))
+        return cp_err_set(err, "%s: read error", c->name);
+    return rc;
+}

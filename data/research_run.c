@@ -1,0 +1,314 @@
+#include "data/research_run.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/research_terms.h"
+#include "core/strmap.h"
+#include "core/tfidf.h"
+
+void research_opts_init(ResearchOpts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->since = 2019;
+    o->method = RESEARCH_KMEANS;
+    o->seed = 1;
+}
+
+/* The whole of a (small) text file; caller frees. */
+static char *slurp(const char *path, CpErr *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        cp_err_set(err, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    size_t n = 0, cap = 4096;
+    char *buf = xmalloc(cap);
+    size_t got;
+    while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+        n += got;
+        if (cap - n - 1 == 0)
+            buf = xrealloc(buf, cap *= 2);
+    }
+    buf[n] = '\0';
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        free(buf);
+        cp_err_set(err, "%s: read error", path);
+        return NULL;
+    }
+    return buf;
+}
+
+static int load_terms(Research *r, CpErr *err)
+{
+    r->terms = terms_new();
+    terms_load_builtin(r->terms);
+    if (r->opts.terms_file) {
+        char *text = slurp(r->opts.terms_file, err);
+        if (!text || terms_load(r->terms, text, r->opts.terms_file, err) < 0) {
+            free(text);
+            return -1;
+        }
+        free(text);
+    }
+    r->nterms = (int)terms_count(r->terms);
+    return 0;
+}
+
+/* Rows: the roster's people but professors; rowof[person] or -1. */
+static int *make_rows(Research *r)
+{
+    const ResearchData *d = &r->data;
+    int *rowof = xmalloc((size_t)(d->npeople > 0 ? d->npeople : 1) * sizeof *rowof);
+    r->rows = xcalloc((size_t)(d->npeople > 0 ? d->npeople : 1), sizeof *r->rows);
+    for (int i = 0; i < d->npeople; i++) {
+        rowof[i] = -1;
+        if (strcmp(d->people[i].role, "professor") == 0)
+            continue;
+        ResearchRow *w = &r->rows[r->nrows];
+        w->user = d->people[i].user;
+        w->group = d->people[i].group;
+        w->role = d->people[i].role;
+        w->cluster = w->profile = -1;
+        rowof[i] = r->nrows++;
+    }
+    return rowof;
+}
+
+/* The co-author graph's edges, accumulated by pair. */
+typedef struct Edges {
+    StrMap *pair;
+    int *a, *b;
+    double *w;
+    int n, cap;
+} Edges;
+
+static void edge_add(Edges *e, int a, int b)
+{
+    int key[2] = {a < b ? a : b, a < b ? b : a};
+    int64_t i;
+    if (strmap_get(e->pair, (const char *)key, sizeof key, &i)) {
+        e->w[i] += 1;
+        return;
+    }
+    if (e->n == e->cap) {
+        e->cap = e->cap ? e->cap * 2 : 256;
+        e->a = xrealloc(e->a, (size_t)e->cap * sizeof *e->a);
+        e->b = xrealloc(e->b, (size_t)e->cap * sizeof *e->b);
+        e->w = xrealloc(e->w, (size_t)e->cap * sizeof *e->w);
+    }
+    e->a[e->n] = key[0];
+    e->b[e->n] = key[1];
+    e->w[e->n] = 1;
+    strmap_put(e->pair, (const char *)key, sizeof key, e->n++);
+}
+
+/* One paper: its authors' rows (deduplicated) into who; returns how many. */
+static int paper_rows(const RsPaper *p, const int *rowof, int *who)
+{
+    int n = 0;
+    for (int a = 0; a < p->nauthors; a++) {
+        int row = p->person[a] >= 0 ? rowof[p->person[a]] : -1;
+        int dup = 0;
+        for (int j = 0; j < n; j++)
+            dup |= who[j] == row;
+        if (row >= 0 && !dup)
+            who[n++] = row;
+    }
+    return n;
+}
+
+/* Term counts per row (tf), papers per row, and the co-author edges. */
+static void scan_papers(Research *r, const int *rowof, double *tf, Edges *e)
+{
+    int d = r->nterms;
+    unsigned char *hits = xmalloc((size_t)(d > 0 ? d : 1));
+    int maxa = 1;
+    for (int i = 0; i < r->data.npapers; i++)
+        if (r->data.papers[i].nauthors > maxa)
+            maxa = r->data.papers[i].nauthors;
+    int *who = xmalloc((size_t)maxa * sizeof *who);
+    for (int i = 0; i < r->data.npapers; i++) {
+        const RsPaper *p = &r->data.papers[i];
+        int n = paper_rows(p, rowof, who);
+        if (n == 0)
+            continue;
+        r->npapers_used++;
+        memset(hits, 0, (size_t)(d > 0 ? d : 1));
+        terms_scan(r->terms, p->text, hits);
+        if (p->year > r->recent_from)
+            r->recent_from = p->year; /* the latest year, for now */
+        for (int j = 0; j < n; j++) {
+            r->rows[who[j]].papers++;
+            if (p->year > r->rows[who[j]].last_year)
+                r->rows[who[j]].last_year = p->year;
+            double *row = tf + (size_t)who[j] * (size_t)d;
+            for (int t = 0; t < d; t++)
+                row[t] += hits[t];
+            for (int q = j + 1; q < n; q++)
+                edge_add(e, who[j], who[q]);
+        }
+    }
+    free(hits);
+    free(who);
+}
+
+static void name_clusters(Research *r)
+{
+    int k = r->clusters.k;
+    r->cluster_name = xcalloc((size_t)(k > 0 ? k : 1), sizeof *r->cluster_name);
+    for (int c = 0; c < k; c++) {
+        char buf[256];
+        size_t len = 0;
+        buf[0] = '\0';
+        for (int t = 0; t < RESEARCH_TOP; t++) {
+            int term = r->clusters.top[c * RESEARCH_TOP + t];
+            if (term >= 0)
+                len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%s", len ? ", " : "",
+                                        terms_label(r->terms, (size_t)term));
+            if (len >= sizeof buf)
+                len = sizeof buf - 1;
+        }
+        r->cluster_name[c] = xstrdup(len ? buf : "(no terms)");
+    }
+}
+
+static void count_cluster_papers(Research *r, const int *rowof)
+{
+    int k = r->clusters.k;
+    r->cluster_papers = xcalloc((size_t)(k > 0 ? k : 1), sizeof *r->cluster_papers);
+    unsigned char *seen = xcalloc((size_t)(k > 0 ? k : 1), 1);
+    for (int i = 0; i < r->data.npapers; i++) {
+        const RsPaper *p = &r->data.papers[i];
+        memset(seen, 0, (size_t)(k > 0 ? k : 1));
+        for (int a = 0; a < p->nauthors; a++) {
+            int row = p->person[a] >= 0 ? rowof[p->person[a]] : -1;
+            int c = row >= 0 ? r->clusters.labels[row] : -1;
+            if (c >= 0 && !seen[c]) {
+                seen[c] = 1;
+                r->cluster_papers[c]++;
+            }
+        }
+    }
+    free(seen);
+}
+
+static void cluster(Research *r, const double *x, const Edges *e)
+{
+    if (r->opts.method == RESEARCH_COAUTHORS) {
+        unsigned char *active = xcalloc((size_t)(r->nrows > 0 ? r->nrows : 1), 1);
+        for (int i = 0; i < r->nrows; i++)
+            active[i] = r->rows[i].papers > 0;
+        research_coauthor(r->nrows, e->a, e->b, e->w, e->n, active, &r->clusters);
+        free(active);
+    } else
+        research_kmeans(x, r->nrows, r->nterms, r->opts.k, r->opts.seed, &r->clusters);
+    research_name(&r->clusters, x, r->nterms);
+    for (int i = 0; i < r->nrows; i++)
+        r->rows[i].cluster = r->clusters.labels[i];
+}
+
+/* Profiles of the latest run onto the rows, and the comparison. */
+static int compare(Research *r, Store *st, CpErr *err)
+{
+    RsProfiles p;
+    if (store_research_profiles(st, &p, err) < 0)
+        return -1;
+    r->have_profiles = p.found;
+    r->kp = p.k;
+    r->profile_name = p.name;
+    p.name = NULL;
+    p.k = 0;
+    StrMap *byuser = strmap_new();
+    for (int i = 0; i < r->nrows; i++)
+        strmap_put(byuser, r->rows[i].user, strlen(r->rows[i].user), i);
+    for (int m = 0; m < p.nmembers; m++) {
+        int64_t i;
+        if (strmap_get(byuser, p.members[m].user, strlen(p.members[m].user), &i)) {
+            r->rows[i].profile = p.members[m].profile;
+            r->rows[i].gpu_hours = p.members[m].gpu_hours;
+        }
+    }
+    strmap_free(byuser);
+    store_research_profiles_done(&p);
+    int *rl = xmalloc((size_t)(r->nrows > 0 ? r->nrows : 1) * sizeof *rl);
+    int *pl = xmalloc((size_t)(r->nrows > 0 ? r->nrows : 1) * sizeof *pl);
+    for (int i = 0; i < r->nrows; i++) {
+        rl[i] = r->rows[i].cluster;
+        pl[i] = r->rows[i].profile < r->kp ? r->rows[i].profile : -1;
+    }
+    research_compare(rl, pl, r->nrows, r->clusters.k, r->kp, &r->cmp);
+    for (int i = 0; i < r->nrows; i++) {
+        ResearchRow *w = &r->rows[i];
+        w->ask = r->cmp.ask[i];
+        w->papers_no_gpu = w->papers > 0 && w->last_year >= r->recent_from && w->gpu_hours <= 0;
+        w->gpu_no_papers = w->papers == 0 && w->gpu_hours > 0;
+    }
+    free(rl);
+    free(pl);
+    return 0;
+}
+
+int research_build(Store *st, const ResearchOpts *o, Research *out, CpErr *err)
+{
+    memset(out, 0, sizeof *out);
+    if (o)
+        out->opts = *o;
+    else
+        research_opts_init(&out->opts);
+    if (load_terms(out, err) < 0 || store_research_load(st, out->opts.since, &out->data, err) < 0) {
+        research_free(out);
+        return -1;
+    }
+    int *rowof = make_rows(out);
+    size_t cells = (size_t)(out->nrows > 0 ? out->nrows : 1) * (size_t)(out->nterms > 0 ? out->nterms : 1);
+    double *x = xcalloc(cells, sizeof *x);
+    Edges e = {strmap_new(), NULL, NULL, NULL, 0, 0};
+    scan_papers(out, rowof, x, &e);
+    out->recent_from -= 1; /* the last two years of papers */
+    tfidf_transform(x, out->nrows, out->nterms, x, NULL);
+    cluster(out, x, &e);
+    name_clusters(out);
+    count_cluster_papers(out, rowof);
+    free(x);
+    free(rowof);
+    strmap_free(e.pair);
+    free(e.a);
+    free(e.b);
+    free(e.w);
+    if (compare(out, st, err) < 0) {
+        research_free(out);
+        return -1;
+    }
+    return 0;
+}
+
+void research_free(Research *r)
+{
+    for (int c = 0; r->cluster_name && c < r->clusters.k; c++)
+        free(r->cluster_name[c]);
+    free(r->cluster_name);
+    free(r->cluster_papers);
+    for (int p = 0; p < r->kp; p++)
+        free(r->profile_name[p]);
+    free(r->profile_name);
+    research_clusters_done(&r->clusters);
+    research_compare_done(&r->cmp);
+    free(r->rows);
+    store_research_done(&r->data);
+    terms_free(r->terms);
+    memset(r, 0, sizeof *r);
+}
+
+const ResearchRow *research_row(const Research *r, const char *user)
+{
+    for (int i = 0; i < r->nrows; i++)
+        if (strcmp(r->rows[i].user, user) == 0)
+            return &r->rows[i];
+    return NULL;
+}

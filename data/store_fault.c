@@ -1,0 +1,71 @@
+/* store_fault: what went wrong with the database in this process (for the
+ * exit code), and the wait for another process's lock (see store.h and
+ * store_fault.h). */
+#include "data/store_fault.h"
+
+#include <sqlite3.h>
+
+#include "data/store.h"
+
+static int fault;                           /* STORE_FAULT_* seen in this process */
+static void (*wait_notice)(const char *path); /* told once per wait, or NULL */
+static int lock_timeout_s = STORE_LOCK_TIMEOUT_S;
+
+void store_fault_note(int code)
+{
+    code &= 0xff;
+    if (code == SQLITE_CORRUPT || code == SQLITE_NOTADB)
+        fault = STORE_FAULT_CORRUPT;
+    else if ((code == SQLITE_BUSY || code == SQLITE_LOCKED) && fault != STORE_FAULT_CORRUPT)
+        fault = STORE_FAULT_LOCKED;
+}
+
+static void on_sqlite_log(void *ctx, int code, const char *msg)
+{
+    (void)ctx;
+    (void)msg;
+    if ((code & 0xff) == SQLITE_CORRUPT || (code & 0xff) == SQLITE_NOTADB)
+        store_fault_note(code);
+}
+
+void store_faults_init(void (*notice)(const char *path), int timeout_s)
+{
+    sqlite3_config(SQLITE_CONFIG_LOG, on_sqlite_log, NULL);
+    wait_notice = notice;
+    if (timeout_s >= 0)
+        lock_timeout_s = timeout_s;
+}
+
+void store_wait_notice(void (*notice)(const char *path))
+{
+    wait_notice = notice;
+}
+
+int store_fault(void)
+{
+    return fault;
+}
+
+int store_lock_timeout(void)
+{
+    return lock_timeout_s;
+}
+
+int store_fault_busy(void *ctx, int count)
+{
+    StoreWait *st = ctx;
+    int step_ms = count < 10 ? 10 : 100;
+    if (count == 0)
+        st->waited_ms = 0;
+    if (st->waited_ms >= (int64_t)lock_timeout_s * 1000) {
+        store_fault_note(SQLITE_BUSY);
+        return 0;
+    }
+    if (st->waited_ms >= 1000 && !st->told && wait_notice) {
+        st->told = 1;
+        wait_notice(st->path);
+    }
+    sqlite3_sleep(step_ms);
+    st->waited_ms += step_ms;
+    return 1;
+}

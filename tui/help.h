@@ -1,0 +1,13 @@
+#ifndef TUI_HELP_H
+#define TUI_HELP_H
+/* help: what the figures, marks and shades of each view mean, shown at
+ * the top of the help overlay (? or F1) above the keys. One meaning per
+ * word: "growth" is the projection's head-count growth; the Groups view's
+ * usage trend is "GPU-h change". Static text, no state. */
+
+#include "tui/app.h"
+
+/* The lines explaining view v; *n receives their count. Static storage. */
+const char *const *tui_help_view(TuiViewId v, int *n);
+
+#endif

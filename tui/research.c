@@ -1,0 +1,58 @@
+#include "tui/research.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "core/cp.h"
+#include "data/research_run.h"
+
+Research *tui_research_open(Store *st)
+{
+    if (!st)
+        return NULL;
+    Research *r = xcalloc(1, sizeof *r);
+    CpErr err;
+    if (research_build(st, NULL, r, &err) < 0) {
+        free(r);
+        return NULL;
+    }
+    if (r->data.npapers == 0) {
+        research_free(r);
+        free(r);
+        return NULL;
+    }
+    return r;
+}
+
+void tui_research_close(Research *r)
+{
+    if (!r)
+        return;
+    research_free(r);
+    free(r);
+}
+
+void tui_research_cell(const Research *r, const char *user, char *buf, size_t n)
+{
+    const ResearchRow *w = r ? research_row(r, user) : NULL;
+    if (!w || w->cluster < 0)
+        snprintf(buf, n, "-");
+    else
+        snprintf(buf, n, "R%d%s", w->cluster + 1, w->ask ? "?" : "");
+}
+
+int tui_research_ask(const Research *r, const char *user)
+{
+    const ResearchRow *w = r ? research_row(r, user) : NULL;
+    return w && w->ask;
+}
+
+void tui_research_why(const Research *r, const char *user, char *buf, size_t n)
+{
+    const ResearchRow *w = r ? research_row(r, user) : NULL;
+    if (!w || !w->ask)
+        snprintf(buf, n, "-");
+    else
+        snprintf(buf, n, "R%d runs P%d, its peers P%d", w->cluster + 1, w->profile + 1,
+                 r->cmp.usual[w->cluster] + 1);
+}

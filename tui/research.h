@@ -1,0 +1,28 @@
+#ifndef TUI_RESEARCH_H
+#define TUI_RESEARCH_H
+/* tui_research: who does what research in the dashboard (issue 18): the
+ * Group view's Research column and its "ask why" list, from the same
+ * data/research_run figures as `capplan research`. Loaded once with the
+ * planner; no curses here. */
+
+#include <stddef.h>
+
+typedef struct Research Research;
+typedef struct Store Store;
+
+/* The research figures, or NULL when there are no papers or they cannot
+ * be read. Caller frees with tui_research_close. */
+Research *tui_research_open(Store *st);
+void tui_research_close(Research *r);
+
+/* user's research cluster as shown: "R3", "R3?" when their compute
+ * profile is not the cluster's usual one, "-" when none (or r NULL). */
+void tui_research_cell(const Research *r, const char *user, char *buf, size_t n);
+
+/* 1 when user is to be asked why (see tui_research_cell). */
+int tui_research_ask(const Research *r, const char *user);
+
+/* "R3 runs P2, its peers P1" for an asked user, into buf. */
+void tui_research_why(const Research *r, const char *user, char *buf, size_t n);
+
+#endif
