@@ -1,7 +1,10 @@
-/* project_explain: `capplan project --explain GROUP` (project_explain.h). */
+/* project_explain: `capplan project --explain GROUP` (project_explain.h).
+ * The figures and the people come from data/plan_explain, as the
+ * dashboard's Projection view draws them. */
 #include "cli/project_explain.h"
 
 #include "cli/cli.h"
+#include "data/plan_explain.h"
 
 #define NAMES_SHOWN 12
 
@@ -10,17 +13,11 @@
 static void people(const Plan *p, int g, int leaving, const char *what, FILE *out)
 {
     char name[64];
-    int n = 0;
+    int idx[NAMES_SHOWN], n = plan_explain_people(p, g, 1, leaving, idx, NAMES_SHOWN);
     fprintf(out, "    %s:", what);
-    for (int i = 0; i < p->nproj_users && n < NAMES_SHOWN; i++) {
-        if (projection_user_group(p->model, i) != g)
-            continue;
-        double pres = projection_user_present(p->model, i, 1);
-        if ((!leaving && pres <= 0) || (leaving && pres >= 1))
-            continue;
-        cli_sanitize(name, sizeof name, p->proj_user_name[i]);
+    for (int i = 0; i < n && i < NAMES_SHOWN; i++) {
+        cli_sanitize(name, sizeof name, p->proj_user_name[idx[i]]);
         fprintf(out, " %s", name);
-        n++;
     }
     fprintf(out, "%s\n", n ? "" : " none");
 }
@@ -29,31 +26,35 @@ int project_explain_print(const Plan *p, const ProjParams *params, const ProjRes
                           const char *group, FILE *out)
 {
     int g = plan_group_index(p, group);
-    if (g < 0)
+    PlanExplain x;
+    if (g < 0 || plan_explain(p, params, r, g, 1, &x) < 0)
         return cli_error("project --explain: no group '%s'", group);
-    const ProjGroupYear *t = &r->gy[(size_t)g * r->nyears];
+    const double *v = x.part;
     const char *u = p->cpu ? "CPUs" : "GPU-eq";
     char name[64], rg[48];
     cli_sanitize(name, sizeof name, p->groups[g]);
-    plan_range_text(t->demand_r, u, rg, sizeof rg);
-    fprintf(out, "%s, year 1: need %.2f %s (%s)\n", name, t->demand, u, rg);
+    plan_range_text(x.need_r, u, rg, sizeof rg);
+    fprintf(out, "%s, year 1: need %.2f %s (%s)\n", name, x.need, u, rg);
+    fprintf(out, "  used now     %9.2f %s  mean over the 12 months before the projection\n",
+            x.used_now, u);
     fprintf(out, "  stayers      %+9.2f %s  today's %.0f members at their own rates\n",
-            t->stayers, u, projection_heads0(p->model, g));
+            v[PLAN_X_STAYERS], u, x.heads0);
     people(p, g, 0, "members", out);
     fprintf(out, "  leavers      %+9.2f %s  members whose roster end falls in the year\n",
-            t->leavers, u);
+            v[PLAN_X_LEAVERS], u);
     people(p, g, 1, "leaving", out);
     fprintf(out, "  newcomers    %+9.2f %s  %.1f arrivals + %.1f newcomers, first year at the "
-                 "measured ramp\n",
-            t->newcomers_use, u, t->arrivals, t->newcomers);
-    fprintf(out, "  intensity    %+9.2f %s  institute trend %+.1f %%/yr\n", t->intensity, u,
-            100 * params->intensity);
+                 "measured ramp %.2f\n",
+            v[PLAN_X_NEWCOMERS], u, x.arrivals, x.newcomers, x.ramp);
+    fprintf(out, "  intensity    %+9.2f %s  institute trend %+.1f %%/yr\n", v[PLAN_X_INTENSITY],
+            u, 100 * x.intensity_rate);
     fprintf(out, "  pool share   %+9.2f %s  q90 of the group's exploration/HPO bursts\n",
-            t->pool, u);
-    fprintf(out, "  buffer share %+9.2f %s  %.0f %% of expected use + pool\n", t->buffer_add, u,
-            100 * params->buffer[g]);
-    fprintf(out, "  = need       %9.2f %s\n",
-            t->stayers + t->leavers + t->newcomers_use + t->intensity + t->pool + t->buffer_add,
-            u);
+            v[PLAN_X_POOL], u);
+    fprintf(out, "  buffer share %+9.2f %s  %.0f %% of expected use + pool\n", v[PLAN_X_BUFFER],
+            u, 100 * x.buffer_rate);
+    double sum = 0;
+    for (int k = 0; k < PLAN_X_PARTS; k++)
+        sum += v[k];
+    fprintf(out, "  = need       %9.2f %s\n", sum, u);
     return 0;
 }

@@ -17,6 +17,7 @@ struct ProjModel {
     double *arrive;           /* G x Y */
     double *mix;              /* G x P */
     double *newrate, *ramp;   /* G */
+    double *used;             /* G: mean GPU-eq over the window (used now) */
     double *cls_share;        /* G x MEMCLASS_COUNT: the members' use by class */
     double *cap;              /* MEMCLASS_COUNT x Y */
     int64_t *ystart;          /* Y + 1 */
@@ -144,6 +145,7 @@ static void take_fit(ProjModel *m, const DemFit *f)
         m->growth_capped[g] = d->growth_capped;
         m->newrate[g] = fin(d->newrate);
         m->ramp[g] = d->ramp > 0 ? fin(d->ramp) : 1;
+        m->used[g] = fin(d->used);
         m->pool[g] = fin(d->pool);
     }
     if (f) {
@@ -185,6 +187,7 @@ ProjModel *projection_prepare(const ProjInput *in)
     m->mix = dup_or_zero(NULL, m->G * m->P);
     m->newrate = dup_or_zero(NULL, m->G);
     m->ramp = dup_or_zero(NULL, m->G);
+    m->used = dup_or_zero(NULL, m->G);
     m->cls_share = dup_or_zero(NULL, m->G * MEMCLASS_COUNT);
     m->cap = dup_or_zero(NULL, MEMCLASS_COUNT * m->Y);
     m->growth = dup_or_zero(NULL, m->G);
@@ -215,6 +218,7 @@ void projection_model_free(ProjModel *m)
     free(m->mix);
     free(m->newrate);
     free(m->ramp);
+    free(m->used);
     free(m->cls_share);
     free(m->cap);
     free(m->ystart);
@@ -255,6 +259,21 @@ int projection_group_domain(const ProjModel *m, int g)
 double projection_heads0(const ProjModel *m, int g)
 {
     return m->heads0[g];
+}
+
+double projection_used_now(const ProjModel *m, int g)
+{
+    if (g >= 0)
+        return m->used[g];
+    double s = 0;
+    for (int i = 0; i < m->G; i++)
+        s += m->used[i];
+    return s;
+}
+
+double projection_ramp(const ProjModel *m, int g)
+{
+    return g >= 0 ? m->ramp[g] : m->ramp_inst;
 }
 
 const double *projection_mix(const ProjModel *m, int g)

@@ -141,6 +141,12 @@ int projection_group_domain(const ProjModel *m, int g);
 /* Members today (N_g(0)) and the group's mix (nprofiles shares). Borrowed. */
 double projection_heads0(const ProjModel *m, int g);
 const double *projection_mix(const ProjModel *m, int g);
+/* What group g used over the 12-month window before t0, mean GPU-eq ("used
+ * now"; g < 0: the institute, the sum of its groups). */
+double projection_used_now(const ProjModel *m, int g);
+/* The measured ramp of group g (newcomers' first-year use / the members'
+ * mean; g < 0: the institute's). */
+double projection_ramp(const ProjModel *m, int g);
 /* [from, to) of year y (1-based). */
 void projection_year_span(const ProjModel *m, int y, int64_t *from, int64_t *to);
 /* The calibration the model was built with. Borrowed. */

@@ -56,9 +56,8 @@ void institute_render(const TuiState *s, Canvas *c, int y, int h)
     if (ny > fit) /* whole years only: a narrow screen shows the nearest */
         ny = fit;
     canvas_textf(c, 1, y, c->w - 2, CV_BOLD,
-                 "Institute \xc2\xb7 scenario %s against base \xc2\xb7 mean GPUs a year "
-                 "\xc2\xb7 [ ] a group",
-                 s->scenario);
+                 "By memory class, scenario %s against base, mean %s a year", s->scenario,
+                 tui_plan_unit(s->plan));
     int hy = y + 2;
     canvas_fill(c, 0, hy, c->w, ' ', CV_HEAD);
     canvas_fill(c, 0, hy + 1, c->w, ' ', CV_HEAD);

@@ -1,14 +1,19 @@
-/* view_projection: every parameter of the projection for the shown group
- * (its growth, bursting share, GPUs per burst, buffer), for each profile
- * (GPUs per member, memory) and the planned purchases, the measured value
- * beside the scenario's; Enter or e edits the selected one in place and
- * the demand on the right is recomputed at once, against the base
- * scenario. [ and ] show the previous and next group. */
+/* view_projection: the shown group's projection: a chart of what it uses
+ * now and needs each projected year (calendar years named) on one GPU-eq
+ * scale with the p10-p90 band; every parameter (head-count growth, pool,
+ * buffer, per profile GPU-eq per member and memory, purchases), the
+ * measured value beside the scenario's, Enter or e editing the selected
+ * one in place; the need in parts (data/plan_explain, the same figures as
+ * `capplan project --explain`) with the people they come from, then the
+ * institute's in a table of its own when there is room. The institute's
+ * page (an institute alert) charts past years' use and capacity beside
+ * the projected need. Keys [ and ] show the previous and next group. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "data/plan_explain.h"
 #include "tui/actions.h"
 #include "tui/fmt.h"
 #include "tui/institute.h"
@@ -45,11 +50,23 @@ static void key_of(const TuiState *s, int row, char *key, size_t n)
     tui_plan_param_key(s->plan, row, key, n);
 }
 
+/* The calendar year of projected year y (1-based), as the Overview names
+ * it, else "year N". */
+static void year_name(const TuiState *s, int y, char *buf, size_t n)
+{
+    const TuiModel *m = s->model;
+    int i = m->nhist_years + y - 1;
+    if (i >= 0 && i < m->nyears && m->years[i].projected)
+        snprintf(buf, n, "%d", m->years[i].year);
+    else
+        snprintf(buf, n, "year %d", y);
+}
+
 static void param_label(const TuiState *s, const char *key, char *buf, size_t n)
 {
     const Plan *p = tui_plan_plan(s->plan);
     int k;
-    char cls[32];
+    char cls[32], yn[24];
     if (strcmp(key, "growth") == 0)
         snprintf(buf, n, "head-count growth a year");
     else if (strcmp(key, "pool") == 0)
@@ -65,7 +82,7 @@ static void param_label(const TuiState *s, const char *key, char *buf, size_t n)
     else if (sscanf(key, "mem.%d", &k) == 1 && k >= 1 && k <= p->fit.k)
         snprintf(buf, n, "GiB/GPU P%d %s", k, p->names[k - 1]);
     else if (sscanf(key, "purchase.%31[^.].y%d", cls, &k) == 2)
-        snprintf(buf, n, "buy %s GPUs, y%d", cls, k);
+        year_name(s, k, yn, sizeof yn), snprintf(buf, n, "buy %s GPUs from %s", cls, yn);
     else
         snprintf(buf, n, "%s", key);
 }
@@ -136,72 +153,286 @@ static const TuiTable *proj_table(const TuiState *s)
     return s->plan && !s->institute ? &params : NULL;
 }
 
-/* ---- the demand panel ------------------------------------------------- */
+/* ---- the chart: used (past) and need (future) on one scale --------- */
 
-static const char *const class_names[2][TUI_CLASSES] = {
-    {"\xe2\x89\xa4" "24 GiB", "\xe2\x89\xa4" "48 GiB", "\xe2\x89\xa4" "80 GiB", ">80 GiB"},
-    {"<=24 GiB", "<=48 GiB", "<=80 GiB", ">80 GiB"}, /* ASCII: the canvas has no "<=" glyph */
-};
+#define CHART_TEXT 38 /* the figures right of the bars */
+#define PARTS_ROWS 11 /* used now, header, six parts, need, p10, p90 */
 
-/* A label and one figure per projected year. */
-static void panel_row(Canvas *c, int x, int y, const char *label, const double *v, int ny,
-                      uint16_t attr, int sign)
+/* One row of the chart: a year, what was used or is needed, its p10-p90,
+ * the capacity (NAN: none drawn). */
+typedef struct Bar {
+    char label[24];
+    double v, lo, hi, cap;
+    int projected, now;
+} Bar;
+
+static int nyears_shown(const ProjResult *r)
 {
-    char buf[32];
-    canvas_text(c, x, y, 15, attr, label);
-    for (int i = 0; i < ny && i < 3; i++) {
-        if (sign && !isnan(v[i]))
-            snprintf(buf, sizeof buf, "%+.2f", v[i]);
-        else
-            fmt_gpus(v[i], buf, sizeof buf);
-        canvas_text_right(c, x + 15 + 7 * i, y, 7, attr, buf);
-    }
+    return r->nyears < 3 ? r->nyears : 3;
 }
 
-static void render_panel(const TuiState *s, Canvas *c, int x, int y, int h)
+static int bar_col(double v, double scale, int bw)
 {
-    const ProjResult *r = tui_plan_result(s->plan, 0), *b = tui_plan_result(s->plan, 1);
-    int g = shown_group(s), ny = r->nyears < 3 ? r->nyears : 3, row = y;
-    enum { NR = 15 };
-    double v[3][NR];
-    const char *labels[NR] = {"members",     "stayers",   "leavers", "newcomers",
-                              "intensity",   "expected use", "  p10", "  p90",
-                              "pool",        "buffer",    "need",    "base scenario",
-                              "change",      "all: need", "gap"};
-    for (int i = 0; i < ny; i++) {
-        const ProjGroupYear *gy = &r->gy[g * r->nyears + i], *by = &b->gy[g * b->nyears + i];
-        double row_v[NR] = {gy->heads,     gy->stayers,   gy->leavers,   gy->newcomers_use,
-                            gy->intensity, gy->base,      gy->base_r.lo, gy->base_r.hi,
-                            gy->pool,      gy->buffer_add, gy->demand,   by->demand,
-                            gy->demand - by->demand, r->total[i].demand, r->total[i].gap};
-        for (int k = 0; k < NR; k++)
-            v[i][k] = row_v[k];
+    int x = (int)lround((v > 0 ? v : 0) / scale * bw);
+    return x > bw ? bw : x;
+}
+
+/* █ up to p10, ▓ from p10 to the figure, ▒ from it to p90, │ capacity. */
+static void chart_row(const TuiState *s, Canvas *c, int x, int y, int w, const Bar *b,
+                      double scale)
+{
+    int bw = w - 7 - CHART_TEXT;
+    if (bw < 8)
+        bw = 8;
+    uint16_t on = b->projected ? CV_EDITED : CV_ACCENT;
+    canvas_text(c, x + 1, y, 5, b->projected ? CV_EDITED | CV_BOLD : CV_NORMAL, b->label);
+    int vx = bar_col(b->v, scale, bw);
+    if (!isnan(b->lo) && !isnan(b->hi)) {
+        int lx = bar_col(b->lo, scale, bw), hx = bar_col(b->hi, scale, bw);
+        canvas_fill(c, x + 7 + vx, y, hx - vx, 0x2592, CV_DIM);
+        canvas_bar(c, x + 7, y, lx < vx ? lx : vx, 1.0, on);
+        if (lx < vx)
+            canvas_fill(c, x + 7 + lx, y, vx - lx, 0x2593, on);
+    } else
+        canvas_bar(c, x + 7, y, vx, 1.0, on);
+    if (!isnan(b->cap) && b->cap > 0) {
+        int cx = bar_col(b->cap, scale, bw);
+        canvas_fill(c, x + 7 + (cx < bw ? cx : bw - 1), y, 1, 0x2502,
+                    b->v > b->cap ? CV_BAD | CV_BOLD : CV_GOOD | CV_BOLD);
     }
-    char title[64];
-    canvas_text(c, x, row, 15, CV_BOLD, tui_plan_unit(s->plan));
+    char a[32], lo[32], hi[32], cp[32];
+    const char *u = tui_plan_unit(s->plan);
+    fmt_gpus(b->v, a, sizeof a);
+    fmt_gpus(b->cap, cp, sizeof cp);
+    int tx = x + 8 + bw, tw = w - 8 - bw;
+    uint16_t ta = b->projected && !isnan(b->cap) && b->v > b->cap ? CV_BAD : CV_NORMAL;
+    if (b->projected && !isnan(b->lo)) {
+        fmt_gpus(b->lo, lo, sizeof lo);
+        fmt_gpus(b->hi, hi, sizeof hi);
+        if (isnan(b->cap))
+            canvas_textf(c, tx, y, tw, ta, "need %s (%s-%s) %s", a, lo, hi, u);
+        else
+            canvas_textf(c, tx, y, tw, ta, "need %s (%s-%s) of %s %s", a, lo, hi, cp, u);
+    } else if (b->projected)
+        canvas_textf(c, tx, y, tw, ta, "need %s (not calibrated) %s", a, u);
+    else if (b->now)
+        canvas_textf(c, tx, y, tw, CV_NORMAL, "used now %s %s", a, u);
+    else if (!isnan(b->cap) && b->cap > 0)
+        canvas_textf(c, tx, y, tw, CV_NORMAL, "used %s of %s %s", a, cp, u);
+    else
+        canvas_textf(c, tx, y, tw, CV_NORMAL, "used %s %s", a, u);
+}
+
+static void chart(const TuiState *s, Canvas *c, int x, int y, int w, const Bar *b, int n)
+{
+    const Plan *p = tui_plan_plan(s->plan);
+    double scale = 0;
+    int cap = 0;
+    for (int i = 0; i < n; i++) {
+        scale = fmax(scale, isnan(b[i].v) ? 0 : b[i].v);
+        scale = fmax(scale, isnan(b[i].hi) ? 0 : b[i].hi);
+        scale = fmax(scale, isnan(b[i].cap) ? 0 : b[i].cap);
+        cap |= !isnan(b[i].cap);
+    }
+    if (scale <= 0)
+        scale = 1;
+    const char *legend = cap ? ": \xe2\x96\x88 used, need \xe2\x96\x93\xe2\x96\x92 p10-p90 "
+                               "\xe2\x94\x82 capacity"
+                             : ": \xe2\x96\x88 used, need \xe2\x96\x93\xe2\x96\x92 p10-p90";
+    if (p->cpu)
+        canvas_textf(c, x + 1, y, w - 2, CV_BOLD, "Mean CPUs a year%s", legend);
+    else
+        canvas_textf(c, x + 1, y, w - 2, CV_BOLD, "Mean GPU-eq a year, %s = 1.0%s", p->ref_model,
+                     legend);
+    for (int i = 0; i < n; i++)
+        chart_row(s, c, x, y + 1 + i, w, &b[i], scale);
+}
+
+/* The group's chart: used now, then the need of each projected year. */
+static int group_bars(const TuiState *s, int g, Bar *b)
+{
+    const ProjResult *r = tui_plan_result(s->plan, 0);
+    const Plan *p = tui_plan_plan(s->plan);
+    int n = 0;
+    b[n++] = (Bar){"now", projection_used_now(p->model, g), NAN, NAN, NAN, 0, 1};
+    for (int y = 1; y <= nyears_shown(r); y++, n++) {
+        const ProjGroupYear *t = &r->gy[(size_t)g * r->nyears + y - 1];
+        b[n] = (Bar){"", t->demand, t->demand_r.lo, t->demand_r.hi, NAN, 1, 0};
+        year_name(s, y, b[n].label, sizeof b[n].label);
+    }
+    return n;
+}
+
+/* The institute's chart: its last `past` calendar years (used and
+ * capacity, as the Overview draws them), then the projected years. */
+static int institute_bars(const TuiState *s, int past, Bar *b)
+{
+    const TuiModel *m = s->model;
+    const ProjResult *r = tui_plan_result(s->plan, 0);
+    int n = 0, first = m->nhist_years - past;
+    for (int i = first < 0 ? 0 : first; i < m->nhist_years; i++, n++) {
+        b[n] = (Bar){"", m->years[i].used_gpus, NAN, NAN, m->years[i].cap_gpus, 0, 0};
+        snprintf(b[n].label, sizeof b[n].label, "%d", m->years[i].year);
+    }
+    for (int y = 1; y <= nyears_shown(r); y++, n++) {
+        const ProjTotals *t = &r->total[y - 1];
+        b[n] = (Bar){"", t->demand, t->demand_r.lo, t->demand_r.hi, t->capacity, 1, 0};
+        year_name(s, y, b[n].label, sizeof b[n].label);
+    }
+    return n;
+}
+
+/* ---- the need in parts (data/plan_explain: as project --explain) ------ */
+
+/* Up to a line of the people of group g (-1: all) present in year 1, or
+ * leaving in it, as the tables name them (pseudonyms in presentation
+ * mode). */
+static int people_lines(const TuiState *s, Canvas *c, int x, int y, int w, int g, int leaving,
+                        int lines)
+{
+    const Plan *p = tui_plan_plan(s->plan);
+    enum { MAXP = 96 };
+    int idx[MAXP], n = plan_explain_people(p, g, 1, leaving, idx, MAXP), o, at = 0;
+    char buf[512], name[96];
+    o = snprintf(buf, sizeof buf, "  %s (%d):", leaving ? "leaving" : "members", n);
+    if (n == 0)
+        snprintf(buf + o, sizeof buf - (size_t)o, " none");
+    for (int i = 0; i < n && i < MAXP; i++) {
+        int u = tui_model_user_find(s->model, p->proj_user_name[idx[i]]);
+        if (u >= 0 || s->redact)
+            tui_model_user_label(s->model, u, s->redact, name, sizeof name);
+        else
+            snprintf(name, sizeof name, "%s", p->proj_user_name[idx[i]]);
+        if (canvas_width(c, buf) + 1 + canvas_width(c, name) > w - 2 && at + 1 < lines) {
+            canvas_text(c, x + 1, y + at++, w - 2, CV_DIM, buf);
+            o = snprintf(buf, sizeof buf, "   ");
+        }
+        if (o < (int)sizeof buf)
+            o += snprintf(buf + o, sizeof buf - (size_t)o, " %s", name);
+    }
+    canvas_text(c, x + 1, y + at++, w - 2, CV_DIM, buf);
+    return at;
+}
+
+/* A figure of the parts: 2 decimals below 100, 1 below 1000, else none;
+ * signed for the parts; "n/c" not calibrated. */
+static void part_text(double v, int sign, char *buf, size_t n)
+{
+    double a = fabs(v);
+    int d = a < 99.995 ? 2 : a < 999.95 ? 1 : 0;
+    if (isnan(v))
+        snprintf(buf, n, "n/c");
+    else if (sign)
+        snprintf(buf, n, "%+.*f", d, a < 0.005 ? 0.0 : v);
+    else
+        snprintf(buf, n, "%.*f", d, v);
+}
+
+/* One table of the need in parts for g (-1: the institute) and each
+ * shown year, with the people when names is set; returns the rows drawn. */
+static int render_parts(const TuiState *s, Canvas *c, int x, int y, int w, int h, int g,
+                        const char *who, int names)
+{
+    const Plan *p = tui_plan_plan(s->plan);
+    const ProjResult *r = tui_plan_result(s->plan, 0);
+    const ProjParams *pp = tui_plan_params(s->plan, 0);
+    PlanExplain ex[3];
+    int ny = nyears_shown(r), YEAR_W = w >= 50 ? 9 : 7, lw = w - 1 - YEAR_W * ny, row = y;
+    for (int i = 0; i < ny; i++)
+        plan_explain(p, pp, r, g, i + 1, &ex[i]);
+    if (h < 3 || ny == 0)
+        return 0;
+    char a[32], b[32], yn[24];
+    const char *u = tui_plan_unit(s->plan);
+    fmt_gpus(ex[0].need, a, sizeof a);
+    fmt_gpus(ex[0].used_now, b, sizeof b);
+    if (w >= 50)
+        canvas_textf(c, x + 1, row++, w - 2, CV_BOLD, "%s: need next year %s %s, used now %s %s",
+                     who, a, u, b, u);
+    else
+        canvas_textf(c, x + 1, row++, w - 2, CV_BOLD, "need %s, used now %s %s", a, b, u);
+    canvas_fill(c, x, row, w, ' ', CV_HEAD);
+    canvas_textf(c, x + 1, row, lw - 1, CV_HEAD, lw >= 24 ? "Need in parts, %s" : "%s", u);
     for (int i = 0; i < ny; i++) {
-        snprintf(title, sizeof title, "y%d", i + 1);
-        canvas_text_right(c, x + 15 + 7 * i, row, 7, CV_BOLD, title);
+        year_name(s, i + 1, yn, sizeof yn);
+        canvas_text_right(c, x + lw + YEAR_W * i, row, YEAR_W, CV_HEAD | CV_BOLD, yn);
     }
     row++;
-    if (ny > 0 && isnan(v[0][6]))
-        labels[6] = "  p10 not calib.", labels[7] = "  p90 not calib.";
-    for (int k = 0; k < NR && row < y + h; k++, row++) {
-        double line[3] = {NAN, NAN, NAN};
-        for (int i = 0; i < ny; i++)
-            line[i] = v[i][k];
-        uint16_t a = k == 10 ? CV_EDITED | CV_BOLD : k == 12 && fabs(line[0]) > 0.005 ? CV_EDITED
-                   : k == 14 && line[0] > 0 ? CV_BAD : (k == 6 || k == 7) ? CV_DIM : CV_NORMAL;
-        panel_row(c, x, row, labels[k], line, ny, a, k == 12 || (k >= 1 && k <= 4));
-        if (k == 4 || k == 12)
-            row++; /* a gap before expected use, and before the totals */
+    int room = h - PARTS_ROWS; /* lines left for the people */
+    for (int k = 0; k <= PLAN_X_PARTS + 2 && row < y + h; k++, row++) {
+        char label[64];
+        uint16_t at = k == PLAN_X_PARTS ? CV_EDITED | CV_BOLD : k > PLAN_X_PARTS ? CV_DIM
+                                                                                  : CV_NORMAL;
+        int wide = lw >= 24;
+        if (k == PLAN_X_NEWCOMERS)
+            snprintf(label, sizeof label, wide ? "newcomers, ramp %.2f" : "new, ramp %.2f",
+                     ex[0].ramp);
+        else if (k == PLAN_X_INTENSITY)
+            snprintf(label, sizeof label, wide ? "intensity %+.0f%%/yr" : "intensity %+.0f%%",
+                     100 * ex[0].intensity_rate);
+        else if (k == PLAN_X_BUFFER)
+            snprintf(label, sizeof label, wide ? "buffer share %.0f%%" : "buffer %.0f%%",
+                     100 * ex[0].buffer_rate);
+        else if (k < PLAN_X_PARTS)
+            snprintf(label, sizeof label, "%s", plan_explain_part_names[k]);
+        else
+            snprintf(label, sizeof label, "%s", k == PLAN_X_PARTS ? "= need"
+                                                 : k == PLAN_X_PARTS + 1 ? "  need p10"
+                                                                         : "  need p90");
+        canvas_text(c, x + 1, row, lw - 1, at, label);
+        for (int i = 0; i < ny; i++) {
+            double v = k < PLAN_X_PARTS ? ex[i].part[k] : k == PLAN_X_PARTS ? ex[i].need
+                     : k == PLAN_X_PARTS + 1 ? ex[i].need_r.lo : ex[i].need_r.hi;
+            part_text(v, k < PLAN_X_PARTS, a, sizeof a);
+            canvas_text_right(c, x + lw + YEAR_W * i, row, YEAR_W, at, a);
+        }
+        if (names && room > 0 && (k == PLAN_X_STAYERS || k == PLAN_X_LEAVERS) &&
+            row + 1 < y + h) {
+            int lines = k == PLAN_X_STAYERS ? (room + 1) / 2 : room;
+            if (lines > 3)
+                lines = 3;
+            int used = people_lines(s, c, x, row + 1, w, g, k == PLAN_X_LEAVERS, lines);
+            row += used;
+            room -= used;
+        }
     }
-    for (int cl = 0; cl < TUI_CLASSES && row < y + h; cl++, row++) {
-        double line[3] = {NAN, NAN, NAN};
-        for (int i = 0; i < ny; i++)
-            line[i] = r->gy[g * r->nyears + i].demand_c[cl];
-        panel_row(c, x, row, class_names[s->ascii != 0][cl], line, ny, CV_NORMAL, 0);
-    }
+    return row - y;
+}
+
+/* The parameter under the cursor's reason, for when the Reason column is
+ * folded away on a narrow screen. */
+static void reason_line(const TuiState *s, Canvas *c, int x, int y, int w)
+{
+    int sel = table_selected(&s->cur[TUI_V_PROJECTION]);
+    char key[48], label[128];
+    const char *why = NULL;
+    if (sel < 0)
+        return;
+    key_of(s, sel, key, sizeof key);
+    param_label(s, key, label, sizeof label);
+    tui_plan_edited(s->plan, key, shown_group(s), &why);
+    canvas_textf(c, x + 1, y, w - 2, CV_DIM, "why (%s): %s", label,
+                 why && why[0] ? why : "measured, not edited");
+}
+
+/* The institute: its chart, its need in parts, then need, capacity and
+ * gap by memory class (tui/institute) where there is room. */
+static void render_institute(const TuiState *s, Canvas *c, int y, int h)
+{
+    const ProjResult *r = tui_plan_result(s->plan, 0);
+    Bar b[16];
+    int past = h - 3 - PARTS_ROWS - nyears_shown(r);
+    past = past < 1 ? 1 : past > 4 ? 4 : past;
+    canvas_textf(c, 1, y, c->w - 2, CV_BOLD,
+                 "Institute \xc2\xb7 scenario %s \xc2\xb7 keys [ and ]: back to a group",
+                 s->scenario);
+    int n = institute_bars(s, past, b), at = y + 1;
+    chart(s, c, 0, at, c->w, b, n);
+    at += n + 1;
+    int pw = c->w < 100 ? c->w : c->w / 2;
+    at += render_parts(s, c, 0, at, pw, y + h - at, -1, "Institute", c->h >= 40) + 1;
+    if (y + h - at >= 8)
+        institute_render(s, c, at, y + h - at);
 }
 
 static void render(const TuiState *s, Canvas *c, int y, int h, TuiFrame *f)
@@ -214,19 +445,27 @@ static void render(const TuiState *s, Canvas *c, int y, int h, TuiFrame *f)
         return;
     }
     if (s->institute) {
-        institute_render(s, c, y, h);
+        render_institute(s, c, y, h);
         return;
     }
     const Plan *p = tui_plan_plan(s->plan);
     char name[128];
-    int mg = tui_model_group_find(s->model, p->groups[shown_group(s)]);
+    Bar b[8];
+    int g = shown_group(s), mg = tui_model_group_find(s->model, p->groups[g]);
     tui_model_group_label(s->model, mg, s->redact, name, sizeof name);
     canvas_textf(c, 1, y, c->w - 2, CV_BOLD,
-                 "%s \xc2\xb7 scenario %s against base \xc2\xb7 [ ] other group \xc2\xb7 "
-                 "Enter: value and why, one line", name, s->scenario);
-    int lw = c->w - PANEL_W - 1;
-    table_draw(&params, s, &s->cur[TUI_V_PROJECTION], c, 0, y + 1, lw, h - 1, f);
-    render_panel(s, c, lw + 1, y + 1, h - 1);
+                 "%s \xc2\xb7 scenario %s against base \xc2\xb7 keys [ and ]: other group "
+                 "\xc2\xb7 Enter: value and why", name, s->scenario);
+    int n = group_bars(s, g, b), at = y + 1;
+    chart(s, c, 0, at, c->w, b, n);
+    at += n + 1;
+    int pw = c->w >= 160 ? c->w / 2 - 20 : PANEL_W, lw = c->w - pw - 1, left = y + h - at;
+    table_draw(&params, s, &s->cur[TUI_V_PROJECTION], c, 0, at, lw, left - 1, f);
+    reason_line(s, c, 0, y + h - 1, c->w);
+    int used = render_parts(s, c, lw + 1, at, pw, left - 1, g, name, 1);
+    if (left - used - 1 >= PARTS_ROWS)
+        render_parts(s, c, lw + 1, at + used + 1, pw, left - used - 1, -1, "Institute",
+                     c->h >= 40);
 }
 
 /* ---- editing ---------------------------------------------------------- */

@@ -1,0 +1,55 @@
+#ifndef PLAN_EXPLAIN_H
+#define PLAN_EXPLAIN_H
+/* plan_explain: one year's need of a group or of the institute in parts
+ * (stayers, leavers, newcomers with the ramp, intensity, pool share,
+ * buffer share) and the people each part comes from. What `capplan
+ * project --explain` prints and the dashboard's Projection view draws: one
+ * computation, so that the two never disagree. Reads a plan and a
+ * projection result; prints nothing, allocates nothing. */
+
+#include "data/plan.h"
+
+enum {
+    PLAN_X_STAYERS,
+    PLAN_X_LEAVERS,
+    PLAN_X_NEWCOMERS,
+    PLAN_X_INTENSITY,
+    PLAN_X_POOL,
+    PLAN_X_BUFFER,
+    PLAN_X_PARTS
+};
+
+typedef struct PlanExplain {
+    int group;                  /* plan group, -1: the institute */
+    int year;                   /* 1-based projected year */
+    double part[PLAN_X_PARTS];  /* GPU-eq (CPUs with CPUs); they sum to need */
+    double need;                /* the projection's need */
+    ProjRange need_r;           /* its p10-p90 */
+    double used_now;            /* mean GPU-eq used over the window before t0 */
+    double heads0;              /* members today */
+    double arrivals, newcomers; /* people in the year (the institute: its groups'
+                                   plus new_heads in newcomers) */
+    double new_groups;          /* institute: use of groups that do not exist yet
+                                   (in the newcomers part), else 0 */
+    double ramp;                /* measured newcomers' first-year ramp */
+    double intensity_rate;      /* a share a year */
+    double buffer_rate;         /* a share of expected use + pool */
+    double pool_shared;         /* institute: sum of groups' pools - the shared pool */
+} PlanExplain;
+
+/* The labels of the parts ("stayers", ..., "buffer share"). Static. */
+extern const char *const plan_explain_part_names[PLAN_X_PARTS];
+
+/* Fill ex for group g (-1: the institute) and year y (1..r->nyears) under
+ * params, r being projection_run's result for them. 0, -1 when g or y is
+ * out of range. */
+int plan_explain(const Plan *p, const ProjParams *params, const ProjResult *r, int g, int y,
+                 PlanExplain *ex);
+
+/* The model users (indices into Plan.proj_user_name) of group g (-1:
+ * every group) present in year y (leaving 0), or whose roster end falls
+ * in it (leaving 1), in the model's order: up to max into idx; returns
+ * how many there are in all (may exceed max). */
+int plan_explain_people(const Plan *p, int g, int y, int leaving, int *idx, int max);
+
+#endif
