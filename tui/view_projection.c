@@ -155,7 +155,7 @@ static const TuiTable *proj_table(const TuiState *s)
 
 /* ---- the chart: used (past) and need (future) on one scale --------- */
 
-#define CHART_TEXT 38 /* the figures right of the bars */
+#define CHART_TEXT 34 /* the figures right of the bars */
 #define PARTS_ROWS 11 /* used now, header, six parts, need, p10, p90 */
 
 /* One row of the chart: a year, what was used or is needed, its p10-p90,
@@ -346,11 +346,11 @@ static int render_parts(const TuiState *s, Canvas *c, int x, int y, int w, int h
     const char *u = tui_plan_unit(s->plan);
     fmt_gpus(ex[0].need, a, sizeof a);
     fmt_gpus(ex[0].used_now, b, sizeof b);
-    if (w >= 50)
-        canvas_textf(c, x + 1, row++, w - 2, CV_BOLD, "%s: need next year %s %s, used now %s %s",
-                     who, a, u, b, u);
-    else
-        canvas_textf(c, x + 1, row++, w - 2, CV_BOLD, "need %s, used now %s %s", a, b, u);
+    char head[256];
+    snprintf(head, sizeof head, "%s: need next year %s %s, used now %s %s", who, a, u, b, u);
+    if (canvas_width(c, head) > w - 2)
+        snprintf(head, sizeof head, "need %s, used now %s %s", a, b, u);
+    canvas_text(c, x + 1, row++, w - 2, CV_BOLD, head);
     canvas_fill(c, x, row, w, ' ', CV_HEAD);
     canvas_textf(c, x + 1, row, lw - 1, CV_HEAD, lw >= 24 ? "Need in parts, %s" : "%s", u);
     for (int i = 0; i < ny; i++) {
@@ -415,24 +415,33 @@ static void reason_line(const TuiState *s, Canvas *c, int x, int y, int w)
                  why && why[0] ? why : "measured, not edited");
 }
 
-/* The institute: its chart, its need in parts, then need, capacity and
- * gap by memory class (tui/institute) where there is room. */
+/* The institute: its chart, its need in parts (beside the chart from 100
+ * columns, below it otherwise), then need, capacity and gap by memory
+ * class (tui/institute) where there is room. */
 static void render_institute(const TuiState *s, Canvas *c, int y, int h)
 {
     const ProjResult *r = tui_plan_result(s->plan, 0);
     Bar b[16];
-    int past = h - 3 - PARTS_ROWS - nyears_shown(r);
+    int side = c->w >= 100, pw = side ? 46 : c->w, cw = side ? c->w - pw - 1 : c->w;
+    int past = side ? 4 : h - 3 - PARTS_ROWS - nyears_shown(r);
     past = past < 1 ? 1 : past > 4 ? 4 : past;
     canvas_textf(c, 1, y, c->w - 2, CV_BOLD,
                  "Institute \xc2\xb7 scenario %s \xc2\xb7 keys [ and ]: back to a group",
                  s->scenario);
     int n = institute_bars(s, past, b), at = y + 1;
-    chart(s, c, 0, at, c->w, b, n);
-    at += n + 1;
-    int pw = c->w < 100 ? c->w : c->w / 2;
-    at += render_parts(s, c, 0, at, pw, y + h - at, -1, "Institute", c->h >= 40) + 1;
-    if (y + h - at >= 8)
+    chart(s, c, 0, at, cw, b, n);
+    if (side) {
+        int used = render_parts(s, c, cw + 1, at, pw, y + h - at, -1, "Institute", 0);
+        at += (n + 1 > used ? n + 1 : used) + 1;
+    } else {
+        at += n + 1;
+        at += render_parts(s, c, 0, at, pw, y + h - at, -1, "Institute", c->h >= 40) + 1;
+    }
+    if (y + h - at >= 9)
         institute_render(s, c, at, y + h - at);
+    else if (at < y + h)
+        canvas_text(c, 1, at, c->w - 2, CV_DIM,
+                    "By memory class: on a taller terminal, or in the export (x)");
 }
 
 static void render(const TuiState *s, Canvas *c, int y, int h, TuiFrame *f)

@@ -66,23 +66,18 @@ tui_quit
 [ "$(json_group "g['params']['growth']['value']")" = 0.2 ] || fail "project --json growth"
 [ "$(json_group "g['params']['growth']['edited']")" = True ] || fail "project --json edited"
 [ "$(json_group "'%.2f' % g['years'][0]['need']")" = "$after" ] || fail "project --json need"
-# the panel's unit, expected use and its p10-p90 range per year, as project --json has them
+# the parts' table: need, its p10-p90 per calendar year, as project --json has them
 json_group "json.dumps(g['years'][:3])" >"$WORK/gy.json"
 python3 - "$WORK" <<'PY' || fail "Projection panel against project --json"
 import json, re, sys
 w = sys.argv[1]
 panel, ys = open(w + '/panel').read(), json.load(open(w + '/gy.json'))
-def gpus(v):  # tui/fmt.c fmt_gpus
-    a = abs(v)
-    return ('0' if a == 0 else '%.2f' % v if a < 0.995 else '%.1f' % v if a < 9.95
-            else '%.0f' % v)
-assert re.search(r'GPU-eq +y1 +y2 +y3', panel), 'unit'
-for label, get in (('expected use', lambda y: y['expected_use']),
-                   ('  p10', lambda y: y['expected_use_range']['p10']),
-                   ('  p90', lambda y: y['expected_use_range']['p90']),
-                   ('need', lambda y: y['need'])):
+assert re.search(r'GPU-eq +20\d\d +20\d\d +20\d\d', panel), 'unit and years'
+for label, get in (('= need', lambda y: y['need']),
+                   ('need p10', lambda y: y['need_range']['p10']),
+                   ('need p90', lambda y: y['need_range']['p90'])):
     m = re.search(r'%s +(\S+) +(\S+) +(\S+)' % label, panel)
-    want = tuple(gpus(get(y)) for y in ys)
+    want = tuple('%.2f' % get(y) if get(y) < 99.995 else '%.1f' % get(y) for y in ys)
     assert m and m.groups() == want, (label, m and m.groups(), want)
     print('PASS-PANEL %-12s %s' % (label.strip(), ' '.join(want)))
 PY

@@ -57,10 +57,10 @@ keys 1; wait_for "GiB class short next year"
 n=$(grep -n "GiB class short next year" "$WORK/screen" | head -1 | cut -d: -f1)
 first=$(grep -n "^!" "$WORK/screen" | sed -n 2p | cut -d: -f1) # the row under the header
 keys g; i=$first; while [ "$i" -lt "$n" ]; do keys j; i=$((i + 1)); done
-keys Enter; wait_for "Institute · scenario base against base · mean GPUs a year"
+keys Enter; wait_for "Institute · scenario base · keys [ and ]: back to a group"
 wait_for "Memory class"; wait_for "all classes"
 absent "other group"
-keys ]; wait_for "[ ] other group"
+keys ]; wait_for "keys [ and ]: other group"
 tui_quit
 
 # Whom to ask: nobody whose every roster row ended before the data's

@@ -55,7 +55,7 @@ grep -q "^chansen .* 3\.0 ≠ x99 " "$WORK/screen" || { cat "$WORK/screen"; fail
 keys 5; wait_for "capplan · Projection · scenario plan-2027"
 wait_for "GPU-eq/member P2"
 grep -q "^GPU-eq/member P2 [^0-9]* $P2RE  *$P2RE\( \|$\)" "$WORK/screen" || { cat "$WORK/screen"; fail "P2 before"; }
-d0=$(sed -n 's/^.*  need  *\([0-9.k]*\) .*/\1/p' "$WORK/screen" | head -1)
+d0=$(sed -n 's/^.* = need  *\([0-9.k]*\) .*/\1/p' "$WORK/screen" | head -1)
 
 # apply it to the profile: e on the Prof column, a reason
 keys 3; wait_for "tanaka-lab · professor ktanaka"
@@ -65,7 +65,7 @@ typ "the professor agrees"; keys Enter
 wait_for "applied to plan-2027: gpus.2 of tanaka-lab = 3 (was $P2); u undoes"
 keys 5; wait_for "capplan · Projection · scenario plan-2027"
 wait_for "3.0* the professor"
-d1=$(sed -n 's/^.*  need  *\([0-9.k]*\) .*/\1/p' "$WORK/screen" | head -1)
+d1=$(sed -n 's/^.* = need  *\([0-9.k]*\) .*/\1/p' "$WORK/screen" | head -1)
 [ -n "$d1" ] && [ "$d0" != "$d1" ] || { cat "$WORK/screen"; fail "demand did not change: $d0 -> $d1"; }
 reason=$(sqlite3 "$DB" "SELECT reason FROM scenario_params WHERE key='gpus.2'")
 case "$reason" in
