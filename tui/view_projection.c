@@ -241,9 +241,11 @@ static void chart(const TuiState *s, Canvas *c, int x, int y, int w, const Bar *
                              : ": \xe2\x96\x88 used, need \xe2\x96\x93\xe2\x96\x92 p10-p90";
     if (p->cpu)
         canvas_textf(c, x + 1, y, w - 2, CV_BOLD, "Mean CPUs a year%s", legend);
-    else
+    else if (w >= 70)
         canvas_textf(c, x + 1, y, w - 2, CV_BOLD, "Mean GPU-eq a year, %s = 1.0%s", p->ref_model,
                      legend);
+    else
+        canvas_textf(c, x + 1, y, w - 2, CV_BOLD, "GPU-eq, %s = 1%s", p->ref_model, legend);
     for (int i = 0; i < n; i++)
         chart_row(s, c, x, y + 1 + i, w, &b[i], scale);
 }
@@ -422,7 +424,7 @@ static void render_institute(const TuiState *s, Canvas *c, int y, int h)
 {
     const ProjResult *r = tui_plan_result(s->plan, 0);
     Bar b[16];
-    int side = c->w >= 100, pw = side ? 46 : c->w, cw = side ? c->w - pw - 1 : c->w;
+    int side = c->w >= 100, pw = side ? (c->w >= 120 ? 46 : 40) : c->w, cw = side ? c->w - pw - 1 : c->w;
     int past = side ? 4 : h - 3 - PARTS_ROWS - nyears_shown(r);
     past = past < 1 ? 1 : past > 4 ? 4 : past;
     canvas_textf(c, 1, y, c->w - 2, CV_BOLD,
