@@ -19,6 +19,10 @@
 #include <cmocka.h>
 
 #include "core/stats.h"
+#include "data/demo.h"
+#include "data/fields.h"
+#include "data/plan_explain.h"
+#include "data/store.h"
 #include "data/store_tui.h"
 #include "tui/app.h"
 #include "tui/canvas.h"
@@ -26,6 +30,7 @@
 #include "tui/keys.h"
 #include "tui/lineedit.h"
 #include "tui/model.h"
+#include "tui/plan.h"
 #include "tui/view.h"
 
 #define MONTHS 24 /* 2023-01 .. 2024-12 */
@@ -213,6 +218,163 @@ static void press(Fix *f, const char *keys)
         tui_render(&f->s, f->c);
     }
     dump(f);
+}
+
+
+/* ---- the Projection view on a small demo (issue 16 item 7) ------------ */
+
+/* A 20000-job demo in a temporary database, the dashboard on it with the
+ * planner read, rendered at w x h. */
+typedef struct ProjFix {
+    char dir[64], db[96];
+    Store *st;
+    TuiState s;
+    Canvas *c;
+    char row[ROW_MAX];
+} ProjFix;
+
+static ProjFix *proj_open(void)
+{
+    ProjFix *f = calloc(1, sizeof *f);
+    CpErr err = {""};
+    snprintf(f->dir, sizeof f->dir, "/tmp/capplan-test-proj-XXXXXX");
+    assert_non_null(mkdtemp(f->dir));
+    snprintf(f->db, sizeof f->db, "%s/demo.db", f->dir);
+    DemoOpts o;
+    demo_opts_init(&o);
+    o.seed = 7;
+    o.jobs = 20000;
+    o.today = fields_epoch_of(2026, 11, 25, 0, 0, 0);
+    o.db_path = f->db;
+    assert_int_equal(demo_build(&o, NULL, &err), 0);
+    f->st = store_open(f->db, &err);
+    assert_non_null(f->st);
+    assert_int_equal(tui_state_init(&f->s, f->st, "base", &err), 0);
+    tui_state_load_plan(&f->s);
+    assert_non_null(f->s.plan);
+    f->s.view = TUI_V_PROJECTION;
+    f->c = canvas_new(80, 24);
+    return f;
+}
+
+static void proj_close(ProjFix *f)
+{
+    canvas_free(f->c);
+    tui_state_done(&f->s);
+    store_close(f->st);
+    unlink(f->db);
+    rmdir(f->dir);
+    free(f);
+}
+
+static void proj_render(ProjFix *f, int w, int h)
+{
+    f->s.w = w;
+    f->s.h = h;
+    canvas_resize(f->c, w, h);
+    tui_recalc(&f->s);
+    tui_render(&f->s, f->c);
+    if (getenv("TUI_DUMP"))
+        for (int y = 0; y < h; y++)
+            fprintf(stderr, "%2d|%s\n", y, canvas_row(f->c, y, f->row, sizeof f->row));
+}
+
+static int proj_find(ProjFix *f, const char *text)
+{
+    for (int y = 0; y < f->c->h; y++)
+        if (strstr(canvas_row(f->c, y, f->row, sizeof f->row), text))
+            return y;
+    return -1;
+}
+
+/* The three figures ending the first row at or after from holding label
+ * (the parts' table is the right-most on the screen). */
+static int proj_figures(ProjFix *f, int from, const char *label, double v[3])
+{
+    for (int y = from; y < f->c->h; y++) {
+        const char *r = canvas_row(f->c, y, f->row, sizeof f->row);
+        if (!strstr(r, label))
+            continue;
+        const char *end = r + strlen(r), *tok[3];
+        for (int k = 2; k >= 0; k--) {
+            while (end > r && end[-1] == ' ')
+                end--;
+            while (end > r && end[-1] != ' ')
+                end--;
+            tok[k] = end;
+        }
+        for (int k = 0; k < 3; k++)
+            v[k] = strtod(tok[k], NULL);
+        return y;
+    }
+    return -1;
+}
+
+static void test_projection_view(void **state)
+{
+    (void)state;
+    ProjFix *f = proj_open();
+    const Plan *p = tui_plan_plan(f->s.plan);
+    const ProjResult *r = tui_plan_result(f->s.plan, 0);
+    int g = tui_plan_group(f->s.plan, f->s.model, f->s.group);
+    g = g < 0 ? 0 : g;
+    proj_render(f, 80, 24);
+    /* calendar years, not y1-y3; the reference model named; [ ] as keys */
+    assert_true(proj_find(f, "Mean GPU-eq a year, v100 = 1.0") > 0);
+    assert_true(proj_find(f, "keys [ and ]: other group") > 0);
+    assert_int_equal(proj_find(f, "[ ]"), -1);
+    assert_int_equal(proj_find(f, " y1 "), -1);
+    int hy = proj_find(f, "GPU-eq     ");
+    assert_true(hy > 0);
+    assert_non_null(strstr(canvas_row(f->c, hy, f->row, sizeof f->row), "2027   2028   2029"));
+    /* each part as the projection has it, the parts summing to the need */
+    static const char *const labels[] = {"  stayers ",    "  leavers ",    "  new, ramp ",
+                                         "  intensity +", "  pool share ", "  buffer ",
+                                         "  = need "};
+    double sum[3] = {0, 0, 0}, v[3];
+    for (int k = 0; k < 7; k++) {
+        assert_true(proj_figures(f, hy, labels[k], v) > 0);
+        for (int i = 0; i < 3; i++) {
+            const ProjGroupYear *t = &r->gy[(size_t)g * r->nyears + i];
+            double want[] = {t->stayers,   t->leavers,    t->newcomers_use, t->intensity,
+                             t->pool,      t->buffer_add, t->demand};
+            assert_float_equal(v[i], want[k], 0.006);
+            if (k < 6)
+                sum[i] += v[i];
+        }
+    }
+    for (int i = 0; i < 3; i++)
+        assert_float_equal(sum[i], r->gy[(size_t)g * r->nyears + i].demand, 0.04);
+    /* 80 columns: no Reason column, the selected row's reason below */
+    assert_int_equal(proj_find(f, " Reason "), -1);
+    assert_true(proj_find(f, " why (head-count growth a year): measured, not edited") > 0);
+    /* ASCII: nothing above 127 */
+    f->s.ascii = 1;
+    proj_render(f, 80, 24);
+    for (int y = 0; y < 24; y++)
+        for (const char *c = canvas_row(f->c, y, f->row, sizeof f->row); *c; c++)
+            assert_true((unsigned char)*c < 128);
+    f->s.ascii = 0;
+    /* 200x60: the institute's table, after the group's, with its own header */
+    proj_render(f, 200, 60);
+    int gi = proj_find(f, "Need in parts"), ii = proj_find(f, "Institute: need next year");
+    assert_true(gi > 0 && ii > gi);
+    assert_true(proj_find(f, " Reason ") > 0);
+    assert_true(proj_figures(f, ii, "  = need ", v) > 0);
+    for (int i = 0; i < 3; i++)
+        assert_float_equal(v[i], r->total[i].demand, r->total[i].demand < 99.995 ? 0.006 : 0.06);
+    /* presentation mode: neither the group nor its members named */
+    f->s.redact = 1;
+    proj_render(f, 200, 60);
+    assert_int_equal(proj_find(f, p->groups[g]), -1);
+    int idx[4], n = plan_explain_people(p, g, 1, 0, idx, 4);
+    for (int i = 0; i < n && i < 4; i++) {
+        char w[80];
+        snprintf(w, sizeof w, " %s ", p->proj_user_name[idx[i]]);
+        assert_int_equal(proj_find(f, w), -1);
+    }
+    assert_true(proj_find(f, "members (") > 0 && proj_find(f, ": user ") > 0);
+    proj_close(f);
 }
 
 /* ---- model ------------------------------------------------------------ */
@@ -855,6 +1017,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_lineedit, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fbar_80, setup, teardown),
         cmocka_unit_test_setup_teardown(test_headless_loop, setup, teardown),
+        cmocka_unit_test(test_projection_view),
     };
     return cmocka_run_group_tests_name("tui_render", tests, NULL, NULL);
 }
