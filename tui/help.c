@@ -40,8 +40,15 @@ static const char *const profiles[] = {
 
 static const char *const projection[] = {
     "head-count growth a year: of the group's active members (newcomers keep it), not GPU-hours",
-    "share bursting: members bursting at once " NOTE " GPUs per burst " NOTE
-    " buffer: on top of the need",
+    "GPU-eq: mean GPUs x their model's relative speed (the reference model = 1.0) " NOTE
+    " now: used over the last 12 months",
+    "Chart: \xe2\x96\x88 used, or need up to its p10 " NOTE " \xe2\x96\x93 p10 to the need "
+    NOTE " \xe2\x96\x92 the need to p90 (8 in 10 backtest years fell inside) " NOTE
+    " \xe2\x94\x82 capacity",
+    "Need in parts, as capplan project --explain: stayers (members now, own rates) + leavers "
+    "(roster end in the year) + newcomers (first year at the ramp) + intensity + pool share "
+    "(exploration bursts) + buffer share = need",
+    "pool GPU-eq: the group's burst pool " NOTE " buffer: a share on top of use + pool",
     "Measured: from the accounting " NOTE " Scenario: the shown scenario's value, * edited " NOTE
     " Reason: why",
     "An edit needs a reason (Enter on an empty one keeps the stored reason)",
