@@ -103,6 +103,20 @@ static const TuiTable *overview_table(const TuiState *s)
 
 /* ---- capacity, use and demand per year -------------------------------- */
 
+/* The p10-p90 band of a projected year, as the Projection view draws it:
+ * \xe2\x96\x93 from p10 to the need, \xe2\x96\x92 from the need to p90. */
+static void render_band(const TuiYear *y, double scale, int bw, Canvas *c, int row, int uw)
+{
+    int lw = (int)lround(fmax(y->demand_lo, 0) / scale * bw),
+        hw = (int)lround(fmax(y->demand_hi, 0) / scale * bw);
+    lw = lw > bw ? bw : lw;
+    hw = hw > bw ? bw : hw;
+    if (lw < uw)
+        canvas_fill(c, 7 + lw, row, uw - lw, 0x2593, CV_EDITED);
+    if (hw > uw)
+        canvas_fill(c, 7 + uw, row, hw - uw, 0x2592, CV_DIM);
+}
+
 /* One year: capacity as a light bar, use (or demand) as a full one over
  * it, the part beyond capacity in the "bad" colour. */
 static void render_year(const TuiYear *y, double scale, Canvas *c, int row)
@@ -117,6 +131,8 @@ static void render_year(const TuiYear *y, double scale, Canvas *c, int row)
     canvas_bar(c, 7, row, uw < cw || cw == 0 ? uw : cw, 1.0, on);
     if (cw > 0 && uw > cw)
         canvas_bar(c, 7 + cw, row, uw - cw, 1.0, CV_BAD);
+    if (y->projected && isfinite(y->demand_lo) && isfinite(y->demand_hi))
+        render_band(y, scale, bw, c, row, uw);
     fmt_gpus(use, a, sizeof a);
     fmt_gpus(y->cap_gpus, b, sizeof b);
     const char *u = y->eq ? "GPU-eq" : "GPUs";
@@ -145,13 +161,15 @@ static int render_years(const TuiState *s, Canvas *c, int y)
         const TuiYear *yr = &m->years[i];
         double d = yr->projected ? yr->demand : yr->used_gpus;
         scale = fmax(scale, fmax(yr->cap_gpus, isnan(d) ? 0 : d));
+        if (yr->projected && isfinite(yr->demand_hi))
+            scale = fmax(scale, yr->demand_hi);
     }
     if (scale <= 0)
         scale = 1;
     if (m->unit[0])
         canvas_textf(c, 1, y, c->w - 2, CV_BOLD,
                      "Mean %s a year: capacity \xe2\x96\x91, use \xe2\x96\x88 (projected: need, "
-                     "p10-p90)", m->unit);
+                     "p10-p90 \xe2\x96\x93\xe2\x96\x92)", m->unit);
     else
         canvas_text(c, 1, y, c->w - 2, CV_BOLD,
                     "Mean GPUs a year: capacity \xe2\x96\x91, use \xe2\x96\x88");

@@ -27,7 +27,7 @@ json_group() { # EXPR over the group's entry g in `capplan project --json`
 
 tui_start "$DB" --scenario plan-2027
 wait_for "capplan · Overview · scenario plan-2027"
-wait_for "Mean GPU-eq (v100 = 1) a year: capacity ░, use █ (projected: need, p10-p90)"
+wait_for "Mean GPU-eq (v100 = 1) a year: capacity ░, use █ (projected: need, p10-p90 ▓▒)"
 keys 2; wait_for "capplan · Groups · scenario plan-2027"
 keys /; typ "$PROF"; keys Enter
 wait_for "capplan · Group · scenario plan-2027"
