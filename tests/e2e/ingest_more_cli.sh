@@ -1,0 +1,26 @@
+#!/bin/sh
+# More of what real sites export (#14, second round), through the command
+# line: Latin-1 in sacct --json, comment lines in Key=Value CSV, --encoding
+# for the CSV kinds that open their own files, rosters with empty start
+# dates (the two real rosters, unchanged) and each import's span of jobs.
+# Expected figures: python3 over the same files (see each block).
+. "$(dirname "$0")/lib.sh"
+FIX="$(cd "$(dirname "$0")/.." && pwd)/fixtures"
+
+# ---- sacct --json with Latin-1 strings (a Slurm 23.02 export of a site whose
+# job names and accounts are typed on Latin-1 terminals): refused naming the
+# member and line, or converted with --encoding ----
+expect_rc 1 cap import sacct --strict "$FIX/sacct_latin1.json"
+grep -q "sacct_latin1.json:9: field name: not UTF-8 (byte 0xE9 at column 5)" "$WORK/err" \
+    || fail "json latin1 message: $(cat "$WORK/err")"
+expect_rc 1 cap import sacct "$FIX/sacct_latin1.json"
+grep -q "sacct_latin1.json:14: field account: not UTF-8 (byte 0xE9 at column 5)" "$WORK/err" \
+    || fail "json latin1 account: $(cat "$WORK/err")"
+grep -q '3 rows read, 1 added, 0 updated, 0 unchanged, 2 rejected' "$WORK/out" || fail "json latin1: $(cat "$WORK/out")"
+expect_rc 0 cap import sacct --encoding cp1252 "$FIX/sacct_latin1.json"
+grep -q '3 rows read, 2 added, 0 updated, 1 unchanged, 0 rejected' "$WORK/out" || fail "json cp1252: $(cat "$WORK/out")"
+[ "$(sqlite3 "$WORK/t.db" "SELECT name FROM jobs WHERE job_id='603'")" = "coût €" ] || fail "cp1252 json name"
+[ "$(sqlite3 "$WORK/t.db" "SELECT a.name FROM jobs j JOIN accounts a ON a.id=j.account_id WHERE job_id='603'")" = "lab-été" ] \
+    || fail "cp1252 json account"
+[ "$(sqlite3 "$WORK/t.db" "SELECT count(*) FROM imports")" = 2 ] || fail "the strict import must leave nothing"
+[ "$(sqlite3 "$WORK/t.db" "SELECT name FROM jobs WHERE job_id='602'")" = "données" ] || fail "latin1 json name"
