@@ -208,8 +208,14 @@ static SacctFormat detect_sacct(const char *head, size_t n)
     size_t i = 0;
     if (n >= 3 && memcmp(head, "\xef\xbb\xbf", 3) == 0)
         i = 3;
-    while (i < n && (head[i] == ' ' || head[i] == '\t' || head[i] == '\r' || head[i] == '\n'))
-        i++;
+    for (;;) { /* blanks and '#' comment lines come before the first record */
+        while (i < n && (head[i] == ' ' || head[i] == '\t' || head[i] == '\r' || head[i] == '\n'))
+            i++;
+        if (i == n || head[i] != '#')
+            break;
+        const char *eol = memchr(head + i, '\n', n - i);
+        i = eol ? (size_t)(eol - head) + 1 : n;
+    }
     if (i < n && (head[i] == '{' || head[i] == '['))
         return FMT_JSON;
     /* Key=Value CSV: the first cell is Name=value, and it comes before any '|' */

@@ -24,3 +24,12 @@ grep -q '3 rows read, 2 added, 0 updated, 1 unchanged, 0 rejected' "$WORK/out" |
     || fail "cp1252 json account"
 [ "$(sqlite3 "$WORK/t.db" "SELECT count(*) FROM imports")" = 2 ] || fail "the strict import must leave nothing"
 [ "$(sqlite3 "$WORK/t.db" "SELECT name FROM jobs WHERE job_id='602'")" = "données" ] || fail "latin1 json name"
+
+# ---- Key=Value CSV (sonar's slurm-sacct.csv shape, ../shared/data/sacct-kv-jobanalyzer-fox)
+# with '#' comment lines, one of them a commented-out copy of job 2001 as PENDING ----
+expect_rc 0 cap import sacct "$FIX/sacct_kv_comments.csv"
+grep -q 'sacct-keyvalue-csv, 3 rows read, 2 added, 0 updated, 0 unchanged, 0 rejected' "$WORK/out" \
+    || fail "kv comments: $(cat "$WORK/out")"
+grep -q 'sacct_kv_comments.csv: 4 comment lines skipped' "$WORK/out" || fail "kv comment count: $(cat "$WORK/out")"
+[ "$(sqlite3 "$WORK/t.db" "SELECT state || ' ' || elapsed FROM jobs WHERE job_id='2001'")" = "4 7200" ] \
+    || fail "kv: the commented-out line must not count: $(sqlite3 "$WORK/t.db" "SELECT state, elapsed FROM jobs WHERE job_id='2001'")"
