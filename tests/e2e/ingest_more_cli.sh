@@ -33,3 +33,21 @@ grep -q 'sacct-keyvalue-csv, 3 rows read, 2 added, 0 updated, 0 unchanged, 0 rej
 grep -q 'sacct_kv_comments.csv: 4 comment lines skipped' "$WORK/out" || fail "kv comment count: $(cat "$WORK/out")"
 [ "$(sqlite3 "$WORK/t.db" "SELECT state || ' ' || elapsed FROM jobs WHERE job_id='2001'")" = "4 7200" ] \
     || fail "kv: the commented-out line must not count: $(sqlite3 "$WORK/t.db" "SELECT state, elapsed FROM jobs WHERE job_id='2001'")"
+
+# ---- --encoding for the CSV kinds that open their own files: a French site's
+# spreadsheets saved as Latin-1 / Windows-1252 (peers, allocations, sites, carbon) ----
+expect_rc 0 cap import roster --encoding latin1 "$FIX/roster_latin1.csv"
+for k in peers:peers_latin1.csv allocations:allocations_latin1.csv sites:sites_cp1252.csv carbon:carbon_latin1.csv; do
+    expect_rc 1 cap import "${k%%:*}" "$FIX/${k#*:}"
+    grep -q "${k#*:}:2: field [12]: not UTF-8 (byte 0x" "$WORK/err" || fail "${k%%:*} refusal: $(cat "$WORK/err")"
+done
+expect_rc 0 cap import peers --encoding latin1 "$FIX/peers_latin1.csv"
+expect_rc 0 cap import allocations --encoding latin1 "$FIX/allocations_latin1.csv"
+expect_rc 0 cap import sites --encoding cp1252 "$FIX/sites_cp1252.csv"
+expect_rc 0 cap import carbon --encoding latin1 "$FIX/carbon_latin1.csv"
+[ "$(sqlite3 "$WORK/t.db" "SELECT group_concat(institution, ';') FROM (SELECT institution FROM peers ORDER BY institution)")" = "Université de Lyon;École polytechnique" ] \
+    || fail "peers names: $(sqlite3 "$WORK/t.db" "SELECT institution FROM peers")"
+[ "$(sqlite3 "$WORK/t.db" "SELECT gpu_hours FROM allocations WHERE group_name='biologie-végétale'")" = 12000.0 ] \
+    || fail "allocation of biologie-végétale"
+[ "$(sqlite3 "$WORK/t.db" "SELECT cluster FROM sites")" = "vénus" ] || fail "site name"
+[ "$(sqlite3 "$WORK/t.db" "SELECT count(*) FROM carbon_intensity WHERE zone='Île-de-France'")" = 2 ] || fail "carbon zone"
