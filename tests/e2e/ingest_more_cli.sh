@@ -51,3 +51,41 @@ expect_rc 0 cap import carbon --encoding latin1 "$FIX/carbon_latin1.csv"
     || fail "allocation of biologie-végétale"
 [ "$(sqlite3 "$WORK/t.db" "SELECT cluster FROM sites")" = "vénus" ] || fail "site name"
 [ "$(sqlite3 "$WORK/t.db" "SELECT count(*) FROM carbon_intensity WHERE zone='Île-de-France'")" = 2 ] || fail "carbon zone"
+
+# ---- rosters with empty start dates: the two real rosters, unchanged
+# (../shared/data/bibtex-lab-publications; python3 csv: 22 + 46 rows, 24 start
+# years, 2 end years, 0 + 7 people starting in 2026, after the jobs below) ----
+need_shared
+R="$DATA/bibtex-lab-publications"
+D="$WORK/r.db"
+rcap() { "$CAPPLAN_BIN" --db "$D" "$@"; }
+expect_rc 0 rcap import roster "$R/aidos-lab-roster.csv" "$R/mainlp-roster.csv"
+grep -q 'aidos-lab-roster.csv: roster-csv, 22 rows read, 22 added, 0 updated, 0 unchanged, 0 rejected' "$WORK/out" \
+    || fail "aidos roster: $(cat "$WORK/out" "$WORK/err")"
+grep -q 'mainlp-roster.csv: roster-csv, 46 rows read, 46 added, 0 updated, 0 unchanged, 0 rejected' "$WORK/out" \
+    || fail "mainlp roster: $(cat "$WORK/out" "$WORK/err")"
+expect_rc 0 rcap import roster "$R/aidos-lab-roster.csv"
+grep -q '22 rows read, 0 added, 0 updated, 22 unchanged' "$WORK/out" || fail "undated re-import: $(cat "$WORK/out")"
+[ "$(sqlite3 "$D" "SELECT count(*) || ' ' || count(start_date) || ' ' || count(end_date) FROM people")" = "68 24 2" ] \
+    || fail "people: $(sqlite3 "$D" "SELECT count(*), count(start_date), count(end_date) FROM people")"
+# a year is widened: a start to its first day, an end to its last
+[ "$(sqlite3 "$D" "SELECT start_date FROM people WHERE user='rlitschko'")" = 2022-01-01 ] || fail "start year"
+[ "$(sqlite3 "$D" "SELECT end_date FROM people WHERE user='esimons' AND start_date IS NULL")" = 2025-12-31 ] || fail "end year"
+# an undated person is on the roster at every date before their end: all 22
+# of aidos-lab, 39 of mainlp (46 less the 7 who start in 2026) in 2025
+printf 'JobID|User|Account|State|Submit|Start|End|AllocTRES\n8001|brieck|aidos-lab|COMPLETED|2025-03-01T00:00:00|2025-03-01T00:00:00|2025-03-01T10:00:00|gres/gpu=1\n8002|esimons|aidos-lab|COMPLETED|2025-06-01T00:00:00|2025-06-01T00:00:00|2025-06-01T04:00:00|gres/gpu=1\n8003|mdhaini|mainlp|COMPLETED|2025-06-01T00:00:00|2025-06-01T00:00:00|2025-06-01T02:00:00|gres/gpu=2\n' >"$WORK/lab.txt"
+expect_rc 0 rcap import sacct "$WORK/lab.txt"
+rcap stats domains --by all --json | python3 -c "
+import json, sys
+d = {r['domain']: r for r in json.load(sys.stdin)['tables']['domains']}
+assert d['Machine Learning']['researchers'] == 22, d
+assert d['Natural Language Processing']['researchers'] == 39, d
+assert d['Machine Learning']['gpu_hours'] == 14 and d['Natural Language Processing']['gpu_hours'] == 4, d
+" || fail "researchers on the roster"
+rcap status --json >/dev/null && rcap profile --json >/dev/null && rcap project --json >/dev/null \
+    || fail "status/profile/project over an undated roster"
+# a malformed date is still refused, with its line
+expect_rc 1 cap import roster "$FIX/roster_undated.csv"
+grep -q "roster_undated.csv:5: field start: bad date '2024-13' (expected YYYY-MM-DD, YYYY-MM or YYYY)" "$WORK/err" \
+    || fail "bad roster date: $(cat "$WORK/err")"
+grep -q '3 rows read, 2 added, 0 updated, 0 unchanged, 1 rejected' "$WORK/out" || fail "undated fixture: $(cat "$WORK/out")"
