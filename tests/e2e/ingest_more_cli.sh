@@ -89,3 +89,29 @@ expect_rc 1 cap import roster "$FIX/roster_undated.csv"
 grep -q "roster_undated.csv:5: field start: bad date '2024-13' (expected YYYY-MM-DD, YYYY-MM or YYYY)" "$WORK/err" \
     || fail "bad roster date: $(cat "$WORK/err")"
 grep -q '3 rows read, 2 added, 0 updated, 0 unchanged, 1 rejected' "$WORK/out" || fail "undated fixture: $(cat "$WORK/out")"
+
+# ---- provenance: each import keeps the span of the jobs it brought (first and
+# last submission; python3 over the Fox file: its 294 jobs were submitted from
+# 1746187779 to 1746274129, 2025-05-02 12:09:39 to 2025-05-03 12:08:49 UTC) ----
+P="$WORK/p.db"
+pcap() { "$CAPPLAN_BIN" --db "$P" "$@"; }
+expect_rc 0 pcap import sacct "$DATA/sacct-kv-jobanalyzer-fox/slurm-sacct.csv"
+expect_rc 0 pcap import roster --encoding latin1 "$FIX/roster_latin1.csv"
+expect_rc 0 pcap import sacct "$DATA/sacct-kv-jobanalyzer-fox/slurm-sacct.csv"
+[ "$(sqlite3 "$P" "SELECT group_concat(kind || ':' || ifnull(first_submit, '-') || ':' || ifnull(last_submit, '-'), ' ') FROM imports")" \
+    = "sacct:1746187779:1746274129 roster:-:- sacct:1746187779:1746274129" ] \
+    || fail "import spans: $(sqlite3 "$P" "SELECT kind, first_submit, last_submit FROM imports")"
+mkdir -p "$WORK/p"
+expect_rc 0 pcap export "$WORK/p/report.md"
+[ "$(grep -c '^| sacct | slurm-sacct.csv | .* | 2025-05-02 to 2025-05-03 |$' "$WORK/p/report.md")" = 2 ] \
+    || fail "report span: $(grep -A12 '^### Imported files' "$WORK/p/report.md")"
+# a database written before the span was kept: the migration fills it from
+# the jobs still attributed to each import (the second import left none)
+v=$(sqlite3 "$P" "PRAGMA user_version")
+sqlite3 "$P" "ALTER TABLE imports DROP COLUMN first_submit; ALTER TABLE imports DROP COLUMN last_submit; PRAGMA user_version=$((v - 1));" \
+    || fail "making an older database"
+expect_rc 0 pcap import roster --encoding latin1 "$FIX/roster_latin1.csv"
+[ "$(sqlite3 "$P" "PRAGMA user_version")" = "$v" ] || fail "not migrated"
+[ "$(sqlite3 "$P" "SELECT group_concat(ifnull(first_submit, '-') || ':' || ifnull(last_submit, '-'), ' ') FROM imports")" \
+    = "1746187779:1746274129 -:- -:- -:-" ] \
+    || fail "migrated spans: $(sqlite3 "$P" "SELECT kind, first_submit, last_submit FROM imports")"

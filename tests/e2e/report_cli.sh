@@ -222,12 +222,16 @@ assert 'Written on %s by capplan %s from the database %s.' % (today, ver, sys.ar
 lo, hi = db.execute('select lo, hi from acct_window').fetchone()
 a, b = day(lo), day(hi - 1)
 assert 'The accounting covers %s to %s ' % (a, b) in md
-imp = db.execute('select kind, format, rows_read, rows_added, rows_updated, rows_rejected '
-                 'from imports where finished_at is not null order by id').fetchall()
+imp = db.execute('select kind, format, rows_read, rows_added, rows_updated, rows_rejected, '
+                 'first_submit, last_submit from imports where finished_at is not null '
+                 'order by id').fetchall()
 rows = tables('### Imported files')
 assert len(rows) == len(imp), (len(rows), len(imp))
 for r, i in zip(rows, imp):
-    assert [r[0], r[2]] == [i[0], i[1]] and r[4:] == [str(x) for x in i[2:]], (r, i)
+    assert [r[0], r[2]] == [i[0], i[1]] and r[4:8] == [str(x) for x in i[2:6]], (r, i)
+    # the span of the jobs each import brought (issue 14), kept in imports at import time
+    a, b = (day(i[6]), day(i[7])) if i[6] is not None else (None, None)
+    assert r[8] == ('-' if a is None else str(a) if a == b else '%s to %s' % (a, b)), (r, i)
 names = [n for (n,) in db.execute('select name from clusters order by name')]
 rows = tables('### Clusters')
 assert [r[0] for r in rows] == names, (rows, names)
