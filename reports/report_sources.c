@@ -128,21 +128,33 @@ static void count_cell(char *buf, int64_t v)
         snprintf(buf, NB, "%lld", (long long)v);
 }
 
-/* "2025-05-02 to 2025-05-03", one date when both fall on one day, "-"
- * when the import brought no job with a known submission. */
-static void span_cell(char *buf, const StoreSource *s)
+/* The span of the jobs each import of jobs brought (first and last
+ * submission), as kept in imports when it ran: no scan of the jobs. */
+static void spans(const Report *r, FILE *out)
 {
-    char a[16], b[16];
-    if (s->first_submit <= 0 || s->last_submit < s->first_submit) {
-        snprintf(buf, NB, "-");
-        return;
+    static const char *const titles[] = {"Kind", "File", "Imported on", "First submission",
+                                         "Last submission"};
+    size_t shown = 0;
+    for (size_t i = 0; i < r->nsources; i++) {
+        const StoreSource *s = &r->sources[i];
+        if (s->first_submit <= 0 || s->last_submit < s->first_submit)
+            continue;
+        char at[16], a[16], b[16];
+        const char *slash = strrchr(s->path, '/');
+        rpt_date(s->at, at, sizeof at);
+        rpt_date(s->first_submit, a, sizeof a);
+        rpt_date(s->last_submit, b, sizeof b);
+        if (shown++ == 0) {
+            fprintf(out, "### Jobs each import brought\n\nThe first and last submission (UTC) "
+                         "of the jobs in each file of accounting or traces:\n\n");
+            mdw_head(out, titles, "lllll", 5);
+        }
+        const char *cells[] = {s->kind, r->o.anonymize ? "-" : slash ? slash + 1 : s->path, at,
+                               a, b};
+        mdw_row(out, cells, 5);
     }
-    rpt_date(s->first_submit, a, sizeof a);
-    rpt_date(s->last_submit, b, sizeof b);
-    if (strcmp(a, b) == 0)
-        snprintf(buf, NB, "%s", a);
-    else
-        snprintf(buf, NB, "%s to %s", a, b);
+    if (shown)
+        fputc('\n', out);
 }
 
 static void imports(const Report *r, FILE *out)
@@ -153,27 +165,26 @@ static void imports(const Report *r, FILE *out)
         return;
     }
     fprintf(out, "Every import, in order (rows: records read; added, updated and rejected as "
-                 "`capplan import` counted them; jobs submitted: the first and last submission, "
-                 "UTC, of the jobs the file brought)%s:\n\n",
+                 "`capplan import` counted them)%s:\n\n",
             r->o.anonymize ? "; file names left out of an anonymised report" : "");
-    static const char *const titles[] = {"Kind", "File",    "Format",   "Imported on",   "Rows",
-                                         "Added", "Updated", "Rejected", "Jobs submitted"};
-    mdw_head(out, titles, "llllrrrrl", 9);
+    static const char *const titles[] = {"Kind",  "File",    "Format",  "Imported on",
+                                         "Rows", "Added", "Updated", "Rejected"};
+    mdw_head(out, titles, "llllrrrr", 8);
     for (size_t i = 0; i < r->nsources; i++) {
         const StoreSource *s = &r->sources[i];
-        char at[16], c[4][NB], span[NB];
+        char at[16], c[4][NB];
         const char *slash = strrchr(s->path, '/');
         rpt_date(s->at, at, sizeof at);
         count_cell(c[0], s->rows_read);
         count_cell(c[1], s->added);
         count_cell(c[2], s->updated);
         count_cell(c[3], s->rejected);
-        span_cell(span, s);
         const char *cells[] = {s->kind, r->o.anonymize ? "-" : slash ? slash + 1 : s->path,
-                               s->format ? s->format : "-", at, c[0], c[1], c[2], c[3], span};
-        mdw_row(out, cells, 9);
+                               s->format ? s->format : "-", at, c[0], c[1], c[2], c[3]};
+        mdw_row(out, cells, 8);
     }
     fputc('\n', out);
+    spans(r, out);
 }
 
 static void catalog(const Report *r, FILE *out)
