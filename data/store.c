@@ -61,6 +61,8 @@ struct Store {
     StrMap *usage_index; /* UsageKey bytes -> index in usage */
     UsageSums *usage;
     size_t nusage, capusage;
+    int64_t old_floor; /* store_watch_old: attempts with id <= it are "old" */
+    int touched_old;   /* ... and one of them was written or gained an attempt */
     CountDelta *counts; /* per cluster id */
     size_t ncounts;
     sqlite3_stmt *counts_add;
@@ -636,9 +638,16 @@ static void window_add(Store *st, const CpJobRec *r)
         st->win_hi = b;
 }
 
+int store_flush(Store *st, CpErr *err)
+{
+    return flush_usage(st, err) < 0 || flush_counts(st, err) < 0 || flush_window(st, err) < 0
+               ? -1
+               : 0;
+}
+
 int store_commit(Store *st, CpErr *err)
 {
-    if (flush_usage(st, err) < 0 || flush_counts(st, err) < 0 || flush_window(st, err) < 0)
+    if (store_flush(st, err) < 0)
         return -1;
     int rc = exec_sql(st, "COMMIT", err);
     if (rc == 0)
@@ -1186,6 +1195,8 @@ int store_job_put(Store *st, int64_t import_id, const char *default_cluster,
             counts->unchanged++;
             return 0;
         }
+        if (same.id <= st->old_floor)
+            st->touched_old = 1;
         usage_apply(st, &same.facts, -1, same.final, 1);
         bind_job(st->update_job, import_id, r, ids, hash, same.final);
         sqlite3_bind_int64(st->update_job, 36, same.id);
@@ -1197,6 +1208,8 @@ int store_job_put(Store *st, int64_t import_id, const char *default_cluster,
         return 0;
     }
     int final = !latest.id || submit > latest.submit;
+    if (latest.id && latest.id <= st->old_floor)
+        st->touched_old = 1;
     if (final && latest.id) {
         sqlite3_bind_int64(st->unset_final, 1, latest.id);
         if (step_done(st, st->unset_final, err, "update job") < 0)
@@ -1220,6 +1233,17 @@ int store_job_put(Store *st, int64_t import_id, const char *default_cluster,
     }
     counts->added++;
     return 0;
+}
+
+void store_watch_old(Store *st, int64_t floor)
+{
+    st->old_floor = floor;
+    st->touched_old = 0;
+}
+
+int store_touched_old(const Store *st)
+{
+    return st->touched_old;
 }
 
 int store_job_put_as(Store *st, int64_t import_id, const char *cluster, const CpJobRec *rec,
