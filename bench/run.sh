@@ -233,6 +233,7 @@ bench_size() {
     PY_SAID="$PY_SAID
   $(fmt_jobs "$n") capplan: $(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print("k=%d silhouette=%.3f inertia=%.1f" % (d["k"], d["silhouette"], d["inertia"]))' "$TMP/out" 2>/dev/null)"
     bench_row "capplan project" "$n" "$rows" "$pybase" "$CAPPLAN" --db "$db" project --json
+    bench_row "capplan project --backtest" "$n" "$rows" - "$CAPPLAN" --db "$db" project --backtest --json
     bench_row "capplan project --bench" "$n" "$rows" - "$CAPPLAN" --db "$db" project --bench
     RECOMPUTE="$RECOMPUTE
   $(fmt_jobs "$n"): $(grep 'recompute after one parameter change' "$TMP/out")"

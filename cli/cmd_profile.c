@@ -305,6 +305,7 @@ static int exec_profile(CliCtx *ctx, int argc, char **argv)
     if (!st)
         return 1;
     CpErr err;
+    a.o.profiles_only = 1; /* the projection is `capplan project`'s */
     Plan *p = plan_build(st, &a.o, &err);
     if (!p)
         return cli_error("%s", err.msg);

@@ -7,6 +7,8 @@
 
 #include "cli/cli.h"
 #include "cli/plan_cli.h"
+#include "cli/project_backtest.h"
+#include "cli/project_explain.h"
 #include "data/plan.h"
 #include "data/store.h"
 #include "data/store_plan.h"
@@ -14,8 +16,8 @@
 typedef struct ProjectArgs {
     PlanOpts o;
     const char *scenario;
-    const char *backtest;
-    int json, csv, bench;
+    const char *backtest, *explain;
+    int json, csv, bench, do_backtest;
 } ProjectArgs;
 
 /* What one projection shows: the plan, the scenario's parameters, the
@@ -30,7 +32,14 @@ typedef struct View {
     int skipped;
 } View;
 
-static const char *const group_keys[] = {"growth", "share", "burst", "buffer"};
+static const char *const group_keys[] = {"growth", "pool", "buffer"};
+
+/* The unit of every projected figure: "GPU-eq" (reference model named
+ * in the header) or "CPUs". */
+static const char *unit_of(const Plan *p)
+{
+    return p->cpu ? "CPUs" : "GPU-eq";
+}
 
 /* ---- JSON ---- */
 
@@ -49,6 +58,18 @@ static cJSON *param_pair(double value, double measured)
     cJSON_AddNumberToObject(o, "measured", measured);
     cJSON_AddBoolToObject(o, "edited", value != measured);
     return o;
+}
+
+/* {"p10": lo, "p90": hi} or null when not calibrated. */
+static void add_range(cJSON *o, const char *key, ProjRange r)
+{
+    if (!isfinite(r.lo) || !isfinite(r.hi)) {
+        cJSON_AddNullToObject(o, key);
+        return;
+    }
+    cJSON *x = cJSON_AddObjectToObject(o, key);
+    cJSON_AddNumberToObject(x, "p10", r.lo);
+    cJSON_AddNumberToObject(x, "p90", r.hi);
 }
 
 static void json_years(cJSON *o, const View *v)
@@ -71,34 +92,46 @@ static void json_years(cJSON *o, const View *v)
 static void json_profiles(cJSON *o, const View *v)
 {
     cJSON *a = cJSON_AddArrayToObject(o, "profiles");
+    const ProjModel *m = v->p->model;
     for (int i = 0; i < v->p->fit.k; i++) {
+        double g, gm, mem, memm;
+        char key[32];
+        snprintf(key, sizeof key, "gpus.%d", i + 1);
+        projection_param_get(m, v->params, key, -1, &g, NULL);
+        projection_param_get(m, v->p->measured, key, -1, &gm, NULL);
+        snprintf(key, sizeof key, "mem.%d", i + 1);
+        projection_param_get(m, v->params, key, -1, &mem, NULL);
+        projection_param_get(m, v->p->measured, key, -1, &memm, NULL);
         cJSON *e = cJSON_CreateObject();
         cJSON_AddNumberToObject(e, "id", i + 1);
         cJSON_AddStringToObject(e, "name", v->p->names[i]);
-        cJSON_AddItemToObject(e, "gpus", param_pair(v->params->gpus[i], v->p->measured->gpus[i]));
-        cJSON_AddItemToObject(e, "mem_gib", param_pair(v->params->mem[i], v->p->measured->mem[i]));
-        cJSON_AddStringToObject(e, "mem_class",
-                                profiles_mem_class_name(profiles_mem_class(v->params->mem[i])));
+        cJSON_AddItemToObject(e, "gpus", param_pair(g, gm));
+        cJSON_AddItemToObject(e, "mem_gib", param_pair(mem, memm));
+        cJSON_AddStringToObject(e, "mem_class", profiles_mem_class_name(profiles_mem_class(mem)));
         cJSON_AddItemToArray(a, e);
     }
 }
 
-static cJSON *group_year(const View *v, const ProjGroupYear *t, int g, int y)
+static cJSON *group_year(const ProjGroupYear *t, int y)
 {
     cJSON *e = cJSON_CreateObject();
     cJSON_AddNumberToObject(e, "year", y);
     cJSON_AddNumberToObject(e, "stay", t->stay);
     cJSON_AddNumberToObject(e, "arrivals", t->arrivals);
-    cJSON_AddNumberToObject(e, "target", t->target);
     cJSON_AddNumberToObject(e, "newcomers", t->newcomers);
     cJSON_AddNumberToObject(e, "heads", t->heads);
-    cJSON_AddItemToObject(e, "heads_by_profile", cJSON_CreateDoubleArray(t->heads_p, v->p->fit.k));
-    cJSON_AddNumberToObject(e, "base", t->base);
-    cJSON_AddNumberToObject(e, "bursts", t->bursts);
+    cJSON_AddNumberToObject(e, "stayers", t->stayers);
+    cJSON_AddNumberToObject(e, "leavers", t->leavers);
+    cJSON_AddNumberToObject(e, "newcomers_use", t->newcomers_use);
+    cJSON_AddNumberToObject(e, "intensity", t->intensity);
+    cJSON_AddNumberToObject(e, "expected_use", t->base);
+    add_range(e, "expected_use_range", t->base_r);
     cJSON_AddNumberToObject(e, "pool", t->pool);
-    cJSON_AddNumberToObject(e, "buffer", v->params->buffer[g]);
-    cJSON_AddNumberToObject(e, "demand", t->demand);
-    cJSON_AddItemToObject(e, "demand_by_class", by_class(t->demand_c));
+    cJSON_AddNumberToObject(e, "buffer", t->buffer_add);
+    cJSON_AddNumberToObject(e, "need", t->demand);
+    add_range(e, "need_range", t->demand_r);
+    cJSON_AddItemToObject(e, "need_by_class", by_class(t->demand_c));
+    cJSON_AddNumberToObject(e, "demand", t->demand); /* the need, as model v1 named it */
     return e;
 }
 
@@ -106,30 +139,34 @@ static void json_groups(cJSON *o, const View *v)
 {
     const Plan *p = v->p;
     cJSON *a = cJSON_AddArrayToObject(o, "groups");
-    const double *meas[] = {p->measured->growth, p->measured->share, p->measured->burst,
-                            p->measured->buffer};
-    const double *val[] = {v->params->growth, v->params->share, v->params->burst,
-                           v->params->buffer};
+    const double *meas[] = {p->measured->growth, p->measured->pool, p->measured->buffer};
+    const double *val[] = {v->params->growth, v->params->pool, v->params->buffer};
     for (int g = 0; g < p->ngroups; g++) {
         cJSON *e = cJSON_CreateObject();
+        int capped;
         cJSON_AddStringToObject(e, "name", p->groups[g]);
         cJSON_AddStringToObject(e, "domain", p->domains[p->group_domain[g]]);
         cJSON_AddNumberToObject(e, "heads_now", projection_heads0(p->model, g));
+        cJSON_AddNumberToObject(e, "growth_raw", projection_growth_raw(p->model, g, &capped));
+        cJSON_AddBoolToObject(e, "growth_capped", capped);
         cJSON_AddItemToObject(e, "mix",
                               cJSON_CreateDoubleArray(projection_mix(p->model, g), p->fit.k));
         cJSON *pa = cJSON_AddObjectToObject(e, "params");
-        for (int k = 0; k < 4; k++)
+        for (int k = 0; k < 3; k++)
             cJSON_AddItemToObject(pa, group_keys[k], param_pair(val[k][g], meas[k][g]));
-        /* b_p as this group sees it: its own value (a stated need applied to
-         * the group) or the profile's */
+        /* members' rate per profile as this group sees it: its own value (a
+         * stated need applied to the group), the profile's, else measured */
         cJSON *bp = cJSON_AddArrayToObject(pa, "gpus");
-        for (int q = 0; q < p->fit.k; q++)
-            cJSON_AddItemToArray(bp, param_pair(projection_gpus_of(v->params, g, q),
-                                                p->measured->gpus[q]));
+        for (int q = 0; q < p->fit.k; q++) {
+            char key[32];
+            double mv, vv = projection_gpus_of(v->params, g, q);
+            snprintf(key, sizeof key, "gpus.%d", q + 1);
+            projection_param_get(p->model, p->measured, key, -1, &mv, NULL);
+            cJSON_AddItemToArray(bp, param_pair(vv, mv));
+        }
         cJSON *ys = cJSON_AddArrayToObject(e, "years");
         for (int y = 1; y <= v->r->nyears; y++)
-            cJSON_AddItemToArray(ys, group_year(v, &v->r->gy[(size_t)g * v->r->nyears + y - 1],
-                                                g, y));
+            cJSON_AddItemToArray(ys, group_year(&v->r->gy[(size_t)g * v->r->nyears + y - 1], y));
         cJSON_AddItemToArray(a, e);
     }
 }
@@ -139,13 +176,21 @@ static cJSON *totals(const ProjTotals *t, int y, int with_capacity)
     cJSON *e = cJSON_CreateObject();
     cJSON_AddNumberToObject(e, "year", y);
     cJSON_AddNumberToObject(e, "heads", t->heads);
-    cJSON_AddNumberToObject(e, "base", t->base);
+    cJSON_AddNumberToObject(e, "expected_use", t->base);
+    add_range(e, "expected_use_range", t->base_r);
     cJSON_AddNumberToObject(e, "pool", t->pool);
-    cJSON_AddNumberToObject(e, "demand", t->demand);
+    cJSON_AddNumberToObject(e, "buffer", t->buffer_add);
+    cJSON_AddNumberToObject(e, "need", t->demand);
+    add_range(e, "need_range", t->demand_r);
+    cJSON_AddItemToObject(e, "need_by_class", by_class(t->demand_c));
+    cJSON_AddNumberToObject(e, "demand", t->demand); /* the need, as model v1 named it */
     cJSON_AddItemToObject(e, "demand_by_class", by_class(t->demand_c));
     if (with_capacity) {
+        cJSON_AddNumberToObject(e, "pool_sum_of_groups", t->pool_sum);
+        cJSON_AddNumberToObject(e, "shared_between_groups", t->pool_sum - t->pool);
         cJSON_AddNumberToObject(e, "capacity", t->capacity);
         cJSON_AddNumberToObject(e, "gap", t->gap);
+        add_range(e, "gap_range", t->gap_r);
         cJSON_AddItemToObject(e, "capacity_by_class", by_class(t->capacity_c));
         cJSON_AddItemToObject(e, "gap_by_class", by_class(t->gap_c));
     }
@@ -192,14 +237,36 @@ static void json_edits(cJSON *o, const View *v)
 static void print_json(const View *v, FILE *out)
 {
     char t0[16];
+    const ProjCalib *c = projection_calib(v->p->model);
+    int capped;
     plan_cli_date(v->p->win_end, t0, sizeof t0);
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "unit", v->p->cpu ? "cpu" : "gpu");
+    cJSON_AddStringToObject(o, "unit", unit_of(v->p));
+    cJSON_AddStringToObject(o, "reference_model", v->p->ref_model);
     cJSON_AddStringToObject(o, "scenario", v->scenario ? v->scenario : "base");
     cJSON_AddStringToObject(o, "t0", t0);
     cJSON_AddNumberToObject(o, "institute_growth", v->p->institute_growth);
+    cJSON_AddNumberToObject(o, "intensity", v->params->intensity);
+    cJSON_AddNumberToObject(o, "intensity_raw", projection_intensity_raw(v->p->model, &capped));
+    cJSON_AddBoolToObject(o, "intensity_capped", capped);
+    cJSON_AddNumberToObject(o, "halflife_months", v->params->halflife);
     cJSON_AddNumberToObject(o, "institute_buffer", v->p->institute_buffer);
+    cJSON_AddNumberToObject(o, "backtest_cuts", c->ncuts);
+    cJSON_AddBoolToObject(o, "calibrated", c->ncuts >= PROJ_MIN_CUTS);
+    if (v->r->nyears > PROJ_WARN_YEARS)
+        cJSON_AddStringToObject(o, "warning", "past 5 years the ranges are wide and the roster "
+                                              "rarely says who will be there");
     json_years(o, v);
+    cJSON *past = cJSON_AddArrayToObject(o, "past_years"); /* on the same scale */
+    for (int i = 0; i < v->p->nyear_use; i++) {
+        const PlanYearUse *u = &v->p->year_use[i];
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddNumberToObject(e, "year", u->year);
+        cJSON_AddNumberToObject(e, "months", u->months);
+        cJSON_AddNumberToObject(e, "used", u->used);
+        cJSON_AddNumberToObject(e, "capacity", u->capacity);
+        cJSON_AddItemToArray(past, e);
+    }
     json_profiles(o, v);
     json_groups(o, v);
     json_totals(o, v);
@@ -211,32 +278,26 @@ static void print_json(const View *v, FILE *out)
 
 /* ---- CSV: one table, a row per group, domain or total and year ---- */
 
-static void csv_row(FILE *out, const char *kind, const char *name, const char *domain, int y,
-                    const ProjTotals *t, const ProjGroupYear *g)
+static void csv_row(FILE *out, const View *v, const char *kind, const char *name,
+                    const char *domain, int y, const ProjTotals *t, const ProjGroupYear *g)
 {
+    int64_t f, to;
+    char a[16], b[16];
+    double x[PLAN_CSV_NUMS];
+    projection_year_span(v->p->model, y, &f, &to);
+    plan_cli_date(f, a, sizeof a);
+    plan_cli_date(to, b, sizeof b);
     plan_cli_csv_cell(out, kind);
     fputc(',', out);
     plan_cli_csv_cell(out, name);
     fputc(',', out);
     plan_cli_csv_cell(out, domain);
-    fprintf(out, ",%d", y);
-    double heads = g ? g->heads : t->heads, base = g ? g->base : t->base;
-    double pool = g ? g->pool : t->pool, demand = g ? g->demand : t->demand;
-    const double *dc = g ? g->demand_c : t->demand_c;
-    double v[] = {heads, base, pool, demand, dc[0], dc[1], dc[2], dc[3], dc[4]};
-    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+    fprintf(out, ",%d,%s,%s", y, a, b);
+    plan_csv_values(g, t, !g && strcmp(kind, "total") == 0, x);
+    for (int i = 0; i < PLAN_CSV_NUMS; i++) {
         fputc(',', out);
-        plan_cli_csv_num(out, v[i]);
-    }
-    for (int c = 0; c < MEMCLASS_COUNT; c++) {
-        fputc(',', out);
-        if (!g && strcmp(kind, "total") == 0)
-            plan_cli_csv_num(out, t->capacity_c[c]);
-    }
-    for (int c = 0; c < MEMCLASS_COUNT; c++) {
-        fputc(',', out);
-        if (!g && strcmp(kind, "total") == 0)
-            plan_cli_csv_num(out, t->gap_c[c]);
+        if (!isnan(x[i]))
+            plan_cli_csv_num(out, x[i]);
     }
     fputs("\r\n", out);
 }
@@ -245,20 +306,19 @@ static void print_csv(const View *v, FILE *out)
 {
     const Plan *p = v->p;
     int Y = v->r->nyears;
-    fputs("kind,name,domain,year,heads,base,pool,demand,demand_24,demand_48,demand_80,"
-          "demand_80plus,demand_unknown,capacity_24,capacity_48,capacity_80,capacity_80plus,"
-          "capacity_unknown,gap_24,gap_48,gap_80,gap_80plus,gap_unknown\r\n",
-          out);
+    for (int i = 0; i < PLAN_CSV_TEXTS + PLAN_CSV_NUMS; i++)
+        fprintf(out, "%s%s", i ? "," : "", plan_csv_cols[i]);
+    fputs("\r\n", out);
     for (int g = 0; g < p->ngroups; g++)
         for (int y = 1; y <= Y; y++)
-            csv_row(out, "group", p->groups[g], p->domains[p->group_domain[g]], y, NULL,
+            csv_row(out, v, "group", p->groups[g], p->domains[p->group_domain[g]], y, NULL,
                     &v->r->gy[(size_t)g * Y + y - 1]);
     for (int d = 0; d < p->ndomains; d++)
         for (int y = 1; y <= Y; y++)
-            csv_row(out, "domain", p->domains[d], p->domains[d], y,
+            csv_row(out, v, "domain", p->domains[d], p->domains[d], y,
                     &v->r->dom[(size_t)d * Y + y - 1], NULL);
     for (int y = 1; y <= Y; y++)
-        csv_row(out, "total", "", "", y, &v->r->total[y - 1], NULL);
+        csv_row(out, v, "total", "", "", y, &v->r->total[y - 1], NULL);
 }
 
 /* ---- text ---- */
@@ -268,8 +328,13 @@ static void text_header(const View *v, FILE *out)
     const Plan *p = v->p;
     char a[16], b[16];
     plan_cli_date(p->win_end, a, sizeof a);
-    fprintf(out, "projection from %s, scenario %s: %ss held on average over each year\n", a,
-            v->scenario ? v->scenario : "base", plan_cli_unit(p));
+    if (p->cpu)
+        fprintf(out, "projection from %s, scenario %s: mean CPUs in use over each year (CPUs "
+                     "stand in for GPUs)\n", a, v->scenario ? v->scenario : "base");
+    else
+        fprintf(out, "projection from %s, scenario %s: GPU-eq = GPUs x relative speed, "
+                     "reference model %s = 1.0, mean over each year\n",
+                a, v->scenario ? v->scenario : "base", p->ref_model);
     for (int y = 1; y <= v->r->nyears; y++) {
         int64_t f, t;
         projection_year_span(p->model, y, &f, &t);
@@ -277,28 +342,42 @@ static void text_header(const View *v, FILE *out)
         plan_cli_date(t, b, sizeof b);
         fprintf(out, "%sy%d = %s..%s", y == 1 ? "  " : ", ", y, a, b);
     }
-    fprintf(out, "\n  profiles (%ss per member b_p, memory class):", plan_cli_unit(p));
-    for (int i = 0; i < p->fit.k; i++)
-        fprintf(out, "%s %d: %.2f, %s", i ? ";" : "", i + 1, v->params->gpus[i],
-                profiles_mem_class_name(profiles_mem_class(v->params->mem[i])));
-    fprintf(out, "\n\n");
+    const ProjCalib *c = projection_calib(p->model);
+    if (c->ncuts >= PROJ_MIN_CUTS)
+        fprintf(out, "\n  ranges: p10-p90 from %d backtest cuts; half-life %g months; buffer "
+                     "%.0f %% (p80 of the backtest's under-forecasts)\n",
+                c->ncuts, v->params->halflife, 100 * p->institute_buffer);
+    else
+        fprintf(out, "\n  ranges: not calibrated (%d backtest cuts, %d needed); half-life %g "
+                     "months\n", c->ncuts, PROJ_MIN_CUTS, v->params->halflife);
+    int capped;
+    double ir = projection_intensity_raw(p->model, &capped);
+    fprintf(out, "  intensity %+.1f %%/yr (measured %+.1f %%%s)\n", 100 * v->params->intensity,
+            100 * ir, capped ? ", capped" : "");
+    if (v->r->nyears > PROJ_WARN_YEARS)
+        fprintf(out, "warning: %d years: past %d years the ranges are wide and the roster "
+                     "rarely says who will be there\n", v->r->nyears, PROJ_WARN_YEARS);
+    fputc('\n', out);
 }
 
 static void text_groups(const View *v, FILE *out)
 {
     const Plan *p = v->p;
     int Y = v->r->nyears;
-    char name[64], dom[64];
-    fprintf(out, "%-20s %-12s %3s %6s %8s %7s %7s %8s\n", "group", "domain", "yr", "heads",
-            "base", "pool", "buffer", "demand");
+    char name[64], dom[64], rg[48];
+    fprintf(out, "%-20s %-12s %3s %6s %8s %-22s %7s %7s %8s  (%s)\n", "group", "domain", "yr",
+            "heads", "expected", "range p10-p90", "pool", "buffer", "need", unit_of(p));
     for (int g = 0; g < p->ngroups; g++) {
+        int capped;
         cli_sanitize(name, sizeof name, p->groups[g]);
         cli_sanitize(dom, sizeof dom, p->domains[p->group_domain[g]]);
+        projection_growth_raw(p->model, g, &capped);
         for (int y = 1; y <= Y; y++) {
             const ProjGroupYear *t = &v->r->gy[(size_t)g * Y + y - 1];
-            fprintf(out, "%-20.20s %-12.12s %3d %6.1f %8.2f %7.2f %6.0f%% %8.2f\n",
-                    y == 1 ? name : "", y == 1 ? dom : "", y, t->heads, t->base, t->pool,
-                    100 * v->params->buffer[g], t->demand);
+            plan_range_text(t->base_r, NULL, rg, sizeof rg);
+            fprintf(out, "%-20.20s %-12.12s %3d %6.1f %8.2f %-22s %7.2f %7.2f %8.2f%s\n",
+                    y == 1 ? name : "", y == 1 ? dom : "", y, t->heads, t->base, rg, t->pool,
+                    t->buffer_add, t->demand, y == 1 && capped ? "  growth capped" : "");
         }
     }
 }
@@ -307,8 +386,8 @@ static void text_totals(const View *v, FILE *out)
 {
     const Plan *p = v->p;
     int Y = v->r->nyears;
-    char dom[64];
-    fprintf(out, "\nby domain%*s", 25, "");
+    char dom[64], rg[48];
+    fprintf(out, "\nneed by domain (%s)%*s", unit_of(p), 14, "");
     for (int y = 1; y <= Y; y++)
         fprintf(out, " %8s%d", "y", y);
     fputc('\n', out);
@@ -319,7 +398,18 @@ static void text_totals(const View *v, FILE *out)
             fprintf(out, " %9.2f", v->r->dom[(size_t)d * Y + y - 1].demand);
         fputc('\n', out);
     }
-    fprintf(out, "\nby GPU memory class (GiB)   demand / capacity / gap\n");
+    fprintf(out, "\ninstitute (%s)\n", unit_of(p));
+    for (int y = 1; y <= Y; y++) {
+        const ProjTotals *t = &v->r->total[y - 1];
+        plan_range_text(t->base_r, NULL, rg, sizeof rg);
+        fprintf(out, "  y%d expected use %.1f (%s), pool %.1f (sum of groups' %.1f, %.1f shared "
+                     "between groups), buffer %.1f, need %.1f",
+                y, t->base, rg, t->pool, t->pool_sum, t->pool_sum - t->pool, t->buffer_add,
+                t->demand);
+        plan_range_text(t->demand_r, NULL, rg, sizeof rg);
+        fprintf(out, " (%s)\n", rg);
+    }
+    fprintf(out, "\nby GPU memory class (GiB)   need / capacity / gap (%s)\n", unit_of(p));
     for (int c = 0; c < MEMCLASS_COUNT; c++) {
         fprintf(out, "  %-8s", profiles_mem_class_name(c));
         for (int y = 1; y <= Y; y++) {
@@ -335,6 +425,14 @@ static void text_totals(const View *v, FILE *out)
         fprintf(out, "  y%d %7.1f / %6.1f / %+7.1f", y, t->demand, t->capacity, t->gap);
     }
     fputc('\n', out);
+    int nm = projection_nmodels(p->model);
+    for (int i = 0; i < nm && !p->cpu; i++) {
+        const ProjModelInfo *mi = projection_model_info(p->model, i);
+        fprintf(out, "%s%s %.1f", i ? ", " : "  gap y1 in physical GPUs of a purchase model: ",
+                mi->name, v->r->total[0].gap / (mi->speed > 0 ? mi->speed : 1));
+        if (i == nm - 1)
+            fputc('\n', out);
+    }
 }
 
 static void text_edits(const View *v, FILE *out)
@@ -371,95 +469,17 @@ static void print_text(const View *v, FILE *out)
 
 /* ---- backtest ---- */
 
-static void backtest_json(const PlanBacktest *b, FILE *out)
-{
-    char cut[16];
-    plan_cli_date(b->cut, cut, sizeof cut);
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "cut", cut);
-    cJSON_AddStringToObject(o, "unit", b->cpu ? "cpu" : "gpu");
-    cJSON_AddNumberToObject(o, "scored_months", b->scored_months);
-    cJSON_AddNumberToObject(o, "profiles", b->profiles);
-    cJSON_AddNumberToObject(o, "users", b->users);
-    cJSON *w = cJSON_AddObjectToObject(o, "wape");
-    const char *wk[] = {"naive", "base", "demand"};
-    const double wv[] = {b->score.wape_naive, b->score.wape_base, b->score.wape_demand};
-    for (int i = 0; i < 3; i++) {
-        if (wv[i] < 0)
-            cJSON_AddNullToObject(w, wk[i]);
-        else
-            cJSON_AddNumberToObject(w, wk[i], wv[i]);
-    }
-    cJSON *t = cJSON_AddObjectToObject(o, "total");
-    cJSON_AddNumberToObject(t, "actual", b->score.after);
-    cJSON_AddNumberToObject(t, "naive", b->score.naive);
-    cJSON_AddNumberToObject(t, "base", b->score.base);
-    cJSON_AddNumberToObject(t, "demand", b->score.demand);
-    cJSON *a = cJSON_AddArrayToObject(o, "groups");
-    for (int g = 0; g < b->ngroups; g++) {
-        const BtGroup *x = &b->g[g];
-        cJSON *e = cJSON_CreateObject();
-        cJSON_AddStringToObject(e, "name", b->groups[g]);
-        cJSON_AddNumberToObject(e, "before", x->before);
-        cJSON_AddNumberToObject(e, "actual", x->after);
-        cJSON_AddNumberToObject(e, "growth", x->growth);
-        cJSON_AddNumberToObject(e, "naive", x->naive);
-        cJSON_AddNumberToObject(e, "base", x->model_base);
-        cJSON_AddNumberToObject(e, "demand", x->model_demand);
-        cJSON_AddNumberToObject(e, "err_naive", x->err_naive);
-        cJSON_AddNumberToObject(e, "err_base", x->err_base);
-        cJSON_AddNumberToObject(e, "err_demand", x->err_demand);
-        cJSON_AddItemToArray(a, e);
-    }
-    cli_json_schema(o, "project-backtest");
-    cli_print_json(o, out);
-    cJSON_Delete(o);
-}
-
-static void backtest_text(const PlanBacktest *b, FILE *out)
-{
-    char cut[16], name[64];
-    const char *u = b->cpu ? "CPU" : "GPU";
-    plan_cli_date(b->cut, cut, sizeof cut);
-    fprintf(out, "backtest at %s: fitted on the 12 months before (%d users, %d profiles), "
-                 "scored on the %.1f months after\n",
-            cut, b->users, b->profiles, b->scored_months);
-    fprintf(out, "%ss held on average; naive = the group's last 12 months x (1 + growth)\n", u);
-    if (b->cpu)
-        fprintf(out, "no job in this database holds a GPU: CPU-hours stand in for GPU-hours\n");
-    fprintf(out, "\n%-20s %9s %9s %9s %9s %9s\n", "group", "before", "actual", "naive", "model",
-            "demand");
-    for (int g = 0; g < b->ngroups; g++) {
-        const BtGroup *x = &b->g[g];
-        cli_sanitize(name, sizeof name, b->groups[g]);
-        fprintf(out, "%-20.20s %9.2f %9.2f %9.2f %9.2f %9.2f\n", name, x->before, x->after,
-                x->naive, x->model_base, x->model_demand);
-    }
-    fprintf(out, "%-20s %9s %9.2f %9.2f %9.2f %9.2f\n", "total", "", b->score.after,
-            b->score.naive, b->score.base, b->score.demand);
-    if (b->score.wape_naive < 0)
-        fprintf(out, "\nerror: none to compute (nothing was used after the cut)\n");
-    else
-        fprintf(out,
-                "\nerror (WAPE: sum |projected - actual| / sum actual): naive %.1f %%, model "
-                "%.1f %% (base), %.1f %% (demand with pool and buffer: headroom by design)\n",
-                100 * b->score.wape_naive, 100 * b->score.wape_base, 100 * b->score.wape_demand);
-    fprintf(out, "use is capped by capacity: long waits mark demand that went unmet\n");
-}
-
 static int run_backtest(Store *st, const ProjectArgs *a)
 {
     PlanOpts o = a->o;
-    if (plan_cli_parse_date(a->backtest, &o.cut) < 0)
+    o.cut = 0;
+    if (a->backtest && plan_cli_parse_date(a->backtest, &o.cut) < 0)
         return cli_error("--backtest: bad date '%s' (YYYY-MM-DD or YYYY-MM)", a->backtest);
     PlanBacktest b;
     CpErr err;
     if (plan_backtest(st, &o, &b, &err) < 0)
         return cli_error("%s", err.msg);
-    if (a->json)
-        backtest_json(&b, stdout);
-    else
-        backtest_text(&b, stdout);
+    project_backtest_print(&b, a->json, stdout);
     plan_backtest_free(&b);
     return 0;
 }
@@ -505,8 +525,12 @@ static int parse_args(int argc, char **argv, ProjectArgs *a)
             a->bench = 1;
         else if (strcmp(argv[i], "--scenario") == 0 && i + 1 < argc)
             a->scenario = argv[++i];
-        else if (strcmp(argv[i], "--backtest") == 0 && i + 1 < argc)
-            a->backtest = argv[++i];
+        else if (strcmp(argv[i], "--backtest") == 0) {
+            a->do_backtest = 1;
+            if (i + 1 < argc && argv[i + 1][0] >= '0' && argv[i + 1][0] <= '9')
+                a->backtest = argv[++i];
+        } else if (strcmp(argv[i], "--explain") == 0 && i + 1 < argc)
+            a->explain = argv[++i];
         else if (strcmp(argv[i], "--years") == 0 && i + 1 < argc) {
             char *end;
             long y = strtol(argv[++i], &end, 10);
@@ -557,7 +581,10 @@ static int project(Store *st, const ProjectArgs *a)
     }
     v.r = projection_result_new(p->model);
     projection_run(p->model, v.params, v.r);
-    if (a->json)
+    if (a->explain) {
+        if (project_explain_print(p, v.params, v.r, a->explain, stdout) != 0)
+            goto out;
+    } else if (a->json)
         print_json(&v, stdout);
     else if (a->csv)
         print_csv(&v, stdout);
@@ -584,7 +611,7 @@ static int exec_project(CliCtx *ctx, int argc, char **argv)
     Store *st = cli_store(ctx);
     if (!st)
         return 1;
-    if (a.backtest)
+    if (a.do_backtest)
         return run_backtest(st, &a);
     if (check_scenario(st, a.scenario))
         return 1;
@@ -593,23 +620,24 @@ static int exec_project(CliCtx *ctx, int argc, char **argv)
 
 const CmdEntry cmd_project = {
     "project",
-    "capplan project [--scenario S] [--years N] [--json|--csv] | --backtest DATE",
-    "\nGPU demand per group and year from the compute profiles (DESIGN.md, Core model):\n"
-    "heads by profile (roster end dates, growth r_g, newcomers with the group's mix),\n"
-    "base = sum of heads x b_p, pool = ceil(s_g x heads) x h_g, demand = (base + pool) x\n"
-    "(1 + buffer), split by GPU memory class (<=24, <=48, <=80, >80 GiB, unknown), summed\n"
-    "by domain; capacity from the inventory x relative speed; gap = demand - capacity.\n"
-    "Every figure is the mean number of GPUs held over the year. Uses the profiles of\n"
-    "the last `capplan profile` run, recomputed when data was imported since.\n\n"
+    "capplan project [--scenario S] [--years N] [--json|--csv|--explain GROUP] | --backtest "
+    "[DATE] [--json]",
+    "\nModel v2 (docs/planning.md): per group and year, expected use = each member's own\n"
+    "exponentially weighted rate (leavers by the roster), newcomers at the measured rate\n"
+    "and ramp, head growth and the institute's intensity trend; need = expected use +\n"
+    "the group's exploration/HPO pool (q90 of its burst curve) + the buffer measured by\n"
+    "the backtest. All in GPU-eq (GPUs x relative speed, the reference model named), with\n"
+    "the p10-p90 range of the rolling backtest (\"not calibrated\" below 3 cuts).\n\n"
     "options:\n"
     "  --scenario S      apply scenario S's edits (default: base, the measured values)\n"
-    "  --years N         horizon in years (default 3)\n"
+    "  --years N         horizon in years (default 3, at most 10; a warning past 5)\n"
     "  --json            every term per group and year, parameters measured and edited\n"
     "  --csv             one table: a row per group, domain and total and year\n"
+    "  --explain GROUP   the group's year-1 need in parts: stayers, leavers, newcomers,\n"
+    "                    intensity, pool share, buffer share, naming the people\n"
     "  --window, --roles, --min-jobs, --k   as for capplan profile\n"
-    "  --backtest DATE   fit on the 12 months before DATE (first of a month), project 12\n"
-    "                    months, compare with the use recorded after it, per group and in\n"
-    "                    total (WAPE), beside the naive projection (last 12 months x\n"
-    "                    (1 + growth)). Without GPUs in the database, CPU-hours stand in.\n"
+    "  --backtest [DATE] the rolling backtest: every monthly cut with 6 months before and\n"
+    "                    12 after (DATE: that cut alone), per-group WAPE of expected use\n"
+    "                    and of naive, the total's error and bias, actual/forecast p10-p90\n"
     "  --bench           time a recompute after one parameter change\n",
     exec_project};

@@ -349,7 +349,7 @@ static void value_text(char *buf, size_t n, int edited, double v, double measure
 static void diff_text(const Plan *p, const Diff *d)
 {
     int Y = d->years;
-    printf("%s -> %s: total demand (%ss)", d->a, d->b, plan_cli_unit(p));
+    printf("%s -> %s: total need (%s)", d->a, d->b, p->cpu ? "CPUs" : "GPU-eq");
     for (int y = 0; y < Y; y++)
         printf("  y%d %.1f -> %.1f (%+.1f)", y + 1, d->da[y], d->db[y], d->db[y] - d->da[y]);
     printf("\n");
@@ -373,7 +373,8 @@ static void diff_text(const Plan *p, const Diff *d)
             printf("  %+.2f", x->effect[Y - 1]);
         printf("%s%s\n", reason[0] ? "; " : "", reason);
     }
-    printf("\n(effect: change in total demand when only that parameter moves from %s to %s)\n",
+    printf("\n(effect: change in total need, GPU-eq, when only that parameter moves from %s to "
+           "%s;\n a purchase changes capacity, not need)\n",
            d->a, d->b);
 }
 
@@ -486,15 +487,18 @@ const CmdEntry cmd_scenario = {
     "      --group G           group parameters for group G only (default: every group)\n"
     "      --reason TEXT       why (shown by diff and in the report)\n"
     "  diff A B [--json]       every parameter that differs, its reason, and its effect on\n"
-    "                          total demand (only that parameter moved from A to B)\n"
+    "                          total need (only that parameter moved from A to B)\n"
     "  rm S                    remove S and its history\n"
     "  undo S                  take back S's latest edit\n\n"
     "keys:\n"
-    "  growth    r_g, the group's growth a year (0.08 = 8 %)\n"
-    "  share     s_g, share of the group's members bursting at once (0..1)\n"
-    "  burst     h_g, GPUs one burst needs\n"
-    "  buffer    buffer_g on top of base + pool (0.1 = 10 %)\n"
-    "  gpus.N    b_p, full-time GPUs per member of profile N\n"
-    "  mem.N     GPU memory (GiB) profile N needs: sets its memory class\n"
-    "  purchase.C.yK   GPUs of class C (24, 48, 80, 80+) bought for year K and after\n",
+    "  growth    r_g, the group's head growth a year (0.08 = 8 %)\n"
+    "  pool      the group's exploration/HPO pool, GPU-eq\n"
+    "  buffer    on top of expected use + pool (0.1 = 10 %)\n"
+    "  intensity the institute's use per member trend a year (0.05 = 5 %)\n"
+    "  halflife  months of the members' own rates' weighting: 1, 3, 6 or 12\n"
+    "  gpus.N    GPU-eq per member of profile N (replaces their own rates)\n"
+    "  mem.N     GPU memory (GiB) of profile N's members: sets their memory class\n"
+    "  purchase.MODEL.yK   N GPUs of an inventory model (e.g. purchase.H100.y1=16)\n"
+    "            bought for year K and after\n"
+    "model v1's keys share, burst and purchase.CLASS.yK are refused, naming the new key\n",
     exec_scenario};

@@ -1,6 +1,7 @@
 #include "core/backtest.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 double backtest_wape(const double *pred, const double *actual, int n)
@@ -34,4 +35,20 @@ void backtest_score(BtGroup *groups, int n, BtScore *out)
     out->wape_naive = out->after > 0 ? e_naive / out->after : -1;
     out->wape_base = out->after > 0 ? e_base / out->after : -1;
     out->wape_demand = out->after > 0 ? e_demand / out->after : -1;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+double backtest_percentile(double *v, int n, double p)
+{
+    if (n <= 0)
+        return NAN;
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    double r = p / 100 * (n - 1);
+    int i = (int)r;
+    return i + 1 < n ? v[i] + (r - i) * (v[i + 1] - v[i]) : v[n - 1];
 }

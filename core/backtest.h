@@ -36,4 +36,8 @@ void backtest_score(BtGroup *groups, int n, BtScore *out);
 /* sum |pred - actual| / sum actual over n values; -1 when sum actual <= 0. */
 double backtest_wape(const double *pred, const double *actual, int n);
 
+/* The p-th percentile (0..100) of n values, linear between order
+ * statistics; v is sorted in place. NAN when n == 0. */
+double backtest_percentile(double *v, int n, double p);
+
 #endif

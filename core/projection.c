@@ -1,22 +1,32 @@
 #include "core/projection.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/features.h"
 
 struct ProjModel {
-    int G, P, D, Y;
-    int *gdom;        /* G */
-    double *heads0;   /* G */
-    double *stay;     /* G x P x Y */
-    double *arrive;   /* G x Y */
-    double *mix;      /* G x P */
-    double *cap;      /* MEMCLASS_COUNT x Y */
-    int64_t *ystart;  /* Y + 1 */
-    double *growth, *share, *burst, *buffer; /* G: measured */
-    double *gpus, *mem;                      /* P: measured */
+    int G, P, D, Y, U, M;
+    int *gdom;                /* G */
+    double *heads0;           /* G */
+    ProjUser *users;          /* U */
+    double *present;          /* U x Y: share of year y before the roster end */
+    double *arrive;           /* G x Y */
+    double *mix;              /* G x P */
+    double *newrate, *ramp;   /* G */
+    double *cls_share;        /* G x MEMCLASS_COUNT: the members' use by class */
+    double *cap;              /* MEMCLASS_COUNT x Y */
+    int64_t *ystart;          /* Y + 1 */
+    double *growth, *growth_raw, *pool; /* G: measured */
+    int *growth_capped;       /* G */
+    double pool_inst, intensity, intensity_raw, growth_inst, newrate_inst, ramp_inst;
+    int intensity_capped;
+    double *gpus, *mem;       /* P: members' mean rate at the chosen half-life, memory p75 */
+    ProjModelInfo models[PROJ_MAX_MODELS];
+    ProjCalib calib;
 };
 
 /* ---- small helpers ---- */
@@ -36,82 +46,60 @@ static double overlap(int64_t a, int64_t b, int64_t from, int64_t to)
     return hi > lo && b > a ? (double)(hi - lo) / (double)(b - a) : 0;
 }
 
-static double *stay_at(const ProjModel *m, int g, int p)
+/* v when finite, else 0: no NaN or inf reaches an output. */
+static double fin(double v)
 {
-    return m->stay + ((size_t)g * m->P + p) * m->Y;
+    return isfinite(v) ? v : 0;
 }
 
 /* ---- measured values ---- */
 
-static void measure_profiles(ProjModel *m, const ProjInput *in)
+static void measure_profiles(ProjModel *m)
 {
-    double *v = xmalloc(((size_t)in->nusers + 1) * sizeof *v);
+    double *v = xmalloc(((size_t)m->U + 1) * sizeof *v);
+    int h = m->calib.half;
     for (int p = 0; p < m->P; p++) {
         int n = 0, nm = 0;
-        for (int i = 0; i < in->nusers; i++)
-            if (in->users[i].profile == p)
-                v[n++] = in->users[i].conc_mean;
-        m->gpus[p] = features_percentile(v, n, PROJ_B_PERCENTILE);
-        for (int i = 0; i < in->nusers; i++)
-            if (in->users[i].profile == p && in->users[i].mem_gib >= 0)
-                v[nm++] = in->users[i].mem_gib;
-        m->mem[p] = nm > 0 ? features_percentile(v, nm, PROJ_B_PERCENTILE) : -1;
+        double s = 0;
+        for (int i = 0; i < m->U; i++)
+            if (m->users[i].profile == p) {
+                s += m->users[i].rate[h];
+                n++;
+            }
+        m->gpus[p] = n > 0 ? s / n : 0;
+        for (int i = 0; i < m->U; i++)
+            if (m->users[i].profile == p && m->users[i].mem_gib >= 0)
+                v[nm++] = m->users[i].mem_gib;
+        m->mem[p] = nm > 0 ? features_percentile(v, nm, 75) : -1;
     }
     free(v);
 }
 
-/* s_g and h_g of group g (g < 0: everyone); 0 with *n = 0 when no member. */
-static void measure_pool(const ProjInput *in, int g, double *share, double *burst, int *n)
+static void place_members(ProjModel *m)
 {
-    double *v = xmalloc(((size_t)in->nusers + 1) * sizeof *v);
-    double s = 0;
-    int k = 0;
-    for (int i = 0; i < in->nusers; i++) {
-        const ProjUser *u = &in->users[i];
-        if (g >= 0 && u->group != g)
-            continue;
-        s += u->burst_frac;
-        v[k++] = u->conc_peak > u->conc_mean ? u->conc_peak - u->conc_mean : 0;
-    }
-    *share = k > 0 ? s / k : 0;
-    *burst = features_percentile(v, k, 50);
-    *n = k;
-    free(v);
-}
-
-static void measure_groups(ProjModel *m, const ProjInput *in)
-{
-    double all_share, all_burst;
-    int n;
-    measure_pool(in, -1, &all_share, &all_burst, &n);
-    for (int g = 0; g < m->G; g++) {
-        measure_pool(in, g, &m->share[g], &m->burst[g], &n);
-        if (n == 0) {
-            m->share[g] = all_share;
-            m->burst[g] = all_burst;
-        }
-    }
-}
-
-/* ---- heads ---- */
-
-static void place_members(ProjModel *m, const ProjInput *in)
-{
-    for (int i = 0; i < in->nusers; i++) {
-        const ProjUser *u = &in->users[i];
+    for (int i = 0; i < m->U; i++) {
+        const ProjUser *u = &m->users[i];
         if (u->group < 0 || u->group >= m->G)
             continue;
         m->heads0[u->group] += 1;
-        for (int y = 0; y < m->Y; y++) {
-            double pres = overlap(m->ystart[y], m->ystart[y + 1], INT64_MIN, u->leaves);
-            if (u->profile >= 0 && u->profile < m->P) {
-                stay_at(m, u->group, u->profile)[y] += pres;
-                continue;
-            }
-            for (int p = 0; p < m->P; p++)
-                stay_at(m, u->group, p)[y] += pres * m->mix[(size_t)u->group * m->P + p];
-        }
+        for (int y = 0; y < m->Y; y++)
+            m->present[(size_t)i * m->Y + y] =
+                overlap(m->ystart[y], m->ystart[y + 1], INT64_MIN, u->leaves);
+        double r = u->rate[m->calib.half];
+        m->cls_share[(size_t)u->group * MEMCLASS_COUNT + profiles_mem_class(u->mem_gib)] +=
+            r > 0 ? r : 0;
     }
+    for (int g = 0; g < m->G; g++) {
+        double *c = m->cls_share + (size_t)g * MEMCLASS_COUNT, s = 0;
+        for (int k = 0; k < MEMCLASS_COUNT; k++)
+            s += c[k];
+        for (int k = 0; k < MEMCLASS_COUNT; k++)
+            c[k] = s > 0 ? c[k] / s : k == MEMCLASS_UNKNOWN;
+    }
+}
+
+static void place_arrivals(ProjModel *m, const ProjInput *in)
+{
     for (int a = 0; a < in->narrivals; a++) {
         const ProjArrival *ar = &in->arrivals[a];
         if (ar->group < 0 || ar->group >= m->G)
@@ -134,17 +122,39 @@ static void place_capacity(ProjModel *m, const ProjInput *in)
     }
 }
 
-static void build_mix(ProjModel *m, const ProjInput *in)
+static void build_mix(ProjModel *m)
 {
-    int *labels = xmalloc(((size_t)in->nusers + 1) * sizeof *labels);
-    int *group = xmalloc(((size_t)in->nusers + 1) * sizeof *group);
-    for (int i = 0; i < in->nusers; i++) {
-        labels[i] = in->users[i].profile;
-        group[i] = in->users[i].group;
+    int *labels = xmalloc(((size_t)m->U + 1) * sizeof *labels);
+    int *group = xmalloc(((size_t)m->U + 1) * sizeof *group);
+    for (int i = 0; i < m->U; i++) {
+        labels[i] = m->users[i].profile;
+        group[i] = m->users[i].group;
     }
-    profiles_mix(labels, group, in->nusers, m->G, m->gdom, m->P, m->mix);
+    profiles_mix(labels, group, m->U, m->G, m->gdom, m->P, m->mix);
     free(labels);
     free(group);
+}
+
+static void take_fit(ProjModel *m, const DemFit *f)
+{
+    for (int g = 0; g < m->G && f && g < f->ngroups; g++) {
+        const DemGroup *d = &f->groups[g];
+        m->growth[g] = fin(d->growth);
+        m->growth_raw[g] = isfinite(d->growth_raw) ? d->growth_raw : m->growth[g];
+        m->growth_capped[g] = d->growth_capped;
+        m->newrate[g] = fin(d->newrate);
+        m->ramp[g] = d->ramp > 0 ? fin(d->ramp) : 1;
+        m->pool[g] = fin(d->pool);
+    }
+    if (f) {
+        m->pool_inst = fin(f->pool_inst);
+        m->intensity = fin(f->intensity);
+        m->intensity_raw = fin(f->intensity_raw);
+        m->intensity_capped = f->intensity_capped;
+        m->growth_inst = fin(f->growth);
+        m->newrate_inst = fin(f->newrate);
+        m->ramp_inst = f->ramp > 0 ? fin(f->ramp) : 1;
+    }
 }
 
 ProjModel *projection_prepare(const ProjInput *in)
@@ -153,29 +163,43 @@ ProjModel *projection_prepare(const ProjInput *in)
     m->G = in->ngroups;
     m->P = in->nprofiles;
     m->D = in->ndomains;
+    m->U = in->nusers;
+    m->M = in->nmodels < PROJ_MAX_MODELS ? in->nmodels : PROJ_MAX_MODELS;
     m->Y = in->nyears < 1 ? 1 : in->nyears > PROJ_MAX_YEARS ? PROJ_MAX_YEARS : in->nyears;
+    m->calib = in->calib;
+    if (m->calib.half < 0 || m->calib.half >= DEM_NHALF)
+        m->calib.half = 2;
+    for (int i = 0; i < m->M; i++)
+        m->models[i] = in->models[i];
     m->gdom = xcalloc((size_t)(m->G + 1), sizeof *m->gdom);
     for (int g = 0; g < m->G; g++)
         m->gdom[g] = in->group_domain ? in->group_domain[g] : 0;
     m->ystart = xmalloc((size_t)(m->Y + 1) * sizeof *m->ystart);
     memcpy(m->ystart, in->year_start, (size_t)(m->Y + 1) * sizeof *m->ystart);
-    m->heads0 = xcalloc((size_t)(m->G + 1), sizeof(double));
-    m->stay = xcalloc((size_t)(m->G * m->P * m->Y + 1), sizeof(double));
-    m->arrive = xcalloc((size_t)(m->G * m->Y + 1), sizeof(double));
-    m->mix = xcalloc((size_t)(m->G * m->P + 1), sizeof(double));
-    m->cap = xcalloc((size_t)(MEMCLASS_COUNT * m->Y), sizeof(double));
-    m->growth = dup_or_zero(in->growth, m->G);
-    m->buffer = dup_or_zero(in->buffer, m->G);
-    m->share = dup_or_zero(NULL, m->G);
-    m->burst = dup_or_zero(NULL, m->G);
+    m->users = xcalloc((size_t)m->U + 1, sizeof *m->users);
+    if (m->U > 0)
+        memcpy(m->users, in->users, (size_t)m->U * sizeof *m->users);
+    m->heads0 = dup_or_zero(NULL, m->G);
+    m->present = dup_or_zero(NULL, m->U * m->Y);
+    m->arrive = dup_or_zero(NULL, m->G * m->Y);
+    m->mix = dup_or_zero(NULL, m->G * m->P);
+    m->newrate = dup_or_zero(NULL, m->G);
+    m->ramp = dup_or_zero(NULL, m->G);
+    m->cls_share = dup_or_zero(NULL, m->G * MEMCLASS_COUNT);
+    m->cap = dup_or_zero(NULL, MEMCLASS_COUNT * m->Y);
+    m->growth = dup_or_zero(NULL, m->G);
+    m->growth_raw = dup_or_zero(NULL, m->G);
+    m->growth_capped = xcalloc((size_t)m->G + 1, sizeof *m->growth_capped);
+    m->pool = dup_or_zero(NULL, m->G);
     m->gpus = dup_or_zero(NULL, m->P);
     m->mem = dup_or_zero(NULL, m->P);
     if (m->P > 0)
-        build_mix(m, in);
-    place_members(m, in);
+        build_mix(m);
+    take_fit(m, in->fit);
+    place_members(m);
+    place_arrivals(m, in);
     place_capacity(m, in);
-    measure_profiles(m, in);
-    measure_groups(m, in);
+    measure_profiles(m);
     return m;
 }
 
@@ -185,15 +209,19 @@ void projection_model_free(ProjModel *m)
         return;
     free(m->gdom);
     free(m->heads0);
-    free(m->stay);
+    free(m->users);
+    free(m->present);
     free(m->arrive);
     free(m->mix);
+    free(m->newrate);
+    free(m->ramp);
+    free(m->cls_share);
     free(m->cap);
     free(m->ystart);
     free(m->growth);
-    free(m->share);
-    free(m->burst);
-    free(m->buffer);
+    free(m->growth_raw);
+    free(m->growth_capped);
+    free(m->pool);
     free(m->gpus);
     free(m->mem);
     free(m);
@@ -240,6 +268,43 @@ void projection_year_span(const ProjModel *m, int y, int64_t *from, int64_t *to)
     *to = m->ystart[y];
 }
 
+const ProjCalib *projection_calib(const ProjModel *m)
+{
+    return &m->calib;
+}
+
+int projection_nmodels(const ProjModel *m)
+{
+    return m->M;
+}
+
+const ProjModelInfo *projection_model_info(const ProjModel *m, int i)
+{
+    return &m->models[i];
+}
+
+int projection_model_index(const ProjModel *m, const char *name)
+{
+    for (int i = 0; i < m->M; i++)
+        if (strcasecmp(m->models[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+double projection_growth_raw(const ProjModel *m, int g, int *capped)
+{
+    if (capped)
+        *capped = m->growth_capped[g];
+    return m->growth_raw[g];
+}
+
+double projection_intensity_raw(const ProjModel *m, int *capped)
+{
+    if (capped)
+        *capped = m->intensity_capped;
+    return m->intensity_raw;
+}
+
 /* ---- parameters ---- */
 
 ProjParams *projection_params_new(const ProjModel *m)
@@ -248,9 +313,9 @@ ProjParams *projection_params_new(const ProjModel *m)
     p->ngroups = m->G;
     p->nprofiles = m->P;
     p->nyears = m->Y;
+    p->nmodels = m->M;
     p->growth = dup_or_zero(NULL, m->G);
-    p->share = dup_or_zero(NULL, m->G);
-    p->burst = dup_or_zero(NULL, m->G);
+    p->pool = dup_or_zero(NULL, m->G);
     p->buffer = dup_or_zero(NULL, m->G);
     p->gpus = dup_or_zero(NULL, m->P);
     p->mem = dup_or_zero(NULL, m->P);
@@ -264,8 +329,7 @@ ProjParams *projection_params_copy(const ProjParams *src)
     ProjParams *p = xmalloc(sizeof *p);
     *p = *src;
     p->growth = dup_or_zero(src->growth, src->ngroups);
-    p->share = dup_or_zero(src->share, src->ngroups);
-    p->burst = dup_or_zero(src->burst, src->ngroups);
+    p->pool = dup_or_zero(src->pool, src->ngroups);
     p->buffer = dup_or_zero(src->buffer, src->ngroups);
     p->gpus = dup_or_zero(src->gpus, src->nprofiles);
     p->mem = dup_or_zero(src->mem, src->nprofiles);
@@ -278,8 +342,7 @@ void projection_params_free(ProjParams *p)
     if (!p)
         return;
     free(p->growth);
-    free(p->share);
-    free(p->burst);
+    free(p->pool);
     free(p->buffer);
     free(p->gpus);
     free(p->mem);
@@ -289,23 +352,24 @@ void projection_params_free(ProjParams *p)
 
 void projection_params_reset(const ProjModel *m, ProjParams *p)
 {
-    size_t g = (size_t)m->G * sizeof(double), pr = (size_t)m->P * sizeof(double);
-    if (g) {
-        memcpy(p->growth, m->growth, g);
-        memcpy(p->share, m->share, g);
-        memcpy(p->burst, m->burst, g);
-        memcpy(p->buffer, m->buffer, g);
+    for (int g = 0; g < m->G; g++) {
+        p->growth[g] = m->growth[g];
+        p->pool[g] = m->pool[g];
+        p->buffer[g] = m->calib.buffer;
     }
-    if (pr) {
-        memcpy(p->gpus, m->gpus, pr);
-        memcpy(p->mem, m->mem, pr);
+    p->intensity = m->intensity;
+    p->growth_inst = m->growth_inst;
+    p->halflife = dem_halflives[m->calib.half];
+    for (int q = 0; q < m->P; q++) {
+        p->gpus[q] = m->gpus[q];
+        p->mem[q] = m->mem[q];
     }
     for (size_t i = 0; i < (size_t)m->G * (size_t)m->P; i++)
         p->gpus_g[i] = NAN;
     memset(p->purchase, 0, sizeof p->purchase);
 }
 
-static const char *const group_keys[] = {"growth", "share", "burst", "buffer"};
+static const char *const group_keys[] = {"growth", "pool", "buffer"};
 
 int projection_key_is_group(const char *key)
 {
@@ -320,6 +384,22 @@ int projection_key_takes_group(const char *key)
     return projection_key_is_group(key) || strncmp(key, "gpus.", 5) == 0;
 }
 
+const char *projection_old_key(const char *key)
+{
+    if (strcmp(key, "share") == 0 || strcmp(key, "burst") == 0)
+        return "model v2 has no share or burst: a group's exploration/HPO pool is one figure, "
+               "set it with pool=GPU-EQ";
+    if (strncmp(key, "purchase.", 9) == 0) {
+        const char *r = key + 9;
+        static const char *const cls[] = {"24.", "48.", "80.", "80+."};
+        for (size_t i = 0; i < sizeof cls / sizeof cls[0]; i++)
+            if (strncmp(r, cls[i], strlen(cls[i])) == 0)
+                return "purchases name a GPU model of the inventory now: purchase.MODEL.yK=N "
+                       "(e.g. purchase.H100.y1=16)";
+    }
+    return NULL;
+}
+
 double projection_gpus_of(const ProjParams *p, int g, int q)
 {
     double v = g >= 0 && g < p->ngroups ? p->gpus_g[(size_t)g * (size_t)p->nprofiles + (size_t)q]
@@ -331,10 +411,8 @@ static double *group_array(ProjParams *p, const char *key)
 {
     if (strcmp(key, "growth") == 0)
         return p->growth;
-    if (strcmp(key, "share") == 0)
-        return p->share;
-    if (strcmp(key, "burst") == 0)
-        return p->burst;
+    if (strcmp(key, "pool") == 0)
+        return p->pool;
     return p->buffer;
 }
 
@@ -352,31 +430,33 @@ static int parse_index(const char *s)
     return (int)v;
 }
 
-/* A resolved key: which array and which slot. */
-typedef enum { REF_GROUP, REF_GPUS, REF_MEM, REF_PURCHASE } RefKind;
+typedef enum { REF_GROUP, REF_INST, REF_GPUS, REF_MEM, REF_PURCHASE } RefKind;
 
 typedef struct KeyRef {
     RefKind kind;
-    int index;    /* profile (0-based) for gpus/mem */
-    int group;    /* gpus: the group (0-based), -1 for every group */
-    int cls, year; /* purchase: class and year index (0-based) */
+    int index;     /* profile (0-based) for gpus/mem; model for purchase */
+    int group;     /* gpus: the group (0-based), -1 for every group */
+    int year;      /* purchase: year index (0-based) */
 } KeyRef;
 
 static int purchase_ref(const ProjModel *m, const char *rest, KeyRef *ref, CpErr *err)
 {
-    const char *dot = strchr(rest, '.');
-    int c = -1;
-    for (int i = 0; i < MEMCLASS_UNKNOWN && dot; i++)
-        if (strlen(profiles_mem_class_name(i)) == (size_t)(dot - rest) &&
-            strncmp(rest, profiles_mem_class_name(i), (size_t)(dot - rest)) == 0)
-            c = i;
+    const char *dot = strrchr(rest, '.');
+    char name[64];
     int y = dot && dot[1] == 'y' ? parse_index(dot + 2) : -1;
-    if (c < 0 || y < 1 || y > m->Y)
-        return cp_err_set(err, "bad key 'purchase.%s': expected purchase.C.yK with C one of "
-                               "24, 48, 80, 80+ and K 1..%d",
-                          rest, m->Y);
+    snprintf(name, sizeof name, "%.*s", dot ? (int)(dot - rest) : 0, rest);
+    int mi = dot ? projection_model_index(m, name) : -1;
+    if (mi < 0 || y < 1 || y > m->Y) {
+        char list[256] = "";
+        for (int i = 0; i < m->M; i++)
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "",
+                     m->models[i].name);
+        return cp_err_set(err, "bad key 'purchase.%s': expected purchase.MODEL.yK with MODEL "
+                               "one of the inventory's (%s) and K 1..%d",
+                          rest, m->M ? list : "none", m->Y);
+    }
     ref->kind = REF_PURCHASE;
-    ref->cls = c;
+    ref->index = mi;
     ref->year = y - 1;
     return 0;
 }
@@ -384,23 +464,29 @@ static int purchase_ref(const ProjModel *m, const char *rest, KeyRef *ref, CpErr
 static int resolve(const ProjModel *m, const char *key, int g, KeyRef *ref, CpErr *err)
 {
     memset(ref, 0, sizeof *ref);
+    const char *old = projection_old_key(key);
+    if (old)
+        return cp_err_set(err, "'%s' is a key of model v1: %s", key, old);
+    if (g >= m->G)
+        return cp_err_set(err, "no group %d", g);
     if (projection_key_is_group(key)) {
-        if (g >= m->G)
-            return cp_err_set(err, "no group %d", g);
         ref->kind = REF_GROUP;
         return 0;
     }
     if (g >= 0 && strncmp(key, "gpus.", 5) != 0)
-        return cp_err_set(err, "'%s' is a profile or purchase parameter: no --group", key);
-    if (g >= m->G)
-        return cp_err_set(err, "no group %d", g);
+        return cp_err_set(err, "'%s' is an institute, profile or purchase parameter: no --group",
+                          key);
     ref->group = g;
+    if (strcmp(key, "intensity") == 0 || strcmp(key, "halflife") == 0) {
+        ref->kind = REF_INST;
+        return 0;
+    }
     if (strncmp(key, "purchase.", 9) == 0)
         return purchase_ref(m, key + 9, ref, err);
     int is_gpus = strncmp(key, "gpus.", 5) == 0, is_mem = strncmp(key, "mem.", 4) == 0;
     if (!is_gpus && !is_mem)
-        return cp_err_set(err, "unknown parameter '%s' (growth, share, burst, buffer, gpus.N, "
-                               "mem.N, purchase.C.yK)",
+        return cp_err_set(err, "unknown parameter '%s' (growth, pool, buffer, intensity, "
+                               "halflife, gpus.N, mem.N, purchase.MODEL.yK)",
                           key);
     int n = parse_index(key + (is_gpus ? 5 : 4));
     if (n < 1 || n > m->P)
@@ -416,29 +502,30 @@ static int resolve(const ProjModel *m, const char *key, int g, KeyRef *ref, CpEr
 static double max_value(const char *key)
 {
     if (strcmp(key, "growth") == 0 || strcmp(key, "buffer") == 0)
-        return 2; /* shares: 200 %, twice the largest measured (7 meant as 7 % is refused) */
-    if (strcmp(key, "share") == 0)
+        return 2; /* shares: 200 % */
+    if (strcmp(key, "intensity") == 0)
         return 1;
     if (strncmp(key, "purchase.", 9) == 0)
         return 1e6; /* GPUs */
-    return 1e5;     /* GPUs per burst or per member, GiB */
+    return 1e5;     /* GPU-eq, GiB */
 }
 
 static int check_value(const char *key, double v, int is_mem, CpErr *err)
 {
     if (!isfinite(v))
         return cp_err_set(err, "%s: value must be a number", key);
-    if (strcmp(key, "growth") == 0 && v <= -1)
-        return cp_err_set(err, "growth: must be above -1 (a share per year, 0.08 = 8 %%)");
-    if (strcmp(key, "share") == 0 && (v < 0 || v > 1))
-        return cp_err_set(err, "share: must be between 0 and 1");
+    if ((strcmp(key, "growth") == 0 || strcmp(key, "intensity") == 0) && v <= -1)
+        return cp_err_set(err, "%s: must be above -1 (a share per year, 0.08 = 8 %%)", key);
+    if (strcmp(key, "halflife") == 0 && demand_half_index(v) < 0)
+        return cp_err_set(err, "halflife: must be 1, 3, 6 or 12 (months)");
     if (is_mem && v < 0 && v != -1)
         return cp_err_set(err, "%s: must be >= 0 (GiB), or -1 for unknown", key);
-    if (!is_mem && strcmp(key, "growth") != 0 && v < 0)
+    if (!is_mem && strcmp(key, "growth") != 0 && strcmp(key, "intensity") != 0 && v < 0)
         return cp_err_set(err, "%s: must be >= 0", key);
     if (v > max_value(key))
         return cp_err_set(err, "%s: %g is out of range (at most %g%s)", key, v, max_value(key),
-                          strcmp(key, "growth") == 0 || strcmp(key, "buffer") == 0
+                          strcmp(key, "growth") == 0 || strcmp(key, "buffer") == 0 ||
+                                  strcmp(key, "intensity") == 0
                               ? ", a share: 0.08 = 8 %"
                               : "");
     return 0;
@@ -461,7 +548,13 @@ int projection_param_set(const ProjModel *m, ProjParams *p, const char *key, int
         p->mem[ref.index] = value;
         break;
     case REF_PURCHASE:
-        p->purchase[ref.cls][ref.year] = value;
+        p->purchase[ref.index][ref.year] = value;
+        break;
+    case REF_INST:
+        if (strcmp(key, "intensity") == 0)
+            p->intensity = value;
+        else
+            p->halflife = value;
         break;
     case REF_GROUP: {
         double *arr = group_array(p, key);
@@ -472,17 +565,6 @@ int projection_param_set(const ProjModel *m, ProjParams *p, const char *key, int
     }
     }
     return 0;
-}
-
-static const double *group_array_const(const ProjParams *p, const char *key)
-{
-    if (strcmp(key, "growth") == 0)
-        return p->growth;
-    if (strcmp(key, "share") == 0)
-        return p->share;
-    if (strcmp(key, "burst") == 0)
-        return p->burst;
-    return p->buffer;
 }
 
 int projection_param_get(const ProjModel *m, const ProjParams *p, const char *key, int g,
@@ -499,16 +581,39 @@ int projection_param_get(const ProjModel *m, const ProjParams *p, const char *ke
         *value = p->mem[ref.index];
         break;
     case REF_PURCHASE:
-        *value = p->purchase[ref.cls][ref.year];
+        *value = p->purchase[ref.index][ref.year];
+        break;
+    case REF_INST:
+        *value = strcmp(key, "intensity") == 0 ? p->intensity : p->halflife;
         break;
     case REF_GROUP:
-        *value = m->G > 0 ? group_array_const(p, key)[g < 0 ? 0 : g] : 0;
+        *value = m->G > 0 ? (strcmp(key, "growth") == 0 ? p->growth
+                             : strcmp(key, "pool") == 0 ? p->pool
+                                                        : p->buffer)[g < 0 ? 0 : g]
+                          : 0;
         break;
     }
     return 0;
 }
 
+double projection_mem_of(const ProjModel *m, const ProjParams *p, int q)
+{
+    (void)m;
+    return p->mem[q];
+}
+
 /* ---- results ---- */
+
+/* Heads after y years of growth r, damped: year k grows by r x
+ * PROJ_GROWTH_DAMP^(k-1), so that a measured burst of growth does not
+ * compound over ten years (50 %/yr: x2.1 at most, not x58). */
+static double grown(double r, int y)
+{
+    double f = 1, d = 1;
+    for (int k = 0; k < y; k++, d *= PROJ_GROWTH_DAMP)
+        f *= 1 + r * d;
+    return f > 0 ? f : 0;
+}
 
 ProjResult *projection_result_new(const ProjModel *m)
 {
@@ -517,13 +622,10 @@ ProjResult *projection_result_new(const ProjModel *m)
     r->nprofiles = m->P;
     r->ndomains = m->D;
     r->nyears = m->Y;
-    size_t ngy = (size_t)m->G * m->Y;
-    r->gy = xcalloc(ngy + 1, sizeof *r->gy);
-    r->heads_store = xcalloc(ngy * m->P + 1, sizeof *r->heads_store);
-    for (size_t i = 0; i < ngy; i++)
-        r->gy[i].heads_p = r->heads_store + i * m->P;
+    r->gy = xcalloc((size_t)m->G * m->Y + 1, sizeof *r->gy);
     r->dom = xcalloc((size_t)m->D * m->Y + 1, sizeof *r->dom);
     r->total = xcalloc((size_t)m->Y, sizeof *r->total);
+    r->scratch = xcalloc((size_t)m->G * MEMCLASS_COUNT + 1, sizeof *r->scratch);
     return r;
 }
 
@@ -532,53 +634,145 @@ void projection_result_free(ProjResult *r)
     if (!r)
         return;
     free(r->gy);
-    free(r->heads_store);
     free(r->dom);
     free(r->total);
+    free(r->scratch);
     free(r);
 }
 
-/* Heads of group g in year index y (0-based) into t. */
-static void run_heads(const ProjModel *m, const ProjParams *p, int g, int y, ProjGroupYear *t)
+ProjRange projection_range(const ProjCalib *c, double v, int y)
 {
-    const double *mix = m->mix + (size_t)g * m->P;
-    t->stay = 0;
-    for (int q = 0; q < m->P; q++)
-        t->stay += stay_at(m, g, q)[y];
-    t->arrivals = m->arrive[(size_t)g * m->Y + y];
-    t->target = m->heads0[g] * pow(1 + p->growth[g], y + 1);
-    t->newcomers = t->target - t->stay - t->arrivals;
-    if (t->newcomers < 0)
-        t->newcomers = 0;
-    t->heads = 0;
-    for (int q = 0; q < m->P; q++) {
-        t->heads_p[q] = stay_at(m, g, q)[y] + (t->arrivals + t->newcomers) * mix[q];
-        t->heads += t->heads_p[q];
-    }
-    if (m->P == 0)
-        t->heads = t->stay + t->arrivals + t->newcomers;
+    ProjRange r = {NAN, NAN};
+    if (!c || c->ncuts < PROJ_MIN_CUTS || !isfinite(c->q10) || !isfinite(c->q90))
+        return r;
+    double s = sqrt((double)(y > 0 ? y : 1));
+    r.lo = fin(v * exp(c->q10 * s));
+    r.hi = fin(v * exp(c->q90 * s));
+    return r;
 }
 
-/* Base, pool and demand of group g, given its heads. */
-static void run_demand(const ProjModel *m, const ProjParams *p, int g, ProjGroupYear *t)
+/* The rate member i has under p: a profile's (group's) edited value, else
+ * their own at the half-life p names. */
+/* The per-member rate of profile q in group g when a scenario edited it
+ * (the group's own value, else the profile's when it differs from the
+ * measured mean); NAN: as measured, each member at their own rate. */
+static double edited_gpus(const ProjModel *m, const ProjParams *p, int g, int q)
 {
-    double base_c[MEMCLASS_COUNT] = {0};
-    t->base = 0;
+    double v = g >= 0 && g < m->G ? p->gpus_g[(size_t)g * (size_t)m->P + (size_t)q] : NAN;
+    if (!isnan(v))
+        return v;
+    return p->gpus[q] != m->gpus[q] ? p->gpus[q] : NAN;
+}
+
+static double user_rate(const ProjModel *m, const ProjParams *p, int i)
+{
+    const ProjUser *u = &m->users[i];
+    if (u->profile >= 0 && u->profile < m->P) {
+        double v = edited_gpus(m, p, u->group, u->profile);
+        if (!isnan(v))
+            return v;
+    }
+    int h = demand_half_index(p->halflife);
+    return fin(u->rate[h < 0 ? m->calib.half : h]);
+}
+
+/* A newcomer's full rate in group g under p: the profile mix at edited
+ * rates where a profile was edited, else the group's measured rate. */
+static double new_full(const ProjModel *m, const ProjParams *p, int g)
+{
+    double full = m->ramp[g] > 0 ? m->newrate[g] / m->ramp[g] : m->newrate[g], v = 0, w = 0;
+    const double *mix = m->mix + (size_t)g * m->P;
     for (int q = 0; q < m->P; q++) {
-        double b = t->heads_p[q] * projection_gpus_of(p, g, q);
-        t->base += b;
-        base_c[profiles_mem_class(p->mem[q])] += b;
+        double e = edited_gpus(m, p, g, q);
+        v += mix[q] * (isnan(e) ? full : e);
+        w += mix[q];
     }
-    double want = p->share[g] * t->heads;
-    t->bursts = want > 1e-9 ? ceil(want - 1e-9) : 0;
-    t->pool = t->bursts * p->burst[g];
-    double f = 1 + p->buffer[g];
-    t->demand = (t->base + t->pool) * f;
-    for (int c = 0; c < MEMCLASS_COUNT; c++) {
-        double pool_c = t->base > 0 ? t->pool * base_c[c] / t->base
-                                    : (c == MEMCLASS_UNKNOWN ? t->pool : 0);
-        t->demand_c[c] = (base_c[c] + pool_c) * f;
+    return w > 0 ? v / w : full;
+}
+
+int projection_user_group(const ProjModel *m, int user)
+{
+    return user >= 0 && user < m->U ? m->users[user].group : -1;
+}
+
+double projection_user_present(const ProjModel *m, int user, int y)
+{
+    if (user < 0 || user >= m->U || y < 1 || y > m->Y)
+        return 0;
+    return m->present[(size_t)user * m->Y + y - 1];
+}
+
+double projection_user_rate(const ProjModel *m, const ProjParams *p, int user)
+{
+    return user >= 0 && user < m->U ? user_rate(m, p, user) : 0;
+}
+
+double projection_user_use(const ProjModel *m, const ProjParams *p, int user, int y)
+{
+    if (user < 0 || user >= m->U || y < 1 || y > m->Y)
+        return 0;
+    return fin(user_rate(m, p, user) * m->present[(size_t)user * m->Y + y - 1] *
+               pow(1 + p->intensity, y));
+}
+
+/* Members' part of group g's year-index y: stayers, leavers (negative),
+ * heads present and use by memory class (before intensity). */
+static void run_members(const ProjModel *m, const ProjParams *p, int y, ProjResult *r,
+                        double *cls)
+{
+    for (int i = 0; i < m->U; i++) {
+        const ProjUser *u = &m->users[i];
+        if (u->group < 0 || u->group >= m->G)
+            continue;
+        ProjGroupYear *t = &r->gy[(size_t)u->group * m->Y + y];
+        double rate = user_rate(m, p, i), pres = m->present[(size_t)i * m->Y + y];
+        t->stay += pres;
+        t->stayers += rate;
+        t->leavers -= rate * (1 - pres);
+        int c = profiles_mem_class(u->mem_gib);
+        if (u->profile >= 0 && u->profile < m->P && p->mem[u->profile] != m->mem[u->profile])
+            c = profiles_mem_class(p->mem[u->profile]); /* edited: the profile's class */
+        cls[(size_t)u->group * MEMCLASS_COUNT + c] += rate * pres;
     }
+}
+
+/* Newcomers, intensity, pool, buffer and need of group g in year index y. */
+static void run_group(const ProjModel *m, const ProjParams *p, int g, int y, ProjGroupYear *t,
+                      const double *cls)
+{
+    t->arrivals = m->arrive[(size_t)g * m->Y + y];
+    double target = m->heads0[g] * grown(p->growth[g], y + 1);
+    t->newcomers = fin(target - t->stay - t->arrivals);
+    if (t->newcomers < 0)
+        t->newcomers = 0;
+    t->heads = t->stay + t->arrivals + t->newcomers;
+    double full = new_full(m, p, g), ramp = m->ramp[g] > 0 ? m->ramp[g] : 1;
+    double prev = 0;
+    if (y > 0) {
+        const ProjGroupYear *b = t - 1;
+        prev = b->arrivals + b->newcomers;
+    }
+    double newh = t->arrivals + t->newcomers, fresh = newh > prev ? newh - prev : 0;
+    if (y == 0)
+        fresh = newh;
+    t->newcomers_use = fin((newh - fresh) * full + fresh * full * ramp);
+    double before = t->stayers + t->leavers + t->newcomers_use;
+    t->intensity = fin(before * (pow(1 + p->intensity, y + 1) - 1));
+    t->base = fin(before + t->intensity);
+    if (t->base < 0)
+        t->base = 0;
+    t->pool = fin(p->pool[g] * (m->heads0[g] > 0 ? t->heads / m->heads0[g] : 1));
+    t->buffer_add = fin((t->base + t->pool) * p->buffer[g]);
+    t->demand = t->base + t->pool + t->buffer_add;
+    const double *c = cls + (size_t)g * MEMCLASS_COUNT, *sh = m->cls_share + (size_t)g * MEMCLASS_COUNT;
+    double members = 0;
+    for (int k = 0; k < MEMCLASS_COUNT; k++)
+        members += c[k];
+    double scale = t->demand;
+    for (int k = 0; k < MEMCLASS_COUNT; k++)
+        t->demand_c[k] = fin(members > 0 ? scale * c[k] / members : scale * sh[k]);
+    t->base_r = projection_range(&m->calib, t->base, y + 1);
+    t->demand_r = projection_range(&m->calib, t->demand, y + 1);
 }
 
 static void add_totals(ProjTotals *s, const ProjGroupYear *t)
@@ -586,71 +780,92 @@ static void add_totals(ProjTotals *s, const ProjGroupYear *t)
     s->heads += t->heads;
     s->base += t->base;
     s->pool += t->pool;
+    s->buffer_add += t->buffer_add;
     s->demand += t->demand;
     for (int c = 0; c < MEMCLASS_COUNT; c++)
         s->demand_c[c] += t->demand_c[c];
 }
 
+/* The institute's need: its base plus the shared pool, its buffer. */
+static void run_institute(const ProjModel *m, const ProjParams *p, int y, ProjTotals *t)
+{
+    double h0 = 0, buf = 0, w = 0;
+    for (int g = 0; g < m->G; g++) {
+        h0 += m->heads0[g];
+        buf += p->buffer[g] * m->heads0[g];
+        w += m->heads0[g];
+    }
+    /* heads the institute's growth brings beyond its groups' (new groups) */
+    double target = h0 * grown(p->growth_inst, y + 1), extra = target - t->heads;
+    t->new_heads = extra > 0 ? fin(extra) : 0;
+    double full = m->ramp_inst > 0 ? m->newrate_inst / m->ramp_inst : m->newrate_inst;
+    double prev = y > 0 ? (t - 1)->new_heads : 0, fresh = t->new_heads > prev ? t->new_heads - prev : 0;
+    t->new_groups = fin(((t->new_heads - fresh) * full + fresh * full * m->ramp_inst) *
+                        pow(1 + p->intensity, y + 1));
+    t->heads += t->new_heads;
+    t->base += t->new_groups;
+    t->demand += t->new_groups;
+    double pool_model = 0, pool_edit = 0;
+    for (int g = 0; g < m->G; g++)
+        pool_model += m->pool[g];
+    for (int g = 0; g < m->G; g++)
+        pool_edit += p->pool[g];
+    double ratio = pool_model > 0 ? pool_edit / pool_model : 0;
+    t->pool_sum = t->pool;
+    t->pool = fin(m->pool_inst * ratio * (h0 > 0 ? t->heads / h0 : 1));
+    if (t->pool > t->pool_sum)
+        t->pool = t->pool_sum;
+    double b = w > 0 ? buf / w : m->calib.buffer;
+    t->buffer_add = fin((t->base + t->pool) * b);
+    double sum = t->demand;
+    t->demand = t->base + t->pool + t->buffer_add;
+    for (int c = 0; c < MEMCLASS_COUNT; c++)
+        t->demand_c[c] = fin(sum > 0 ? t->demand_c[c] * t->demand / sum : 0);
+}
+
 static void run_capacity(const ProjModel *m, const ProjParams *p, int y, ProjTotals *t)
 {
     t->capacity = 0;
-    for (int c = 0; c < MEMCLASS_COUNT; c++) {
-        double bought = 0;
+    double bought[MEMCLASS_COUNT] = {0};
+    for (int i = 0; i < m->M; i++)
         for (int k = 0; k <= y && k < PROJ_MAX_YEARS; k++)
-            bought += p->purchase[c][k];
-        t->capacity_c[c] = m->cap[(size_t)c * m->Y + y] + bought;
+            bought[profiles_mem_class(m->models[i].mem_gib)] +=
+                p->purchase[i][k] * (m->models[i].speed > 0 ? m->models[i].speed : 1);
+    for (int c = 0; c < MEMCLASS_COUNT; c++) {
+        t->capacity_c[c] = m->cap[(size_t)c * m->Y + y] + bought[c];
         t->gap_c[c] = t->demand_c[c] - t->capacity_c[c];
         t->capacity += t->capacity_c[c];
     }
     t->gap = t->demand - t->capacity;
+    t->base_r = projection_range(&m->calib, t->base, y + 1);
+    t->demand_r = projection_range(&m->calib, t->demand, y + 1);
+    t->gap_r.lo = t->demand_r.lo - t->capacity;
+    t->gap_r.hi = t->demand_r.hi - t->capacity;
 }
 
 void projection_run(const ProjModel *m, const ProjParams *p, ProjResult *r)
 {
+    memset(r->gy, 0, (size_t)m->G * m->Y * sizeof *r->gy);
     memset(r->dom, 0, (size_t)m->D * m->Y * sizeof *r->dom);
     memset(r->total, 0, (size_t)m->Y * sizeof *r->total);
-    for (int g = 0; g < m->G; g++) {
-        for (int y = 0; y < m->Y; y++) {
+    double *cls = r->scratch;
+    for (int y = 0; y < m->Y; y++) {
+        memset(cls, 0, (size_t)m->G * MEMCLASS_COUNT * sizeof *cls);
+        run_members(m, p, y, r, cls);
+        for (int g = 0; g < m->G; g++) {
             ProjGroupYear *t = &r->gy[(size_t)g * m->Y + y];
-            run_heads(m, p, g, y, t);
-            run_demand(m, p, g, t);
+            run_group(m, p, g, y, t, cls);
             add_totals(&r->total[y], t);
             int d = m->gdom[g];
             if (d >= 0 && d < m->D)
                 add_totals(&r->dom[(size_t)d * m->Y + y], t);
         }
-    }
-    for (int y = 0; y < m->Y; y++)
+        run_institute(m, p, y, &r->total[y]);
         run_capacity(m, p, y, &r->total[y]);
-}
-
-/* ---- measuring growth and buffer ---- */
-
-double projection_measure_growth(double heads_now, double heads_before, double min_before,
-                                 double fallback)
-{
-    if (heads_before >= min_before && heads_before > 0)
-        return heads_now / heads_before - 1;
-    return fallback;
-}
-
-double projection_measure_buffer(const double *monthly, int n, double fallback)
-{
-    int first = 0;
-    while (first < n && monthly[first] <= 0) /* months before the first use */
-        first++;
-    int m = n - first;
-    double *v = xmalloc(((size_t)m + 1) * sizeof *v);
-    double s = 0;
-    for (int i = 0; i < m; i++) {
-        v[i] = monthly[first + i];
-        s += v[i];
+        for (int d = 0; d < m->D; d++) {
+            ProjTotals *t = &r->dom[(size_t)d * m->Y + y];
+            t->base_r = projection_range(&m->calib, t->base, y + 1);
+            t->demand_r = projection_range(&m->calib, t->demand, y + 1);
+        }
     }
-    double b = fallback;
-    if (m >= 3 && s > 0) {
-        b = features_percentile(v, m, 90) / (s / m) - 1;
-        b = b < 0 ? 0 : b > 1 ? 1 : b;
-    }
-    free(v);
-    return b;
 }

@@ -1,42 +1,45 @@
 #ifndef PROJECTION_H
 #define PROJECTION_H
-/* projection: GPU demand per group and year from compute profiles, as
- * DESIGN.md "Core model" defines it, with every term kept for display.
+/* projection: model v2 of GPU demand per group and year (DESIGN.md "Core
+ * model", docs/planning.md), every term kept for display and explanation.
  *
- * projection_prepare turns what was measured (today's members and their
- * profiles, roster end and start dates, the inventory, measured growth and
- * buffer) into a small ProjModel once. projection_run is then a pure
- * function of (model, parameters) that allocates nothing: the dashboard
- * calls it on every keystroke (microseconds for a hundred groups).
+ * One unit everywhere: GPU-eq, mean concurrent GPUs x the relative speed
+ * of their model (the reference model = 1.0), over a projected year. Use,
+ * need, capacity, purchases and gaps are all GPU-eq.
  *
- * For group g and projected year y (y = 1..Y, the y-th 12-month period
- * after t0):
- *   stay_g,p(y)  today's members expected present in year y (the share of
- *                the year before their roster end date), profile by
- *                profile; a member with too little history counts in the
- *                group's mix;
- *   arrivals_g(y) roster people whose start date falls after t0, present
- *                share of the year;
- *   target_g(y)  = N_g(0) x (1 + r_g)^y  (the group grows at r_g a year);
- *   newcomers_g(y) = max(0, target - sum_p stay - arrivals): graduates are
- *                replaced and growth is filled by newcomers;
- *   N_g,p(y)     = stay_g,p + (arrivals + newcomers) x mix_g,p  (mix: the
- *                group's profile shares, else its domain's, else all);
- *   base_g(y)    = sum_p N_g,p(y) x b_p;
- *   pool_g(y)    = ceil(s_g x N_g(y)) x h_g;
- *   demand_g(y)  = (base + pool) x (1 + buffer_g), by memory class: each
- *                profile's base goes to the class of its memory m_p, the
- *                pool is split like the base (all to "unknown" if base 0);
- *   by domain    = the sum of its groups;
- *   capacity_c(y) = sum of inventory GPUs of class c x relative speed x the
- *                share of year y they are in service, plus purchases;
- *   gap_c(y)     = demand_c(y) - capacity_c(y).
- * Measured defaults: b_p = 75th percentile of the profile members' mean
- * concurrent GPUs; m_p = 75th percentile of their known peak memory;
- * s_g = mean of the group members' burst shares; h_g = median of their
- * peak minus mean concurrent GPUs (the whole institute's when the group has
- * no member); r_g and buffer_g as measured by the caller
- * (projection_measure_growth, projection_measure_buffer).
+ * projection_prepare turns what core/demand measured at t0 (each active
+ * user's own rates, groups' growth, newcomers' rate, pools, the
+ * institute's intensity and shared pool), the roster's end and start
+ * dates, the inventory and the backtest's calibration into a ProjModel
+ * once. projection_run is then a pure function of (model, parameters)
+ * that allocates nothing: the dashboard calls it on every keystroke.
+ *
+ * For group g and projected year y (y = 1..Y, [t0 + 12(y-1) months,
+ * t0 + 12y months)):
+ *   stayers   = sum of today's members' own rates u_i (half-life H);
+ *   leavers   = - sum u_i x (1 - share of year y before their roster end);
+ *   heads     = members present + roster arrivals + newcomers, where
+ *               newcomers = max(0, N_g(0) G(r_g, y) - present - arrivals),
+ *               G(r, y) = prod_k=1..y (1 + r 0.5^(k-1)) (damped growth: the
+ *               measured rate in year 1, halved each year after);
+ *   newcomers_use = (arrivals + newcomers) x the group's newcomer rate
+ *               (this year's new heads at the ramp, earlier ones at the
+ *               group's full rate: newrate / ramp);
+ *   intensity = (stayers + leavers + newcomers_use) x ((1 + I)^y - 1);
+ *   base      = expected use = stayers + leavers + newcomers_use + intensity;
+ *   pool      = pool_g x heads / N_g(0) (N_g(0) = 0: pool_g);
+ *   buffer    = (base + pool) x buffer_g;
+ *   need      = base + pool + buffer  (the parts above sum to it);
+ * institute: need = (sum base + pool_inst x heads ratio) x (1 + buffer),
+ * the difference from the sum of the groups' pools being "shared";
+ * by memory class: each member's own class (their peak GPU memory),
+ * newcomers and pool like the group's members' use;
+ * capacity_c(y) = inventory GPUs of class c x relative speed x share of the
+ * year in service, plus purchases (N GPUs of a model from year K on);
+ * gap_c = need_c - capacity_c.
+ * Ranges: every figure v of year y carries [v e^(q10 sqrt y), v e^(q90 sqrt
+ * y)], q10/q90 the 10th/90th percentiles of log(actual / forecast) of the
+ * institute's total over the backtest cuts; not calibrated below 3 cuts.
  *
  * Pure computation over plain structs: no I/O, no SQLite, no curses. */
 
@@ -44,21 +47,23 @@
 #include <stdint.h>
 
 #include "core/cp.h"
+#include "core/demand.h"
 #include "core/profiles.h"
 
 #define PROJ_MAX_YEARS 10
+#define PROJ_WARN_YEARS 5 /* past this, outputs warn */
 #define PROJ_NEVER INT64_MAX /* no end date */
-#define PROJ_B_PERCENTILE 75.0
+#define PROJ_MIN_CUTS 3      /* backtest cuts needed for a calibrated range */
+#define PROJ_MAX_MODELS 16   /* GPU models of the inventory that purchases name */
+#define PROJ_GROWTH_DAMP 0.5 /* head growth of year k is r x 0.5^(k-1) */
 
-/* One of today's members (a user with jobs in the window). */
+/* One of today's members (a user with use in the window). */
 typedef struct ProjUser {
-    int group;          /* 0..ngroups-1 */
-    int profile;        /* 0..nprofiles-1, -1: too little history (group mix) */
-    double conc_mean;   /* mean concurrent GPUs (full-time equivalent) */
-    double conc_peak;   /* peak concurrent GPUs */
-    double burst_frac;  /* share of time in a burst */
-    double mem_gib;     /* peak GPU memory, -1 unknown */
-    int64_t leaves;     /* roster end date, PROJ_NEVER when none */
+    int group;                /* 0..ngroups-1 */
+    int profile;              /* 0..nprofiles-1, -1: too little history */
+    double rate[DEM_NHALF];   /* own rate per half-life, GPU-eq */
+    double mem_gib;           /* own peak GPU memory, -1 unknown */
+    int64_t leaves;           /* roster end date, PROJ_NEVER when none */
 } ProjUser;
 
 /* Someone on the roster who starts after t0. */
@@ -71,7 +76,22 @@ typedef struct ProjArrival {
 typedef struct ProjGpus {
     double gpus, mem_gib, speed; /* speed 1 when unknown */
     int64_t from, to;            /* in service [from, to); to PROJ_NEVER */
+    int model;                   /* index in ProjInput.models, -1 none */
 } ProjGpus;
+
+/* A GPU model purchases can name. */
+typedef struct ProjModelInfo {
+    char name[32];
+    double speed, mem_gib;
+} ProjModelInfo;
+
+/* The backtest's calibration of the institute total. */
+typedef struct ProjCalib {
+    int ncuts;          /* < PROJ_MIN_CUTS: not calibrated */
+    double q10, q90;    /* percentiles of log(actual / forecast) */
+    double buffer;      /* measured buffer: p80 of actual / forecast - 1, >= 0 */
+    int half;           /* index of the chosen half-life (dem_halflives) */
+} ProjCalib;
 
 typedef struct ProjInput {
     int ngroups, nprofiles, ndomains, nyears; /* nyears 1..PROJ_MAX_YEARS */
@@ -82,24 +102,30 @@ typedef struct ProjInput {
     int narrivals;
     const ProjGpus *gpus;
     int ngpus;
-    const double *growth;           /* ngroups: measured r_g */
-    const double *buffer;           /* ngroups: measured buffer_g */
+    const ProjModelInfo *models;
+    int nmodels;                    /* <= PROJ_MAX_MODELS */
+    const DemFit *fit;              /* groups' growth, newcomers, pools; institute */
+    ProjCalib calib;
     int64_t t0;                     /* start of projected year 1 */
     const int64_t *year_start;      /* nyears + 1 boundaries, [0] == t0 */
 } ProjInput;
 
 typedef struct ProjModel ProjModel;
 
-/* Group-level parameters (per group), profile-level (per profile) and the
- * planned purchases (per class and year, GPUs added from that year on). */
+/* The parameters a scenario edits. Measured values come from the model.
+ * gpus/mem hold each profile's measured members' mean rate / 75th
+ * percentile memory; while a value equals the measured one, each member
+ * keeps their own rate and memory class; edited, it replaces them for the
+ * profile's members (gpus_g: for one group's; NAN: not set). */
 typedef struct ProjParams {
-    int ngroups, nprofiles, nyears;
-    double *growth, *share, *burst, *buffer; /* ngroups each */
-    double *gpus, *mem;                      /* nprofiles each: b_p, m_p (-1 unknown) */
-    double *gpus_g; /* ngroups x nprofiles: group g's own b_p for profile p at
-                       [g * nprofiles + p] (a stated need applied to the group),
-                       NAN where the group takes the profile's b_p */
-    double purchase[MEMCLASS_COUNT][PROJ_MAX_YEARS];
+    int ngroups, nprofiles, nyears, nmodels;
+    double *growth, *pool, *buffer; /* ngroups each */
+    double intensity;               /* institute, a share a year */
+    double growth_inst;             /* institute head growth, a share a year */
+    double halflife;                /* months: 1, 3, 6 or 12 */
+    double *gpus, *mem;             /* nprofiles: members' rate, memory (see above) */
+    double *gpus_g;                 /* ngroups x nprofiles: group's own, NAN none */
+    double purchase[PROJ_MAX_MODELS][PROJ_MAX_YEARS]; /* GPUs of model m bought for year K */
 } ProjParams;
 
 /* Build the model (copies what it needs from in). Caller frees with
@@ -117,6 +143,17 @@ double projection_heads0(const ProjModel *m, int g);
 const double *projection_mix(const ProjModel *m, int g);
 /* [from, to) of year y (1-based). */
 void projection_year_span(const ProjModel *m, int y, int64_t *from, int64_t *to);
+/* The calibration the model was built with. Borrowed. */
+const ProjCalib *projection_calib(const ProjModel *m);
+/* GPU models purchases can name; speed of model i. */
+int projection_nmodels(const ProjModel *m);
+const ProjModelInfo *projection_model_info(const ProjModel *m, int i);
+/* Index of a model by name (case-insensitive), -1 none. */
+int projection_model_index(const ProjModel *m, const char *name);
+/* The measured growth of group g and whether it was capped; the
+ * institute's intensity (measured, capped). */
+double projection_growth_raw(const ProjModel *m, int g, int *capped);
+double projection_intensity_raw(const ProjModel *m, int *capped);
 
 /* The measured parameters. Caller frees with projection_params_free. */
 ProjParams *projection_params_new(const ProjModel *m);
@@ -125,66 +162,94 @@ void projection_params_free(ProjParams *p);
 /* Back to the measured values. */
 void projection_params_reset(const ProjModel *m, ProjParams *p);
 
-/* Set one parameter by key: "growth", "share", "burst", "buffer" (group
- * g, or every group when g < 0), "gpus.N" (profile N, 1-based: for every
- * group when g < 0, for group g alone otherwise), "mem.N" (profile N),
- * "purchase.C.yK" (C one of 24, 48, 80, 80+; K 1..years). Returns 0, or -1
- * with err on an unknown key, a group given to a mem or purchase key, or a
- * value out of range (growth > -1, share 0..1, others >= 0; mem may be -1
- * for unknown). */
+/* Set one parameter by key: "growth", "pool", "buffer" (group g, or every
+ * group when g < 0), "intensity", "halflife" (institute), "gpus.N"
+ * (profile N's members' rate, GPU-eq, 1-based: for every group when g < 0,
+ * for group g alone otherwise), "mem.N" (profile N's memory, GiB),
+ * "purchase.MODEL.yK" (N GPUs of an inventory model for year K on).
+ * Returns 0, or -1 with err on an unknown key (the keys of model v1,
+ * "share", "burst" and "purchase.CLASS.yK", are refused with a message
+ * naming the new key), a group given to an institute key, or a value out
+ * of range. */
 int projection_param_set(const ProjModel *m, ProjParams *p, const char *key, int g,
                          double value, CpErr *err);
-/* The value of key for group g (g < 0: the first group, or the profile or
- * purchase key itself; "gpus.N" with g >= 0: the group's own value if it has
- * one, else the profile's) in p; -1 with err as projection_param_set. */
+/* The value of key for group g (g < 0: the first group, or the profile,
+ * institute or purchase key itself) in p; "gpus.N"/"mem.N" as measured:
+ * the members' mean rate / 75th percentile memory. -1 with err as
+ * projection_param_set. */
 int projection_param_get(const ProjModel *m, const ProjParams *p, const char *key, int g,
                          double *value, CpErr *err);
-/* 1 when key is a group-level key ("growth", "share", "burst", "buffer"). */
+/* 1 when key is a group-level key ("growth", "pool", "buffer"). */
 int projection_key_is_group(const char *key);
-/* 1 when key may be given for one group: the group-level keys and the
- * per-student GPUs of a profile ("gpus.N"). */
+/* 1 when key may be given for one group: the group-level keys and
+ * "gpus.N". */
 int projection_key_takes_group(const char *key);
-/* The per-student GPUs of profile q (0-based) in group g under p: the
- * group's own value when set, else the profile's. */
+/* The message refusing a key of model v1 (names the key to use instead),
+ * NULL when key is not one. Static storage. */
+const char *projection_old_key(const char *key);
+/* The per-member rate of profile q (0-based) in group g under p: the
+ * group's own value when set, else the profile's (measured: the members'
+ * mean). */
 double projection_gpus_of(const ProjParams *p, int g, int q);
 
-/* Terms of one group and year. */
+/* The memory (GiB) of profile q under p: edited, else measured (-1
+ * unknown). */
+double projection_mem_of(const ProjModel *m, const ProjParams *p, int q);
+
+/* A low-high range; lo = hi = NAN when not calibrated. */
+typedef struct ProjRange {
+    double lo, hi;
+} ProjRange;
+
+/* Terms of one group and year (GPU-eq unless said). */
 typedef struct ProjGroupYear {
-    double stay, arrivals, target, newcomers, heads;
-    double base, bursts, pool, demand;
+    double stay, arrivals, newcomers, heads; /* people (present share of the year) */
+    double stayers, leavers, newcomers_use, intensity; /* parts of base */
+    double base;                 /* expected use */
+    double pool, buffer_add;     /* parts of need */
+    double demand;               /* need = base + pool + buffer_add */
     double demand_c[MEMCLASS_COUNT];
-    double *heads_p; /* nprofiles (points into the result) */
+    ProjRange base_r, demand_r;
 } ProjGroupYear;
 
 typedef struct ProjTotals {
-    double heads, base, pool, demand;
+    double heads, base, pool, buffer_add, demand; /* institute: pool shared, see pool_sum */
+    double new_groups, new_heads; /* institute: newcomers beyond the groups' own growth
+                                     (groups that do not exist yet), in base */
+    double pool_sum;                              /* sum of the groups' pools */
     double demand_c[MEMCLASS_COUNT], capacity_c[MEMCLASS_COUNT], gap_c[MEMCLASS_COUNT];
     double capacity, gap;
+    ProjRange base_r, demand_r, gap_r;
 } ProjTotals;
 
 typedef struct ProjResult {
     int ngroups, nprofiles, ndomains, nyears;
     ProjGroupYear *gy;    /* ngroups x nyears: gy[g * nyears + (y - 1)] */
-    ProjTotals *dom;      /* ndomains x nyears (capacity and gap unused) */
+    ProjTotals *dom;      /* ndomains x nyears (sums of groups; capacity unused) */
     ProjTotals *total;    /* nyears */
-    double *heads_store;
+    double *scratch;      /* ngroups x MEMCLASS_COUNT, for projection_run */
 } ProjResult;
 
 /* Allocate a result shaped for m. Caller frees with projection_result_free. */
 ProjResult *projection_result_new(const ProjModel *m);
 void projection_result_free(ProjResult *r);
 
-/* Compute every term. Pure: reads m and p, writes r; allocates nothing. */
+/* Compute every term. Pure: reads m and p, writes r; allocates nothing.
+ * No term is NaN or infinite. */
 void projection_run(const ProjModel *m, const ProjParams *p, ProjResult *r);
 
-/* Measured growth: r = now / before - 1 when before >= min_before, else
- * the fallback. */
-double projection_measure_growth(double heads_now, double heads_before, double min_before,
-                                 double fallback);
-/* Measured buffer from monthly usage (n months, oldest first): the 90th
- * percentile month over the mean month, minus 1, within [0, 1], over the
- * months from the first with use (earlier ones are before the group, or the
- * data, began); fallback when fewer than 3 such months. */
-double projection_measure_buffer(const double *monthly, int n, double fallback);
+/* The range of value v in year y under calibration c. */
+ProjRange projection_range(const ProjCalib *c, double v, int y);
+
+/* The group of model user i, their share of year y present (before their
+ * roster end), and their rate under p (GPU-eq). */
+int projection_user_group(const ProjModel *m, int user);
+double projection_user_present(const ProjModel *m, int user, int y);
+double projection_user_rate(const ProjModel *m, const ProjParams *p, int user);
+
+/* One member's year-y expected use under p (GPU-eq), for explanations:
+ * own rate x share of the year present x intensity. user indexes
+ * ProjInput.users. */
+double projection_user_use(const ProjModel *m, const ProjParams *p, int user, int y);
 
 #endif

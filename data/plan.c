@@ -1,5 +1,6 @@
 #include "data/plan.h"
 
+#include <math.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -118,6 +119,8 @@ void plan_free(Plan *p)
     free(p->group_domain);
     projection_model_free(p->model);
     projection_params_free(p->measured);
+    free(p->proj_user_name);
+    free(p->year_use);
     for (size_t i = 0; i < p->nstrings; i++)
         free(p->strings[i]);
     free(p->strings);
@@ -254,8 +257,13 @@ Plan *plan_build(Store *st, const PlanOpts *o, CpErr *err)
         plan_scale(p);
         plan_cluster(p, &eo);
     }
-    if (plan_names(st, p, err) < 0 || plan_groups_finish(st, p, &c, err) < 0 ||
-        plan_projection(st, p, &c, err) < 0)
+    if (plan_names(st, p, err) < 0)
+        goto fail;
+    if (!o->profiles_only &&
+        (plan_hist_load(st, p, &c, err) < 0 || plan_hist_fit(p, &c) < 0))
+        goto fail;
+    if (plan_groups_finish(st, p, &c, err) < 0 ||
+        (!o->profiles_only && plan_projection(st, p, &c, err) < 0))
         goto fail;
     p->run_id = p->reused ? c.run.id : 0;
     plan_ctx_done(&c);
@@ -339,4 +347,44 @@ const char *plan_who(void)
         return u;
     const struct passwd *pw = getpwuid(getuid());
     return pw && pw->pw_name && pw->pw_name[0] ? pw->pw_name : "unknown";
+}
+
+void plan_range_text(ProjRange r, const char *unit, char *buf, size_t n)
+{
+    if (!isfinite(r.lo) || !isfinite(r.hi))
+        snprintf(buf, n, "not calibrated");
+    else
+        snprintf(buf, n, "%.1f-%.1f%s%s", r.lo, r.hi, unit ? " " : "", unit ? unit : "");
+}
+
+const char *const plan_csv_cols[PLAN_CSV_TEXTS + PLAN_CSV_NUMS] = {
+    "kind", "name", "domain", "year", "from", "to", "stay_people", "arrivals_people",
+    "newcomers_people", "heads_people", "expected_use_gpu_eq", "expected_use_p10_gpu_eq",
+    "expected_use_p90_gpu_eq", "pool_gpu_eq", "buffer_gpu_eq", "need_gpu_eq", "need_p10_gpu_eq",
+    "need_p90_gpu_eq", "need_24_gpu_eq", "need_48_gpu_eq", "need_80_gpu_eq", "need_80plus_gpu_eq",
+    "need_unknown_gpu_eq", "capacity_24_gpu_eq", "capacity_48_gpu_eq", "capacity_80_gpu_eq",
+    "capacity_80plus_gpu_eq", "capacity_unknown_gpu_eq", "gap_24_gpu_eq", "gap_48_gpu_eq",
+    "gap_80_gpu_eq", "gap_80plus_gpu_eq", "gap_unknown_gpu_eq", "gap_gpu_eq"};
+
+void plan_csv_values(const ProjGroupYear *g, const ProjTotals *t, int total, double *v)
+{
+    ProjRange br = g ? g->base_r : t->base_r, dr = g ? g->demand_r : t->demand_r;
+    const double *dc = g ? g->demand_c : t->demand_c;
+    const double head[] = {g ? g->stay : NAN, g ? g->arrivals : NAN, g ? g->newcomers : NAN,
+                           g ? g->heads : t->heads, g ? g->base : t->base, br.lo, br.hi,
+                           g ? g->pool : t->pool, g ? g->buffer_add : t->buffer_add,
+                           g ? g->demand : t->demand, dr.lo, dr.hi};
+    int k = 0;
+    for (size_t i = 0; i < sizeof head / sizeof head[0]; i++)
+        v[k++] = head[i];
+    for (int c = 0; c < MEMCLASS_COUNT; c++)
+        v[k++] = dc[c];
+    for (int c = 0; c < MEMCLASS_COUNT; c++)
+        v[k++] = total ? t->capacity_c[c] : NAN;
+    for (int c = 0; c < MEMCLASS_COUNT; c++)
+        v[k++] = total ? t->gap_c[c] : NAN;
+    v[k++] = total ? t->gap : NAN;
+    for (int i = 0; i < k; i++)
+        if (!isfinite(v[i]))
+            v[i] = NAN;
 }

@@ -45,7 +45,19 @@ typedef struct PlanOpts {
     int64_t cut;        /* 0: all data; else only jobs that started before it */
     int years;          /* projection horizon; 0: PLAN_YEARS */
     int fresh;          /* 1: always recompute (never reuse the saved profiles) */
+    int profiles_only;  /* 1: features and profiles only: no job history, backtest or
+                           projection (model, measured and year_use stay NULL) */
 } PlanOpts;
+
+/* A past calendar year on the projection's scale (GPU-eq, CPUs with CPUs):
+ * mean use over the part of the year the data covers, and the
+ * inventory's mean capacity over it (GPUs x relative speed x share in
+ * service). */
+typedef struct PlanYearUse {
+    int year;
+    double months;      /* months of the year the data covers */
+    double used, capacity;
+} PlanYearUse;
 
 /* One user of the window. */
 typedef struct PlanUser {
@@ -81,11 +93,18 @@ typedef struct Plan {
     char **domains;
     int ndomains;
     int *group_domain;
-    /* the projection */
+    /* the projection (model v2) */
     int64_t year_start[PROJ_MAX_YEARS + 1];
     ProjModel *model;
     ProjParams *measured;
     double institute_growth, institute_buffer;
+    char ref_model[32];          /* the GPU model of relative speed 1 ("CPU" with CPUs) */
+    int unflagged_speed;         /* jobs whose model was guessed (cluster's most common) */
+    int nproj_users;             /* the model's users (members with use in the window) */
+    const char **proj_user_name; /* nproj_users names, borrowed from the plan */
+    int bt_cuts;                 /* backtest cuts behind the calibration */
+    PlanYearUse *year_use;       /* calendar years of the data, oldest first */
+    int nyear_use;
     /* owned strings behind users[].name and role */
     char **strings;
     size_t nstrings, capstrings;
@@ -126,21 +145,47 @@ int plan_apply(const Plan *p, ProjParams *params, const char *key, const char *g
  * other keys or when out of range). Borrowed. */
 const char *plan_key_label(const Plan *p, const char *key);
 
-/* Backtest at cut: fit before it, project 12 months, score against the
- * 12 months after it (as far as the data goes). */
+/* The rolling backtest of model v2 (docs/planning.md): at every monthly
+ * cut with at least 6 months of data before it and 12 after, the model is
+ * refit with only what was known at the cut (jobs started before it, the
+ * roster as at the cut, every parameter re-measured, the half-life chosen
+ * again from the earlier cuts whose year was over), projects 12 months,
+ * and is scored against what each group used, beside the naive forecast
+ * (each group's last 12 months, or the months that exist). All figures
+ * mean GPU-eq (CPUs when cpu). */
+typedef struct PlanBtCut {
+    int64_t cut, until;           /* scored: [cut, until) */
+    double halflife;              /* months, chosen at this cut */
+    double wape_model, wape_naive; /* per-group WAPE of expected use, of naive */
+    double actual, model, naive;  /* institute totals */
+    double err_model, err_naive;  /* (forecast - actual) / actual of the totals */
+} PlanBtCut;
+
 typedef struct PlanBacktest {
     int cpu;
-    int64_t cut, scored_until;  /* scored months: [cut, scored_until) */
+    char ref_model[32];
+    int ncuts;
+    PlanBtCut *cuts;              /* owned */
+    double mean_wape_model, mean_wape_naive;   /* over the cuts */
+    double mae_model, mae_naive;               /* mean |total error| */
+    double bias_model, bias_naive;             /* mean total error */
+    double ratio_p10, ratio_p50, ratio_p90;    /* actual / forecast of the total */
+    ProjCalib calib;                           /* what projections use */
+    double wape_by_half[DEM_NHALF];            /* mean per-group WAPE per half-life */
+    /* the detail of the last cut scored (the one asked for with a date) */
+    int64_t cut, scored_until;
     double scored_months;
     int ngroups;
     char **groups;              /* owned */
     BtGroup *g;                 /* ngroups */
+    double *cut_model, *cut_actual, *cut_naive; /* ncuts x ngroups, per group and cut */
     BtScore score;
-    int profiles;               /* k of the fit */
-    int users;                  /* users in the fit window */
+    int profiles;               /* 0: profiles are not refit per cut */
+    int users;                  /* active users at the cut */
 } PlanBacktest;
 
-/* cut must be the first second of a month (usage is kept per month). */
+/* o->cut 0: every cut; else that cut alone (the first second of a month
+ * that has 6 months of data before it; scored on what exists after it). */
 int plan_backtest(Store *st, const PlanOpts *o, PlanBacktest *out, CpErr *err);
 void plan_backtest_free(PlanBacktest *b);
 
@@ -149,6 +194,23 @@ void plan_backtest_free(PlanBacktest *b);
 int64_t plan_add_months(int64_t t, int months);
 /* yyyymm of t. */
 int64_t plan_month_of(int64_t t);
+
+/* The projection as CSV, the same columns in `capplan project --csv` and
+ * the report's projection.csv: kind, name, domain, year, from, to (text),
+ * then PLAN_CSV_NUMS numbers whose headers say their unit (people,
+ * GPU-eq), the p10 and p90 of expected use and need in columns of their
+ * own; capacity and gap only on the total rows. */
+#define PLAN_CSV_TEXTS 6
+#define PLAN_CSV_NUMS 28
+extern const char *const plan_csv_cols[PLAN_CSV_TEXTS + PLAN_CSV_NUMS];
+/* The numbers of one row (g for a group, else t for a domain or, with
+ * total set, the institute) into v[PLAN_CSV_NUMS]; NAN where a cell is
+ * empty (no range, no capacity). */
+void plan_csv_values(const ProjGroupYear *g, const ProjTotals *t, int total, double *v);
+
+/* "112-158 GPU-eq" (unit appended when not NULL), or "not calibrated"
+ * when r has no range; into buf (n bytes). */
+void plan_range_text(ProjRange r, const char *unit, char *buf, size_t n);
 
 /* Who is making an edit, for a scenario's history: $USER, else the login
  * of the process's user, else "unknown". Static storage. */

@@ -33,6 +33,13 @@ void plan_ctx_done(PlanCtx *c)
         store_plan_run_free(&c->run, c->profiles, c->run.k, c->members, c->nmembers);
     free(c->usage);
     free(c->arrivals);
+    free(c->hjobs);
+    for (int g = 0; g < c->hist.ngroups; g++)
+        free(c->hgroups[g]);
+    free(c->hgroups);
+    if (c->hgidx)
+        strmap_free(c->hgidx);
+    demand_fit_done(&c->fit);
     memset(c, 0, sizeof *c);
 }
 
@@ -379,156 +386,110 @@ int plan_groups_finish(Store *st, Plan *p, PlanCtx *c, CpErr *err)
     return 0;
 }
 
-/* ---- growth, buffer, the model ---- */
+/* ---- the model ---- */
 
-typedef struct Measure {
-    double *now, *before;  /* distinct users per group, this window and the one before */
-    double *monthly;       /* G x window months of use */
-    double *all_monthly;   /* window months */
-} Measure;
-
-/* 1 the first time (period, user, group) is seen. */
-static int first_sight(StrMap *seen, int64_t period, int64_t user, int64_t group)
-{
-    int64_t key[3] = {period, user, group}, v;
-    if (strmap_get(seen, (const char *)key, sizeof key, &v))
-        return 0;
-    strmap_put(seen, (const char *)key, sizeof key, 1);
-    return 1;
-}
-
-/* Distinct users per group in this window and the one before, and each
- * group's use per month of this window (group G: the whole institute). */
-static void count_usage(const Plan *p, const PlanCtx *c, Measure *m)
-{
-    int wm = p->window_months, G = p->ngroups;
-    int64_t cur = plan_ym_add(c->usage_to, -wm);
-    StrMap *seen = strmap_new();
-    for (size_t i = 0; i < c->nusage; i++) {
-        const StorePlanUsage *u = &c->usage[i];
-        int is_now = u->month >= cur;
-        int mi = (int)((u->month / 100 - cur / 100) * 12 + u->month % 100 - cur % 100);
-        const char *gn = plan_group_of(c, u->user_id, u->account_id);
-        int64_t g = G;
-        if (first_sight(seen, is_now, u->user_id, -1))
-            *(is_now ? &m->now[G] : &m->before[G]) += 1;
-        if (is_now && mi >= 0 && mi < wm)
-            m->all_monthly[mi] += u->hours;
-        if (!strmap_get(c->gidx, gn, strlen(gn), &g) || g >= G)
-            continue;
-        if (first_sight(seen, is_now, u->user_id, g))
-            *(is_now ? &m->now[g] : &m->before[g]) += 1;
-        if (is_now && mi >= 0 && mi < wm)
-            m->monthly[(size_t)g * wm + mi] += u->hours;
-    }
-    strmap_free(seen);
-}
-
-#define GROWTH_MIN_BEFORE 3 /* users a group needs last window to have its own rate */
-#define DEFAULT_BUFFER 0.10 /* when no month of use can be measured */
-
-/* Roster people of each group (role filter applied) present at t. */
-static void roster_heads(const Plan *p, const PlanCtx *c, int64_t t, double *heads)
-{
-    for (size_t i = 0; i < c->npeople; i++) {
-        const StorePlanPerson *pp = &c->people[i];
-        int64_t g;
-        if (!plan_role_kept(p->roles, pp->role) ||
-            !strmap_get(c->gidx, pp->group, strlen(pp->group), &g) || g >= p->ngroups)
-            continue;
-        int started = pp->start == STORE_PLAN_NO_DATE || pp->start <= t;
-        int ended = pp->end != STORE_PLAN_NO_DATE && pp->end <= t;
-        heads[g] += started && !ended;
-    }
-}
-
-/* Usage-based growth over the window, as a rate a year. */
-static double annual(double per_window, int window_months)
-{
-    return per_window <= -1 ? per_window : pow(1 + per_window, 12.0 / window_months) - 1;
-}
-
-/* Growth: from the roster (people present at the window's end against two
- * years before, as a rate a year; one year before when the group was too
- * small two years ago) when the group had enough people then; else from the
- * users with use in the window against the window before; else the
- * institute's. Buffer: from the group's use per month. */
-static void measure(Plan *p, const PlanCtx *c, double *growth, double *buffer)
-{
-    int G = p->ngroups, wm = p->window_months;
-    Measure m = {xcalloc((size_t)G + 1, sizeof(double)), xcalloc((size_t)G + 1, sizeof(double)),
-                 xcalloc((size_t)G * wm + 1, sizeof(double)), xcalloc((size_t)wm, sizeof(double))};
-    double *r_now = xcalloc((size_t)G + 1, sizeof(double));
-    double *r_before = xcalloc((size_t)G + 1, sizeof(double));
-    double *r_before2 = xcalloc((size_t)G + 1, sizeof(double));
-    count_usage(p, c, &m);
-    roster_heads(p, c, p->win_end, r_now);
-    roster_heads(p, c, plan_add_months(p->win_end, -12), r_before);
-    roster_heads(p, c, plan_add_months(p->win_end, -24), r_before2);
-    p->institute_growth = annual(
-        projection_measure_growth(m.now[G], m.before[G], GROWTH_MIN_BEFORE, 0), wm);
-    p->institute_buffer = projection_measure_buffer(m.all_monthly, wm, DEFAULT_BUFFER);
-    for (int g = 0; g < G; g++) {
-        double used = m.before[g] >= GROWTH_MIN_BEFORE
-                          ? annual(projection_measure_growth(m.now[g], m.before[g], 1, 0), wm)
-                          : p->institute_growth;
-        if (r_before2[g] >= GROWTH_MIN_BEFORE)
-            used = sqrt(r_now[g] / r_before2[g]) - 1;
-        growth[g] = projection_measure_growth(r_now[g], r_before[g], GROWTH_MIN_BEFORE, used);
-        if (r_before2[g] >= GROWTH_MIN_BEFORE)
-            growth[g] = used;
-        buffer[g] = projection_measure_buffer(m.monthly + (size_t)g * wm, wm, p->institute_buffer);
-    }
-    free(r_now);
-    free(r_before);
-    free(r_before2);
-    free(m.now);
-    free(m.before);
-    free(m.monthly);
-    free(m.all_monthly);
-}
-
-static ProjGpus *read_gpus(Store *st, int *n, CpErr *err)
+static ProjGpus *read_gpus(Store *st, const PlanCtx *c, int *n, CpErr *err)
 {
     StorePlanGpus *inv;
     size_t ninv;
     if (store_plan_inventory(st, &inv, &ninv, err) < 0)
         return NULL;
     ProjGpus *g = xcalloc(ninv + 1, sizeof *g);
-    for (size_t i = 0; i < ninv; i++)
+    for (size_t i = 0; i < ninv; i++) {
         g[i] = (ProjGpus){inv[i].gpus, inv[i].mem_gib, inv[i].speed > 0 ? inv[i].speed : 1,
-                          inv[i].from, inv[i].to == STORE_PLAN_NO_DATE ? PROJ_NEVER : inv[i].to};
+                          inv[i].from, inv[i].to == STORE_PLAN_NO_DATE ? PROJ_NEVER : inv[i].to,
+                          -1};
+        for (int m = 0; m < c->nmodels; m++)
+            if (strcasecmp(c->models[m].name, inv[i].model) == 0)
+                g[i].model = m;
+    }
     store_plan_inventory_free(inv, ninv);
     *n = (int)ninv;
     return g;
 }
 
+/* The model's users: the fit's active members, with the profile and peak
+ * memory of the plan's user of the same id, in the plan's groups. */
+static ProjUser *proj_users(Plan *p, const PlanCtx *c, const int64_t *leaves)
+{
+    const DemFit *f = &c->fit;
+    int64_t *at = xmalloc(((size_t)c->users.n + 1) * sizeof *at);
+    for (int64_t i = 0; i <= c->users.n; i++)
+        at[i] = -1;
+    for (int i = 0; i < p->nusers; i++)
+        if (p->users[i].user_id >= 0 && p->users[i].user_id < c->users.n)
+            at[p->users[i].user_id] = i;
+    ProjUser *pu = xcalloc((size_t)f->nactive + 1, sizeof *pu);
+    p->proj_user_name = xcalloc((size_t)f->nactive + 1, sizeof *p->proj_user_name);
+    p->nproj_users = f->nactive;
+    for (int i = 0; i < f->nactive; i++) {
+        const DemUser *d = &f->users[i];
+        int64_t k = at[d->user];
+        const PlanUser *u = k >= 0 ? &p->users[k] : NULL;
+        int64_t g;
+        const char *gn = c->hgroups[d->group];
+        strmap_get(c->gidx, gn, strlen(gn), &g);
+        pu[i].group = (int)g;
+        pu[i].profile = u ? u->profile : -1;
+        memcpy(pu[i].rate, d->rate, sizeof pu[i].rate);
+        pu[i].mem_gib = u ? u->f.raw[FEAT_MEM_GIB] : -1;
+        pu[i].leaves = leaves[d->user];
+        const char *name = d->user < c->users.n ? c->users.names[d->user] : NULL;
+        p->proj_user_name[i] = plan_keep(p, name ? name : "?");
+    }
+    free(at);
+    return pu;
+}
+
+/* The fit re-indexed from the history's groups to the plan's. */
+static DemFit plan_fit(const Plan *p, const PlanCtx *c)
+{
+    DemFit f = c->fit;
+    f.groups = xcalloc((size_t)p->ngroups + 1, sizeof *f.groups);
+    f.ngroups = p->ngroups;
+    for (int g = 0; g < p->ngroups; g++) {
+        int64_t h;
+        if (strmap_get(c->hgidx, p->groups[g], strlen(p->groups[g]), &h))
+            f.groups[g] = c->fit.groups[h];
+        else
+            f.groups[g] = (DemGroup){0, 0, 0, 0, 0, 0, c->fit.growth, NAN, 0, c->fit.newrate,
+                                     c->fit.ramp, 0, 0};
+    }
+    return f;
+}
+
 int plan_projection(Store *st, Plan *p, PlanCtx *c, CpErr *err)
 {
     int G = p->ngroups, ngpus = 0;
-    double *growth = xcalloc((size_t)G + 1, sizeof *growth);
-    double *buffer = xcalloc((size_t)G + 1, sizeof *buffer);
-    ProjUser *pu = xcalloc((size_t)p->nusers + 1, sizeof *pu);
-    ProjGpus *gpus = p->cpu ? xcalloc(1, sizeof *gpus) : read_gpus(st, &ngpus, err);
+    PlanBacktest bt;
+    memset(&bt, 0, sizeof bt);
+    if (plan_hist_backtest(p, c, 0, &bt, err) < 0)
+        return -1;
+    DemCut cut;
+    int64_t *leaves = xcalloc((size_t)c->users.n + 1, sizeof *leaves);
+    int *onr = xcalloc((size_t)c->users.n + 1, sizeof *onr);
+    plan_hist_cut(c, p->win_end, &cut, leaves, onr);
+    ProjUser *pu = proj_users(p, c, leaves);
+    ProjGpus *gpus = p->cpu ? xcalloc(1, sizeof *gpus) : read_gpus(st, c, &ngpus, err);
+    DemFit f = plan_fit(p, c);
     int rc = -1;
     if (!gpus)
         goto out;
-    measure(p, c, growth, buffer);
-    for (int i = 0; i < p->nusers; i++) {
-        const PlanUser *u = &p->users[i];
-        pu[i] = (ProjUser){u->group, u->profile, u->f.raw[FEAT_CONC_MEAN],
-                           u->f.raw[FEAT_CONC_PEAK], u->f.burst_frac, u->f.raw[FEAT_MEM_GIB],
-                           u->leaves};
-    }
-    ProjInput in = {G, p->fit.k, p->ndomains, p->years, p->group_domain, pu, p->nusers,
-                    c->arrivals, c->narrivals, gpus, ngpus, growth, buffer, p->win_end,
-                    p->year_start};
+    p->bt_cuts = bt.calib.ncuts;
+    p->institute_growth = c->fit.growth;
+    p->institute_buffer = bt.calib.buffer;
+    ProjInput in = {G, p->fit.k, p->ndomains, p->years, p->group_domain, pu, c->fit.nactive,
+                    c->arrivals, c->narrivals, gpus, ngpus, c->models, c->nmodels, &f,
+                    bt.calib, p->win_end, p->year_start};
     p->model = projection_prepare(&in);
     p->measured = projection_params_new(p->model);
+    plan_hist_years(p, c, gpus, ngpus);
     rc = 0;
 out:
-    free(growth);
-    free(buffer);
+    plan_backtest_free(&bt);
+    free(f.groups);
+    free(leaves);
+    free(onr);
     free(pu);
     free(gpus);
     return rc;

@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 
+#include "core/demand.h"
 #include "core/strmap.h"
 #include "data/plan.h"
 #include "data/store_plan.h"
@@ -28,6 +29,15 @@ typedef struct PlanCtx {
     int64_t usage_from, usage_to; /* yyyymm */
     ProjArrival *arrivals;
     int narrivals;
+    /* model v2: the job history (plan_hist.c) */
+    DemJob *hjobs;
+    DemHist hist;
+    char **hgroups;               /* hist.ngroups names */
+    StrMap *hgidx;                /* group name -> index in hgroups */
+    ProjModelInfo models[PROJ_MAX_MODELS];
+    int nmodels;
+    int64_t data_end;
+    DemFit fit;                   /* at the plan's window end */
 } PlanCtx;
 
 void plan_ctx_init(PlanCtx *c);
@@ -49,6 +59,23 @@ int plan_from_run(Store *st, Plan *p, PlanCtx *c, CpErr *err);
 int plan_groups_finish(Store *st, Plan *p, PlanCtx *c, CpErr *err);
 /* Measured growth and buffer, then the projection model. */
 int plan_projection(Store *st, Plan *p, PlanCtx *c, CpErr *err);
+
+/* Model v2 (plan_hist.c): read every job once into c->hist (GPU-eq by the
+ * inventory's relative speeds), the reference model and purchasable models. */
+int plan_hist_load(Store *st, Plan *p, PlanCtx *c, CpErr *err);
+/* The month boundaries of a fit at t0 and each user's roster end as at t0
+ * (leaves, on_roster: c->users.n entries, caller-owned). */
+void plan_hist_cut(PlanCtx *c, int64_t t0, DemCut *cut, int64_t *leaves, int *on_roster);
+/* Arrivals after t0 (roster people starting later) in hist group indexes;
+ * caller frees. */
+ProjArrival *plan_hist_arrivals(const Plan *p, const PlanCtx *c, int64_t t0, int *n);
+/* Fit at the plan's window end with pools; groups with active members
+ * added to the plan. */
+int plan_hist_fit(Plan *p, PlanCtx *c);
+/* Past calendar years' use and capacity in GPU-eq (p->year_use). */
+void plan_hist_years(Plan *p, const PlanCtx *c, const ProjGpus *gpus, int ngpus);
+/* The rolling backtest over the loaded history (cut 0: every cut). */
+int plan_hist_backtest(const Plan *p, PlanCtx *c, int64_t cut, PlanBacktest *out, CpErr *err);
 
 /* Window and projected years from the window's end. */
 void plan_set_window_end(Plan *p, int64_t win_end);

@@ -428,6 +428,219 @@ int store_plan_jobs(Store *st, int64_t from, int64_t before, int64_t min_run, in
     return 0;
 }
 
+/* ---- jobs for model v2 ---- */
+
+typedef struct UseVec {
+    StorePlanUse *rows;
+    size_t n, cap;
+    StorePlanKind *kinds;
+    size_t nkinds, capkinds;
+    StrMap *kmap; /* "cluster\037type" -> kind */
+    char **clusters; /* name by cluster id */
+    int64_t nclusters;
+    int64_t last_cl;  /* the previous row's cluster id and type, and their kind */
+    char last_ty[64];
+    int last_kind;
+} UseVec;
+
+static int use_kind(UseVec *v, const char *cluster, const char *type)
+{
+    char key[256];
+    int64_t k;
+    int n = snprintf(key, sizeof key, "%s\037%s", cluster, type);
+    size_t len = n < 0 ? 0 : (size_t)n < sizeof key ? (size_t)n : sizeof key - 1;
+    if (strmap_get(v->kmap, key, len, &k))
+        return (int)k;
+    v->kinds = sqlrow_grow(v->kinds, v->nkinds, &v->capkinds, sizeof *v->kinds);
+    v->kinds[v->nkinds] = (StorePlanKind){xstrdup(cluster), xstrdup(type)};
+    strmap_put(v->kmap, key, len, (int64_t)v->nkinds);
+    return (int)v->nkinds++;
+}
+
+static int row_use(sqlite3_stmt *s, void *ctx)
+{
+    UseVec *v = ctx;
+    if (sqlite3_column_type(s, 4) == SQLITE_NULL || sqlite3_column_type(s, 3) == SQLITE_NULL)
+        return 0;
+    v->rows = sqlrow_grow(v->rows, v->n, &v->cap, sizeof *v->rows);
+    StorePlanUse *u = &v->rows[v->n++];
+    u->user_id = sqlite3_column_int64(s, 0);
+    u->account_id = sqlite3_column_type(s, 1) == SQLITE_NULL ? -1 : sqlite3_column_int64(s, 1);
+    u->start = sqlite3_column_int64(s, 3);
+    u->elig = sqlite3_column_type(s, 2) == SQLITE_NULL ? u->start : sqlite3_column_int64(s, 2);
+    if (u->elig > u->start || u->elig <= 0)
+        u->elig = u->start;
+    int64_t run = sqlite3_column_int64(s, 4);
+    u->end = u->start + (run > 0 ? run : 0);
+    u->gpus = sqlite3_column_double(s, 5);
+    int64_t cl = sqlite3_column_int64(s, 6);
+    const char *ty = (const char *)sqlite3_column_text(s, 7);
+    if (!ty)
+        ty = "";
+    if (cl == v->last_cl && strcmp(ty, v->last_ty) == 0) { /* runs of the same kind */
+        u->kind = v->last_kind;
+        return 0;
+    }
+    const char *cname = cl >= 0 && cl < v->nclusters && v->clusters[cl] ? v->clusters[cl] : "";
+    u->kind = use_kind(v, cname, ty);
+    if (strlen(ty) < sizeof v->last_ty) {
+        v->last_cl = cl;
+        memcpy(v->last_ty, ty, strlen(ty) + 1);
+        v->last_kind = u->kind;
+    }
+    return 0;
+}
+
+static int row_cluster(sqlite3_stmt *s, void *ctx)
+{
+    UseVec *v = ctx;
+    int64_t id = sqlite3_column_int64(s, 0);
+    if (id >= 0 && id < v->nclusters)
+        v->clusters[id] = sqlrow_str(s, 1);
+    return 0;
+}
+
+static int use_clusters(sqlite3 *db, UseVec *v, CpErr *err)
+{
+    int64_t maxid;
+    sqlite3_stmt *s;
+    if (scalar_int(db, "SELECT max(id) FROM clusters", 0, &maxid, "clusters", err) < 0)
+        return -1;
+    v->nclusters = maxid + 1;
+    v->clusters = xcalloc((size_t)v->nclusters + 1, sizeof *v->clusters);
+    if (prep(db, "SELECT id, name FROM clusters", &s, "clusters", err) < 0)
+        return -1;
+    return each_row(db, s, row_cluster, v, "clusters", err);
+}
+
+/* One reader of a rowid range for store_plan_use (two at once on a large
+ * table, as store_plan_jobs). */
+typedef struct UseScan {
+    sqlite3 *db;
+    int own_db;
+    int64_t lo, hi;
+    int cpu;
+    UseVec v;
+    int rc;
+    CpErr err;
+} UseScan;
+
+static void *use_scan_run(void *arg)
+{
+    UseScan *u = arg;
+    sqlite3_stmt *s;
+    /* one pass in rowid order, no join, no sort: the cluster's name from a
+     * small table, the order does not matter to core/demand; a run whose
+     * start is unknown is placed from its submit time, as usage_month does */
+    const char *sql =
+        u->cpu ? "SELECT user_id, account_id, coalesce(nullif(eligible, 0), submit), "
+                 "coalesce(start, submit), coalesce(elapsed, end_time - start), ncpus, "
+                 "cluster_id, '' FROM jobs WHERE rowid >= ?1 AND rowid <= ?2 AND final = 1 AND "
+                 "ncpus > 0 AND user_id IS NOT NULL AND coalesce(start, submit) > 0"
+               : "SELECT user_id, account_id, coalesce(nullif(eligible, 0), submit), "
+                 "coalesce(start, submit), coalesce(elapsed, end_time - start), gpus, "
+                 "cluster_id, gpu_type FROM jobs WHERE rowid >= ?1 AND rowid <= ?2 AND "
+                 "final = 1 AND gpus > 0 AND user_id IS NOT NULL AND coalesce(start, submit) > 0";
+    u->rc = -1;
+    sqlite3_exec(u->db, "PRAGMA mmap_size=1073741824", NULL, NULL, NULL);
+    if (use_clusters(u->db, &u->v, &u->err) == 0 &&
+        prep(u->db, sql, &s, "read jobs", &u->err) == 0) {
+        sqlite3_bind_int64(s, 1, u->lo);
+        sqlite3_bind_int64(s, 2, u->hi);
+        u->rc = each_row(u->db, s, row_use, &u->v, "read jobs", &u->err);
+    }
+    if (u->own_db)
+        sqlite3_close(u->db);
+    return NULL;
+}
+
+static void use_vec_done(UseVec *v)
+{
+    strmap_free(v->kmap);
+    for (int64_t i = 0; i < v->nclusters; i++)
+        free(v->clusters[i]);
+    free(v->clusters);
+}
+
+/* b's rows after a's, b's kinds renumbered into a's. */
+static void use_join(UseVec *a, UseVec *b)
+{
+    int *map = xcalloc(b->nkinds + 1, sizeof *map);
+    for (size_t k = 0; k < b->nkinds; k++)
+        map[k] = use_kind(a, b->kinds[k].cluster, b->kinds[k].type);
+    if (b->n > 0) {
+        a->rows = xrealloc(a->rows, (a->n + b->n) * sizeof *a->rows);
+        for (size_t i = 0; i < b->n; i++) {
+            a->rows[a->n + i] = b->rows[i];
+            a->rows[a->n + i].kind = map[b->rows[i].kind];
+        }
+        a->n += b->n;
+    }
+    free(map);
+    store_plan_use_free(b->rows, b->kinds, b->nkinds);
+}
+
+int store_plan_use(Store *st, int cpu, StorePlanUse **rows, size_t *n, StorePlanKind **kinds,
+                   size_t *nkinds, CpErr *err)
+{
+    sqlite3 *db = store_db(st);
+    int64_t lo, hi;
+    *rows = NULL;
+    *kinds = NULL;
+    *n = *nkinds = 0;
+    if (rowid_range(db, &lo, &hi, err) < 0)
+        return -1;
+    UseScan a, b;
+    memset(&a, 0, sizeof a);
+    a.db = db;
+    a.lo = lo;
+    a.hi = hi;
+    a.cpu = cpu;
+    a.v.kmap = strmap_new();
+    a.v.last_cl = -2;
+    b = a;
+    b.v.kmap = strmap_new();
+    pthread_t th;
+    int threaded = 0;
+    if (hi - lo > SCAN_SPLIT_ROWS && (b.db = second_connection(db)) != NULL) {
+        b.own_db = 1;
+        a.hi = lo + (hi - lo) / 2;
+        b.lo = a.hi + 1;
+        threaded = pthread_create(&th, NULL, use_scan_run, &b) == 0;
+        if (!threaded)
+            sqlite3_close(b.db);
+    }
+    use_scan_run(&a);
+    if (threaded) {
+        pthread_join(th, NULL);
+        if (b.rc < 0 && a.rc == 0) {
+            a.rc = -1;
+            a.err = b.err;
+        }
+        use_join(&a.v, &b.v);
+        use_vec_done(&b.v);
+    } else
+        strmap_free(b.v.kmap);
+    use_vec_done(&a.v);
+    if (a.rc < 0 && err)
+        *err = a.err;
+    *rows = a.v.rows;
+    *n = a.v.n;
+    *kinds = a.v.kinds;
+    *nkinds = a.v.nkinds;
+    return a.rc;
+}
+
+void store_plan_use_free(StorePlanUse *rows, StorePlanKind *kinds, size_t nkinds)
+{
+    free(rows);
+    for (size_t i = 0; i < nkinds; i++) {
+        free(kinds[i].cluster);
+        free(kinds[i].type);
+    }
+    free(kinds);
+}
+
 /* ---- names, usage, roster, groups, inventory ---- */
 
 static int row_name(sqlite3_stmt *s, void *ctx)

@@ -54,6 +54,27 @@ int store_plan_last_import(Store *st, int64_t *id, CpErr *err);
 int store_plan_jobs(Store *st, int64_t from, int64_t before, int64_t min_run, int cpu,
                     FeatJob **jobs, size_t *njobs, int64_t *last_start, CpErr *err);
 
+/* Every final job that ran with GPUs (CPUs when cpu) and a user, for model
+ * v2 (core/demand): user and account ids, eligible time (else submit,
+ * else start), start (unknown: its submit time, as usage_month places
+ * it), end (start + run time), GPUs (CPUs) and the id of its
+ * (cluster, GPU type) pair in *kinds (cluster name and type, "" when the
+ * job names none). In rowid order. Caller frees with
+ * store_plan_use_free. */
+typedef struct StorePlanUse {
+    int64_t user_id, account_id, elig, start, end;
+    double gpus;
+    int kind;
+} StorePlanUse;
+
+typedef struct StorePlanKind {
+    char *cluster, *type;
+} StorePlanKind;
+
+int store_plan_use(Store *st, int cpu, StorePlanUse **rows, size_t *n, StorePlanKind **kinds,
+                   size_t *nkinds, CpErr *err);
+void store_plan_use_free(StorePlanUse *rows, StorePlanKind *kinds, size_t nkinds);
+
 /* Names by id: names[id], NULL for ids not in use. */
 typedef struct StorePlanNames {
     char **names;

@@ -242,17 +242,54 @@ static const char v13[] =
     "CREATE TABLE paper_authors(paper_id INTEGER NOT NULL, pos INTEGER NOT NULL,\n"
     "  name TEXT NOT NULL, PRIMARY KEY(paper_id, pos)) WITHOUT ROWID;\n";
 
-/* Version 14 (issue 20): what `capplan status` prints about the jobs, kept
+/* Version 14 (issue 13, model v2): scenario keys of model v1. A purchase of
+ * memory class C (purchase.C.yK) becomes a purchase of the inventory's most
+ * common model of that class (purchase.MODEL.yK, same number of GPUs: now
+ * counted at the model's relative speed), its reason noting the old key;
+ * share and burst (replaced by one pool per group, in GPU-eq) and purchases
+ * of a class with no model are dropped, each recorded in scenario_edits
+ * (new_value NULL, the reason saying why). */
+static const char v14[] =
+    "INSERT INTO scenario_edits(scenario_id, key, group_name, old_value, new_value, measured,\n"
+    "  label, reason, who, at)\n"
+    "SELECT scenario_id, key, group_name, value, NULL, measured, label,\n"
+    "  'model v2 has no ' || key || ': dropped (set pool=GPU-EQ, purchase.MODEL.yK=N)',\n"
+    "  'capplan', CAST(strftime('%s', 'now') AS INTEGER) FROM scenario_params\n"
+    "  WHERE key IN ('share', 'burst');\n"
+    "DELETE FROM scenario_params WHERE key IN ('share', 'burst');\n"
+    "UPDATE scenario_params SET key = 'purchase.' || (SELECT i.gpu_model FROM inventory i WHERE i.gpu_mem_gib <= 24 GROUP BY i.gpu_model ORDER BY sum(i.gpus) DESC, i.gpu_model LIMIT 1) || substr(key, 12),\n"
+    "  reason = coalesce(reason || ' ', '') || '(model v2: was ' || key || ')'\n"
+    "  WHERE key GLOB 'purchase.24.y*' AND (SELECT i.gpu_model FROM inventory i WHERE i.gpu_mem_gib <= 24 GROUP BY i.gpu_model ORDER BY sum(i.gpus) DESC, i.gpu_model LIMIT 1) IS NOT NULL;\n"
+    "UPDATE scenario_params SET key = 'purchase.' || (SELECT i.gpu_model FROM inventory i WHERE i.gpu_mem_gib > 24 AND i.gpu_mem_gib <= 48 GROUP BY i.gpu_model ORDER BY sum(i.gpus) DESC, i.gpu_model LIMIT 1) || substr(key, 12),\n"
+    "  reason = coalesce(reason || ' ', '') || '(model v2: was ' || key || ')'\n"
+    "  WHERE key GLOB 'purchase.48.y*' AND (SELECT i.gpu_model FROM inventory i WHERE i.gpu_mem_gib > 24 AND i.gpu_mem_gib <= 48 GROUP BY i.gpu_model ORDER BY sum(i.gpus) DESC, i.gpu_model LIMIT 1) IS NOT NULL;\n"
+    "UPDATE scenario_params SET key = 'purchase.' || (SELECT i.gpu_model FROM inventory i WHERE i.gpu_mem_gib > 48 AND i.gpu_mem_gib <= 80 GROUP BY i.gpu_model ORDER BY sum(i.gpus) DESC, i.gpu_model LIMIT 1) || substr(key, 12),\n"
+    "  reason = coalesce(reason || ' ', '') || '(model v2: was ' || key || ')'\n"
+    "  WHERE key GLOB 'purchase.80.y*' AND (SELECT i.gpu_model FROM inventory i WHERE i.gpu_mem_gib > 48 AND i.gpu_mem_gib <= 80 GROUP BY i.gpu_model ORDER BY sum(i.gpus) DESC, i.gpu_model LIMIT 1) IS NOT NULL;\n"
+    "UPDATE scenario_params SET key = 'purchase.' || (SELECT i.gpu_model FROM inventory i WHERE i.gpu_mem_gib > 80 GROUP BY i.gpu_model ORDER BY sum(i.gpus) DESC, i.gpu_model LIMIT 1) || substr(key, 13),\n"
+    "  reason = coalesce(reason || ' ', '') || '(model v2: was ' || key || ')'\n"
+    "  WHERE key GLOB 'purchase.80+.y*' AND (SELECT i.gpu_model FROM inventory i WHERE i.gpu_mem_gib > 80 GROUP BY i.gpu_model ORDER BY sum(i.gpus) DESC, i.gpu_model LIMIT 1) IS NOT NULL;\n"
+    "INSERT INTO scenario_edits(scenario_id, key, group_name, old_value, new_value, measured,\n"
+    "  label, reason, who, at)\n"
+    "SELECT scenario_id, key, group_name, value, NULL, measured, label,\n"
+    "  'model v2: no inventory model of this class for ' || key || ': dropped',\n"
+    "  'capplan', CAST(strftime('%s', 'now') AS INTEGER) FROM scenario_params\n"
+    "  WHERE key GLOB 'purchase.24.y*' OR key GLOB 'purchase.48.y*' OR key GLOB 'purchase.80.y*'\n"
+    "     OR key GLOB 'purchase.80+.y*';\n"
+    "DELETE FROM scenario_params WHERE key GLOB 'purchase.24.y*' OR key GLOB 'purchase.48.y*'\n"
+    "  OR key GLOB 'purchase.80.y*' OR key GLOB 'purchase.80+.y*';\n";
+
+/* Version 15 (issue 20): what `capplan status` prints about the jobs, kept
  * per cluster as jobs are written (data/store.c), so that status never
  * scans the jobs table: jobs (final attempts), attempts, the first
  * submission (> 0) and the last one. Filled here from the jobs a database
  * already holds; `capplan check` compares it with the jobs table. */
-static const char v14[] =
+static const char v15[] =
     "CREATE TABLE job_counts(cluster_id INTEGER PRIMARY KEY, jobs INTEGER NOT NULL DEFAULT 0,\n"
     "  attempts INTEGER NOT NULL DEFAULT 0, first_submit INTEGER, last_submit INTEGER);\n"
     "INSERT INTO job_counts(cluster_id, jobs, attempts, first_submit, last_submit)\n"
     "SELECT cluster_id, sum(final = 1), count(*), min(CASE WHEN submit > 0 THEN submit END),\n"
     "  max(submit) FROM jobs GROUP BY cluster_id;\n";
 
-const char *const store_migrations[] = {v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14};
+const char *const store_migrations[] = {v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15};
 const int store_nmigrations = (int)(sizeof store_migrations / sizeof store_migrations[0]);

@@ -46,8 +46,8 @@ static int csv_groups(const Report *r, FILE *out)
 {
     static const char *const cols[] = {
         "group",          "domain",         "people_now",    "growth_pct",
-        "growth_measured_pct", "burst_share_pct", "burst_share_measured_pct", "burst_gpus",
-        "burst_gpus_measured", "buffer_pct", "buffer_measured_pct"};
+        "growth_measured_pct", "pool_gpu_eq", "pool_gpu_eq_measured", "buffer_pct",
+        "buffer_measured_pct"};
     HEADER(out, cols);
     const Plan *p = r->plan;
     const ProjParams *v = r->params, *m = p->measured;
@@ -57,9 +57,8 @@ static int csv_groups(const Report *r, FILE *out)
                            p->domains[p->group_domain[g]]};
         cells_text(out, t, 2);
         const double n[] = {projection_heads0(p->model, g), 100 * v->growth[g],
-                            100 * m->growth[g],  100 * v->share[g],
-                            100 * m->share[g],   v->burst[g],
-                            m->burst[g],         100 * v->buffer[g],
+                            100 * m->growth[g],  v->pool[g],
+                            m->pool[g],          100 * v->buffer[g],
                             100 * m->buffer[g]};
         cells_num(out, n, sizeof n / sizeof n[0]);
         csvw_end(out);
@@ -123,10 +122,12 @@ static int csv_profiles(const Report *r, FILE *out)
                             c[FEAT_MEM_GIB] < 0 ? NAN : c[FEAT_MEM_GIB], c[FEAT_DUR_MEAN_H],
                             c[FEAT_DUR_MAX_H], c[FEAT_GPUH_MONTH], c[FEAT_CONC_MEAN],
                             c[FEAT_CONC_PEAK], r->params->gpus[i], p->measured->gpus[i],
-                            r->params->mem[i] < 0 ? NAN : r->params->mem[i]};
+                            projection_mem_of(r->plan->model, r->params, i) < 0
+                                ? NAN
+                                : projection_mem_of(r->plan->model, r->params, i)};
         cells_num(out, n, sizeof n / sizeof n[0]);
         static const double lo[] = {0, 24, 48, 80, NAN}, hi[] = {24, 48, 80, NAN, NAN};
-        int mc = profiles_mem_class(r->params->mem[i]);
+        int mc = profiles_mem_class(projection_mem_of(r->plan->model, r->params, i));
         const double range[] = {lo[mc], hi[mc]};
         cells_num(out, range, 2);
         csvw_end(out);
@@ -139,40 +140,21 @@ static void proj_row(const Report *r, FILE *out, const char *kind, const char *n
 {
     int64_t f, to;
     char a[16], b[16], yr[16];
+    double v[PLAN_CSV_NUMS];
     projection_year_span(r->plan->model, y, &f, &to);
     rpt_date(f, a, sizeof a);
     rpt_date(to, b, sizeof b);
     snprintf(yr, sizeof yr, "%d", y);
     const char *txt[] = {kind, name, domain, yr, a, b};
-    cells_text(out, txt, 6);
-    const double n[] = {g ? g->stay : NAN, g ? g->arrivals : NAN, g ? g->newcomers : NAN,
-                        g ? g->heads : t->heads, g ? g->base : t->base,
-                        g ? g->bursts : NAN, g ? g->pool : t->pool,
-                        g ? g->demand : t->demand};
-    cells_num(out, n, sizeof n / sizeof n[0]);
-    cells_num(out, g ? g->demand_c : t->demand_c, MEMCLASS_COUNT);
-    int tot = !g && strcmp(kind, "total") == 0;
-    for (int c = 0; c < MEMCLASS_COUNT; c++) {
-        csvw_sep(out);
-        csvw_num(out, tot ? t->capacity_c[c] : NAN);
-    }
-    for (int c = 0; c < MEMCLASS_COUNT; c++) {
-        csvw_sep(out);
-        csvw_num(out, tot ? t->gap_c[c] : NAN);
-    }
+    cells_text(out, txt, PLAN_CSV_TEXTS);
+    plan_csv_values(g, t, !g && strcmp(kind, "total") == 0, v);
+    cells_num(out, v, PLAN_CSV_NUMS);
     csvw_end(out);
 }
 
 static int csv_projection(const Report *r, FILE *out)
 {
-    static const char *const cols[] = {
-        "kind",       "name",         "domain",       "year",        "from",
-        "to",         "stay",         "arrivals",     "newcomers",   "heads",
-        "base",       "bursts",       "pool",         "demand",      "demand_24",
-        "demand_48",  "demand_80",    "demand_80plus", "demand_unknown", "capacity_24",
-        "capacity_48", "capacity_80", "capacity_80plus", "capacity_unknown", "gap_24",
-        "gap_48",     "gap_80",       "gap_80plus",   "gap_unknown"};
-    HEADER(out, cols);
+    header(out, plan_csv_cols, PLAN_CSV_TEXTS + PLAN_CSV_NUMS);
     const Plan *p = r->plan;
     int Y = r->res->nyears;
     for (int g = 0; g < p->ngroups; g++) {

@@ -23,7 +23,7 @@ static void year_label(const Report *r, int y, char *buf, size_t n)
 
 static const char *unit_gpus(const Report *r)
 {
-    return r->plan->cpu ? "CPUs" : "GPUs";
+    return r->plan->cpu ? "CPUs" : "GPU-eq";
 }
 
 /* ---- 1. summary ---- */
@@ -41,32 +41,57 @@ static int summary_chart(const Report *r, FILE *out, const char *dir, const char
         v[y] = r->res->total[y].demand;
         v[Y + y] = r->res->total[y].capacity;
     }
-    static const char *const series[] = {"demand", "capacity"};
-    SvgChart c = {SVG_BARS, "Demand and capacity by year", unit_gpus(r), xs, (size_t)Y,
+    static const char *const series[] = {"need", "capacity"};
+    SvgChart c = {SVG_BARS, "Need and capacity by year", unit_gpus(r), xs, (size_t)Y,
                   series, 2, v, NULL, 0, 0};
-    return rpt_chart(out, dir, rel, "summary", "Demand and capacity by year", &c, err);
+    return rpt_chart(out, dir, rel, "summary", "Need and capacity by year", &c, err);
+}
+
+/* The gap of each year in physical GPUs of each model purchases can name. */
+static void gap_in_gpus(const Report *r, FILE *out)
+{
+    const ProjModel *m = r->plan->model;
+    int nm = projection_nmodels(m);
+    if (nm == 0 || r->plan->cpu)
+        return;
+    fprintf(out, "The total gap in physical GPUs of a purchase model (gap / relative speed):");
+    for (int y = 1; y <= r->res->nyears; y++) {
+        fprintf(out, "%s y%d", y > 1 ? ";" : "", y);
+        for (int i = 0; i < nm; i++) {
+            const ProjModelInfo *mi = projection_model_info(m, i);
+            char g[NB];
+            mdw_num(g, NB, r->res->total[y - 1].gap / (mi->speed > 0 ? mi->speed : 1), 1, "");
+            fprintf(out, "%s %s ", i ? "," : "", g);
+            mdw_text(out, mi->name);
+        }
+    }
+    fprintf(out, ".\n\n");
 }
 
 static void summary_table(const Report *r, FILE *out)
 {
-    static const char *const titles[] = {"Year", "GPU memory class (GiB)", "Demand", "Capacity",
-                                         "Gap"};
-    mdw_head(out, titles, "llrrr", 5);
+    static const char *const titles[] = {"Year", "GPU memory class (GiB)", "Need", "Capacity",
+                                         "Gap", "Need p10-p90"};
+    mdw_head(out, titles, "llrrrr", 6);
     const char *u = unit_gpus(r);
+    const ProjCalib *cal = projection_calib(r->plan->model);
     for (int y = 1; y <= r->res->nyears; y++) {
         const ProjTotals *t = &r->res->total[y - 1];
-        char yl[64], d[NB], c[NB], g[NB];
+        char yl[64], d[NB], c[NB], g[NB], rg[NB];
         year_label(r, y, yl, sizeof yl);
         for (int k = 0; k <= MEMCLASS_COUNT; k++) {
             int tot = k == MEMCLASS_COUNT;
-            mdw_num(d, NB, tot ? t->demand : t->demand_c[k], 2, u);
+            double need = tot ? t->demand : t->demand_c[k];
+            mdw_num(d, NB, need, 2, u);
             mdw_num(c, NB, tot ? t->capacity : t->capacity_c[k], 2, u);
             mdw_num(g, NB, tot ? t->gap : t->gap_c[k], 2, u);
-            const char *cells[] = {yl, tot ? "total" : profiles_mem_class_name(k), d, c, g};
-            mdw_row(out, cells, 5);
+            plan_range_text(tot ? t->demand_r : projection_range(cal, need, y), u, rg, sizeof rg);
+            const char *cells[] = {yl, tot ? "total" : profiles_mem_class_name(k), d, c, g, rg};
+            mdw_row(out, cells, 6);
         }
     }
     fputc('\n', out);
+    gap_in_gpus(r, out);
 }
 
 static void largest_gaps(const Report *r, FILE *out)
@@ -135,32 +160,46 @@ static void scenario_params(const Report *r, FILE *out)
     fprintf(out, "### Scenario and parameters\n\nScenario **");
     mdw_text(out, r->scenario);
     fprintf(out, "**: %zu edited parameters against the measured ones%s. Institute-wide, "
-                 "growth %s a year and buffer %s as measured. Per group (growth of the group a "
-                 "year, share of its students bursting at once, %s one burst needs, buffer):\n\n",
+                 "head growth %s a year and buffer %s as measured, intensity %+.1f %% a year, "
+                 "members' rates weighted with a half-life of %g months. Per group (head "
+                 "growth a year, exploration/HPO pool in %s, buffer):\n\n",
             r->nedits, r->nedits ? " (section 5 lists them with their reasons)" : "", a, b,
-            unit_gpus(r));
-    static const char *const titles[] = {"Group", "Domain", "Growth", "Burst share", "Burst size",
-                                         "Buffer"};
-    mdw_head(out, titles, "llrrrr", 6);
+            100 * r->params->intensity, r->params->halflife, unit_gpus(r));
+    static const char *const titles[] = {"Group", "Domain", "Growth", "Pool", "Buffer"};
+    mdw_head(out, titles, "llrrr", 5);
     const ProjParams *v = r->params, *m = p->measured;
     for (int g = 0; g < p->ngroups; g++) {
-        char name[64], c1[3 * NB], c2[3 * NB], c3[3 * NB], c4[3 * NB];
+        char name[64], c1[3 * NB], c2[3 * NB], c4[3 * NB];
         param_cell(c1, sizeof c1, v->growth[g], m->growth[g], 100, 1, "%");
-        param_cell(c2, sizeof c2, v->share[g], m->share[g], 100, 1, "%");
-        param_cell(c3, sizeof c3, v->burst[g], m->burst[g], 1, 2, unit_gpus(r));
+        param_cell(c2, sizeof c2, v->pool[g], m->pool[g], 1, 2, unit_gpus(r));
         param_cell(c4, sizeof c4, v->buffer[g], m->buffer[g], 100, 1, "%");
         const char *cells[] = {rpt_name(r, "group", p->groups[g], name, sizeof name),
-                               p->domains[p->group_domain[g]], c1, c2, c3, c4};
-        mdw_row(out, cells, 6);
+                               p->domains[p->group_domain[g]], c1, c2, c4};
+        mdw_row(out, cells, 5);
     }
     fputc('\n', out);
 }
 
 int rpt_summary(const Report *r, FILE *out, const char *dir, const char *rel, CpErr *err)
 {
-    fprintf(out, "Projected demand against capacity (inventory x relative speed, plus planned "
-                 "purchases), per year and GPU-memory class; the gap is demand minus capacity. "
-                 "Use is capped by capacity: long waits mark demand that went unmet.\n\n");
+    const ProjCalib *cal = projection_calib(r->plan->model);
+    fprintf(out, "Projected need (model v2: expected use + exploration pool + buffer) against "
+                 "capacity (inventory x relative speed, plus planned purchases), per year and "
+                 "GPU-memory class; the gap is need minus capacity. ");
+    if (r->plan->cpu)
+        fprintf(out, "CPUs stand in for GPUs. ");
+    else {
+        fprintf(out, "All in GPU-eq: GPUs x relative speed, reference model ");
+        mdw_text(out, r->plan->ref_model);
+        fprintf(out, " = 1.0. ");
+    }
+    if (cal->ncuts >= PROJ_MIN_CUTS)
+        fprintf(out, "Ranges are the p10-p90 of the rolling backtest's actual/forecast over %d "
+                     "cuts. ", cal->ncuts);
+    else
+        fprintf(out, "Ranges: not calibrated (%d backtest cuts, %d needed). ", cal->ncuts,
+                PROJ_MIN_CUTS);
+    fprintf(out, "Use is capped by capacity: long waits mark demand that went unmet.\n\n");
     if (summary_chart(r, out, dir, rel, err) < 0)
         return -1;
     summary_table(r, out);
@@ -196,7 +235,7 @@ static void profile_table(const Report *r, FILE *out)
         mdw_num(cp, NB, c[FEAT_CONC_PEAK], 2, u);
         param_cell(b, sizeof b, r->params->gpus[i], p->measured->gpus[i], 1, 2, u);
         const char *cells[] = {id, p->names[i], size, w, mem, dm, dx, gm, cm, cp, b,
-                               profiles_mem_class_name(profiles_mem_class(r->params->mem[i]))};
+                               profiles_mem_class_name(profiles_mem_class(projection_mem_of(r->plan->model, r->params, i)))};
         mdw_row(out, cells, 12);
     }
     fputc('\n', out);
@@ -343,9 +382,9 @@ static void group_terms(const Report *r, FILE *out)
     const Plan *p = r->plan;
     const char *u = unit_gpus(r);
     static const char *const titles[] = {"Group", "Domain",    "Year",  "Staying", "Arrivals",
-                                         "Target", "Newcomers", "Heads", "Base",    "Bursts",
-                                         "Pool",  "Buffer",    "Demand"};
-    mdw_head(out, titles, "lllrrrrrrrrrr", 13);
+                                         "Newcomers", "Heads", "Expected use", "Range p10-p90",
+                                         "Pool",  "Buffer",    "Need"};
+    mdw_head(out, titles, "lllrrrrrrrrr", 12);
     for (int g = 0; g < p->ngroups; g++)
         for (int y = 1; y <= r->res->nyears; y++) {
             const ProjGroupYear *t = &r->res->gy[(size_t)g * r->res->nyears + y - 1];
@@ -353,18 +392,17 @@ static void group_terms(const Report *r, FILE *out)
             snprintf(yr, sizeof yr, "y%d", y);
             mdw_num(c[0], NB, t->stay, 2, "people");
             mdw_num(c[1], NB, t->arrivals, 2, "people");
-            mdw_num(c[2], NB, t->target, 2, "people");
-            mdw_num(c[3], NB, t->newcomers, 2, "people");
-            mdw_num(c[4], NB, t->heads, 2, "people");
-            mdw_num(c[5], NB, t->base, 2, u);
-            mdw_num(c[6], NB, t->bursts, 0, "");
-            mdw_num(c[7], NB, t->pool, 2, u);
-            mdw_num(c[8], NB, 100 * r->params->buffer[g], 1, "%");
-            mdw_num(c[9], NB, t->demand, 2, u);
+            mdw_num(c[2], NB, t->newcomers, 2, "people");
+            mdw_num(c[3], NB, t->heads, 2, "people");
+            mdw_num(c[4], NB, t->base, 2, u);
+            plan_range_text(t->base_r, u, c[5], NB);
+            mdw_num(c[6], NB, t->pool, 2, u);
+            mdw_num(c[7], NB, t->buffer_add, 2, u);
+            mdw_num(c[8], NB, t->demand, 2, u);
             const char *cells[] = {rpt_name(r, "group", p->groups[g], name, sizeof name),
                                    p->domains[p->group_domain[g]], yr, c[0], c[1], c[2], c[3],
-                                   c[4], c[5], c[6], c[7], c[8], c[9]};
-            mdw_row(out, cells, 13);
+                                   c[4], c[5], c[6], c[7], c[8]};
+            mdw_row(out, cells, 12);
         }
     fputc('\n', out);
 }
@@ -474,28 +512,30 @@ static void backtest_section(const Report *r, FILE *out)
     const double tv[] = {b->score.after, b->score.naive, b->score.base, b->score.demand};
     for (int i = 0; i < 4; i++)
         mdw_num(t[i], NB, tv[i], 2, unit_gpus(r));
-    fprintf(out, "Fitted on the 12 months before %s (%d users, %d profiles), projected 12 "
-                 "months and scored on the %.1f months recorded after it. Error (WAPE: sum of "
+    fprintf(out, "Refit with what was known at %s (%d active users), projected 12 months and "
+                 "scored on the %.1f months recorded after it. Error (WAPE: sum of "
                  "|projected - actual| over sum of actual):\n\n",
-            cut, b->users, b->profiles, b->scored_months);
+            cut, b->users, b->scored_months);
     static const char *const titles[] = {"Projection", "Projected total", "Error (WAPE)"};
     mdw_head(out, titles, "lrr", 3);
     const char *rows[][3] = {{"actual use", t[0], "-"},
-                             {"naive (last 12 months x (1 + growth))", t[1], w[0]},
-                             {"model base", t[2], w[1]},
-                             {"model demand (with pool and buffer)", t[3], w[2]}};
+                             {"naive (last 12 months)", t[1], w[0]},
+                             {"model expected use", t[2], w[1]},
+                             {"model with buffer", t[3], w[2]}};
     for (int i = 0; i < 4; i++)
         mdw_row(out, rows[i], 3);
-    fprintf(out, "\nDemand includes headroom by design (pool and buffer); use is capped by "
-                 "capacity, so long waits mark demand that went unmet.\n\n");
+    fprintf(out, "\nThe need adds headroom by design (pool and buffer); use is capped by "
+                 "capacity, so long waits mark demand that went unmet. `capplan project "
+                 "--backtest` runs every monthly cut.\n\n");
 }
 
 int rpt_projections(const Report *r, FILE *out, const char *dir, const char *rel, CpErr *err)
 {
-    fprintf(out, "Every term of the projection: heads = staying + "
-                 "(arrivals + newcomers) by the group's mix; base = sum of heads x b_p; pool = "
-                 "bursts x burst size, bursts = ceil(share x heads); demand = (base + pool) x "
-                 "(1 + buffer).\n\n");
+    fprintf(out, "Every term of the projection (model v2, docs/planning.md): expected use = "
+                 "each member's own rate (leavers by their roster end) + newcomers at the measured "
+                 "rate and ramp, times the intensity trend; need = expected use + the group's "
+                 "exploration/HPO pool (q90 of its burst curve) + the buffer; %s.\n\n",
+            r->plan->cpu ? "CPUs" : "GPU-eq");
     if (domain_chart(r, out, dir, rel, err) < 0)
         return -1;
     fprintf(out, "### By group\n\n");

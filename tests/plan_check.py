@@ -9,15 +9,15 @@
       and compare the inertia (within 1 %); compare the silhouette with
       sklearn.metrics.silhouette_score.
 
-  plan_check.py wape SWF BACKTEST.json
-      From the SWF log itself (not through capplan): the naive per-group
-      projection at the cut of `capplan project --backtest DATE --json`
-      (each group's CPU-hours of the 12 months before the cut, as mean
-      CPUs held, times 1 + growth, growth 0 when nothing precedes the fit
-      year), scored against the mean CPUs each group held from the cut to
-      the end of the data, hours charged to months pro rata; prints the
-      WAPE and checks capplan's (within 1e-6), and prints the figure by
-      calendar-year CPU-hours ("same as last year") for the record.
+  plan_check.py rolling SWF BACKTEST.json
+      From the SWF log itself (not through capplan): for every cut of
+      `capplan project --backtest --json`, each group's actual use (mean
+      CPUs over the 12 months after the cut, runs clipped to it) and naive
+      forecast (mean CPUs over the 12 months before, or from the data's
+      first month); checks capplan's per group (1e-6) and its WAPEs; then
+      the acceptance of issue 13: over all cuts, the mean per-group WAPE of
+      the model's expected use at least 5 points below naive's, and the
+      institute total's mean absolute error at most 35 %.
 
 Exit 0 and one line per check on success; 1 with the reason otherwise.
 """
@@ -112,12 +112,21 @@ def charge(hours, group, start, end, procs):
         t = stop
 
 
-def check_wape(swf, path):
-    bt = json.load(open(path))
-    cut = calendar.timegm(dt.datetime.strptime(bt["cut"], "%Y-%m-%d").timetuple())
-    cy, cm = dt.datetime.fromtimestamp(cut, dt.timezone.utc).year, \
-        dt.datetime.fromtimestamp(cut, dt.timezone.utc).month
-    base, hours, year_hours, data_end = None, {}, {}, 0
+def parse_date(s):
+    return calendar.timegm(dt.datetime.strptime(s, "%Y-%m-%d").timetuple())
+
+
+def add_months(t, n):
+    d = dt.datetime.fromtimestamp(t, dt.timezone.utc)
+    k = d.year * 12 + d.month - 1 + n
+    y, m = k // 12, k % 12 + 1
+    last = calendar.monthrange(y, m)[1]
+    return calendar.timegm((y, m, min(d.day, last), d.hour, d.minute, d.second))
+
+
+def swf_jobs(swf):
+    """(group, start, end, procs) of every job that ran, times in UTC."""
+    base, jobs = None, []
     for line in open(swf):
         if line.startswith(";"):
             if "UnixStartTime:" in line:
@@ -128,41 +137,79 @@ def check_wape(swf, path):
             continue
         submit, wait, run, procs, group = int(f[1]), int(f[2]), float(f[3]), float(f[4]), f[12]
         start = base + submit + (wait if wait >= 0 else 0)
-        end = start + int(round(run))
         if run <= 0 or procs <= 0:
             continue
-        data_end = max(data_end, end)
-        charge(hours, group, start, end, procs)
-        y = dt.datetime.fromtimestamp(base + submit, dt.timezone.utc).year
-        year_hours[(group, y)] = year_hours.get((group, y), 0.0) + run * procs / 3600.0
-    py, pm = cy - 1, cm
-    before_h = (cut - month_start(py, pm)) / 3600.0
-    until = min(data_end, month_start(cy + 1, cm))
-    after_h = (until - cut) / 3600.0
-    lo, mid, hi = py * 100 + pm, cy * 100 + cm, (cy + 1) * 100 + cm
-    groups = sorted({g for g, _ in hours})
-    before = {g: sum(v for (h, m), v in hours.items() if h == g and lo <= m < mid) / before_h
-              for g in groups}
-    after = {g: sum(v for (h, m), v in hours.items() if h == g and mid <= m < hi) / after_h
-             for g in groups}
-    wape = sum(abs(before[g] - after[g]) for g in groups) / sum(after.values())
-    ours = bt["wape"]["naive"]
-    if abs(wape - ours) > 1e-6:
-        fail("naive WAPE: python %.9f, capplan %.9f" % (wape, ours))
-    a = sum(v for (g, y), v in year_hours.items() if y == cy)
-    same = sum(abs(year_hours.get((g, cy), 0.0) - year_hours.get((g, cy - 1), 0.0))
-               for g in groups) / a
-    print("wape %s at %s: naive per-group projection off by %.1f %% of the total (capplan "
-          "%.1f %%, mean CPUs over %.2f scored months); calendar-year CPU-hours, same as last "
-          "year: %.1f %%" % (swf.split("/")[-1], bt["cut"], 100 * wape, 100 * ours,
-                              after_h / (365.2425 * 24 / 12), 100 * same))
+        jobs.append((group, start, start + int(round(run)), procs))
+    return jobs
+
+
+def mean_use(jobs, lo, hi):
+    """Mean CPUs each group held over [lo, hi): runs clipped to it."""
+    use = {}
+    for g, s, e, p in jobs:
+        a, b = max(s, lo), min(e, hi)
+        if b > a:
+            use[g] = use.get(g, 0.0) + p * (b - a)
+    return {g: v / (hi - lo) for g, v in use.items()}
+
+
+def wape(pred, act):
+    keys = set(pred) | set(act)
+    tot = sum(act.values())
+    return sum(abs(pred.get(g, 0.0) - act.get(g, 0.0)) for g in keys) / tot
+
+
+def check_rolling(swf, path):
+    """The rolling backtest of `capplan project --backtest --json` against
+    actual and naive use recomputed from the SWF log; the acceptance of
+    issue 13 on OSC."""
+    bt = json.load(open(path))
+    jobs = swf_jobs(swf)
+    first = min(s for _, s, _, _ in jobs)
+    d0 = dt.datetime.fromtimestamp(first, dt.timezone.utc)
+    first_month = month_start(d0.year, d0.month)
+    wm, wn, em, en = [], [], [], []
+    for c in bt["cuts"]:
+        cut, until = parse_date(c["cut"]), parse_date(c["until"])
+        if add_months(cut, 12) != until:
+            fail("cut %s: scored to %s, not 12 months" % (c["cut"], c["until"]))
+        actual = mean_use(jobs, cut, until)
+        naive = mean_use(jobs, max(add_months(cut, -12), first_month), cut)
+        model = {g: x["model"] for g, x in c["groups"].items()}
+        for g, x in c["groups"].items():
+            for k, v in (("actual", actual), ("naive", naive)):
+                if abs(x[k] - v.get(g, 0.0)) > 1e-6 * max(1.0, x[k]):
+                    fail("cut %s group %s: %s %.9f, python %.9f" % (c["cut"], g, k, x[k],
+                                                                   v.get(g, 0.0)))
+        w_n, w_m = wape(naive, actual), wape(model, actual)
+        if abs(w_n - c["wape_naive"]) > 1e-9 or abs(w_m - c["wape_model"]) > 1e-9:
+            fail("cut %s: WAPE naive %.6f / model %.6f, python %.6f / %.6f" %
+                 (c["cut"], c["wape_naive"], c["wape_model"], w_n, w_m))
+        a = sum(actual.values())
+        e_n = (sum(naive.values()) - a) / a
+        e_m = (c["model"] - a) / a
+        wm.append(w_m); wn.append(w_n); em.append(abs(e_m)); en.append(abs(e_n))
+        print("cut %s: per-group WAPE model %.1f %%, naive %.1f %%; total error model %+.1f %%, "
+              "naive %+.1f %%" % (c["cut"], 100 * w_m, 100 * w_n, 100 * e_m, 100 * e_n))
+    n = len(bt["cuts"])
+    if n == 0:
+        fail("no cut")
+    mw_m, mw_n, me_m, me_n = sum(wm) / n, sum(wn) / n, sum(em) / n, sum(en) / n
+    print("rolling %s: %d cuts; mean per-group WAPE model %.1f %%, naive %.1f %%; institute total "
+          "mean |error| model %.1f %%, naive %.1f %%" % (swf.split("/")[-1], n, 100 * mw_m,
+                                                        100 * mw_n, 100 * me_m, 100 * me_n))
+    if mw_m > mw_n - 0.05:
+        fail("per-group WAPE of expected use %.1f %% is not 5 points below naive's %.1f %%" %
+             (100 * mw_m, 100 * mw_n))
+    if me_m > 0.35:
+        fail("institute total mean |error| %.1f %% above 35 %%" % (100 * me_m))
 
 
 def main():
     if len(sys.argv) == 4 and sys.argv[1] == "kmeans":
         check_kmeans(sys.argv[2], int(sys.argv[3]))
-    elif len(sys.argv) == 4 and sys.argv[1] == "wape":
-        check_wape(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) == 4 and sys.argv[1] == "rolling":
+        check_rolling(sys.argv[2], sys.argv[3])
     else:
         print(__doc__)
         sys.exit(2)

@@ -23,12 +23,14 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <sqlite3.h>
 
 #include "data/fields.h"
 #include "data/import.h"
 #include "data/plan.h"
 #include "data/store.h"
 #include "data/store_plan.h"
+#include "data/store_schema.h"
 #include "tests/lib/testutil.h"
 
 typedef struct Db {
@@ -435,6 +437,84 @@ static void test_backtest(void **state)
     assert_non_null(strstr(err.msg, "first day of a month"));
 }
 
+/* ---- model v2: past years in GPU-eq ---- */
+
+/* 2020 (data from ann's first job, 2020-01-01 10:00, 8774 h): ann 11 x 10
+ * GPU-h + 3/7 x 10 (the MIG slice), bob 12 x 2 x 2.5, all at speed 1 (the
+ * A100; the MIG and untyped jobs take the cluster's most common model,
+ * A100: 16 guessed); capacity 8
+ * A100 x 1.0 + 4 L40S x 0.8. 2021 to the data's end (2021-12-15 20:00, 8372
+ * h): ann 24 x 10, bob 3 x 5; the L40S until 2021-06-30 (4320 h). */
+static void test_year_use(void **state)
+{
+    Db *d = *state;
+    PlanOpts o;
+    CpErr err;
+    memset(&o, 0, sizeof o);
+    Plan *p = plan_build(d->st, &o, &err);
+    assert_non_null(p);
+    assert_string_equal(p->ref_model, "a100");
+    assert_int_equal(p->unflagged_speed, 16);
+    assert_int_equal(p->nyear_use, 2);
+    assert_int_equal(p->year_use[0].year, 2020);
+    assert_float_equal(p->year_use[0].used, (110 + 30.0 / 7 + 60) / 8774, 1e-12);
+    assert_float_equal(p->year_use[0].capacity, 8 + 4 * 0.8, 1e-12);
+    assert_int_equal(p->year_use[1].year, 2021);
+    assert_float_equal(p->year_use[1].used, 255.0 / 8372, 1e-12);
+    assert_float_equal(p->year_use[1].capacity, 8 + 4 * 0.8 * 4320 / 8372, 1e-12);
+    plan_free(p);
+}
+
+/* ---- a database of the previous release with model v1 keys ---- */
+
+/* The previous release's schema is every migration but the last (issue
+ * 13's); a scenario holds share, burst and
+ * purchases of classes 80 (the inventory has H100 x 8 and A100 x 16 of 80
+ * GiB: A100 is the most common) and 24 (no model of that class). Opened by
+ * this release: purchase.80.y1 becomes purchase.A100.y1 (the reason notes
+ * the old key), the other three are dropped and recorded as edits. */
+static void test_migrate_v1_keys(void **state)
+{
+    (void)state;
+    char *path = tu_temp_path(".db");
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    for (int v = 0; v < store_nmigrations - 1; v++)
+        assert_int_equal(sqlite3_exec(db, store_migrations[v], NULL, NULL, NULL), SQLITE_OK);
+    char pragma[64];
+    snprintf(pragma, sizeof pragma, "PRAGMA user_version=%d;", store_nmigrations - 1);
+    assert_int_equal(sqlite3_exec(db, pragma, NULL, NULL, NULL), SQLITE_OK);
+    const char *old =
+        "INSERT INTO inventory(cluster, gpu_model, gpus, gpu_mem_gib, from_date, relative_speed)"
+        " VALUES ('c', 'H100', 8, 80, '2024-01-01', 5), ('c', 'A100', 16, 80, '2023-01-01', 2.5);"
+        "INSERT INTO scenarios(id, name, created_at) VALUES (1, 'plan', 0);"
+        "INSERT INTO scenario_params(scenario_id, key, group_name, value, reason, at) VALUES"
+        " (1, 'share', 'lab-a', 0.3, NULL, 0), (1, 'burst', '', 2, NULL, 0),"
+        " (1, 'purchase.80.y1', '', 4, 'grant', 0), (1, 'purchase.24.y2', '', 9, NULL, 0),"
+        " (1, 'growth', 'lab-a', 0.1, NULL, 0);";
+    assert_int_equal(sqlite3_exec(db, old, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    CpErr err;
+    Store *st = store_open(path, &err);
+    assert_non_null(st);
+    assert_int_equal(store_scalar(st, "PRAGMA user_version"), store_nmigrations);
+    StorePlanParam *pp;
+    size_t n;
+    assert_int_equal(store_plan_params(st, "plan", &pp, &n, &err), 0);
+    assert_int_equal(n, 2);
+    assert_string_equal(pp[0].key, "growth");
+    assert_string_equal(pp[1].key, "purchase.A100.y1");
+    assert_float_equal(pp[1].value, 4, 0);
+    assert_string_equal(pp[1].reason, "grant (model v2: was purchase.80.y1)");
+    store_plan_params_free(pp, n);
+    assert_int_equal(store_scalar(st, "SELECT count(*) FROM scenario_edits WHERE new_value IS "
+                                      "NULL AND reason LIKE 'model v2%'"),
+                     3);
+    store_close(st);
+    tu_remove_db(path);
+    free(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -444,6 +524,8 @@ int main(void)
         cmocka_unit_test(test_scenarios),
         cmocka_unit_test(test_params_applied),
         cmocka_unit_test(test_backtest),
+        cmocka_unit_test(test_year_use),
+        cmocka_unit_test(test_migrate_v1_keys),
     };
     return cmocka_run_group_tests_name("plan_db", tests, db_setup, db_teardown);
 }

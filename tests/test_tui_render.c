@@ -292,9 +292,8 @@ static void test_model_partial_month(void **state)
     assert_non_null(strstr(row(f, r), " 115   8.0    4.0% ")); /* GPUs over the 15 days covered */
 }
 
-/* Projected: the per-class line shows the projection's capacity (GPUs x
- * relative speed) so that demand - capacity is the alert's gap; ASCII
- * writes "<=". */
+/* Projected: the per-class line shows the projection's capacity and need
+ * (GPU-eq) so that need - capacity is the alert's gap; ASCII writes "<=". */
 static void test_overview_classes(void **state)
 {
     Fix *f = *state;
@@ -307,16 +306,16 @@ static void test_overview_classes(void **state)
     m->nalerts++;
     m->alerts[0] = (TuiAlert){TUI_AL_SHORT, 2, -1, -1, 1, 129 - 68.8, 68.8};
     render(f, 80, 24);
-    int y = find_row(f, "Next year cap/demand, GPUs x speed:");
+    int y = find_row(f, "Next year cap/need, GPU-eq:");
     assert_true(y > 0);
     assert_non_null(strstr(row(f, y), "\xe2\x89\xa4" "48G 69/129"));
     assert_null(strstr(row(f, y), ">80G")); /* neither capacity nor demand */
-    assert_true(find_row(f, "48 GiB class short next year, in GPUs x speed") > 0);
+    assert_true(find_row(f, "48 GiB class short next year, in GPU-eq") > 0);
     f->s.ascii = 1;
     render(f, 80, 24);
-    y = find_row(f, "Next year cap/demand");
+    y = find_row(f, "Next year cap/need");
     assert_non_null(strstr(row(f, y), " <=24G 40/22 <=48G 69/129 <=80G 200/301"));
-    y = find_row(f, "<=48 GiB class short next year, in GPUs x speed");
+    y = find_row(f, "<=48 GiB class short next year, in GPU-eq");
     assert_true(y > 0);
     assert_non_null(strstr(row(f, y), " 60"));
     for (int yy = 0; yy < f->c->h; yy++)
@@ -395,6 +394,51 @@ static void test_overview(void **state)
     assert_true(find_row(f, "atlas is under-used") > 0);
     assert_true(starts(row(f, 23), "F1Help"));
     assert_non_null(strstr(row(f, 23), "F10Quit"));
+}
+
+/* A projected year from the planner: need with its p10-p90 range and
+ * capacity, in the planner's unit named in the heading (one scale with
+ * the past years it converted); "not calibrated" without a range. */
+static void test_overview_need_range(void **state)
+{
+    Fix *f = *state;
+    TuiModel *m = f->s.model;
+    snprintf(m->unit, sizeof m->unit, "GPU-eq (v100 = 1)");
+    m->years = realloc(m->years, (size_t)(m->nyears + 2) * sizeof *m->years);
+    TuiYear *y = &m->years[m->nyears];
+    memset(y, 0, 2 * sizeof *y);
+    y[0] = (TuiYear){.year = 2025, .cap_gpus = 309, .demand = 131, .demand_lo = 112,
+                     .demand_hi = 158, .projected = 1, .eq = 1};
+    y[1] = (TuiYear){.year = 2026, .cap_gpus = 309, .demand = 140, .demand_lo = NAN,
+                     .demand_hi = NAN, .projected = 1, .eq = 1};
+    m->nyears += 2;
+    render(f, 100, 30);
+    assert_true(find_row(f, "Mean GPU-eq (v100 = 1) a year: capacity") > 0);
+    assert_true(find_row(f, "need 131 (112-158) of 309 GPU-eq") > 0);
+    assert_true(find_row(f, "need 140 (not calibrated) of 309 GPU-eq") > 0);
+}
+
+/* The Groups view: each group's need next year with its p10-p90 range when
+ * wide enough, "n/cal" without a range; the unit in the heading. */
+static void test_groups_need_range(void **state)
+{
+    Fix *f = *state;
+    TuiModel *m = f->s.model;
+    snprintf(m->unit, sizeof m->unit, "GPU-eq (v100 = 1)");
+    int a = tui_model_group_find(m, "alpha-lab"), b = tui_model_group_find(m, "beta-lab");
+    assert_true(a >= 0 && b >= 0);
+    m->groups[a].demand_next = m->groups[a].demand_base = 5;
+    m->groups[a].demand_lo = 4, m->groups[a].demand_hi = 7.5;
+    m->groups[b].demand_next = m->groups[b].demand_base = 2;
+    press(f, "2");
+    render(f, 160, 24);
+    assert_non_null(strstr(row(f, 2), "need next year in GPU-eq (v100 = 1)"));
+    assert_non_null(strstr(row(f, 3), "   Need p10-p90 "));
+    int ra = find_row(f, "alpha-lab"), rb = find_row(f, "beta-lab");
+    assert_true(ra > 0 && rb > 0);
+    assert_non_null(strstr(row(f, ra), " 5.0 "));
+    assert_non_null(strstr(row(f, ra), "4.0-7.5"));
+    assert_non_null(strstr(row(f, rb), "n/cal"));
 }
 
 static void test_groups_sorted(void **state)
@@ -789,6 +833,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_model_clusters, setup, teardown),
         cmocka_unit_test_setup_teardown(test_model_partial_month, setup_partial, teardown),
         cmocka_unit_test_setup_teardown(test_overview_classes, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_overview_need_range, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_groups_need_range, setup, teardown),
         cmocka_unit_test(test_canvas_sanitises),
         cmocka_unit_test(test_canvas_widgets),
         cmocka_unit_test(test_keys_parse),

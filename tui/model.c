@@ -205,6 +205,7 @@ static void group_init(TuiModel *m, TuiGroup *g, const char *name)
     g->wait_month = months_new(m, -1);
     g->preempt_month = months_new(m, -1);
     g->demand_next = g->demand_base = NAN;
+    g->demand_lo = g->demand_hi = NAN;
 }
 
 /* Groups from the roster (and the groups table), or from the accounts. */
@@ -633,6 +634,7 @@ static void build_years(Build *b)
         for (int c = 0; c < TUI_CLASSES; c++)
             y->demand_class[c] = NAN;
         y->demand = y->demand_base = NAN;
+        y->demand_lo = y->demand_hi = NAN;
         year_figures(b, y);
     }
 }

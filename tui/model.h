@@ -54,7 +54,9 @@ typedef struct TuiGroup {
     double *gpu_h_month;    /* nmonths */
     double *wait_month;     /* mean wait (s), -1 no job */
     double *preempt_month;  /* preempted share of attempts, -1 no attempt */
-    double demand_next, demand_base; /* GPUs next year in the scenario and the base; NaN unknown */
+    double demand_next, demand_base; /* need next year in the scenario and the base (GPU-eq,
+                                        the planner's unit); NaN unknown */
+    double demand_lo, demand_hi;     /* p10-p90 of demand_next; NaN not calibrated */
     int met;                /* 1: a meeting held (meetings table) or a meeting note */
 } TuiGroup;
 
@@ -86,6 +88,8 @@ typedef struct TuiYear {
     double demand_class[TUI_CLASSES]; /* projected demand, NaN unknown */
     double demand;                /* projected demand of every class (and unknown), NaN */
     double demand_base;           /* the same in the base scenario, NaN */
+    double demand_lo, demand_hi;  /* p10-p90 of demand, NaN not calibrated or not projected */
+    int eq;                       /* cap_gpus, used_gpus in GPU-eq (set by the planner) */
     int projected;                /* 1: a future year from the projection */
 } TuiYear;
 
@@ -134,6 +138,7 @@ typedef struct TuiModel {
     int nevents;
     TuiYear *years;          /* measured years, then projected ones (planner) */
     int nyears, nhist_years;
+    char unit[48];           /* the planner's unit: "GPU-eq (v100 = 1)"; "" before it */
     TuiAlert *alerts;        /* most severe first */
     int nalerts;
     TuiNote *notes;

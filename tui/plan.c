@@ -13,10 +13,10 @@
 #include "data/store_tui.h"
 #include "tui/actions.h"
 
-#define GROUP_KEYS 4
+#define GROUP_KEYS 5 /* the group keys of model v2, then the institute's */
 
-static const char *const group_keys[GROUP_KEYS] = {"growth", "share", "burst", "buffer"};
-static const char *const class_keys[4] = {"24", "48", "80", "80+"};
+static const char *const group_keys[GROUP_KEYS] = {"growth", "pool", "buffer", "intensity",
+                                                   "halflife"};
 
 struct TuiPlan {
     Store *st;
@@ -67,14 +67,18 @@ static int read_params(TuiPlan *p, CpErr *err)
 static void fill_groups(TuiPlan *p, TuiModel *m)
 {
     int ny = p->res->nyears;
-    for (int g = 0; g < m->ngroups; g++)
+    for (int g = 0; g < m->ngroups; g++) {
         m->groups[g].demand_next = m->groups[g].demand_base = NAN;
+        m->groups[g].demand_lo = m->groups[g].demand_hi = NAN;
+    }
     for (int g = 0; g < p->plan->ngroups; g++) {
         int mg = tui_model_group_find(m, p->plan->groups[g]);
         if (mg < 0)
             continue;
         m->groups[mg].demand_next = p->res->gy[g * ny].demand;
         m->groups[mg].demand_base = p->res_base->gy[g * ny].demand;
+        m->groups[mg].demand_lo = p->res->gy[g * ny].demand_r.lo;
+        m->groups[mg].demand_hi = p->res->gy[g * ny].demand_r.hi;
     }
     for (int u = 0; u < m->nusers; u++)
         m->users[u].profile = -1;
@@ -93,9 +97,27 @@ static int year_label(const TuiPlan *p, int y)
     return (int)(plan_month_of(from + (to - from) / 2) / 100);
 }
 
+/* Past years on the projection's scale: GPU-eq used and capacity. */
+static void fill_past(const TuiPlan *p, TuiModel *m)
+{
+    const Plan *pl = p->plan;
+    if (pl->cpu)
+        snprintf(m->unit, sizeof m->unit, "CPUs");
+    else
+        snprintf(m->unit, sizeof m->unit, "GPU-eq (%.30s = 1)", pl->ref_model);
+    for (int i = 0; i < m->nhist_years; i++)
+        for (int k = 0; k < pl->nyear_use; k++)
+            if (pl->year_use[k].year == m->years[i].year) {
+                m->years[i].used_gpus = pl->year_use[k].used;
+                m->years[i].cap_gpus = pl->year_use[k].capacity;
+                m->years[i].eq = 1;
+            }
+}
+
 static void fill_years(TuiPlan *p, TuiModel *m)
 {
     int ny = p->res->nyears;
+    fill_past(p, m);
     m->years = xrealloc(m->years, (size_t)(m->nhist_years + ny) * sizeof *m->years);
     m->nyears = m->nhist_years + ny;
     for (int y = 1; y <= ny; y++) {
@@ -107,6 +129,9 @@ static void fill_years(TuiPlan *p, TuiModel *m)
         x->cap_gpus = t->capacity;
         x->demand = t->demand;
         x->demand_base = p->res_base->total[y - 1].demand;
+        x->demand_lo = t->demand_r.lo;
+        x->demand_hi = t->demand_r.hi;
+        x->eq = 1;
         for (int c = 0; c < TUI_CLASSES; c++) {
             x->demand_class[c] = t->demand_c[c];
             x->cap_class[c] = t->capacity_c[c];
@@ -242,7 +267,8 @@ int tui_plan_nparams(const TuiPlan *p)
 {
     if (!p)
         return 0;
-    return GROUP_KEYS + 2 * p->plan->fit.k + 4 * p->res->nyears;
+    return GROUP_KEYS + 2 * p->plan->fit.k +
+           projection_nmodels(p->plan->model) * p->res->nyears;
 }
 
 void tui_plan_param_key(const TuiPlan *p, int row, char *key, size_t n)
@@ -254,8 +280,10 @@ void tui_plan_param_key(const TuiPlan *p, int row, char *key, size_t n)
         snprintf(key, n, "%s.%d", (row - GROUP_KEYS) % 2 ? "mem" : "gpus",
                  (row - GROUP_KEYS) / 2 + 1);
     else {
-        int r = row - GROUP_KEYS - 2 * k, ny = p->res->nyears;
-        snprintf(key, n, "purchase.%s.y%d", class_keys[(r / ny) % 4], r % ny + 1);
+        int r = row - GROUP_KEYS - 2 * k, ny = p->res->nyears, nm = projection_nmodels(p->plan->model);
+        snprintf(key, n, "purchase.%s.y%d",
+                 nm > 0 ? projection_model_info(p->plan->model, (r / ny) % nm)->name : "?",
+                 r % ny + 1);
     }
 }
 
@@ -302,7 +330,7 @@ static int ensure_stored(TuiPlan *p, CpErr *err)
 
 void tui_plan_value_text(const char *key, double v, char *buf, size_t n)
 {
-    int pct = strcmp(key, "growth") == 0 || strcmp(key, "share") == 0 ||
+    int pct = strcmp(key, "growth") == 0 || strcmp(key, "intensity") == 0 ||
               strcmp(key, "buffer") == 0;
     if (isnan(v))
         snprintf(buf, n, "-");
@@ -526,4 +554,9 @@ unsigned tui_plan_prompt_accept(TuiState *s)
     char copy[64];
     snprintf(copy, sizeof copy, "%s", name);
     return tui_plan_switch(s, copy) | TUI_RELOAD | TUI_SAVE;
+}
+
+const char *tui_plan_unit(const TuiPlan *p)
+{
+    return p && p->plan && p->plan->cpu ? "CPUs" : "GPU-eq";
 }

@@ -33,6 +33,9 @@ void tui_plan_reload(TuiPlan *p, TuiModel *m);
 const Plan *tui_plan_plan(const TuiPlan *p);
 const ProjParams *tui_plan_params(const TuiPlan *p, int base);
 const ProjResult *tui_plan_result(const TuiPlan *p, int base);
+/* The unit of the projected figures: "GPU-eq" (CPUs when they stand in).
+ * Static storage. */
+const char *tui_plan_unit(const TuiPlan *p);
 /* Whom to ask in every group (data/meetings.h meetings_pick, PICK_DEFAULT a
  * profile), computed on the first call; *n of them. Borrowed from p. */
 const MeetPick *tui_plan_picks(TuiPlan *p, int *n);

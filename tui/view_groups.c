@@ -11,7 +11,7 @@
 
 enum {
     C_GROUP, C_PROF, C_DOMAIN, C_STUDENTS, C_GPUH, C_SHARE, C_PREEMPT, C_WAIT, C_GROWTH,
-    C_DEMAND, C_DELTA, C_COUNT
+    C_DEMAND, C_RANGE, C_DELTA, C_COUNT
 };
 
 static const TuiCol cols[C_COUNT] = {
@@ -24,7 +24,8 @@ static const TuiCol cols[C_COUNT] = {
     [C_PREEMPT] = {"Preempt %", 10, 0, 1, 0},
     [C_WAIT] = {"Wait", 5, 0, 1, 2},
     [C_GROWTH] = {"Trend %", 7, 0, 1, 4}, /* GPU-h trend: not the projection's growth */
-    [C_DEMAND] = {"Demand", 6, 0, 1, 1},
+    [C_DEMAND] = {"Need", 6, 0, 1, 1},
+    [C_RANGE] = {"p10-p90", 11, 0, 0, 6},
     [C_DELTA] = {"vs base", 7, 0, 1, 1},
 };
 
@@ -44,6 +45,7 @@ static double value(const TuiState *s, int row, int col)
     case C_WAIT: return g->mean_wait_s;
     case C_GROWTH: return g->growth;
     case C_DEMAND: return g->demand_next;
+    case C_RANGE: return g->demand_hi;
     case C_DELTA: return g->demand_next - g->demand_base;
     default: return NAN;
     }
@@ -70,6 +72,15 @@ static void cell(const TuiState *s, int row, int col, char *buf, size_t n)
             snprintf(buf, n, "%+.0f%%", v * 100);
         break;
     case C_DEMAND: fmt_gpus(v, buf, n); break;
+    case C_RANGE:
+        if (isfinite(g->demand_lo) && isfinite(g->demand_hi)) {
+            char lo[16], hi[16];
+            fmt_gpus(g->demand_lo, lo, sizeof lo);
+            fmt_gpus(g->demand_hi, hi, sizeof hi);
+            snprintf(buf, n, "%s-%s", lo, hi);
+        } else
+            snprintf(buf, n, "%s", isnan(g->demand_next) ? "-" : "n/cal");
+        break;
     case C_DELTA:
         if (isnan(v))
             snprintf(buf, n, "-");
@@ -107,10 +118,11 @@ static void render(const TuiState *s, Canvas *c, int y, int h, TuiFrame *f)
     const TuiModel *m = s->model;
     char total[32], month[16];
     canvas_textf(c, 1, y, c->w - 2, CV_NORMAL,
-                 "%d groups (%s) \xc2\xb7 last 12 months to %s: %s GPU-h", m->ngroups,
+                 "%d groups (%s) \xc2\xb7 last 12 months to %s: %s GPU-h%s%s", m->ngroups,
                  m->roster ? "from the roster" : "accounts: no roster imported",
                  fmt_month(m->ref_month, month, sizeof month),
-                 fmt_num(m->total_gpu_h_12m, total, sizeof total));
+                 fmt_num(m->total_gpu_h_12m, total, sizeof total),
+                 m->unit[0] ? " \xc2\xb7 need next year in " : "", m->unit);
     table_draw(&table, s, &s->cur[TUI_V_GROUPS], c, 0, y + 1, c->w, h - 1, f);
 }
 

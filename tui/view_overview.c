@@ -59,7 +59,7 @@ static void alert_text(const TuiState *s, const TuiAlert *a, char *buf, size_t n
                  fmt_secs(a->ref, r2, sizeof r2));
         break;
     case TUI_AL_SHORT:
-        snprintf(buf, n, "%s GiB class short next year, in GPUs x speed", class_name(s, a->mem_class));
+        snprintf(buf, n, "%s GiB class short next year, in GPU-eq", class_name(s, a->mem_class));
         break;
     default: snprintf(buf, n, "?");
     }
@@ -108,7 +108,7 @@ static const TuiTable *overview_table(const TuiState *s)
 static void render_year(const TuiYear *y, double scale, Canvas *c, int row)
 {
     char a[32], b[32], p[32];
-    int bw = c->w - 46 < 10 ? 10 : c->w - 46;
+    int bw = c->w - 50 < 10 ? 10 : c->w - 50; /* 41 columns of text */
     double use = y->projected ? y->demand : y->used_gpus;
     int cw = (int)lround(y->cap_gpus / scale * bw), uw = (int)lround((use > 0 ? use : 0) / scale * bw);
     uint16_t on = y->projected ? CV_EDITED : CV_ACCENT;
@@ -119,14 +119,21 @@ static void render_year(const TuiYear *y, double scale, Canvas *c, int row)
         canvas_bar(c, 7 + cw, row, uw - cw, 1.0, CV_BAD);
     fmt_gpus(use, a, sizeof a);
     fmt_gpus(y->cap_gpus, b, sizeof b);
-    if (y->projected)
+    const char *u = y->eq ? "GPU-eq" : "GPUs";
+    if (y->projected && isfinite(y->demand_lo) && isfinite(y->demand_hi)) {
+        char lo[32], hi[32];
+        fmt_gpus(y->demand_lo, lo, sizeof lo);
+        fmt_gpus(y->demand_hi, hi, sizeof hi);
         canvas_textf(c, 8 + bw, row, c->w - 9 - bw, use > y->cap_gpus ? CV_BAD : CV_EDITED,
-                     "demand %s of %s GPUs x speed", a, b);
+                     "need %s (%s-%s) of %s %s", a, lo, hi, b, u);
+    } else if (y->projected)
+        canvas_textf(c, 8 + bw, row, c->w - 9 - bw, use > y->cap_gpus ? CV_BAD : CV_EDITED,
+                     "need %s (not calibrated) of %s %s", a, b, u);
     else if (y->cap_gpus > 0)
-        canvas_textf(c, 8 + bw, row, c->w - 9 - bw, CV_NORMAL, "used %s of %s GPUs (%s)", a, b,
+        canvas_textf(c, 8 + bw, row, c->w - 9 - bw, CV_NORMAL, "used %s of %s %s (%s)", a, b, u,
                      fmt_pct(use / y->cap_gpus, p, sizeof p));
     else
-        canvas_textf(c, 8 + bw, row, c->w - 9 - bw, CV_NORMAL, "used %s GPUs (no inventory)", a);
+        canvas_textf(c, 8 + bw, row, c->w - 9 - bw, CV_NORMAL, "used %s %s (no inventory)", a, u);
 }
 
 static int render_years(const TuiState *s, Canvas *c, int y)
@@ -141,9 +148,13 @@ static int render_years(const TuiState *s, Canvas *c, int y)
     }
     if (scale <= 0)
         scale = 1;
-    canvas_text(c, 1, y, c->w - 2, CV_BOLD,
-                "Mean GPUs a year: capacity \xe2\x96\x91, use \xe2\x96\x88 (projected: demand, "
-                "GPUs x relative speed)");
+    if (m->unit[0])
+        canvas_textf(c, 1, y, c->w - 2, CV_BOLD,
+                     "Mean %s a year: capacity \xe2\x96\x91, use \xe2\x96\x88 (projected: need, "
+                     "p10-p90)", m->unit);
+    else
+        canvas_text(c, 1, y, c->w - 2, CV_BOLD,
+                    "Mean GPUs a year: capacity \xe2\x96\x91, use \xe2\x96\x88");
     for (int i = first; i < m->nyears; i++)
         render_year(&m->years[i], scale, c, y + 1 + i - first);
     return 1 + m->nyears - first;
@@ -157,7 +168,7 @@ static void render_classes(const TuiState *s, Canvas *c, int y)
      * speed) against demand, so that capacity - demand is the alert's gap;
      * else the real GPUs in service now. */
     int projected = !isnan(m->demand_class_next[0]) && !isnan(m->cap_class_next[0]);
-    int o = snprintf(buf, sizeof buf, "%s", projected ? "Next year cap/demand, GPUs x speed:"
+    int o = snprintf(buf, sizeof buf, "%s", projected ? "Next year cap/need, GPU-eq:"
                                                        : "GPUs now by memory class:");
     for (int k = 0; k < TUI_CLASSES && o < (int)sizeof buf; k++) {
         double cap = projected ? m->cap_class_next[k] : m->cap_class_now[k];

@@ -36,7 +36,8 @@ static int shown_group(const TuiState *s)
 
 static int is_pct(const char *key)
 {
-    return strcmp(key, "growth") == 0 || strcmp(key, "share") == 0 || strcmp(key, "buffer") == 0;
+    return strcmp(key, "growth") == 0 || strcmp(key, "intensity") == 0 ||
+           strcmp(key, "buffer") == 0;
 }
 
 static void key_of(const TuiState *s, int row, char *key, size_t n)
@@ -48,21 +49,23 @@ static void param_label(const TuiState *s, const char *key, char *buf, size_t n)
 {
     const Plan *p = tui_plan_plan(s->plan);
     int k;
-    char cls[8];
+    char cls[32];
     if (strcmp(key, "growth") == 0)
         snprintf(buf, n, "head-count growth a year");
-    else if (strcmp(key, "share") == 0)
-        snprintf(buf, n, "share bursting");
-    else if (strcmp(key, "burst") == 0)
-        snprintf(buf, n, "GPUs per burst");
+    else if (strcmp(key, "pool") == 0)
+        snprintf(buf, n, "pool GPU-eq");
     else if (strcmp(key, "buffer") == 0)
         snprintf(buf, n, "buffer");
+    else if (strcmp(key, "intensity") == 0)
+        snprintf(buf, n, "intensity a year (all)");
+    else if (strcmp(key, "halflife") == 0)
+        snprintf(buf, n, "half-life, months (all)");
     else if (sscanf(key, "gpus.%d", &k) == 1 && k >= 1 && k <= p->fit.k)
-        snprintf(buf, n, "GPUs/member P%d %s", k, p->names[k - 1]);
+        snprintf(buf, n, "GPU-eq/member P%d %s", k, p->names[k - 1]);
     else if (sscanf(key, "mem.%d", &k) == 1 && k >= 1 && k <= p->fit.k)
         snprintf(buf, n, "GiB/GPU P%d %s", k, p->names[k - 1]);
-    else if (sscanf(key, "purchase.%7[^.].y%d", cls, &k) == 2)
-        snprintf(buf, n, "buy %s GiB GPUs, y%d", cls, k);
+    else if (sscanf(key, "purchase.%31[^.].y%d", cls, &k) == 2)
+        snprintf(buf, n, "buy %s GPUs, y%d", cls, k);
     else
         snprintf(buf, n, "%s", key);
 }
@@ -159,32 +162,39 @@ static void render_panel(const TuiState *s, Canvas *c, int x, int y, int h)
 {
     const ProjResult *r = tui_plan_result(s->plan, 0), *b = tui_plan_result(s->plan, 1);
     int g = shown_group(s), ny = r->nyears < 3 ? r->nyears : 3, row = y;
-    double v[3][8];
-    const char *labels[8] = {"members", "base", "pool", "demand", "base scenario", "change",
-                             "all: demand", "gap"};
+    enum { NR = 15 };
+    double v[3][NR];
+    const char *labels[NR] = {"members",     "stayers",   "leavers", "newcomers",
+                              "intensity",   "expected use", "  p10", "  p90",
+                              "pool",        "buffer",    "need",    "base scenario",
+                              "change",      "all: need", "gap"};
     for (int i = 0; i < ny; i++) {
         const ProjGroupYear *gy = &r->gy[g * r->nyears + i], *by = &b->gy[g * b->nyears + i];
-        double row_v[8] = {gy->heads, gy->base, gy->pool, gy->demand, by->demand,
-                           gy->demand - by->demand, r->total[i].demand, r->total[i].gap};
-        for (int k = 0; k < 8; k++)
+        double row_v[NR] = {gy->heads,     gy->stayers,   gy->leavers,   gy->newcomers_use,
+                            gy->intensity, gy->base,      gy->base_r.lo, gy->base_r.hi,
+                            gy->pool,      gy->buffer_add, gy->demand,   by->demand,
+                            gy->demand - by->demand, r->total[i].demand, r->total[i].gap};
+        for (int k = 0; k < NR; k++)
             v[i][k] = row_v[k];
     }
     char title[64];
-    canvas_text(c, x, row, 15, CV_BOLD, "demand, GPUs");
+    canvas_text(c, x, row, 15, CV_BOLD, tui_plan_unit(s->plan));
     for (int i = 0; i < ny; i++) {
         snprintf(title, sizeof title, "y%d", i + 1);
         canvas_text_right(c, x + 15 + 7 * i, row, 7, CV_BOLD, title);
     }
     row++;
-    for (int k = 0; k < 8 && row < y + h; k++, row++) {
+    if (ny > 0 && isnan(v[0][6]))
+        labels[6] = "  p10 not calib.", labels[7] = "  p90 not calib.";
+    for (int k = 0; k < NR && row < y + h; k++, row++) {
         double line[3] = {NAN, NAN, NAN};
         for (int i = 0; i < ny; i++)
             line[i] = v[i][k];
-        uint16_t a = k == 3 ? CV_EDITED | CV_BOLD : k == 5 && fabs(line[0]) > 0.005 ? CV_EDITED
-                   : k == 7 && line[0] > 0 ? CV_BAD : CV_NORMAL;
-        panel_row(c, x, row, labels[k], line, ny, a, k == 5);
-        if (k == 5)
-            row++; /* a gap before the totals */
+        uint16_t a = k == 10 ? CV_EDITED | CV_BOLD : k == 12 && fabs(line[0]) > 0.005 ? CV_EDITED
+                   : k == 14 && line[0] > 0 ? CV_BAD : (k == 6 || k == 7) ? CV_DIM : CV_NORMAL;
+        panel_row(c, x, row, labels[k], line, ny, a, k == 12 || (k >= 1 && k <= 4));
+        if (k == 4 || k == 12)
+            row++; /* a gap before expected use, and before the totals */
     }
     for (int cl = 0; cl < TUI_CLASSES && row < y + h; cl++, row++) {
         double line[3] = {NAN, NAN, NAN};
@@ -288,8 +298,9 @@ static unsigned edit_accept(TuiState *s)
     }
     s->prompt.kind = TUI_P_NONE;
     const ProjResult *r = tui_plan_result(s->plan, 0);
-    tui_status(s, CV_GOOD, 0, "saved to %s: demand next year %.2f -> %.2f GPUs; %s; u undoes",
-               s->scenario, before, r->gy[shown_group(s) * r->nyears].demand, s->edit_note);
+    tui_status(s, CV_GOOD, 0, "saved to %s: need next year %.2f -> %.2f %s; %s; u undoes",
+               s->scenario, before, r->gy[shown_group(s) * r->nyears].demand,
+               tui_plan_unit(s->plan), s->edit_note);
     return TUI_SAVE | TUI_RECALC | TUI_REDRAW;
 }
 

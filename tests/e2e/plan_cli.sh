@@ -62,37 +62,70 @@ expect_rc 1 cap profile rename 99 "x"
 expect_rc 0 cap project --json
 cp "$WORK/out" "$WORK/proj.json"
 "$PY" -c "
-import json
+import json, math
 d=json.load(open('$WORK/proj.json'))
 Y=len(d['years']); assert Y == 3
+assert d['unit'] == 'GPU-eq' and d['reference_model'], d['unit']
 tot=[0.0]*Y
+def num(x):
+    assert isinstance(x, (int, float)) and math.isfinite(x), x
 for g in d['groups']:
-    assert set(g['params']) == {'growth','share','burst','buffer','gpus'}
-    assert len(g['params']['gpus']) == len(d['profiles'])
+    assert set(g['params']) == {'growth','pool','buffer','gpus'}, g['params']
     for k,v in g['params'].items():
         for x in (v if k == 'gpus' else [v]):
             assert set(x) == {'value','measured','edited'} and not x['edited'], (k, x)
-    for q,x in enumerate(g['params']['gpus']):
-        assert x['value'] == d['profiles'][q]['gpus']['value']
     for y in g['years']:
-        assert abs(y['heads'] - sum(y['heads_by_profile'])) < 1e-9
-        assert abs(y['demand'] - (y['base'] + y['pool']) * (1 + y['buffer'])) < 1e-6 * max(1, y['demand'])
-        assert abs(y['demand'] - sum(y['demand_by_class'].values())) < 1e-6 * max(1, y['demand'])
-        assert y['bursts'] == int(y['bursts'])
-        tot[y['year']-1] += y['demand']
+        parts = y['stayers'] + y['leavers'] + y['newcomers_use'] + y['intensity']
+        assert abs(y['expected_use'] - max(0, parts)) < 1e-9 * max(1, parts), y
+        assert abs(y['need'] - (y['expected_use'] + y['pool'] + y['buffer'])) < 1e-9 * max(1, y['need'])
+        assert abs(y['need'] - sum(y['need_by_class'].values())) < 1e-6 * max(1, y['need'])
+        for k, v in y.items():
+            if isinstance(v, dict):
+                [num(x) for x in v.values()]
+            elif v is not None:
+                num(v)
+        tot[y['year']-1] += y['expected_use']
 for i,t in enumerate(d['total']):
-    assert abs(t['demand'] - tot[i]) < 1e-6 * max(1, t['demand'])
-    assert abs(t['gap'] - (t['demand'] - t['capacity'])) < 1e-6 * max(1, t['demand'])
-    dom=sum(x['years'][i]['demand'] for x in d['domains'])
-    assert abs(dom - t['demand']) < 1e-6 * max(1, t['demand'])
+    assert t['expected_use'] >= tot[i] - 1e-9, (t, tot[i])
+    assert abs(t['need'] - (t['expected_use'] + t['pool'] + t['buffer'])) < 1e-6 * max(1, t['need'])
+    assert t['pool'] <= t['pool_sum_of_groups'] + 1e-9
+    assert abs(t['gap'] - (t['need'] - t['capacity'])) < 1e-6 * max(1, t['need'])
 " || fail "projection terms do not add up"
 expect_rc 0 cap project --json
 cmp -s "$WORK/out" "$WORK/proj.json" || fail "project differs between two runs"
 expect_rc 0 cap project --csv
-head -1 "$WORK/out" | grep -q '^kind,name,domain,year,heads,base,pool,demand,' || fail "csv header"
+head -1 "$WORK/out" | grep -q '^kind,name,domain,year,from,to,stay_people,arrivals_people,newcomers_people,heads_people,expected_use_gpu_eq,expected_use_p10_gpu_eq,expected_use_p90_gpu_eq,pool_gpu_eq,buffer_gpu_eq,need_gpu_eq,need_p10_gpu_eq,need_p90_gpu_eq,' || fail "csv header"
 [ "$(grep -c '^group,' "$WORK/out")" -eq 30 ] || fail "csv: 10 groups x 3 years expected"
 expect_rc 0 cap project --years 5
 grep -q 'y5 = ' "$WORK/out" || fail "--years 5"
+grep -q '^warning' "$WORK/out" && fail "--years 5 warns"
+expect_rc 0 cap project --years 10
+grep -q '^warning: 10 years' "$WORK/out" || fail "--years 10 warns"
+expect_rc 2 cap project --years 11
+expect_rc 0 cap project --years 10 --json
+"$PY" -c "
+import json, math; d=json.load(open('$WORK/out'))
+def walk(x):
+    if isinstance(x, dict): [walk(v) for v in x.values()]
+    elif isinstance(x, list): [walk(v) for v in x]
+    elif isinstance(x, float): assert math.isfinite(x), x
+walk(d)
+assert max(y['heads'] for g in d['groups'] for y in g['years']) < 1000
+" || fail "10 years: finite, heads bounded"
+G1=$("$PY" -c "import json; print(json.load(open('$WORK/proj.json'))['groups'][0]['name'])")
+expect_rc 0 cap project --explain "$G1"
+"$PY" -c "
+import json, re
+d=json.load(open('$WORK/proj.json'))
+y=[g for g in d['groups'] if g['name'] == '$G1'][0]['years'][0]
+t=open('$WORK/out').read()
+need=float(re.search(r'need ([0-9.]+) GPU-eq', t).group(1))
+assert abs(need - y['need']) < 0.006, (need, y['need'])
+parts=[float(x) for x in re.findall(r'^  (?:stayers|leavers|newcomers|intensity|pool share|buffer share) +([-+][0-9.]+)', t, re.M)]
+assert len(parts) == 6 and abs(sum(parts) - need) < 0.04, parts
+assert re.search(r'members: [a-z0-9]', t), t
+" || fail "explain: $(cat "$WORK/out")"
+expect_rc 1 cap project --explain no-such-group
 
 # ---- scenarios
 G=$("$PY" -c "import json; print(json.load(open('$WORK/proj.json'))['groups'][0]['name'])")
@@ -105,12 +138,15 @@ expect_rc 0 cap scenario set plan-2027 growth=0.2 --group "$G" --reason "two mor
 grep -q 'measured' "$WORK/out" || fail "set shows the measured value: $(cat "$WORK/out")"
 expect_rc 0 cap scenario set plan-2027 buffer=0.9 gpus.1=8 --reason "headroom"
 expect_rc 1 cap scenario set plan-2027 frobnicate=1
-expect_rc 1 cap scenario set plan-2027 share=2
+expect_rc 1 cap scenario set plan-2027 share=0.2
+grep -q "'share' is a key of model v1: .*pool=GPU-EQ" "$WORK/err" || fail "share refused: $(cat "$WORK/err")"
 expect_rc 1 cap scenario set plan-2027 growth=0.1 --group no-such-group
 expect_rc 1 cap scenario set nope growth=0.1
 # out of range, a profile that does not exist, a name that is not one
-expect_rc 1 cap scenario set plan-2027 purchase.80.y1=1e308
-grep -q 'purchase.80.y1: 1e+308 is out of range' "$WORK/err" || fail "purchase range: $(cat "$WORK/err")"
+expect_rc 1 cap scenario set plan-2027 purchase.80.y1=4
+grep -q 'purchase.MODEL.yK=N' "$WORK/err" || fail "purchase.80 refused: $(cat "$WORK/err")"
+expect_rc 1 cap scenario set plan-2027 growth=1e308
+grep -q 'growth: 1e+308 is out of range' "$WORK/err" || fail "growth range: $(cat "$WORK/err")"
 expect_rc 1 cap scenario set plan-2027 buffer=7
 expect_rc 1 cap scenario set plan-2027 gpus.99=1
 grep -q 'gpus.99: no such parameter in the plan' "$WORK/err" || fail "gpus.99: $(cat "$WORK/err")"
@@ -144,7 +180,7 @@ assert g['params']['buffer']['value'] == 0.9
 assert d['profiles'][0]['gpus']['value'] == 8 and d['profiles'][0]['gpus']['edited']
 assert len(d['edits']) == 3 and d['scenario'] == 'plan-2027'
 base=json.load(open('$WORK/proj.json'))
-assert d['total'][0]['demand'] > base['total'][0]['demand']
+assert d['total'][0]['need'] > base['total'][0]['need']
 " || fail "project --scenario"
 expect_rc 1 cap project --scenario nope
 expect_rc 0 cap scenario new copy --from plan-2027
@@ -172,20 +208,31 @@ assert 'requested' in src, src
 assert d['users'] == 5 and d['clustered'] == 5, (d['users'], d['clustered'])
 " || fail "fox memory from the inventory"
 
-# ---- OSC (no GPU: CPUs stand in): backtest at 2001-01-01, WAPE by python
+# ---- OSC (no GPU: CPUs stand in): the rolling backtest, actuals and naive
+# recomputed by python from the SWF log, and issue 13's acceptance
 O="$WORK/osc.db"
 "$CAPPLAN_BIN" --db "$O" import trace --kind swf "$DATA"/swf-pwa-osc-clust/OSC-Clust-2000-3.1-cln.swf >/dev/null || fail "osc import"
-"$CAPPLAN_BIN" --db "$O" project --backtest 2001-01-01 --json >"$WORK/bt.json" || fail "backtest"
-"$PY" "$CHECK" wape "$DATA"/swf-pwa-osc-clust/OSC-Clust-2000-3.1-cln.swf "$WORK/bt.json" || fail "wape"
+"$CAPPLAN_BIN" --db "$O" project --backtest --json >"$WORK/bt.json" || fail "backtest"
+"$PY" "$CHECK" rolling "$DATA"/swf-pwa-osc-clust/OSC-Clust-2000-3.1-cln.swf "$WORK/bt.json" || fail "rolling backtest"
 "$PY" -c "
 import json; d=json.load(open('$WORK/bt.json'))
-assert d['unit'] == 'cpu'
-assert abs(d['wape']['naive'] - 1.0213) < 0.0005, d['wape']
-assert len(d['groups']) == 90, len(d['groups'])
+assert d['unit'] == 'CPUs' and len(d['cuts']) == 4, (d['unit'], len(d['cuts']))
+assert [c['cut'] for c in d['cuts']] == ['2000-08-01', '2000-09-01', '2000-10-01', '2000-11-01']
+r=d['ratio_actual_forecast']
+assert r['p10'] <= r['p50'] <= r['p90'], r
 " || fail "backtest figures: $(head -c 400 "$WORK/bt.json")"
-"$CAPPLAN_BIN" --db "$O" project --backtest 2001-01-01 >"$WORK/bt.txt" || fail "backtest text"
+"$CAPPLAN_BIN" --db "$O" project --backtest >"$WORK/bt.txt" || fail "backtest text"
 grep -q 'CPU-hours stand in for GPU-hours' "$WORK/bt.txt" || fail "backtest says CPUs stand in"
 grep -q '^error (WAPE' "$WORK/bt.txt" || fail "backtest error line"
+grep -q '^institute total: mean |error| model 32.8 %, naive 55.8 %' "$WORK/bt.txt" || fail "total error: $(cat "$WORK/bt.txt")"
+"$CAPPLAN_BIN" --db "$O" project --backtest 2001-01-01 --json >"$WORK/bt1.json" || fail "backtest one cut"
+"$PY" -c "
+import json; d=json.load(open('$WORK/bt1.json'))
+assert [c['cut'] for c in d['cuts']] == ['2001-01-01'] and len(d['groups']) == 90, d['cuts']
+" || fail "one cut"
 expect_rc 1 "$CAPPLAN_BIN" --db "$O" project --backtest 2001-01-15
 expect_rc 1 "$CAPPLAN_BIN" --db "$O" project --backtest 2001-13
+expect_rc 0 "$CAPPLAN_BIN" --db "$O" project
+grep -q 'ranges: p10-p90 from 4 backtest cuts' "$WORK/out" || fail "calibrated from 4 cuts: $(head -5 "$WORK/out")"
+
 echo "plan_cli: profile, project, scenario and backtest OK"

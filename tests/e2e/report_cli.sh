@@ -150,10 +150,14 @@ for t in p['total']:
     for cls in ['24', '48', '80', '80+', 'unknown', 'total']:
         r = rows[k]; k += 1
         assert r[0].startswith('y%d ' % t['year']) and r[1] == cls, r
-        dem = t['demand'] if cls == 'total' else t['demand_by_class'][cls]
+        dem = t['need'] if cls == 'total' else t['need_by_class'][cls]
         cap = t['capacity'] if cls == 'total' else t['capacity_by_class'][cls]
         gap = t['gap'] if cls == 'total' else t['gap_by_class'][cls]
         same(r[2], dem); same(r[3], cap); same(r[4], gap)
+        if cls == 'total':
+            rg = t['need_range']
+            assert r[5] == ('not calibrated' if rg is None else
+                            '%.1f-%.1f GPU-eq' % (rg['p10'], rg['p90'])), (r[5], rg)
 assert k == len(rows)
 # 5. every term per group and year
 rows = tables('### By group')
@@ -162,10 +166,12 @@ for g in p['groups']:
     for y in g['years']:
         r = rows[k]; k += 1
         assert r[0] == g['name'] and r[2] == 'y%d' % y['year'], (r, g['name'])
-        for col, key in [(3, 'stay'), (4, 'arrivals'), (5, 'target'), (6, 'newcomers'),
-                         (7, 'heads'), (8, 'base'), (9, 'bursts'), (10, 'pool'), (12, 'demand')]:
+        for col, key in [(3, 'stay'), (4, 'arrivals'), (5, 'newcomers'), (6, 'heads'),
+                         (7, 'expected_use'), (9, 'pool'), (10, 'buffer'), (11, 'need')]:
             same(r[col], y[key])
-        same(r[11], y['buffer'], 100)
+        rg = y['expected_use_range']
+        assert r[8] == ('not calibrated' if rg is None else
+                        '%.1f-%.1f GPU-eq' % (rg['p10'], rg['p90'])), (r[8], rg)
 assert k == len(rows)
 rows = tables('### By domain')
 k = 0
@@ -173,7 +179,7 @@ for dm in p['domains']:
     for y in dm['years']:
         r = rows[k]; k += 1
         assert r[0] == dm['name']
-        same(r[2], y['heads']); same(r[5], y['demand'])
+        same(r[2], y['heads']); same(r[5], y['need'])
 # backtest
 bt = J('backtest')
 if bt.get('wape') and bt.get('users'):
@@ -302,18 +308,22 @@ check_csv() {
     db=$1; dir=$2; shift 2
     "$CAPPLAN_BIN" --db "$db" export --csv "$dir/csv" "$@" 2>"$dir/err" || fail "export --csv: $(cat "$dir/err")"
     "$CAPPLAN_BIN" --db "$db" project --json >"$dir/project.json"
+    "$CAPPLAN_BIN" --db "$db" project --csv >"$dir/project.csv"
     python3 - "$dir" <<'PY' || fail "CSV ($dir)"
 import csv, json, sys
 d = sys.argv[1]
 heads = {
     'groups.csv': ['group', 'domain', 'people_now', 'growth_pct', 'growth_measured_pct',
-                   'burst_share_pct', 'burst_share_measured_pct', 'burst_gpus'],
+                   'pool_gpu_eq', 'pool_gpu_eq_measured', 'buffer_pct'],
     'students.csv': ['user', 'group', 'role', 'profile', 'leaves_on', 'jobs', 'gpu_hours',
                      'gpus_p90', 'mem_gib', 'mem_source', 'dur_mean_h', 'dur_max_h',
                      'gpu_hours_per_month', 'conc_mean_gpus', 'conc_peak_gpus', 'burst_pct'],
     'profiles.csv': ['profile', 'name', 'members', 'gpus_p90'],
-    'projection.csv': ['kind', 'name', 'domain', 'year', 'from', 'to', 'stay', 'arrivals',
-                       'newcomers', 'heads', 'base', 'bursts', 'pool', 'demand'],
+    'projection.csv': ['kind', 'name', 'domain', 'year', 'from', 'to', 'stay_people',
+                       'arrivals_people', 'newcomers_people', 'heads_people',
+                       'expected_use_gpu_eq', 'expected_use_p10_gpu_eq',
+                       'expected_use_p90_gpu_eq', 'pool_gpu_eq', 'buffer_gpu_eq', 'need_gpu_eq',
+                       'need_p10_gpu_eq', 'need_p90_gpu_eq'],
     'usage_by_group.csv': ['period', 'group', 'gpu_hours', 'share_pct', 'capacity_pct', 'cpu_hours',
                            'jobs'],
     'usage_by_month.csv': ['period', 'cluster', 'gpus', 'capacity_gpu_hours', 'gpu_hours',
@@ -366,10 +376,21 @@ for f, h in heads.items():
     data[f] = rows
 p = json.load(open(d + '/project.json'))
 anon = len(sys.argv) > 2
+# project --csv and projection.csv: the same columns; no range as text
+cli = list(csv.reader(open(d + '/project.csv', newline='', encoding='utf-8'), strict=True))
+assert cli[0] == data['projection.csv'][0], (cli[0], data['projection.csv'][0])
+assert len(cli) == len(data['projection.csv'])
+for r in cli[1:] + data['projection.csv'][1:]:
+    for c in r[6:]:
+        assert c == '' or float(c) == float(c), r
 proj = [r for r in data['projection.csv'][1:] if r[0] == 'total']
 assert len(proj) == len(p['total'])
 for r, t in zip(proj, p['total']):
-    assert abs(float(r[13]) - t['demand']) <= 1e-6 * max(1, t['demand']), (r, t)
+    assert abs(float(r[15]) - t['need']) <= 1e-6 * max(1, t['need']), (r, t)
+    rg = t['need_range']
+    if rg is not None:
+        assert abs(float(r[16]) - rg['p10']) <= 1e-6 * max(1, rg['p10']), (r, t)
+        assert abs(float(r[17]) - rg['p90']) <= 1e-6 * max(1, rg['p90']), (r, t)
 grp = [r for r in data['projection.csv'][1:] if r[0] == 'group']
 assert len(grp) == sum(len(g['years']) for g in p['groups'])
 PY

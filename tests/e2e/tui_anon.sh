@@ -32,7 +32,7 @@ shot() { screen; cp "$WORK/screen" "$WORK/shot$n"; n=$((n + 1)); }
 shot
 for v in 1 2 4 5 6 7; do keys $v; sleep 0.3; wait_for "[presentation]"; shot; done
 keys 2; sleep 0.2; keys Enter; sleep 0.3; wait_for "capplan · Group"; shot
-keys 5; sleep 0.2; keys Down Down Enter; sleep 0.3; shot
+keys 5; sleep 0.2; keys Down Down Enter; sleep 0.3; shot; keys Escape
 keys 7; sleep 0.2; keys Enter; sleep 0.3; shot
 keys a; wait_for "names shown"
 tui_quit

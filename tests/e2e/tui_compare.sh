@@ -14,7 +14,7 @@ cap2() { "$CAPPLAN_BIN" --db "$DB" "$@"; }
 G=$(sqlite3 "$DB" "SELECT name FROM groups ORDER BY name LIMIT 1")
 cap2 scenario new plan-2027 >/dev/null || fail "new"
 cap2 scenario set plan-2027 growth=0.2 --group "$G" --reason "two new students" >/dev/null || fail "set"
-cap2 scenario set plan-2027 purchase.80.y1=16 --reason "the H100 order" >/dev/null || fail "set"
+cap2 scenario set plan-2027 purchase.h100.y1=16 --reason "the H100 order" >/dev/null || fail "set"
 cap2 scenario new lean --from plan-2027 >/dev/null || fail "new lean"
 cap2 scenario set lean gpus.1=0.5 --reason "sweeps moved to the cloud" >/dev/null || fail "set lean"
 # What capplan scenario diff says of base against lean (the plan API's figures).

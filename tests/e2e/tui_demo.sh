@@ -27,7 +27,7 @@ json_group() { # EXPR over the group's entry g in `capplan project --json`
 
 tui_start "$DB" --scenario plan-2027
 wait_for "capplan · Overview · scenario plan-2027"
-wait_for "Mean GPUs a year: capacity ░, use █"
+wait_for "Mean GPU-eq (v100 = 1) a year: capacity ░, use █ (projected: need, p10-p90)"
 keys 2; wait_for "capplan · Groups · scenario plan-2027"
 keys /; typ "$PROF"; keys Enter
 wait_for "capplan · Group · scenario plan-2027"
@@ -53,10 +53,11 @@ keys Enter; wait_for "Enter saves, Esc cancels"
 keys C-u; typ "-5"; keys Enter; wait_for "refused: growth cannot be negative"
 keys C-u; typ "abc"; keys Enter; wait_for "refused: 'abc' is not a number"
 keys C-u; typ "20 two more students next year"; keys Enter
-wait_for "saved to plan-2027: demand next year"
-before=$(sed -n 's/.*demand next year \([0-9.]*\) -> \([0-9.]*\) GPUs.*/\1/p' "$WORK/screen")
-after=$(sed -n 's/.*demand next year \([0-9.]*\) -> \([0-9.]*\) GPUs.*/\2/p' "$WORK/screen")
-[ -n "$after" ] && [ "$before" != "$after" ] || fail "demand did not change: $before -> $after"
+wait_for "saved to plan-2027: need next year"
+before=$(sed -n 's/.*need next year \([0-9.]*\) -> \([0-9.]*\) GPU-eq.*/\1/p' "$WORK/screen")
+after=$(sed -n 's/.*need next year \([0-9.]*\) -> \([0-9.]*\) GPU-eq.*/\2/p' "$WORK/screen")
+[ -n "$after" ] && [ "$before" != "$after" ] || fail "need did not change: $before -> $after"
+cp "$WORK/screen" "$WORK/panel"
 grep -q "growth a year .* 20%\*" "$WORK/screen" || fail "edited value not marked"
 grep -qF "two more stud" "$WORK/screen" || fail "reason not shown"
 tui_quit
@@ -64,7 +65,27 @@ tui_quit
 # In the database at once: capplan project sees it; reopening shows it.
 [ "$(json_group "g['params']['growth']['value']")" = 0.2 ] || fail "project --json growth"
 [ "$(json_group "g['params']['growth']['edited']")" = True ] || fail "project --json edited"
-[ "$(json_group "'%.2f' % g['years'][0]['demand']")" = "$after" ] || fail "project --json demand"
+[ "$(json_group "'%.2f' % g['years'][0]['need']")" = "$after" ] || fail "project --json need"
+# the panel's unit, expected use and its p10-p90 range per year, as project --json has them
+json_group "json.dumps(g['years'][:3])" >"$WORK/gy.json"
+python3 - "$WORK" <<'PY' || fail "Projection panel against project --json"
+import json, re, sys
+w = sys.argv[1]
+panel, ys = open(w + '/panel').read(), json.load(open(w + '/gy.json'))
+def gpus(v):  # tui/fmt.c fmt_gpus
+    a = abs(v)
+    return ('0' if a == 0 else '%.2f' % v if a < 0.995 else '%.1f' % v if a < 9.95
+            else '%.0f' % v)
+assert re.search(r'GPU-eq +y1 +y2 +y3', panel), 'unit'
+for label, get in (('expected use', lambda y: y['expected_use']),
+                   ('  p10', lambda y: y['expected_use_range']['p10']),
+                   ('  p90', lambda y: y['expected_use_range']['p90']),
+                   ('need', lambda y: y['need'])):
+    m = re.search(r'%s +(\S+) +(\S+) +(\S+)' % label, panel)
+    want = tuple(gpus(get(y)) for y in ys)
+    assert m and m.groups() == want, (label, m and m.groups(), want)
+    print('PASS-PANEL %-12s %s' % (label.strip(), ' '.join(want)))
+PY
 tui_start "$DB" --scenario plan-2027
 keys 2; keys /; typ "$PROF"; keys Enter; wait_for "$GROUP · professor"
 keys 5; wait_for "growth a year"
@@ -84,7 +105,7 @@ tui_quit
 tui_start "$DB" --scenario plan-2027
 keys 2; keys /; typ "$PROF"; keys Enter; wait_for "$GROUP · professor"
 keys 5; wait_for "growth a year"
-keys j j j; keys Enter; keys C-u; typ "50 for safety"; keys Enter; wait_for "saved to plan-2027"
+keys j j; keys Enter; keys C-u; typ "50 for safety"; keys Enter; wait_for "saved to plan-2027"
 tm kill-server
 sleep 0.5
 [ "$(json_group "g['params']['buffer']['value']")" = 0.5 ] || fail "edit lost on SIGHUP"
@@ -108,7 +129,7 @@ tm kill-server 2>/dev/null
 tm -f /dev/null new-session -d -x 100 -y 30 \
     "env LC_ALL=C.UTF-8 TERM=xterm-256color '$CAPPLAN_BIN' --db '$WORK/made.db' demo --jobs 5000 --seed 3 2>'$WORK/tui.err'; echo \$? >'$WORK/tui.rc'"
 wait_for "capplan · Overview · scenario base"
-wait_for "Mean GPUs a year: capacity ░, use █"
+wait_for "Mean GPU-eq (v100 = 1) a year: capacity ░, use █"
 tui_quit
 [ "$(sqlite3 "$WORK/made.db" "SELECT count(DISTINCT group_name) FROM people")" = 25 ] || fail "demo database"
 exit 0

@@ -33,32 +33,32 @@ G=$(sed -n '3s/^ \([^ ]*\) · scenario plan-2027 against base.*/\1/p' "$WORK/scr
 [ -n "$G" ] || { cat "$WORK/screen"; fail "no group on the Projection view"; }
 
 # Item 2: no reason, nothing stored yet: refused, and the prompt said so.
-keys j j; wait_for "GPUs per burst"
-keys Enter; wait_for "GPUs per burst, then why (required): Enter saves"
+keys j; wait_for "pool GPU-eq"
+keys Enter; wait_for "pool GPU-eq, then why (required): Enter saves"
 typ "7"; keys Enter; wait_for "refused: a reason is required"
-[ -z "$(param burst)" ] || fail "an edit without a reason was saved"
+[ -z "$(param pool)" ] || fail "an edit without a reason was saved"
 keys Escape; wait_gone "then why (required)"
 
 # Item 1: the old value is selected, typing replaces it (was: 6.4278).
 keys Enter; typ "8 postdoc runs 8-GPU sweeps"; keys Enter
 wait_for "saved to plan-2027"; wait_for "why: postdoc runs 8-GPU sweeps"
-[ "$(param burst)" = 8.0 ] || fail "typed over the old value: burst = $(param burst)"
+[ "$(param pool)" = 8.0 ] || fail "typed over the old value: pool = $(param pool)"
 # Home, then typing inserts before; End appends; C-w removes a word.
 keys Enter; wait_for "(none: keep 'postdoc runs 8-GPU sweeps')"
 keys Home; typ "1"; keys End; typ " two wrong"; keys C-w C-w; typ "bigger sweeps"; keys Enter
 wait_for "why: bigger sweeps"
-[ "$(param burst)" = 18.0 ] || fail "Home/End/C-w: burst = $(param burst)"
+[ "$(param pool)" = 18.0 ] || fail "Home/End/C-w: pool = $(param pool)"
 # Left, Backspace, Delete inside the text.
 keys Enter; keys End Left BSpace; typ "2"; keys End; typ " fits the budget"; keys Home Delete
 typ "3"; keys Enter
 wait_for "why: fits the budget"
-[ "$(param burst)" = 38.0 ] || fail "Left/Backspace/Delete: burst = $(param burst)"
+[ "$(param pool)" = 38.0 ] || fail "Left/Backspace/Delete: pool = $(param pool)"
 # Esc cancels: nothing saved.
 keys Enter; typ "99 never"; keys Escape; wait_gone "then why"
-[ "$(param burst)" = 38.0 ] || fail "Esc did not cancel"
+[ "$(param pool)" = 38.0 ] || fail "Esc did not cancel"
 # Item 2: no reason typed, one stored: kept, and the message says which.
 keys Enter; typ "33"; keys Enter; wait_for "reason kept: 'fits the budget'"
-[ "$(param burst)" = 33.0 ] && [ "$(reason burst)" = "fits the budget" ] || fail "reason not kept"
+[ "$(param pool)" = 33.0 ] && [ "$(reason pool)" = "fits the budget" ] || fail "reason not kept"
 
 # x: the file name is selected, typing replaces it.
 keys x; wait_for "export to"; typ "$WORK/plan.csv"; keys Enter; wait_for "exported"
@@ -74,28 +74,28 @@ keys g Enter; wait_for "growth a year (%), then why"; typ "20 two new students";
 # Meanwhile, from the command line: the same key, and another one.
 "$CAPPLAN_BIN" --db "$DB" scenario set plan-2027 growth=0.3 --group "$G" --reason "from the cli" \
     >/dev/null || fail "scenario set"
-"$CAPPLAN_BIN" --db "$DB" scenario set plan-2027 share=0.5 --group "$G" --reason "cli share" \
-    >/dev/null || fail "scenario set share"
+"$CAPPLAN_BIN" --db "$DB" scenario set plan-2027 buffer=0.5 --group "$G" --reason "cli buffer" \
+    >/dev/null || fail "scenario set buffer"
 hist=$(q "SELECT count(*) FROM scenario_edits")
 keys u; wait_for "not undone: growth of $G was changed by $(id -un) at "
 grep -q "UTC; it stays" "$WORK/screen" || fail "the refusal does not say the edit stays"
 [ "$(param growth)" = 0.3 ] && [ "$(reason growth)" = "from the cli" ] || fail "u reverted the cli edit"
-[ "$(param share)" = 0.5 ] || fail "u touched the cli's share"
+[ "$(param buffer)" = 0.5 ] || fail "u touched the cli's buffer"
 [ "$(q "SELECT count(*) FROM scenario_edits")" = "$hist" ] || fail "u changed the history"
-# The next u: the burst edit of this session, named, back to 38.
-keys u; wait_for "undone and saved: burst of $G in plan-2027: 33 -> 38"
-[ "$(param burst)" = 38.0 ] || fail "u: burst = $(param burst)"
-[ "$(reason burst)" = "fits the budget" ] || fail "u: reason not restored"
+# The next u: the pool edit of this session, named, back to 38.
+keys u; wait_for "undone and saved: pool of $G in plan-2027: 33 -> 38"
+[ "$(param pool)" = 38.0 ] || fail "u: pool = $(param pool)"
+[ "$(reason pool)" = "fits the budget" ] || fail "u: reason not restored"
 [ "$(q "SELECT count(*) FROM scenario_edits WHERE reason LIKE 'from the cli'")" = 1 ] \
     || fail "the cli edit's history is gone"
 # C-r makes it again.
-keys C-r; wait_for "redone and saved: burst of $G in plan-2027: 38 -> 33"
-[ "$(param burst)" = 33.0 ] || fail "C-r: burst = $(param burst)"
+keys C-r; wait_for "redone and saved: pool of $G in plan-2027: 38 -> 33"
+[ "$(param pool)" = 33.0 ] || fail "C-r: pool = $(param pool)"
 # Undo down to the start of the session, and no further.
-keys u u u u; wait_for "undone and saved: burst of $G in plan-2027: 8 -> measured"
-[ -z "$(param burst)" ] || fail "burst still edited"
+keys u u u u; wait_for "undone and saved: pool of $G in plan-2027: 8 -> measured"
+[ -z "$(param pool)" ] || fail "pool still edited"
 keys u; wait_for "nothing to undo in this session"
-[ "$(param share)" = 0.5 ] && [ "$(param growth)" = 0.3 ] || fail "u reached past the session"
+[ "$(param buffer)" = 0.5 ] && [ "$(param growth)" = 0.3 ] || fail "u reached past the session"
 # m: the proposed meeting line is selected, typing replaces it.
 keys 3; wait_for "capplan · Group"
 keys m; wait_for "meeting: DATE STATUS [ATTENDEES]"

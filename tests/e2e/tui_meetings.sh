@@ -3,8 +3,8 @@
 # ask; a student's stated need typed in place is marked against the
 # measured use (the tolerance of data/meetings.h); e on the Prof column
 # applies it to the students of the same profile as a scenario edit with
-# its reason; the Projection view (5) shows the per-member GPUs and the
-# demand change; u takes it back. The Overview lists the groups to meet.
+# its reason; the Projection view (5) shows the per-member GPU-eq and the
+# need change; u takes it back. The Overview lists the groups to meet.
 # m plans or records a meeting on the Group view's meetings line (refused
 # in place when bad, u takes it back); `capplan meetings list` shows it.
 . "$(dirname "$0")/lib.sh"
@@ -22,6 +22,12 @@ import json,sys
 d=json.load(sys.stdin)
 print([x['profile'] for x in d['picks'] if x['user']=='chansen' and x['group']=='tanaka-lab'][0])")
 [ "$PROF" = 2 ] || fail "chansen is not picked for profile 2: '$PROF'"
+# P2's members' mean rate (GPU-eq) as the Projection view shows it (fmt_gpus)
+P2=$("$CAPPLAN_BIN" --db "$DB" project --json | python3 -c "
+import json,sys
+v=json.load(sys.stdin)['profiles'][1]['gpus']['measured']
+print('%.2f' % v if abs(v) < 0.995 else '%.1f' % v)")
+P2RE=$(echo "$P2" | sed 's/\./\\./')
 
 tui_start "$DB" --scenario plan-2027
 wait_for "capplan · Overview · scenario plan-2027"
@@ -47,19 +53,19 @@ grep -q "^chansen .* 3\.0 ≠ x99 " "$WORK/screen" || { cat "$WORK/screen"; fail
 
 # the projection before
 keys 5; wait_for "capplan · Projection · scenario plan-2027"
-wait_for "GPUs/member P2"
-grep -q "^GPUs/member P2 .* 0\.09 *0\.09 *$" "$WORK/screen" || { cat "$WORK/screen"; fail "P2 before"; }
-d0=$(sed -n 's/^.*  demand  *\([0-9.k]*\) .*/\1/p' "$WORK/screen" | head -1)
+wait_for "GPU-eq/member P2"
+grep -q "^GPU-eq/member P2 [^0-9]* $P2RE  *$P2RE\( \|$\)" "$WORK/screen" || { cat "$WORK/screen"; fail "P2 before"; }
+d0=$(sed -n 's/^.*  need  *\([0-9.k]*\) .*/\1/p' "$WORK/screen" | head -1)
 
 # apply it to the profile: e on the Prof column, a reason
 keys 3; wait_for "tanaka-lab · professor ktanaka"
 keys Left Left Left; keys e
 wait_for "apply 3 GPUs full-time to the 3 P2 students (gpus.2), reason"
 typ "the professor agrees"; keys Enter
-wait_for "applied to plan-2027: gpus.2 of tanaka-lab = 3 (was 0.09); u undoes"
+wait_for "applied to plan-2027: gpus.2 of tanaka-lab = 3 (was $P2); u undoes"
 keys 5; wait_for "capplan · Projection · scenario plan-2027"
 wait_for "3.0* the professor"
-d1=$(sed -n 's/^.*  demand  *\([0-9.k]*\) .*/\1/p' "$WORK/screen" | head -1)
+d1=$(sed -n 's/^.*  need  *\([0-9.k]*\) .*/\1/p' "$WORK/screen" | head -1)
 [ -n "$d1" ] && [ "$d0" != "$d1" ] || { cat "$WORK/screen"; fail "demand did not change: $d0 -> $d1"; }
 reason=$(sqlite3 "$DB" "SELECT reason FROM scenario_params WHERE key='gpus.2'")
 case "$reason" in
@@ -69,8 +75,8 @@ esac
 
 # undo: the measured value again
 keys u; wait_for "undone and saved"
-wait_for "GPUs/member P2"
-grep -q "^GPUs/member P2 .* 0\.09 *0\.09 *$" "$WORK/screen" || { cat "$WORK/screen"; fail "P2 after undo"; }
+wait_for "GPU-eq/member P2"
+grep -q "^GPU-eq/member P2 [^0-9]* $P2RE  *$P2RE\( \|$\)" "$WORK/screen" || { cat "$WORK/screen"; fail "P2 after undo"; }
 [ "$(sqlite3 "$DB" "SELECT count(*) FROM scenario_params WHERE key='gpus.2'")" = 0 ] || fail "undo not saved"
 
 # m plans a meeting on the Group view's meetings line: a bad line is

@@ -2,10 +2,12 @@
 # The dashboard's figures are `capplan stats utilization`'s (DESIGN.md: the
 # TUI and the report never disagree): on the demo, whose last month is
 # partial, the Usage view's utilisation and GPUs of each cluster's last
-# month, and the Overview's figure for the last year, equal `stats
-# utilization --json` (capacity pro rata inside the accounting window);
-# the Overview's per-class line (capacity/demand, GPUs x relative speed)
-# gives the gap the "short next year" alert shows.
+# month equal `stats utilization --json` (capacity pro rata inside the
+# accounting window); the Overview's years, past and projected, are on the
+# planner's one scale (GPU-eq, GPUs x relative speed) and equal `project
+# --json`'s (past_years; total need and its p10-p90 range); the Overview's
+# per-class line (capacity/need, GPU-eq) gives the gap the "short next
+# year" alert shows.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/tui_helpers.inc"
 
@@ -14,10 +16,11 @@ DB="$WORK/demo.db"
 "$CAPPLAN_BIN" --db "$DB" profile >/dev/null || fail "capplan profile"
 "$CAPPLAN_BIN" --db "$DB" stats utilization --by month --json >"$WORK/month.json" || fail "stats by month"
 "$CAPPLAN_BIN" --db "$DB" stats utilization --by year --json >"$WORK/year.json" || fail "stats by year"
+"$CAPPLAN_BIN" --db "$DB" project --json >"$WORK/project.json" || fail "project --json"
 
 tui_start "$DB"
-wait_for "Mean GPUs a year: capacity"
-wait_for "Next year cap/demand, GPUs x speed:"
+wait_for "Mean GPU-eq (v100 = 1) a year: capacity"
+wait_for "Next year cap/need, GPU-eq:"
 cp "$WORK/screen" "$WORK/overview"
 keys 6
 wait_for "Month   Cluster"
@@ -28,7 +31,7 @@ python3 - "$WORK" <<'PY' || fail "the dashboard disagrees with capplan stats"
 import json, re, sys
 w = sys.argv[1]
 months = json.load(open(w + "/month.json"))["tables"]["utilization"]
-years = json.load(open(w + "/year.json"))["tables"]["utilization"]
+proj = json.load(open(w + "/project.json"))
 usage, overview = open(w + "/usage").read(), open(w + "/overview").read()
 bad = []
 
@@ -53,30 +56,36 @@ for r in rows:
         bad.append("%s %s: dashboard GPUs/util %s, stats %s" % (last, r["cluster"], m.groups(), want))
     print("PASS-ROW %s %-9s GPUs %5s util %5s" % (last, r["cluster"], *m.groups()))
 
-y = [r for r in years if r["cluster"] == "all"][-1]
-m = re.search(r"^ %s .*used (\S+) of (\S+) GPUs \((\S+)\)" % y["period"], overview, re.M)
-if not m:
-    bad.append("Overview has no year " + y["period"])
+for y in proj["past_years"][-2:]:
+    m = re.search(r"^ %d .*used (\S+) of (\S+) GPU-eq \((\S+)\)" % y["year"], overview, re.M)
+    if not m:
+        bad.append("Overview has no year %d" % y["year"])
+        continue
+    want = (gpus(y["used"]), gpus(y["capacity"]), pct(100 * y["used"] / y["capacity"]))
+    if m.groups() != want:
+        bad.append("year %d: dashboard %s, project --json %s" % (y["year"], m.groups(), want))
+    print("PASS-YEAR %d used %s of %s GPU-eq (%s)" % (y["year"], *m.groups()))
+t = proj["total"][0]
+m = re.search(r"need (\S+) \((\S+)-(\S+)\) of (\S+) GPU-eq", overview)
+r = t["need_range"]
+want = (gpus(t["need"]), gpus(r["p10"]), gpus(r["p90"]), gpus(t["capacity"]))
+if not m or m.groups() != want:
+    bad.append("projected year: dashboard %s, project --json %s" % (m and m.groups(), want))
 else:
-    used, cap, p = m.groups()
-    want_used = y["gpu_hours"] / y["capacity_gpu_hours"] * y["gpus"]
-    if (cap, p, used) != (gpus(y["gpus"]), pct(y["util_pct"]), gpus(want_used)):
-        bad.append("year %s: dashboard %s of %s (%s), stats %s of %s (%s)" % (
-            y["period"], used, cap, p, gpus(want_used), gpus(y["gpus"]), pct(y["util_pct"])))
-    print("PASS-YEAR %s used %s of %s GPUs (%s)" % (y["period"], used, cap, p))
+    print("PASS-NEED need %s (%s-%s) of %s GPU-eq" % m.groups())
 
-line = re.search(r"Next year cap/demand, GPUs x speed:(.*)", overview).group(1)
+line = re.search(r"Next year cap/need, GPU-eq:(.*)", overview).group(1)
 classes = {k: (float(c), float(d)) for k, c, d in re.findall(r"(\S+)G (\S+)/(\S+)", line)}
-alerts = re.findall(r"^!+ +(\S+) GiB class short next year, in GPUs x speed +(\S+)", overview, re.M)
+alerts = re.findall(r"^!+ +(\S+) GiB class short next year, in GPU-eq +(\S+)", overview, re.M)
 if not alerts:
     bad.append("no 'short next year' alert on the demo")
 for k, gap in alerts:
     c, d = classes[k]
     if abs((d - c) - float(gap)) > 1.01:  # each figure shown rounded
         bad.append("class %s: line %s/%s but alert gap %s" % (k, c, d, gap))
-    print("PASS-CLASS %s capacity %s demand %s gap %s" % (k, c, d, gap))
+    print("PASS-CLASS %s capacity %s need %s gap %s" % (k, c, d, gap))
 for b in bad:
     print("MISMATCH:", b)
 sys.exit(1 if bad else 0)
 PY
-echo "PASS: tui_usage (Usage and Overview figures = capplan stats utilization; class line = alert)"
+echo "PASS: tui_usage (Usage = capplan stats utilization; Overview years = project --json, GPU-eq; class line = alert)"

@@ -1,0 +1,133 @@
+/* project_backtest: `capplan project --backtest` printed (project_backtest.h). */
+#include "cli/project_backtest.h"
+
+#include <cJSON.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "cli/cli.h"
+#include "cli/plan_cli.h"
+
+static void backtest_json(const PlanBacktest *b, FILE *out)
+{
+    char d1[16], d2[16];
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "unit", b->cpu ? "CPUs" : "GPU-eq");
+    cJSON_AddStringToObject(o, "reference_model", b->ref_model);
+    cJSON *cs = cJSON_AddArrayToObject(o, "cuts");
+    for (int i = 0; i < b->ncuts; i++) {
+        const PlanBtCut *k = &b->cuts[i];
+        cJSON *e = cJSON_CreateObject();
+        plan_cli_date(k->cut, d1, sizeof d1);
+        plan_cli_date(k->until, d2, sizeof d2);
+        cJSON_AddStringToObject(e, "cut", d1);
+        cJSON_AddStringToObject(e, "until", d2);
+        cJSON_AddNumberToObject(e, "halflife", k->halflife);
+        cJSON_AddNumberToObject(e, "wape_model", k->wape_model);
+        cJSON_AddNumberToObject(e, "wape_naive", k->wape_naive);
+        cJSON_AddNumberToObject(e, "actual", k->actual);
+        cJSON_AddNumberToObject(e, "model", k->model);
+        cJSON_AddNumberToObject(e, "naive", k->naive);
+        cJSON_AddNumberToObject(e, "err_model", k->err_model);
+        cJSON_AddNumberToObject(e, "err_naive", k->err_naive);
+        cJSON *gm = cJSON_AddObjectToObject(e, "groups"); /* groups with a forecast or use */
+        for (int g = 0; g < b->ngroups; g++) {
+            size_t at = (size_t)i * b->ngroups + g;
+            if (b->cut_model[at] == 0 && b->cut_actual[at] == 0 && b->cut_naive[at] == 0)
+                continue;
+            cJSON *x = cJSON_AddObjectToObject(gm, b->groups[g]);
+            cJSON_AddNumberToObject(x, "model", b->cut_model[at]);
+            cJSON_AddNumberToObject(x, "naive", b->cut_naive[at]);
+            cJSON_AddNumberToObject(x, "actual", b->cut_actual[at]);
+        }
+        cJSON_AddItemToArray(cs, e);
+    }
+    cJSON *m = cJSON_AddObjectToObject(o, "mean");
+    cJSON_AddNumberToObject(m, "wape_model", b->mean_wape_model);
+    cJSON_AddNumberToObject(m, "wape_naive", b->mean_wape_naive);
+    cJSON_AddNumberToObject(m, "abs_err_model", b->mae_model);
+    cJSON_AddNumberToObject(m, "abs_err_naive", b->mae_naive);
+    cJSON_AddNumberToObject(m, "bias_model", b->bias_model);
+    cJSON_AddNumberToObject(m, "bias_naive", b->bias_naive);
+    cJSON *r = cJSON_AddObjectToObject(o, "ratio_actual_forecast");
+    cJSON_AddNumberToObject(r, "p10", isfinite(b->ratio_p10) ? b->ratio_p10 : 0);
+    cJSON_AddNumberToObject(r, "p50", isfinite(b->ratio_p50) ? b->ratio_p50 : 0);
+    cJSON_AddNumberToObject(r, "p90", isfinite(b->ratio_p90) ? b->ratio_p90 : 0);
+    cJSON_AddNumberToObject(o, "buffer", b->calib.buffer);
+    cJSON_AddNumberToObject(o, "halflife", dem_halflives[b->calib.half]);
+    cJSON_AddItemToObject(o, "wape_by_halflife",
+                          cJSON_CreateDoubleArray(b->wape_by_half, DEM_NHALF));
+    if (b->ncuts > 0) {
+        plan_cli_date(b->cut, d1, sizeof d1);
+        cJSON_AddStringToObject(o, "cut", d1);
+        cJSON_AddNumberToObject(o, "scored_months", b->scored_months);
+        cJSON_AddNumberToObject(o, "users", b->users);
+        cJSON *w = cJSON_AddObjectToObject(o, "wape");
+        cJSON_AddNumberToObject(w, "naive", b->score.wape_naive < 0 ? 0 : b->score.wape_naive);
+        cJSON_AddNumberToObject(w, "base", b->score.wape_base < 0 ? 0 : b->score.wape_base);
+        cJSON_AddNumberToObject(w, "demand", b->score.wape_demand < 0 ? 0 : b->score.wape_demand);
+        cJSON *t = cJSON_AddObjectToObject(o, "total");
+        cJSON_AddNumberToObject(t, "actual", b->score.after);
+        cJSON_AddNumberToObject(t, "naive", b->score.naive);
+        cJSON_AddNumberToObject(t, "base", b->score.base);
+        cJSON_AddNumberToObject(t, "demand", b->score.demand);
+        cJSON *a = cJSON_AddArrayToObject(o, "groups");
+        for (int g = 0; g < b->ngroups; g++) {
+            const BtGroup *x = &b->g[g];
+            cJSON *e = cJSON_CreateObject();
+            cJSON_AddStringToObject(e, "name", b->groups[g]);
+            cJSON_AddNumberToObject(e, "naive", x->before);
+            cJSON_AddNumberToObject(e, "actual", x->after);
+            cJSON_AddNumberToObject(e, "model", x->model_base);
+            cJSON_AddItemToArray(a, e);
+        }
+    }
+    cli_json_schema(o, "project-backtest");
+    cli_print_json(o, out);
+    cJSON_Delete(o);
+}
+
+static void backtest_text(const PlanBacktest *b, FILE *out)
+{
+    char d1[16], d2[16];
+    const char *u = b->cpu ? "CPUs" : "GPU-eq";
+    fprintf(out, "rolling backtest: %d cuts, each refit on what was known then, scored on the "
+                 "12 months after; mean %s (%s)\n",
+            b->ncuts, u, b->cpu ? "CPUs stand in for GPUs" : b->ref_model);
+    if (b->cpu)
+        fprintf(out, "no job in this database holds a GPU: CPU-hours stand in for GPU-hours\n");
+    fprintf(out, "naive = each group's last 12 months (or the months that exist)\n\n");
+    fprintf(out, "%-10s %-10s %5s %10s %10s %9s %9s %9s %8s %8s\n", "cut", "until", "H", "WAPE "
+            "model", "WAPE naive", "actual", "model", "naive", "err mdl", "err nv");
+    for (int i = 0; i < b->ncuts; i++) {
+        const PlanBtCut *k = &b->cuts[i];
+        plan_cli_date(k->cut, d1, sizeof d1);
+        plan_cli_date(k->until, d2, sizeof d2);
+        fprintf(out, "%-10s %-10s %5g %9.1f%% %9.1f%% %9.2f %9.2f %9.2f %+7.1f%% %+7.1f%%\n", d1,
+                d2, k->halflife, 100 * k->wape_model, 100 * k->wape_naive, k->actual, k->model,
+                k->naive, 100 * k->err_model, 100 * k->err_naive);
+    }
+    if (b->ncuts == 0) {
+        fprintf(out, "no cut: the data needs 6 months before a cut and 12 after it\n");
+        return;
+    }
+    fprintf(out, "\nerror (WAPE: sum |forecast - actual| / sum actual, per group), mean over "
+                 "cuts: model %.1f %%, naive %.1f %%\n",
+            100 * b->mean_wape_model, 100 * b->mean_wape_naive);
+    fprintf(out, "institute total: mean |error| model %.1f %%, naive %.1f %%; bias model "
+                 "%+.1f %%, naive %+.1f %%\n",
+            100 * b->mae_model, 100 * b->mae_naive, 100 * b->bias_model, 100 * b->bias_naive);
+    fprintf(out, "actual / forecast of the total: p10 %.2f, p50 %.2f, p90 %.2f; buffer %.0f %%; "
+                 "half-life %g months\n",
+            b->ratio_p10, b->ratio_p50, b->ratio_p90, 100 * b->calib.buffer,
+            dem_halflives[b->calib.half]);
+    fprintf(out, "use is capped by capacity: long waits mark demand that went unmet\n");
+}
+
+void project_backtest_print(const PlanBacktest *b, int json, FILE *out)
+{
+    if (json)
+        backtest_json(b, out);
+    else
+        backtest_text(b, out);
+}

@@ -1,0 +1,334 @@
+#include "core/demand.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/cp.h"
+#include "core/features.h"
+
+const double dem_halflives[DEM_NHALF] = {1, 3, 6, 12};
+
+int demand_half_index(double h)
+{
+    for (int i = 0; i < DEM_NHALF; i++)
+        if (h == dem_halflives[i])
+            return i;
+    return -1;
+}
+
+#define W0 (DEM_HISTORY - DEM_WINDOW) /* first month of the window */
+#define NSLOT 4                       /* groups remembered per user */
+#define NEW_PRIOR 3.0                 /* members of prior weight toward the institute's mean */
+#define RAMP_DEFAULT 0.5              /* newcomers' first year / mean, when unmeasured */
+
+/* Per user while fitting: use per month, and where the window's use went. */
+typedef struct Acc {
+    double month[DEM_HISTORY];
+    int slot_g[NSLOT];
+    double slot_h[NSLOT];
+    int last_before; /* group of the latest use before the window, -1 */
+} Acc;
+
+/* Month of t in c (0..DEM_HISTORY-1), by bisection; t in [mb[0], mb[N]). */
+static int month_of(const DemCut *c, int64_t t)
+{
+    int lo = 0, hi = DEM_HISTORY - 1;
+    while (lo < hi) {
+        int mid = (lo + hi + 1) / 2;
+        if (c->mb[mid] <= t)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+static void slot_add(Acc *a, int g, double h)
+{
+    for (int i = 0; i < NSLOT; i++) {
+        if (a->slot_g[i] == g || a->slot_g[i] < 0) {
+            a->slot_g[i] = g;
+            a->slot_h[i] += h;
+            return;
+        }
+    }
+}
+
+/* Spread the known part of job j over the months of c. */
+static void place_job(const DemCut *c, const DemJob *j, Acc *a)
+{
+    int64_t t0 = c->mb[DEM_HISTORY];
+    int64_t s = j->start > c->mb[0] ? j->start : c->mb[0], e = j->end < t0 ? j->end : t0;
+    if (e <= s)
+        return;
+    for (int m = month_of(c, s); m < DEM_HISTORY && s < e; m++) {
+        int64_t stop = e < c->mb[m + 1] ? e : c->mb[m + 1];
+        double len = (double)(c->mb[m + 1] - c->mb[m]);
+        double v = j->eq * (double)(stop - s) / len;
+        a->month[m] += v;
+        if (m >= W0)
+            slot_add(a, j->group, v);
+        else
+            a->last_before = j->group;
+        s = stop;
+    }
+}
+
+static int dominant(const Acc *a)
+{
+    int best = -1;
+    double bh = -1;
+    for (int i = 0; i < NSLOT && a->slot_g[i] >= 0; i++)
+        if (a->slot_h[i] > bh) {
+            bh = a->slot_h[i];
+            best = a->slot_g[i];
+        }
+    return best;
+}
+
+/* The user's own rates: months from their first use in the window,
+ * weighted 0.5^(age / H) with age in months from each month's middle to t0. */
+static void own_rates(const Acc *a, int first, DemUser *u)
+{
+    for (int k = 0; k < DEM_NHALF; k++) {
+        double sw = 0, sv = 0;
+        for (int m = first > W0 ? first : W0; m < DEM_HISTORY; m++) {
+            double w = pow(0.5, ((double)(DEM_HISTORY - m) - 0.5) / dem_halflives[k]);
+            sw += w;
+            sv += w * a->month[m];
+        }
+        u->rate[k] = sw > 0 ? sv / sw : 0;
+    }
+}
+
+static double window_sum(const Acc *a, int from, int to)
+{
+    double s = 0;
+    for (int m = from; m < to; m++)
+        s += a->month[m];
+    return s;
+}
+
+/* Users active in the window, and the heads and use of each group. */
+static void fit_users(const DemHist *h, Acc *acc, DemFit *f)
+{
+    f->users = xcalloc((size_t)h->nusers + 1, sizeof *f->users);
+    for (int i = 0; i < h->nusers; i++) {
+        const Acc *a = &acc[i];
+        double now = window_sum(a, W0, DEM_HISTORY), before = window_sum(a, 0, W0);
+        int g = now > 0 ? dominant(a) : a->last_before;
+        if (before > 0 && g >= 0)
+            f->groups[g].heads_before += 1;
+        if (!(now > 0) || g < 0)
+            continue;
+        DemUser *u = &f->users[f->nactive++];
+        u->user = i;
+        u->group = g;
+        u->used = now / DEM_WINDOW;
+        u->first_month = 0;
+        while (u->first_month < DEM_HISTORY - 1 && !(a->month[u->first_month] > 0))
+            u->first_month++;
+        u->newcomer = f->complete ? u->first_month >= W0
+                                  : f->khalf > 0 && u->first_month >= DEM_HISTORY - f->khalf;
+        own_rates(a, u->first_month, u);
+        f->groups[g].heads += 1;
+        if (f->khalf > 0) {
+            f->groups[g].heads_h1 +=
+                window_sum(a, DEM_HISTORY - 2 * f->khalf, DEM_HISTORY - f->khalf) > 0;
+            f->groups[g].heads_h2 += window_sum(a, DEM_HISTORY - f->khalf, DEM_HISTORY) > 0;
+        }
+    }
+}
+
+/* Jobs' use per group in the window and the year before (by job group). */
+static void group_use(const DemHist *h, const DemCut *c, DemFit *f)
+{
+    int64_t w0 = c->mb[W0], t0 = c->mb[DEM_HISTORY];
+    double yw = (double)(t0 - w0), yb = (double)(w0 - c->mb[0]);
+    for (size_t i = 0; i < h->njobs; i++) {
+        const DemJob *j = &h->jobs[i];
+        if (j->group < 0 || j->group >= f->ngroups || j->end <= c->mb[0] || j->start >= t0)
+            continue;
+        int64_t s = j->start, e = j->end < t0 ? j->end : t0;
+        int64_t a = s > w0 ? s : w0, b = e;
+        if (b > a)
+            f->groups[j->group].used += j->eq * (double)(b - a) / yw;
+        a = s > c->mb[0] ? s : c->mb[0];
+        b = e < w0 ? e : w0;
+        if (b > a)
+            f->groups[j->group].used_before += j->eq * (double)(b - a) / yb;
+    }
+}
+
+static double clampd(double v, double cap, int *capped)
+{
+    if (v > cap || v < -cap) {
+        *capped = 1;
+        return v > cap ? cap : -cap;
+    }
+    return v;
+}
+
+/* Head growth (complete windows only: a year against the year before,
+ * else the institute's last k months against the k before; a group's
+ * shrunk toward 0 and capped), the intensity trend, newcomers' rate and
+ * ramp. */
+static void fit_trends(DemFit *f)
+{
+    double hn = 0, hb = 0, un = 0, ub = 0, sum_rate = 0, new_sum = 0, h1 = 0, h2 = 0;
+    int nnew = 0;
+    for (int g = 0; g < f->ngroups; g++) {
+        hn += f->groups[g].heads;
+        hb += f->groups[g].heads_before;
+        h1 += f->groups[g].heads_h1;
+        h2 += f->groups[g].heads_h2;
+        un += f->groups[g].used;
+        ub += f->groups[g].used_before;
+    }
+    for (int i = 0; i < f->nactive; i++) {
+        sum_rate += f->users[i].used;
+        if (f->users[i].newcomer) {
+            int months = DEM_HISTORY - f->users[i].first_month;
+            new_sum += f->users[i].used * DEM_WINDOW / (months > 0 ? months : 1);
+            nnew++;
+        }
+    }
+    double mean_all = f->nactive > 0 ? sum_rate / f->nactive : 0;
+    f->ramp = nnew >= 3 && mean_all > 0 ? new_sum / nnew / mean_all : RAMP_DEFAULT;
+    f->newrate = f->ramp * mean_all;
+    f->growth = f->complete && hb > 0 ? hn / hb - 1 : 0;
+    if (!f->complete && f->khalf > 0 && h1 > 0)
+        f->growth = pow(h2 / h1, 12.0 / f->khalf) - 1; /* two complete spans, a rate a year */
+    int cap = 0;
+    f->growth = clampd(f->growth, DEM_GROWTH_CAP, &cap);
+    f->intensity_raw = f->complete && hb > 0 && hn > 0 && ub > 0 ? (un / hn) / (ub / hb) - 1 : 0;
+    f->intensity = clampd(DEM_INTENSITY_DAMP * f->intensity_raw, DEM_INTENSITY_CAP,
+                          &f->intensity_capped) +
+                   0.0; /* no -0 */
+    for (int g = 0; g < f->ngroups; g++) {
+        DemGroup *d = &f->groups[g];
+        d->growth_raw = f->complete && d->heads_before > 0 ? d->heads / d->heads_before - 1 : NAN;
+        if (!f->complete && f->khalf > 0 && d->heads_h1 > 0)
+            d->growth_raw = pow(d->heads_h2 / d->heads_h1, 12.0 / f->khalf) - 1;
+        double w = f->complete ? d->heads_before : d->heads_h1;
+        /* shrunk toward 0: the institute's growth beyond its groups' goes to
+         * groups that do not exist yet (ProjTotals.new_groups) */
+        double r = isnan(d->growth_raw) ? 0 : w * d->growth_raw / (w + DEM_GROWTH_SHRINK);
+        d->growth = clampd(r, DEM_GROWTH_CAP, &d->growth_capped);
+        if (!f->complete) /* a short span says little of one group: institute only */
+            d->growth = 0;
+        double gm = d->heads > 0 ? d->used / d->heads : mean_all;
+        double shrunk = (d->heads * gm + NEW_PRIOR * mean_all) / (d->heads + NEW_PRIOR);
+        d->ramp = f->ramp;
+        d->newrate = f->ramp * shrunk;
+    }
+}
+
+/* Add eq from real hour x (may be fractional) on, to a difference array. */
+static void diff_add(double *d, int nh, double x, double eq)
+{
+    if (x < 0)
+        x = 0;
+    if (x >= nh)
+        return;
+    int i = (int)x;
+    double fr = x - i;
+    d[i] += eq * (1 - fr);
+    d[i + 1] += eq * fr;
+}
+
+/* Hourly curves of each group over the window, jobs at their eligible
+ * time; the burst curve is the part above the group's mean. */
+static void fit_pools(const DemHist *h, const DemCut *c, DemFit *f)
+{
+    int64_t w0 = c->mb[W0], t0 = c->mb[DEM_HISTORY];
+    int nh = (int)((t0 - w0) / 3600);
+    if (nh < 1 || f->ngroups == 0)
+        return;
+    size_t stride = (size_t)nh + 2;
+    double *cur = xcalloc(stride * (size_t)f->ngroups, sizeof *cur);
+    double *sum = xcalloc(stride, sizeof *sum);
+    for (size_t i = 0; i < h->njobs; i++) {
+        const DemJob *j = &h->jobs[i];
+        int64_t run = j->end - j->start, s = j->elig, e = j->elig + run;
+        if (j->group < 0 || j->group >= f->ngroups || e <= w0 || s >= t0 || j->start >= t0)
+            continue;
+        double *d = cur + (size_t)j->group * stride;
+        diff_add(d, nh, (double)(s - w0) / 3600.0, j->eq);
+        diff_add(d, nh, (double)((e < t0 ? e : t0) - w0) / 3600.0, -j->eq);
+    }
+    for (int g = 0; g < f->ngroups; g++) {
+        double *d = cur + (size_t)g * stride, run = 0, mean = 0;
+        for (int k = 0; k < nh; k++) {
+            run += d[k];
+            d[k] = run > 0 ? run : 0;
+            mean += d[k];
+        }
+        mean /= nh;
+        double bm = 0;
+        for (int k = 0; k < nh; k++) {
+            d[k] = d[k] > mean ? d[k] - mean : 0;
+            sum[k] += d[k];
+            bm += d[k];
+        }
+        f->groups[g].burst_mean = bm / nh;
+        f->groups[g].pool = features_percentile(d, nh, DEM_POOL_Q);
+        f->pool_sum += f->groups[g].pool;
+    }
+    f->pool_inst = features_percentile(sum, nh, DEM_POOL_Q);
+    free(cur);
+    free(sum);
+}
+
+void demand_fit(const DemHist *h, const DemCut *c, int pools, DemFit *out)
+{
+    memset(out, 0, sizeof *out);
+    out->ngroups = h->ngroups;
+    out->groups = xcalloc((size_t)h->ngroups + 1, sizeof *out->groups);
+    out->complete = h->data_start <= c->mb[0];
+    out->window_complete = h->data_start <= c->mb[W0];
+    int avail = 0; /* whole months of data in the window */
+    for (int m = W0; m < DEM_HISTORY; m++)
+        avail += c->mb[m] >= h->data_start;
+    out->khalf = out->complete ? 0 : avail / 2 > 6 ? 6 : avail / 2 >= 3 ? avail / 2 : 0;
+    Acc *acc = xcalloc((size_t)h->nusers + 1, sizeof *acc);
+    for (int i = 0; i < h->nusers; i++) {
+        acc[i].last_before = -1;
+        for (int k = 0; k < NSLOT; k++)
+            acc[i].slot_g[k] = -1;
+    }
+    for (size_t i = 0; i < h->njobs; i++) {
+        const DemJob *j = &h->jobs[i];
+        if (j->user >= 0 && j->user < h->nusers && j->end > c->mb[0] &&
+            j->start < c->mb[DEM_HISTORY])
+            place_job(c, j, &acc[j->user]);
+    }
+    fit_users(h, acc, out);
+    free(acc);
+    group_use(h, c, out);
+    fit_trends(out);
+    if (pools)
+        fit_pools(h, c, out);
+}
+
+void demand_fit_done(DemFit *f)
+{
+    free(f->users);
+    free(f->groups);
+    memset(f, 0, sizeof *f);
+}
+
+void demand_actual(const DemHist *h, int64_t from, int64_t to, double *actual)
+{
+    memset(actual, 0, (size_t)h->ngroups * sizeof *actual);
+    if (to <= from)
+        return;
+    double len = (double)(to - from);
+    for (size_t i = 0; i < h->njobs; i++) {
+        const DemJob *j = &h->jobs[i];
+        int64_t a = j->start > from ? j->start : from, b = j->end < to ? j->end : to;
+        if (b > a && j->group >= 0 && j->group < h->ngroups)
+            actual[j->group] += j->eq * (double)(b - a) / len;
+    }
+}

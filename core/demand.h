@@ -1,0 +1,107 @@
+#ifndef DEMAND_H
+#define DEMAND_H
+/* demand: what model v2 measures from the job history as known at a cut
+ * t0 (DESIGN.md "Core model", docs/planning.md): each user's own
+ * exponentially weighted rate of use, each group's head count, growth,
+ * newcomers' rate and first-year ramp, its exploration/HPO burst curve and
+ * pool, the institute's intensity trend and shared pool; and, for a
+ * backtest, what each group really used in the 12 months after t0.
+ *
+ * Units: GPU-eq, i.e. GPUs x the relative speed of the model a job ran on
+ * (reference model = 1.0), as mean concurrent GPU-eq over a period
+ * (GPU-eq-hours / hours of the period). With CPUs standing in, CPUs.
+ *
+ * Only what was known at t0 is used: a job counts for the part of its run
+ * before t0 (its burst curve from its eligible time); nothing after t0
+ * is read except by demand_actual. Pure computation over caller-owned
+ * arrays: no I/O, no SQLite. */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define DEM_NHALF 4           /* half-lives tried: 1, 3, 6, 12 months */
+#define DEM_WINDOW 12         /* months of the window */
+#define DEM_HISTORY 24        /* months read before t0 (window + the one before) */
+#define DEM_GROWTH_CAP 1.0    /* head growth capped at +-100 %/yr */
+#define DEM_GROWTH_SHRINK 10  /* heads of prior weight toward 0 (a group's growth) */
+#define DEM_INTENSITY_CAP 0.2 /* intensity trend capped at +-20 %/yr */
+#define DEM_INTENSITY_DAMP 0.0 /* measured and shown, not applied: damped 0.5 it made the
+                                  demo's backtest worse; OSC has no complete year to measure
+                                  it (docs/planning.md) */
+#define DEM_POOL_Q 90.0 /* the pool: this percentile of the burst curve */
+
+/* The half-lives (months) demand_fit weighs with: {1, 3, 6, 12}. */
+extern const double dem_halflives[DEM_NHALF];
+/* Index in dem_halflives of h months, -1 when not one of them. */
+int demand_half_index(double h);
+
+/* One job of the history: user and group are indexes (group: the job's
+ * group, from the roster else its account), times in epoch seconds (end =
+ * start + run time; elig its eligible time, else its submit, else start),
+ * eq its GPUs x relative speed. */
+typedef struct DemJob {
+    int32_t user, group;
+    int64_t elig, start, end;
+    double eq;
+} DemJob;
+
+typedef struct DemHist {
+    const DemJob *jobs;
+    size_t njobs;
+    int nusers, ngroups;
+    int64_t data_start; /* the earliest start in the history */
+} DemHist;
+
+/* The months of a fit: mb[0..DEM_HISTORY] month boundaries, mb[DEM_HISTORY]
+ * == t0, mb[DEM_HISTORY - DEM_WINDOW] the window's start. */
+typedef struct DemCut {
+    int64_t mb[DEM_HISTORY + 1];
+    const int64_t *leaves; /* nusers: roster end date, INT64_MAX none */
+    const int *on_roster;  /* nusers: 1 when the user is on the roster */
+} DemCut;
+
+/* One user active in the window (use > 0 in its 12 months). */
+typedef struct DemUser {
+    int user, group;          /* group: where most of their window use went */
+    double rate[DEM_NHALF];   /* own rate, GPU-eq, per half-life */
+    double used;              /* mean GPU-eq over the window (unweighted) */
+    int first_month;          /* 0..DEM_HISTORY-1: first month with use */
+    int newcomer;             /* first use in the window, none the year before (complete) */
+} DemUser;
+
+typedef struct DemGroup {
+    double heads, heads_before; /* active users in the window, in the year before */
+    double heads_h1, heads_h2;  /* active in the window's first and second halves */
+    double used, used_before;   /* mean GPU-eq over the window, the year before */
+    double growth, growth_raw;  /* heads a year, shrunk and capped; as measured (NAN none) */
+    int growth_capped;
+    double newrate;             /* a newcomer's first-year rate (GPU-eq) */
+    double ramp;                /* newcomers' first year / the group's members' mean */
+    double burst_mean, pool;    /* mean and q90 of the burst curve above the baseline */
+} DemGroup;
+
+typedef struct DemFit {
+    int complete;          /* the year before the window is fully in the data */
+    int window_complete;   /* the window is fully in the data */
+    int khalf;             /* no complete year before: growth compares the last khalf
+                              months with the khalf before (3..6; 0 none) */
+    DemUser *users;        /* nactive, owned */
+    int nactive;
+    DemGroup *groups;      /* ngroups, owned */
+    int ngroups;
+    double growth, intensity, intensity_raw; /* institute */
+    int intensity_capped;
+    double newrate, ramp;                    /* institute */
+    double pool_inst, pool_sum;              /* q90 of the summed burst curves; sum of pools */
+} DemFit;
+
+/* Measure everything at cut c over h (pools only when pools: they cost an
+ * hourly curve per group). out is filled; free with demand_fit_done. */
+void demand_fit(const DemHist *h, const DemCut *c, int pools, DemFit *out);
+void demand_fit_done(DemFit *f);
+
+/* Mean GPU-eq each group used over [from, to) (jobs' runs clipped to it),
+ * into actual[ngroups]. */
+void demand_actual(const DemHist *h, int64_t from, int64_t to, double *actual);
+
+#endif

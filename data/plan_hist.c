@@ -1,0 +1,491 @@
+/* plan_hist: model v2's job history read once (every final job with GPUs,
+ * as GPU-eq: GPUs x the relative speed of its model in the inventory),
+ * the fit at the plan's window end, and the rolling backtest
+ * (data/plan.h, docs/planning.md). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "data/plan_int.h"
+
+#define BT_MIN_HISTORY 6 /* months of data a cut needs before it */
+#define BT_DEFAULT_HALF 2 /* 6 months while no earlier cut is scored */
+#define BUFFER_Q 80.0
+
+/* ---- GPU-eq ---- */
+
+/* The speed of (cluster, type): the inventory's model of that name on that
+ * cluster, else on any cluster, else the cluster's most common model
+ * (*guessed = 1), else 1. */
+static double kind_speed(const StorePlanGpus *inv, size_t n, const StorePlanKind *k, int *guessed)
+{
+    double any = -1, best = -1, best_n = -1;
+    *guessed = 0;
+    for (size_t i = 0; i < n; i++) {
+        double sp = inv[i].speed > 0 ? inv[i].speed : 1;
+        if (k->type[0] && strcasecmp(inv[i].model, k->type) == 0) {
+            if (strcmp(inv[i].cluster, k->cluster) == 0)
+                return sp;
+            any = sp;
+        }
+        if (strcmp(inv[i].cluster, k->cluster) == 0 && inv[i].gpus > best_n) {
+            best_n = inv[i].gpus;
+            best = sp;
+        }
+    }
+    if (any > 0)
+        return any;
+    *guessed = n > 0;
+    return best > 0 ? best : 1;
+}
+
+static void read_models(Plan *p, PlanCtx *c, const StorePlanGpus *inv, size_t n)
+{
+    snprintf(p->ref_model, sizeof p->ref_model, "%s", p->cpu ? "CPU" : "relative speed 1.0");
+    for (size_t i = 0; i < n; i++) {
+        double sp = inv[i].speed > 0 ? inv[i].speed : 1;
+        if (sp == 1 && strcmp(p->ref_model, "relative speed 1.0") == 0)
+            snprintf(p->ref_model, sizeof p->ref_model, "%s", inv[i].model);
+        int seen = 0;
+        for (int m = 0; m < c->nmodels; m++)
+            seen |= strcasecmp(c->models[m].name, inv[i].model) == 0;
+        if (seen || c->nmodels >= PROJ_MAX_MODELS)
+            continue;
+        ProjModelInfo *mi = &c->models[c->nmodels++];
+        snprintf(mi->name, sizeof mi->name, "%s", inv[i].model);
+        mi->speed = sp;
+        mi->mem_gib = inv[i].mem_gib;
+    }
+}
+
+static int hist_group(PlanCtx *c, const char *name)
+{
+    int64_t g;
+    if (strmap_get(c->hgidx, name, strlen(name), &g))
+        return (int)g;
+    c->hgroups = xrealloc(c->hgroups, (size_t)(c->hist.ngroups + 1) * sizeof *c->hgroups);
+    c->hgroups[c->hist.ngroups] = xstrdup(name);
+    strmap_put(c->hgidx, name, strlen(name), c->hist.ngroups);
+    return c->hist.ngroups++;
+}
+
+int plan_hist_load(Store *st, Plan *p, PlanCtx *c, CpErr *err)
+{
+    StorePlanUse *rows = NULL;
+    StorePlanKind *kinds = NULL;
+    StorePlanGpus *inv = NULL;
+    size_t n = 0, nk = 0, ninv = 0;
+    if (!c->hgidx)
+        c->hgidx = strmap_new();
+    if ((!p->cpu && store_plan_inventory(st, &inv, &ninv, err) < 0) ||
+        store_plan_use(st, p->cpu, &rows, &n, &kinds, &nk, err) < 0) {
+        store_plan_use_free(rows, kinds, nk);
+        store_plan_inventory_free(inv, ninv);
+        return -1;
+    }
+    read_models(p, c, inv, ninv);
+    double *speed = xcalloc(nk + 1, sizeof *speed);
+    int *guessed = xcalloc(nk + 1, sizeof *guessed);
+    for (size_t k = 0; k < nk; k++)
+        speed[k] = p->cpu ? 1 : kind_speed(inv, ninv, &kinds[k], &guessed[k]);
+    c->hjobs = xcalloc(n + 1, sizeof *c->hjobs);
+    c->hist.data_start = n > 0 ? rows[0].start : 0;
+    c->data_end = n > 0 ? rows[0].end : INT64_MIN; /* the latest end of a run */
+    for (size_t i = 1; i < n; i++) {
+        if (rows[i].start < c->hist.data_start)
+            c->hist.data_start = rows[i].start;
+        if (rows[i].end > c->data_end)
+            c->data_end = rows[i].end;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const StorePlanUse *u = &rows[i];
+        DemJob *j = &c->hjobs[i];
+        j->user = (int32_t)u->user_id;
+        j->group = hist_group(c, plan_group_of(c, u->user_id, u->account_id));
+        j->elig = u->elig;
+        j->start = u->start;
+        j->end = u->end;
+        j->eq = u->gpus * speed[u->kind];
+        p->unflagged_speed += guessed[u->kind];
+    }
+    c->hist.jobs = c->hjobs;
+    c->hist.njobs = n;
+    c->hist.nusers = (int)c->users.n;
+    free(speed);
+    free(guessed);
+    store_plan_use_free(rows, kinds, nk);
+    store_plan_inventory_free(inv, ninv);
+    return 0;
+}
+
+/* ---- one cut ---- */
+
+void plan_hist_cut(PlanCtx *c, int64_t t0, DemCut *cut, int64_t *leaves, int *on_roster)
+{
+    for (int m = 0; m <= DEM_HISTORY; m++)
+        cut->mb[m] = plan_add_months(t0, m - DEM_HISTORY);
+    plan_ctx_roster(c, t0);
+    for (int64_t u = 0; u < c->users.n; u++) {
+        leaves[u] = PROJ_NEVER;
+        on_roster[u] = 0;
+        const char *name = c->users.names[u];
+        int64_t i;
+        if (!name || !strmap_get(c->roster, name, strlen(name), &i))
+            continue;
+        on_roster[u] = 1;
+        if (c->people[i].end != STORE_PLAN_NO_DATE)
+            leaves[u] = c->people[i].end;
+    }
+    cut->leaves = leaves;
+    cut->on_roster = on_roster;
+}
+
+ProjArrival *plan_hist_arrivals(const Plan *p, const PlanCtx *c, int64_t t0, int *n)
+{
+    ProjArrival *a = xcalloc(c->npeople + 1, sizeof *a);
+    *n = 0;
+    for (size_t i = 0; i < c->npeople; i++) {
+        const StorePlanPerson *pp = &c->people[i];
+        int64_t g;
+        if (pp->start == STORE_PLAN_NO_DATE || pp->start <= t0 ||
+            !plan_role_kept(p->roles, pp->role) ||
+            !strmap_get(c->hgidx, pp->group, strlen(pp->group), &g))
+            continue;
+        a[(*n)++] = (ProjArrival){(int)g, pp->start,
+                                  pp->end == STORE_PLAN_NO_DATE ? PROJ_NEVER : pp->end};
+    }
+    return a;
+}
+
+/* Year-1 expected use per hist group at the cut fitted in f, half-life h. */
+static void forecast(const Plan *p, const PlanCtx *c, const DemFit *f, int64_t t0,
+                     const int64_t *leaves, int h, double *out)
+{
+    ProjUser *u = xcalloc((size_t)f->nactive + 1, sizeof *u);
+    for (int i = 0; i < f->nactive; i++) {
+        u[i].group = f->users[i].group;
+        u[i].profile = -1;
+        memcpy(u[i].rate, f->users[i].rate, sizeof u[i].rate);
+        u[i].mem_gib = -1;
+        u[i].leaves = leaves[f->users[i].user];
+    }
+    int na;
+    ProjArrival *arr = plan_hist_arrivals(p, c, t0, &na);
+    int64_t ys[2] = {t0, plan_add_months(t0, 12)};
+    ProjInput in = {f->ngroups, 0, 1, 1, NULL, u, f->nactive, arr, na, NULL, 0, NULL, 0, f,
+                    {0, NAN, NAN, 0, h}, t0, ys};
+    ProjModel *m = projection_prepare(&in);
+    ProjParams *par = projection_params_new(m);
+    ProjResult *r = projection_result_new(m);
+    projection_run(m, par, r);
+    for (int g = 0; g < f->ngroups; g++)
+        out[g] = r->gy[g].base;
+    out[f->ngroups] = r->total[0].base; /* with new groups */
+    projection_result_free(r);
+    projection_params_free(par);
+    projection_model_free(m);
+    free(arr);
+    free(u);
+}
+
+/* ---- the fit behind the projection ---- */
+
+int plan_hist_fit(Plan *p, PlanCtx *c)
+{
+    DemCut cut;
+    int64_t *leaves = xcalloc((size_t)c->users.n + 1, sizeof *leaves);
+    int *onr = xcalloc((size_t)c->users.n + 1, sizeof *onr);
+    plan_hist_cut(c, p->win_end, &cut, leaves, onr);
+    demand_fit(&c->hist, &cut, 1, &c->fit);
+    for (int i = 0; i < c->fit.nactive; i++)
+        plan_group_add(p, c->gidx, c->hgroups[c->fit.users[i].group]);
+    free(leaves);
+    free(onr);
+    return 0;
+}
+
+/* ---- the rolling backtest ---- */
+
+typedef struct BtRun {
+    int n;                   /* cuts */
+    int G;
+    double *f;               /* n x DEM_NHALF x G forecasts */
+    double *actual, *naive;  /* n x G */
+    double *inner;           /* n x DEM_NHALF: WAPE of the last 3 months before the cut,
+                                forecast from 3 months before */
+    int64_t *cut, *until;
+    int *users;
+    double *pool;            /* n: the institute's pool at each cut */
+} BtRun;
+
+static double wape(const double *f, const double *a, int n)
+{
+    double e = 0, s = 0;
+    for (int i = 0; i < n; i++) {
+        e += fabs(f[i] - a[i]);
+        s += a[i];
+    }
+    return s > 0 ? e / s : 0;
+}
+
+static double sum(const double *v, int n)
+{
+    double s = 0;
+    for (int i = 0; i < n; i++)
+        s += v[i];
+    return s;
+}
+
+/* The month starts of the cuts: 6 months of data before, 12 after (a
+ * single cut asked for: as far as the data goes after it). */
+static int list_cuts(const PlanCtx *c, int64_t one, int64_t **out)
+{
+    int64_t first = plan_ym_start(plan_ym_add(plan_month_of(c->hist.data_start), 1));
+    int n = 0, cap = 0;
+    *out = NULL;
+    if (one) {
+        *out = xmalloc(sizeof **out);
+        (*out)[0] = one;
+        return 1;
+    }
+    if (c->hist.njobs == 0)
+        return 0;
+    for (int64_t t = plan_add_months(first, BT_MIN_HISTORY);
+         plan_add_months(t, 12) <= c->data_end; t = plan_add_months(t, 1)) {
+        if (n == cap) {
+            cap = cap ? cap * 2 : 16;
+            *out = xrealloc(*out, (size_t)cap * sizeof **out);
+        }
+        (*out)[n++] = t;
+    }
+    return n;
+}
+
+#define INNER_MONTHS 2 /* the backtest's comparison: 1, 2, 3, 4, 6 tried */
+
+/* The inner validation at cut i: refit 3 months before it, score each
+ * half-life's forecast on those 3 months (all known at the cut). */
+static void bt_inner(const Plan *p, PlanCtx *c, BtRun *b, int i, int64_t *leaves, int *onr)
+{
+    int G = b->G;
+    int64_t t = plan_add_months(b->cut[i], -INNER_MONTHS);
+    DemCut cut;
+    DemFit f;
+    double *fc = xcalloc((size_t)G + 2, sizeof *fc), *act = xcalloc((size_t)G + 1, sizeof *act);
+    plan_hist_cut(c, t, &cut, leaves, onr);
+    demand_fit(&c->hist, &cut, 0, &f);
+    demand_actual(&c->hist, t, b->cut[i], act);
+    for (int h = 0; h < DEM_NHALF; h++) {
+        forecast(p, c, &f, t, leaves, h, fc);
+        b->inner[(size_t)i * DEM_NHALF + h] = wape(fc, act, G);
+    }
+    demand_fit_done(&f);
+    free(fc);
+    free(act);
+}
+
+static void bt_run_cut(const Plan *p, PlanCtx *c, BtRun *b, int i, int64_t *leaves, int *onr)
+{
+    int G = b->G;
+    DemCut cut;
+    DemFit f;
+    plan_hist_cut(c, b->cut[i], &cut, leaves, onr);
+    demand_fit(&c->hist, &cut, 1, &f);
+    b->pool[i] = f.pool_inst;
+    for (int h = 0; h < DEM_NHALF; h++)
+        forecast(p, c, &f, b->cut[i], leaves, h, b->f + ((size_t)i * DEM_NHALF + h) * (G + 1));
+    b->users[i] = f.nactive;
+    int64_t until = plan_add_months(b->cut[i], 12);
+    b->until[i] = until < c->data_end ? until : c->data_end;
+    demand_actual(&c->hist, b->cut[i], b->until[i], b->actual + (size_t)i * G);
+    int64_t from = cut.mb[DEM_HISTORY - DEM_WINDOW];
+    int64_t first = plan_ym_start(plan_month_of(c->hist.data_start));
+    if (from < first)
+        from = first; /* the months that exist */
+    demand_actual(&c->hist, from, b->cut[i], b->naive + (size_t)i * G);
+    demand_fit_done(&f);
+    bt_inner(p, c, b, i, leaves, onr);
+}
+
+/* The half-life chosen at cut i: the best per-group WAPE of the inner
+ * validation (the 2 months before the cut forecast from 2 months before:
+ * all known at the cut); for today's projection (i < 0): the best mean
+ * per-group WAPE over every cut (by_half gets each mean). */
+static int choose_half(const BtRun *b, int i, double *by_half)
+{
+    int best = BT_DEFAULT_HALF, k = 0;
+    double bw = INFINITY, w[DEM_NHALF] = {0};
+    if (i >= 0) { /* at a cut: the inner validation, what was known then */
+        for (int h = 0; h < DEM_NHALF; h++)
+            if (b->inner[(size_t)i * DEM_NHALF + h] < bw) {
+                bw = b->inner[(size_t)i * DEM_NHALF + h];
+                best = h;
+            }
+        return best;
+    }
+    for (int j = 0; j < b->n; j++) {
+        k++;
+        for (int h = 0; h < DEM_NHALF; h++)
+            w[h] += wape(b->f + ((size_t)j * DEM_NHALF + h) * (b->G + 1), b->actual + (size_t)j * b->G,
+                         b->G);
+    }
+    for (int h = 0; h < DEM_NHALF && k > 0; h++) {
+        if (by_half)
+            by_half[h] = w[h] / k;
+        if (w[h] < bw) {
+            bw = w[h];
+            best = h;
+        }
+    }
+    return best;
+}
+
+static void bt_summary(BtRun *b, PlanBacktest *out)
+{
+    int n = b->n, G = b->G;
+    double *ratio = xcalloc((size_t)n + 1, sizeof *ratio), *lr = xcalloc((size_t)n + 1, sizeof *lr);
+    double *over = xcalloc((size_t)n + 1, sizeof *over);
+    int nr = 0;
+    out->cuts = xcalloc((size_t)n + 1, sizeof *out->cuts);
+    out->ncuts = n;
+    for (int i = 0; i < n; i++) {
+        int h = choose_half(b, i, NULL);
+        const double *f = b->f + ((size_t)i * DEM_NHALF + h) * (G + 1), *a = b->actual + (size_t)i * G,
+                     *nv = b->naive + (size_t)i * G;
+        PlanBtCut *k = &out->cuts[i];
+        k->cut = b->cut[i];
+        k->until = b->until[i];
+        k->halflife = dem_halflives[h];
+        k->wape_model = wape(f, a, G);
+        k->wape_naive = wape(nv, a, G);
+        k->actual = sum(a, G);
+        k->model = f[G]; /* the groups' forecasts and the institute's new groups */
+        k->naive = sum(nv, G);
+        k->err_model = k->actual > 0 ? (k->model - k->actual) / k->actual : 0;
+        k->err_naive = k->actual > 0 ? (k->naive - k->actual) / k->actual : 0;
+        out->mean_wape_model += k->wape_model / n;
+        out->mean_wape_naive += k->wape_naive / n;
+        out->mae_model += fabs(k->err_model) / n;
+        out->mae_naive += fabs(k->err_naive) / n;
+        out->bias_model += k->err_model / n;
+        out->bias_naive += k->err_naive / n;
+        if (k->model > 0 && k->actual > 0) {
+            ratio[nr] = k->actual / k->model;
+            lr[nr] = log(ratio[nr]);
+            over[nr] = k->actual / (k->model + b->pool[i]) - 1; /* use above expected + pool */
+            nr++;
+        }
+    }
+    out->calib.half = choose_half(b, -1, out->wape_by_half);
+    out->calib.ncuts = nr;
+    out->calib.q10 = nr ? backtest_percentile(lr, nr, 10) : NAN;
+    out->calib.q90 = nr ? backtest_percentile(lr, nr, 90) : NAN;
+    double bu = nr ? backtest_percentile(over, nr, BUFFER_Q) : 0;
+    out->calib.buffer = nr >= PROJ_MIN_CUTS && bu > 0 ? bu : 0;
+    out->ratio_p10 = nr ? backtest_percentile(ratio, nr, 10) : NAN;
+    out->ratio_p50 = nr ? backtest_percentile(ratio, nr, 50) : NAN;
+    out->ratio_p90 = nr ? backtest_percentile(ratio, nr, 90) : NAN;
+    free(ratio);
+    free(lr);
+    free(over);
+}
+
+/* The per-group detail of cut i (the last one). */
+static void bt_detail(const PlanCtx *c, const BtRun *b, int i, PlanBacktest *out)
+{
+    int G = b->G, h = demand_half_index(out->cuts[i].halflife);
+    out->cut = b->cut[i];
+    out->scored_until = b->until[i];
+    out->scored_months = (double)(b->until[i] - b->cut[i]) / FEAT_MONTH_S;
+    out->users = b->users[i];
+    out->groups = xcalloc((size_t)G + 1, sizeof *out->groups);
+    out->g = xcalloc((size_t)G + 1, sizeof *out->g);
+    size_t nc = (size_t)b->n * G + 1;
+    out->cut_model = xcalloc(nc, sizeof *out->cut_model);
+    out->cut_actual = xcalloc(nc, sizeof *out->cut_actual);
+    out->cut_naive = xcalloc(nc, sizeof *out->cut_naive);
+    for (int k = 0; k < b->n; k++) {
+        int hk = demand_half_index(out->cuts[k].halflife);
+        memcpy(out->cut_model + (size_t)k * G, b->f + ((size_t)k * DEM_NHALF + hk) * (G + 1),
+               (size_t)G * sizeof(double));
+        memcpy(out->cut_actual + (size_t)k * G, b->actual + (size_t)k * G, (size_t)G * sizeof(double));
+        memcpy(out->cut_naive + (size_t)k * G, b->naive + (size_t)k * G, (size_t)G * sizeof(double));
+    }
+    for (int g = 0; g < G; g++) {
+        const double *f = b->f + ((size_t)i * DEM_NHALF + h) * (G + 1);
+        out->groups[out->ngroups] = xstrdup(c->hgroups[g]);
+        BtGroup *x = &out->g[out->ngroups++];
+        x->before = b->naive[(size_t)i * G + g];
+        x->after = b->actual[(size_t)i * G + g];
+        x->model_base = f[g];
+        x->model_demand = f[g] * (1 + out->calib.buffer);
+    }
+    backtest_score(out->g, out->ngroups, &out->score);
+}
+
+int plan_hist_backtest(const Plan *p, PlanCtx *c, int64_t one, PlanBacktest *out, CpErr *err)
+{
+    (void)err;
+    BtRun b;
+    memset(&b, 0, sizeof b);
+    b.G = c->hist.ngroups;
+    b.n = list_cuts(c, one, &b.cut);
+    size_t nu = (size_t)c->users.n + 1;
+    int64_t *leaves = xcalloc(nu, sizeof *leaves);
+    int *onr = xcalloc(nu, sizeof *onr);
+    b.f = xcalloc((size_t)b.n * DEM_NHALF * (b.G + 1) + 1, sizeof *b.f);
+    b.actual = xcalloc((size_t)b.n * b.G + 1, sizeof *b.actual);
+    b.naive = xcalloc((size_t)b.n * b.G + 1, sizeof *b.naive);
+    b.inner = xcalloc((size_t)b.n * DEM_NHALF + 1, sizeof *b.inner);
+    b.pool = xcalloc((size_t)b.n + 1, sizeof *b.pool);
+    b.until = xcalloc((size_t)b.n + 1, sizeof *b.until);
+    b.users = xcalloc((size_t)b.n + 1, sizeof *b.users);
+    for (int i = 0; i < b.n; i++)
+        bt_run_cut(p, c, &b, i, leaves, onr);
+    out->cpu = p->cpu;
+    snprintf(out->ref_model, sizeof out->ref_model, "%s", p->ref_model);
+    bt_summary(&b, out);
+    if (b.n > 0)
+        bt_detail(c, &b, b.n - 1, out);
+    free(leaves);
+    free(onr);
+    free(b.f);
+    free(b.actual);
+    free(b.naive);
+    free(b.inner);
+    free(b.pool);
+    free(b.cut);
+    free(b.until);
+    free(b.users);
+    return 0;
+}
+
+/* ---- past years on the projection's scale ---- */
+
+void plan_hist_years(Plan *p, const PlanCtx *c, const ProjGpus *gpus, int ngpus)
+{
+    if (c->hist.njobs == 0 || c->data_end <= c->hist.data_start)
+        return;
+    int64_t y0 = plan_month_of(c->hist.data_start) / 100, y1 = plan_month_of(c->data_end - 1) / 100;
+    double *act = xcalloc((size_t)c->hist.ngroups + 1, sizeof *act);
+    p->year_use = xcalloc((size_t)(y1 - y0 + 1), sizeof *p->year_use);
+    for (int64_t y = y0; y <= y1; y++) {
+        int64_t a = plan_ym_start(y * 100 + 1), b = plan_ym_start((y + 1) * 100 + 1);
+        int64_t lo = a > c->hist.data_start ? a : c->hist.data_start;
+        int64_t hi = b < c->data_end ? b : c->data_end;
+        PlanYearUse *u = &p->year_use[p->nyear_use++];
+        u->year = (int)y;
+        u->months = (double)(hi - lo) / FEAT_MONTH_S;
+        demand_actual(&c->hist, lo, hi, act);
+        for (int g = 0; g < c->hist.ngroups; g++)
+            u->used += act[g];
+        for (int i = 0; i < ngpus; i++) {
+            int64_t f = gpus[i].from > lo ? gpus[i].from : lo, t = gpus[i].to < hi ? gpus[i].to : hi;
+            if (t > f)
+                u->capacity += gpus[i].gpus * gpus[i].speed * (double)(t - f) / (double)(hi - lo);
+        }
+    }
+    free(act);
+}
