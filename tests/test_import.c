@@ -93,7 +93,7 @@ static double real_of(Store *st, const char *sql, const char *arg)
     return v;
 }
 
-/* job_counts (schema v14) and what store_status reads from it agree with
+/* job_counts (schema v15) and what store_status reads from it agree with
  * the jobs table, counted independently here. */
 static void assert_counts_kept(Store *st)
 {
@@ -628,11 +628,11 @@ static void test_snapshots_any_order(void **state)
     /* the migration's fill gives the same rows from the jobs table */
     assert_int_equal(sqlite3_exec(store_db(d->st), "DROP TABLE job_counts", NULL, NULL, NULL),
                      SQLITE_OK);
-    int v14 = 0;
-    while (v14 < store_nmigrations && !strstr(store_migrations[v14], "TABLE job_counts"))
-        v14++;
-    assert_true(v14 < store_nmigrations);
-    assert_int_equal(sqlite3_exec(store_db(d->st), store_migrations[v14], NULL, NULL, NULL),
+    int mig = 0;
+    while (mig < store_nmigrations && !strstr(store_migrations[mig], "TABLE job_counts"))
+        mig++;
+    assert_true(mig < store_nmigrations);
+    assert_int_equal(sqlite3_exec(store_db(d->st), store_migrations[mig], NULL, NULL, NULL),
                      SQLITE_OK);
     assert_counts_kept(d->st);
     assert_float_equal(real_of(d->st, "SELECT total(gpu_hours) FROM usage_month", NULL), 92.5,
