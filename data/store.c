@@ -63,6 +63,7 @@ struct Store {
     size_t nusage, capusage;
     int64_t old_floor; /* store_watch_old: attempts with id <= it are "old" */
     int touched_old;   /* ... and one of them was written or gained an attempt */
+    int late_attempts; /* since then, an attempt came after a later one of its job */
     CountDelta *counts; /* per cluster id */
     size_t ncounts;
     sqlite3_stmt *counts_add;
@@ -1210,6 +1211,8 @@ int store_job_put(Store *st, int64_t import_id, const char *default_cluster,
     int final = !latest.id || submit > latest.submit;
     if (latest.id && latest.id <= st->old_floor)
         st->touched_old = 1;
+    if (latest.id && !final)
+        st->late_attempts = 1;
     if (final && latest.id) {
         sqlite3_bind_int64(st->unset_final, 1, latest.id);
         if (step_done(st, st->unset_final, err, "update job") < 0)
@@ -1239,11 +1242,17 @@ void store_watch_old(Store *st, int64_t floor)
 {
     st->old_floor = floor;
     st->touched_old = 0;
+    st->late_attempts = 0;
 }
 
 int store_touched_old(const Store *st)
 {
     return st->touched_old;
+}
+
+int store_late_attempts(const Store *st)
+{
+    return st->late_attempts;
 }
 
 int store_job_put_as(Store *st, int64_t import_id, const char *cluster, const CpJobRec *rec,

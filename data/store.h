@@ -110,6 +110,9 @@ int store_job_put_as(Store *st, int64_t import_id, const char *cluster, const Cp
 void store_watch_old(Store *st, int64_t floor);
 /* 1 when it did since the last store_watch_old. */
 int store_touched_old(const Store *st);
+/* 1 when, since the last store_watch_old, an attempt was written after a
+ * later attempt of its job (so it has the higher id but is not final). */
+int store_late_attempts(const Store *st);
 
 /* Give the jobs of this import the GPU memory and utilisation measured by a
  * monitor (gpu_metrics, imported earlier), keyed by cluster and numeric job

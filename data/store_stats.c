@@ -793,7 +793,9 @@ int store_stats_mark(Store *st, StoreStatsMark *m, CpErr *err)
 }
 
 /* The attempts with id > since, linked among themselves, appended as the
- * cache's parts after part; *n their number. */
+ * cache's parts after part; *n their number. A job's earlier attempts
+ * come before its final one in id order unless the import said otherwise
+ * (store_late_attempts: then sc->earlier was filled beforehand). */
 static int append_jobs(sqlite3 *db, Scan *sc, int64_t since, int64_t part, sqlite3_stmt *ins,
                        const char *fp, size_t *n, CpErr *err)
 {
@@ -810,7 +812,10 @@ static int append_jobs(sqlite3 *db, Scan *sc, int64_t since, int64_t part, sqlit
         if (rc == SQLITE_ROW) {
             memset(&buf[k], 0, sizeof buf[k]);
             job_fill(sc, s, &buf[k]);
-            link_one(sc, &buf[k]);
+            if (buf[k].flags & STATS_JOB_FINAL)
+                link_one(sc, &buf[k]);
+            else
+                scan_earlier(sc, &buf[k]);
             k++;
         }
         if (k == CACHE_CHUNK || (rc != SQLITE_ROW && k > 0)) {
@@ -861,9 +866,10 @@ static int extend(Store *st, const StoreStatsMark *m, StoreStatsData *d, Scan *s
     char fp[160];
     size_t added;
     if (fingerprint(db, fp, sizeof fp, err) < 0 ||
-        each_since(db,
-                   "SELECT cluster_id, job_raw, submit, state FROM jobs WHERE id > ?1 AND final = 0",
-                   m->since_id, earlier_row, sc, err) < 0 ||
+        (store_late_attempts(st) &&
+         each_since(db,
+                    "SELECT cluster_id, job_raw, submit, state FROM jobs WHERE id > ?1 AND final = 0",
+                    m->since_id, earlier_row, sc, err) < 0) ||
         append_jobs(db, sc, m->since_id, part, ins, fp, &added, err) < 0 ||
         write_usage(db, d, ins, fp, err) < 0)
         return -1;

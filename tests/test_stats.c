@@ -526,25 +526,38 @@ static void test_cache_extended_by_import(void **state)
                           "cpu=1,gres/gpu:l40s=2,gres/gpu=2,node=1\n"
                           "302|302|c2|gpu|acc-b|bob|COMPLETED|2024-03-02T00:00:00|"
                           "2024-03-02T00:00:00|2024-03-02T01:00:00|3600|UNLIMITED|1||||"
+                          "cpu=1,gres/gpu:a100=1,gres/gpu=1,node=1\n"
+                          /* 303's requeued run listed before its first one */
+                          "303|303|c1|gpu|acc-b|bob|COMPLETED|2024-03-03T01:00:00|"
+                          "2024-03-03T01:00:00|2024-03-03T02:00:00|3600|UNLIMITED|1||||"
+                          "cpu=1,gres/gpu:a100=1,gres/gpu=1,node=1\n"
+                          "303|303|c1|gpu|acc-b|bob|PREEMPTED|2024-03-03T00:00:00|"
+                          "2024-03-03T00:00:00|2024-03-03T01:00:00|3600|UNLIMITED|1||||"
                           "cpu=1,gres/gpu:a100=1,gres/gpu=1,node=1\n");
     StoreStatsData *a = store_stats_load(d->st, STATS_NEED_USAGE | STATS_NEED_JOBS, &err);
     assert_non_null(a);
     assert_int_equal(store_stats_cached(a), 1);
     const StatsInput *ia = store_stats_input(a);
-    assert_int_equal(ia->njobs, 11);
-    const StatsJob *last = NULL;
-    for (size_t i = 0; i < ia->njobs; i++)
+    assert_int_equal(ia->njobs, 13);
+    const StatsJob *last = NULL, *late = NULL;
+    for (size_t i = 0; i < ia->njobs; i++) {
         if (ia->jobs[i].job_raw == 301 && (ia->jobs[i].flags & STATS_JOB_FINAL))
             last = &ia->jobs[i];
+        if (ia->jobs[i].job_raw == 303 && (ia->jobs[i].flags & STATS_JOB_FINAL))
+            late = &ia->jobs[i];
+    }
     assert_non_null(last);
     assert_int_equal(last->first_ago, 7200); /* submitted 2 h after the first attempt */
     assert_true(last->flags & STATS_JOB_WAS_PREEMPTED);
     assert_string_equal(ia->gpu_types.v[last->gpu_type], "l40s");
+    assert_non_null(late);
+    assert_int_equal(late->first_ago, 3600);
+    assert_true(late->flags & STATS_JOB_WAS_PREEMPTED);
     assert_int_equal(store_stats_forget(d->st, &err), 0);
     StoreStatsData *b = store_stats_load(d->st, STATS_NEED_USAGE | STATS_NEED_JOBS, &err);
     assert_int_equal(store_stats_cached(b), 0);
     const StatsInput *ib = store_stats_input(b);
-    assert_int_equal(ib->njobs, 11);
+    assert_int_equal(ib->njobs, 13);
     assert_memory_equal(ia->jobs, ib->jobs, ia->njobs * sizeof *ia->jobs);
     assert_int_equal(ia->nusage, ib->nusage);
     assert_memory_equal(ia->usage, ib->usage, ia->nusage * sizeof *ia->usage);
