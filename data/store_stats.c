@@ -19,6 +19,7 @@ _Static_assert(STATS_ST_COMPLETED == (int)CP_ST_COMPLETED &&
                "core/stats.h numbers states as data/jobrec.h");
 
 #define CACHE_CHUNK 65536   /* records per BLOB of the cache */
+#define EXTEND_CHUNK 8192   /* ... of those an import appends (its memory stays small) */
 #define CACHE_LAYOUT 3      /* bump when StatsJob changes meaning */
 #define GPU_TYPES_MAX 65535 /* StatsJob.gpu_type is 16 bits */
 
@@ -804,7 +805,7 @@ static int append_jobs(sqlite3 *db, Scan *sc, int64_t since, int64_t part, sqlit
     if (sqlite3_prepare_v2(db, JOB_SQL " WHERE id > ?1 ORDER BY id", -1, &s, NULL) != SQLITE_OK)
         return sqlrow_err(db, err, "extend the statistics cache");
     sqlite3_bind_int64(s, 1, since);
-    StatsJob *buf = xmalloc(CACHE_CHUNK * sizeof *buf);
+    StatsJob *buf = xmalloc(EXTEND_CHUNK * sizeof *buf);
     size_t k = 0;
     int rc, bad = 0;
     for (;;) {
@@ -818,7 +819,7 @@ static int append_jobs(sqlite3 *db, Scan *sc, int64_t since, int64_t part, sqlit
                 scan_earlier(sc, &buf[k]);
             k++;
         }
-        if (k == CACHE_CHUNK || (rc != SQLITE_ROW && k > 0)) {
+        if (k == EXTEND_CHUNK || (rc != SQLITE_ROW && k > 0)) {
             bad |= put_part(ins, ++part, fp, buf, k * sizeof *buf) < 0;
             *n += k;
             k = 0;
