@@ -32,7 +32,7 @@ typedef struct UsageKey {
     int64_t month, cluster_id, account_id, user_id, partition_id;
 } UsageKey;
 
-/* What this transaction changed in job_counts (schema v15), per cluster. */
+/* What this transaction changed in job_counts (schema v16), per cluster. */
 typedef struct CountDelta {
     int64_t jobs, attempts;
     int64_t lo, hi; /* first submission > 0 and last submission; 0 / INT64_MIN none */

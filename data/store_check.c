@@ -83,7 +83,7 @@ static const Pair pairs[] = {
                   "(SELECT total(max(coalesce(ncpus, 0), 0) * (" RUN_END " - start)) / 3600.0 "
                   "FROM jobs WHERE start IS NOT NULL AND " ANCHOR " > 0 AND " RUN_END " > start)",
      1e-6},
-    /* schema v15 (issue 20): what status reads */
+    /* schema v16 (issue 20): what status reads */
     {"job_counts", "jobs", "SELECT (SELECT total(jobs) FROM job_counts), "
                            "(SELECT count(*) FROM jobs WHERE final = 1)", 0},
     {"job_counts", "attempts", "SELECT (SELECT total(attempts) FROM job_counts), "

@@ -49,7 +49,7 @@ static int named_counts(Store *st, const char *sql, StoreNamedCount **out, int *
     return rc == SQLITE_DONE ? 0 : -1;
 }
 
-/* The jobs' counts: from job_counts (schema v15, kept at import: no scan),
+/* The jobs' counts: from job_counts (schema v16, kept at import: no scan),
  * else, on an older database opened read-only, counted in the jobs table. */
 static int job_figures(Store *st, StoreStatus *o, CpErr *err)
 {

@@ -93,7 +93,7 @@ static double real_of(Store *st, const char *sql, const char *arg)
     return v;
 }
 
-/* job_counts (schema v15) and what store_status reads from it agree with
+/* job_counts (schema v16) and what store_status reads from it agree with
  * the jobs table, counted independently here. */
 static void assert_counts_kept(Store *st)
 {
