@@ -116,7 +116,9 @@ for p in $pages; do
     dd if=/dev/urandom of="$WORK/c.db" bs="$psz" seek=$((p - 1)) count=1 conv=notrunc 2>/dev/null
 done
 expect_rc 4 "$CAPPLAN_BIN" --db "$WORK/c.db" tui --iterations 3 --dump
-grep -q 'the database is corrupt' "$WORK/out" || fail "the dashboard over a corrupt database: $(tail -3 "$WORK/out")"
+# (headless, the dashboard works on a copy: the copy may be what finds it)
+grep -q 'the database is corrupt' "$WORK/out" || grep -q 'malformed\|corrupt' "$WORK/err" ||
+    fail "the dashboard over a corrupt database: $(tail -3 "$WORK/out" "$WORK/err")"
 expect_rc 4 "$CAPPLAN_BIN" --db "$WORK/c.db" check
 grep -q 'corrupt\|malformed\|integrity' "$WORK/out" "$WORK/err" || fail "check: $(cat "$WORK/out" "$WORK/err")"
 expect_rc 0 cap check
