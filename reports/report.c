@@ -433,6 +433,33 @@ void rpt_pivot_free(RPivot *p)
     memset(p, 0, sizeof *p);
 }
 
+const char *rpt_domain_colour(const Report *r, const char *domain)
+{
+    const Plan *p = r->plan;
+    for (int i = 0; i < p->ndomains; i++)
+        if (strcmp(p->domains[i], domain) == 0)
+            return svg_colour((size_t)i);
+    /* a domain of the usage the projection does not know: after them, in
+     * the order the domains table first shows it */
+    const StatsTable *t = rpt_table(r, RS_DOMAINS_YEAR, "domains");
+    size_t k = (size_t)p->ndomains;
+    for (size_t row = 0; t && row < t->nrows; row++) {
+        const StatsCell *c = stats_table_cell(t, row, "domain");
+        const char *d = c && c->text ? c->text : "";
+        int seen = 0;
+        for (int i = 0; i < p->ndomains && !seen; i++)
+            seen = strcmp(p->domains[i], d) == 0;
+        for (size_t q = 0; q < row && !seen; q++) {
+            const StatsCell *e = stats_table_cell(t, q, "domain");
+            seen = e && e->text && strcmp(e->text, d) == 0;
+        }
+        if (strcmp(d, domain) == 0)
+            return svg_colour(k);
+        k += !seen;
+    }
+    return svg_colour(k);
+}
+
 int rpt_chart(FILE *out, const char *dir, const char *rel, const char *name, const char *alt,
               const SvgChart *c, CpErr *err)
 {

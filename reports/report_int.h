@@ -96,6 +96,11 @@ const StatsTable *rpt_table(const Report *r, int run, const char *key);
 int rpt_chart(FILE *out, const char *dir, const char *rel, const char *name, const char *alt,
               const SvgChart *c, CpErr *err);
 
+/* The colour of a research domain in every chart: the projection's
+ * domains in their order, then the usage's others as the domains table
+ * first lists them (svg_colour). Static. */
+const char *rpt_domain_colour(const Report *r, const char *domain);
+
 /* A pivot of a stats table for a chart: x labels and series names in the
  * order they first appear, v[s * nx + i] the value (NaN when absent).
  * Owned: rpt_pivot_free. Names of series in column "group"/"user" go
