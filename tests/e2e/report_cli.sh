@@ -257,6 +257,7 @@ for r, e in zip(tables('### Events and their measured impact'), util['events']):
         assert r[3] == 'no data before' and r[5] == '-', r
 PY
     check_first_page "$db" "$dir"
+    check_charts "$dir"
     for f in "$dir"/report_files/*.svg; do
         python3 -c "import sys, xml.etree.ElementTree as E; r=E.parse(sys.argv[1]).getroot(); assert r.tag.endswith('svg')" "$f" \
             || fail "$f is not SVG XML"
@@ -303,6 +304,85 @@ PY
         [ -s "$dir/err" ] && fail "pandoc -f $fmt warned: $(cat "$dir/err")"
     done
     grep -q '<table' "$dir/r.html" || fail "pandoc: no table"
+}
+
+# check_charts DIR: the SVG charts read with python3's xml against the
+# projection: the summary's series (past use, need per memory class, its
+# p10-p90 band, capacity) and years on its axis; one colour per domain in
+# the domain and projection charts; event markers in no series' colour;
+# the plot spread over the canvas.
+check_charts() {
+    python3 - "$1" <<'PY' || fail "charts ($1)"
+import json, re, sys, xml.etree.ElementTree as E
+d = sys.argv[1]
+p = json.load(open(d + '/project.json'))
+NS = '{http://www.w3.org/2000/svg}'
+def load(n): return E.parse('%s/report_files/%s.svg' % (d, n)).getroot()
+def series(root):
+    out = {}
+    for e in root.iter():
+        if e.get('class') == 'series':
+            out.setdefault(e.get('data-series'), []).append(e)
+    return out
+def colour(e): return e.get('fill') if e.tag == NS + 'rect' else e.get('stroke')
+def texts(root): return [t.text or '' for t in root.iter(NS + 'text')]
+def xs(e):
+    if e.tag == NS + 'rect':
+        return [float(e.get('x')), float(e.get('x')) + float(e.get('width'))]
+    return [float(v) for v in re.findall(r'[ML]([0-9.]+) ', e.get('d'))]
+every_series_colour = set()
+import os
+for name in ['summary', 'domains', 'projection', 'utilization', 'peers']:
+    if name == 'peers' and not os.path.exists(d + '/report_files/peers.svg'):
+        continue
+    root = load(name)
+    ss = series(root)
+    for n, es in ss.items():
+        cs = {colour(e) for e in es}
+        assert len(cs) == 1, (name, n, cs)
+        if n not in ('band', 'line'):
+            every_series_colour |= cs
+    # the plot takes the canvas: its rightmost element past 72 % of the width (the legend
+    # as wide as its entries; 55 % beside event labels)
+    right = max([x for es in ss.values() for e in es for x in xs(e)] or [1e9])  # no data: no plot
+    marked = any(e.get('class') == 'mark' for e in root.iter())
+    assert right > (0.55 if marked else 0.72) * float(root.get('width')), (name, right)
+S = load('summary'); ss = series(S)
+classes = [('24', 'need, up to 24 GiB'), ('48', 'need, up to 48 GiB'), ('80', 'need, up to 80 GiB'),
+           ('80+', 'need, over 80 GiB'), ('unknown', 'need, memory unknown')]
+val = lambda e: float(e.find(NS + 'title').text.rsplit(': ', 1)[1])
+used = [y['used'] for y in p['past_years'] if y['used'] > 0]
+got = [val(e) for e in ss.get('used', [])]
+assert len(got) == len(used) and all(abs(a - b) <= 1e-3 * max(1, b) for a, b in zip(got, used)), (got, used)
+for key, n in classes:
+    want = [t['need_by_class'][key] for t in p['total'] if t['need_by_class'][key] > 0]
+    got = [val(e) for e in ss.get(n, [])]
+    assert len(got) == len(want) and all(abs(a - b) <= 1e-3 * max(1, b) for a, b in zip(got, want)), (n, got, want)
+# the band spans p10 to p90 of the need; capacity is one line over past and projected years
+assert ('band' in ss) == p['calibrated'], ss.keys()
+line = [float(v) for v in re.findall(r'[ML][0-9.]+ ([0-9.]+) ', ss['line'][0].get('d'))]
+assert len(line) == len(p['past_years']) + len(p['total']), line
+legend = texts(S)
+for n in ['used', 'need p10-p90' if p['calibrated'] else 'capacity', 'capacity']:
+    assert n in legend, (n, legend)
+# years on the axis: each past year, and each projected year with its calendar years
+for y in p['past_years']:
+    assert any(t.startswith(str(y['year'])) for t in legend), y['year']
+for y in p['years']:
+    assert 'y%d %s-%s' % (y['year'], y['from'][:4], y['to'][2:4]) in legend, y
+# one colour per domain: the same in the domain share chart and the projection chart
+dom = {n: colour(es[0]) for n, es in series(load('domains')).items()}
+proj = {n: colour(es[0]) for n, es in series(load('projection')).items()}
+for n in set(dom) & set(proj):
+    assert dom[n] == proj[n], (n, dom[n], proj[n])
+assert len(set(dom.values())) == len(dom) and len(set(proj.values())) == len(proj), (dom, proj)
+# event markers: a colour no series of any chart takes
+U = load('utilization')
+marks = [e for e in U.iter(NS + 'line') if e.get('class') == 'mark']
+for m in marks:
+    assert m.get('stroke') not in every_series_colour, (m.get('stroke'), every_series_colour)
+print('charts:', len(marks), 'markers,', len(dom), 'domains')
+PY
 }
 
 # check_first_page DB DIR: the first page of DIR/report.md against `capplan
