@@ -520,8 +520,8 @@ static int sources_fn(const Report *r, FILE *out, const char *dir, const char *r
     return rpt_sources(r, out, err);
 }
 
-/* The sections in the report's order (index: REPORT_*). A first page
- * before them is one more entry written by report_body. */
+/* The sections in the report's order (index: REPORT_*). The first page
+ * before them (REPORT_FIRST, index 0) is reports/report_decide.c's. */
 static const struct {
     const char *title;
     SectionFn fn;
@@ -540,12 +540,16 @@ static const struct {
 
 const char *report_section_title(int s)
 {
-    return s >= 1 && s <= REPORT_NSECTIONS ? sections[s].title : NULL;
+    return s == REPORT_FIRST ? RPT_FIRST_TITLE
+           : s >= 1 && s <= REPORT_NSECTIONS ? sections[s].title
+                                             : NULL;
 }
 
 int report_section(const Report *r, int section, FILE *out, const char *dir, const char *rel,
                    CpErr *err)
 {
+    if (section == REPORT_FIRST)
+        return rpt_first_page(r, out, dir, rel, err);
     if (section < 1 || section > REPORT_NSECTIONS)
         return cp_err_set(err, "no section %d", section);
     fprintf(out, "## %d. %s\n\n", section, sections[section].title);
@@ -606,8 +610,8 @@ static int report_body(const Report *r, const char *dir, const char *rel, char *
         return cp_err_set(err, "out of memory");
     title_block(r, f);
     intro(r, f);
-    int rc = rpt_first_page(r, f, dir, rel, err);
-    for (int s = 1; s <= REPORT_NSECTIONS && rc == 0; s++)
+    int rc = 0;
+    for (int s = REPORT_FIRST; s <= REPORT_NSECTIONS && rc == 0; s++)
         rc = report_section(r, s, f, dir, rel, err);
     fclose(f);
     if (rc < 0) {

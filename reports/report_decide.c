@@ -272,15 +272,20 @@ static void how_sure(const Report *r, FILE *out)
     }
     const ProjCalib *cal = projection_calib(r->plan->model);
     double lo = 100 * (exp(cal->q10) - 1), hi = 100 * (exp(cal->q90) - 1);
+    char within[96];
+    if ((lo < 0) == (hi < 0))
+        snprintf(within, sizeof within, "%.0f %% and %.0f %% %s", fabs(lo), fabs(hi),
+                 hi < 0 ? "below" : "above");
+    else
+        snprintf(within, sizeof within, "%.0f %% below and %.0f %% above", fabs(lo), hi);
     fprintf(out, "The model was refit at %d monthly cuts of the past and scored on the year "
                  "after each. Its forecast of the institute's total use missed by %.0f %% on "
                  "average; in the mean it %s by %.1f %% (its bias). In 8 of 10 cuts what was "
-                 "used fell between %.0f %% %s and %.0f %% %s the forecast: the p10-p90 ranges "
+                 "used fell between %s the forecast: the p10-p90 ranges "
                  "above, widened with the square root of the year. The p80 is the 80th "
                  "percentile of the same cuts: %.0f %% %s the need in year 1.\n\n",
             b->ncuts, 100 * b->mae, b->bias < 0 ? "under-forecast" : "over-forecast",
-            100 * fabs(b->bias), fabs(lo), lo < 0 ? "below" : "above", fabs(hi),
-            hi < 0 ? "below" : "above", fabs(100 * (exp(b->q80) - 1)),
+            100 * fabs(b->bias), within, fabs(100 * (exp(b->q80) - 1)),
             b->q80 < 0 ? "below" : "above");
 }
 

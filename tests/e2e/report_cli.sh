@@ -645,6 +645,10 @@ for t in texts:
     left = names & words
     assert not left, sorted(left)[:5]
 assert 'group-' in texts[0]
+# the first page names no one either (and still holds its purchase)
+first = texts[0].split('\n## The decision on one page\n', 1)[1].split('\n## 1. ', 1)[0]
+assert not names & set(re.findall(r'[\w.-]+', first.replace('\\', ''))), 'first page'
+assert '| Year | Memory class (GiB) | Model | GPUs |' in first
 s = list(csv.reader(open(w + '/anon/csv/students.csv', encoding='utf-8')))
 assert all(r[0].startswith('user-') and r[1].startswith('group-') for r in s[1:]), s[1]
 PY
