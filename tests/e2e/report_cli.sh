@@ -609,6 +609,8 @@ DEMO="$WORK/demo.db"
 "$CAPPLAN_BIN" --db "$DEMO" demo --no-tui --seed 7 --jobs 20000 >/dev/null 2>&1 || fail "demo"
 printf 'model,mem_gib,relative_speed,tdp_w,price\nH100 SXM,80,5,700,30000\nL40S,48,3,350,9000\nL4,24,0.9,72,\n' >"$WORK/democat.csv"
 "$CAPPLAN_BIN" --db "$DEMO" import catalog "$WORK/democat.csv" >/dev/null || fail "demo catalog"
+# an import makes the saved profiles stale: save them again, as after any import
+"$CAPPLAN_BIN" --db "$DEMO" profile >/dev/null || fail "profile"
 "$CAPPLAN_BIN" --db "$DEMO" scenario new plan >/dev/null || fail "scenario new"
 "$CAPPLAN_BIN" --db "$DEMO" scenario set plan growth=0.2 --group chen-lab --reason "two more students, said schen" \
     >/dev/null 2>&1 || fail "scenario set"
