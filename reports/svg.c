@@ -8,11 +8,10 @@
 #include "reports/rtext.h"
 
 enum { W = 820, H = 380, LEFT = 64, RIGHT_MAX = 250, RIGHT_MIN = 110, TOP = 40, BOTTOM = 64 };
-#define PW (W - LEFT - right_w)
+#define PW (W - LEFT - legend_width(c)) /* the plot's width: every user has the chart c */
 #define PH (H - TOP - BOTTOM)
 
-/* the legend's width for the chart being written (svg_write sets it) */
-static int right_w = RIGHT_MAX;
+static int legend_width(const SvgChart *c);
 
 static const char *const palette[SVG_NPALETTE] = {
     "#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1",
@@ -342,7 +341,6 @@ static void legend(FILE *out, const SvgChart *c)
 
 void svg_write(FILE *out, const SvgChart *c)
 {
-    right_w = legend_width(c);
     double max = c->ymax > 0 ? c->ymax : data_max(c);
     if (!(max > 0))
         max = 1;
