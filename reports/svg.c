@@ -297,6 +297,24 @@ static int mark_label(FILE *out, int x, int y, int num, const char *label)
     return y;
 }
 
+/* 1 when series s has a value other than 0 (a series of zeros or gaps
+ * stays out of the legend). */
+static int has_value(const SvgChart *c, size_t s)
+{
+    for (size_t i = 0; i < c->nx; i++)
+        if (!isnan(value(c, s, i)) && value(c, s, i) != 0)
+            return 1;
+    return 0;
+}
+
+static int has_band(const SvgChart *c)
+{
+    for (size_t i = 0; i < c->nx; i++)
+        if (!isnan(c->band_lo[i]) && !isnan(c->band_hi[i]))
+            return 1;
+    return 0;
+}
+
 static void legend_entry(FILE *out, int x, int y, const char *fill, const char *name)
 {
     fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/>\n", x, y, fill);
@@ -329,9 +347,13 @@ static int legend_width(const SvgChart *c)
 static void legend(FILE *out, const SvgChart *c)
 {
     int x = LEFT + PW + 14, y = TOP + 4;
-    for (size_t s = 0; s < c->ns && s < 16; s++, y += 16)
-        legend_entry(out, x, y, colour(c, s), c->series[s]);
-    if (c->band_lo && c->band_name)
+    for (size_t s = 0, shown = 0; s < c->ns && shown < 16; s++)
+        if (has_value(c, s)) {
+            legend_entry(out, x, y, colour(c, s), c->series[s]);
+            y += 16;
+            shown++;
+        }
+    if (c->band_lo && c->band_name && has_band(c))
         legend_entry(out, x, y, SVG_BAND_COLOUR, c->band_name), y += 16;
     if (c->line && c->line_name)
         legend_entry(out, x, y, SVG_LINE_COLOUR, c->line_name), y += 16;
