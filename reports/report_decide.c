@@ -100,12 +100,10 @@ static void today(const Report *r, FILE *out)
         mdw_num(a, NB, y->used, 2, u);
         mdw_num(b, NB, y->capacity, 2, u);
         mdw_num(m, NB, y->months, 1, "months");
-        fprintf(out, "**Today** (%d, %s of data): use %s on average against a capacity of %s. ",
+        fprintf(out, "**Today** (%d, %s of data): use %s on average against a capacity of %s.",
                 y->year, m, a, b);
     }
-    char c1[NB];
-    mdw_num(c1, NB, r->res->total[0].capacity, 2, u);
-    fprintf(out, "Capacity in projected year 1, with the scenario's purchases: %s.\n\n", c1);
+    fputs("\n\n", out);
 }
 
 static void year_span(const Report *r, int y, char *buf, size_t n)
@@ -142,13 +140,13 @@ static void need_table(const Report *r, FILE *out)
 static void class_gaps(const Report *r, FILE *out)
 {
     const char *u = unit_of(r);
-    fprintf(out, "The gap (need - capacity; negative: spare) per GPU memory class, in %s:\n\n", u);
+    fprintf(out, "Gap (need - capacity; negative: spare) per GPU memory class, %s:\n\n", u);
     const char *titles[MEMCLASS_COUNT + 1] = {"Year"};
     char tt[MEMCLASS_COUNT][32], align[MEMCLASS_COUNT + 2] = "l";
     for (int k = 0; k < MEMCLASS_COUNT; k++) {
-        snprintf(tt[k], sizeof tt[k], k == MEMCLASS_UNKNOWN ? "Memory unknown"
+        snprintf(tt[k], sizeof tt[k], k == MEMCLASS_UNKNOWN ? "Unknown"
                                       : k == MEMCLASS_GT80  ? "Over 80 GiB"
-                                                            : "Up to %s GiB",
+                                                            : "To %s GiB",
                  profiles_mem_class_name(k));
         titles[k + 1] = tt[k];
         align[k + 1] = 'r';
@@ -218,12 +216,10 @@ static void recommendation(const Report *r, FILE *out)
     }
     int nc;
     Cand *c = candidates(r, &nc);
-    fprintf(out, "To cover the p80 need of every year and memory class, in physical GPUs of "
-                 "the %s (a class's GPU: enough memory, the lowest price per GPU-eq, else the "
-                 "smallest memory, then the fastest). GPUs bought in a year serve the years "
-                 "after it; a spare in one class is not counted for another.\n\n",
-            r->ncatalog ? "catalog (`capplan import catalog`)" : "inventory's models (no catalog "
-                                                                 "imported: no price or power)");
+    fprintf(out, "GPUs of the %s covering the p80 need per year and memory class (the GPU "
+                 "with enough memory and the lowest price per GPU-eq, else the smallest memory, "
+                 "the fastest; bought GPUs stay, no class covers another):\n\n",
+            r->ncatalog ? "catalog" : "inventory's models (no catalog: no price or power)");
     static const char *const titles[] = {"Year", "Memory class (GiB)", "Model", "GPUs",
                                          "Adds", "Cost", "Power"};
     double cost = 0, kw = 0;
@@ -262,7 +258,7 @@ static void recommendation(const Report *r, FILE *out)
 static void how_sure(const Report *r, FILE *out)
 {
     const RBtSummary *b = &r->bts;
-    fprintf(out, "### How sure\n\n");
+    fprintf(out, "**How sure.** ");
     if (b->ncuts < PROJ_MIN_CUTS) {
         fprintf(out, "Not calibrated: the rolling backtest scored %d cuts (%d needed), so the "
                      "need has no range and its p80 is the need itself. Treat the figures as "
@@ -278,12 +274,11 @@ static void how_sure(const Report *r, FILE *out)
                  hi < 0 ? "below" : "above");
     else
         snprintf(within, sizeof within, "%.0f %% below and %.0f %% above", fabs(lo), hi);
-    fprintf(out, "The model was refit at %d monthly cuts of the past and scored on the year "
-                 "after each. Its forecast of the institute's total use missed by %.0f %% on "
-                 "average; in the mean it %s by %.1f %% (its bias). In 8 of 10 cuts what was "
-                 "used fell between %s the forecast: the p10-p90 ranges "
-                 "above, widened with the square root of the year. The p80 is the 80th "
-                 "percentile of the same cuts: %.0f %% %s the need in year 1.\n\n",
+    fprintf(out, "The model was refit at %d monthly cuts of the past, each scored on the year "
+                 "after: the total's forecast missed by %.0f %% on average; in the mean it %s "
+                 "by %.1f %% (its bias). In 8 of 10 cuts use fell between %s the forecast (the "
+                 "p10-p90, widened with the square root of the year); the p80 is %.0f %% %s the "
+                 "need in year 1.\n\n",
             b->ncuts, 100 * b->mae, b->bias < 0 ? "under-forecast" : "over-forecast",
             100 * fabs(b->bias), within, fabs(100 * (exp(b->q80) - 1)),
             b->q80 < 0 ? "below" : "above");
@@ -294,9 +289,9 @@ int rpt_first_page(const Report *r, FILE *out, const char *dir, const char *rel,
     (void)dir, (void)rel, (void)err;
     fprintf(out, "## %s\n\n", RPT_FIRST_TITLE);
     today(r, out);
-    fprintf(out, "The need (expected use + exploration pool + buffer) of each projected year, "
-                 "its p10-p90 range and its p80 from the rolling backtest, against capacity "
-                 "(inventory and the scenario's purchases):\n\n");
+    fprintf(out, "Need (expected use + pool + buffer) per projected year, with its p10-p90 "
+                 "range and p80 from the rolling backtest, against capacity (with the "
+                 "scenario's purchases):\n\n");
     need_table(r, out);
     class_gaps(r, out);
     recommendation(r, out);

@@ -493,11 +493,10 @@ static void test_first_page(void **state)
     const char *want[] = {
         "## The decision on one page\n\n",
         "reference model a100 = 1.0. **Today** (2024, 11.7 months of data): use 0.05 GPU-eq on "
-        "average against a capacity of 4.00 GPU-eq. Capacity in projected year 1, with the "
-        "scenario's purchases: 4.00 GPU-eq.",
+        "average against a capacity of 4.00 GPU-eq.\n",
         "| Year | Need | Need p10-p90 | Need p80 | Capacity | Gap at p80 |\n",
-        "| Year | Up to 24 GiB | Up to 48 GiB | Up to 80 GiB | Over 80 GiB | Memory unknown |\n",
-        "physical GPUs of the inventory's models (no catalog imported",
+        "| Year | To 24 GiB | To 48 GiB | To 80 GiB | Over 80 GiB | Unknown |\n",
+        "GPUs of the inventory's models (no catalog: no price or power) covering the p80",
         "Nothing to buy: capacity covers the p80 need in every year and class.",
         "The model was refit at 5 monthly cuts of the past",
         "under-forecast by"};

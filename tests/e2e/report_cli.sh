@@ -444,7 +444,7 @@ for r, t in zip(rows, p['total']):
     same(r[3], t['need'] * f(y)); same(r[4], t['capacity']); same(r[5], t['need'] * f(y) - t['capacity'])
 # the gap per memory class
 classes = ['24', '48', '80', '80+', 'unknown']
-rows = table('| Year | Up to 24 GiB')
+rows = table('| Year | To 24 GiB')
 for r, t in zip(rows, p['total']):
     for k, c in enumerate(classes):
         same(r[1 + k], t['gap_by_class'][c])
