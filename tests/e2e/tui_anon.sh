@@ -80,13 +80,16 @@ keys Escape; keys 7; wait_for "capplan · Scenarios"; keys x; wait_for "export t
 wait_for "exported"
 keys 2; wait_for "capplan · Groups"; keys x; wait_for "export to"; keys C-u; typ "groups.csv"
 keys Enter; wait_for "groups.csv (CSV)"
+keys 4; wait_for "capplan · Profiles"; keys x; wait_for "export to"; keys C-u; typ "profiles.csv"
+keys Enter; wait_for "profiles.csv (CSV)"
+for v in 1 4 6; do keys $v; sleep 0.2; keys x; wait_for "export to"; keys Enter; wait_for "exported"; done
 keys a; wait_for "names shown"
 tui_quit
 cd "$WORK" || fail "cd"
 [ -n "${KEEP_SHOTS:-}" ] && cp "$WORK"/shot* "$WORK"/x/* "$KEEP_SHOTS"/
 python3 "$LEAKS" "$DB" "$WORK"/shot* >"$WORK/leaks" 2>&1 ||
     fail "names on the screens in presentation mode: $(head -20 "$WORK/leaks"; cat "$WORK/shot4")"
-[ "$(ls "$WORK/x" | wc -l)" -ge 6 ] || fail "exports missing: $(ls "$WORK/x")"
+[ "$(ls "$WORK/x" | wc -l)" -ge 10 ] || fail "exports missing: $(ls "$WORK/x")"
 ls "$WORK/x" >"$WORK/x.names"
 python3 "$LEAKS" "$DB" "$WORK/x.names" "$WORK"/x/* >"$WORK/leaks" 2>&1 ||
     fail "names in the files x wrote in presentation mode: $(head -20 "$WORK/leaks")"
