@@ -54,7 +54,7 @@ static const char import_help[] =
     "                      as Europe/Paris, daylight saving included (default UTC)\n"
     "  --encoding E        the files' text encoding: utf-8 (default; other bytes are\n"
     "                      refused with their line), latin1 or cp1252 (converted;\n"
-    "                      sacct, trace and the CSV kinds up to pubs)\n"
+    "                      every kind but the papers' text of pubs)\n"
     "  --kind K            trace kind\n"
     "  --trace-start DATE  alibaba-pod: the date of second 0 (default 2023-01-01)\n"
     "  --quiet             no per-file summary\n"
@@ -82,11 +82,11 @@ static int is_csv_kind(const char *k)
 }
 
 /* allocations, carbon, sites (data/store_policy): all or nothing. */
-static int import_policy(Store *st, const char *kind, const char *path, int quiet)
+static int import_policy(Store *st, const char *kind, const char *path, int enc, int quiet)
 {
     StorePolicyResult res;
     CpErr err;
-    if (store_policy_import(st, kind, path, &res, &err) < 0)
+    if (store_policy_import(st, kind, path, enc, &res, &err) < 0)
         return cli_error("%s", err.msg);
     if (!quiet) {
         char shown[512];
@@ -102,7 +102,7 @@ static int import_one(Store *st, const char *kind, const char *path, const Impor
                       int quiet)
 {
     if (store_policy_kind(kind))
-        return import_policy(st, kind, path, quiet);
+        return import_policy(st, kind, path, o->encoding, quiet);
     ImportResult res;
     CpErr err;
     int rc;
@@ -111,7 +111,7 @@ static int import_one(Store *st, const char *kind, const char *path, const Impor
     else if (strcmp(kind, "trace") == 0)
         rc = import_trace(st, path, o, &res, &err);
     else if (strcmp(kind, "peers") == 0)
-        rc = peers_import(st, path, &res, &err);
+        rc = peers_import(st, path, o->encoding, &res, &err);
     else if (strcmp(kind, "catalog") == 0)
         rc = catalog_import(st, path, o, &res, &err);
     else if (strcmp(kind, "pubs") == 0)

@@ -134,12 +134,7 @@ int catalog_read_csv(const char *path, const ImportOpts *o, CatalogGpu **out, si
     *out = NULL;
     *n = 0;
     *rejected = 0;
-    FILE *f = is_stdin ? stdin : fopen(path, "rb");
-    if (!f)
-        return cp_err_set(err, "%s: cannot open: %s", path, strerror(errno));
-    int rc = csvin_read(f, cr.name, 0, on_record, &cr, err);
-    if (!is_stdin)
-        fclose(f);
+    int rc = csvin_read_path(path, o ? o->encoding : 0, on_record, &cr, err);
     if (rc == 0 && !cr.have_header)
         rc = cp_err_set(err, "%s: empty file (expected a header line)", cr.name);
     if (rc < 0) {

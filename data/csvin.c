@@ -317,3 +317,19 @@ int csvin_rec_empty(const CsvinRec *rec)
             return 0;
     return 1;
 }
+
+int csvin_read_path(const char *path, int enc, CsvinFn fn, void *ctx, CpErr *err)
+{
+    int is_stdin = strcmp(path, "-") == 0;
+    FILE *f = is_stdin ? stdin : fopen(path, "rb");
+    if (!f)
+        return cp_err_set(err, "%s: cannot open: %s", path, strerror(errno));
+    FILE *in = enc != TEXTENC_UTF8 ? textenc_open(f, (TextEnc)enc) : f;
+    int rc = in ? csvin_read(in, is_stdin ? "<stdin>" : path, 0, fn, ctx, err)
+                : cp_err_set(err, "%s: %s", path, strerror(errno));
+    if (in && in != f)
+        fclose(in);
+    if (!is_stdin)
+        fclose(f);
+    return rc;
+}

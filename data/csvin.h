@@ -54,6 +54,13 @@ typedef int (*CsvinFn)(void *ctx, const CsvinRec *rec, CpErr *err);
 int csvin_read(FILE *f, const char *name, size_t max_record, CsvinFn fn, void *ctx,
                CpErr *err);
 
+/* csvin_read over the file at path ("-": standard input, shown as
+ * "<stdin>"), read in the text encoding enc (a TextEnc of data/textenc.h:
+ * Latin-1 and Windows-1252 are converted to UTF-8 as they stream). The
+ * file is closed before returning. -1 with "path: cannot open: reason"
+ * when it cannot be opened, else as csvin_read. */
+int csvin_read_path(const char *path, int enc, CsvinFn fn, void *ctx, CpErr *err);
+
 /* Map a header record to column indices. cols lists the columns wanted, the
  * first nrequired of them required; a name may list aliases separated by
  * '|' ("start|start_date"), the first being the one named in messages.

@@ -21,6 +21,7 @@
 #include "data/import.h"
 #include "data/store.h"
 #include "data/store_policy.h"
+#include "data/textenc.h"
 
 #define DEMO_MARKER ".capplan-demo"
 
@@ -297,7 +298,7 @@ static int import_one(Store *st, const char *kind, const char *path, Rejects *re
         return import_sacct(st, path, &io, &res, err);
     if (store_policy_kind(kind)) {
         StorePolicyResult pr;
-        return store_policy_import(st, kind, path, &pr, err);
+        return store_policy_import(st, kind, path, TEXTENC_UTF8, &pr, err);
     }
     if (strcmp(kind, "pubs") == 0)
         return pubs_import(st, path, &io, &res, err);

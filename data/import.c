@@ -14,6 +14,7 @@
 #include "data/sacct_kv.h"
 #include "data/sacct_text.h"
 #include "data/store.h"
+#include "data/store_sources.h"
 #include "data/textenc.h"
 
 #define BULK_MIN_BYTES (8 << 20) /* smaller files load fast in WAL mode anyway */
@@ -65,12 +66,17 @@ typedef struct StoreSink {
     int override_cluster; /* default_cluster replaces the records' own */
     StoreJobCounts counts;
     int64_t mem_conflicts;
+    int64_t first_submit, last_submit; /* span of the jobs brought; first > last: none */
 } StoreSink;
 
 static int store_sink_job(void *ctx, const CpJobRec *r, CpErr *err)
 {
     StoreSink *s = ctx;
     s->mem_conflicts += (r->flags & CP_REC_MEM_CONFLICT) != 0;
+    if (r->submit > 0 && r->submit != CP_TIME_NONE) {
+        s->first_submit = r->submit < s->first_submit ? r->submit : s->first_submit;
+        s->last_submit = r->submit > s->last_submit ? r->submit : s->last_submit;
+    }
     if (s->override_cluster)
         return store_job_put_as(s->st, s->import_id, s->default_cluster, r, &s->counts, err);
     return store_job_put(s->st, s->import_id, s->default_cluster, r, &s->counts, err);
@@ -139,7 +145,7 @@ int import_jobs_with(Store *st, const char *kind, const char *path, const Import
     Progress prog = {size, now_s(), 0, 0};
     int given = o->cluster && o->cluster[0];
     StoreSink sink = {st, 0, given ? o->cluster : "default", given && strcmp(kind, "trace") == 0,
-                      {0, 0, 0}, 0};
+                      {0, 0, 0}, 0, INT64_MAX, 0};
     CpReadCtx rc;
     memset(&rc, 0, sizeof rc);
     rc.path = path;
@@ -180,6 +186,7 @@ int import_jobs_with(Store *st, const char *kind, const char *path, const Import
     if (store_import_end(st, sink.import_id, res->rows_read, res->added, res->updated,
                          res->rejected, err) < 0 ||
         store_import_format(st, sink.import_id, res->format, err) < 0 ||
+        store_import_span(st, sink.import_id, sink.first_submit, sink.last_submit, err) < 0 ||
         store_link_metrics(st, sink.import_id, err) < 0 ||
         store_commit(st, err) < 0)
         goto fail;
@@ -208,8 +215,14 @@ static SacctFormat detect_sacct(const char *head, size_t n)
     size_t i = 0;
     if (n >= 3 && memcmp(head, "\xef\xbb\xbf", 3) == 0)
         i = 3;
-    while (i < n && (head[i] == ' ' || head[i] == '\t' || head[i] == '\r' || head[i] == '\n'))
-        i++;
+    for (;;) { /* blanks and '#' comment lines come before the first record */
+        while (i < n && (head[i] == ' ' || head[i] == '\t' || head[i] == '\r' || head[i] == '\n'))
+            i++;
+        if (i == n || head[i] != '#')
+            break;
+        const char *eol = memchr(head + i, '\n', n - i);
+        i = eol ? (size_t)(eol - head) + 1 : n;
+    }
     if (i < n && (head[i] == '{' || head[i] == '['))
         return FMT_JSON;
     /* Key=Value CSV: the first cell is Name=value, and it comes before any '|' */

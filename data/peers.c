@@ -48,18 +48,13 @@ static int on_record(void *ctx, const CsvinRec *rec, CpErr *err)
     return 0;
 }
 
-int peers_read_csv(const char *path, Peer **out, size_t *n, CpErr *err)
+int peers_read_csv(const char *path, int enc, Peer **out, size_t *n, CpErr *err)
 {
     int is_stdin = strcmp(path, "-") == 0;
     PeersRead pr = {is_stdin ? "<stdin>" : path, {0}, 0, NULL, 0, 0};
     *out = NULL;
     *n = 0;
-    FILE *f = is_stdin ? stdin : fopen(path, "rb");
-    if (!f)
-        return cp_err_set(err, "%s: cannot open: %s", path, strerror(errno));
-    int rc = csvin_read(f, pr.name, 0, on_record, &pr, err);
-    if (!is_stdin)
-        fclose(f);
+    int rc = csvin_read_path(path, enc, on_record, &pr, err);
     if (rc == 0 && !pr.have_header)
         rc = cp_err_set(err, "%s: empty file (expected a header line)", pr.name);
     if (rc < 0) {
@@ -137,13 +132,13 @@ out:
     return rc;
 }
 
-int peers_import(Store *st, const char *path, ImportResult *res, CpErr *err)
+int peers_import(Store *st, const char *path, int enc, ImportResult *res, CpErr *err)
 {
     Peer *v;
     size_t n;
     memset(res, 0, sizeof *res);
     snprintf(res->format, sizeof res->format, "peers-csv");
-    if (peers_read_csv(path, &v, &n, err) < 0)
+    if (peers_read_csv(path, enc, &v, &n, err) < 0)
         return -1;
     res->rows_read = (int64_t)n;
     int rc = store_begin(st, err);

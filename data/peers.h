@@ -22,15 +22,17 @@ typedef struct Peer {
     double gpus, researchers;
 } Peer;
 
-/* Read a peers CSV (path "-": standard input) into *out (n rows, in file
- * order). Caller frees with peers_free. -1 with err on an I/O error, a
- * missing column or a bad row. */
-int peers_read_csv(const char *path, Peer **out, size_t *n, CpErr *err);
+/* Read a peers CSV (path "-": standard input) in text encoding enc (a
+ * TextEnc, data/textenc.h) into *out (n rows, in file order). Caller frees
+ * with peers_free. -1 with err on an I/O error, a missing column or a bad
+ * row. */
+int peers_read_csv(const char *path, int enc, Peer **out, size_t *n, CpErr *err);
 void peers_free(Peer *p, size_t n);
 
-/* Import path into the peers table in one transaction (an institution
- * already there is replaced), recorded in imports. res counts the rows. */
-int peers_import(Store *st, const char *path, ImportResult *res, CpErr *err);
+/* Import path (text encoding enc, as above) into the peers table in one
+ * transaction (an institution already there is replaced), recorded in
+ * imports. res counts the rows. */
+int peers_import(Store *st, const char *path, int enc, ImportResult *res, CpErr *err);
 
 /* The peers table, by institution (empty when it has no rows). Caller
  * frees with peers_free. */

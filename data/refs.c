@@ -181,16 +181,58 @@ int refs_role_is_professor(const char *role)
            strcmp(role, "pi") == 0;
 }
 
+/* YYYY or YYYY-MM (n 4 or 7) widened to its first day, or its last when
+ * last_day, into buf[11]; -1 when s is neither. */
+static int widen_date(const char *s, size_t n, int last_day, char *buf)
+{
+    static const int mdays[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    if ((n != 4 && n != 7) || strspn(s, "0123456789") != 4 ||
+        (n == 7 && (s[4] != '-' || strspn(s + 5, "0123456789") != 2)))
+        return -1;
+    int y = atoi(s), m = n == 7 ? atoi(s + 5) : last_day ? 12 : 1;
+    if (m < 1 || m > 12)
+        return -1;
+    int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    int d = !last_day ? 1 : m == 2 && leap ? 29 : mdays[m - 1];
+    snprintf(buf, 11, "%04d-%02d-%02d", y, m, d);
+    return refs_date(buf, 10, NULL);
+}
+
+/* A roster date: empty (NULL: unknown), YYYY-MM-DD, or as coarse as labs'
+ * web pages give it, YYYY-MM or YYYY, widened into buf[11] to its first
+ * day (a start) or its last (an end, last_day). */
+static int roster_date(const RefsHeader *h, const CsvinRec *rec, int col, const char *field,
+                       int last_day, char *buf, const char **out, const char **bad, CpErr *err)
+{
+    size_t n;
+    const char *s = cell(h, rec, col, &n);
+    *out = NULL;
+    if (!n)
+        return 0;
+    if (n == 10 && refs_date(s, n, err) == 0) {
+        *out = s;
+        return 0;
+    }
+    if (n != 10 && widen_date(s, n, last_day, buf) == 0) {
+        *out = buf;
+        return 0;
+    }
+    *bad = field;
+    return n == 10 ? -1
+                   : cp_err_set(err, "bad date '%.*s' (expected YYYY-MM-DD, YYYY-MM or YYYY)",
+                                (int)(n > 40 ? 40 : n), s);
+}
+
 int refs_person(const RefsHeader *h, const CsvinRec *rec, RefPerson *out, const char **bad,
                 CpErr *err)
 {
     if (need_text(h, rec, R_USER, "user", &out->user, bad, err) < 0 ||
         need_text(h, rec, R_GROUP, "group", &out->group, bad, err) < 0 ||
         need_text(h, rec, R_ROLE, "role", &out->role, bad, err) < 0 ||
-        date_cell(h, rec, R_START, "start", 1, &out->start, bad, err) < 0 ||
-        date_cell(h, rec, R_END, "end", 0, &out->end, bad, err) < 0)
+        roster_date(h, rec, R_START, "start", 0, out->start_buf, &out->start, bad, err) < 0 ||
+        roster_date(h, rec, R_END, "end", 1, out->end_buf, &out->end, bad, err) < 0)
         return -1;
-    if (out->end && strcmp(out->end, out->start) < 0) {
+    if (out->end && out->start && strcmp(out->end, out->start) < 0) {
         *bad = "end";
         return cp_err_set(err, "end %s before start %s", out->end, out->start);
     }

@@ -50,12 +50,16 @@ int refs_kind_known(const char *kind);
 int refs_header(const char *kind, const CsvinRec *hdr, const char *name, RefsHeader *out,
                 CpErr *err);
 
-/* One roster line. role is lowercased in place; end and supervisor are
- * NULL when empty, domain too; name (as papers write it) and aliases
- * (other spellings, ';'-separated) too (issue 18). */
+/* One roster line. role is lowercased in place; start, end and supervisor
+ * are NULL when empty (an empty start: on the roster since before the
+ * records), domain too; name (as papers write it) and aliases (other
+ * spellings, ';'-separated) too (issue 18). A start or end given as a year
+ * or a month (as labs' web pages give them) is widened to YYYY-MM-DD in
+ * start_buf / end_buf: its first day for a start, its last for an end. */
 typedef struct RefPerson {
     const char *user, *group, *role, *domain, *start, *end, *supervisor;
     const char *name, *aliases;
+    char start_buf[11], end_buf[11];
 } RefPerson;
 
 typedef struct RefInventory {

@@ -11,6 +11,7 @@
 
 #include "data/fields.h"
 #include "data/json_stream.h"
+#include "data/textenc.h"
 
 #define SJ_NO_VAL32 4294967294.0   /* Slurm's NO_VAL in plain-int versions */
 #define SJ_INFINITE32 4294967295.0 /* Slurm's INFINITE */
@@ -32,7 +33,7 @@ typedef struct SjRead {
 typedef struct SjJob {
     CpJobRec rec;
     const char *bad_field; /* first field of the wrong type, NULL if none */
-    char bad_why[96];
+    char bad_why[CP_ERR_MAX];
     char id[64];           /* the displayed job id */
     char state[128];       /* a state list joined with ',' */
 } SjJob;
@@ -76,7 +77,19 @@ static const cJSON *sj_obj(SjJob *j, const cJSON *o, const char *key, const char
     return v;
 }
 
-/* A string member; "" when absent or null. */
+/* s when it is UTF-8; else the job is rejected naming field and "". */
+static const char *sj_utf8(SjJob *j, const char *s, const char *field)
+{
+    size_t n = strlen(s), off = textenc_utf8_bad(s, n);
+    if (off == n)
+        return s;
+    CpErr why;
+    textenc_bad_reason(s, off, &why);
+    sj_wrong(j, field, why.msg);
+    return "";
+}
+
+/* A string member, UTF-8; "" when absent or null. */
 static const char *sj_text(SjJob *j, const cJSON *o, const char *key, const char *field)
 {
     const cJSON *v = sj_get(o, key);
@@ -86,7 +99,7 @@ static const char *sj_text(SjJob *j, const cJSON *o, const char *key, const char
         sj_wrong(j, field, "not a string");
         return "";
     }
-    return v->valuestring;
+    return sj_utf8(j, v->valuestring, field);
 }
 
 /* A plain number, or {"set":..,"infinite":..,"number":..} (23.02+). */
@@ -284,7 +297,7 @@ static void sj_state(SjJob *j, const cJSON *job)
     const cJSON *st = sj_get(job, "state"), *cur, *e;
     cur = cJSON_IsString(st) ? st : sj_get(sj_obj(j, job, "state", "state"), "current");
     if (cJSON_IsString(cur)) {
-        j->rec.state_raw = cur->valuestring;
+        j->rec.state_raw = sj_utf8(j, cur->valuestring, "state.current");
     } else if (cJSON_IsArray(cur)) {
         size_t n = 0;
         cJSON_ArrayForEach(e, cur) {
@@ -292,6 +305,8 @@ static void sj_state(SjJob *j, const cJSON *job)
                 sj_wrong(j, "state.current", "a list entry is not a string");
                 return;
             }
+            if (sj_utf8(j, e->valuestring, "state.current") != e->valuestring)
+                return;
             int k = snprintf(j->state + n, sizeof j->state - n, "%s%s", n ? "," : "",
                              e->valuestring);
             n = k < 0 || (size_t)k >= sizeof j->state - n ? sizeof j->state - 1 : n + (size_t)k;

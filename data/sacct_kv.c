@@ -46,6 +46,10 @@ static int on_record(void *p, const CsvinRec *rec, CpErr *err)
     KvRead *kv = p;
     CpReadCtx *ctx = kv->ctx;
     const char *bad = "";
+    if (csvin_rec_comment(rec)) { /* "# exported by ...": neither a record nor a rejected one */
+        ctx->rows_comment++;
+        return 0;
+    }
     ctx->rows_read++;
     kv->bytes_read = rec->bytes_read;
     if (ctx->progress && ctx->rows_read % KV_PROGRESS_EVERY == 0)

@@ -235,15 +235,9 @@ static void rows_free(Row *rows, size_t n)
     free(rows);
 }
 
-static int read_file(Reader *r, const char *path, CpErr *err)
+static int read_file(Reader *r, const char *path, int enc, CpErr *err)
 {
-    int stdin_ = strcmp(path, "-") == 0;
-    FILE *f = stdin_ ? stdin : fopen(path, "rb");
-    if (!f)
-        return cp_err_set(err, "%s: cannot open", path);
-    int rc = csvin_read(f, r->name, 0, reader_rec, r, err);
-    if (!stdin_)
-        fclose(f);
+    int rc = csvin_read_path(path, enc, reader_rec, r, err);
     if (rc == 0 && !r->have_header)
         rc = cp_err_set(err, "%s:1: empty file (expected a header)", r->name);
     return rc;
@@ -363,8 +357,8 @@ static int write_rows(Store *st, const Reader *r, const char *kind, const char *
     return rc < 0 ? -1 : 0;
 }
 
-int store_policy_import(Store *st, const char *kind, const char *path, StorePolicyResult *res,
-                        CpErr *err)
+int store_policy_import(Store *st, const char *kind, const char *path, int enc,
+                        StorePolicyResult *res, CpErr *err)
 {
     Reader r;
     memset(&r, 0, sizeof r);
@@ -373,7 +367,7 @@ int store_policy_import(Store *st, const char *kind, const char *path, StorePoli
              : strcmp(kind, "carbon") == 0    ? K_CARBON
                                               : K_SITES;
     r.name = strcmp(path, "-") == 0 ? "<stdin>" : path;
-    int rc = read_file(&r, path, err);
+    int rc = read_file(&r, path, enc, err);
     res->format = r.format;
     res->rows_read = (int64_t)r.n;
     if (rc == 0)

@@ -29,15 +29,17 @@ typedef struct StorePolicyResult {
 /* 1 when kind is "allocations", "carbon" or "sites". */
 int store_policy_kind(const char *kind);
 
-/* Import path ("-" for stdin) as kind. 0, or -1 with err (nothing written).
+/* Import path ("-" for stdin), in text encoding enc (a TextEnc of
+ * data/textenc.h: Latin-1 and Windows-1252 are converted), as kind. 0, or
+ * -1 with err (nothing written).
  *   allocations: group,year,gpu_hours
  *   carbon:      datetime,zone,carbon_intensity (gCO2e/kWh; hourly; ISO 8601
  *                times, UTC unless they carry an offset), or an Electricity
  *                Maps export (Datetime (UTC), Zone Id, Carbon Intensity
  *                gCO2eq/kWh (LCA) or (direct); its other columns ignored)
  *   sites:       cluster[,pue,carbon_zone,carbon_intensity] */
-int store_policy_import(Store *st, const char *kind, const char *path, StorePolicyResult *res,
-                        CpErr *err);
+int store_policy_import(Store *st, const char *kind, const char *path, int enc,
+                        StorePolicyResult *res, CpErr *err);
 
 typedef struct StorePolicyData StorePolicyData;
 

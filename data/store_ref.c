@@ -32,13 +32,14 @@ enum {
 #define GROUP_DOMAIN "(CASE WHEN ?4 THEN COALESCE(?2, domain) ELSE COALESCE(domain, ?2) END)"
 
 static const char *const ref_sql[Q_COUNT] = {
+    /* start_date NULL (unknown) is a key too: IS, not =, and no UNIQUE to lean on */
     [Q_PERSON_INS] = "INSERT INTO people(user, group_name, role, domain, start_date, end_date, "
                      "supervisor, import_id, name, aliases) "
-                     "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) "
-                     "ON CONFLICT(user, group_name, start_date) DO NOTHING",
+                     "SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10 WHERE NOT EXISTS "
+                     "(SELECT 1 FROM people WHERE user=?1 AND group_name=?2 AND start_date IS ?5)",
     [Q_PERSON_UPD] = "UPDATE people SET role=?3, domain=?4, end_date=?6, supervisor=?7, "
                      "import_id=?8, name=?9, aliases=?10 WHERE user=?1 AND group_name=?2 AND "
-                     "start_date=?5 AND (role IS NOT ?3 OR domain IS NOT ?4 OR end_date IS NOT ?6 "
+                     "start_date IS ?5 AND (role IS NOT ?3 OR domain IS NOT ?4 OR end_date IS NOT ?6 "
                      "OR supervisor IS NOT ?7 OR name IS NOT ?9 OR aliases IS NOT ?10)",
     [Q_GROUP_INS] = "INSERT INTO groups(name, domain, professor) VALUES(?1, ?2, ?3) "
                     "ON CONFLICT(name) DO NOTHING",

@@ -279,5 +279,19 @@ static const char v14[] =
     "DELETE FROM scenario_params WHERE key GLOB 'purchase.24.y*' OR key GLOB 'purchase.48.y*'\n"
     "  OR key GLOB 'purchase.80.y*' OR key GLOB 'purchase.80+.y*';\n";
 
-const char *const store_migrations[] = {v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14};
+/* Version 15 (issue 14): the span of the jobs each import brought, first
+ * and last submission (epoch seconds UTC; NULL: no job with a known one),
+ * kept at import (data/import.c) for the report's provenance. Imports
+ * already recorded get it from the jobs still attributed to them (the
+ * jobs they added or last updated). */
+static const char v15[] =
+    "ALTER TABLE imports ADD COLUMN first_submit INTEGER;\n"
+    "ALTER TABLE imports ADD COLUMN last_submit INTEGER;\n"
+    "UPDATE imports SET first_submit = s.lo, last_submit = s.hi\n"
+    "FROM (SELECT import_id, min(submit) AS lo, max(submit) AS hi FROM jobs\n"
+    "      WHERE submit > 0 AND import_id IS NOT NULL GROUP BY import_id) AS s\n"
+    "WHERE s.import_id = imports.id;\n";
+
+const char *const store_migrations[] = {v1,  v2,  v3,  v4,  v5,  v6,  v7,  v8,
+                                        v9,  v10, v11, v12, v13, v14, v15};
 const int store_nmigrations = (int)(sizeof store_migrations / sizeof store_migrations[0]);

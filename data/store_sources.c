@@ -20,7 +20,8 @@ int store_sources(Store *st, StoreSource **out, size_t *n, CpErr *err)
     *n = 0;
     if (sqlite3_prepare_v2(db,
                            "SELECT kind, path, format, coalesce(finished_at, started_at), "
-                           "rows_read, rows_added, rows_updated, rows_rejected FROM imports "
+                           "rows_read, rows_added, rows_updated, rows_rejected, first_submit, "
+                           "last_submit FROM imports "
                            "WHERE finished_at IS NOT NULL ORDER BY id",
                            -1, &q, NULL) != SQLITE_OK)
         return sqlrow_err(db, err, "imports");
@@ -36,6 +37,8 @@ int store_sources(Store *st, StoreSource **out, size_t *n, CpErr *err)
         s->added = count_of(q, 5);
         s->updated = count_of(q, 6);
         s->rejected = count_of(q, 7);
+        s->first_submit = count_of(q, 8);
+        s->last_submit = count_of(q, 9);
     }
     sqlite3_finalize(q);
     if (rc != SQLITE_DONE) {
@@ -55,4 +58,21 @@ void store_sources_free(StoreSource *v, size_t n)
         free(v[i].format);
     }
     free(v);
+}
+
+int store_import_span(Store *st, int64_t import_id, int64_t lo, int64_t hi, CpErr *err)
+{
+    sqlite3 *db = store_db(st);
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(db, "UPDATE imports SET first_submit=?2, last_submit=?3 WHERE id=?1",
+                           -1, &q, NULL) != SQLITE_OK)
+        return sqlrow_err(db, err, "record import");
+    sqlite3_bind_int64(q, 1, import_id);
+    if (lo <= hi) {
+        sqlite3_bind_int64(q, 2, lo);
+        sqlite3_bind_int64(q, 3, hi);
+    } /* else both stay NULL */
+    int rc = sqlite3_step(q);
+    sqlite3_finalize(q);
+    return rc == SQLITE_DONE ? 0 : sqlrow_err(db, err, "record import");
 }

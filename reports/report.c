@@ -12,6 +12,7 @@
 #include "core/stats.h"
 #include "data/store_stats.h"
 #include "data/store_sources.h"
+#include "data/textenc.h"
 #include "reports/anon.h"
 #include "data/store_anon.h"
 #include "reports/mdfit.h"
@@ -146,7 +147,7 @@ Report *report_new(Store *st, const ReportOpts *o, CpErr *err)
         store_sources(st, &r->sources, &r->nsources, err) < 0 ||
         catalog_load(st, &r->catalog, &r->ncatalog, err) < 0)
         goto fail;
-    if (o->peers_csv ? peers_read_csv(o->peers_csv, &r->peers, &r->npeers, err) < 0
+    if (o->peers_csv ? peers_read_csv(o->peers_csv, TEXTENC_UTF8, &r->peers, &r->npeers, err) < 0
                      : peers_load(st, &r->peers, &r->npeers, err) < 0)
         goto fail;
     gather_backtest(r, st);

@@ -128,6 +128,35 @@ static void count_cell(char *buf, int64_t v)
         snprintf(buf, NB, "%lld", (long long)v);
 }
 
+/* The span of the jobs each import of jobs brought (first and last
+ * submission), as kept in imports when it ran: no scan of the jobs. */
+static void spans(const Report *r, FILE *out)
+{
+    static const char *const titles[] = {"Kind", "File", "Imported on", "First submission",
+                                         "Last submission"};
+    size_t shown = 0;
+    for (size_t i = 0; i < r->nsources; i++) {
+        const StoreSource *s = &r->sources[i];
+        if (s->first_submit <= 0 || s->last_submit < s->first_submit)
+            continue;
+        char at[16], a[16], b[16];
+        const char *slash = strrchr(s->path, '/');
+        rpt_date(s->at, at, sizeof at);
+        rpt_date(s->first_submit, a, sizeof a);
+        rpt_date(s->last_submit, b, sizeof b);
+        if (shown++ == 0) {
+            fprintf(out, "### Jobs each import brought\n\nThe first and last submission (UTC) "
+                         "of the jobs in each file of accounting or traces:\n\n");
+            mdw_head(out, titles, "lllll", 5);
+        }
+        const char *cells[] = {s->kind, r->o.anonymize ? "-" : slash ? slash + 1 : s->path, at,
+                               a, b};
+        mdw_row(out, cells, 5);
+    }
+    if (shown)
+        fputc('\n', out);
+}
+
 static void imports(const Report *r, FILE *out)
 {
     fprintf(out, "### Imported files\n\n");
@@ -155,6 +184,7 @@ static void imports(const Report *r, FILE *out)
         mdw_row(out, cells, 8);
     }
     fputc('\n', out);
+    spans(r, out);
 }
 
 static void catalog(const Report *r, FILE *out)

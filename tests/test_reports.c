@@ -493,9 +493,11 @@ static void test_sources(void **state)
     assert_non_null(strstr(got, "relative speed 1: a100 (80 GiB)."));
     assert_non_null(strstr(got, "| c1 | 2023-01 | 2024-12 | 4 GPUs |\n"));
     assert_non_null(strstr(got, "Scenario **base**: every parameter as measured."));
+    /* and the span of the jobs each import brought, kept at import (issue 14) */
     const char *rows[] = {"| roster | ", "| roster-csv | ", "| 3 | 3 | 0 | 0 |\n",
                           "| inventory-csv | ", "| 1 | 1 | 0 | 0 |\n", "| pubs-csv | ",
-                          "| sacct | ", "| 48 | 48 | 0 | 0 |\n"};
+                          "| sacct | ", "| 48 | 48 | 0 | 0 |\n", "### Jobs each import brought",
+                          " | 2023-01-01 | 2024-12-20 |\n"};
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
         if (!strstr(got, rows[i]))
             fail_msg("no '%s' in:\n%s", rows[i], got);

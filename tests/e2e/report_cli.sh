@@ -228,12 +228,17 @@ assert 'Written on %s by capplan %s from the database %s.' % (today, ver, sys.ar
 lo, hi = db.execute('select lo, hi from acct_window').fetchone()
 a, b = day(lo), day(hi - 1)
 assert 'The accounting covers %s to %s ' % (a, b) in md
-imp = db.execute('select kind, format, rows_read, rows_added, rows_updated, rows_rejected '
-                 'from imports where finished_at is not null order by id').fetchall()
+imp = db.execute('select kind, format, rows_read, rows_added, rows_updated, rows_rejected, '
+                 'first_submit, last_submit from imports where finished_at is not null '
+                 'order by id').fetchall()
 rows = tables('### Imported files')
 assert len(rows) == len(imp), (len(rows), len(imp))
 for r, i in zip(rows, imp):
-    assert [r[0], r[2]] == [i[0], i[1]] and r[4:] == [str(x) for x in i[2:]], (r, i)
+    assert [r[0], r[2]] == [i[0], i[1]] and r[4:] == [str(x) for x in i[2:6]], (r, i)
+# the span of the jobs each import brought (issue 14), kept in imports at import time
+spans = [(i[0], str(day(i[6])), str(day(i[7]))) for i in imp if i[6] is not None]
+rows = tables('### Jobs each import brought')
+assert spans and [(r[0], r[3], r[4]) for r in rows] == spans, (rows, spans)
 names = [n for (n,) in db.execute('select name from clusters order by name')]
 rows = tables('### Clusters')
 assert [r[0] for r in rows] == names, (rows, names)
@@ -278,6 +283,9 @@ PY
     (cd "$dir" && pandoc report.md -o report.pdf --pdf-engine=weasyprint) 2>"$dir/err" \
         || fail "pandoc to PDF: $(cat "$dir/err")"
     pdf_fits "$dir/report.pdf"
+    # the commands above may have stored profiles (section 9 compares them): the
+    # Markdown the HTML is compared with is written from the same database state
+    c export "$dir/report.md" --peers "$dir/peers.csv" 2>"$dir/err" || fail "export again: $(cat "$dir/err")"
     c export "$dir/report.html" --peers "$dir/peers.csv" 2>"$dir/err" || fail "export report.html: $(cat "$dir/err")"
     [ -d "$dir/report.html_files" ] && fail "report.html left a folder"
     ls "$dir" | grep -q 'report.html.tmp' && fail "temporary folder left: $(ls "$dir")"
