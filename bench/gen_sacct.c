@@ -435,6 +435,7 @@ typedef struct Gen {
     Out out;
     const char *cluster;
     int steps, gpumem;
+    int wide;          /* --wide: the 26-field export shape (issue 14) */
     int64_t t0, now;   /* period: [t0, now] */
     int64_t next_id;
     User users[NUSERS];
@@ -731,12 +732,74 @@ static void o_exit(Out *o, int code, int sig)
     o_int(o, sig);
 }
 
+/* The narrow shape's 24 fields, in order (JobName last). */
+enum { F_JOBID, F_JOBIDRAW, F_CLUSTER, F_PARTITION, F_ACCOUNT, F_USER, F_STATE, F_EXIT,
+       F_SUBMIT, F_ELIGIBLE, F_START, F_END, F_ELAPSED, F_ELAPSEDRAW, F_TIMELIMIT, F_NNODES,
+       F_NCPUS, F_REQMEM, F_MAXRSS, F_REQTRES, F_ALLOCTRES, F_TRESUSAGE, F_NODELIST, F_JOBNAME,
+       F_NARROW };
+
+/* The wide shape's fields as narrow ones; F_GROUP and F_QOS are its own. */
+enum { F_GROUP = F_NARROW, F_QOS };
+static const int wide_order[] = {F_JOBID, F_JOBIDRAW, F_JOBNAME, F_USER, F_GROUP, F_ACCOUNT,
+                                 F_PARTITION, F_QOS, F_STATE, F_EXIT, F_SUBMIT, F_ELIGIBLE,
+                                 F_START, F_END, F_ELAPSED, F_ELAPSEDRAW, F_TIMELIMIT, F_NNODES,
+                                 F_NCPUS, F_REQMEM, F_MAXRSS, F_REQTRES, F_ALLOCTRES, F_TRESUSAGE,
+                                 F_NODELIST, F_CLUSTER};
+
+/* End the row that began at o->buf[from]: a newline, after rewriting it in
+ * the wide shape's order under --wide (the job row gets the user's Unix
+ * group and a QOS, steps leave both empty as sacct does). JobName is the
+ * narrow row's last field, so a '|' inside it stays inside it; moved to the
+ * third column, where `sacct -P` would make the line unsplittable, its '|'
+ * become '/'. */
+static void o_end_row(Gen *g, const Job *j, size_t from, int is_step)
+{
+    Out *o = &g->out;
+    if (!g->wide) {
+        o_ch(o, '\n');
+        return;
+    }
+    static char row[LINE_MAX_BYTES];
+    size_t n = o->len - from, at[F_NARROW + 1];
+    memcpy(row, o->buf + from, n);
+    at[0] = 0;
+    for (size_t i = 0, f = 1; i < n && f < F_NARROW; i++)
+        if (row[i] == '|')
+            at[f++] = i + 1;
+    at[F_NARROW] = n + 1; /* one past JobName's end */
+    o->len = from;
+    for (size_t k = 0; k < sizeof wide_order / sizeof wide_order[0]; k++) {
+        if (k)
+            o_sep(o);
+        int f = wide_order[k];
+        if (f == F_GROUP) {
+            if (!is_step) {
+                o_str(o, "g-");
+                o_str(o, topics[j->account]);
+            }
+        } else if (f == F_QOS) {
+            if (!is_step)
+                o_str(o, parts[j->part].preemptible ? "low" : "normal");
+        } else {
+            size_t len = at[f + 1] - 1 - at[f];
+            memcpy(o->buf + o->len, row + at[f], len);
+            if (f == F_JOBNAME) /* not last: a '|' in it would split it */
+                for (size_t c = 0; c < len; c++)
+                    if (o->buf[o->len + c] == '|')
+                        o->buf[o->len + c] = '/';
+            o->len += len;
+        }
+    }
+    o_ch(o, '\n');
+}
+
 static void emit_job_row(Gen *g, const Job *j)
 {
     Out *o = &g->out;
     const User *u = &g->users[j->user];
     int64_t el = elapsed_of(g, j);
     o_line(o);
+    size_t from = o->len;
     o_job_id(o, j);
     o_sep(o);
     o_int(o, j->raw);
@@ -791,7 +854,7 @@ static void emit_job_row(Gen *g, const Job *j)
         o_str(o, "None assigned");
     o_sep(o);
     o_str(o, j->name);
-    o_ch(o, '\n');
+    o_end_row(g, j, from, 0);
     g->rows++;
 }
 
@@ -849,6 +912,7 @@ static void emit_step(Gen *g, const Job *j, StepKind k)
         }
     }
     o_line(o);
+    size_t from = o->len;
     o_job_id(o, j);
     o_ch(o, '.');
     o_str(o, suffix[k]);
@@ -906,7 +970,7 @@ static void emit_step(Gen *g, const Job *j, StepKind k)
         o_str(o, parts[j->part].interactive ? "bash" : (j->nodes > 1 ? "torchrun" : "python"));
     else
         o_str(o, suffix[k]);
-    o_ch(o, '\n');
+    o_end_row(g, j, from, 1);
     g->rows++;
 }
 
@@ -986,9 +1050,13 @@ static void generate(Gen *g, int64_t njobs)
 static void usage(FILE *f)
 {
     fprintf(f, "usage: gen_sacct --jobs N --seed S [--steps] [--cluster NAME] [--days D]\n"
-               "                 [--start YYYY-MM-DD] [--no-gpumem] > file\n"
+               "                 [--start YYYY-MM-DD] [--no-gpumem] [--wide] > file\n"
                "Writes a realistic `sacct -a -D -P` file of N jobs (header included).\n"
-               "--steps adds .batch/.extern (and some .0) step rows, about 3 lines per job.\n");
+               "--steps adds .batch/.extern (and some .0) step rows, about 3 lines per job.\n"
+               "--wide writes the 26-field export shape (JobID, JobIDRaw, JobName, User,\n"
+               "Group, Account, Partition, QOS, State, ..., NodeList, Cluster) instead of\n"
+               "the 24-field one (JobName last); the same jobs either way (a '|' in a\n"
+               "JobName becomes '/' there: not last, it would split the line).\n");
 }
 
 static int parse_i64(const char *s, int64_t *out)
@@ -1016,6 +1084,8 @@ int main(int argc, char **argv)
             return 0;
         } else if (strcmp(a, "--steps") == 0) {
             g.steps = 1;
+        } else if (strcmp(a, "--wide") == 0) {
+            g.wide = 1;
         } else if (strcmp(a, "--no-gpumem") == 0) {
             g.gpumem = 0;
         } else if (v && strcmp(a, "--jobs") == 0 && parse_i64(v, &njobs) == 0) {
@@ -1050,9 +1120,14 @@ int main(int argc, char **argv)
     if (!g.out.buf)
         die("out of memory");
     setup_users(&g);
-    o_str(&g.out, "JobID|JobIDRaw|Cluster|Partition|Account|User|State|ExitCode|Submit|"
-                  "Eligible|Start|End|Elapsed|ElapsedRaw|Timelimit|NNodes|NCPUS|ReqMem|MaxRSS|"
-                  "ReqTRES|AllocTRES|TRESUsageInMax|NodeList|JobName\n");
+    if (g.wide)
+        o_str(&g.out, "JobID|JobIDRaw|JobName|User|Group|Account|Partition|QOS|State|ExitCode|"
+                      "Submit|Eligible|Start|End|Elapsed|ElapsedRaw|Timelimit|NNodes|NCPUS|"
+                      "ReqMem|MaxRSS|ReqTRES|AllocTRES|TRESUsageInMax|NodeList|Cluster\n");
+    else
+        o_str(&g.out, "JobID|JobIDRaw|Cluster|Partition|Account|User|State|ExitCode|Submit|"
+                      "Eligible|Start|End|Elapsed|ElapsedRaw|Timelimit|NNodes|NCPUS|ReqMem|"
+                      "MaxRSS|ReqTRES|AllocTRES|TRESUsageInMax|NodeList|JobName\n");
     generate(&g, njobs);
     o_flush(&g.out);
     if (fflush(stdout) != 0)

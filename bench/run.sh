@@ -10,7 +10,14 @@
 # BENCH_IMPORT_RUNS (runs of each import, the fastest kept; 2),
 # CAPPLAN (binary, ./capplan), BENCH_KEEP_GOING=1 (carry on after a failed
 # row, exit 1 at the end), BENCH_TMPDIR (where the temporary folder goes, /tmp),
-# BENCH_TIMER=gnu-time|python3|none (how peak RSS is read; default: the first there).
+# BENCH_TIMER=gnu-time|python3|none (how peak RSS is read; default: the first there),
+# BENCH_DAYS (days the generated accounting spans; the generator's default:
+# about 1500 jobs a day, at most two years), BENCH_WIDE=0 (skip the 26-field
+# export shape of issue 14).
+#
+# Ten million jobs (issue 20; about 11 GB of sacct text and 1.7 GB of
+# database under BENCH_TMPDIR, roughly an hour on 2 cores):
+#   BENCH_SIZES=10000000 BENCH_DAYS=1825 BENCH_IMPORT_RUNS=1 make bench
 #
 # Every row of the table is one `bench_row` call:
 #   bench_row WHAT JOBS ROWS BASELINE_S CMD...
@@ -90,6 +97,7 @@ naive_sql() {
     esac
 }
 LINEARITY=""
+WIDE_LINEARITY=""
 BASE_LINEARITY=""
 
 # measure CMD...: runs CMD with stdout/stderr in $TMP/out, $TMP/err; sets
@@ -184,8 +192,10 @@ bench_size() {
     f=$TMP/sacct_$n.psv
     db=$TMP/capplan_$n.db
     FILE_MB=-
-    # shellcheck disable=SC2016 # $0..$3 are sh -c's own arguments
-    measure sh -c 'exec "$0" --jobs "$1" --seed "$2" --steps >"$3"' "$GEN" "$n" "$SEED" "$f"
+    days=${BENCH_DAYS:+--days $BENCH_DAYS}
+    # shellcheck disable=SC2016 # $0..$4 are sh -c's own arguments ($3: empty or --days D)
+    measure sh -c 'exec "$0" --jobs "$1" --seed "$2" --steps $3 >"$4"' "$GEN" "$n" "$SEED" \
+        "$days" "$f"
     [ "$M_RC" -eq 0 ] || die "gen_sacct failed (exit $M_RC): $(tail -n 3 "$TMP/err")"
     rows=$(($(wc -l <"$f") - 1))
     FILE_MB=$(awk -v b="$(wc -c <"$f")" 'BEGIN { printf "%.1f", b / 1048576 }')
@@ -207,6 +217,8 @@ bench_size() {
         NOTES="$NOTES
   $(fmt_jobs "$n"): $said"
     fi
+    # status reads the counts kept at import (issue 20): no scan.
+    bench_row "capplan status" "$n" "$rows" - "$CAPPLAN" --db "$db" status --json
     # The planner: profile + project beside pandas + scikit-learn doing the
     # same work (bench/baseline_plan.py) on the same database.
     if [ -n "$PYSK" ]; then
@@ -241,6 +253,41 @@ bench_size() {
     TUI_SAID="$TUI_SAID
   $(fmt_jobs "$n"): $(grep -E '^load|^redraw' "$TMP/out" | tr '\n' ';' | sed 's/;$//')"
 
+    # The report and the spreadsheet tables (issue 20 item 4).
+    bench_row "capplan export report.md" "$n" "$rows" - \
+        "$CAPPLAN" --db "$db" export "$TMP/report_$n.md"
+    bench_row "capplan export --csv" "$n" "$rows" - \
+        "$CAPPLAN" --db "$db" export --csv "$TMP/csv_$n"
+    rm -rf "$TMP/report_$n.md" "$TMP/report_${n}_files" "$TMP/report_files" "$TMP/csv_$n"
+    rm -f "$f" "$TMP"/*.db "$TMP"/*.db-*
+
+    # The wide export shape (issue 14 item 14: 26 fields, JobName third,
+    # Group, QOS, Cluster last): its own file, baseline and import.
+    [ "${BENCH_WIDE:-1}" = 0 ] || bench_wide "$n"
+
+}
+
+# bench_wide N: gen_sacct --wide, sqlite3's .import of it, capplan's import.
+bench_wide() {
+    n=$1
+    f=$TMP/sacct_wide_$n.psv
+    db=$TMP/capplan_wide_$n.db
+    FILE_MB=-
+    days=${BENCH_DAYS:+--days $BENCH_DAYS}
+    # shellcheck disable=SC2016,SC2086
+    measure sh -c 'exec "$0" --jobs "$1" --seed "$2" --steps --wide $3 >"$4"' "$GEN" "$n" \
+        "$SEED" "$days" "$f"
+    [ "$M_RC" -eq 0 ] || die "gen_sacct --wide failed (exit $M_RC): $(tail -n 3 "$TMP/err")"
+    rows=$(($(wc -l <"$f") - 1))
+    FILE_MB=$(awk -v b="$(wc -c <"$f")" 'BEGIN { printf "%.1f", b / 1048576 }')
+    print_row "gen_sacct --steps --wide" "$n" "$rows" "$M_S" "$M_RSS" -
+    import_best "sqlite3 .import wide" "$n" "$rows" - "$TMP/baseline_wide_$n.db" \
+        sqlite3 "$TMP/baseline_wide_$n.db" '.mode list' '.separator |' ".import \"$f\" t"
+    base=$BENCH_LAST_S
+    if import_best "capplan import sacct wide" "$n" "$rows" "$base" "$db" \
+        "$CAPPLAN" --db "$db" import sacct "$f"; then
+        WIDE_LINEARITY="$WIDE_LINEARITY  $(fmt_jobs "$n") $(per100k "$BENCH_LAST_S" "$n")"
+    fi
     rm -f "$f" "$TMP"/*.db "$TMP"/*.db-*
 }
 
@@ -259,6 +306,7 @@ echo "load average at the end: $(loadavg) (timings are wall clock: other work on
 echo "linearity, seconds per 100k jobs:"
 echo "  capplan import sacct:${LINEARITY:- (no successful run)}"
 echo "  sqlite3 .import:     $BASE_LINEARITY"
+[ -z "$WIDE_LINEARITY" ] || echo "  capplan import wide: $WIDE_LINEARITY"
 if [ -n "$NOTES" ]; then
     echo "capplan said:$NOTES"
 fi

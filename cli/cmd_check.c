@@ -37,7 +37,7 @@ static int exec_check(CliCtx *ctx, int argc, char **argv)
         return cli_error("%s: %d problem%s found (above); re-importing the accounting into a "
                          "new file rebuilds these tables",
                          ctx->db_path, n, n == 1 ? "" : "s");
-    printf("%s: ok (integrity, usage per month and the accounting window agree with the jobs)\n",
+    printf("%s: ok (integrity, usage per month, job counts and the accounting window agree with the jobs)\n",
            ctx->db_path);
     return 0;
 }

@@ -125,6 +125,7 @@ const CmdEntry cmd_export = {
     "  report.md         Markdown with a title block pandoc reads, tables that fit A4\n"
     "                    portrait (units in the column titles, wide tables split);\n"
     "                    charts as SVG in report_files/ beside it. Sections:\n"
+    "                       The decision on one page: use, need, gap, what to buy\n"
     "                     1 Summary: demand, capacity and gap per year and GPU memory\n"
     "                       class, the largest gaps, the scenario's parameters\n"
     "                     2 Research domains: GPU-hours, researchers, publications\n"

@@ -32,6 +32,13 @@ typedef struct UsageKey {
     int64_t month, cluster_id, account_id, user_id, partition_id;
 } UsageKey;
 
+/* What this transaction changed in job_counts (schema v16), per cluster. */
+typedef struct CountDelta {
+    int64_t jobs, attempts;
+    int64_t lo, hi; /* first submission > 0 and last submission; 0 / INT64_MIN none */
+    int touched;
+} CountDelta;
+
 typedef struct UsageSums {
     UsageKey key;
     int64_t jobs, attempts, gpu_jobs, waited, preempted;
@@ -54,6 +61,12 @@ struct Store {
     StrMap *usage_index; /* UsageKey bytes -> index in usage */
     UsageSums *usage;
     size_t nusage, capusage;
+    int64_t old_floor; /* store_watch_old: attempts with id <= it are "old" */
+    int touched_old;   /* ... and one of them was written or gained an attempt */
+    int late_attempts; /* since then, an attempt came after a later one of its job */
+    CountDelta *counts; /* per cluster id */
+    size_t ncounts;
+    sqlite3_stmt *counts_add;
     int bulk; /* the transaction runs under a rollback journal (store_begin_bulk) */
     int64_t win_lo, win_hi; /* this transaction's accounting window (acct_window); 0 none */
     char *path;             /* as opened */
@@ -62,6 +75,7 @@ struct Store {
 };
 
 static int journal_mode(Store *st, const char *mode);
+static void counts_clear(Store *st);
 
 static int db_err(Store *st, CpErr *err, const char *what)
 {
@@ -226,6 +240,18 @@ static int prepare_job_statements(Store *st, CpErr *err)
         return -1;
     if (prepare(st, "SELECT max(job_raw) FROM jobs WHERE cluster_id=?1", &st->max_raw_stmt,
                 err) < 0)
+        return -1;
+    if (prepare(st,
+                "INSERT INTO job_counts(cluster_id, jobs, attempts, first_submit, last_submit) "
+                "VALUES(?1, ?2, ?3, ?4, ?5) ON CONFLICT(cluster_id) DO UPDATE SET "
+                "jobs = jobs + excluded.jobs, attempts = attempts + excluded.attempts, "
+                "first_submit = CASE WHEN excluded.first_submit IS NULL THEN first_submit "
+                "  WHEN first_submit IS NULL THEN excluded.first_submit "
+                "  ELSE min(first_submit, excluded.first_submit) END, "
+                "last_submit = CASE WHEN excluded.last_submit IS NULL THEN last_submit "
+                "  WHEN last_submit IS NULL THEN excluded.last_submit "
+                "  ELSE max(last_submit, excluded.last_submit) END",
+                &st->counts_add, err) < 0)
         return -1;
     return prepare(st,
                    "INSERT INTO usage_month(month, cluster_id, account_id, user_id, "
@@ -407,6 +433,8 @@ void store_close(Store *st)
     sqlite3_finalize(st->unset_final);
     sqlite3_finalize(st->known_stmt);
     sqlite3_finalize(st->usage_add);
+    sqlite3_finalize(st->counts_add);
+    free(st->counts);
     sqlite3_finalize(st->max_raw_stmt);
     free(st->max_raw);
     strmap_free(st->usage_index);
@@ -426,6 +454,7 @@ int store_begin(Store *st, CpErr *err)
     strmap_clear(st->usage_index);
     st->nusage = 0;
     st->win_lo = st->win_hi = 0;
+    counts_clear(st);
     for (size_t i = 0; i < st->nmax_raw; i++)
         st->max_raw[i] = -1;
     if (exec_sql(st, "BEGIN IMMEDIATE", err) < 0)
@@ -479,6 +508,31 @@ void store_end_bulk(Store *st)
     st->bulk = 0;
 }
 
+static void counts_clear(Store *st)
+{
+    for (size_t i = 0; i < st->ncounts; i++) {
+        memset(&st->counts[i], 0, sizeof st->counts[i]);
+        st->counts[i].hi = INT64_MIN;
+    }
+}
+
+/* The delta of cluster id (grown on demand). */
+static CountDelta *counts_slot(Store *st, int64_t id)
+{
+    size_t i = id > 0 ? (size_t)id : 0;
+    if (i >= st->ncounts) {
+        size_t n = i + 16;
+        st->counts = xrealloc(st->counts, n * sizeof *st->counts);
+        for (size_t k = st->ncounts; k < n; k++) {
+            memset(&st->counts[k], 0, sizeof st->counts[k]);
+            st->counts[k].hi = INT64_MIN;
+        }
+        st->ncounts = n;
+    }
+    st->counts[i].touched = 1;
+    return &st->counts[i];
+}
+
 static int flush_usage(Store *st, CpErr *err)
 {
     sqlite3_stmt *s = st->usage_add;
@@ -505,6 +559,34 @@ static int flush_usage(Store *st, CpErr *err)
     }
     strmap_clear(st->usage_index);
     st->nusage = 0;
+    return 0;
+}
+
+/* job_counts' changes of this transaction, added to the table. */
+static int flush_counts(Store *st, CpErr *err)
+{
+    sqlite3_stmt *s = st->counts_add;
+    for (size_t i = 0; i < st->ncounts; i++) {
+        const CountDelta *c = &st->counts[i];
+        if (!c->touched)
+            continue;
+        sqlite3_bind_int64(s, 1, (int64_t)i);
+        sqlite3_bind_int64(s, 2, c->jobs);
+        sqlite3_bind_int64(s, 3, c->attempts);
+        if (c->lo > 0)
+            sqlite3_bind_int64(s, 4, c->lo);
+        else
+            sqlite3_bind_null(s, 4);
+        if (c->hi != INT64_MIN)
+            sqlite3_bind_int64(s, 5, c->hi);
+        else
+            sqlite3_bind_null(s, 5);
+        int rc = sqlite3_step(s);
+        sqlite3_reset(s);
+        if (rc != SQLITE_DONE)
+            return db_err(st, err, "write job counts");
+    }
+    counts_clear(st);
     return 0;
 }
 
@@ -557,9 +639,16 @@ static void window_add(Store *st, const CpJobRec *r)
         st->win_hi = b;
 }
 
+int store_flush(Store *st, CpErr *err)
+{
+    return flush_usage(st, err) < 0 || flush_counts(st, err) < 0 || flush_window(st, err) < 0
+               ? -1
+               : 0;
+}
+
 int store_commit(Store *st, CpErr *err)
 {
-    if (flush_usage(st, err) < 0 || flush_window(st, err) < 0)
+    if (store_flush(st, err) < 0)
         return -1;
     int rc = exec_sql(st, "COMMIT", err);
     if (rc == 0)
@@ -571,6 +660,7 @@ void store_rollback(Store *st)
 {
     strmap_clear(st->usage_index);
     st->nusage = 0;
+    counts_clear(st);
     if (!sqlite3_get_autocommit(st->db))
         exec_sql(st, "ROLLBACK", NULL);
     store_end_bulk(st);
@@ -1106,6 +1196,8 @@ int store_job_put(Store *st, int64_t import_id, const char *default_cluster,
             counts->unchanged++;
             return 0;
         }
+        if (same.id <= st->old_floor)
+            st->touched_old = 1;
         usage_apply(st, &same.facts, -1, same.final, 1);
         bind_job(st->update_job, import_id, r, ids, hash, same.final);
         sqlite3_bind_int64(st->update_job, 36, same.id);
@@ -1117,19 +1209,50 @@ int store_job_put(Store *st, int64_t import_id, const char *default_cluster,
         return 0;
     }
     int final = !latest.id || submit > latest.submit;
+    if (latest.id && latest.id <= st->old_floor)
+        st->touched_old = 1;
+    if (latest.id && !final)
+        st->late_attempts = 1;
     if (final && latest.id) {
         sqlite3_bind_int64(st->unset_final, 1, latest.id);
         if (step_done(st, st->unset_final, err, "update job") < 0)
             return -1;
         usage_apply(st, &latest.facts, -1, 1, 0);
+        counts_slot(st, ids[DICT_CLUSTER])->jobs--;
     }
     bind_job(st->insert_job, import_id, r, ids, hash, final);
     if (step_done(st, st->insert_job, err, "insert job") < 0)
         return -1;
     usage_apply(st, &f, +1, final, 1);
     window_add(st, r);
+    CountDelta *cd = counts_slot(st, ids[DICT_CLUSTER]);
+    cd->jobs += final;
+    cd->attempts++;
+    if (r->submit != CP_TIME_NONE) {
+        if (r->submit > 0 && (!cd->lo || r->submit < cd->lo))
+            cd->lo = r->submit;
+        if (r->submit > cd->hi)
+            cd->hi = r->submit;
+    }
     counts->added++;
     return 0;
+}
+
+void store_watch_old(Store *st, int64_t floor)
+{
+    st->old_floor = floor;
+    st->touched_old = 0;
+    st->late_attempts = 0;
+}
+
+int store_touched_old(const Store *st)
+{
+    return st->touched_old;
+}
+
+int store_late_attempts(const Store *st)
+{
+    return st->late_attempts;
 }
 
 int store_job_put_as(Store *st, int64_t import_id, const char *cluster, const CpJobRec *rec,

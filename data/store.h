@@ -67,6 +67,9 @@ int store_begin_bulk(Store *st, CpErr *err);
 /* Back to WAL mode after a bulk load (store_commit and store_rollback call
  * it; harmless otherwise). */
 void store_end_bulk(Store *st);
+/* Write what this transaction kept in memory (usage_month, job_counts and
+ * acct_window's changes) without committing; store_commit does it too. */
+int store_flush(Store *st, CpErr *err);
 int store_commit(Store *st, CpErr *err);
 void store_rollback(Store *st);
 
@@ -100,6 +103,16 @@ int store_job_put(Store *st, int64_t import_id, const char *default_cluster,
  * cluster (--cluster given to a trace import). */
 int store_job_put_as(Store *st, int64_t import_id, const char *cluster, const CpJobRec *rec,
                      StoreJobCounts *counts, CpErr *err);
+
+/* From now on, note whether store_job_put writes an attempt whose id is
+ * <= floor or adds an attempt to a job that has one (the statistics cache
+ * extends itself over an import that only appends new jobs). */
+void store_watch_old(Store *st, int64_t floor);
+/* 1 when it did since the last store_watch_old. */
+int store_touched_old(const Store *st);
+/* 1 when, since the last store_watch_old, an attempt was written after a
+ * later attempt of its job (so it has the higher id but is not final). */
+int store_late_attempts(const Store *st);
 
 /* Give the jobs of this import the GPU memory and utilisation measured by a
  * monitor (gpu_metrics, imported earlier), keyed by cluster and numeric job

@@ -55,10 +55,10 @@ static int integrity(sqlite3 *db, Say *s, int *corrupt, CpErr *err)
     return sqlrow_err(db, err, "integrity check");
 }
 
-/* One comparison: a statement giving (what usage_month holds, what the
+/* One comparison: a statement giving (what the kept table holds, what the
  * jobs give); a problem when they differ by more than tol (relative). */
 typedef struct Pair {
-    const char *what;
+    const char *table, *what;
     const char *sql;
     double tol;
 } Pair;
@@ -68,21 +68,31 @@ typedef struct Pair {
 #define ANCHOR "coalesce(start, submit)"
 
 static const Pair pairs[] = {
-    {"jobs", "SELECT (SELECT total(jobs) FROM usage_month), "
+    {"usage_month", "jobs", "SELECT (SELECT total(jobs) FROM usage_month), "
              "(SELECT count(*) FROM jobs WHERE final = 1 AND " ANCHOR " > 0)", 0},
-    {"attempts", "SELECT (SELECT total(attempts) FROM usage_month), "
+    {"usage_month", "attempts", "SELECT (SELECT total(attempts) FROM usage_month), "
                  "(SELECT count(*) FROM jobs WHERE " ANCHOR " > 0)", 0},
-    {"GPU jobs", "SELECT (SELECT total(gpu_jobs) FROM usage_month), "
+    {"usage_month", "GPU jobs", "SELECT (SELECT total(gpu_jobs) FROM usage_month), "
                  "(SELECT count(*) FROM jobs WHERE final = 1 AND gpus > 0 AND " ANCHOR " > 0)", 0},
-    {"preempted attempts", "SELECT (SELECT total(preempted) FROM usage_month), "
+    {"usage_month", "preempted attempts", "SELECT (SELECT total(preempted) FROM usage_month), "
                            "(SELECT count(*) FROM jobs WHERE state = ?1 AND " ANCHOR " > 0)", 0},
-    {"GPU-hours", "SELECT (SELECT total(gpu_hours) FROM usage_month), "
+    {"usage_month", "GPU-hours", "SELECT (SELECT total(gpu_hours) FROM usage_month), "
                   "(SELECT total(gpus * (" RUN_END " - start)) / 3600.0 FROM jobs "
                   "WHERE start IS NOT NULL AND " ANCHOR " > 0 AND " RUN_END " > start)", 1e-6},
-    {"CPU-hours", "SELECT (SELECT total(cpu_hours) FROM usage_month), "
+    {"usage_month", "CPU-hours", "SELECT (SELECT total(cpu_hours) FROM usage_month), "
                   "(SELECT total(max(coalesce(ncpus, 0), 0) * (" RUN_END " - start)) / 3600.0 "
                   "FROM jobs WHERE start IS NOT NULL AND " ANCHOR " > 0 AND " RUN_END " > start)",
      1e-6},
+    /* schema v16 (issue 20): what status reads */
+    {"job_counts", "jobs", "SELECT (SELECT total(jobs) FROM job_counts), "
+                           "(SELECT count(*) FROM jobs WHERE final = 1)", 0},
+    {"job_counts", "attempts", "SELECT (SELECT total(attempts) FROM job_counts), "
+                               "(SELECT count(*) FROM jobs)", 0},
+    {"job_counts", "first submission (epoch s)",
+     "SELECT (SELECT min(first_submit) FROM job_counts), "
+     "(SELECT min(submit) FROM jobs WHERE submit > 0)", 0},
+    {"job_counts", "last submission (epoch s)",
+     "SELECT (SELECT max(last_submit) FROM job_counts), (SELECT max(submit) FROM jobs)", 0},
 };
 
 static int compare(sqlite3 *db, const Pair *p, Say *s, CpErr *err)
@@ -99,7 +109,7 @@ static int compare(sqlite3 *db, const Pair *p, Say *s, CpErr *err)
         return sqlrow_err(db, err, p->what);
     if (fabs(kept - jobs) > p->tol * fmax(1.0, fabs(jobs))) {
         char line[256];
-        snprintf(line, sizeof line, "usage_month: %s %.6g, the jobs table gives %.6g", p->what,
+        snprintf(line, sizeof line, "%s: %s %.6g, the jobs table gives %.6g", p->table, p->what,
                  kept, jobs);
         say(s, line);
     }

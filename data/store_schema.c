@@ -292,6 +292,18 @@ static const char v15[] =
     "      WHERE submit > 0 AND import_id IS NOT NULL GROUP BY import_id) AS s\n"
     "WHERE s.import_id = imports.id;\n";
 
+/* Version 16 (issue 20): what `capplan status` prints about the jobs, kept
+ * per cluster as jobs are written (data/store.c), so that status never
+ * scans the jobs table: jobs (final attempts), attempts, the first
+ * submission (> 0) and the last one. Filled here from the jobs a database
+ * already holds; `capplan check` compares it with the jobs table. */
+static const char v16[] =
+    "CREATE TABLE job_counts(cluster_id INTEGER PRIMARY KEY, jobs INTEGER NOT NULL DEFAULT 0,\n"
+    "  attempts INTEGER NOT NULL DEFAULT 0, first_submit INTEGER, last_submit INTEGER);\n"
+    "INSERT INTO job_counts(cluster_id, jobs, attempts, first_submit, last_submit)\n"
+    "SELECT cluster_id, sum(final = 1), count(*), min(CASE WHEN submit > 0 THEN submit END),\n"
+    "  max(submit) FROM jobs GROUP BY cluster_id;\n";
+
 const char *const store_migrations[] = {v1,  v2,  v3,  v4,  v5,  v6,  v7,  v8,
-                                        v9,  v10, v11, v12, v13, v14, v15};
+                                        v9,  v10, v11, v12, v13, v14, v15, v16};
 const int store_nmigrations = (int)(sizeof store_migrations / sizeof store_migrations[0]);

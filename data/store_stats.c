@@ -19,6 +19,7 @@ _Static_assert(STATS_ST_COMPLETED == (int)CP_ST_COMPLETED &&
                "core/stats.h numbers states as data/jobrec.h");
 
 #define CACHE_CHUNK 65536   /* records per BLOB of the cache */
+#define EXTEND_CHUNK 8192   /* ... of those an import appends (its memory stays small) */
 #define CACHE_LAYOUT 3      /* bump when StatsJob changes meaning */
 #define GPU_TYPES_MAX 65535 /* StatsJob.gpu_type is 16 bits */
 
@@ -361,12 +362,23 @@ static void scan_earlier(Scan *sc, const StatsJob *j)
         sc->preempted[idx] = 1;
 }
 
-static void job_row(sqlite3_stmt *s, void *ctx)
+/* The columns a StatsJob is read from, in job_fill's order. */
+#define JOB_SQL                                                                           \
+    "SELECT cluster_id, job_raw, submit, start, end_time, elapsed, timelimit, "           \
+    "ncpus, coalesce(user_id, 0), coalesce(account_id, 0), "                             \
+    "coalesce(partition_id, 0), gpus, gpu_util, gpu_mem_gib, gpu_mem_source, "           \
+    "max_rss_mib, req_mem_mib, total_cpu_s, gpu_type, state, final FROM jobs"
+
+static uint32_t col_raw32(sqlite3_stmt *s, int i)
 {
-    Scan *sc = ctx;
-    StatsJob *j = vec_push(&sc->v);
-    int64_t raw = sqlite3_column_int64(s, 1);
-    j->job_raw = raw > 0 && raw <= (int64_t)UINT32_MAX ? (uint32_t)raw : 0;
+    int64_t raw = sqlite3_column_int64(s, i);
+    return raw > 0 && raw <= (int64_t)UINT32_MAX ? (uint32_t)raw : 0;
+}
+
+/* *j (zeroed) from a JOB_SQL row. */
+static void job_fill(Scan *sc, sqlite3_stmt *s, StatsJob *j)
+{
+    j->job_raw = col_raw32(s, 1);
     j->submit = col_epoch32(s, 2);
     j->start = col_epoch32(s, 3);
     int64_t end = col_time(s, 4);
@@ -392,27 +404,37 @@ static void job_row(sqlite3_stmt *s, void *ctx)
     j->state = (uint8_t)sqlite3_column_int(s, 19);
     j->flags = (uint8_t)((sqlite3_column_int(s, 20) ? STATS_JOB_FINAL : 0) |
                          (sqlite3_column_int(s, 14) >= 1 ? STATS_JOB_MEM_MEASURED : 0));
+}
+
+static void job_row(sqlite3_stmt *s, void *ctx)
+{
+    Scan *sc = ctx;
+    StatsJob *j = vec_push(&sc->v);
+    job_fill(sc, s, j);
     if (!(j->flags & STATS_JOB_FINAL))
         scan_earlier(sc, j);
 }
 
-/* Final attempts learn their job's first submission and preemptions. */
+/* A final attempt learns its job's first submission and preemptions. */
+static void link_one(const Scan *sc, StatsJob *j)
+{
+    int64_t key[2] = {j->cluster, j->job_raw}, idx;
+    if (!(j->flags & STATS_JOB_FINAL) ||
+        !strmap_get(sc->earlier, (const char *)key, sizeof key, &idx))
+        return;
+    if (j->submit && sc->first[idx] < j->submit)
+        j->first_ago = clamp32(j->submit - sc->first[idx]);
+    if (sc->preempted[idx])
+        j->flags |= STATS_JOB_WAS_PREEMPTED;
+}
+
 static void scan_link(Scan *sc)
 {
     StoreStatsData *d = sc->d;
     if (sc->nfirst == 0)
         return;
-    for (size_t i = 0; i < d->in.njobs; i++) {
-        StatsJob *j = &d->jobs[i];
-        int64_t key[2] = {j->cluster, j->job_raw}, idx;
-        if (!(j->flags & STATS_JOB_FINAL) ||
-            !strmap_get(sc->earlier, (const char *)key, sizeof key, &idx))
-            continue;
-        if (j->submit && sc->first[idx] < j->submit)
-            j->first_ago = clamp32(j->submit - sc->first[idx]);
-        if (sc->preempted[idx])
-            j->flags |= STATS_JOB_WAS_PREEMPTED;
-    }
+    for (size_t i = 0; i < d->in.njobs; i++)
+        link_one(sc, &d->jobs[i]);
 }
 
 static int scan_jobs(sqlite3 *db, StoreStatsData *d, CpErr *err)
@@ -423,12 +445,7 @@ static int scan_jobs(sqlite3 *db, StoreStatsData *d, CpErr *err)
     sc.v = (Vec){(void **)&d->jobs, &d->in.njobs, 0, sizeof *d->jobs};
     sc.types = strmap_new();
     sc.earlier = strmap_new();
-    int rc = each_row(db,
-                      "SELECT cluster_id, job_raw, submit, start, end_time, elapsed, timelimit, "
-                      "ncpus, coalesce(user_id, 0), coalesce(account_id, 0), "
-                      "coalesce(partition_id, 0), gpus, gpu_util, gpu_mem_gib, gpu_mem_source, "
-                      "max_rss_mib, req_mem_mib, total_cpu_s, gpu_type, state, final FROM jobs",
-                      job_row, &sc, "read jobs", err);
+    int rc = each_row(db, JOB_SQL, job_row, &sc, "read jobs", err);
     if (rc == 0)
         scan_link(&sc);
     strmap_free(sc.types);
@@ -727,4 +744,170 @@ int store_stats_forget(Store *st, CpErr *err)
     if (sqlite3_exec(db, "DELETE FROM stats_cache", NULL, NULL, NULL) != SQLITE_OK)
         return sqlrow_err(db, err, "clear the statistics cache");
     return 0;
+}
+
+/* ---- the import extends the cache (issue 20) ---- */
+
+/* A non-final attempt's (cluster, job_raw, submit, state), as job_fill
+ * reads them, for the job's first submission and preemptions. */
+static void earlier_row(sqlite3_stmt *s, void *ctx)
+{
+    StatsJob j;
+    memset(&j, 0, sizeof j);
+    j.cluster = col_id16(s, 0);
+    j.job_raw = col_raw32(s, 1);
+    j.submit = col_epoch32(s, 2);
+    j.state = (uint8_t)sqlite3_column_int(s, 3);
+    scan_earlier(ctx, &j);
+}
+
+/* Run sql (one parameter: ?1 = since) row by row. */
+static int each_since(sqlite3 *db, const char *sql, int64_t since,
+                      void (*row)(sqlite3_stmt *s, void *ctx), void *ctx, CpErr *err)
+{
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK)
+        return sqlrow_err(db, err, "extend the statistics cache");
+    sqlite3_bind_int64(s, 1, since);
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+        row(s, ctx);
+    sqlite3_finalize(s);
+    return rc == SQLITE_DONE ? 0 : sqlrow_err(db, err, "extend the statistics cache");
+}
+
+int store_stats_mark(Store *st, StoreStatsMark *m, CpErr *err)
+{
+    sqlite3 *db = store_db(st);
+    memset(m, 0, sizeof *m);
+    m->since_id = store_scalar(st, "SELECT coalesce(max(id), 0) FROM jobs");
+    if (m->since_id < 0)
+        return sqlrow_err(db, err, "read the jobs' state");
+    if (fingerprint(db, m->fp, sizeof m->fp, err) < 0)
+        return -1;
+    StoreStatsData *d = xcalloc(1, sizeof *d);
+    size_t njobs, nusage;
+    m->usable = m->since_id == 0 || cache_header(db, d, m->fp, &njobs, &nusage);
+    store_stats_free(d);
+    store_watch_old(st, m->since_id);
+    return 0;
+}
+
+/* The attempts with id > since, linked among themselves, appended as the
+ * cache's parts after part; *n their number. A job's earlier attempts
+ * come before its final one in id order unless the import said otherwise
+ * (store_late_attempts: then sc->earlier was filled beforehand). */
+static int append_jobs(sqlite3 *db, Scan *sc, int64_t since, int64_t part, sqlite3_stmt *ins,
+                       const char *fp, size_t *n, CpErr *err)
+{
+    sqlite3_stmt *s;
+    *n = 0;
+    if (sqlite3_prepare_v2(db, JOB_SQL " WHERE id > ?1 ORDER BY id", -1, &s, NULL) != SQLITE_OK)
+        return sqlrow_err(db, err, "extend the statistics cache");
+    sqlite3_bind_int64(s, 1, since);
+    StatsJob *buf = xmalloc(EXTEND_CHUNK * sizeof *buf);
+    size_t k = 0;
+    int rc, bad = 0;
+    for (;;) {
+        rc = sqlite3_step(s);
+        if (rc == SQLITE_ROW) {
+            memset(&buf[k], 0, sizeof buf[k]);
+            job_fill(sc, s, &buf[k]);
+            if (buf[k].flags & STATS_JOB_FINAL)
+                link_one(sc, &buf[k]);
+            else
+                scan_earlier(sc, &buf[k]);
+            k++;
+        }
+        if (k == EXTEND_CHUNK || (rc != SQLITE_ROW && k > 0)) {
+            bad |= put_part(ins, ++part, fp, buf, k * sizeof *buf) < 0;
+            *n += k;
+            k = 0;
+        }
+        if (rc != SQLITE_ROW || bad)
+            break;
+    }
+    free(buf);
+    sqlite3_finalize(s);
+    return rc == SQLITE_DONE && !bad ? 0 : sqlrow_err(db, err, "extend the statistics cache");
+}
+
+/* The usage rows as parts -1, -2, ... (replacing those there). */
+static int write_usage(sqlite3 *db, StoreStatsData *d, sqlite3_stmt *ins, const char *fp,
+                       CpErr *err)
+{
+    if (exec(db, "DELETE FROM stats_cache WHERE part < 0") < 0 || load_usage(db, d, err) < 0)
+        return sqlrow_err(db, err, "extend the statistics cache");
+    for (size_t i = 0, part = 1; i < d->in.nusage; i += CACHE_CHUNK, part++) {
+        size_t n = d->in.nusage - i < CACHE_CHUNK ? d->in.nusage - i : CACHE_CHUNK;
+        if (put_part(ins, -(int64_t)part, fp, d->usage + i, n * sizeof *d->usage) < 0)
+            return sqlrow_err(db, err, "extend the statistics cache");
+    }
+    return 0;
+}
+
+static int extend(Store *st, const StoreStatsMark *m, StoreStatsData *d, Scan *sc,
+                  sqlite3_stmt *ins, CpErr *err)
+{
+    sqlite3 *db = store_db(st);
+    size_t old_jobs = 0, old_usage = 0;
+    int64_t part = 0;
+    if (m->since_id > 0) {
+        if (!cache_header(db, d, m->fp, &old_jobs, &old_usage))
+            return 0; /* gone meanwhile: the next load rebuilds it */
+        part = store_scalar(st, "SELECT coalesce(max(part), 0) FROM stats_cache");
+        if (part < 0)
+            return sqlrow_err(db, err, "extend the statistics cache");
+    } else if (exec(db, "DELETE FROM stats_cache") < 0) {
+        return sqlrow_err(db, err, "extend the statistics cache");
+    }
+    for (size_t i = 1; i < d->nnames[N_GPU_TYPES]; i++)
+        strmap_put(sc->types, d->names[N_GPU_TYPES][i], strlen(d->names[N_GPU_TYPES][i]),
+                   (int64_t)i);
+    char fp[160];
+    size_t added;
+    if (fingerprint(db, fp, sizeof fp, err) < 0 ||
+        (store_late_attempts(st) &&
+         each_since(db,
+                    "SELECT cluster_id, job_raw, submit, state FROM jobs WHERE id > ?1 AND final = 0",
+                    m->since_id, earlier_row, sc, err) < 0) ||
+        append_jobs(db, sc, m->since_id, part, ins, fp, &added, err) < 0 ||
+        write_usage(db, d, ins, fp, err) < 0)
+        return -1;
+    d->in.njobs = old_jobs + added;
+    CpBuf h;
+    cpbuf_init(&h);
+    header_blob(d, &h);
+    int rc = put_part(ins, 0, fp, h.data, h.len);
+    cpbuf_done(&h);
+    return rc == 0 ? 0 : sqlrow_err(db, err, "extend the statistics cache");
+}
+
+int store_stats_extend(Store *st, const StoreStatsMark *m, CpErr *err)
+{
+    if (!m->usable || store_touched_old(st))
+        return 0;
+    if (store_flush(st, err) < 0) /* usage_month as the commit will leave it */
+        return -1;
+    sqlite3 *db = store_db(st);
+    sqlite3_stmt *ins;
+    if (sqlite3_prepare_v2(db,
+                           "INSERT OR REPLACE INTO stats_cache(part, fingerprint, data) "
+                           "VALUES(?1, ?2, ?3)",
+                           -1, &ins, NULL) != SQLITE_OK)
+        return sqlrow_err(db, err, "extend the statistics cache");
+    StoreStatsData *d = xcalloc(1, sizeof *d);
+    Scan sc;
+    memset(&sc, 0, sizeof sc);
+    sc.d = d;
+    sc.types = strmap_new();
+    sc.earlier = strmap_new();
+    int rc = extend(st, m, d, &sc, ins, err);
+    sqlite3_finalize(ins);
+    strmap_free(sc.types);
+    strmap_free(sc.earlier);
+    free(sc.first);
+    free(sc.preempted);
+    store_stats_free(d);
+    return rc;
 }

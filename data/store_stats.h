@@ -43,6 +43,23 @@ int store_stats_cached(const StoreStatsData *d);
  * the next `capplan stats` to be fast. 0, or -1 with err. */
 int store_stats_refresh(Store *st, CpErr *err);
 
+/* The import keeps the cache current (issue 20): store_stats_mark, inside
+ * the import's transaction before any job is written, notes the state of
+ * the jobs and whether the cache describes it; store_stats_extend, before
+ * the commit, appends the import's new attempts to the cache (read once
+ * more, in chunks: memory does not grow with the jobs) and rewrites the
+ * usage rows and the header, so that the first `capplan stats` after an
+ * import reads the cache. When the import rewrote or added to jobs the
+ * cache already held, or the cache was stale, it does nothing (the next
+ * load rescans, as before). 0, or -1 with err on a database error. */
+typedef struct StoreStatsMark {
+    char fp[160];
+    int64_t since_id; /* the highest attempt id before the import */
+    int usable;       /* the cache describes the jobs up to since_id */
+} StoreStatsMark;
+int store_stats_mark(Store *st, StoreStatsMark *m, CpErr *err);
+int store_stats_extend(Store *st, const StoreStatsMark *m, CpErr *err);
+
 /* Drop the cache (the next load scans). 0, or -1 with err. */
 int store_stats_forget(Store *st, CpErr *err);
 

@@ -1,4 +1,5 @@
-/* store_status: what `capplan status` prints, counted in SQL. A failed
+/* store_status: what `capplan status` prints, read from the counts kept at
+ * import (job_counts, usage_month) and the small reference tables. A failed
  * count is an error (a corrupt page), never a 0. */
 #include <sqlite3.h>
 #include <stdlib.h>
@@ -48,6 +49,41 @@ static int named_counts(Store *st, const char *sql, StoreNamedCount **out, int *
     return rc == SQLITE_DONE ? 0 : -1;
 }
 
+/* The jobs' counts: from job_counts (schema v16, kept at import: no scan),
+ * else, on an older database opened read-only, counted in the jobs table. */
+static int job_figures(Store *st, StoreStatus *o, CpErr *err)
+{
+    int kept = store_scalar(st, "SELECT count(*) FROM sqlite_master WHERE type = 'table' "
+                                "AND name = 'job_counts'") > 0;
+    struct {
+        int64_t *out;
+        const char *kept, *scan;
+    } counts[] = {
+        {&o->jobs, "SELECT total(jobs) FROM job_counts", "SELECT count(*) FROM jobs WHERE final=1"},
+        {&o->attempts, "SELECT total(attempts) FROM job_counts", "SELECT count(*) FROM jobs"},
+    };
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++)
+        if (status_count(st, kept ? counts[i].kept : counts[i].scan, counts[i].out, err) < 0)
+            return -1;
+    o->first_submit = o->last_submit = CP_TIME_NONE;
+    if (o->attempts > 0 &&
+        (status_count(st,
+                      kept ? "SELECT min(first_submit) FROM job_counts"
+                           : "SELECT min(submit) FROM jobs WHERE submit > 0",
+                      &o->first_submit, err) < 0 ||
+         status_count(st,
+                      kept ? "SELECT max(last_submit) FROM job_counts"
+                           : "SELECT max(submit) FROM jobs",
+                      &o->last_submit, err) < 0))
+        return -1;
+    return named_counts(st,
+                        kept ? "SELECT c.name, coalesce(k.jobs, 0) FROM clusters c LEFT JOIN "
+                               "job_counts k ON k.cluster_id = c.id ORDER BY c.name"
+                             : "SELECT c.name, count(j.id) FROM clusters c LEFT JOIN jobs j "
+                               "ON j.cluster_id=c.id AND j.final=1 GROUP BY c.id ORDER BY c.name",
+                        &o->clusters, &o->nclusters, err);
+}
+
 int store_status(Store *st, StoreStatus *o, CpErr *err)
 {
     sqlite3 *db = store_db(st);
@@ -56,8 +92,6 @@ int store_status(Store *st, StoreStatus *o, CpErr *err)
         int64_t *out;
         const char *sql;
     } counts[] = {
-        {&o->jobs, "SELECT count(*) FROM jobs WHERE final=1"},
-        {&o->attempts, "SELECT count(*) FROM jobs"},
         {&o->users, "SELECT count(*) FROM users"},
         {&o->accounts, "SELECT count(*) FROM accounts"},
         {&o->groups, "SELECT count(DISTINCT group_name) FROM people"},
@@ -72,12 +106,6 @@ int store_status(Store *st, StoreStatus *o, CpErr *err)
     for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++)
         if (status_count(st, counts[i].sql, counts[i].out, err) < 0)
             return -1;
-    o->first_submit = o->last_submit = CP_TIME_NONE;
-    if (o->attempts > 0 &&
-        (status_count(st, "SELECT min(submit) FROM jobs WHERE submit > 0", &o->first_submit,
-                      err) < 0 ||
-         status_count(st, "SELECT max(submit) FROM jobs", &o->last_submit, err) < 0))
-        return -1;
     sqlite3_stmt *s;
     if (sqlite3_prepare_v2(db, "SELECT total(gpu_hours), total(cpu_hours) FROM usage_month",
                            -1, &s, NULL) != SQLITE_OK)
@@ -90,10 +118,7 @@ int store_status(Store *st, StoreStatus *o, CpErr *err)
     sqlite3_finalize(s);
     if (rc != SQLITE_ROW)
         return sqlrow_err(db, err, "status");
-    if (named_counts(st,
-                     "SELECT c.name, count(j.id) FROM clusters c LEFT JOIN jobs j "
-                     "ON j.cluster_id=c.id AND j.final=1 GROUP BY c.id ORDER BY c.name",
-                     &o->clusters, &o->nclusters, err) < 0)
+    if (job_figures(st, o, err) < 0)
         return -1;
     return named_counts(st,
                         "SELECT kind || ' ' || path || ' (' || coalesce(format,'') || ')', "

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/backtest.h"
 #include "core/stats.h"
 #include "data/store_stats.h"
 #include "data/store_sources.h"
@@ -66,26 +67,57 @@ static int gather_plan(Report *r, Store *st, CpErr *err)
     return 0;
 }
 
+/* The first page's figures of a rolling backtest over every cut: the
+ * 80th percentile of log(actual / forecast) over the cuts the ranges use
+ * (both totals above 0), the mean |error| and the bias. */
+static void bt_summarise(const PlanBacktest *b, RBtSummary *s)
+{
+    double *lr = xcalloc((size_t)b->ncuts + 1, sizeof *lr);
+    int n = 0;
+    for (int i = 0; i < b->ncuts; i++)
+        if (b->cuts[i].model > 0 && b->cuts[i].actual > 0)
+            lr[n++] = log(b->cuts[i].actual / b->cuts[i].model);
+    s->ncuts = n;
+    s->q80 = n >= PROJ_MIN_CUTS ? backtest_percentile(lr, n, 80) : NAN;
+    s->mae = b->mae_model;
+    s->bias = b->bias_model;
+    free(lr);
+}
+
 /* The backtest cut: the first of the month 12 months before the plan's
- * t0, as `capplan project --backtest` would take it. */
+ * t0, as `capplan project --backtest` would take it. The rolling backtest
+ * over every cut runs first: when its last cut is that one, its detail
+ * is the same and is kept. */
 static void gather_backtest(Report *r, Store *st)
 {
     PlanOpts o;
     CpErr e;
     memset(&o, 0, sizeof o);
-    o.cut = stats_month_start(stats_month_of(plan_add_months(r->plan->win_end, -12)));
+    r->bts.q80 = NAN;
     if (r->plan->nusers == 0) {
         snprintf(r->bt_why, sizeof r->bt_why, "no job to fit on");
         return;
     }
-    if (plan_backtest(st, &o, &r->bt, &e) < 0) {
-        snprintf(r->bt_why, sizeof r->bt_why, "%s", e.msg);
-        return;
+    int64_t cut = stats_month_start(stats_month_of(plan_add_months(r->plan->win_end, -12)));
+    PlanBacktest all;
+    int have_all = plan_backtest(st, &o, &all, &e) == 0;
+    if (have_all)
+        bt_summarise(&all, &r->bts);
+    o.cut = cut;
+    if (have_all && all.ncuts > 0 && all.cut == cut)
+        r->bt = all;
+    else {
+        if (have_all)
+            plan_backtest_free(&all);
+        if (plan_backtest(st, &o, &r->bt, &e) < 0) {
+            snprintf(r->bt_why, sizeof r->bt_why, "%s", e.msg);
+            return;
+        }
     }
     if (r->bt.users == 0) {
-        char cut[16];
-        rpt_date(o.cut, cut, sizeof cut);
-        snprintf(r->bt_why, sizeof r->bt_why, "no job in the 12 months before %s to fit on", cut);
+        char c[16];
+        rpt_date(o.cut, c, sizeof c);
+        snprintf(r->bt_why, sizeof r->bt_why, "no job in the 12 months before %s to fit on", c);
         plan_backtest_free(&r->bt);
         return;
     }
@@ -402,6 +434,33 @@ void rpt_pivot_free(RPivot *p)
     memset(p, 0, sizeof *p);
 }
 
+const char *rpt_domain_colour(const Report *r, const char *domain)
+{
+    const Plan *p = r->plan;
+    for (int i = 0; i < p->ndomains; i++)
+        if (strcmp(p->domains[i], domain) == 0)
+            return svg_colour((size_t)i);
+    /* a domain of the usage the projection does not know: after them, in
+     * the order the domains table first shows it */
+    const StatsTable *t = rpt_table(r, RS_DOMAINS_YEAR, "domains");
+    size_t k = (size_t)p->ndomains;
+    for (size_t row = 0; t && row < t->nrows; row++) {
+        const StatsCell *c = stats_table_cell(t, row, "domain");
+        const char *d = c && c->text ? c->text : "";
+        int seen = 0;
+        for (int i = 0; i < p->ndomains && !seen; i++)
+            seen = strcmp(p->domains[i], d) == 0;
+        for (size_t q = 0; q < row && !seen; q++) {
+            const StatsCell *e = stats_table_cell(t, q, "domain");
+            seen = e && e->text && strcmp(e->text, d) == 0;
+        }
+        if (strcmp(d, domain) == 0)
+            return svg_colour(k);
+        k += !seen;
+    }
+    return svg_colour(k);
+}
+
 int rpt_chart(FILE *out, const char *dir, const char *rel, const char *name, const char *alt,
               const SvgChart *c, CpErr *err)
 {
@@ -462,8 +521,8 @@ static int sources_fn(const Report *r, FILE *out, const char *dir, const char *r
     return rpt_sources(r, out, err);
 }
 
-/* The sections in the report's order (index: REPORT_*). A first page
- * before them is one more entry written by report_body. */
+/* The sections in the report's order (index: REPORT_*). The first page
+ * before them (REPORT_FIRST, index 0) is reports/report_decide.c's. */
 static const struct {
     const char *title;
     SectionFn fn;
@@ -482,12 +541,16 @@ static const struct {
 
 const char *report_section_title(int s)
 {
-    return s >= 1 && s <= REPORT_NSECTIONS ? sections[s].title : NULL;
+    return s == REPORT_FIRST ? RPT_FIRST_TITLE
+           : s >= 1 && s <= REPORT_NSECTIONS ? sections[s].title
+                                             : NULL;
 }
 
 int report_section(const Report *r, int section, FILE *out, const char *dir, const char *rel,
                    CpErr *err)
 {
+    if (section == REPORT_FIRST)
+        return rpt_first_page(r, out, dir, rel, err);
     if (section < 1 || section > REPORT_NSECTIONS)
         return cp_err_set(err, "no section %d", section);
     fprintf(out, "## %d. %s\n\n", section, sections[section].title);
@@ -548,9 +611,8 @@ static int report_body(const Report *r, const char *dir, const char *rel, char *
         return cp_err_set(err, "out of memory");
     title_block(r, f);
     intro(r, f);
-    /* a first page that decides goes here, before section 1 */
     int rc = 0;
-    for (int s = 1; s <= REPORT_NSECTIONS && rc == 0; s++)
+    for (int s = REPORT_FIRST; s <= REPORT_NSECTIONS && rc == 0; s++)
         rc = report_section(r, s, f, dir, rel, err);
     fclose(f);
     if (rc < 0) {

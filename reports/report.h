@@ -40,8 +40,10 @@ typedef struct ReportOpts {
     int bom;               /* CSV files start with a UTF-8 byte order mark */
 } ReportOpts;
 
-/* The sections, in the report's order. */
+/* The sections, in the report's order; REPORT_FIRST is the first page
+ * before them (a heading without a number). */
 enum {
+    REPORT_FIRST = 0,
     REPORT_SUMMARY = 1,
     REPORT_DOMAINS,
     REPORT_USAGE,
@@ -55,7 +57,8 @@ enum {
     REPORT_NSECTIONS = REPORT_SOURCES
 };
 
-/* The title of section s (REPORT_*), NULL when there is none. Static. */
+/* The title of section s (REPORT_*, REPORT_FIRST too), NULL when there is
+ * none. Static. */
 const char *report_section_title(int s);
 
 /* Gather everything the report and the CSV show. The strings of o are
@@ -76,7 +79,7 @@ int report_write_md(const Report *r, const char *path, CpErr *err);
  * temporary folder beside path, removed after. 0, or -1 with err. */
 int report_write_html(const Report *r, const char *path, CpErr *err);
 
-/* One section (REPORT_*) as Markdown on out. Charts are written into
+/* One section (REPORT_*; REPORT_FIRST: the first page) as Markdown on out. Charts are written into
  * files_dir when it is not NULL, and linked as files_rel/NAME.svg. For the
  * tests and for report_write_md. 0, or -1 with err (a chart not written). */
 int report_section(const Report *r, int section, FILE *out, const char *files_dir,

@@ -29,6 +29,15 @@ enum {
     RS_COUNT
 };
 
+/* What the first page says of the rolling backtest over every cut (the
+ * one behind the p10-p90 ranges). */
+typedef struct RBtSummary {
+    int ncuts;                /* cuts scored on the institute total; 0: none */
+    double q80;               /* 80th percentile of log(actual / forecast), NAN below
+                                 PROJ_MIN_CUTS */
+    double mae, bias;         /* mean |error| and mean error of the total forecast */
+} RBtSummary;
+
 struct Report {
     ReportOpts o;
     const char *scenario;     /* "base" or o.scenario */
@@ -40,6 +49,7 @@ struct Report {
     int skipped;
     PlanBacktest bt;
     int have_bt;
+    RBtSummary bts;           /* the rolling backtest over every cut (the first page) */
     char bt_why[CP_ERR_MAX];  /* why there is no backtest */
     void *stats_data;         /* StoreStatsData */
     unsigned stats_needs;     /* what stats_data holds (STATS_NEED_* bits) */
@@ -86,6 +96,11 @@ const StatsTable *rpt_table(const Report *r, int run, const char *key);
 int rpt_chart(FILE *out, const char *dir, const char *rel, const char *name, const char *alt,
               const SvgChart *c, CpErr *err);
 
+/* The colour of a research domain in every chart: the projection's
+ * domains in their order, then the usage's others as the domains table
+ * first lists them (svg_colour). Static. */
+const char *rpt_domain_colour(const Report *r, const char *domain);
+
 /* A pivot of a stats table for a chart: x labels and series names in the
  * order they first appear, v[s * nx + i] the value (NaN when absent).
  * Owned: rpt_pivot_free. Names of series in column "group"/"user" go
@@ -127,6 +142,13 @@ int rpt_allocation(const Report *r, FILE *out, CpErr *err);
  * name, or NULL past the last table (nothing allocated). */
 const char *rpt_csv_table(const Report *r, size_t i, char **text, size_t *len,
                           const char *const **totals);
+
+/* The first page (reports/report_decide.c): today's use and capacity, the
+ * need per year with its range, the gap per memory class, the purchase
+ * that covers the p80 need, and how sure it is. Its heading is
+ * RPT_FIRST_TITLE. */
+#define RPT_FIRST_TITLE "The decision on one page"
+int rpt_first_page(const Report *r, FILE *out, const char *dir, const char *rel, CpErr *err);
 
 /* Where the figures come from (reports/report_sources.c). */
 int rpt_sources(const Report *r, FILE *out, CpErr *err);

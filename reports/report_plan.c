@@ -28,23 +28,65 @@ static const char *unit_gpus(const Report *r)
 
 /* ---- 1. summary ---- */
 
+/* A projected year on a chart's axis: "y1 2026-27". */
+static void axis_year(const Report *r, int y, char *buf, size_t n)
+{
+    int64_t f, t;
+    char a[16], b[16];
+    projection_year_span(r->plan->model, y, &f, &t);
+    rpt_date(f, a, sizeof a);
+    rpt_date(t, b, sizeof b);
+    snprintf(buf, n, "y%d %.4s-%.2s", y, a, b + 2);
+}
+
+/* The summary chart: past use (each calendar year of the data), the
+ * projected need by memory class with its p10-p90 band, and capacity over
+ * both, on one scale. */
 static int summary_chart(const Report *r, FILE *out, const char *dir, const char *rel,
                          CpErr *err)
 {
-    int Y = r->res->nyears;
-    char xl[PROJ_MAX_YEARS][16];
-    const char *xs[PROJ_MAX_YEARS];
-    double v[2 * PROJ_MAX_YEARS];
-    for (int y = 0; y < Y; y++) {
-        snprintf(xl[y], sizeof xl[y], "y%d", y + 1);
-        xs[y] = xl[y];
-        v[y] = r->res->total[y].demand;
-        v[Y + y] = r->res->total[y].capacity;
+    static const char *const series[1 + MEMCLASS_COUNT] = {
+        "used", "need, up to 24 GiB", "need, up to 48 GiB", "need, up to 80 GiB",
+        "need, over 80 GiB", "need, memory unknown"};
+    static const char *const colors[1 + MEMCLASS_COUNT] = {"#e6550d", "#c6dbef", "#6baed6",
+                                                           "#2171b5", "#08306b", "#a1d99b"};
+    const Plan *p = r->plan;
+    int Y = r->res->nyears, P = p->nyear_use;
+    size_t nx = (size_t)(P + Y), ns = 1 + MEMCLASS_COUNT;
+    char (*xl)[24] = xcalloc(nx, sizeof *xl);
+    const char **xs = xcalloc(nx, sizeof *xs);
+    double *v = xcalloc(ns * nx, sizeof *v), *lo = xcalloc(nx, sizeof *lo);
+    double *hi = xcalloc(nx, sizeof *hi), *cap = xcalloc(nx, sizeof *cap);
+    for (size_t i = 0; i < ns * nx; i++)
+        v[i] = NAN;
+    for (int i = 0; i < P; i++) {
+        char full[64];
+        rpt_year(r, p->year_use[i].year, full, sizeof full);
+        snprintf(xl[i], sizeof xl[i], "%.4s%s", full, strchr(full, '(') ? " (partial)" : "");
+        v[i] = p->year_use[i].used;
+        lo[i] = hi[i] = NAN;
+        cap[i] = p->year_use[i].capacity;
     }
-    static const char *const series[] = {"need", "capacity"};
-    SvgChart c = {SVG_BARS, "Need and capacity by year", unit_gpus(r), xs, (size_t)Y,
-                  series, 2, v, NULL, 0, 0};
-    return rpt_chart(out, dir, rel, "summary", "Need and capacity by year", &c, err);
+    for (int y = 1; y <= Y; y++) {
+        const ProjTotals *t = &r->res->total[y - 1];
+        size_t i = (size_t)(P + y - 1);
+        axis_year(r, y, xl[i], sizeof xl[i]);
+        for (int k = 0; k < MEMCLASS_COUNT; k++)
+            v[(size_t)(1 + k) * nx + i] = t->demand_c[k];
+        lo[i] = t->demand_r.lo;
+        hi[i] = t->demand_r.hi;
+        cap[i] = t->capacity;
+    }
+    for (size_t i = 0; i < nx; i++)
+        xs[i] = xl[i];
+    SvgChart c = {.kind = SVG_STACKED, .title = "Use, need (p10-p90) and capacity by year",
+                  .unit = unit_gpus(r), .x = xs, .nx = nx, .series = series, .ns = ns, .v = v,
+                  .colors = colors, .band_lo = lo, .band_hi = hi, .band_name = "need p10-p90",
+                  .line = cap, .line_name = "capacity"};
+    int rc = rpt_chart(out, dir, rel, "summary", "Use, need (p10-p90) and capacity by year", &c,
+                       err);
+    free(xl), free(xs), free(v), free(lo), free(hi), free(cap);
+    return rc;
 }
 
 /* The gap of each year in physical GPUs of each model purchases can name. */
@@ -433,19 +475,24 @@ static int domain_chart(const Report *r, FILE *out, const char *dir, const char 
 {
     const Plan *p = r->plan;
     int Y = r->res->nyears;
-    char xl[PROJ_MAX_YEARS][16];
+    char xl[PROJ_MAX_YEARS][24];
     const char *xs[PROJ_MAX_YEARS];
     double *v = xcalloc((size_t)p->ndomains * (size_t)Y + 1, sizeof *v);
+    const char **colors = xcalloc((size_t)p->ndomains + 1, sizeof *colors);
+    for (int d = 0; d < p->ndomains; d++)
+        colors[d] = rpt_domain_colour(r, p->domains[d]);
     for (int y = 0; y < Y; y++) {
-        snprintf(xl[y], sizeof xl[y], "y%d", y + 1);
+        axis_year(r, y + 1, xl[y], sizeof xl[y]);
         xs[y] = xl[y];
         for (int d = 0; d < p->ndomains; d++)
             v[(size_t)d * Y + y] = r->res->dom[(size_t)d * Y + y].demand;
     }
-    SvgChart c = {SVG_STACKED, "Projected demand by domain", unit_gpus(r), xs, (size_t)Y,
-                  (const char *const *)p->domains, (size_t)p->ndomains, v, NULL, 0, 0};
-    int rc = rpt_chart(out, dir, rel, "projection", "Projected demand by domain", &c, err);
+    SvgChart c = {.kind = SVG_STACKED, .title = "Projected need by domain", .unit = unit_gpus(r),
+                  .x = xs, .nx = (size_t)Y, .series = (const char *const *)p->domains,
+                  .ns = (size_t)p->ndomains, .v = v, .colors = colors};
+    int rc = rpt_chart(out, dir, rel, "projection", "Projected need by domain", &c, err);
     free(v);
+    free(colors);
     return rc;
 }
 
@@ -607,8 +654,9 @@ int rpt_peers(const Report *r, FILE *out, const char *dir, const char *rel, CpEr
     }
     fputc('\n', out);
     static const char *const series[] = {"GPUs per researcher"};
-    SvgChart ch = {SVG_BARS, "GPUs per researcher", "GPUs per researcher", names, n, series, 1,
-                   per, NULL, 0, 0};
+    SvgChart ch = {.kind = SVG_BARS, .title = "GPUs per researcher",
+                   .unit = "GPUs per researcher", .x = names, .nx = n, .series = series, .ns = 1,
+                   .v = per};
     int rc = rpt_chart(out, dir, rel, "peers", "GPUs per researcher by institution", &ch, err);
     free(names), free(gpus), free(res), free(per);
     return rc;

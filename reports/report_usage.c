@@ -11,10 +11,12 @@
 
 static int chart_pivot(FILE *out, const char *dir, const char *rel, const char *name,
                        const char *alt, SvgKind kind, const char *unit, const RPivot *p,
-                       const SvgMark *marks, size_t nmarks, CpErr *err)
+                       const SvgMark *marks, size_t nmarks, const char *const *colors,
+                       CpErr *err)
 {
-    SvgChart c = {kind, alt, unit, (const char *const *)p->x, p->nx,
-                  (const char *const *)p->s, p->ns, p->v, marks, nmarks, 0};
+    SvgChart c = {.kind = kind, .title = alt, .unit = unit, .x = (const char *const *)p->x,
+                  .nx = p->nx, .series = (const char *const *)p->s, .ns = p->ns, .v = p->v,
+                  .marks = marks, .nmarks = nmarks, .colors = colors};
     return rpt_chart(out, dir, rel, name, alt, &c, err);
 }
 
@@ -44,8 +46,12 @@ int rpt_domains(const Report *r, FILE *out, const char *dir, const char *rel, Cp
     mark_partial(r, &p);
     fprintf(out, "Share of the GPU-hours used per research domain, year by year (a "
                  "domain is the roster's, else its group's):\n\n");
+    const char **colors = xcalloc(p.ns + 1, sizeof *colors);
+    for (size_t i = 0; i < p.ns; i++)
+        colors[i] = rpt_domain_colour(r, p.s[i]);
     int rc = chart_pivot(out, dir, rel, "domains", "Share of GPU-hours per domain by year",
-                         SVG_STACKED, "% of GPU-hours", &p, NULL, 0, err);
+                         SVG_STACKED, "% of GPU-hours", &p, NULL, 0, colors, err);
+    free(colors);
     rpt_pivot_free(&p);
     if (rc < 0)
         return -1;
@@ -91,7 +97,7 @@ static int usage_chart(const Report *r, FILE *out, const char *dir, const char *
               NULL, 0, &p);
     size_t nm = event_marks(rpt_table(r, RS_UTIL_YEAR, "events"), &p, marks, 16);
     int rc = chart_pivot(out, dir, rel, "utilization", "GPU utilisation per cluster by month",
-                         SVG_LINES, "% of GPU-hours available", &p, marks, nm, err);
+                         SVG_LINES, "% of GPU-hours available", &p, marks, nm, NULL, err);
     rpt_pivot_free(&p);
     return rc;
 }

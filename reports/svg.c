@@ -7,13 +7,33 @@
 #include "reports/anon.h"
 #include "reports/rtext.h"
 
-enum { W = 820, H = 380, LEFT = 64, RIGHT = 250, TOP = 40, BOTTOM = 64 };
-#define PW (W - LEFT - RIGHT)
+enum { W = 820, H = 380, LEFT = 64, RIGHT_MAX = 250, RIGHT_MIN = 110, TOP = 40, BOTTOM = 64 };
+#define PW (W - LEFT - legend_width(c)) /* the plot's width: every user has the chart c */
 #define PH (H - TOP - BOTTOM)
 
-static const char *const palette[] = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2",
-                                      "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"};
-#define NPAL (sizeof palette / sizeof palette[0])
+static int legend_width(const SvgChart *c);
+
+static const char *const palette[SVG_NPALETTE] = {
+    "#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1",
+    "#ff9da7", "#9c755f", "#bab0ac", "#1f77b4", "#8c564b", "#17becf", "#bcbd22",
+    "#aec7e8", "#ffbb78", "#98df8a", "#c5b0d5", "#c49c94", "#dbdb8d"};
+
+const char *svg_colour(size_t i)
+{
+    return palette[i % SVG_NPALETTE];
+}
+
+static const char *colour(const SvgChart *c, size_t s)
+{
+    return c->colors && c->colors[s] ? c->colors[s] : svg_colour(s);
+}
+
+static void series_attr(FILE *out, const char *name)
+{
+    fputs(" class=\"series\" data-series=\"", out);
+    svg_text(out, name);
+    fputc('"', out);
+}
 
 void svg_text(FILE *out, const char *s)
 {
@@ -62,6 +82,10 @@ static double data_max(const SvgChart *c)
         }
         if (c->kind == SVG_STACKED && stack > m)
             m = stack;
+        if (c->band_hi && !isnan(c->band_hi[i]) && c->band_hi[i] > m)
+            m = c->band_hi[i];
+        if (c->line && !isnan(c->line[i]) && c->line[i] > m)
+            m = c->line[i];
     }
     return m;
 }
@@ -131,8 +155,10 @@ static void bars(FILE *out, const SvgChart *c, double top)
                 y0 = 0;
             }
             double y1 = ypos(y0 + v, top), y2 = ypos(y0, top);
-            fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\">"
-                         "<title>", x, y1, w > 1 ? w - 0.5 : w, y2 - y1, palette[s % NPAL]);
+            fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"",
+                    x, y1, w > 1 ? w - 0.5 : w, y2 - y1, colour(c, s));
+            series_attr(out, c->series[s]);
+            fputs("><title>", out);
             svg_text(out, c->series[s]);
             fprintf(out, ": %.4g</title></rect>\n", v);
             if (c->kind == SVG_STACKED)
@@ -145,8 +171,9 @@ static void lines(FILE *out, const SvgChart *c, double top)
 {
     for (size_t s = 0; s < c->ns; s++) {
         int pen = 0;
-        fprintf(out, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"2\" d=\"",
-                palette[s % NPAL]);
+        fprintf(out, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"2\"", colour(c, s));
+        series_attr(out, c->series[s]);
+        fputs(" d=\"", out);
         for (size_t i = 0; i < c->nx; i++) {
             double v = value(c, s, i);
             if (isnan(v)) {
@@ -160,13 +187,74 @@ static void lines(FILE *out, const SvgChart *c, double top)
     }
 }
 
+/* The band: a shaded area from lo to hi over each run of categories that
+ * have both, reaching a third of a slot past its first and last. */
+static void band(FILE *out, const SvgChart *c, double top)
+{
+    if (!c->band_lo || !c->band_hi)
+        return;
+    double slot = PW / (double)c->nx;
+    for (size_t i = 0; i < c->nx;) {
+        if (isnan(c->band_lo[i]) || isnan(c->band_hi[i])) {
+            i++;
+            continue;
+        }
+        size_t j = i;
+        while (j + 1 < c->nx && !isnan(c->band_lo[j + 1]) && !isnan(c->band_hi[j + 1]))
+            j++;
+        fprintf(out, "<path fill=\"%s\" fill-opacity=\"0.3\" stroke=\"%s\" "
+                     "stroke-dasharray=\"2 2\"", SVG_BAND_COLOUR, SVG_BAND_COLOUR);
+        series_attr(out, "band");
+        fputs(" d=\"", out);
+        for (size_t k = i; k <= j; k++) { /* upper edge, left to right */
+            double x = xcenter(c, (double)k), y = ypos(c->band_hi[k], top);
+            if (k == i)
+                fprintf(out, "M%.1f %.1f ", x - slot / 3, y);
+            fprintf(out, "L%.1f %.1f ", x, y);
+            if (k == j)
+                fprintf(out, "L%.1f %.1f ", x + slot / 3, y);
+        }
+        for (size_t k = j + 1; k-- > i;) { /* lower edge, right to left */
+            double x = xcenter(c, (double)k), y = ypos(c->band_lo[k], top);
+            if (k == j)
+                fprintf(out, "L%.1f %.1f ", x + slot / 3, y);
+            fprintf(out, "L%.1f %.1f ", x, y);
+            if (k == i)
+                fprintf(out, "L%.1f %.1f ", x - slot / 3, y);
+        }
+        fputs("Z\"/>\n", out);
+        i = j + 1;
+    }
+}
+
+/* The extra line (capacity), with a dot at each value. */
+static void extra_line(FILE *out, const SvgChart *c, double top)
+{
+    if (!c->line)
+        return;
+    int pen = 0;
+    fprintf(out, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"2.5\"", SVG_LINE_COLOUR);
+    series_attr(out, "line");
+    fputs(" d=\"", out);
+    for (size_t i = 0; i < c->nx; i++) {
+        if (isnan(c->line[i])) {
+            pen = 0;
+            continue;
+        }
+        fprintf(out, "%s%.1f %.1f ", pen ? "L" : "M", xcenter(c, (double)i), ypos(c->line[i], top));
+        pen = 1;
+    }
+    fputs("\"/>\n", out);
+}
+
 static void marks(FILE *out, const SvgChart *c)
 {
     for (size_t m = 0; m < c->nmarks; m++) {
         double x = xcenter(c, c->marks[m].x);
-        fprintf(out, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#c00\" "
-                     "stroke-dasharray=\"4 3\"/>\n", x, TOP, x, TOP + PH);
-        fprintf(out, "<text x=\"%.1f\" y=\"%d\" font-size=\"10\" fill=\"#c00\">%d</text>\n",
+        fprintf(out, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"%s\" "
+                     "stroke-dasharray=\"4 3\" class=\"mark\"/>\n", x, TOP, x, TOP + PH,
+                SVG_MARK_COLOUR);
+        fprintf(out, "<text x=\"%.1f\" y=\"%d\" font-size=\"10\" fill=\"" SVG_MARK_COLOUR "\">%d</text>\n",
                 x + 2, TOP + 10 + (int)(m % 3) * 11, c->marks[m].num);
     }
 }
@@ -196,7 +284,7 @@ static int mark_label(FILE *out, int x, int y, int num, const char *label)
         piece[n] = '\0';
         if (line > 0)
             y += 12;
-        fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"10\" fill=\"#c00\">", x + (line ? 14 : 0),
+        fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"10\" fill=\"" SVG_MARK_COLOUR "\">", x + (line ? 14 : 0),
                 y + 12);
         if (line == 0)
             fprintf(out, "%d: ", num);
@@ -209,18 +297,66 @@ static int mark_label(FILE *out, int x, int y, int num, const char *label)
     return y;
 }
 
+/* 1 when series s has a value other than 0 (a series of zeros or gaps
+ * stays out of the legend). */
+static int has_value(const SvgChart *c, size_t s)
+{
+    for (size_t i = 0; i < c->nx; i++)
+        if (!isnan(value(c, s, i)) && value(c, s, i) != 0)
+            return 1;
+    return 0;
+}
+
+static int has_band(const SvgChart *c)
+{
+    for (size_t i = 0; i < c->nx; i++)
+        if (!isnan(c->band_lo[i]) && !isnan(c->band_hi[i]))
+            return 1;
+    return 0;
+}
+
+static void legend_entry(FILE *out, int x, int y, const char *fill, const char *name)
+{
+    fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/>\n", x, y, fill);
+    fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"11\">", x + 14, y + 9);
+    char cut[40];
+    rtext_clean(cut, sizeof cut, name);
+    svg_text(out, cut);
+    fputs("</text>\n", out);
+}
+
+/* The legend's width: its longest entry (about 6.5 px a character at 11
+ * px), between RIGHT_MIN and RIGHT_MAX; event labels take the most. */
+static int legend_width(const SvgChart *c)
+{
+    size_t most = c->nmarks ? 40 : 0;
+    for (size_t s = 0; s < c->ns && s < 16; s++) {
+        size_t n = strlen(c->series[s]);
+        most = n > most ? n : most;
+    }
+    if (c->band_name && strlen(c->band_name) > most)
+        most = strlen(c->band_name);
+    if (c->line_name && strlen(c->line_name) > most)
+        most = strlen(c->line_name);
+    if (most > 39)
+        most = 39;
+    int w = 34 + (int)(most * 6.5);
+    return w < RIGHT_MIN ? RIGHT_MIN : w > RIGHT_MAX ? RIGHT_MAX : w;
+}
+
 static void legend(FILE *out, const SvgChart *c)
 {
     int x = LEFT + PW + 14, y = TOP + 4;
-    for (size_t s = 0; s < c->ns && s < 16; s++, y += 16) {
-        fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/>\n", x, y,
-                palette[s % NPAL]);
-        fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"11\">", x + 14, y + 9);
-        char cut[40];
-        rtext_clean(cut, sizeof cut, c->series[s]);
-        svg_text(out, cut);
-        fputs("</text>\n", out);
-    }
+    for (size_t s = 0, shown = 0; s < c->ns && shown < 16; s++)
+        if (has_value(c, s)) {
+            legend_entry(out, x, y, colour(c, s), c->series[s]);
+            y += 16;
+            shown++;
+        }
+    if (c->band_lo && c->band_name && has_band(c))
+        legend_entry(out, x, y, SVG_BAND_COLOUR, c->band_name), y += 16;
+    if (c->line && c->line_name)
+        legend_entry(out, x, y, SVG_LINE_COLOUR, c->line_name), y += 16;
     for (size_t m = 0; m < c->nmarks && m < 8; m++, y += 14)
         y = mark_label(out, x, y, c->marks[m].num, c->marks[m].label);
 }
@@ -245,6 +381,8 @@ void svg_write(FILE *out, const SvgChart *c)
             lines(out, c, top);
         else
             bars(out, c, top);
+        band(out, c, top);
+        extra_line(out, c, top);
         marks(out, c);
         xlabels(out, c);
     }

@@ -4,9 +4,15 @@
  * external reference, fonts by generic family), readable at 820 x 380:
  * stacked bars (shares over the years), grouped bars (side by side) and
  * lines (a series per cluster over the months) with vertical markers for
- * events. A title, a y axis with round ticks and the unit, x labels
- * (thinned when crowded), a legend. Text from data is escaped for XML and
- * cleaned of control characters. Writes only to the FILE* given. */
+ * events; on top of any of them a shaded band (a range) and one more line
+ * (capacity) on the same scale. A title, a y axis with round ticks and the
+ * unit, x labels (thinned when crowded), a legend as wide as its longest
+ * entry (the plot takes the rest). Series take colors[s] when given, else
+ * the palette's s-th colour; event markers are SVG_MARK_COLOUR, a colour
+ * no series takes. Every series element carries class="series" and
+ * data-series="NAME" (the band "band", the line "line") for readers of the
+ * file. Text from data is escaped for XML and cleaned of control
+ * characters. Writes only to the FILE* given. */
 
 #include <stddef.h>
 #include <stdio.h>
@@ -33,7 +39,20 @@ typedef struct SvgChart {
     const SvgMark *marks;          /* may be NULL */
     size_t nmarks;
     double ymax;                   /* 0: from the data */
+    const char *const *colors;     /* ns colours ("#rrggbb"); NULL: the palette */
+    const double *band_lo, *band_hi; /* nx each, NaN: none; NULL: no band */
+    const char *band_name;
+    const double *line;            /* nx, NaN: none; NULL: no extra line */
+    const char *line_name;
 } SvgChart;
+
+#define SVG_MARK_COLOUR "#9400d3"  /* event markers: no series colour */
+#define SVG_BAND_COLOUR "#525252"  /* the band's fill (opacity 0.3) */
+#define SVG_LINE_COLOUR "#000000"  /* the extra line */
+
+/* The palette's i-th colour (i modulo its size, SVG_NPALETTE). Static. */
+#define SVG_NPALETTE 20
+const char *svg_colour(size_t i);
 
 void svg_write(FILE *out, const SvgChart *c);
 

@@ -18,6 +18,7 @@
 
 #include "data/import.h"
 #include "data/store.h"
+#include "data/store_schema.h"
 #include "tests/lib/testutil.h"
 
 typedef struct Db {
@@ -92,6 +93,43 @@ static double real_of(Store *st, const char *sql, const char *arg)
     return v;
 }
 
+/* job_counts (schema v16) and what store_status reads from it agree with
+ * the jobs table, counted independently here. */
+static void assert_counts_kept(Store *st)
+{
+    StoreStatus ss;
+    CpErr err;
+    assert_int_equal(store_status(st, &ss, &err), 0);
+    assert_int_equal(ss.jobs, store_scalar(st, "SELECT count(*) FROM jobs WHERE final=1"));
+    assert_int_equal(ss.attempts, store_scalar(st, "SELECT count(*) FROM jobs"));
+    if (ss.attempts > 0) {
+        assert_int_equal(ss.first_submit,
+                         store_scalar(st, "SELECT coalesce(min(submit), 0) FROM jobs WHERE submit > 0"));
+        assert_int_equal(ss.last_submit,
+                         store_scalar(st, "SELECT coalesce(max(submit), 0) FROM jobs"));
+    }
+    for (int i = 0; i < ss.nclusters; i++) {
+        sqlite3_stmt *q;
+        assert_int_equal(sqlite3_prepare_v2(store_db(st),
+                                            "SELECT count(*) FROM jobs j JOIN clusters c ON "
+                                            "c.id = j.cluster_id WHERE c.name = ?1 AND j.final = 1",
+                                            -1, &q, NULL),
+                         SQLITE_OK);
+        sqlite3_bind_text(q, 1, ss.clusters[i].name, -1, SQLITE_STATIC);
+        assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+        assert_int_equal(ss.clusters[i].count, sqlite3_column_int64(q, 0));
+        sqlite3_finalize(q);
+    }
+    assert_int_equal(ss.nclusters, store_scalar(st, "SELECT count(*) FROM clusters"));
+    store_status_free(&ss);
+    /* and the rows themselves, per cluster */
+    assert_int_equal(store_scalar(st, "SELECT count(*) FROM (SELECT cluster_id, sum(final = 1) AS "
+                                      "j, count(*) AS a FROM jobs GROUP BY cluster_id) x "
+                                      "LEFT JOIN job_counts k USING (cluster_id) "
+                                      "WHERE k.jobs IS NOT x.j OR k.attempts IS NOT x.a"),
+                     0);
+}
+
 /* python3 over sacct_wide_D.psv: 19 attempts, 18 jobs, 2 PREEMPTED
  * attempts (18, and 19's first run), users per account lab-a 2, lab-b 2,
  * GPU-hours lab-a 0.0025 (job 6: 1 GPU x 9 s), lab-b 0.0016667 (job 8). */
@@ -137,6 +175,13 @@ static void test_attempts_and_usage(void **state)
                                  &r, &err),
                      0);
     assert_int_equal(r.added, 0);
+    /* status's counts, kept at import (issue 20): 18 jobs, 19 attempts */
+    StoreStatus ss;
+    assert_int_equal(store_status(d->st, &ss, &err), 0);
+    assert_int_equal(ss.jobs, 18);
+    assert_int_equal(ss.attempts, 19);
+    store_status_free(&ss);
+    assert_counts_kept(d->st);
 }
 
 /* The earlier attempt arriving after the later one is not final. */
@@ -322,6 +367,7 @@ static void test_strict_rolls_back(void **state)
     assert_int_equal(import_text(d->st, bad, 1, &r, &err), -1);
     assert_non_null(strstr(err.msg, ":3: field ElapsedRaw: bad integer '36x0'"));
     assert_true(fingerprint(d->st) == before);
+    assert_counts_kept(d->st); /* a rolled back import's counts go with it */
     /* without --strict: the good row lands, the bad one is counted */
     assert_int_equal(import_text(d->st, bad, 0, &r, &err), 0);
     assert_int_equal(r.added, 1);
@@ -409,6 +455,7 @@ static void test_kill_during_import(void **state)
     assert_non_null(d->st);
     assert_int_equal(store_scalar(d->st, "SELECT count(*) FROM jobs"), 19);
     assert_true(fingerprint(d->st) == before);
+    assert_counts_kept(d->st); /* a rolled back import's counts go with it */
     assert_int_equal(store_scalar(d->st, "SELECT count(*) FROM pragma_integrity_check "
                                          "WHERE integrity_check='ok'"),
                      1);
@@ -571,6 +618,23 @@ static void test_snapshots_any_order(void **state)
                      CP_ST_COMPLETED);
     assert_int_equal(store_scalar(d->st, "SELECT sum(jobs) FROM usage_month"), 5);
     assert_int_equal(store_scalar(d->st, "SELECT sum(attempts) FROM usage_month"), 6);
+    /* status from job_counts (issue 20): 5 jobs, 6 attempts, without a scan */
+    StoreStatus ss;
+    assert_int_equal(store_status(d->st, &ss, &err), 0);
+    assert_int_equal(ss.jobs, 5);
+    assert_int_equal(ss.attempts, 6);
+    store_status_free(&ss);
+    assert_counts_kept(d->st);
+    /* the migration's fill gives the same rows from the jobs table */
+    assert_int_equal(sqlite3_exec(store_db(d->st), "DROP TABLE job_counts", NULL, NULL, NULL),
+                     SQLITE_OK);
+    int mig = 0;
+    while (mig < store_nmigrations && !strstr(store_migrations[mig], "TABLE job_counts"))
+        mig++;
+    assert_true(mig < store_nmigrations);
+    assert_int_equal(sqlite3_exec(store_db(d->st), store_migrations[mig], NULL, NULL, NULL),
+                     SQLITE_OK);
+    assert_counts_kept(d->st);
     assert_float_equal(real_of(d->st, "SELECT total(gpu_hours) FROM usage_month", NULL), 92.5,
                        1e-9);
     assert_float_equal(real_of(d->st, "SELECT total(cpu_hours) FROM usage_month", NULL), 136.5,

@@ -471,13 +471,74 @@ static void test_anonymized(void **state)
 {
     Db *d = *state;
     ReportOpts o = {.anonymize = 1};
-    for (int s = 1; s <= REPORT_NSECTIONS; s++) {
+    for (int s = REPORT_FIRST; s <= REPORT_NSECTIONS; s++) {
         char *got = section(d->st, &o, s);
         assert_null(strstr(got, "lab\\|a"));
         assert_null(strstr(got, "HYPERLINK"));
         assert_null(strstr(got, "| ann "));
         free(got);
     }
+}
+
+/* The first page on the site: 2024's use 384 GPU-h (ann 12 x 10 h, bob
+ * 12 x 5 h x 2, cy 12 x 12 h) over 1 Jan 08:00 to 20 Dec 22:00 (354.6
+ * days): 0.045 GPU-eq against 4 a100 (speed 1); the backtest's cuts
+ * 2023-08..2023-12 (6 whole months before, 12 after); the p80 need far
+ * below 4 GPU-eq: nothing to buy; no catalog: the inventory's models. */
+static void test_first_page(void **state)
+{
+    Db *d = *state;
+    ReportOpts o = {0};
+    char *got = section(d->st, &o, REPORT_FIRST);
+    const char *want[] = {
+        "## The decision on one page\n\n",
+        "reference model a100 = 1.0. **Today** (2024, 11.7 months of data): use 0.05 GPU-eq on "
+        "average against a capacity of 4.00 GPU-eq.\n",
+        "| Year | Need | Need p10-p90 | Need p80 | Capacity | Gap at p80 |\n",
+        "| Year | To 24 GiB | To 48 GiB | To 80 GiB | Over 80 GiB | Unknown |\n",
+        "GPUs of the inventory's models (no catalog: no price or power) covering the p80",
+        "Nothing to buy: capacity covers the p80 need in every year and class.",
+        "The model was refit at 5 monthly cuts of the past",
+        "under-forecast by"};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        if (!strstr(got, want[i]))
+            fail_msg("first page lacks '%s' in:\n%s", want[i], got);
+    assert_non_null(strstr(got, "| y1 (2024-2025) | "));
+    assert_non_null(strstr(got, " | 4.00 GPU-eq | -3."));
+    free(got);
+}
+
+/* svg: series colours as given, the band and the capacity line named, event
+ * markers in SVG_MARK_COLOUR, which no palette colour is. */
+static void test_svg_layers(void **state)
+{
+    (void)state;
+    const char *x[] = {"2024", "y1 2025-26"};
+    const char *series[] = {"used", "need"};
+    const char *colors[] = {"#e6550d", "#2171b5"};
+    const double v[] = {3, NAN, NAN, 5}, lo[] = {NAN, 4}, hi[] = {NAN, 7}, cap[] = {4, 4};
+    const SvgMark m[] = {{0.5, 1, "upgrade"}};
+    SvgChart ch = {.kind = SVG_STACKED, .title = "t", .unit = "GPU-eq", .x = x, .nx = 2,
+                   .series = series, .ns = 2, .v = v, .marks = m, .nmarks = 1, .colors = colors,
+                   .band_lo = lo, .band_hi = hi, .band_name = "need p10-p90", .line = cap,
+                   .line_name = "capacity"};
+    Cap c;
+    cap_open(&c);
+    svg_write(c.f, &ch);
+    char *got = cap_close(&c);
+    assert_non_null(strstr(got, "fill=\"#e6550d\" class=\"series\" data-series=\"used\"><title>used: 3<"));
+    assert_non_null(strstr(got, "fill=\"#2171b5\" class=\"series\" data-series=\"need\"><title>need: 5<"));
+    assert_non_null(strstr(got, "data-series=\"band\""));
+    assert_non_null(strstr(got, "stroke=\"#000000\" stroke-width=\"2.5\" class=\"series\" data-series=\"line\""));
+    assert_non_null(strstr(got, "stroke=\"" SVG_MARK_COLOUR "\" stroke-dasharray=\"4 3\" class=\"mark\""));
+    assert_non_null(strstr(got, ">need p10-p90</text>"));
+    assert_non_null(strstr(got, ">capacity</text>"));
+    assert_non_null(strstr(got, ">y1 2025-26</text>"));
+    for (size_t i = 0; i < SVG_NPALETTE; i++)
+        assert_string_not_equal(svg_colour(i), SVG_MARK_COLOUR);
+    /* the y axis reaches the band's top (7): ticks to 8 */
+    assert_non_null(strstr(got, "text-anchor=\"end\" font-size=\"11\">8</text>"));
+    free(got);
 }
 
 /* Section 9: when, by what, from where; the window, the cluster, the
@@ -614,6 +675,7 @@ int main(void)
         cmocka_unit_test(test_mdfit_split),
         cmocka_unit_test(test_mdhtml),
         cmocka_unit_test(test_svg_and_anon),
+        cmocka_unit_test(test_svg_layers),
     };
     const struct CMUnitTest site[] = {
         cmocka_unit_test(test_golden_domains),
@@ -621,6 +683,7 @@ int main(void)
         cmocka_unit_test(test_anonymized),
         cmocka_unit_test(test_csv_export),
         cmocka_unit_test(test_sources),
+        cmocka_unit_test(test_first_page),
         cmocka_unit_test(test_catalog),
     };
     int rc = cmocka_run_group_tests_name("reports", unit, NULL, NULL);

@@ -200,8 +200,8 @@ static void collect_line(void *ctx, const char *line)
     strncat(buf, "\n", 2047 - strlen(buf));
 }
 
-/* capplan check: a database whose usage_month was tampered with is found
- * out, with the figures (1 job each, 1 GPU x 1 h). */
+/* capplan check: a database whose usage_month or job_counts was tampered
+ * with is found out, with the figures (1 job each, 1 GPU x 1 h). */
 static void test_check_counts(void **state)
 {
     (void)state;
@@ -221,7 +221,10 @@ static void test_check_counts(void **state)
                                   "wait_s, waited, preempted, gpu_hours_lost) "
                                   "VALUES(202311, 1, 0, 0, 0, 1, 1, 1, 1.0, 2.0, 0, 1, 0, 0);"
                                   "INSERT OR REPLACE INTO acct_window(id, lo, hi) "
-                                  "VALUES(1, 1700000000, 1700003600);",
+                                  "VALUES(1, 1700000000, 1700003600);"
+                                  "INSERT INTO job_counts(cluster_id, jobs, attempts, "
+                                  "first_submit, last_submit) "
+                                  "VALUES(1, 1, 1, 1700000000, 1700000000);",
                                   NULL, NULL, NULL),
                      SQLITE_OK);
     char out[2048] = "";
@@ -229,12 +232,15 @@ static void test_check_counts(void **state)
     assert_int_equal(store_check(st, collect_line, out, &corrupt, &err), 0);
     assert_int_equal(corrupt, 0);
     assert_string_equal(out, "");
-    assert_int_equal(sqlite3_exec(db, "UPDATE usage_month SET jobs = 2, gpu_hours = 1.5", NULL,
-                                  NULL, NULL),
+    assert_int_equal(sqlite3_exec(db,
+                                  "UPDATE usage_month SET jobs = 2, gpu_hours = 1.5;"
+                                  "UPDATE job_counts SET attempts = 3",
+                                  NULL, NULL, NULL),
                      SQLITE_OK);
-    assert_int_equal(store_check(st, collect_line, out, &corrupt, &err), 2);
+    assert_int_equal(store_check(st, collect_line, out, &corrupt, &err), 3);
     assert_string_equal(out, "usage_month: jobs 2, the jobs table gives 1\n"
-                             "usage_month: GPU-hours 1.5, the jobs table gives 1\n");
+                             "usage_month: GPU-hours 1.5, the jobs table gives 1\n"
+                             "job_counts: attempts 3, the jobs table gives 1\n");
     store_close(st);
     tu_remove_db(path);
     free(path);

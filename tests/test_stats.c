@@ -439,7 +439,8 @@ static void test_pubs(void **state)
 }
 
 /* The first load scans and writes the cache, the second reads it back
- * with the same figures; an import that adds a job makes it stale. */
+ * with the same figures; an import of a new job extends it, one that adds
+ * to a job it holds makes it stale. */
 static void test_cache(void **state)
 {
     Db *d = *state;
@@ -466,9 +467,33 @@ static void test_cache(void **state)
                 SACCT_HDR "107|107|c1|gpu|acc-a|ann|COMPLETED|2024-02-10T00:00:00|"
                           "2024-02-10T00:00:00|2024-02-10T01:00:00|3600|UNLIMITED|1||||"
                           "cpu=1,gres/gpu:a100=1,gres/gpu=1,node=1\n");
+    /* the import appended job 107 to the cache (issue 20): read back at once */
+    a = store_stats_load(d->st, STATS_NEED_USAGE | STATS_NEED_JOBS, &err);
+    assert_int_equal(store_stats_cached(a), 1);
+    assert_int_equal(store_stats_input(a)->njobs, 9);
+    /* ... and it is what a rebuild from the tables gives, byte for byte */
+    assert_int_equal(store_stats_forget(d->st, &err), 0);
+    b = store_stats_load(d->st, STATS_NEED_USAGE | STATS_NEED_JOBS, &err);
+    assert_int_equal(store_stats_cached(b), 0);
+    ia = store_stats_input(a);
+    ib = store_stats_input(b);
+    assert_int_equal(ib->njobs, 9);
+    assert_memory_equal(ia->jobs, ib->jobs, ia->njobs * sizeof *ia->jobs);
+    assert_int_equal(ia->nusage, ib->nusage);
+    assert_memory_equal(ia->usage, ib->usage, ia->nusage * sizeof *ia->usage);
+    assert_int_equal(ia->gpu_types.n, ib->gpu_types.n);
+    size_t nusage = ia->nusage;
+    store_stats_free(a);
+    store_stats_free(b);
+    /* job 107 again, saying more (memory, CPU time, a GPU type): the
+     * import rewrites an attempt the cache holds, which leaves it stale */
+    import_text(d->st, "sacct",
+                SACCT_HDR "107|107|c1|gpu|acc-a|ann|COMPLETED|2024-02-10T00:00:00|"
+                          "2024-02-10T00:00:00|2024-02-10T01:00:00|3600|UNLIMITED|1|4G|2G|"
+                          "00:30:00|cpu=1,gres/gpu:h100=1,gres/gpu=1,node=1\n");
     a = store_stats_load(d->st, STATS_NEED_USAGE, &err);
     assert_int_equal(store_stats_cached(a), 0); /* stale: usage read from its table */
-    size_t nusage = store_stats_input(a)->nusage;
+    assert_int_equal(store_stats_input(a)->nusage, nusage);
     store_stats_free(a);
     a = store_stats_load(d->st, STATS_NEED_JOBS, &err);
     assert_int_equal(store_stats_cached(a), 0);
@@ -482,6 +507,65 @@ static void test_cache(void **state)
     a = store_stats_load(d->st, STATS_NEED_JOBS, &err);
     assert_int_equal(store_stats_cached(a), 1);
     store_stats_free(a);
+}
+
+/* An import of new jobs extends the cache: new GPU types after the known
+ * ones, requeued attempts linked (first submission, preemption), the same
+ * bytes as a rebuild. */
+static void test_cache_extended_by_import(void **state)
+{
+    Db *d = *state;
+    CpErr err;
+    assert_int_equal(store_stats_refresh(d->st, &err), 0);
+    import_text(d->st, "sacct",
+                SACCT_HDR "301|301|c1|gpu|acc-a|ann|PREEMPTED|2024-03-01T00:00:00|"
+                          "2024-03-01T01:00:00|2024-03-01T02:00:00|3600|UNLIMITED|1||||"
+                          "cpu=1,gres/gpu:l40s=2,gres/gpu=2,node=1\n"
+                          "301|301|c1|gpu|acc-a|ann|COMPLETED|2024-03-01T02:00:00|"
+                          "2024-03-01T03:00:00|2024-03-01T05:00:00|7200|UNLIMITED|1||||"
+                          "cpu=1,gres/gpu:l40s=2,gres/gpu=2,node=1\n"
+                          "302|302|c2|gpu|acc-b|bob|COMPLETED|2024-03-02T00:00:00|"
+                          "2024-03-02T00:00:00|2024-03-02T01:00:00|3600|UNLIMITED|1||||"
+                          "cpu=1,gres/gpu:a100=1,gres/gpu=1,node=1\n"
+                          /* 303's requeued run listed before its first one */
+                          "303|303|c1|gpu|acc-b|bob|COMPLETED|2024-03-03T01:00:00|"
+                          "2024-03-03T01:00:00|2024-03-03T02:00:00|3600|UNLIMITED|1||||"
+                          "cpu=1,gres/gpu:a100=1,gres/gpu=1,node=1\n"
+                          "303|303|c1|gpu|acc-b|bob|PREEMPTED|2024-03-03T00:00:00|"
+                          "2024-03-03T00:00:00|2024-03-03T01:00:00|3600|UNLIMITED|1||||"
+                          "cpu=1,gres/gpu:a100=1,gres/gpu=1,node=1\n");
+    StoreStatsData *a = store_stats_load(d->st, STATS_NEED_USAGE | STATS_NEED_JOBS, &err);
+    assert_non_null(a);
+    assert_int_equal(store_stats_cached(a), 1);
+    const StatsInput *ia = store_stats_input(a);
+    assert_int_equal(ia->njobs, 13);
+    const StatsJob *last = NULL, *late = NULL;
+    for (size_t i = 0; i < ia->njobs; i++) {
+        if (ia->jobs[i].job_raw == 301 && (ia->jobs[i].flags & STATS_JOB_FINAL))
+            last = &ia->jobs[i];
+        if (ia->jobs[i].job_raw == 303 && (ia->jobs[i].flags & STATS_JOB_FINAL))
+            late = &ia->jobs[i];
+    }
+    assert_non_null(last);
+    assert_int_equal(last->first_ago, 7200); /* submitted 2 h after the first attempt */
+    assert_true(last->flags & STATS_JOB_WAS_PREEMPTED);
+    assert_string_equal(ia->gpu_types.v[last->gpu_type], "l40s");
+    assert_non_null(late);
+    assert_int_equal(late->first_ago, 3600);
+    assert_true(late->flags & STATS_JOB_WAS_PREEMPTED);
+    assert_int_equal(store_stats_forget(d->st, &err), 0);
+    StoreStatsData *b = store_stats_load(d->st, STATS_NEED_USAGE | STATS_NEED_JOBS, &err);
+    assert_int_equal(store_stats_cached(b), 0);
+    const StatsInput *ib = store_stats_input(b);
+    assert_int_equal(ib->njobs, 13);
+    assert_memory_equal(ia->jobs, ib->jobs, ia->njobs * sizeof *ia->jobs);
+    assert_int_equal(ia->nusage, ib->nusage);
+    assert_memory_equal(ia->usage, ib->usage, ia->nusage * sizeof *ia->usage);
+    assert_int_equal(ia->gpu_types.n, ib->gpu_types.n);
+    for (size_t i = 1; i < ia->gpu_types.n; i++)
+        assert_string_equal(ia->gpu_types.v[i], ib->gpu_types.v[i]);
+    store_stats_free(a);
+    store_stats_free(b);
 }
 
 /* Without a roster, groups are the accounts. */
@@ -659,6 +743,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_domains, fixture_setup, db_teardown),
         cmocka_unit_test_setup_teardown(test_pubs, fixture_setup, db_teardown),
         cmocka_unit_test_setup_teardown(test_cache, fixture_setup, db_teardown),
+        cmocka_unit_test_setup_teardown(test_cache_extended_by_import, fixture_setup, db_teardown),
         cmocka_unit_test_setup_teardown(test_accounts_as_groups, db_open, db_teardown),
         cmocka_unit_test_setup_teardown(test_sandbox_preemption, db_open, db_teardown),
         cmocka_unit_test_setup_teardown(test_acct_window, db_open, db_teardown),

@@ -106,9 +106,10 @@ expect_rc 0 pcap export "$WORK/p/report.md"
 [ "$(grep -c '^| sacct | slurm-sacct.csv | [0-9-]* | 2025-05-02 | 2025-05-03 |$' "$WORK/p/report.md")" = 2 ] \
     || fail "report span: $(grep -A12 '^### Jobs each import brought' "$WORK/p/report.md")"
 # a database written before the span was kept: the migration fills it from
-# the jobs still attributed to each import (the second import left none)
+# the jobs still attributed to each import (the second import left none);
+# issue 20's migration (job_counts) comes after this one and is undone too
 v=$(sqlite3 "$P" "PRAGMA user_version")
-sqlite3 "$P" "ALTER TABLE imports DROP COLUMN first_submit; ALTER TABLE imports DROP COLUMN last_submit; PRAGMA user_version=$((v - 1));" \
+sqlite3 "$P" "ALTER TABLE imports DROP COLUMN first_submit; ALTER TABLE imports DROP COLUMN last_submit; DROP TABLE job_counts; PRAGMA user_version=$((v - 2));" \
     || fail "making an older database"
 expect_rc 0 pcap import roster --encoding latin1 "$FIX/roster_latin1.csv"
 [ "$(sqlite3 "$P" "PRAGMA user_version")" = "$v" ] || fail "not migrated"

@@ -85,11 +85,13 @@ titles = ['Summary', 'Research domains', 'Usage', 'Compute profiles',
           'Allocation policy', 'Who does what research', 'Data sources and method']
 for i, s in enumerate(titles, 1):
     assert '\n## %d. %s\n' % (i, s) in md, s
-assert len(re.findall(r'^## ', md, re.M)) == len(titles)
+assert len(re.findall(r'^## ', md, re.M)) == len(titles) + 1  # and the first page
+assert md.index('\n## The decision on one page\n') < md.index('\n## 1. Summary\n')
 # export --help lists every section by its number and title
 help_text = ' '.join(open(d + '/../help.txt').read().split())
 for i, s in enumerate(titles, 1):
     assert ' %d %s' % (i, s) in help_text, ('help', s)
+assert ' The decision on one page:' in help_text
 assert 'TODO' not in md and 'DESIGN.md' not in md
 assert md.startswith('---\ntitle: "GPU capacity plan"\n')
 
@@ -268,6 +270,8 @@ if 'No papers with their text imported' not in sec9:
     assert named == prof, (prof, named)
     assert bool(prof) != ('No compute profiles yet' in sec9), prof
 PY
+    check_first_page "$db" "$dir"
+    check_charts "$dir"
     for f in "$dir"/report_files/*.svg; do
         python3 -c "import sys, xml.etree.ElementTree as E; r=E.parse(sys.argv[1]).getroot(); assert r.tag.endswith('svg')" "$f" \
             || fail "$f is not SVG XML"
@@ -317,6 +321,210 @@ PY
         [ -s "$dir/err" ] && fail "pandoc -f $fmt warned: $(cat "$dir/err")"
     done
     grep -q '<table' "$dir/r.html" || fail "pandoc: no table"
+}
+
+# check_charts DIR: the SVG charts read with python3's xml against the
+# projection: the summary's series (past use, need per memory class, its
+# p10-p90 band, capacity) and years on its axis; one colour per domain in
+# the domain and projection charts; event markers in no series' colour;
+# the plot spread over the canvas.
+check_charts() {
+    python3 - "$1" <<'PY' || fail "charts ($1)"
+import json, re, sys, xml.etree.ElementTree as E
+d = sys.argv[1]
+p = json.load(open(d + '/project.json'))
+NS = '{http://www.w3.org/2000/svg}'
+def load(n): return E.parse('%s/report_files/%s.svg' % (d, n)).getroot()
+def series(root):
+    out = {}
+    for e in root.iter():
+        if e.get('class') == 'series':
+            out.setdefault(e.get('data-series'), []).append(e)
+    return out
+def colour(e): return e.get('fill') if e.tag == NS + 'rect' else e.get('stroke')
+def texts(root): return [t.text or '' for t in root.iter(NS + 'text')]
+def xs(e):
+    if e.tag == NS + 'rect':
+        return [float(e.get('x')), float(e.get('x')) + float(e.get('width'))]
+    return [float(v) for v in re.findall(r'[ML]([0-9.]+) ', e.get('d'))]
+every_series_colour = set()
+import os
+for name in ['summary', 'domains', 'projection', 'utilization', 'peers']:
+    if name == 'peers' and not os.path.exists(d + '/report_files/peers.svg'):
+        continue
+    root = load(name)
+    ss = series(root)
+    for n, es in ss.items():
+        cs = {colour(e) for e in es}
+        assert len(cs) == 1, (name, n, cs)
+        if n not in ('band', 'line'):
+            every_series_colour |= cs
+    # the plot takes the canvas: its rightmost element past 72 % of the width (the legend
+    # as wide as its entries; 55 % beside event labels)
+    right = max([x for es in ss.values() for e in es for x in xs(e)] or [1e9])  # no data: no plot
+    marked = any(e.get('class') == 'mark' for e in root.iter())
+    assert right > (0.55 if marked else 0.72) * float(root.get('width')), (name, right)
+S = load('summary'); ss = series(S)
+classes = [('24', 'need, up to 24 GiB'), ('48', 'need, up to 48 GiB'), ('80', 'need, up to 80 GiB'),
+           ('80+', 'need, over 80 GiB'), ('unknown', 'need, memory unknown')]
+val = lambda e: float(e.find(NS + 'title').text.rsplit(': ', 1)[1])
+used = [y['used'] for y in p['past_years'] if y['used'] > 0]
+got = [val(e) for e in ss.get('used', [])]
+assert len(got) == len(used) and all(abs(a - b) <= 1e-3 * max(1, b) for a, b in zip(got, used)), (got, used)
+for key, n in classes:
+    want = [t['need_by_class'][key] for t in p['total'] if t['need_by_class'][key] > 0]
+    got = [val(e) for e in ss.get(n, [])]
+    assert len(got) == len(want) and all(abs(a - b) <= 1e-3 * max(1, b) for a, b in zip(got, want)), (n, got, want)
+# the band spans p10 to p90 of the need; capacity is one line over past and projected years
+assert ('band' in ss) == p['calibrated'], ss.keys()
+line = [float(v) for v in re.findall(r'[ML][0-9.]+ ([0-9.]+) ', ss['line'][0].get('d'))]
+assert len(line) == len(p['past_years']) + len(p['total']), line
+legend = texts(S)
+for n in ['used', 'need p10-p90' if p['calibrated'] else 'capacity', 'capacity']:
+    assert n in legend, (n, legend)
+# years on the axis: each past year, and each projected year with its calendar years
+for y in p['past_years']:
+    assert any(t.startswith(str(y['year'])) for t in legend), y['year']
+for y in p['years']:
+    assert 'y%d %s-%s' % (y['year'], y['from'][:4], y['to'][2:4]) in legend, y
+# one colour per domain: the same in the domain share chart and the projection chart
+dom = {n: colour(es[0]) for n, es in series(load('domains')).items()}
+proj = {n: colour(es[0]) for n, es in series(load('projection')).items()}
+for n in set(dom) & set(proj):
+    assert dom[n] == proj[n], (n, dom[n], proj[n])
+assert len(set(dom.values())) == len(dom) and len(set(proj.values())) == len(proj), (dom, proj)
+# event markers: a colour no series of any chart takes
+U = load('utilization')
+marks = [e for e in U.iter(NS + 'line') if e.get('class') == 'mark']
+for m in marks:
+    assert m.get('stroke') not in every_series_colour, (m.get('stroke'), every_series_colour)
+print('charts:', len(marks), 'markers,', len(dom), 'domains')
+PY
+}
+
+# check_first_page DB DIR: the first page of DIR/report.md against `capplan
+# project --json` and the rolling backtest (`project --backtest --json`), the
+# purchase recomputed here from the catalog table: p80 = need x e^(q80
+# sqrt(year)), q80 the 80th percentile (linear) of log(actual / forecast)
+# over the cuts; per class the catalog GPU with the memory, the lowest
+# price per GPU-eq, else the smallest memory class, the fastest, the name.
+check_first_page() {
+    "$CAPPLAN_BIN" --db "$1" project --backtest --json >"$2/btall.json" 2>/dev/null || echo '{}' >"$2/btall.json"
+    python3 - "$2" "$1" <<'PY' || fail "first page ($2)"
+import json, math, re, sqlite3, sys
+d, dbp = sys.argv[1], sys.argv[2]
+md = open(d + '/report.md', encoding='utf-8').read()
+page = md.split('\n## The decision on one page\n', 1)[1].split('\n## 1. ', 1)[0]
+p = json.load(open(d + '/project.json'))
+bt = json.load(open(d + '/btall.json'))
+u = p['unit']
+def unesc(s): return re.sub(r'\\(.)', r'\1', s.strip())
+def table(head):
+    part = page.split(head, 1)[1]
+    rows = []
+    for line in (head + part).split('\n'):
+        if not line.startswith('|'):
+            break
+        cells = [unesc(c) for c in re.split(r'(?<!\\)\|', line)[1:-1]]
+        if not all(set(c) <= set(':- ') for c in cells):
+            rows.append(cells)
+    return rows[1:]
+def same(cell, v):
+    m = re.match(r'^(-?[0-9]+(?:\.([0-9]+))?)', cell)
+    assert m, (cell, v)
+    assert abs(float(m.group(1)) - v) <= 0.5 * 10 ** -len(m.group(2) or '') + 1e-9 * abs(v), (cell, v)
+lr = sorted(math.log(c['actual'] / c['model']) for c in bt.get('cuts', [])
+            if c['model'] > 0 and c['actual'] > 0)
+def pct(v, q):
+    r = q / 100 * (len(v) - 1); i = int(r)
+    return v[i] + (r - i) * (v[i + 1] - v[i]) if i + 1 < len(v) else v[-1]
+q80 = pct(lr, 80) if len(lr) >= 3 else None
+assert (q80 is not None) == p['calibrated'], (len(lr), p['backtest_cuts'])
+f = lambda y: math.exp(q80 * math.sqrt(y)) if q80 is not None else 1.0
+# today: the latest past year
+last = p['past_years'][-1]
+m = re.search(r'\*\*Today\*\* \(%d, ([0-9.]+) months of data\): use ([0-9.]+) %s on average '
+              r'against a capacity of ([0-9.]+) %s\.' % (last['year'], re.escape(u), re.escape(u)), page)
+assert m, page[:400]
+same(m.group(1), last['months']); same(m.group(2), last['used']); same(m.group(3), last['capacity'])
+if u == 'GPU-eq':
+    assert 'reference model %s = 1.0' % p['reference_model'] in page
+# the need per year, its range and p80
+rows = table('| Year | Need (')
+assert len(rows) == len(p['total']), rows
+for r, t in zip(rows, p['total']):
+    y = t['year']
+    assert r[0].startswith('y%d (' % y), r
+    same(r[1], t['need'])
+    rg = t['need_range']
+    assert r[2] == ('not calibrated' if rg is None else '%.1f-%.1f %s' % (rg['p10'], rg['p90'], u)), r
+    same(r[3], t['need'] * f(y)); same(r[4], t['capacity']); same(r[5], t['need'] * f(y) - t['capacity'])
+# the gap per memory class
+classes = ['24', '48', '80', '80+', 'unknown']
+rows = table('| Year | To 24 GiB')
+for r, t in zip(rows, p['total']):
+    for k, c in enumerate(classes):
+        same(r[1 + k], t['gap_by_class'][c])
+# what to buy
+if u != 'GPU-eq':
+    assert 'No recommendation in GPUs' in page
+else:
+    cat = sqlite3.connect(dbp).execute('select model, mem_gib, relative_speed, tdp_w, price, '
+                                       'currency from gpu_catalog order by model').fetchall()
+    assert cat, 'the test gives every GPU database a catalog'
+    def mclass(g): return 0 if g <= 24 else 1 if g <= 48 else 2 if g <= 80 else 3
+    def pick(k):
+        ok = [c for c in cat if c[2] > 0 and (k == 4 or mclass(c[1]) >= k)]
+        key = lambda c: (c[4] / c[2] if c[4] is not None else math.inf, mclass(c[1]), -c[2], c[0])
+        return min(ok, key=key) if ok else None
+    def bought(k, y, speed):
+        n = 0
+        for t in p['total'][:y]:
+            gap = t['need_by_class'][classes[k]] * f(t['year']) - t['capacity_by_class'][classes[k]]
+            n = max(n, math.ceil(gap / speed - 1e-9) if gap > 0 else 0)
+        return n
+    want, added = [], [[0.0] * 5 for _ in p['total']]
+    for y in range(1, len(p['total']) + 1):
+        for k in range(5):
+            c = pick(k)
+            if not c:
+                continue
+            n = bought(k, y, c[2]) - bought(k, y - 1, c[2])
+            if n > 0:
+                want.append((y, classes[k], c, n))
+                for j in range(y - 1, len(p['total'])):
+                    added[j][k] += n * c[2]
+    rows = table('| Year | Memory class (GiB) | Model | GPUs |')
+    if not want:
+        assert not rows and 'Nothing to buy' in page
+    else:
+        assert len(rows) == len(want) + 1 and rows[-1][0] == 'total', (rows, want)
+        cost = power = 0
+        for r, (y, cls, c, n) in zip(rows, want):
+            assert r[0].startswith('y%d (' % y) and r[1] == cls and r[2] == c[0] and r[3] == str(n), (r, y, cls, c, n)
+            same(r[4], n * c[2])
+            if c[4] is None: assert r[5] == 'n/a', r
+            else: same(r[5], n * c[4]); cost += n * c[4]
+            if c[3] is None: assert r[6] == 'n/a', r
+            else: same(r[6], n * c[3] / 1000); power += n * c[3] / 1000
+        if all(c[4] is not None for _, _, c, _ in want): same(rows[-1][5], cost)
+        if all(c[3] is not None for _, _, c, _ in want): same(rows[-1][6], power)
+    # the purchase covers the p80 need of every year and class a candidate fits
+    for j, t in enumerate(p['total']):
+        for k, c in enumerate(classes):
+            if pick(k):
+                assert t['capacity_by_class'][c] + added[j][k] >= t['need_by_class'][c] * f(t['year']) - 1e-6, (j, c)
+# how sure
+if q80 is None:
+    assert 'Not calibrated: the rolling backtest scored %d cuts' % len(lr) in page
+else:
+    assert 'refit at %d monthly cuts' % len(lr) in page
+    assert 'missed by %.0f %% on average' % (100 * bt['mean']['abs_err_model']) in page
+    b = bt['mean']['bias_model']
+    assert 'it %s by %.1f %% (its bias)' % ('under-forecast' if b < 0 else 'over-forecast', 100 * abs(b)) in page
+    assert '%.0f %% %s the need in year 1' % (abs(100 * (math.exp(q80) - 1)), 'below' if q80 < 0 else 'above') in page
+print('first page:', len(rows) if u == 'GPU-eq' else 0, 'purchase rows,', len(lr), 'cuts')
+PY
 }
 
 # check_csv DB DIR [--anonymize]: every file with its header; projection
@@ -416,6 +624,10 @@ PY
 # ---- the demo database
 DEMO="$WORK/demo.db"
 "$CAPPLAN_BIN" --db "$DEMO" demo --no-tui --seed 7 --jobs 20000 >/dev/null 2>&1 || fail "demo"
+printf 'model,mem_gib,relative_speed,tdp_w,price\nH100 SXM,80,5,700,30000\nL40S,48,3,350,9000\nL4,24,0.9,72,\n' >"$WORK/democat.csv"
+"$CAPPLAN_BIN" --db "$DEMO" import catalog "$WORK/democat.csv" >/dev/null || fail "demo catalog"
+# an import makes the saved profiles stale: save them again, as after any import
+"$CAPPLAN_BIN" --db "$DEMO" profile >/dev/null || fail "profile"
 "$CAPPLAN_BIN" --db "$DEMO" scenario new plan >/dev/null || fail "scenario new"
 "$CAPPLAN_BIN" --db "$DEMO" scenario set plan growth=0.2 --group chen-lab --reason "two more students, said schen" \
     >/dev/null 2>&1 || fail "scenario set"
@@ -452,6 +664,10 @@ for t in texts:
     left = names & words
     assert not left, sorted(left)[:5]
 assert 'group-' in texts[0]
+# the first page names no one either (and still holds its purchase)
+first = texts[0].split('\n## The decision on one page\n', 1)[1].split('\n## 1. ', 1)[0]
+assert not names & set(re.findall(r'[\w.-]+', first.replace('\\', ''))), 'first page'
+assert '| Year | Memory class (GiB) | Model | GPUs |' in first
 s = list(csv.reader(open(w + '/anon/csv/students.csv', encoding='utf-8')))
 assert all(r[0].startswith('user-') and r[1].startswith('group-') for r in s[1:]), s[1]
 PY

@@ -97,19 +97,28 @@ grep -q 'another capplan holds the database.*waiting up to 2 s' "$WORK/err" || f
 grep -q 'locked' "$WORK/err" || fail "exit 3 without saying why: $(cat "$WORK/err")"
 kill $holder 2>/dev/null; wait $holder 2>/dev/null
 
+# --- exit 4: the page of job_counts overwritten in a copy (status reads
+# the counts kept at import, issue 20, not the jobs table)
+cp "$WORK/t.db" "$WORK/s.db"
+sqlite3 "$WORK/s.db" 'PRAGMA wal_checkpoint(TRUNCATE)' >/dev/null
+psz=$(sqlite3 "$WORK/s.db" 'PRAGMA page_size')
+p=$(sqlite3 "$WORK/s.db" "SELECT rootpage FROM sqlite_master WHERE name='job_counts'")
+dd if=/dev/urandom of="$WORK/s.db" bs="$psz" seek=$((p - 1)) count=1 conv=notrunc 2>/dev/null
+expect_rc 4 "$CAPPLAN_BIN" --db "$WORK/s.db" status
+grep -q 'corrupt\|malformed' "$WORK/err" || fail "corrupt status: $(cat "$WORK/out" "$WORK/err")"
+
 # --- exit 4: two pages of the jobs table overwritten in a copy
 cp "$WORK/t.db" "$WORK/c.db"
 sqlite3 "$WORK/c.db" 'PRAGMA wal_checkpoint(TRUNCATE)' >/dev/null
 pages=$(sqlite3 "$WORK/c.db" "SELECT pageno FROM dbstat WHERE name='jobs' AND pagetype='leaf' LIMIT 2" 2>/dev/null)
-psz=$(sqlite3 "$WORK/c.db" 'PRAGMA page_size')
 [ -n "$pages" ] || pages="3 4"
 for p in $pages; do
     dd if=/dev/urandom of="$WORK/c.db" bs="$psz" seek=$((p - 1)) count=1 conv=notrunc 2>/dev/null
 done
-expect_rc 4 "$CAPPLAN_BIN" --db "$WORK/c.db" status
-grep -q 'corrupt\|malformed' "$WORK/err" || fail "corrupt status: $(cat "$WORK/out" "$WORK/err")"
 expect_rc 4 "$CAPPLAN_BIN" --db "$WORK/c.db" tui --iterations 3 --dump
-grep -q 'the database is corrupt' "$WORK/out" || fail "the dashboard over a corrupt database: $(tail -3 "$WORK/out")"
+# (headless, the dashboard works on a copy: the copy may be what finds it)
+grep -q 'the database is corrupt' "$WORK/out" || grep -q 'malformed\|corrupt' "$WORK/err" ||
+    fail "the dashboard over a corrupt database: $(tail -3 "$WORK/out" "$WORK/err")"
 expect_rc 4 "$CAPPLAN_BIN" --db "$WORK/c.db" check
 grep -q 'corrupt\|malformed\|integrity' "$WORK/out" "$WORK/err" || fail "check: $(cat "$WORK/out" "$WORK/err")"
 expect_rc 0 cap check
