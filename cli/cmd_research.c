@@ -222,6 +222,7 @@ static void json_people(const Research *r, cJSON *o)
 static void print_json(const Research *r, FILE *out)
 {
     cJSON *o = cJSON_CreateObject();
+    cli_json_schema(o, "research");
     cJSON_AddNumberToObject(o, "since", r->opts.since);
     cJSON_AddNumberToObject(o, "recent_from", r->recent_from);
     cJSON_AddStringToObject(o, "method", r->opts.method == RESEARCH_COAUTHORS ? "coauthors" : "kmeans");

@@ -19,9 +19,13 @@ static int scen_list(Store *st, int json)
     CpErr err;
     if (store_plan_scenarios(st, &s, &n, &err) < 0)
         return cli_error("%s", err.msg);
-    cJSON *a = json ? cJSON_CreateArray() : NULL;
-    if (!json)
+    cJSON *o = json ? cJSON_CreateObject() : NULL, *a = NULL;
+    if (json) {
+        cli_json_schema(o, "scenario-list");
+        a = cJSON_AddArrayToObject(o, "scenarios");
+    } else {
         printf("%-24s %-16s %6s  %-10s %s\n", "scenario", "from", "edits", "created", "by");
+    }
     for (size_t i = 0; i < n; i++) {
         char date[16], name[64], base[64], who[64];
         plan_cli_date(s[i].created_at, date, sizeof date);
@@ -41,8 +45,8 @@ static int scen_list(Store *st, int json)
         printf("%-24s %-16s %6d  %-10s %s\n", name, base, s[i].nparams, date, who);
     }
     if (json) {
-        cli_print_json(a, stdout);
-        cJSON_Delete(a);
+        cli_print_json(o, stdout);
+        cJSON_Delete(o);
     } else if (n == 0) {
         printf("(no scenario yet: capplan scenario new NAME; \"base\" is the measured values)\n");
     }

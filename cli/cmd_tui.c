@@ -206,6 +206,8 @@ static int exec_tui(CliCtx *ctx, int argc, char **argv)
     }
     if (store_fault() == STORE_FAULT_CORRUPT) { /* never a dashboard over missing pages */
         tui_state_done(&s);
+        if (headless)
+            close_copy(st, copy);
         cli_error("%s: SQLite reports the database corrupt; not shown (`capplan check` says "
                   "where)",
                   ctx->db_path);

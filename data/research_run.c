@@ -8,6 +8,7 @@
 #include "core/research_terms.h"
 #include "core/strmap.h"
 #include "core/tfidf.h"
+#include "data/plan.h"
 
 void research_opts_init(ResearchOpts *o)
 {
@@ -213,11 +214,34 @@ static void cluster(Research *r, const double *x, const Edges *e)
         r->rows[i].cluster = r->clusters.labels[i];
 }
 
-/* Profiles of the latest run onto the rows, and the comparison. */
+/* The profiles of plan pl as the saved run would hold them (names chosen,
+ * else generated; every user of its window): owned copies, freed with
+ * store_research_profiles_done. */
+static void plan_profiles(const Plan *pl, RsProfiles *out)
+{
+    memset(out, 0, sizeof *out);
+    out->found = pl->fit.k > 0;
+    out->k = pl->fit.k;
+    out->name = xcalloc((size_t)(out->k > 0 ? out->k : 1), sizeof *out->name);
+    for (int i = 0; i < out->k; i++)
+        out->name[i] = xstrdup(pl->names[i]);
+    out->members = xcalloc((size_t)(pl->nusers > 0 ? pl->nusers : 1), sizeof *out->members);
+    for (int i = 0; i < pl->nusers; i++) {
+        RsMember *m = &out->members[out->nmembers++];
+        m->user = xstrdup(pl->users[i].name);
+        m->profile = pl->users[i].profile;
+        m->gpu_hours = pl->users[i].f.gpu_hours;
+    }
+}
+
+/* Profiles (the plan's, else the latest run's) onto the rows, and the
+ * comparison. */
 static int compare(Research *r, Store *st, CpErr *err)
 {
     RsProfiles p;
-    if (store_research_profiles(st, &p, err) < 0)
+    if (r->opts.plan)
+        plan_profiles(r->opts.plan, &p);
+    else if (store_research_profiles(st, &p, err) < 0)
         return -1;
     r->have_profiles = p.found;
     r->kp = p.k;

@@ -22,6 +22,7 @@
 
 typedef struct Store Store;
 typedef struct Terms Terms;
+typedef struct Plan Plan;
 
 typedef enum { RESEARCH_KMEANS, RESEARCH_COAUTHORS } ResearchMethod;
 
@@ -31,9 +32,12 @@ typedef struct ResearchOpts {
     ResearchMethod method;
     const char *terms_file;  /* a site dictionary, or NULL */
     uint64_t seed;
+    const Plan *plan;        /* compute profiles from this plan (borrowed, as the
+                                report shows them); NULL: the latest saved run */
 } ResearchOpts;
 
-/* Defaults: papers since 2019, k by silhouette, k-means, no site terms, seed 1. */
+/* Defaults: papers since 2019, k by silhouette, k-means, no site terms,
+ * seed 1, the latest saved profile run. */
 void research_opts_init(ResearchOpts *o);
 
 /* One person beside their research and compute. Strings borrowed from

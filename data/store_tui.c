@@ -716,16 +716,25 @@ void store_tui_jobs_free(StoreTuiJob *v, size_t n)
     free(v);
 }
 
+/* Page by page (the backup API), not VACUUM INTO: pages are copied as
+ * they are, so a corrupt one reaches the copy and the dashboard says so
+ * when it reads it, as over the original (VACUUM reads every row first
+ * and fails before anything shows). */
 int store_tui_copy(Store *st, const char *path, CpErr *err)
 {
-    sqlite3 *db = store_db(st);
-    sqlite3_stmt *s = NULL;
-    if (sqlite3_prepare_v2(db, "VACUUM INTO ?1", -1, &s, NULL) != SQLITE_OK)
-        return sqlrow_err(db, err, "copy");
-    sqlite3_bind_text(s, 1, path, -1, SQLITE_TRANSIENT);
-    int rc = sqlite3_step(s);
-    sqlite3_finalize(s);
-    return rc == SQLITE_DONE ? 0 : sqlrow_err(db, err, "copy");
+    sqlite3 *to = NULL;
+    int rc = sqlite3_open_v2(path, &to, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+    sqlite3_backup *b = rc == SQLITE_OK ? sqlite3_backup_init(to, "main", store_db(st), "main")
+                                        : NULL;
+    if (b) {
+        rc = sqlite3_backup_step(b, -1);
+        sqlite3_backup_finish(b);
+    }
+    if (rc != SQLITE_DONE)
+        cp_err_set(err, "database: copy into %s: %s", path,
+                   to ? sqlite3_errmsg(to) : sqlite3_errstr(rc));
+    sqlite3_close(to);
+    return rc == SQLITE_DONE ? 0 : -1;
 }
 
 int store_tui_last_scenario(Store *st, char *out, size_t n, CpErr *err)

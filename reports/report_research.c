@@ -1,6 +1,7 @@
 /* report_research: the report's "Who does what research" section (issue
- * 18): research clusters from the papers beside the compute profiles
- * (data/research_run, the same figures as `capplan research`), whom to ask
+ * 18): research clusters from the papers beside the compute profiles of
+ * section 4, saved or not (data/research_run: the same figures as
+ * `capplan research` once they are saved), whom to ask
  * why, and who publishes without GPU jobs or the reverse. Names go
  * through rpt_name, so --anonymize hides them. */
 
@@ -16,7 +17,10 @@
 int rpt_research_gather(Report *r, Store *st, CpErr *err)
 {
     Research *rs = xcalloc(1, sizeof *rs);
-    if (research_build(st, NULL, rs, err) < 0) {
+    ResearchOpts o;
+    research_opts_init(&o);
+    o.plan = r->plan; /* section 4's profiles, saved or not */
+    if (research_build(st, &o, rs, err) < 0) {
         free(rs);
         return -1;
     }

@@ -8,6 +8,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "reports/anon.h"
 #include "tui/actions.h"
 #include "tui/fmt.h"
 #include "tui/plan.h"
@@ -46,6 +47,16 @@ static void put_word(char *buf, size_t n, const char *word)
     buf[at] = '\0';
 }
 
+/* The scenario's name as presentation mode shows it: a scenario named
+ * after a group or a person names them, so it goes through the scrubber
+ * (tui/redact) there. Returns buf (size n) or s->scenario. */
+static const char *scenario_shown(const TuiState *s, char *buf, size_t n)
+{
+    if (!s->redact || !s->scrub)
+        return s->scenario;
+    return anon_scrub_buf(s->scrub, s->scenario, buf, n);
+}
+
 void export_name(const TuiState *s, char *buf, size_t n)
 {
     char label[128];
@@ -54,13 +65,12 @@ void export_name(const TuiState *s, char *buf, size_t n)
     int g = export_group(s);
     if (g >= 0 && g < s->model->ngroups)
         put_word(buf, n, tui_model_group_label(s->model, g, s->redact, label, sizeof label));
-    if (s->view == TUI_V_GROUP && s->member >= 0 && g >= 0 &&
-        s->member < s->model->groups[g].nmembers) {
-        put_word(buf, n, tui_model_user_label(s->model, s->model->groups[g].members[s->member],
-                                              s->redact, label, sizeof label));
+    if (s->view == TUI_V_GROUP && s->member >= 0 && s->member < s->model->nusers) {
+        /* s->member indexes the model's users (view_group.c) */
+        put_word(buf, n, tui_model_user_label(s->model, s->member, s->redact, label, sizeof label));
         put_word(buf, n, "jobs");
     }
-    put_word(buf, n, s->scenario);
+    put_word(buf, n, scenario_shown(s, label, sizeof label));
     size_t at = strlen(buf);
     snprintf(buf + at, n - at, ".md");
 }
@@ -169,12 +179,12 @@ static unsigned write_file(TuiState *s)
     const TuiTable *t = v->table ? v->table(s) : NULL;
     const char *path = s->prompt.text;
     int csv = ends_with(path, ".csv");
-    char title[300], label[128] = "";
+    char title[300], label[128] = "", scen[128];
     int g = export_group(s);
     if (g >= 0 && g < s->model->ngroups)
         tui_model_group_label(s->model, g, s->redact, label, sizeof label);
     snprintf(title, sizeof title, "capplan \xc2\xb7 %s%s%s \xc2\xb7 scenario %s", v->name,
-             label[0] ? " \xc2\xb7 " : "", label, s->scenario);
+             label[0] ? " \xc2\xb7 " : "", label, scenario_shown(s, scen, sizeof scen));
     TuiExportPart parts[2] = {{t, tui_cursor(s), NULL}, {NULL, NULL, NULL}};
     int nparts = 1;
     TuiCursor all;

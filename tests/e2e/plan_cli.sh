@@ -156,7 +156,10 @@ expect_rc 2 cap scenario set plan-2027
 expect_rc 0 cap scenario list --json
 "$PY" -c "
 import json; d=json.load(open('$WORK/out'))
-assert d[0]['name'] == 'plan-2027' and d[0]['edits'] == 3, d
+assert list(d) == ['schema', 'scenarios'] and d['schema'] == 'capplan.scenario-list/1', d
+s=d['scenarios']
+assert len(s) == 1 and s[0]['name'] == 'plan-2027' and s[0]['edits'] == 3, d
+assert s[0]['from'] == 'base' and len(s[0]['created']) == 10, d
 " || fail "list: $(cat "$WORK/out")"
 expect_rc 0 cap scenario diff base plan-2027
 grep -q "growth @$G .*two more students" "$WORK/out" || fail "diff: $(cat "$WORK/out")"

@@ -260,6 +260,15 @@ assert all(len(y) == 4 for y in full), full
 for r, e in zip(tables('### Events and their measured impact'), util['events']):
     if e['util_before_pct'] is None:
         assert r[3] == 'no data before' and r[5] == '-', r
+# 9. the research clusters beside section 4's profiles, whether or not a
+# `capplan profile` saved them (this report is written before the
+# `project --json` above saves them)
+prof = [r[1] for r in tables('## 4. Compute profiles')]
+sec9 = md.split('\n## 9. Who does what research\n', 1)[1].split('\n## ', 1)[0]
+if 'No papers with their text imported' not in sec9:
+    named = [unesc(n) for n in re.findall(r'^- P[0-9]+: (.*)$', sec9, re.M)]
+    assert named == prof, (prof, named)
+    assert bool(prof) != ('No compute profiles yet' in sec9), prof
 PY
     check_first_page "$db" "$dir"
     check_charts "$dir"

@@ -54,7 +54,7 @@ grep -Eq '^[0-9]{4}-.* capplan: ' "$WORK/err" || fail "CAPPLAN_LOG_TIME=1: $(cat
 cap profile >/dev/null || fail "profile"
 cap scenario new s1 >/dev/null || fail "scenario new"
 for c in "status --json" "stats utilization --json" "stats fairshare --json" "stats energy --json" \
-    "profile --json --no-save" "project --json" "scenario diff base s1 --json" \
+    "profile --json --no-save" "project --json" "scenario diff base s1 --json" "scenario list --json" "research --json" \
     "meetings list --json" "meetings pick --json" "meetings mismatches --json"; do
     # shellcheck disable=SC2086
     cap $c >"$WORK/j.json" 2>"$WORK/err" || fail "$c: $(cat "$WORK/err")"
