@@ -55,7 +55,7 @@ first=$(grep -n "^!" "$WORK/screen" | sed -n 2p | cut -d: -f1)
 at=$(grep -n "GiB class short next year" "$WORK/screen" | head -1 | cut -d: -f1)
 keys g; while [ "$first" -lt "$at" ]; do keys j; first=$((first + 1)); done
 keys Enter; wait_for "Institute · scenario"; wait_for "all classes"; shot
-keys ]; wait_for "[ ] other group"; shot
+keys ]; wait_for "]: other group"; shot
 # names shown to pick g1 in Groups, hidden again from its Group view on
 keys a; wait_for "names shown"
 keys 2; sleep 0.2; keys /; typ "$g1"; keys Enter; keys Escape; keys g Enter
