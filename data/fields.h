@@ -53,6 +53,26 @@ typedef struct CpTres {
 
 int fields_tres(const char *s, size_t n, CpTres *out, CpErr *err);
 
+/* The TRES strings read last, with what fields_tres made of them: a file
+ * repeats a few AllocTRES / ReqTRES shapes on most of its lines (a job
+ * and its steps, every job of one partition). Owned by one reader; all
+ * zero bytes is empty. */
+#define FIELDS_TRES_MEMO_SLOTS 64
+#define FIELDS_TRES_MEMO_LEN 96 /* longer strings are parsed every time */
+typedef struct FieldsTresMemoSlot {
+    int used;
+    size_t len;
+    char text[FIELDS_TRES_MEMO_LEN];
+    CpTres tres;
+} FieldsTresMemoSlot;
+typedef struct FieldsTresMemo {
+    FieldsTresMemoSlot slot[FIELDS_TRES_MEMO_SLOTS];
+} FieldsTresMemo;
+
+/* fields_tres(s, n, out, err), answered from m when s was read before
+ * (only values it accepted are kept); m remembers s. Same result. */
+int fields_tres_memo(FieldsTresMemo *m, const char *s, size_t n, CpTres *out, CpErr *err);
+
 /* GPU count of one typed or untyped TRES/GRES name and count, as used by
  * both TRES strings and sacct --json lists: name "gpu", "gpu:a100",
  * "gpu:a100_3g.20gb"; adds to *untyped or *typed and records the type. */

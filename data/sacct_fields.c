@@ -59,6 +59,7 @@ void sacctf_row_init(SacctRow *row)
     jobrec_clear(&row->rec);
     memset(row->val, 0, sizeof row->val);
     memset(row->len, 0, sizeof row->len);
+    row->memo = NULL;
 }
 
 void sacctf_set(SacctRow *row, SacctField f, char *v, size_t n)
@@ -134,14 +135,39 @@ static int finish_ids(SacctRow *row, const char **bad, CpErr *err)
     return 0;
 }
 
+/* fields_time, answered from the memo when the row's reader read the same
+ * 19-byte time in the same zone lately (only values it accepted are kept). */
+static int row_time(SacctRow *row, SacctField f, const CpTz *tz, int64_t *out, CpErr *err)
+{
+    SacctMemo *m = row->memo;
+    const char *s = row->val[f];
+    size_t n = row->len[f];
+    if (!m || n != 19)
+        return fields_time(s, n, tz, out, err);
+    if (m->time_tz != tz) {
+        memset(m->time_text, 0, sizeof m->time_text);
+        m->time_tz = tz;
+    }
+    for (int i = 0; i < SACCT_MEMO_TIMES; i++)
+        if (memcmp(m->time_text[i], s, 19) == 0) {
+            *out = m->time_val[i];
+            return 0;
+        }
+    if (fields_time(s, n, tz, out, err) < 0)
+        return -1;
+    memcpy(m->time_text[m->time_next], s, 19);
+    m->time_val[m->time_next] = *out;
+    m->time_next = (m->time_next + 1) % SACCT_MEMO_TIMES;
+    return 0;
+}
+
 static int finish_times(SacctRow *row, const CpTz *tz, const char **bad, CpErr *err)
 {
     CpJobRec *r = &row->rec;
     static const SacctField tf[] = {SF_SUBMIT, SF_ELIGIBLE, SF_START, SF_END};
     int64_t *dst[] = {&r->submit, &r->eligible, &r->start, &r->end};
     for (int i = 0; i < 4; i++)
-        if (row->val[tf[i]] &&
-            fields_time(row->val[tf[i]], row->len[tf[i]], tz, dst[i], err) < 0)
+        if (row->val[tf[i]] && row_time(row, tf[i], tz, dst[i], err) < 0)
             return fail(tf[i], bad);
     int64_t v;
     if (has(row, SF_ELAPSEDRAW)) {
@@ -247,13 +273,21 @@ static int finish_req_mem(SacctRow *row, double tres_mib, const char **bad, CpEr
     return 0;
 }
 
+/* A TRES list that files repeat (AllocTRES, ReqTRES), through the memo. */
+static int tres(const SacctRow *row, SacctField f, CpTres *out, CpErr *err)
+{
+    if (row->memo)
+        return fields_tres_memo(&row->memo->tres, text(row, f), row->len[f], out, err);
+    return fields_tres(text(row, f), row->len[f], out, err);
+}
+
 static int finish_resources(SacctRow *row, const char **bad, CpErr *err)
 {
     CpJobRec *r = &row->rec;
     CpTres alloc, req, use;
-    if (fields_tres(text(row, SF_ALLOCTRES), row->len[SF_ALLOCTRES], &alloc, err) < 0)
+    if (tres(row, SF_ALLOCTRES, &alloc, err) < 0)
         return fail(SF_ALLOCTRES, bad);
-    if (fields_tres(text(row, SF_REQTRES), row->len[SF_REQTRES], &req, err) < 0)
+    if (tres(row, SF_REQTRES, &req, err) < 0)
         return fail(SF_REQTRES, bad);
     if (fields_tres(text(row, SF_TRESUSAGEINMAX), row->len[SF_TRESUSAGEINMAX], &use, err) < 0)
         return fail(SF_TRESUSAGEINMAX, bad);

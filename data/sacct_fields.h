@@ -20,6 +20,7 @@
 #include <stddef.h>
 
 #include "core/cp.h"
+#include "data/fields.h"
 #include "data/jobrec.h"
 
 typedef struct CpTz CpTz; /* data/tz.h */
@@ -52,9 +53,23 @@ typedef struct SacctRow {
     CpJobRec rec;
     char *val[SF_COUNT]; /* borrowed slices, NULL when absent (writable: see finish) */
     size_t len[SF_COUNT];
+    struct SacctMemo *memo; /* the reader's, borrowed; NULL: parse every value */
 } SacctRow;
 
-/* Start a row: every field absent. */
+/* What a reader's last lines held, to read repeated values once (issue 14
+ * item 14): the TRES lists a file repeats, and the last time values (a
+ * job's steps repeat its start and end). Owned by one reader; all zero
+ * bytes is empty. */
+#define SACCT_MEMO_TIMES 4
+typedef struct SacctMemo {
+    FieldsTresMemo tres;
+    char time_text[SACCT_MEMO_TIMES][20]; /* "YYYY-MM-DDTHH:MM:SS" */
+    int64_t time_val[SACCT_MEMO_TIMES];
+    const CpTz *time_tz; /* the zone the values were read in */
+    int time_next;       /* the slot the next new value takes */
+} SacctMemo;
+
+/* Start a row: every field absent, no memo. */
 void sacctf_row_init(SacctRow *row);
 
 /* Remember the value of field f (borrowed slice, v[n] == '\0'). */

@@ -1,5 +1,6 @@
 #include "data/sacct_text.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,6 +28,7 @@ typedef struct TextCtx {
     int64_t lineno;   /* line being read, for messages */
     char *cut[MAX_COLS + 1];
     size_t cutlen[MAX_COLS + 1];
+    SacctMemo memo; /* values read before */
 } TextCtx;
 
 static char *find_delim(const TextCtx *t, char *p, char *end)
@@ -182,34 +184,118 @@ static int check_utf8(TextCtx *t, int n, CpErr *err)
     return 0;
 }
 
-static int data_line(TextCtx *t, char *line, size_t len, CpErr *err)
+/* The bytes of w that are 0, as 0x80 in their place (exact per byte). */
+static uint64_t zero_bytes(uint64_t w)
+{
+    const uint64_t low7 = 0x7F7F7F7F7F7F7F7FULL;
+    return ~(((w & low7) + low7) | w | low7);
+}
+
+/* The usual line, split in one pass: a one-byte delimiter, plain ASCII
+ * without NUL, and no more fields than the header's (one more when empty:
+ * --parsable). Fills t->cut/t->cutlen (NUL at each delimiter) and returns
+ * the count and sets *lenp without a --parsable trailing delimiter, or
+ * returns -1 when the line needs the general path (which then checks,
+ * splits and words its messages from the unchanged line). */
+static int split_ascii(TextCtx *t, char *line, size_t *lenp)
+{
+    size_t len = *lenp;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    const unsigned char d = (unsigned char)t->delim[0];
+    size_t end = t->trailing && len > 0 && (unsigned char)line[len - 1] == d ? len - 1 : len;
+    int max = t->jobname_last ? t->ncols : t->ncols + 1; /* fields that may be cut */
+    size_t at[MAX_COLS + 1];
+    int nd = 0;
+    const uint64_t dmask = 0x0101010101010101ULL * d;
+    const uint64_t high = 0x8080808080808080ULL;
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t w;
+        memcpy(&w, line + i, 8);
+        if ((w & high) | zero_bytes(w))
+            return -1;
+        for (uint64_t m = zero_bytes(w ^ dmask); m; m &= m - 1) {
+            size_t pos = i + (size_t)(__builtin_ctzll(m) >> 3);
+            if (pos >= end || nd + 1 >= max)
+                break;
+            at[nd++] = pos;
+        }
+    }
+    for (; i < len; i++) {
+        unsigned char c = (unsigned char)line[i];
+        if (c == 0 || c >= 0x80)
+            return -1;
+        if (c == d && i < end && nd + 1 < max)
+            at[nd++] = i;
+    }
+    int n = nd + 1;
+    if (n == t->ncols + 1 && !t->jobname_last && at[nd - 1] + 1 == end)
+        n--; /* a --parsable trailing delimiter */
+    else if (n > t->ncols)
+        return -1;
+    if (end < len)
+        line[end] = '\0';
+    *lenp = end;
+    size_t from = 0;
+    for (int k = 0; k < nd; k++) {
+        t->cut[k] = line + from;
+        t->cutlen[k] = at[k] - from;
+        line[at[k]] = '\0';
+        from = at[k] + 1;
+    }
+    t->cut[nd] = line + from;
+    t->cutlen[nd] = end - from;
+    return n;
+#else
+    (void)t, (void)line, (void)lenp;
+    return -1;
+#endif
+}
+
+/* The general path: checks the line, splits it; the field count, 0 when
+ * the line was rejected (and may go on), -1 to stop. */
+static int split_checked(TextCtx *t, char *line, size_t *lenp, CpErr *err)
 {
     char reason[160];
+    size_t len = *lenp;
     if (memchr(line, '\0', len))
-        return reject(t, err, "", "binary data (NUL byte) in line");
+        return reject(t, err, "", "binary data (NUL byte) in line") < 0 ? -1 : 0;
     int utf8 = textenc_utf8_bad(line, len) == len; /* the whole line, before it is split */
     if (t->trailing && ends_with_delim(t, line, len)) {
         len -= t->dlen;
         line[len] = '\0';
     }
+    *lenp = len;
     int n = split(t, line, len, t->jobname_last ? t->ncols : MAX_COLS + 1);
     if (n == t->ncols + 1 && t->cutlen[n - 1] == 0 && !t->jobname_last)
         n--; /* a --parsable trailing delimiter */
     if (n > t->ncols) {
         snprintf(reason, sizeof reason, "expected %d fields, found %s%d", t->ncols,
                  n > MAX_COLS ? "more than " : "", n > MAX_COLS ? MAX_COLS : n);
-        return reject(t, err, "", reason);
-    }
-    for (; n < t->ncols; n++) { /* a row that drops its trailing empty fields */
-        t->cut[n] = line + len;
-        t->cutlen[n] = 0;
+        return reject(t, err, "", reason) < 0 ? -1 : 0;
     }
     int not_utf8 = utf8 ? 0 : check_utf8(t, n, err);
     if (not_utf8 != 0)
         return not_utf8 < 0 ? -1 : 0;
+    return n;
+}
+
+static int data_line(TextCtx *t, char *line, size_t len, CpErr *err)
+{
+    int n = t->dlen == 1 ? split_ascii(t, line, &len) : -1;
+    if (n < 0) {
+        n = split_checked(t, line, &len, err);
+        if (n <= 0)
+            return n;
+    }
+    for (int k = n; k < t->ncols; k++) { /* a row that drops its trailing empty fields */
+        t->cut[k] = line + len;
+        t->cutlen[k] = 0;
+    }
     SacctRow row;
     sacctf_row_init(&row);
-    for (int i = 0; i < n; i++)
+    row.memo = &t->memo;
+    for (int i = 0; i < t->ncols; i++)
         sacctf_set(&row, t->cols[i], t->cut[i], t->cutlen[i]);
     const char *bad = "";
     CpErr ferr;

@@ -11,10 +11,18 @@
 
 #include "core/strmap.h"
 #include "data/fields.h"
+#include "data/store_bind.h"
 #include "data/store_fault.h"
 #include "data/store_schema.h"
 
-enum { DICT_CLUSTER, DICT_USER, DICT_ACCOUNT, DICT_PARTITION, DICT_QOS, DICT_COUNT };
+#define CACHE_KIB "-65536"     /* the page cache, KiB (negative: SQLite's way) */
+#define BULK_CACHE_KIB "-16384" /* ... during a bulk import (store_begin_bulk) */
+
+/* The name dictionaries, in the order job_bind takes their ids. */
+enum {
+    DICT_CLUSTER = JOB_BIND_CLUSTER, DICT_USER = JOB_BIND_USER, DICT_ACCOUNT = JOB_BIND_ACCOUNT,
+    DICT_PARTITION = JOB_BIND_PARTITION, DICT_QOS = JOB_BIND_QOS, DICT_COUNT = JOB_BIND_NIDS
+};
 static const char *const dict_table[DICT_COUNT] = {"clusters", "users", "accounts",
                                                     "partitions", "qos"};
 
@@ -52,6 +60,7 @@ struct Store {
     sqlite3_stmt *lookup_attempts;
     sqlite3_stmt *insert_job;
     sqlite3_stmt *update_job;
+    JobBind insert_bind, update_bind; /* their parameters ?1..?35 */
     sqlite3_stmt *unset_final;
     sqlite3_stmt *known_stmt; /* KNOWN_COLS of one attempt */
     sqlite3_stmt *usage_add;
@@ -197,7 +206,7 @@ static int data_version(Store *st, int64_t *out)
     "import_id, final"
 
 /* How many of a stored attempt's fields are known, as record_known counts
- * them on a record (the columns bind_job leaves NULL for unknown; GPU
+ * them on a record (the columns job_bind leaves NULL for unknown; GPU
  * memory and utilisation are left out: a monitor's file may fill them). */
 #define KNOWN_COLS                                                                            \
     "(user_id IS NOT NULL) + (account_id IS NOT NULL) + (partition_id IS NOT NULL) + "      \
@@ -234,6 +243,8 @@ static int prepare_job_statements(Store *st, CpErr *err)
                 "WHERE id=?36",
                 &st->update_job, err) < 0)
         return -1;
+    job_bind_init(&st->insert_bind, st->insert_job);
+    job_bind_init(&st->update_bind, st->update_job);
     if (prepare(st, "UPDATE jobs SET final=0 WHERE id=?1", &st->unset_final, err) < 0)
         return -1;
     if (prepare(st, "SELECT " KNOWN_COLS " FROM jobs WHERE id=?1", &st->known_stmt, err) < 0)
@@ -304,6 +315,14 @@ static int64_t schema_version(Store *st, CpErr *err)
 
 static int open_handle(Store *st, const char *path, int flags, CpErr *err)
 {
+    static int configured;
+    if (!configured) {
+        /* No memory statistics (nothing reads them): sqlite3_malloc and
+         * sqlite3_free then take no global mutex, a few per row written.
+         * Only possible before SQLite starts; later calls just fail. */
+        configured = 1;
+        sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+    }
     if (sqlite3_open_v2(path, &st->db, flags | SQLITE_OPEN_NOMUTEX, NULL) == SQLITE_OK)
         return 0;
     cp_err_set(err, "cannot open database: %s", st->db ? sqlite3_errmsg(st->db) : "out of memory");
@@ -389,7 +408,7 @@ static Store *open_store(const char *path, int read_only, CpErr *err)
         rc = cp_err_set(err, "database schema version %lld is older than this capplan (%d) "
                              "and cannot be upgraded read-only: run any import with write access",
                         (long long)version, store_nmigrations);
-    if (rc == 0 && exec_sql(st, "PRAGMA cache_size=-65536", err) < 0)
+    if (rc == 0 && exec_sql(st, "PRAGMA cache_size=" CACHE_KIB, err) < 0)
         rc = -1;
     if (rc == 0)
         rc = load_dicts(st, err);
@@ -494,6 +513,10 @@ int store_begin_bulk(Store *st, CpErr *err)
     set_waiting(st, 0);
     st->bulk = journal_mode(st, "DELETE");
     set_waiting(st, 1);
+    /* Rows go in at the right edge of the jobs table and its index, so a
+     * small page cache does: the rest of store_open's 64 MiB is peak RSS
+     * (issue 14 item 14: 100 MB at 1M jobs). */
+    exec_sql(st, "PRAGMA cache_size=" BULK_CACHE_KIB, NULL);
     if (store_begin(st, err) < 0) {
         store_end_bulk(st);
         return -1;
@@ -503,6 +526,7 @@ int store_begin_bulk(Store *st, CpErr *err)
 
 void store_end_bulk(Store *st)
 {
+    exec_sql(st, "PRAGMA cache_size=" CACHE_KIB, NULL);
     if (st->bulk)
         journal_mode(st, "WAL");
     st->bulk = 0;
@@ -852,81 +876,6 @@ static uint64_t record_hash(const CpJobRec *r, const char *const names[DICT_COUN
     return h & 0x7fffffffffffffffULL;
 }
 
-static void bind_time(sqlite3_stmt *s, int i, int64_t t)
-{
-    if (t == CP_TIME_NONE)
-        sqlite3_bind_null(s, i);
-    else
-        sqlite3_bind_int64(s, i, t);
-}
-
-static void bind_num(sqlite3_stmt *s, int i, double v)
-{
-    if (v < 0)
-        sqlite3_bind_null(s, i);
-    else
-        sqlite3_bind_double(s, i, v);
-}
-
-static void bind_int_unknown(sqlite3_stmt *s, int i, int64_t v, int64_t unknown)
-{
-    if (v == unknown)
-        sqlite3_bind_null(s, i);
-    else
-        sqlite3_bind_int64(s, i, v);
-}
-
-static void bind_text_or_null(sqlite3_stmt *s, int i, const char *t)
-{
-    if (t[0])
-        sqlite3_bind_text(s, i, t, -1, SQLITE_STATIC);
-    else
-        sqlite3_bind_null(s, i);
-}
-
-static void bind_job(sqlite3_stmt *s, int64_t import_id, const CpJobRec *r,
-                     const int64_t ids[DICT_COUNT], uint64_t hash, int final)
-{
-    sqlite3_bind_int64(s, 1, ids[DICT_CLUSTER]);
-    sqlite3_bind_int64(s, 2, r->job_raw);
-    sqlite3_bind_int64(s, 3, r->submit == CP_TIME_NONE ? 0 : r->submit);
-    sqlite3_bind_text(s, 4, r->job_id, -1, SQLITE_STATIC);
-    bind_int_unknown(s, 5, r->array_job, 0);
-    bind_int_unknown(s, 6, r->array_task, -1);
-    bind_int_unknown(s, 7, ids[DICT_USER], 0);
-    bind_int_unknown(s, 8, ids[DICT_ACCOUNT], 0);
-    bind_int_unknown(s, 9, ids[DICT_PARTITION], 0);
-    bind_int_unknown(s, 10, ids[DICT_QOS], 0);
-    sqlite3_bind_text(s, 11, r->job_name, -1, SQLITE_STATIC);
-    sqlite3_bind_int(s, 12, (int)r->state);
-    if (strcmp(r->state_raw, jobrec_state_name(r->state)) == 0)
-        sqlite3_bind_null(s, 13); /* raw text kept only when it says more */
-    else
-        sqlite3_bind_text(s, 13, r->state_raw, -1, SQLITE_STATIC);
-    bind_int_unknown(s, 14, r->exit_code, -1);
-    bind_int_unknown(s, 15, r->exit_signal, -1);
-    bind_time(s, 16, r->eligible);
-    bind_time(s, 17, r->start);
-    bind_time(s, 18, r->end);
-    bind_int_unknown(s, 19, r->elapsed, CP_DUR_UNKNOWN);
-    bind_int_unknown(s, 20, r->timelimit, CP_DUR_UNKNOWN);
-    bind_int_unknown(s, 21, r->nnodes, -1);
-    bind_int_unknown(s, 22, r->ncpus, -1);
-    bind_num(s, 23, r->req_mem_mib);
-    bind_num(s, 24, r->max_rss_mib);
-    sqlite3_bind_double(s, 25, r->gpus);
-    bind_num(s, 26, r->req_gpus);
-    bind_text_or_null(s, 27, r->gpu_type);
-    bind_num(s, 28, r->gpu_mem_gib);
-    sqlite3_bind_int(s, 29, r->gpu_mem_gib >= 0 ? 1 : 0);
-    bind_num(s, 30, r->gpu_util);
-    bind_num(s, 31, r->total_cpu_s);
-    bind_text_or_null(s, 32, r->nodelist);
-    sqlite3_bind_int64(s, 33, (int64_t)hash);
-    sqlite3_bind_int64(s, 34, import_id);
-    sqlite3_bind_int(s, 35, final);
-}
-
 typedef struct Attempt {
     int64_t id, submit, hash;
     int final;
@@ -974,7 +923,7 @@ static int stored_known(Store *st, int64_t id, CpErr *err)
     return known;
 }
 
-/* KNOWN_COLS of the row bind_job would write for r. */
+/* KNOWN_COLS of the row job_bind would write for r. */
 static int record_known(const CpJobRec *r, const int64_t ids[DICT_COUNT])
 {
     return (ids[DICT_USER] != 0) + (ids[DICT_ACCOUNT] != 0) + (ids[DICT_PARTITION] != 0) +
@@ -1199,7 +1148,7 @@ int store_job_put(Store *st, int64_t import_id, const char *default_cluster,
         if (same.id <= st->old_floor)
             st->touched_old = 1;
         usage_apply(st, &same.facts, -1, same.final, 1);
-        bind_job(st->update_job, import_id, r, ids, hash, same.final);
+        job_bind(&st->update_bind, import_id, r, ids, hash, same.final);
         sqlite3_bind_int64(st->update_job, 36, same.id);
         if (step_done(st, st->update_job, err, "update job") < 0)
             return -1;
@@ -1220,7 +1169,7 @@ int store_job_put(Store *st, int64_t import_id, const char *default_cluster,
         usage_apply(st, &latest.facts, -1, 1, 0);
         counts_slot(st, ids[DICT_CLUSTER])->jobs--;
     }
-    bind_job(st->insert_job, import_id, r, ids, hash, final);
+    job_bind(&st->insert_bind, import_id, r, ids, hash, final);
     if (step_done(st, st->insert_job, err, "insert job") < 0)
         return -1;
     usage_apply(st, &f, +1, final, 1);
