@@ -54,7 +54,7 @@ static const char import_help[] =
     "                      as Europe/Paris, daylight saving included (default UTC)\n"
     "  --encoding E        the files' text encoding: utf-8 (default; other bytes are\n"
     "                      refused with their line), latin1 or cp1252 (converted;\n"
-    "                      every kind but the papers' text of pubs)\n"
+    "                      every kind, BibTeX papers included)\n"
     "  --kind K            trace kind\n"
     "  --trace-start DATE  alibaba-pod: the date of second 0 (default 2023-01-01)\n"
     "  --quiet             no per-file summary\n"

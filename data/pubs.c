@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "data/pubs_int.h"
+#include "data/textenc.h"
 #include "data/store.h"
 
 int pubs_put(PubsCtx *c, const PubRec *p, CpErr *err)
@@ -129,7 +130,12 @@ int pubs_import(Store *st, const char *path, const ImportOpts *o, ImportResult *
     c.rc.strict = o->strict;
     c.rc.reject = o->reject;
     c.rc.reject_ctx = o->reject_ctx;
-    int rc = run(st, f, fmt, &c, err);
+    /* Latin-1 / Windows-1252 papers (--encoding): converted as read, so
+     * btparse and the CSV reader see UTF-8 (issue 14) */
+    FILE *in = o->encoding != TEXTENC_UTF8 ? textenc_open(f, (TextEnc)o->encoding) : f;
+    int rc = in ? run(st, in, fmt, &c, err) : cp_err_set(err, "%s: %s", path, strerror(errno));
+    if (in && in != f)
+        fclose(in);
     fclose(f);
     return rc;
 }

@@ -13,6 +13,7 @@
 
 #include "core/names.h"
 #include "data/pubs_int.h"
+#include "data/textenc.h"
 
 /* stderr caught into a temporary file while btparse runs. */
 typedef struct Catch {
@@ -82,7 +83,7 @@ static void catch_message(Catch *k, char *out, size_t cap)
 /* One entry's fields, as plain text (owned). */
 typedef struct Entry {
     char *year, *title, *author, *venue, *keywords, *abstract;
-    int year_line, title_line, author_line;
+    int year_line, title_line, author_line, venue_line, keywords_line, abstract_line;
 } Entry;
 
 static void entry_done(Entry *e)
@@ -116,11 +117,11 @@ static void read_fields(AST *entry, Entry *e)
             take(&e->author, &e->author_line, f);
         else if (strcasecmp(name, "booktitle") == 0 || strcasecmp(name, "journal") == 0 ||
                  strcasecmp(name, "school") == 0)
-            take(&e->venue, NULL, f);
+            take(&e->venue, &e->venue_line, f);
         else if (strcasecmp(name, "keywords") == 0)
-            take(&e->keywords, NULL, f);
+            take(&e->keywords, &e->keywords_line, f);
         else if (strcasecmp(name, "abstract") == 0)
-            take(&e->abstract, NULL, f);
+            take(&e->abstract, &e->abstract_line, f);
     }
 }
 
@@ -130,9 +131,40 @@ static char *plain(const char *s)
     return s ? names_text(s) : NULL;
 }
 
+/* Every text the entry brings is UTF-8: else the entry is refused naming
+ * the first such field, its line and the byte (a Latin-1 file wants --encoding
+ * latin1; stored as it is, it made every --json output invalid). 0 when
+ * all are, else pubs_reject's result. */
+static int check_utf8(PubsCtx *c, AST *entry, const Entry *e, CpErr *err)
+{
+    const char *key = bt_entry_key(entry);
+    const struct {
+        const char *name, *text;
+        int line;
+    } f[] = {{"key", key, entry->line},          {"year", e->year, e->year_line},
+             {"title", e->title, e->title_line},  {"author", e->author, e->author_line},
+             {"venue", e->venue, e->venue_line},  {"keywords", e->keywords, e->keywords_line},
+             {"abstract", e->abstract, e->abstract_line}};
+    size_t first = 0, first_off = 0; /* the bad field with the lowest line, 1-based */
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
+        size_t n = f[i].text ? strlen(f[i].text) : 0;
+        size_t off = n ? textenc_utf8_bad(f[i].text, n) : 0;
+        if (off < n && (!first || f[i].line < f[first - 1].line))
+            first = i + 1, first_off = off;
+    }
+    if (!first)
+        return 0;
+    CpErr why;
+    textenc_bad_reason(f[first - 1].text, first_off, &why);
+    return pubs_reject(c, f[first - 1].line, f[first - 1].name, why.msg, err) < 0 ? -1 : 1;
+}
+
 static int put_entry(PubsCtx *c, AST *entry, Entry *e, Catch *k, CpErr *err)
 {
     int line = entry->line;
+    int bad = check_utf8(c, entry, e, err);
+    if (bad != 0)
+        return bad < 0 ? -1 : 0;
     if (!e->year)
         return pubs_reject(c, line, "year", "missing", err);
     int year = pubs_year(e->year);

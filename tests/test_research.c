@@ -32,6 +32,7 @@
 #include "data/research_run.h"
 #include "data/store.h"
 #include "data/store_research.h"
+#include "data/textenc.h"
 #include "tests/lib/testutil.h"
 
 #define LABS "data/bibtex-lab-publications/"
@@ -383,6 +384,71 @@ static void test_research_csv(void **state)
     free(old);
 }
 
+/* A lab's publication list as older reference managers save it (JabRef
+ * before 5.0 and BibDesk set to "ISO Latin 1": ISO-8859-1, accents as
+ * single bytes, not LaTeX escapes), and a Windows export of the same
+ * (Windows-1252: its dash is byte 0x96). Issue 14: stored as raw bytes
+ * they made every --json output invalid. */
+static const char latin1_bib[] = "@article{mueller2021,\n"
+                                 "  author = {M\xfcller, J\xfcrgen and Ada Lovelace},\n"
+                                 "  title = {\xdc" "ber Grafikprozessoren},\n"
+                                 "  journal = {Zeitschrift f\xfcr Informatik}, year = 2021\n}\n"
+                                 "@article{plain2020,\n  author = {Ada Lovelace},\n"
+                                 "  title = {Plain}, year = 2020\n}\n";
+
+static int import_pubs_enc(Db *d, const char *path, int strict, int enc, ImportResult *res,
+                           CpErr *err)
+{
+    ImportOpts o;
+    import_opts_init(&o);
+    o.strict = strict;
+    o.encoding = enc;
+    o.reject = on_reject;
+    o.reject_ctx = d;
+    return pubs_import(d->st, path, &o, res, err);
+}
+
+static void test_bib_encoding(void **state)
+{
+    Db *d = *state;
+    char *path = write_file(".bib", latin1_bib);
+    ImportResult res;
+    CpErr err = {""};
+    char want[512];
+    /* UTF-8 expected: the entry is refused at its first bad field (line 2,
+     * the author's 0xFC at byte 2), the ASCII one kept; --strict: nothing */
+    assert_int_equal(import_pubs_enc(d, path, 1, TEXTENC_UTF8, &res, &err), -1);
+    assert_int_equal(q(d, "SELECT count(*) FROM papers"), 0);
+    assert_int_equal(import_pubs_enc(d, path, 0, TEXTENC_UTF8, &res, &err), 0);
+    assert_int_equal(res.added, 1);
+    assert_int_equal(res.rejected, 1);
+    snprintf(want, sizeof want, "%s:2: field author: not UTF-8 (byte 0xFC at column 2)", path);
+    assert_non_null(strstr(d->last, want));
+    assert_non_null(strstr(d->last, "--encoding latin1 or cp1252"));
+    /* --encoding latin1: both, as UTF-8 (python3: bytes.decode('latin-1')) */
+    assert_int_equal(import_pubs_enc(d, path, 1, TEXTENC_LATIN1, &res, &err), 0);
+    assert_int_equal(res.added, 1);
+    assert_int_equal(res.unchanged, 1);
+    assert_int_equal(q(d, "SELECT count(*) FROM papers WHERE title = '\xc3\x9c" "ber "
+                          "Grafikprozessoren' AND venue = 'Zeitschrift f\xc3\xbcr Informatik'"),
+                     1);
+    assert_int_equal(q(d, "SELECT count(*) FROM paper_authors WHERE name = "
+                          "'M\xc3\xbcller, J\xc3\xbcrgen'"),
+                     1);
+    /* Windows-1252: 0x96 is an en dash (U+2013), 0x93/0x94 curly quotes */
+    char *cp = write_file(".bib", "@article{w, author = {Ada Lovelace},\n"
+                                  "  title = {\x93GPUs\x94 \x96 a study}, year = 2022}\n");
+    assert_int_equal(import_pubs_enc(d, cp, 1, TEXTENC_CP1252, &res, &err), 0);
+    assert_int_equal(q(d, "SELECT count(*) FROM papers WHERE title = "
+                          "'\xe2\x80\x9cGPUs\xe2\x80\x9d \xe2\x80\x93 a study'"),
+                     1);
+    assert_int_equal(q(d, "SELECT count(*) FROM papers"), 3);
+    unlink(path);
+    unlink(cp);
+    free(path);
+    free(cp);
+}
+
 static int matched_slots(const ResearchData *rd, const char *user);
 
 /* The roster's name and aliases columns: an alias catches a spelling the
@@ -591,6 +657,7 @@ int main(void)
         cmocka_unit_test(test_clusters),     cmocka_unit_test(test_compare),
         T(test_bib_bad_entries),             T(test_bib_field_errors),
         T(test_research_csv),                T(test_roster_aliases),
+        T(test_bib_encoding),
         T(test_real_lab_bibs),
         T(test_ten_thousand),
     };
