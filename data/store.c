@@ -70,6 +70,8 @@ struct Store {
     StrMap *usage_index; /* UsageKey bytes -> index in usage */
     UsageSums *usage;
     size_t nusage, capusage;
+    size_t last_usage;          /* the slot usage_slot gave last (checked against nusage) */
+    int64_t month, month_lo, month_hi; /* month_of's last month, [lo, hi) in epoch seconds */
     int64_t old_floor; /* store_watch_old: attempts with id <= it are "old" */
     int touched_old;   /* ... and one of them was written or gained an attempt */
     int late_attempts; /* since then, an attempt came after a later one of its job */
@@ -763,8 +765,13 @@ static int dict_id(Store *st, int d, const char *name, int64_t *id, CpErr *err)
 static UsageSums *usage_slot(Store *st, const UsageKey *k)
 {
     int64_t idx;
-    if (strmap_get(st->usage_index, (const char *)k, sizeof *k, &idx))
+    /* an attempt's first slot is most often its month's, the one before */
+    if (st->last_usage < st->nusage && memcmp(&st->usage[st->last_usage].key, k, sizeof *k) == 0)
+        return &st->usage[st->last_usage];
+    if (strmap_get(st->usage_index, (const char *)k, sizeof *k, &idx)) {
+        st->last_usage = (size_t)idx;
         return &st->usage[idx];
+    }
     if (st->nusage == st->capusage) {
         st->capusage = st->capusage ? st->capusage * 2 : 1024;
         st->usage = xrealloc(st->usage, st->capusage * sizeof *st->usage);
@@ -773,21 +780,28 @@ static UsageSums *usage_slot(Store *st, const UsageKey *k)
     memset(u, 0, sizeof *u);
     u->key = *k;
     strmap_put(st->usage_index, (const char *)k, sizeof *k, (int64_t)st->nusage);
-    st->nusage++;
+    st->last_usage = st->nusage++;
     return u;
-}
-
-static int64_t month_of(int64_t t)
-{
-    int y, mo, d, h, mi, s;
-    fields_civil_of(t, &y, &mo, &d, &h, &mi, &s);
-    return (int64_t)y * 100 + mo;
 }
 
 static int64_t next_month_start(int64_t month)
 {
     int y = (int)(month / 100), mo = (int)(month % 100);
     return mo == 12 ? fields_epoch_of(y + 1, 1, 1, 0, 0, 0) : fields_epoch_of(y, mo + 1, 1, 0, 0, 0);
+}
+
+/* The month (YYYYMM) of epoch second t; the last one's span is kept
+ * (most attempts of an import fall in the month of the one before). */
+static int64_t month_of(Store *st, int64_t t)
+{
+    if (t >= st->month_lo && t < st->month_hi)
+        return st->month;
+    int y, mo, d, h, mi, s;
+    fields_civil_of(t, &y, &mo, &d, &h, &mi, &s);
+    st->month = (int64_t)y * 100 + mo;
+    st->month_lo = fields_epoch_of(y, mo, 1, 0, 0, 0);
+    st->month_hi = next_month_start(st->month);
+    return st->month;
 }
 
 static UsageKey key_for(const UsageFacts *f, int64_t month)
@@ -809,7 +823,7 @@ static void usage_apply(Store *st, const UsageFacts *f, int sign, int is_job, in
     int64_t anchor = f->start != CP_TIME_NONE ? f->start : f->submit;
     if (anchor == CP_TIME_NONE || anchor <= 0)
         return;
-    UsageKey k = key_for(f, month_of(anchor));
+    UsageKey k = key_for(f, month_of(st, anchor));
     UsageSums *u = usage_slot(st, &k);
     if (is_job) {
         u->jobs += sign;
@@ -836,7 +850,7 @@ static void usage_apply(Store *st, const UsageFacts *f, int sign, int is_job, in
     if (f->state == CP_ST_PREEMPTED)
         u->gpu_hours_lost += sign * f->gpus * (double)(run_end - run_start) / 3600.0;
     for (int64_t t = run_start; t < run_end;) { /* pro rata per month */
-        int64_t m = month_of(t);
+        int64_t m = month_of(st, t);
         int64_t stop = next_month_start(m);
         if (stop > run_end)
             stop = run_end;
