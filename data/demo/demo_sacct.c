@@ -19,7 +19,7 @@
  * nested, every attempt its own element). */
 #include <string.h>
 
-#include "data/demo_model.h"
+#include "data/demo/demo_model.h"
 
 static const char sacct_header[] =
     "JobID|JobIDRaw|Cluster|Partition|Account|User|QOS|State|ExitCode|Submit|Eligible|Start|"
