@@ -120,7 +120,9 @@ static void put_tres(DemoOut *o, const JobCtx *c, int billing, int typed, int cp
     demo_out_int(o, nodes);
 }
 
-static void put_state(DemoOut *o, const JobCtx *c, int state, int step)
+/* Slurm's name of a DEMO_OUT_* state, for a job or (step 1) one of its
+ * steps: a step of a job cut short was CANCELLED. */
+static const char *state_name(int state, int step)
 {
     static const char *const job_state[] = {"COMPLETED", "FAILED", "CANCELLED", "TIMEOUT",
                                             "OUT_OF_MEMORY", "NODE_FAIL", "PREEMPTED",
@@ -128,7 +130,12 @@ static void put_state(DemoOut *o, const JobCtx *c, int state, int step)
     static const char *const step_state[] = {"COMPLETED", "FAILED", "CANCELLED", "CANCELLED",
                                              "OUT_OF_MEMORY", "CANCELLED", "CANCELLED",
                                              "RUNNING"};
-    demo_out_str(o, step ? step_state[state] : job_state[state]);
+    return step ? step_state[state] : job_state[state];
+}
+
+static void put_state(DemoOut *o, const JobCtx *c, int state, int step)
+{
+    demo_out_str(o, state_name(state, step));
     if (!step && state == DEMO_OUT_CANCELLED) {
         demo_out_str(o, " by ");
         demo_out_int(o, c->p->uid);
@@ -435,14 +442,8 @@ static void js_exit(DemoOut *o, const JobCtx *c, int state, int step)
 
 static void js_state_list(DemoOut *o, int state, int step)
 {
-    static const char *const job_state[] = {"COMPLETED", "FAILED", "CANCELLED", "TIMEOUT",
-                                            "OUT_OF_MEMORY", "NODE_FAIL", "PREEMPTED",
-                                            "RUNNING"};
-    static const char *const step_state[] = {"COMPLETED", "FAILED", "CANCELLED", "CANCELLED",
-                                             "OUT_OF_MEMORY", "CANCELLED", "CANCELLED",
-                                             "RUNNING"};
     demo_out_ch(o, '[');
-    js_str(o, step ? step_state[state] : job_state[state]);
+    js_str(o, state_name(state, step));
     demo_out_ch(o, ']');
 }
 
