@@ -82,7 +82,8 @@ static void print_text(const StoreStatus *s, FILE *out)
     fprintf(out, "clusters     %12lld\n", (long long)s->clusters_n);
     int w = 20; /* the names' column: 20 display columns, or the widest */
     for (int i = 0; i < s->nclusters; i++)
-        w = textcol_width(s->clusters[i].name) > w ? textcol_width(s->clusters[i].name) : w;
+        if (textcol_width(s->clusters[i].name) > w)
+            w = textcol_width(s->clusters[i].name);
     for (int i = 0; i < s->nclusters; i++) {
         fputs("  ", out);
         textcol_put(out, s->clusters[i].name, w, 0);
