@@ -447,6 +447,21 @@ static void js_state_list(DemoOut *o, int state, int step)
     demo_out_ch(o, ']');
 }
 
+/* The end of a "time" object, a job's or a step's: no suspension or
+ * system time, cpu seconds of user (and total) time, the limit in minutes
+ * (marked set only when has_limit). */
+static void js_time_end(DemoOut *o, int64_t cpu, int has_limit, int64_t limit_min)
+{
+    demo_out_str(o, ",\"suspended\":0,\"system\":{\"seconds\":0,\"microseconds\":0},"
+                    "\"total\":{\"seconds\":");
+    demo_out_int(o, cpu);
+    demo_out_str(o, ",\"microseconds\":0},\"user\":{\"seconds\":");
+    demo_out_int(o, cpu);
+    demo_out_str(o, ",\"microseconds\":0},\"limit\":");
+    js_num(o, has_limit, limit_min);
+    demo_out_ch(o, '}');
+}
+
 static void js_step_time(DemoOut *o, const Att *a, int64_t cpu)
 {
     demo_out_str(o, "\"time\":{\"elapsed\":");
@@ -455,14 +470,7 @@ static void js_step_time(DemoOut *o, const Att *a, int64_t cpu)
     js_num(o, !a->running, a->running ? 0 : a->end);
     demo_out_str(o, ",\"start\":");
     js_num(o, 1, a->start);
-    demo_out_str(o, ",\"suspended\":0,\"system\":{\"seconds\":0,\"microseconds\":0},"
-                    "\"total\":{\"seconds\":");
-    demo_out_int(o, cpu);
-    demo_out_str(o, ",\"microseconds\":0},\"user\":{\"seconds\":");
-    demo_out_int(o, cpu);
-    demo_out_str(o, ",\"microseconds\":0},\"limit\":");
-    js_num(o, 0, 0);
-    demo_out_ch(o, '}');
+    js_time_end(o, cpu, 0, 0);
 }
 
 static void js_step(DemoOut *o, const JobCtx *c, const Att *a, StepKind kind, int busy)
@@ -530,14 +538,7 @@ static void js_job_time(DemoOut *o, const JobCtx *c, const Att *a)
     demo_out_int(o, a->start);
     demo_out_str(o, ",\"submission\":");
     demo_out_int(o, a->submit);
-    demo_out_str(o, ",\"suspended\":0,\"system\":{\"seconds\":0,\"microseconds\":0},"
-                    "\"total\":{\"seconds\":");
-    demo_out_int(o, cpu);
-    demo_out_str(o, ",\"microseconds\":0},\"user\":{\"seconds\":");
-    demo_out_int(o, cpu);
-    demo_out_str(o, ",\"microseconds\":0},\"limit\":");
-    js_num(o, 1, c->j->limit / 60);
-    demo_out_ch(o, '}');
+    js_time_end(o, cpu, 1, c->j->limit / 60);
 }
 
 static void js_ids(DemoOut *o, const JobCtx *c)
