@@ -229,7 +229,7 @@ static int split_ascii(TextCtx *t, char *line, size_t *lenp)
             at[nd++] = i;
     }
     int n = nd + 1;
-    if (n == t->ncols + 1 && !t->jobname_last && at[nd - 1] + 1 == end)
+    if (n == t->ncols + 1 && !t->jobname_last && nd > 0 && at[nd - 1] + 1 == end)
         n--; /* a --parsable trailing delimiter */
     else if (n > t->ncols)
         return -1;

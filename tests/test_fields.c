@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -41,6 +42,13 @@ static void test_times(void **state)
     assert_int_equal(fields_time("2023-02-29T00:00:00", 19, 0, &t, &err), -1);
     assert_int_equal(fields_time("2024-01-23T16:58:36x", 20, 0, &t, &err), -1);
     assert_int_equal(fields_time("yesterday", 9, 0, &t, &err), -1);
+    /* sacct's 19-byte shape has its own reader: the same limits */
+    assert_int_equal(tm("2016-12-31T23:59:60"), tm("2017-01-01T00:00:00"));
+    assert_int_equal(fields_time("2024-01-23T24:00:00", 19, 0, &t, &err), -1);
+    assert_int_equal(fields_time("2024-01-23T16:60:00", 19, 0, &t, &err), -1);
+    assert_int_equal(fields_time("2024-04-31T00:00:00", 19, 0, &t, &err), -1);
+    assert_int_equal(fields_time("2024-01-2xT16:58:36", 19, 0, &t, &err), -1);
+    assert_string_equal(err.msg, "bad time '2024-01-2xT16:58:36'");
     /* a zone-less time read in UTC+01:00 is one hour earlier in UTC */
     CpTz plus1 = tz_fixed(3600);
     assert_int_equal(fields_time("2024-01-23T16:58:36", 19, &plus1, &t, &err), 0);
@@ -159,6 +167,24 @@ static void test_tres_gpus(void **state)
     assert_int_equal(fields_tres("billing", 7, &t, &err), -1);
     assert_string_equal(err.msg, "bad TRES 'billing'");
     assert_int_equal(fields_tres("gres/gpu=-1", 11, &t, &err), -1);
+    /* the memo answers as fields_tres does, for a list seen before too;
+     * a bad list is refused every time */
+    FieldsTresMemo *m = calloc(1, sizeof *m);
+    assert_non_null(m);
+    const char *l = "billing=32,cpu=16,gres/gpu:a100=1,gres/gpu=1,mem=125G,node=1";
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(fields_tres_memo(m, l, strlen(l), &t, &err), 0);
+        assert_float_equal(t.gpus, 1, 1e-9);
+        assert_string_equal(t.gpu_type, "a100");
+        assert_float_equal(t.mem_mib, 125 * 1024, 1e-9);
+        assert_float_equal(t.cpus, 16, 1e-9);
+        assert_int_equal(fields_tres_memo(m, "gres/gpu=4", 10, &t, &err), 0);
+        assert_float_equal(t.gpus, 4, 1e-9);
+        assert_float_equal(t.cpus, -1, 1e-9);
+        assert_int_equal(fields_tres_memo(m, "billing", 7, &t, &err), -1);
+        assert_string_equal(err.msg, "bad TRES 'billing'");
+    }
+    free(m);
 }
 
 static double gres(const char *s, char type[CP_GPU_TYPE_MAX])
