@@ -47,8 +47,9 @@ struct Report {
     StorePlanParam *edits;
     size_t nedits;
     int skipped;
-    PlanBacktest bt;
-    int have_bt;
+    const PlanBacktest *bt;   /* section 5's cut: the plan's rolling backtest when its
+                                 last cut is that one, else &own_bt; NULL: none (bt_why) */
+    PlanBacktest own_bt;      /* that cut run alone, when needed */
     RBtSummary bts;           /* the rolling backtest over every cut (the first page) */
     char bt_why[CP_ERR_MAX];  /* why there is no backtest */
     void *stats_data;         /* StoreStatsData */

@@ -544,13 +544,13 @@ static void edits_table(const Report *r, FILE *out)
 static void backtest_section(const Report *r, FILE *out)
 {
     fprintf(out, "### Backtest\n\n");
-    if (!r->have_bt) {
+    if (!r->bt) {
         fprintf(out, "No backtest: ");
         mdw_text(out, r->bt_why);
         fprintf(out, ".\n\n");
         return;
     }
-    const PlanBacktest *b = &r->bt;
+    const PlanBacktest *b = r->bt;
     char cut[16], w[3][NB], t[4][NB];
     rpt_date(b->cut, cut, sizeof cut);
     const double wv[] = {b->score.wape_naive, b->score.wape_base, b->score.wape_demand};
