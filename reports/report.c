@@ -232,6 +232,21 @@ void rpt_date(int64_t t, char *buf, size_t n)
     snprintf(buf, n, "%04lld-%02d-%02d", (long long)y, m, d);
 }
 
+void rpt_proj_year(const Report *r, int y, int form, char *buf, size_t n)
+{
+    int64_t f, t;
+    char a[16], b[16];
+    projection_year_span(r->plan->model, y, &f, &t);
+    rpt_date(f, a, sizeof a);
+    rpt_date(t, b, sizeof b);
+    if (form == RPT_YEAR_SHORT)
+        snprintf(buf, n, "y%d (%.4s-%.4s)", y, a, b);
+    else if (form == RPT_YEAR_AXIS)
+        snprintf(buf, n, "y%d %.4s-%.2s", y, a, b + 2);
+    else
+        snprintf(buf, n, "y%d (%s to %s)", y, a, b);
+}
+
 int rpt_row_passes(const StatsTable *t, size_t row, const RFilter *f, size_t nf)
 {
     for (size_t i = 0; i < nf; i++) {
