@@ -22,6 +22,7 @@
 
 #include "core/cp.h"
 #include "data/import.h"
+#include "data/plan.h"
 #include "data/store.h"
 #include "reports/anon.h"
 #include "reports/csvw.h"
@@ -531,6 +532,28 @@ static void test_first_page(void **state)
     assert_non_null(strstr(got, "| y1 (2024-2025) | "));
     assert_non_null(strstr(got, " | 4.00 GPU-eq | -3."));
     free(got);
+    /* the page reads the rolling backtest plan_build ran for the ranges: the same cuts,
+     * figures and last cut as the backtest run on its own (capplan project --backtest) */
+    PlanOpts po = {0};
+    CpErr err;
+    Plan *p = plan_build(d->st, &po, &err);
+    assert_non_null(p);
+    PlanBacktest b;
+    assert_int_equal(plan_backtest(d->st, &po, &b, &err), 0);
+    assert_non_null(p->bt);
+    assert_int_equal(b.ncuts, 5);
+    assert_int_equal(p->bt->ncuts, b.ncuts);
+    assert_int_equal(p->bt->cut, b.cut);
+    assert_int_equal(p->bt->calib.ncuts, p->bt_cuts);
+    for (int i = 0; i < b.ncuts; i++) {
+        assert_int_equal(p->bt->cuts[i].cut, b.cuts[i].cut);
+        assert_true(p->bt->cuts[i].actual == b.cuts[i].actual);
+        assert_true(p->bt->cuts[i].model == b.cuts[i].model);
+        assert_true(p->bt->cuts[i].err_model == b.cuts[i].err_model);
+    }
+    assert_true(p->bt->mae_model == b.mae_model && p->bt->bias_model == b.bias_model);
+    plan_backtest_free(&b);
+    plan_free(p);
 }
 
 /* svg: series colours as given, the band and the capacity line named, event
