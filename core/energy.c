@@ -214,48 +214,108 @@ static int fits(const Shift *sh, const EnergyShiftJob *j, int64_t from)
     return 1;
 }
 
-typedef struct Cand {
-    int k;
-    double integral;
-} Cand;
-
-static int cand_cmp(const void *pa, const void *pb)
+/* integral[k] = energy_series_integral(s, from, from + run) with from =
+ * start + k hours, k = 0..delay_h: the same sums, with the hour index and
+ * its fraction (equal for every k) found once while both ends are on the
+ * grid. */
+static void shift_integrals(const EnergySeries *s, int64_t start, int64_t run, int delay_h,
+                            double *integral)
 {
-    const Cand *a = pa, *b = pb;
-    if (a->integral != b->integral)
-        return a->integral < b->integral ? -1 : 1;
-    return a->k - b->k;
+    int64_t end = s->t0 + (int64_t)s->n * HOUR, a = start, b = start + run;
+    int k = 0;
+    for (; k <= delay_h && (a <= s->t0 || a >= end || b <= s->t0 || b >= end); k++) {
+        integral[k] = energy_series_integral(s, a, b);
+        a += HOUR;
+        b += HOUR;
+    }
+    if (k > delay_h)
+        return;
+    size_t ia = (size_t)((a - s->t0) / HOUR), ib = (size_t)((b - s->t0) / HOUR);
+    double fa = (double)(a - s->t0 - (int64_t)ia * HOUR) / HOUR;
+    double fb = (double)(b - s->t0 - (int64_t)ib * HOUR) / HOUR;
+    for (; k <= delay_h && ib < s->n; k++, ia++, ib++)
+        integral[k] = (s->cum[ib] + fb * s->v[ib]) - (s->cum[ia] + fa * s->v[ia]);
+    for (; k <= delay_h; k++)
+        integral[k] = energy_series_integral(s, start + (int64_t)k * HOUR,
+                                             start + (int64_t)k * HOUR + run);
 }
 
-/* The best start of job j; moves it in sh->used. */
-static int64_t best_start(Shift *sh, const EnergyShiftJob *j, const EnergySeries *s, int delay_h,
-                          Cand *c)
+typedef struct Cand {
+    double integral;
+    int k;
+} Cand;
+
+/* The starts k = 1..delay_h whose integral (v[k]) is less than starting on
+ * time's, in c by integral, the earliest of equals first (an insertion
+ * sort: a few per job). Returns how many. */
+static int better_starts(const double *v, int delay_h, Cand *c)
 {
-    int nc = 0;
-    for (int k = 0; k <= delay_h; k++) {
-        int64_t from = j->start + (int64_t)k * HOUR;
-        c[nc].k = k;
-        c[nc++].integral = energy_series_integral(s, from, from + j->run_s);
+    int n = 0;
+    for (int k = 1; k <= delay_h; k++) {
+        if (!(v[k] < v[0]))
+            continue;
+        int i = n++;
+        for (; i > 0 && v[k] < c[i - 1].integral; i--)
+            c[i] = c[i - 1];
+        c[i] = (Cand){v[k], k};
     }
-    qsort(c, (size_t)nc, sizeof *c, cand_cmp);
+    return n;
+}
+
+/* The best start of job j: the start within the delay whose integral is
+ * least, the earliest of equals, among those where it fits (starting on
+ * time always does); moves it in sh->used. v and c: scratch of
+ * delay_h + 1. */
+static int64_t best_start(Shift *sh, const EnergyShiftJob *j, const EnergySeries *s, int delay_h,
+                          double *v, Cand *c)
+{
+    shift_integrals(s, j->start, j->run_s, delay_h, v);
+    int n = better_starts(v, delay_h, c);
     occupy(sh, j, j->start, -1.0);
     int64_t best = j->start;
-    for (int i = 0; i < nc; i++) {
-        int64_t from = j->start + (int64_t)c[i].k * HOUR;
-        if (c[i].k == 0 || fits(sh, j, from)) {
-            best = from;
+    for (int i = 0; i < n; i++)
+        if (fits(sh, j, j->start + (int64_t)c[i].k * HOUR)) {
+            best = j->start + (int64_t)c[i].k * HOUR;
             break;
         }
-    }
     occupy(sh, j, best, 1.0);
     return best;
 }
 
-static int shift_cmp(const void *pa, const void *pb)
+/* One pass of a stable radix sort of idx by key's bits [shift, shift + 11). */
+static void radix_pass(const uint64_t *key, const size_t *idx, size_t *to, size_t n, int shift)
 {
-    const EnergyShiftJob *a = *(const EnergyShiftJob *const *)pa;
-    const EnergyShiftJob *b = *(const EnergyShiftJob *const *)pb;
-    return (a->start > b->start) - (a->start < b->start);
+    size_t count[2049] = {0};
+    for (size_t i = 0; i < n; i++)
+        count[((key[idx[i]] >> shift) & 2047) + 1]++;
+    for (size_t b = 1; b < 2049; b++)
+        count[b] += count[b - 1];
+    for (size_t i = 0; i < n; i++)
+        to[count[(key[idx[i]] >> shift) & 2047]++] = idx[i];
+}
+
+/* The indices of jobs by start, equal starts in index order. Caller frees. */
+static size_t *start_order(const EnergyShiftJob *jobs, size_t n)
+{
+    size_t *idx = xmalloc((n + 1) * sizeof *idx), *tmp = xmalloc((n + 1) * sizeof *tmp);
+    uint64_t *key = xmalloc((n + 1) * sizeof *key), max = 0;
+    int64_t min = INT64_MAX;
+    for (size_t i = 0; i < n; i++)
+        min = jobs[i].start < min ? jobs[i].start : min;
+    for (size_t i = 0; i < n; i++) {
+        idx[i] = i;
+        key[i] = (uint64_t)jobs[i].start - (uint64_t)min;
+        max = key[i] > max ? key[i] : max;
+    }
+    for (int shift = 0; shift < 64 && (max >> shift) != 0; shift += 11) {
+        radix_pass(key, idx, tmp, n, shift);
+        size_t *t = idx;
+        idx = tmp;
+        tmp = t;
+    }
+    free(key);
+    free(tmp);
+    return idx;
 }
 
 /* kg of job j if it started at from. */
@@ -268,28 +328,28 @@ double energy_shift(const EnergyShiftGrid *g, const EnergyShiftJob *jobs, size_t
                     EnergyShiftOut *out)
 {
     Shift sh = {g, xcalloc((size_t)g->nclusters * g->nhours + 1, sizeof(double))};
-    const EnergyShiftJob **order = xmalloc((n + 1) * sizeof *order);
-    Cand *cand = xmalloc(((size_t)(delay_h > 0 ? delay_h : 0) + 1) * sizeof *cand);
-    for (size_t i = 0; i < n; i++) {
-        order[i] = &jobs[i];
+    size_t ncand = (size_t)(delay_h > 0 ? delay_h : 0) + 1;
+    double *v = xmalloc(ncand * sizeof *v);
+    Cand *cand = xmalloc(ncand * sizeof *cand);
+    for (size_t i = 0; i < n; i++)
         if (jobs[i].cluster >= 0 && jobs[i].cluster < g->nclusters)
             occupy(&sh, &jobs[i], jobs[i].start, 1.0);
-    }
-    qsort(order, n, sizeof *order, shift_cmp);
+    size_t *order = start_order(jobs, n);
     double saved = 0;
     for (size_t i = 0; i < n; i++) {
-        const EnergyShiftJob *j = order[i];
-        EnergyShiftOut *o = &out[j - jobs];
+        const EnergyShiftJob *j = &jobs[order[i]];
+        EnergyShiftOut *o = &out[order[i]];
         int ok = j->cluster >= 0 && j->cluster < g->nclusters && g->series[j->cluster];
         const EnergySeries *s = ok ? g->series[j->cluster] : NULL;
         o->new_start = j->start;
         o->kg_before = o->kg_after = s ? job_kg(j, s, j->start) : 0;
         if (!s || !j->movable || j->run_s <= 0 || j->kwh <= 0 || delay_h <= 0)
             continue;
-        o->new_start = best_start(&sh, j, s, delay_h, cand);
+        o->new_start = best_start(&sh, j, s, delay_h, v, cand);
         o->kg_after = job_kg(j, s, o->new_start);
         saved += o->kg_before - o->kg_after;
     }
+    free(v);
     free(cand);
     free(order);
     free(sh.used);
