@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/cp.h"
+#include "core/radix.h"
 
 #define HOUR 3600
 
@@ -282,40 +283,15 @@ static int64_t best_start(Shift *sh, const EnergyShiftJob *j, const EnergySeries
     return best;
 }
 
-/* One pass of a stable radix sort of idx by key's bits [shift, shift + 11). */
-static void radix_pass(const uint64_t *key, const size_t *idx, size_t *to, size_t n, int shift)
-{
-    size_t count[2049] = {0};
-    for (size_t i = 0; i < n; i++)
-        count[((key[idx[i]] >> shift) & 2047) + 1]++;
-    for (size_t b = 1; b < 2049; b++)
-        count[b] += count[b - 1];
-    for (size_t i = 0; i < n; i++)
-        to[count[(key[idx[i]] >> shift) & 2047]++] = idx[i];
-}
-
 /* The indices of jobs by start, equal starts in index order. Caller frees. */
 static size_t *start_order(const EnergyShiftJob *jobs, size_t n)
 {
-    size_t *idx = xmalloc((n + 1) * sizeof *idx), *tmp = xmalloc((n + 1) * sizeof *tmp);
-    uint64_t *key = xmalloc((n + 1) * sizeof *key), max = 0;
-    int64_t min = INT64_MAX;
+    int64_t *key = xmalloc((n + 1) * sizeof *key);
     for (size_t i = 0; i < n; i++)
-        min = jobs[i].start < min ? jobs[i].start : min;
-    for (size_t i = 0; i < n; i++) {
-        idx[i] = i;
-        key[i] = (uint64_t)jobs[i].start - (uint64_t)min;
-        max = key[i] > max ? key[i] : max;
-    }
-    for (int shift = 0; shift < 64 && (max >> shift) != 0; shift += 11) {
-        radix_pass(key, idx, tmp, n, shift);
-        size_t *t = idx;
-        idx = tmp;
-        tmp = t;
-    }
+        key[i] = jobs[i].start;
+    size_t *order = radix_order(key, n);
     free(key);
-    free(tmp);
-    return idx;
+    return order;
 }
 
 /* kg of job j if it started at from. */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/civil.h"
+#include "core/radix.h"
 
 /* ---- parameters ---- */
 
@@ -136,10 +137,21 @@ typedef struct Replay {
     int64_t tend;
 } Replay;
 
-static int cmp_start(const void *pa, const void *pb)
+/* Sort v[0..n) by start, equal starts kept in their order. */
+static void by_start(const FsJob **v, size_t n)
 {
-    const FsJob *a = *(const FsJob *const *)pa, *b = *(const FsJob *const *)pb;
-    return (a->start > b->start) - (a->start < b->start);
+    int64_t *key = xmalloc((n + 1) * sizeof *key);
+    const FsJob **was = xmalloc((n + 1) * sizeof *was);
+    for (size_t i = 0; i < n; i++) {
+        key[i] = v[i]->start;
+        was[i] = v[i];
+    }
+    size_t *order = radix_order(key, n);
+    for (size_t i = 0; i < n; i++)
+        v[i] = was[order[i]];
+    free(order);
+    free(was);
+    free(key);
 }
 
 /* Spread gpus x [from, to) over the days of series. */
@@ -271,7 +283,7 @@ static const FsJob **sorted_jobs(const FsJob *jobs, size_t njobs, int32_t ngroup
         if (jobs[i].gpus > 0 && jobs[i].run_s > 0 && jobs[i].group >= 0 &&
             jobs[i].group < ngroups)
             v[(*n)++] = &jobs[i];
-    qsort(v, *n, sizeof *v, cmp_start);
+    by_start(v, *n);
     *t0 = *n ? civil_floor_div(v[0]->start, FS_DAY) * FS_DAY : 0;
     *tend = *t0;
     for (size_t i = 0; i < *n; i++) {

@@ -954,42 +954,59 @@ static const char en_cluster_note[] =
     "defaults: PUE 1.2; intensity 480 gCO2e/kWh (world average 2023, Ember); TDP from the "
     "vendors' spec sheets where the inventory has no tdp_w; TDP W: GPU-hour-weighted mean";
 
+/* Per cluster: energy, carbon, TDP x GPU-hours, GPU-hours, and where the
+ * TDPs came from (NULL: no run; "mixed"). */
+typedef struct CSum {
+    double kwh, kg, wh, h;
+    const char *src;
+} CSum;
+
+static CSum *csum_by_cluster(const Energy *e)
+{
+    const StatsInput *in = e->pi->stats;
+    CSum *sum = xcalloc(in->clusters.n + 1, sizeof *sum);
+    for (size_t i = 0; i < in->njobs; i++) {
+        const StatsJob *j = &in->jobs[i];
+        if (!e->kept[i] || (size_t)j->cluster >= in->clusters.n)
+            continue;
+        CSum *s = &sum[j->cluster];
+        const Tdp *tdp = job_tdp(e, j);
+        double gh = j->gpus * j->elapsed / 3600.0;
+        s->kwh += e->kwh[i];
+        s->kg += e->kg[i];
+        s->wh += tdp->w * gh;
+        s->h += gh;
+        s->src = !s->src || strcmp(s->src, tdp->src) == 0 ? tdp->src : "mixed";
+    }
+    return sum;
+}
+
 static void en_cluster_table(const Energy *e, StatsReport *rep)
 {
     const StatsInput *in = e->pi->stats;
     StatsTable *t = tbl_new(rep, "clusters", "Energy and carbon per cluster: assumptions",
                             en_cluster_note, en_cluster_cols,
                             sizeof en_cluster_cols / sizeof en_cluster_cols[0]);
+    CSum *sum = csum_by_cluster(e);
     for (size_t c = 0; c < in->clusters.n; c++) {
         const char *name = name_of(&in->clusters, (int32_t)c);
         if (!name[0] || (e->o->cluster && strcmp(e->o->cluster, name) != 0))
             continue;
-        double kwh = 0, kg = 0, wh = 0, h = 0;
-        const char *src = NULL;
-        for (size_t i = 0; i < in->njobs; i++) {
-            const StatsJob *j = &in->jobs[i];
-            if (!e->kept[i] || (size_t)j->cluster != c)
-                continue;
-            double gh = j->gpus * j->elapsed / 3600.0;
-            kwh += e->kwh[i];
-            kg += e->kg[i];
-            wh += job_tdp(e, j)->w * gh;
-            h += gh;
-            src = !src || strcmp(src, job_tdp(e, j)->src) == 0 ? job_tdp(e, j)->src : "mixed";
-        }
+        const CSum *cs = &sum[c];
         const Site *s = &e->site[c];
         StatsCell *r = stats_table_add_row(t);
         stats_cell_set_text(t, &r[0], name);
         r[1].num = s->pue;
         stats_cell_set_text(t, &r[2], s->pue_src);
-        r[3].num = h > 0 ? 1000.0 * ratio(kg, kwh) : s->series.fill;
+        r[3].num = cs->h > 0 ? 1000.0 * ratio(cs->kg, cs->kwh) : s->series.fill;
         stats_cell_set_text(t, &r[4], s->ci_src);
         stats_cell_set_text(t, &r[5], s->zone ? s->zone : "");
-        r[6].num = ratio(wh, h);
-        stats_cell_set_text(t, &r[7], src ? src : "");
-        r[8].num = kwh;
-        r[9].num = kg;
+        r[6].num = ratio(cs->wh, cs->h);
+        stats_cell_set_text(t, &r[7], cs->src ? cs->src : "");
+        r[8].num = cs->kwh;
+        r[9].num = cs->kg;
     }
+    free(sum);
 }
 
 /* ---- temporal shifting ---- */
@@ -1071,35 +1088,49 @@ static EnergyShiftJob *shift_jobs(const Energy *e, const unsigned char *pre, int
     return v;
 }
 
+/* Per cluster (and nclusters: all): movable runs, moved, kg before, after. */
+typedef struct ShiftSum {
+    double n, moved, before, after;
+} ShiftSum;
+
+static void shift_sum_add(ShiftSum *s, const EnergyShiftJob *v, const EnergyShiftOut *out)
+{
+    s->n++;
+    s->moved += out->new_start != v->start;
+    s->before += out->kg_before;
+    s->after += out->kg_after;
+}
+
 static void shift_rows(const Energy *e, StatsTable *t, const EnergyShiftJob *v,
                        const EnergyShiftOut *out, int capped)
 {
     const StatsInput *in = e->pi->stats;
-    for (size_t c = 0; c <= in->clusters.n; c++) {
-        int all = c == in->clusters.n;
+    size_t nc = in->clusters.n;
+    ShiftSum *sum = xcalloc(nc + 1, sizeof *sum);
+    for (size_t i = 0; i < in->njobs; i++)
+        if (v[i].movable) {
+            if ((size_t)v[i].cluster < nc)
+                shift_sum_add(&sum[v[i].cluster], &v[i], &out[i]);
+            shift_sum_add(&sum[nc], &v[i], &out[i]);
+        }
+    for (size_t c = 0; c <= nc; c++) {
+        int all = c == nc;
         const char *name = all ? "all" : name_of(&in->clusters, (int32_t)c);
         if (!name[0] || (!all && e->o->cluster && strcmp(e->o->cluster, name) != 0))
             continue;
-        double n = 0, moved = 0, before = 0, after = 0;
-        for (size_t i = 0; i < in->njobs; i++) {
-            if (!v[i].movable || (!all && (size_t)v[i].cluster != c))
-                continue;
-            n++;
-            moved += out[i].new_start != v[i].start;
-            before += out[i].kg_before;
-            after += out[i].kg_after;
-        }
+        const ShiftSum *s = &sum[c];
         StatsCell *r = stats_table_add_row(t);
         stats_cell_set_text(t, &r[0], name);
-        r[1].num = n;
-        r[2].num = moved;
-        r[3].num = before;
-        r[4].num = after;
-        r[5].num = before - after;
-        r[6].num = 100.0 * ratio(before - after, before);
+        r[1].num = s->n;
+        r[2].num = s->moved;
+        r[3].num = s->before;
+        r[4].num = s->after;
+        r[5].num = s->before - s->after;
+        r[6].num = 100.0 * ratio(s->before - s->after, s->before);
         r[7].num = e->pi->shift_delay_h;
         stats_cell_set_text(t, &r[8], capped ? "inventory" : "unconstrained (no inventory)");
     }
+    free(sum);
 }
 
 static void en_shift_table(const Energy *e, StatsReport *rep)
