@@ -135,7 +135,20 @@ typedef struct Replay {
     FsResult *r;
     size_t capblocks;
     int64_t tend;
+    int32_t year;            /* the year of the last job charged, */
+    int64_t year_lo, year_hi; /* which spans [year_lo, year_hi) */
 } Replay;
+
+/* fairshare_year_of(t), remembered across the jobs of one year. */
+static int32_t replay_year(Replay *rp, int64_t t)
+{
+    if (t < rp->year_lo || t >= rp->year_hi) {
+        rp->year = fairshare_year_of(t);
+        rp->year_lo = fairshare_year_start(rp->year);
+        rp->year_hi = fairshare_year_start(rp->year + 1);
+    }
+    return rp->year;
+}
 
 /* Sort v[0..n) by start, equal starts kept in their order. */
 static void by_start(const FsJob **v, size_t n)
@@ -199,7 +212,7 @@ static double charge(Replay *rp, const FsJob *j, int64_t day_end)
 {
     GroupState *s = &rp->gs[j->group];
     double h = j->gpus * j->run_s / 3600.0, allowed = h;
-    group_roll(rp, j->group, fairshare_year_of(j->start));
+    group_roll(rp, j->group, replay_year(rp, j->start));
     double a = alloc_of(&rp->al, j->group, s->year);
     if (!isnan(a)) {
         double room = rp->p->ceiling * a - s->replay;

@@ -877,8 +877,14 @@ static size_t en_periods(const Energy *e, int32_t *per, int32_t **uniq)
     const StatsInput *in = e->pi->stats;
     size_t k = 0, cap = 16;
     int32_t *u = xmalloc(cap * sizeof *u);
+    int64_t day = INT64_MIN;
+    int32_t p = 0;
     for (size_t i = 0; i < in->njobs; i++) {
-        per[i] = e->kept[i] ? period_of(e->o->by, in->jobs[i].start) : -1;
+        if (e->kept[i] && civil_floor_div(in->jobs[i].start, 86400) != day) {
+            day = civil_floor_div(in->jobs[i].start, 86400);
+            p = period_of(e->o->by, in->jobs[i].start);
+        }
+        per[i] = e->kept[i] ? p : -1;
         size_t at = per[i] >= 0 ? key_pos(u, k, per[i]) : k;
         if (per[i] < 0 || (at < k && u[at] == per[i]))
             continue;
