@@ -283,44 +283,60 @@ static int64_t best_start(Shift *sh, const EnergyShiftJob *j, const EnergySeries
     return best;
 }
 
-/* The indices of jobs by start, equal starts in index order. Caller frees. */
-static size_t *start_order(const EnergyShiftJob *jobs, size_t n)
-{
-    int64_t *key = xmalloc((n + 1) * sizeof *key);
-    for (size_t i = 0; i < n; i++)
-        key[i] = jobs[i].start;
-    size_t *order = radix_order(key, n);
-    free(key);
-    return order;
-}
-
 /* kg of job j if it started at from. */
 static double job_kg(const EnergyShiftJob *j, const EnergySeries *s, int64_t from)
 {
     return energy_carbon_kg(j->kwh, energy_series_mean(s, from, from + j->run_s));
 }
 
+/* The intensity of job j's cluster, NULL when it has none. */
+static const EnergySeries *job_series(const EnergyShiftGrid *g, const EnergyShiftJob *j)
+{
+    return j->cluster >= 0 && j->cluster < g->nclusters ? g->series[j->cluster] : NULL;
+}
+
+/* Every job in place (in sh->used, and its out as if it stayed); returns
+ * the indices of those a shift may move in start order, equal starts in
+ * index order, and their count in *nmove. Caller frees. */
+static size_t *shift_place(Shift *sh, const EnergyShiftJob *jobs, size_t n, int delay_h,
+                           EnergyShiftOut *out, size_t *nmove)
+{
+    size_t *idx = xmalloc((n + 1) * sizeof *idx), m = 0;
+    int64_t *key = xmalloc((n + 1) * sizeof *key);
+    for (size_t i = 0; i < n; i++) {
+        const EnergyShiftJob *j = &jobs[i];
+        const EnergySeries *s = job_series(sh->g, j);
+        if (j->cluster >= 0 && j->cluster < sh->g->nclusters)
+            occupy(sh, j, j->start, 1.0);
+        out[i].new_start = j->start;
+        out[i].kg_before = out[i].kg_after = s ? job_kg(j, s, j->start) : 0;
+        if (s && j->movable && j->run_s > 0 && j->kwh > 0 && delay_h > 0) {
+            idx[m] = i;
+            key[m++] = j->start;
+        }
+    }
+    size_t *order = radix_order(key, m);
+    for (size_t k = 0; k < m; k++)
+        order[k] = idx[order[k]];
+    free(key);
+    free(idx);
+    *nmove = m;
+    return order;
+}
+
 double energy_shift(const EnergyShiftGrid *g, const EnergyShiftJob *jobs, size_t n, int delay_h,
                     EnergyShiftOut *out)
 {
     Shift sh = {g, xcalloc((size_t)g->nclusters * g->nhours + 1, sizeof(double))};
-    size_t ncand = (size_t)(delay_h > 0 ? delay_h : 0) + 1;
+    size_t ncand = (size_t)(delay_h > 0 ? delay_h : 0) + 1, nmove;
     double *v = xmalloc(ncand * sizeof *v);
     Cand *cand = xmalloc(ncand * sizeof *cand);
-    for (size_t i = 0; i < n; i++)
-        if (jobs[i].cluster >= 0 && jobs[i].cluster < g->nclusters)
-            occupy(&sh, &jobs[i], jobs[i].start, 1.0);
-    size_t *order = start_order(jobs, n);
+    size_t *order = shift_place(&sh, jobs, n, delay_h, out, &nmove);
     double saved = 0;
-    for (size_t i = 0; i < n; i++) {
-        const EnergyShiftJob *j = &jobs[order[i]];
-        EnergyShiftOut *o = &out[order[i]];
-        int ok = j->cluster >= 0 && j->cluster < g->nclusters && g->series[j->cluster];
-        const EnergySeries *s = ok ? g->series[j->cluster] : NULL;
-        o->new_start = j->start;
-        o->kg_before = o->kg_after = s ? job_kg(j, s, j->start) : 0;
-        if (!s || !j->movable || j->run_s <= 0 || j->kwh <= 0 || delay_h <= 0)
-            continue;
+    for (size_t k = 0; k < nmove; k++) {
+        const EnergyShiftJob *j = &jobs[order[k]];
+        EnergyShiftOut *o = &out[order[k]];
+        const EnergySeries *s = job_series(g, j);
         o->new_start = best_start(&sh, j, s, delay_h, v, cand);
         o->kg_after = job_kg(j, s, o->new_start);
         saved += o->kg_before - o->kg_after;
