@@ -150,23 +150,6 @@ static int32_t replay_year(Replay *rp, int64_t t)
     return rp->year;
 }
 
-/* Sort v[0..n) by start, equal starts kept in their order. */
-static void by_start(const FsJob **v, size_t n)
-{
-    int64_t *key = xmalloc((n + 1) * sizeof *key);
-    const FsJob **was = xmalloc((n + 1) * sizeof *was);
-    for (size_t i = 0; i < n; i++) {
-        key[i] = v[i]->start;
-        was[i] = v[i];
-    }
-    size_t *order = radix_order(key, n);
-    for (size_t i = 0; i < n; i++)
-        v[i] = was[order[i]];
-    free(order);
-    free(was);
-    free(key);
-}
-
 /* Spread gpus x [from, to) over the days of series. */
 static void spread(const FsResult *r, double *series, int64_t from, int64_t to, double gpus)
 {
@@ -286,23 +269,31 @@ static void result_alloc(FsResult *r, int32_t ngroups, size_t ndays)
         r->sum[g].first_blocked = INT64_MIN;
 }
 
-/* Jobs that hold GPU-hours, sorted by start; sets the time span. */
+/* Jobs that hold GPU-hours, sorted by start (equal starts in the order
+ * given); sets the time span. */
 static const FsJob **sorted_jobs(const FsJob *jobs, size_t njobs, int32_t ngroups, size_t *n,
                                  int64_t *t0, int64_t *tend)
 {
-    const FsJob **v = xmalloc((njobs + 1) * sizeof *v);
+    size_t *idx = xmalloc((njobs + 1) * sizeof *idx);
+    int64_t *key = xmalloc((njobs + 1) * sizeof *key), end = 0;
     *n = 0;
     for (size_t i = 0; i < njobs; i++)
         if (jobs[i].gpus > 0 && jobs[i].run_s > 0 && jobs[i].group >= 0 &&
-            jobs[i].group < ngroups)
-            v[(*n)++] = &jobs[i];
-    by_start(v, *n);
+            jobs[i].group < ngroups) {
+            int64_t e = jobs[i].start + (int64_t)jobs[i].run_s;
+            end = *n == 0 || e > end ? e : end;
+            idx[*n] = i;
+            key[(*n)++] = jobs[i].start;
+        }
+    size_t *order = radix_order(key, *n);
+    const FsJob **v = xmalloc((*n + 1) * sizeof *v);
+    for (size_t k = 0; k < *n; k++)
+        v[k] = &jobs[idx[order[k]]];
     *t0 = *n ? civil_floor_div(v[0]->start, FS_DAY) * FS_DAY : 0;
-    *tend = *t0;
-    for (size_t i = 0; i < *n; i++) {
-        int64_t e = v[i]->start + (int64_t)v[i]->run_s;
-        *tend = e > *tend ? e : *tend;
-    }
+    *tend = *n ? end : *t0;
+    free(order);
+    free(key);
+    free(idx);
     return v;
 }
 
