@@ -932,16 +932,21 @@ static void en_period_table(const Energy *e, StatsReport *rep)
 
 static void en_owner_tables(const Energy *e, StatsReport *rep)
 {
+    const StatsInput *in = e->pi->stats;
+    ESum *g = xcalloc(e->w.groups.n + 1, sizeof *g), *d = xcalloc(e->w.domains.n + 1, sizeof *d);
+    for (size_t i = 0; i < in->njobs; i++)
+        if (e->kept[i]) {
+            esum_add(&g[e->w.group[i]], &in->jobs[i], e->kwh[i], e->kg[i]);
+            esum_add(&d[e->w.domain[i]], &in->jobs[i], e->kwh[i], e->kg[i]);
+        }
     StatsTable *t = tbl_new(rep, "groups", "Energy and carbon per group", NULL, en_group_cols,
                             EN_NCOLS);
-    ESum *s = esum_by(e, e->w.group, e->w.groups.n);
-    esum_table(t, s, e->w.groups.v, e->w.groups.n);
-    free(s);
+    esum_table(t, g, e->w.groups.v, e->w.groups.n);
     t = tbl_new(rep, "domains", "Energy and carbon per research domain", NULL, en_domain_cols,
                 EN_NCOLS);
-    s = esum_by(e, e->w.domain, e->w.domains.n);
-    esum_table(t, s, e->w.domains.v, e->w.domains.n);
-    free(s);
+    esum_table(t, d, e->w.domains.v, e->w.domains.n);
+    free(g);
+    free(d);
 }
 
 static const StatsCol en_cluster_cols[] = {
