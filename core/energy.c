@@ -241,6 +241,7 @@ static void shift_integrals(const EnergySeries *s, int64_t start, int64_t run, i
                                              start + (int64_t)k * HOUR + run);
 }
 
+/* A start k hours late and its integral. */
 typedef struct Cand {
     double integral;
     int k;
