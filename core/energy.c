@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/cp.h"
+#include "core/radix.h"
 
 #define HOUR 3600
 
@@ -214,48 +215,73 @@ static int fits(const Shift *sh, const EnergyShiftJob *j, int64_t from)
     return 1;
 }
 
+/* integral[k] = energy_series_integral(s, from, from + run) with from =
+ * start + k hours, k = 0..delay_h: the same sums, with the hour index and
+ * its fraction (equal for every k) found once while both ends are on the
+ * grid. */
+static void shift_integrals(const EnergySeries *s, int64_t start, int64_t run, int delay_h,
+                            double *integral)
+{
+    int64_t end = s->t0 + (int64_t)s->n * HOUR, a = start, b = start + run;
+    int k = 0;
+    for (; k <= delay_h && (a <= s->t0 || a >= end || b <= s->t0 || b >= end); k++) {
+        integral[k] = energy_series_integral(s, a, b);
+        a += HOUR;
+        b += HOUR;
+    }
+    if (k > delay_h)
+        return;
+    size_t ia = (size_t)((a - s->t0) / HOUR), ib = (size_t)((b - s->t0) / HOUR);
+    double fa = (double)(a - s->t0 - (int64_t)ia * HOUR) / HOUR;
+    double fb = (double)(b - s->t0 - (int64_t)ib * HOUR) / HOUR;
+    for (; k <= delay_h && ib < s->n; k++, ia++, ib++)
+        integral[k] = (s->cum[ib] + fb * s->v[ib]) - (s->cum[ia] + fa * s->v[ia]);
+    for (; k <= delay_h; k++)
+        integral[k] = energy_series_integral(s, start + (int64_t)k * HOUR,
+                                             start + (int64_t)k * HOUR + run);
+}
+
+/* A start k hours late and its integral. */
 typedef struct Cand {
-    int k;
     double integral;
+    int k;
 } Cand;
 
-static int cand_cmp(const void *pa, const void *pb)
+/* The starts k = 1..delay_h whose integral (v[k]) is less than starting on
+ * time's, in c by integral, the earliest of equals first (an insertion
+ * sort: a few per job). Returns how many. */
+static int better_starts(const double *v, int delay_h, Cand *c)
 {
-    const Cand *a = pa, *b = pb;
-    if (a->integral != b->integral)
-        return a->integral < b->integral ? -1 : 1;
-    return a->k - b->k;
+    int n = 0;
+    for (int k = 1; k <= delay_h; k++) {
+        if (!(v[k] < v[0]))
+            continue;
+        int i = n++;
+        for (; i > 0 && v[k] < c[i - 1].integral; i--)
+            c[i] = c[i - 1];
+        c[i] = (Cand){v[k], k};
+    }
+    return n;
 }
 
-/* The best start of job j; moves it in sh->used. */
+/* The best start of job j: the start within the delay whose integral is
+ * least, the earliest of equals, among those where it fits (starting on
+ * time always does); moves it in sh->used. v and c: scratch of
+ * delay_h + 1. */
 static int64_t best_start(Shift *sh, const EnergyShiftJob *j, const EnergySeries *s, int delay_h,
-                          Cand *c)
+                          double *v, Cand *c)
 {
-    int nc = 0;
-    for (int k = 0; k <= delay_h; k++) {
-        int64_t from = j->start + (int64_t)k * HOUR;
-        c[nc].k = k;
-        c[nc++].integral = energy_series_integral(s, from, from + j->run_s);
-    }
-    qsort(c, (size_t)nc, sizeof *c, cand_cmp);
+    shift_integrals(s, j->start, j->run_s, delay_h, v);
+    int n = better_starts(v, delay_h, c);
     occupy(sh, j, j->start, -1.0);
     int64_t best = j->start;
-    for (int i = 0; i < nc; i++) {
-        int64_t from = j->start + (int64_t)c[i].k * HOUR;
-        if (c[i].k == 0 || fits(sh, j, from)) {
-            best = from;
+    for (int i = 0; i < n; i++)
+        if (fits(sh, j, j->start + (int64_t)c[i].k * HOUR)) {
+            best = j->start + (int64_t)c[i].k * HOUR;
             break;
         }
-    }
     occupy(sh, j, best, 1.0);
     return best;
-}
-
-static int shift_cmp(const void *pa, const void *pb)
-{
-    const EnergyShiftJob *a = *(const EnergyShiftJob *const *)pa;
-    const EnergyShiftJob *b = *(const EnergyShiftJob *const *)pb;
-    return (a->start > b->start) - (a->start < b->start);
 }
 
 /* kg of job j if it started at from. */
@@ -264,32 +290,59 @@ static double job_kg(const EnergyShiftJob *j, const EnergySeries *s, int64_t fro
     return energy_carbon_kg(j->kwh, energy_series_mean(s, from, from + j->run_s));
 }
 
+/* The intensity of job j's cluster, NULL when it has none. */
+static const EnergySeries *job_series(const EnergyShiftGrid *g, const EnergyShiftJob *j)
+{
+    return j->cluster >= 0 && j->cluster < g->nclusters ? g->series[j->cluster] : NULL;
+}
+
+/* Every job in place (in sh->used, and its out as if it stayed); returns
+ * the indices of those a shift may move in start order, equal starts in
+ * index order, and their count in *nmove. Caller frees. */
+static size_t *shift_place(Shift *sh, const EnergyShiftJob *jobs, size_t n, int delay_h,
+                           EnergyShiftOut *out, size_t *nmove)
+{
+    size_t *idx = xmalloc((n + 1) * sizeof *idx), m = 0;
+    int64_t *key = xmalloc((n + 1) * sizeof *key);
+    for (size_t i = 0; i < n; i++) {
+        const EnergyShiftJob *j = &jobs[i];
+        const EnergySeries *s = job_series(sh->g, j);
+        if (j->cluster >= 0 && j->cluster < sh->g->nclusters)
+            occupy(sh, j, j->start, 1.0);
+        out[i].new_start = j->start;
+        out[i].kg_before = out[i].kg_after = s ? job_kg(j, s, j->start) : 0;
+        if (s && j->movable && j->run_s > 0 && j->kwh > 0 && delay_h > 0) {
+            idx[m] = i;
+            key[m++] = j->start;
+        }
+    }
+    size_t *order = radix_order(key, m);
+    for (size_t k = 0; k < m; k++)
+        order[k] = idx[order[k]];
+    free(key);
+    free(idx);
+    *nmove = m;
+    return order;
+}
+
 double energy_shift(const EnergyShiftGrid *g, const EnergyShiftJob *jobs, size_t n, int delay_h,
                     EnergyShiftOut *out)
 {
     Shift sh = {g, xcalloc((size_t)g->nclusters * g->nhours + 1, sizeof(double))};
-    const EnergyShiftJob **order = xmalloc((n + 1) * sizeof *order);
-    Cand *cand = xmalloc(((size_t)(delay_h > 0 ? delay_h : 0) + 1) * sizeof *cand);
-    for (size_t i = 0; i < n; i++) {
-        order[i] = &jobs[i];
-        if (jobs[i].cluster >= 0 && jobs[i].cluster < g->nclusters)
-            occupy(&sh, &jobs[i], jobs[i].start, 1.0);
-    }
-    qsort(order, n, sizeof *order, shift_cmp);
+    size_t ncand = (size_t)(delay_h > 0 ? delay_h : 0) + 1, nmove;
+    double *v = xmalloc(ncand * sizeof *v);
+    Cand *cand = xmalloc(ncand * sizeof *cand);
+    size_t *order = shift_place(&sh, jobs, n, delay_h, out, &nmove);
     double saved = 0;
-    for (size_t i = 0; i < n; i++) {
-        const EnergyShiftJob *j = order[i];
-        EnergyShiftOut *o = &out[j - jobs];
-        int ok = j->cluster >= 0 && j->cluster < g->nclusters && g->series[j->cluster];
-        const EnergySeries *s = ok ? g->series[j->cluster] : NULL;
-        o->new_start = j->start;
-        o->kg_before = o->kg_after = s ? job_kg(j, s, j->start) : 0;
-        if (!s || !j->movable || j->run_s <= 0 || j->kwh <= 0 || delay_h <= 0)
-            continue;
-        o->new_start = best_start(&sh, j, s, delay_h, cand);
+    for (size_t k = 0; k < nmove; k++) {
+        const EnergyShiftJob *j = &jobs[order[k]];
+        EnergyShiftOut *o = &out[order[k]];
+        const EnergySeries *s = job_series(g, j);
+        o->new_start = best_start(&sh, j, s, delay_h, v, cand);
         o->kg_after = job_kg(j, s, o->new_start);
         saved += o->kg_before - o->kg_after;
     }
+    free(v);
     free(cand);
     free(order);
     free(sh.used);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/civil.h"
+#include "core/radix.h"
 
 /* ---- parameters ---- */
 
@@ -134,12 +135,19 @@ typedef struct Replay {
     FsResult *r;
     size_t capblocks;
     int64_t tend;
+    int32_t year;            /* the year of the last job charged, */
+    int64_t year_lo, year_hi; /* which spans [year_lo, year_hi) */
 } Replay;
 
-static int cmp_start(const void *pa, const void *pb)
+/* fairshare_year_of(t), remembered across the jobs of one year. */
+static int32_t replay_year(Replay *rp, int64_t t)
 {
-    const FsJob *a = *(const FsJob *const *)pa, *b = *(const FsJob *const *)pb;
-    return (a->start > b->start) - (a->start < b->start);
+    if (t < rp->year_lo || t >= rp->year_hi) {
+        rp->year = fairshare_year_of(t);
+        rp->year_lo = fairshare_year_start(rp->year);
+        rp->year_hi = fairshare_year_start(rp->year + 1);
+    }
+    return rp->year;
 }
 
 /* Spread gpus x [from, to) over the days of series. */
@@ -187,7 +195,7 @@ static double charge(Replay *rp, const FsJob *j, int64_t day_end)
 {
     GroupState *s = &rp->gs[j->group];
     double h = j->gpus * j->run_s / 3600.0, allowed = h;
-    group_roll(rp, j->group, fairshare_year_of(j->start));
+    group_roll(rp, j->group, replay_year(rp, j->start));
     double a = alloc_of(&rp->al, j->group, s->year);
     if (!isnan(a)) {
         double room = rp->p->ceiling * a - s->replay;
@@ -261,23 +269,31 @@ static void result_alloc(FsResult *r, int32_t ngroups, size_t ndays)
         r->sum[g].first_blocked = INT64_MIN;
 }
 
-/* Jobs that hold GPU-hours, sorted by start; sets the time span. */
+/* Jobs that hold GPU-hours, sorted by start (equal starts in the order
+ * given); sets the time span. */
 static const FsJob **sorted_jobs(const FsJob *jobs, size_t njobs, int32_t ngroups, size_t *n,
                                  int64_t *t0, int64_t *tend)
 {
-    const FsJob **v = xmalloc((njobs + 1) * sizeof *v);
+    size_t *idx = xmalloc((njobs + 1) * sizeof *idx);
+    int64_t *key = xmalloc((njobs + 1) * sizeof *key), end = 0;
     *n = 0;
     for (size_t i = 0; i < njobs; i++)
         if (jobs[i].gpus > 0 && jobs[i].run_s > 0 && jobs[i].group >= 0 &&
-            jobs[i].group < ngroups)
-            v[(*n)++] = &jobs[i];
-    qsort(v, *n, sizeof *v, cmp_start);
+            jobs[i].group < ngroups) {
+            int64_t e = jobs[i].start + (int64_t)jobs[i].run_s;
+            end = *n == 0 || e > end ? e : end;
+            idx[*n] = i;
+            key[(*n)++] = jobs[i].start;
+        }
+    size_t *order = radix_order(key, *n);
+    const FsJob **v = xmalloc((*n + 1) * sizeof *v);
+    for (size_t k = 0; k < *n; k++)
+        v[k] = &jobs[idx[order[k]]];
     *t0 = *n ? civil_floor_div(v[0]->start, FS_DAY) * FS_DAY : 0;
-    *tend = *t0;
-    for (size_t i = 0; i < *n; i++) {
-        int64_t e = v[i]->start + (int64_t)v[i]->run_s;
-        *tend = e > *tend ? e : *tend;
-    }
+    *tend = *n ? end : *t0;
+    free(order);
+    free(key);
+    free(idx);
     return v;
 }
 

@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "core/civil.h"
 #include "core/energy.h"
 #include "core/strmap.h"
 
@@ -189,24 +189,54 @@ static void user_lines(const StatsInput *in, const StatsPerson **lines, int32_t 
     strmap_free(m);
 }
 
-static void owners_job(Owners *w, const StatsInput *in, const StatsPerson **lines,
-                       const int32_t *first, const int32_t *count, size_t i)
+/* What owners_job reads, and its memo: (group, domain) ids per roster
+ * line (npeople), then per account id and one for no account; -1 until
+ * first seen. */
+typedef struct OwnerCtx {
+    const StatsInput *in;
+    const StatsPerson **lines;
+    int32_t *first, *count;
+    int32_t (*memo)[2];
+} OwnerCtx;
+
+/* The ids of roster line p (the first time: interned as before). */
+static const int32_t *owners_line(Owners *w, OwnerCtx *c, const StatsPerson *p)
 {
+    int32_t *m = c->memo[p - c->in->people];
+    if (m[0] < 0) {
+        m[0] = names_id(&w->groups, p->group);
+        m[1] = p->domain && p->domain[0] ? names_id(&w->domains, p->domain) : gdomain_get(w, m[0]);
+    }
+    return m;
+}
+
+/* The ids of account a (accounts.n: none). */
+static const int32_t *owners_account(Owners *w, OwnerCtx *c, size_t a)
+{
+    int32_t *m = c->memo[c->in->npeople + a];
+    if (m[0] < 0) {
+        const char *acct = a < c->in->accounts.n ? c->in->accounts.v[a] : NULL;
+        m[0] = names_id(&w->groups, acct && acct[0] ? acct : NONE_GROUP);
+        m[1] = gdomain_get(w, m[0]);
+    }
+    return m;
+}
+
+static void owners_job(Owners *w, OwnerCtx *c, size_t i)
+{
+    const StatsInput *in = c->in;
     const StatsJob *j = &in->jobs[i];
     int64_t t = j->start ? (int64_t)j->start : (int64_t)j->submit;
-    if (j->user >= 0 && (size_t)j->user < in->users.n && first[j->user] >= 0) {
-        size_t lo = (size_t)first[j->user];
-        const StatsPerson *p = line_at(lines, lo, lo + (size_t)count[j->user], t);
-        w->group[i] = names_id(&w->groups, p->group);
-        w->domain[i] = p->domain && p->domain[0] ? names_id(&w->domains, p->domain)
-                                                 : gdomain_get(w, w->group[i]);
-        return;
+    const int32_t *m;
+    if (j->user >= 0 && (size_t)j->user < in->users.n && c->first[j->user] >= 0) {
+        size_t lo = (size_t)c->first[j->user];
+        m = owners_line(w, c, line_at(c->lines, lo, lo + (size_t)c->count[j->user], t));
+    } else {
+        int acct_ok = j->account >= 0 && (size_t)j->account < in->accounts.n;
+        m = owners_account(w, c, acct_ok ? (size_t)j->account : in->accounts.n);
     }
-    const char *acct = j->account >= 0 && (size_t)j->account < in->accounts.n
-                           ? in->accounts.v[j->account]
-                           : NULL;
-    w->group[i] = names_id(&w->groups, acct && acct[0] ? acct : NONE_GROUP);
-    w->domain[i] = gdomain_get(w, w->group[i]);
+    w->group[i] = m[0];
+    w->domain[i] = m[1];
 }
 
 static void owners_init(Owners *w, const StatsInput *in)
@@ -226,15 +256,18 @@ static void owners_init(Owners *w, const StatsInput *in)
         if (lines[i]->domain && lines[i]->domain[0])
             gdomain_set(w, names_id(&w->groups, lines[i]->group),
                         names_id(&w->domains, lines[i]->domain));
-    int32_t *first = xmalloc((in->users.n + 1) * sizeof *first);
-    int32_t *count = xcalloc(in->users.n + 1, sizeof *count);
-    user_lines(in, lines, first, count);
+    size_t nmemo = in->npeople + in->accounts.n + 1;
+    OwnerCtx c = {in, lines, xmalloc((in->users.n + 1) * sizeof *c.first),
+                  xcalloc(in->users.n + 1, sizeof *c.count), xmalloc(nmemo * sizeof *c.memo)};
+    memset(c.memo, 0xff, nmemo * sizeof *c.memo);
+    user_lines(in, lines, c.first, c.count);
     w->group = xmalloc((in->njobs + 1) * sizeof *w->group);
     w->domain = xmalloc((in->njobs + 1) * sizeof *w->domain);
     for (size_t i = 0; i < in->njobs; i++)
-        owners_job(w, in, lines, first, count, i);
-    free(first);
-    free(count);
+        owners_job(w, &c, i);
+    free(c.memo);
+    free(c.first);
+    free(c.count);
     free(lines);
 }
 
@@ -281,14 +314,11 @@ static int check_filters(const StatsInput *in, const StatsOpts *o, const Owners 
 
 static void civil(int64_t t, int *y, int *m, int *d, int *hh, int *mm)
 {
-    time_t tt = (time_t)t;
-    struct tm tm;
-    gmtime_r(&tt, &tm);
-    *y = tm.tm_year + 1900;
-    *m = tm.tm_mon + 1;
-    *d = tm.tm_mday;
-    *hh = tm.tm_hour;
-    *mm = tm.tm_min;
+    int64_t days = civil_floor_div(t, 86400), s = t - days * 86400, yy;
+    civil_from_days(days, &yy, m, d);
+    *y = (int)yy;
+    *hh = (int)(s / 3600);
+    *mm = (int)(s % 3600 / 60);
 }
 
 /* The period key of t: yyyymm, yyyy or 0. */
@@ -825,10 +855,50 @@ static void esum_table(StatsTable *t, const ESum *s, const char *const *names, s
     free(order);
 }
 
-static int int_cmp(const void *pa, const void *pb)
+/* The index of key in the sorted v[0..n), or where it would go. */
+static size_t key_pos(const int32_t *v, size_t n, int32_t key)
 {
-    int32_t a = *(const int32_t *)pa, b = *(const int32_t *)pb;
-    return (a > b) - (a < b);
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (v[mid] < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* per[i]: the period of job i's start (-1 when not kept); returns the
+ * distinct periods, sorted, in *uniq (caller frees), per[i] becoming the
+ * index into them. */
+static size_t en_periods(const Energy *e, int32_t *per, int32_t **uniq)
+{
+    const StatsInput *in = e->pi->stats;
+    size_t k = 0, cap = 16;
+    int32_t *u = xmalloc(cap * sizeof *u);
+    int64_t day = INT64_MIN;
+    int32_t p = 0;
+    for (size_t i = 0; i < in->njobs; i++) {
+        if (e->kept[i] && civil_floor_div(in->jobs[i].start, 86400) != day) {
+            day = civil_floor_div(in->jobs[i].start, 86400);
+            p = period_of(e->o->by, in->jobs[i].start);
+        }
+        per[i] = e->kept[i] ? p : -1;
+        size_t at = per[i] >= 0 ? key_pos(u, k, per[i]) : k;
+        if (per[i] < 0 || (at < k && u[at] == per[i]))
+            continue;
+        if (k == cap)
+            u = xrealloc(u, (cap *= 2) * sizeof *u);
+        memmove(u + at + 1, u + at, (k - at) * sizeof *u);
+        u[at] = per[i];
+        k++;
+    }
+    for (size_t i = 0; i < in->njobs; i++)
+        if (per[i] >= 0)
+            per[i] = (int32_t)key_pos(u, k, per[i]);
+    *uniq = u;
+    return k;
 }
 
 static void en_period_table(const Energy *e, StatsReport *rep)
@@ -836,22 +906,8 @@ static void en_period_table(const Energy *e, StatsReport *rep)
     const StatsInput *in = e->pi->stats;
     StatsTable *t = tbl_new(rep, "energy", "Energy and carbon per period", en_note,
                             en_period_cols, EN_NCOLS);
-    int32_t *per = xmalloc((in->njobs + 1) * sizeof *per), *uniq = NULL;
-    size_t nu = 0;
-    for (size_t i = 0; i < in->njobs; i++)
-        per[i] = e->kept[i] ? period_of(e->o->by, in->jobs[i].start) : -1;
-    uniq = xmalloc((in->njobs + 1) * sizeof *uniq);
-    for (size_t i = 0; i < in->njobs; i++)
-        if (per[i] >= 0)
-            uniq[nu++] = per[i];
-    qsort(uniq, nu, sizeof *uniq, int_cmp);
-    size_t k = 0;
-    for (size_t i = 0; i < nu; i++)
-        if (k == 0 || uniq[k - 1] != uniq[i])
-            uniq[k++] = uniq[i];
-    for (size_t i = 0; i < in->njobs; i++)
-        if (per[i] >= 0)
-            per[i] = (int32_t)((int32_t *)bsearch(&per[i], uniq, k, sizeof *uniq, int_cmp) - uniq);
+    int32_t *per = xmalloc((in->njobs + 1) * sizeof *per), *uniq;
+    size_t k = en_periods(e, per, &uniq);
     ESum *s = esum_by(e, per, k);
     for (size_t i = 0; i < k; i++) {
         char buf[32];
@@ -876,16 +932,21 @@ static void en_period_table(const Energy *e, StatsReport *rep)
 
 static void en_owner_tables(const Energy *e, StatsReport *rep)
 {
+    const StatsInput *in = e->pi->stats;
+    ESum *g = xcalloc(e->w.groups.n + 1, sizeof *g), *d = xcalloc(e->w.domains.n + 1, sizeof *d);
+    for (size_t i = 0; i < in->njobs; i++)
+        if (e->kept[i]) {
+            esum_add(&g[e->w.group[i]], &in->jobs[i], e->kwh[i], e->kg[i]);
+            esum_add(&d[e->w.domain[i]], &in->jobs[i], e->kwh[i], e->kg[i]);
+        }
     StatsTable *t = tbl_new(rep, "groups", "Energy and carbon per group", NULL, en_group_cols,
                             EN_NCOLS);
-    ESum *s = esum_by(e, e->w.group, e->w.groups.n);
-    esum_table(t, s, e->w.groups.v, e->w.groups.n);
-    free(s);
+    esum_table(t, g, e->w.groups.v, e->w.groups.n);
     t = tbl_new(rep, "domains", "Energy and carbon per research domain", NULL, en_domain_cols,
                 EN_NCOLS);
-    s = esum_by(e, e->w.domain, e->w.domains.n);
-    esum_table(t, s, e->w.domains.v, e->w.domains.n);
-    free(s);
+    esum_table(t, d, e->w.domains.v, e->w.domains.n);
+    free(g);
+    free(d);
 }
 
 static const StatsCol en_cluster_cols[] = {
@@ -904,42 +965,59 @@ static const char en_cluster_note[] =
     "defaults: PUE 1.2; intensity 480 gCO2e/kWh (world average 2023, Ember); TDP from the "
     "vendors' spec sheets where the inventory has no tdp_w; TDP W: GPU-hour-weighted mean";
 
+/* Per cluster: energy, carbon, TDP x GPU-hours, GPU-hours, and where the
+ * TDPs came from (NULL: no run; "mixed"). */
+typedef struct CSum {
+    double kwh, kg, wh, h;
+    const char *src;
+} CSum;
+
+static CSum *csum_by_cluster(const Energy *e)
+{
+    const StatsInput *in = e->pi->stats;
+    CSum *sum = xcalloc(in->clusters.n + 1, sizeof *sum);
+    for (size_t i = 0; i < in->njobs; i++) {
+        const StatsJob *j = &in->jobs[i];
+        if (!e->kept[i] || (size_t)j->cluster >= in->clusters.n)
+            continue;
+        CSum *s = &sum[j->cluster];
+        const Tdp *tdp = job_tdp(e, j);
+        double gh = j->gpus * j->elapsed / 3600.0;
+        s->kwh += e->kwh[i];
+        s->kg += e->kg[i];
+        s->wh += tdp->w * gh;
+        s->h += gh;
+        s->src = !s->src || strcmp(s->src, tdp->src) == 0 ? tdp->src : "mixed";
+    }
+    return sum;
+}
+
 static void en_cluster_table(const Energy *e, StatsReport *rep)
 {
     const StatsInput *in = e->pi->stats;
     StatsTable *t = tbl_new(rep, "clusters", "Energy and carbon per cluster: assumptions",
                             en_cluster_note, en_cluster_cols,
                             sizeof en_cluster_cols / sizeof en_cluster_cols[0]);
+    CSum *sum = csum_by_cluster(e);
     for (size_t c = 0; c < in->clusters.n; c++) {
         const char *name = name_of(&in->clusters, (int32_t)c);
         if (!name[0] || (e->o->cluster && strcmp(e->o->cluster, name) != 0))
             continue;
-        double kwh = 0, kg = 0, wh = 0, h = 0;
-        const char *src = NULL;
-        for (size_t i = 0; i < in->njobs; i++) {
-            const StatsJob *j = &in->jobs[i];
-            if (!e->kept[i] || (size_t)j->cluster != c)
-                continue;
-            double gh = j->gpus * j->elapsed / 3600.0;
-            kwh += e->kwh[i];
-            kg += e->kg[i];
-            wh += job_tdp(e, j)->w * gh;
-            h += gh;
-            src = !src || strcmp(src, job_tdp(e, j)->src) == 0 ? job_tdp(e, j)->src : "mixed";
-        }
+        const CSum *cs = &sum[c];
         const Site *s = &e->site[c];
         StatsCell *r = stats_table_add_row(t);
         stats_cell_set_text(t, &r[0], name);
         r[1].num = s->pue;
         stats_cell_set_text(t, &r[2], s->pue_src);
-        r[3].num = h > 0 ? 1000.0 * ratio(kg, kwh) : s->series.fill;
+        r[3].num = cs->h > 0 ? 1000.0 * ratio(cs->kg, cs->kwh) : s->series.fill;
         stats_cell_set_text(t, &r[4], s->ci_src);
         stats_cell_set_text(t, &r[5], s->zone ? s->zone : "");
-        r[6].num = ratio(wh, h);
-        stats_cell_set_text(t, &r[7], src ? src : "");
-        r[8].num = kwh;
-        r[9].num = kg;
+        r[6].num = ratio(cs->wh, cs->h);
+        stats_cell_set_text(t, &r[7], cs->src ? cs->src : "");
+        r[8].num = cs->kwh;
+        r[9].num = cs->kg;
     }
+    free(sum);
 }
 
 /* ---- temporal shifting ---- */
@@ -1021,35 +1099,49 @@ static EnergyShiftJob *shift_jobs(const Energy *e, const unsigned char *pre, int
     return v;
 }
 
+/* Per cluster (and nclusters: all): movable runs, moved, kg before, after. */
+typedef struct ShiftSum {
+    double n, moved, before, after;
+} ShiftSum;
+
+static void shift_sum_add(ShiftSum *s, const EnergyShiftJob *v, const EnergyShiftOut *out)
+{
+    s->n++;
+    s->moved += out->new_start != v->start;
+    s->before += out->kg_before;
+    s->after += out->kg_after;
+}
+
 static void shift_rows(const Energy *e, StatsTable *t, const EnergyShiftJob *v,
                        const EnergyShiftOut *out, int capped)
 {
     const StatsInput *in = e->pi->stats;
-    for (size_t c = 0; c <= in->clusters.n; c++) {
-        int all = c == in->clusters.n;
+    size_t nc = in->clusters.n;
+    ShiftSum *sum = xcalloc(nc + 1, sizeof *sum);
+    for (size_t i = 0; i < in->njobs; i++)
+        if (v[i].movable) {
+            if ((size_t)v[i].cluster < nc)
+                shift_sum_add(&sum[v[i].cluster], &v[i], &out[i]);
+            shift_sum_add(&sum[nc], &v[i], &out[i]);
+        }
+    for (size_t c = 0; c <= nc; c++) {
+        int all = c == nc;
         const char *name = all ? "all" : name_of(&in->clusters, (int32_t)c);
         if (!name[0] || (!all && e->o->cluster && strcmp(e->o->cluster, name) != 0))
             continue;
-        double n = 0, moved = 0, before = 0, after = 0;
-        for (size_t i = 0; i < in->njobs; i++) {
-            if (!v[i].movable || (!all && (size_t)v[i].cluster != c))
-                continue;
-            n++;
-            moved += out[i].new_start != v[i].start;
-            before += out[i].kg_before;
-            after += out[i].kg_after;
-        }
+        const ShiftSum *s = &sum[c];
         StatsCell *r = stats_table_add_row(t);
         stats_cell_set_text(t, &r[0], name);
-        r[1].num = n;
-        r[2].num = moved;
-        r[3].num = before;
-        r[4].num = after;
-        r[5].num = before - after;
-        r[6].num = 100.0 * ratio(before - after, before);
+        r[1].num = s->n;
+        r[2].num = s->moved;
+        r[3].num = s->before;
+        r[4].num = s->after;
+        r[5].num = s->before - s->after;
+        r[6].num = 100.0 * ratio(s->before - s->after, s->before);
         r[7].num = e->pi->shift_delay_h;
         stats_cell_set_text(t, &r[8], capped ? "inventory" : "unconstrained (no inventory)");
     }
+    free(sum);
 }
 
 static void en_shift_table(const Energy *e, StatsReport *rep)

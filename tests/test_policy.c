@@ -16,6 +16,7 @@
 #include "core/energy.h"
 #include "core/fairshare.h"
 #include "core/policy.h"
+#include "core/radix.h"
 
 #define DAY 86400
 #define H 3600
@@ -212,6 +213,72 @@ static void test_shift(void **state)
     energy_series_free(&s);
 }
 
+/* The same 30 hours. Hours 2 and 5 both at 100: a run at hour 0 takes
+ * the earlier. A run at hour 28 (500, then 500 at 29) goes to hour 30, past
+ * the series, at its fill: the mean of the 30 values, (28 x 500 + 100 +
+ * 300) / 30 = 480, so 0.48 kg for 0.5. A run starting half past hour 1
+ * spans half of 1 and half of 2 (300 g/kWh on average); one hour later,
+ * half of 2 and half of 3 (200): it moves there, 0.1 kg saved. */
+static void test_shift_order(void **state)
+{
+    (void)state;
+    int64_t hours[30];
+    double g[30];
+    for (int i = 0; i < 30; i++) {
+        hours[i] = T0 + (int64_t)i * H;
+        g[i] = i == 2 || i == 5 ? 100 : 500;
+    }
+    EnergySeries s;
+    energy_series_build(&s, hours, g, 30, 480);
+    const EnergySeries *series[] = {&s};
+    EnergyShiftGrid grid = {1, T0, 60, NULL, series};
+    EnergyShiftJob a = {0, T0, H, 1, 1.0, 1};
+    EnergyShiftOut out[1];
+    energy_shift(&grid, &a, 1, 24, out);
+    assert_int_equal(out[0].new_start, T0 + 2 * H);
+    energy_series_free(&s);
+
+    g[5] = 500;
+    g[3] = 300;
+    energy_series_build(&s, hours, g, 30, 480);
+    assert_float_equal(s.fill, 480, 1e-9);
+    EnergyShiftJob late = {0, T0 + 28 * H, H, 1, 1.0, 1};
+    double saved = energy_shift(&grid, &late, 1, 24, out);
+    assert_int_equal(out[0].new_start, T0 + 30 * H);
+    assert_float_equal(out[0].kg_before, 0.5, 1e-9);
+    assert_float_equal(out[0].kg_after, 0.48, 1e-9);
+    assert_float_equal(saved, 0.02, 1e-9);
+
+    EnergyShiftJob half = {0, T0 + 3 * H / 2, H, 1, 1.0, 1};
+    saved = energy_shift(&grid, &half, 1, 24, out);
+    assert_int_equal(out[0].new_start, T0 + 5 * H / 2);
+    assert_float_equal(out[0].kg_before, 0.3, 1e-9);
+    assert_float_equal(out[0].kg_after, 0.2, 1e-9);
+    assert_float_equal(saved, 0.1, 1e-9);
+    energy_series_free(&s);
+}
+
+/* Keys 5, -3, 5, 0, -3, 2^40, 5: -3 (1, 4), 0 (3), 5 (0, 2, 6), 2^40 (5). */
+static void test_radix(void **state)
+{
+    (void)state;
+    const int64_t key[] = {5, -3, 5, 0, -3, (int64_t)1 << 40, 5};
+    const size_t want[] = {1, 4, 3, 0, 2, 6, 5};
+    size_t *o = radix_order(key, 7);
+    for (size_t i = 0; i < 7; i++)
+        assert_int_equal(o[i], want[i]);
+    free(o);
+    const int64_t extremes[] = {INT64_MAX, INT64_MIN, 0};
+    o = radix_order(extremes, 3);
+    assert_int_equal(o[0], 1);
+    assert_int_equal(o[1], 2);
+    assert_int_equal(o[2], 0);
+    free(o);
+    o = radix_order(NULL, 0);
+    assert_non_null(o);
+    free(o);
+}
+
 static void test_calendar(void **state)
 {
     (void)state;
@@ -228,6 +295,7 @@ int main(void)
         cmocka_unit_test(test_block_125),     cmocka_unit_test(test_energy_formula),
         cmocka_unit_test(test_carbon_series), cmocka_unit_test(test_shift),
         cmocka_unit_test(test_calendar),
+        cmocka_unit_test(test_shift_order),   cmocka_unit_test(test_radix),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
