@@ -34,6 +34,7 @@ void plan_ctx_done(PlanCtx *c)
     free(c->usage);
     free(c->arrivals);
     free(c->hjobs);
+    free(c->hfleet);
     for (int g = 0; g < c->hist.ngroups; g++)
         free(c->hgroups[g]);
     free(c->hgroups);

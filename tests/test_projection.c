@@ -160,7 +160,7 @@ static void test_fit(void **state)
 {
     (void)state;
     const DemJob jobs[] = {{0, 0, 1200, 1200, 2500, 2}, {1, 1, 2300, 2300, 2400, 1}};
-    DemHist h = {jobs, 2, 2, 2, 0};
+    DemHist h = {jobs, 2, 2, 2, 0, NULL, 0};
     int64_t leaves[2] = {INT64_MAX, INT64_MAX};
     int onr[2] = {0, 0};
     DemCut c;
@@ -183,6 +183,71 @@ static void test_fit(void **state)
     demand_actual(&h, 2400, 2600, act);
     assert_float_equal(act[0], 1, 1e-12);
     assert_float_equal(act[1], 0, 0);
+}
+
+/* The fleet re-prices past use: 1 GPU of speed 1 until 2200, then 1 of
+ * speed 3 (F = 1, then 3; F(t0 = 2400) = 3). User 0's 2 GPU-eq in months
+ * 12..21 count 6 at t0's fleet, in months 22..23 2: window mean (10 x 6 +
+ * 2 x 2) / 12; the group's use as used stays 2; the window's F is (10 x 1
+ * + 2 x 3) / 12. */
+static void test_fit_fleet(void **state)
+{
+    (void)state;
+    const DemJob jobs[] = {{0, 0, 1200, 1200, 2500, 2}, {1, 1, 2300, 2300, 2400, 1}};
+    const DemGpus fleet[] = {{0, 2200, 1, 1}, {2200, INT64_MAX, 1, 3}};
+    DemHist h = {jobs, 2, 2, 2, 0, fleet, 2};
+    int64_t leaves[2] = {INT64_MAX, INT64_MAX};
+    int onr[2] = {0, 0};
+    DemCut c;
+    for (int k = 0; k <= DEM_HISTORY; k++)
+        c.mb[k] = 100 * k;
+    c.leaves = leaves;
+    c.on_roster = onr;
+    DemFit f;
+    demand_fit(&h, &c, 0, &f);
+    assert_float_equal(f.fleet_now, 3, 1e-12);
+    assert_float_equal(f.fleet_window, 16.0 / 12, 1e-12);
+    assert_float_equal(f.users[0].used, 64.0 / 12, 1e-12);
+    /* half-life 1 month: weights 0.5^(age in months from each month's middle) */
+    double sw = 0, sv = 0;
+    for (int m = 12; m < 24; m++) {
+        double w = pow(0.5, 24 - m - 0.5);
+        sw += w;
+        sv += w * (m < 22 ? 6 : 2);
+    }
+    assert_float_equal(f.users[0].rate[0], sv / sw, 1e-12);
+    assert_float_equal(f.users[0].rate[0], 2.999267399267399, 1e-9); /* python3 */
+    assert_float_equal(f.users[1].rate[0], 1, 1e-12); /* month 23: F = 3 then and now */
+    assert_float_equal(f.groups[0].used, 2, 1e-12);
+    demand_fit_done(&f);
+}
+
+/* Two groups bursting in turn (months of 10 hours; window = 120 hours):
+ * group 0 holds 2 GPU-eq over the window's first 60 hours, group 1 over
+ * the last 60. Each group's burst curve is 1 half the time: pool 1 each,
+ * 2 summed; the institute's curve is flat at 2: its pool is 0 (the groups
+ * share one burst's room). */
+static void test_pool_shared(void **state)
+{
+    (void)state;
+    const int64_t hm = 36000, w0 = 12 * hm;
+    const DemJob jobs[] = {{0, 0, w0, w0, w0 + 60 * 3600, 2},
+                           {1, 1, w0 + 60 * 3600, w0 + 60 * 3600, 24 * hm, 2}};
+    DemHist h = {jobs, 2, 2, 2, 0, NULL, 0};
+    int64_t leaves[2] = {INT64_MAX, INT64_MAX};
+    int onr[2] = {0, 0};
+    DemCut c;
+    for (int k = 0; k <= DEM_HISTORY; k++)
+        c.mb[k] = hm * k;
+    c.leaves = leaves;
+    c.on_roster = onr;
+    DemFit f;
+    demand_fit(&h, &c, 1, &f);
+    assert_float_equal(f.groups[0].pool, 1, 1e-12);
+    assert_float_equal(f.groups[1].pool, 1, 1e-12);
+    assert_float_equal(f.pool_sum, 2, 1e-12);
+    assert_float_equal(f.pool_inst, 0, 1e-12);
+    demand_fit_done(&f);
 }
 
 /* Group 1: naive 10 x 1.1 = 11 against 12 (error 1); group 2 new (naive
@@ -211,6 +276,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_terms), cmocka_unit_test(test_ranges),
         cmocka_unit_test(test_keys),  cmocka_unit_test(test_fit),
+        cmocka_unit_test(test_fit_fleet), cmocka_unit_test(test_pool_shared),
         cmocka_unit_test(test_backtest),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
