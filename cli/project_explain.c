@@ -8,17 +8,21 @@
 
 #define NAMES_SHOWN 12
 
-/* Up to NAMES_SHOWN members of group g: present in year 1 (leaving: 0),
- * or leaving during it (leaving: 1). */
+/* Up to NAMES_SHOWN of group g's people: today's members (leaving: 0),
+ * or those leaving before the end of year 1, each with the date
+ * (leaving: 1); the count in all, and how many are not named. */
 static void people(const Plan *p, int g, int leaving, const char *what, FILE *out)
 {
-    char name[64];
+    char name[64], when[48];
     int idx[NAMES_SHOWN], n = plan_explain_people(p, g, 1, leaving, idx, NAMES_SHOWN);
-    fprintf(out, "    %s:", what);
+    fprintf(out, "    %s (%d):", what, n);
     for (int i = 0; i < n && i < NAMES_SHOWN; i++) {
         cli_sanitize(name, sizeof name, p->proj_user_name[idx[i]]);
-        fprintf(out, " %s", name);
+        plan_explain_leave_text(p, idx[i], 1, when, sizeof when);
+        fprintf(out, " %s%s", name, leaving ? when : "");
     }
+    if (n > NAMES_SHOWN)
+        fprintf(out, " and %d more", n - NAMES_SHOWN);
     fprintf(out, "%s\n", n ? "" : " none");
 }
 
@@ -37,10 +41,10 @@ int project_explain_print(const Plan *p, const ProjParams *params, const ProjRes
     fprintf(out, "%s, year 1: need %.2f %s (%s)\n", name, x.need, u, rg);
     fprintf(out, "  used now     %9.2f %s  mean over the 12 months before the projection\n",
             x.used_now, u);
-    fprintf(out, "  stayers      %+9.2f %s  today's %.0f members at their own rates\n",
+    fprintf(out, "  stayers      %+9.2f %s  the %.0f members of the last 12 months at their own rates\n",
             v[PLAN_X_STAYERS], u, x.heads0);
     people(p, g, 0, "members", out);
-    fprintf(out, "  leavers      %+9.2f %s  members whose roster end falls in the year\n",
+    fprintf(out, "  leavers      %+9.2f %s  members whose roster end falls before the year's end\n",
             v[PLAN_X_LEAVERS], u);
     people(p, g, 1, "leaving", out);
     fprintf(out, "  newcomers    %+9.2f %s  %.1f arrivals + %.1f newcomers, first year at the "

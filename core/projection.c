@@ -714,6 +714,11 @@ int projection_user_group(const ProjModel *m, int user)
     return user >= 0 && user < m->U ? m->users[user].group : -1;
 }
 
+int64_t projection_user_leaves(const ProjModel *m, int user)
+{
+    return user >= 0 && user < m->U ? m->users[user].leaves : PROJ_NEVER;
+}
+
 double projection_user_present(const ProjModel *m, int user, int y)
 {
     if (user < 0 || user >= m->U || y < 1 || y > m->Y)

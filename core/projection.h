@@ -250,6 +250,8 @@ ProjRange projection_range(const ProjCalib *c, double v, int y);
 /* The group of model user i, their share of year y present (before their
  * roster end), and their rate under p (GPU-eq). */
 int projection_user_group(const ProjModel *m, int user);
+/* The roster end date of model user i (PROJ_NEVER: none). */
+int64_t projection_user_leaves(const ProjModel *m, int user);
 double projection_user_present(const ProjModel *m, int user, int y);
 double projection_user_rate(const ProjModel *m, const ProjParams *p, int user);
 
