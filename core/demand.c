@@ -138,13 +138,32 @@ static double window_sum(const Acc *a, int from, int to)
     return s;
 }
 
-/* Users active in the window, and the heads and use of each group. */
-static void fit_users(const DemHist *h, Acc *acc, DemFit *f)
+/* 1 when the user's first use in the history is in month fm and the month
+ * before it holds data (an arrival, not the history's start). */
+static int arrived(const DemHist *h, const DemCut *c, int fm)
+{
+    return fm >= 1 && fm < DEM_HISTORY && h->data_start <= c->mb[fm - 1];
+}
+
+/* Users active in the window, and the heads and use of each group; into
+ * mat: the arrivals with DEM_MATURE_AFTER months after their first
+ * DEM_MATURE_MONTHS, their mean use in those first months (mat[0]) and
+ * after them (mat[1]), and how many (mat[2]). */
+static void fit_users(const DemHist *h, const DemCut *c, Acc *acc, DemFit *f, double *mat)
 {
     f->users = xcalloc((size_t)h->nusers + 1, sizeof *f->users);
+    const int k0 = DEM_MATURE_MONTHS;
     for (int i = 0; i < h->nusers; i++) {
         const Acc *a = &acc[i];
         double now = window_sum(a, W0, DEM_HISTORY), before = window_sum(a, 0, W0);
+        int fm = 0;
+        while (fm < DEM_HISTORY && !(a->month[fm] > 0))
+            fm++;
+        if (arrived(h, c, fm) && fm + k0 + DEM_MATURE_AFTER <= DEM_HISTORY) {
+            mat[0] += window_sum(a, fm, fm + k0) / k0;
+            mat[1] += window_sum(a, fm + k0, DEM_HISTORY) / (DEM_HISTORY - fm - k0);
+            mat[2] += 1;
+        }
         int g = now > 0 ? dominant(a) : a->last_before;
         if (before > 0 && g >= 0)
             f->groups[g].heads_before += 1;
@@ -324,6 +343,24 @@ static void fit_pools(const DemHist *h, const DemCut *c, const double *rp, DemFi
     free(sum);
 }
 
+/* Maturation: the arrivals' use after their first DEM_MATURE_MONTHS
+ * against their use in them (ratio of the sums of their means; 1 with
+ * fewer than DEM_MATURE_MIN arrivals to measure it on). The members who
+ * arrived in the last DEM_MATURE_MONTHS months take their own rate times
+ * it. */
+static void mature(const DemHist *h, const DemCut *c, const double *mat, DemFit *f)
+{
+    f->maturation = mat[2] >= DEM_MATURE_MIN && mat[0] > 0 ? mat[1] / mat[0] : 1;
+    for (int i = 0; i < f->nactive; i++) {
+        DemUser *u = &f->users[i];
+        if (!arrived(h, c, u->first_month) || u->first_month < DEM_HISTORY - DEM_MATURE_MONTHS)
+            continue;
+        u->matured = 1;
+        for (int k = 0; k < DEM_NHALF; k++)
+            u->rate[k] *= f->maturation;
+    }
+}
+
 void demand_fit(const DemHist *h, const DemCut *c, int pools, DemFit *out)
 {
     memset(out, 0, sizeof *out);
@@ -349,7 +386,9 @@ void demand_fit(const DemHist *h, const DemCut *c, int pools, DemFit *out)
             j->start < c->mb[DEM_HISTORY])
             place_job(c, j, rp, &acc[j->user]);
     }
-    fit_users(h, acc, out);
+    double mat[3] = {0, 0, 0};
+    fit_users(h, c, acc, out, mat);
+    mature(h, c, mat, out);
     free(acc);
     double *rw = xcalloc(2 * (size_t)h->ngroups + 1, sizeof *rw), *rb = rw + h->ngroups;
     group_use(h, c, rp, out, rw, rb);

@@ -29,6 +29,9 @@
                                   demo's backtest worse; OSC has no complete year to measure
                                   it (docs/planning.md) */
 #define DEM_POOL_Q 90.0 /* the pool: this percentile of the burst curve */
+#define DEM_MATURE_MONTHS 3 /* a member's first months, below their later use: 2, 3, 6 tried */
+#define DEM_MATURE_AFTER 6  /* months after them an arrival needs to measure maturation */
+#define DEM_MATURE_MIN 10   /* arrivals needed to measure it */
 
 /* The half-lives (months) demand_fit weighs with: {1, 3, 6, 12}. */
 extern const double dem_halflives[DEM_NHALF];
@@ -80,6 +83,8 @@ typedef struct DemUser {
     double used;              /* mean GPU-eq over the window (unweighted; at t0's fleet) */
     int first_month;          /* 0..DEM_HISTORY-1: first month with use */
     int newcomer;             /* first use in the window, none the year before (complete) */
+    int matured;              /* arrived in the last DEM_MATURE_MONTHS months: rate x
+                                 DemFit.maturation */
 } DemUser;
 
 typedef struct DemGroup {
@@ -108,6 +113,8 @@ typedef struct DemFit {
     double pool_inst, pool_sum;              /* q90 of the summed burst curves; sum of pools */
     double fleet_now;      /* F at t0: GPU-eq per GPU of the fleet in service (0: no fleet) */
     double fleet_window;   /* F over the window (time-weighted mean; 0: no fleet) */
+    double maturation;     /* arrivals' use after their first DEM_MATURE_MONTHS / in them
+                              (1: fewer than DEM_MATURE_MIN arrivals to measure it) */
 } DemFit;
 
 /* Measure everything at cut c over h (pools only when pools: they cost an

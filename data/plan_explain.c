@@ -70,6 +70,8 @@ int plan_explain(const Plan *p, const ProjParams *params, const ProjResult *r, i
     else
         institute_parts(p, r, y, ex);
     ex->used_now = projection_used_now(p->model, g);
+    ex->heads_t0 = projection_heads_t0(p->model, g);
+    ex->maturation = projection_maturation(p->model);
     ex->ramp = projection_ramp(p->model, g);
     ex->intensity_rate = params->intensity;
     return 0;
@@ -82,6 +84,20 @@ int plan_explain_people(const Plan *p, int g, int y, int leaving, int *idx, int 
         if (g >= 0 && projection_user_group(p->model, i) != g)
             continue;
         if (leaving && projection_user_present(p->model, i, y) >= 1)
+            continue;
+        if (n < max)
+            idx[n] = i;
+        n++;
+    }
+    return n;
+}
+
+int plan_explain_matured(const Plan *p, int g, int *idx, int max)
+{
+    int n = 0;
+    for (int i = 0; p->model && i < p->nproj_users; i++) {
+        if ((g >= 0 && projection_user_group(p->model, i) != g) ||
+            !projection_user_matured(p->model, i))
             continue;
         if (n < max)
             idx[n] = i;

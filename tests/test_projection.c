@@ -24,8 +24,8 @@
  * 3 for group 0 and 0 for group 1; the institute's pool 2; buffer 10 %.
  * Inventory: 8 GPUs of 80 GiB (model H100, speed 5). */
 static const ProjUser users[] = {
-    {0, -1, {2, 2, 2, 2}, 40, PROJ_NEVER},
-    {0, -1, {1, 1, 1, 1}, 20, 500},
+    {0, -1, {2, 2, 2, 2}, 40, PROJ_NEVER, 0},
+    {0, -1, {1, 1, 1, 1}, 20, 500, 0},
 };
 static const ProjArrival arrivals[] = {{1, 0, PROJ_NEVER}};
 static const ProjGpus gpus[] = {{8, 80, 5, 0, PROJ_NEVER, 0}};
@@ -33,7 +33,7 @@ static const ProjModelInfo models[] = {{"H100", 5, 80}};
 static const int64_t year_start[] = {0, 1000, 2000};
 static const int group_domain[] = {0, 0};
 
-static ProjModel *model(int ncuts)
+static ProjModel *model_of(int ncuts, const ProjUser *us)
 {
     static DemGroup groups[2];
     static DemFit fit;
@@ -44,9 +44,14 @@ static ProjModel *model(int ncuts)
     fit.ngroups = 2;
     fit.pool_inst = 2;
     ProjCalib c = {ncuts, log(0.8), log(1.5), 0.1, 2};
-    ProjInput in = {2, 0, 1, 2, group_domain, users, 2, arrivals, 1, gpus, 1, models, 1, &fit,
+    ProjInput in = {2, 0, 1, 2, group_domain, us, 2, arrivals, 1, gpus, 1, models, 1, &fit,
                     c, 0, year_start};
     return projection_prepare(&in);
+}
+
+static ProjModel *model(int ncuts)
+{
+    return model_of(ncuts, users);
 }
 
 /* Group 0, year 1: present 1 + 0.5 = 1.5, target 2 so 0.5 newcomer;
@@ -92,6 +97,30 @@ static void test_terms(void **state)
     /* capacity 8 x 5 = 40 GPU-eq of 80 GiB */
     assert_float_equal(r->total[0].capacity_c[MEMCLASS_80], 40, 1e-12);
     assert_true(isnan(a->base_r.lo)); /* not calibrated */
+    projection_result_free(r);
+    projection_params_free(p);
+    projection_model_free(m);
+}
+
+/* B left before t0 (at -100): a member of the window, not one of the heads
+ * kept: group 0 keeps 1 head (A), so no newcomer replaces B; stayers 3,
+ * leavers -1 (B all year), expected 2 (when every member of the window was
+ * kept: 1 newcomer at 1 x ramp 0.5, 2.5). */
+static void test_heads_t0(void **state)
+{
+    (void)state;
+    const ProjUser us[] = {{0, -1, {2, 2, 2, 2}, 40, PROJ_NEVER, 0},
+                           {0, -1, {1, 1, 1, 1}, 20, -100, 0}};
+    ProjModel *m = model_of(0, us);
+    ProjParams *p = projection_params_new(m);
+    ProjResult *r = projection_result_new(m);
+    projection_run(m, p, r);
+    assert_float_equal(projection_heads0(m, 0), 2, 0);
+    assert_float_equal(projection_heads_t0(m, 0), 1, 0);
+    assert_float_equal(r->gy[0].stay, 1, 1e-12);
+    assert_float_equal(r->gy[0].newcomers, 0, 0);
+    assert_float_equal(r->gy[0].leavers, -1, 1e-12);
+    assert_float_equal(r->gy[0].base, 2, 1e-12);
     projection_result_free(r);
     projection_params_free(p);
     projection_model_free(m);
@@ -222,6 +251,42 @@ static void test_fit_fleet(void **state)
     demand_fit_done(&f);
 }
 
+/* Maturation (months of 100 s, data from 0): users 0..9 arrive in month 2
+ * (month 1 holds data, no use) at 1 GPU-eq for their first 3 months, then
+ * 4: measured maturation 4 / 1; user 10 arrives in month 22 (in the last 3
+ * months) at 1: rate 1 x 4 at every half-life; users 0..9 keep theirs. */
+static void test_maturation(void **state)
+{
+    (void)state;
+    DemJob jobs[21];
+    for (int i = 0; i < 10; i++) {
+        jobs[2 * i] = (DemJob){i, 0, 200, 200, 500, 1};
+        jobs[2 * i + 1] = (DemJob){i, 0, 500, 500, 2400, 4};
+    }
+    jobs[20] = (DemJob){10, 0, 2200, 2200, 2400, 1};
+    DemHist h = {jobs, 21, 11, 1, 0, NULL, 0};
+    int64_t leaves[11];
+    int onr[11] = {0};
+    for (int i = 0; i < 11; i++)
+        leaves[i] = INT64_MAX;
+    DemCut c;
+    for (int k = 0; k <= DEM_HISTORY; k++)
+        c.mb[k] = 100 * k;
+    c.leaves = leaves;
+    c.on_roster = onr;
+    DemFit f;
+    demand_fit(&h, &c, 0, &f);
+    assert_float_equal(f.maturation, 4, 1e-12);
+    assert_int_equal(f.nactive, 11);
+    for (int i = 0; i < 11; i++) {
+        const DemUser *u = &f.users[i];
+        assert_int_equal(u->matured, u->user == 10);
+        for (int k = 0; k < DEM_NHALF; k++)
+            assert_float_equal(u->rate[k], 4, 1e-12);
+    }
+    demand_fit_done(&f);
+}
+
 /* Two groups bursting in turn (months of 10 hours; window = 120 hours):
  * group 0 holds 2 GPU-eq over the window's first 60 hours, group 1 over
  * the last 60. Each group's burst curve is 1 half the time: pool 1 each,
@@ -277,6 +342,7 @@ int main(void)
         cmocka_unit_test(test_terms), cmocka_unit_test(test_ranges),
         cmocka_unit_test(test_keys),  cmocka_unit_test(test_fit),
         cmocka_unit_test(test_fit_fleet), cmocka_unit_test(test_pool_shared),
+        cmocka_unit_test(test_heads_t0), cmocka_unit_test(test_maturation),
         cmocka_unit_test(test_backtest),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
