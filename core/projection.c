@@ -855,14 +855,17 @@ static void run_institute(const ProjModel *m, const ProjParams *p, int y, ProjTo
     t->heads += t->new_heads;
     t->base += t->new_groups;
     t->demand += t->new_groups;
-    double pool_model = 0, pool_edit = 0;
-    for (int g = 0; g < m->G; g++)
+    /* a scenario's cut to a group's pool frees its share of the shared pool;
+     * what it adds is added in full (a new burst is not assumed shared) */
+    double pool_model = 0, pool_kept = 0, pool_added = 0;
+    for (int g = 0; g < m->G; g++) {
         pool_model += m->pool[g];
-    for (int g = 0; g < m->G; g++)
-        pool_edit += p->pool[g];
-    double ratio = pool_model > 0 ? pool_edit / pool_model : 0;
+        pool_kept += p->pool[g] < m->pool[g] ? p->pool[g] : m->pool[g];
+        pool_added += p->pool[g] > m->pool[g] ? p->pool[g] - m->pool[g] : 0;
+    }
+    double shared = (pool_model > 0 ? m->pool_inst * pool_kept / pool_model : 0) + pool_added;
     t->pool_sum = t->pool;
-    t->pool = fin(m->pool_inst * ratio * (h0 > 0 ? t->heads / h0 : 1));
+    t->pool = fin(shared * (h0 > 0 ? t->heads / h0 : 1));
     if (t->pool > t->pool_sum)
         t->pool = t->pool_sum;
     double b = w > 0 ? buf / w : m->calib.buffer;

@@ -33,6 +33,8 @@ static const ProjModelInfo models[] = {{"H100", 5, 80}};
 static const int64_t year_start[] = {0, 1000, 2000};
 static const int group_domain[] = {0, 0};
 
+static double inst_pool = 2; /* the institute's measured pool the models get */
+
 static ProjModel *model_of(int ncuts, const ProjUser *us)
 {
     static DemGroup groups[2];
@@ -42,7 +44,7 @@ static ProjModel *model_of(int ncuts, const ProjUser *us)
     memset(&fit, 0, sizeof fit);
     fit.groups = groups;
     fit.ngroups = 2;
-    fit.pool_inst = 2;
+    fit.pool_inst = inst_pool;
     ProjCalib c = {ncuts, log(0.8), log(1.5), 0.1, 2};
     ProjInput in = {2, 0, 1, 2, group_domain, us, 2, arrivals, 1, gpus, 1, models, 1, &fit,
                     c, 0, year_start};
@@ -97,6 +99,30 @@ static void test_terms(void **state)
     /* capacity 8 x 5 = 40 GPU-eq of 80 GiB */
     assert_float_equal(r->total[0].capacity_c[MEMCLASS_80], 40, 1e-12);
     assert_true(isnan(a->base_r.lo)); /* not calibrated */
+    projection_result_free(r);
+    projection_params_free(p);
+    projection_model_free(m);
+}
+
+/* A flat institute (its measured pool 0): a scenario raising group 0's
+ * pool from 3 to 5 adds 2 to the institute's in full, x heads 3 / 2 today
+ * = 3 (below the groups' sum, 5); cutting it to 1 frees its share: 0. */
+static void test_pool_added(void **state)
+{
+    (void)state;
+    inst_pool = 0;
+    ProjModel *m = model(0);
+    inst_pool = 2;
+    ProjParams *p = projection_params_new(m);
+    ProjResult *r = projection_result_new(m);
+    CpErr err;
+    assert_int_equal(projection_param_set(m, p, "pool", 0, 5, &err), 0);
+    projection_run(m, p, r);
+    assert_float_equal(r->total[0].pool_sum, 5, 1e-12);
+    assert_float_equal(r->total[0].pool, 3, 1e-12);
+    assert_int_equal(projection_param_set(m, p, "pool", 0, 1, &err), 0);
+    projection_run(m, p, r);
+    assert_float_equal(r->total[0].pool, 0, 0);
     projection_result_free(r);
     projection_params_free(p);
     projection_model_free(m);
@@ -343,6 +369,7 @@ int main(void)
         cmocka_unit_test(test_keys),  cmocka_unit_test(test_fit),
         cmocka_unit_test(test_fit_fleet), cmocka_unit_test(test_pool_shared),
         cmocka_unit_test(test_heads_t0), cmocka_unit_test(test_maturation),
+        cmocka_unit_test(test_pool_added),
         cmocka_unit_test(test_backtest),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
