@@ -8,18 +8,40 @@
 
 #define NAMES_SHOWN 12
 
-/* Up to NAMES_SHOWN members of group g: present in year 1 (leaving: 0),
- * or leaving during it (leaving: 1). */
-static void people(const Plan *p, int g, int leaving, const char *what, FILE *out)
+/* " name name ... and N more" of n people idx (up to NAMES_SHOWN in idx),
+ * each with the date they leave when dated. */
+static void names(const Plan *p, const int *idx, int n, int dated, FILE *out)
 {
-    char name[64];
-    int idx[NAMES_SHOWN], n = plan_explain_people(p, g, 1, leaving, idx, NAMES_SHOWN);
-    fprintf(out, "    %s:", what);
+    char name[64], when[48];
     for (int i = 0; i < n && i < NAMES_SHOWN; i++) {
         cli_sanitize(name, sizeof name, p->proj_user_name[idx[i]]);
-        fprintf(out, " %s", name);
+        plan_explain_leave_text(p, idx[i], 1, when, sizeof when);
+        fprintf(out, " %s%s", name, dated ? when : "");
     }
+    if (n > NAMES_SHOWN)
+        fprintf(out, " and %d more", n - NAMES_SHOWN);
     fprintf(out, "%s\n", n ? "" : " none");
+}
+
+/* Group g's people: today's members (leaving: 0), or those leaving
+ * before the end of year 1, each with the date (leaving: 1). */
+static void people(const Plan *p, int g, int leaving, const char *what, FILE *out)
+{
+    int idx[NAMES_SHOWN], n = plan_explain_people(p, g, 1, leaving, idx, NAMES_SHOWN);
+    fprintf(out, "    %s (%d):", what, n);
+    names(p, idx, n, leaving, out);
+}
+
+/* The members who arrived in the last months, at their rate x the
+ * maturation; nothing when there is none. */
+static void matured(const Plan *p, int g, double factor, FILE *out)
+{
+    int idx[NAMES_SHOWN], n = plan_explain_matured(p, g, idx, NAMES_SHOWN);
+    if (n == 0)
+        return;
+    fprintf(out, "    arrived in the last %d months, own rate x %.2f (measured maturation) (%d):",
+            DEM_MATURE_MONTHS, factor, n);
+    names(p, idx, n, 0, out);
 }
 
 int project_explain_print(const Plan *p, const ProjParams *params, const ProjResult *r,
@@ -37,15 +59,16 @@ int project_explain_print(const Plan *p, const ProjParams *params, const ProjRes
     fprintf(out, "%s, year 1: need %.2f %s (%s)\n", name, x.need, u, rg);
     fprintf(out, "  used now     %9.2f %s  mean over the 12 months before the projection\n",
             x.used_now, u);
-    fprintf(out, "  stayers      %+9.2f %s  today's %.0f members at their own rates\n",
+    fprintf(out, "  stayers      %+9.2f %s  the %.0f members of the last 12 months at their own rates\n",
             v[PLAN_X_STAYERS], u, x.heads0);
     people(p, g, 0, "members", out);
-    fprintf(out, "  leavers      %+9.2f %s  members whose roster end falls in the year\n",
+    matured(p, g, x.maturation, out);
+    fprintf(out, "  leavers      %+9.2f %s  members whose roster end falls before the year's end\n",
             v[PLAN_X_LEAVERS], u);
     people(p, g, 1, "leaving", out);
-    fprintf(out, "  newcomers    %+9.2f %s  %.1f arrivals + %.1f newcomers, first year at the "
-                 "measured ramp %.2f\n",
-            v[PLAN_X_NEWCOMERS], u, x.arrivals, x.newcomers, x.ramp);
+    fprintf(out, "  newcomers    %+9.2f %s  %.1f arrivals + %.1f newcomers (the %.0f members "
+                 "still here at the start, grown), first year at the measured ramp %.2f\n",
+            v[PLAN_X_NEWCOMERS], u, x.arrivals, x.newcomers, x.heads_t0, x.ramp);
     fprintf(out, "  intensity    %+9.2f %s  institute trend %+.1f %%/yr\n", v[PLAN_X_INTENSITY],
             u, 100 * x.intensity_rate);
     fprintf(out, "  pool share   %+9.2f %s  q90 of the group's exploration/HPO bursts\n",

@@ -55,8 +55,36 @@ static void slot_add(Acc *a, int g, double h)
     }
 }
 
-/* Spread the known part of job j over the months of c. */
-static void place_job(const DemCut *c, const DemJob *j, Acc *a)
+/* Mean relative speed of a GPU of the fleet over [a, b) (time-weighted;
+ * a == b: the rows in service at a); 0 when none is. */
+static double fleet_speed(const DemHist *h, int64_t a, int64_t b)
+{
+    double eq = 0, n = 0;
+    for (int i = 0; i < h->nfleet; i++) {
+        const DemGpus *r = &h->fleet[i];
+        int64_t lo = a > r->from ? a : r->from, hi = b < r->to ? b : r->to;
+        double w = b > a ? (hi > lo ? (double)(hi - lo) : 0) : (r->from <= a && a < r->to);
+        eq += w * r->gpus * (r->speed > 0 ? r->speed : 1);
+        n += w * r->gpus;
+    }
+    return n > 0 ? eq / n : 0;
+}
+
+/* Each month's re-pricing at the fleet of t0: F(t0) / F(month), 1 where
+ * either is unknown. */
+static void fleet_ratios(const DemHist *h, const DemCut *c, double *rp, DemFit *f)
+{
+    int64_t t0 = c->mb[DEM_HISTORY];
+    f->fleet_now = fleet_speed(h, t0, t0);
+    f->fleet_window = fleet_speed(h, c->mb[W0], t0);
+    for (int m = 0; m < DEM_HISTORY; m++) {
+        double fm = fleet_speed(h, c->mb[m], c->mb[m + 1]);
+        rp[m] = f->fleet_now > 0 && fm > 0 ? f->fleet_now / fm : 1;
+    }
+}
+
+/* Spread the known part of job j over the months of c, re-priced (rp). */
+static void place_job(const DemCut *c, const DemJob *j, const double *rp, Acc *a)
 {
     int64_t t0 = c->mb[DEM_HISTORY];
     int64_t s = j->start > c->mb[0] ? j->start : c->mb[0], e = j->end < t0 ? j->end : t0;
@@ -65,7 +93,7 @@ static void place_job(const DemCut *c, const DemJob *j, Acc *a)
     for (int m = month_of(c, s); m < DEM_HISTORY && s < e; m++) {
         int64_t stop = e < c->mb[m + 1] ? e : c->mb[m + 1];
         double len = (double)(c->mb[m + 1] - c->mb[m]);
-        double v = j->eq * (double)(stop - s) / len;
+        double v = j->eq * rp[m] * (double)(stop - s) / len;
         a->month[m] += v;
         if (m >= W0)
             slot_add(a, j->group, v);
@@ -110,13 +138,32 @@ static double window_sum(const Acc *a, int from, int to)
     return s;
 }
 
-/* Users active in the window, and the heads and use of each group. */
-static void fit_users(const DemHist *h, Acc *acc, DemFit *f)
+/* 1 when the user's first use in the history is in month fm and the month
+ * before it holds data (an arrival, not the history's start). */
+static int arrived(const DemHist *h, const DemCut *c, int fm)
+{
+    return fm >= 1 && fm < DEM_HISTORY && h->data_start <= c->mb[fm - 1];
+}
+
+/* Users active in the window, and the heads and use of each group; into
+ * mat: the arrivals with DEM_MATURE_AFTER months after their first
+ * DEM_MATURE_MONTHS, their mean use in those first months (mat[0]) and
+ * after them (mat[1]), and how many (mat[2]). */
+static void fit_users(const DemHist *h, const DemCut *c, Acc *acc, DemFit *f, double *mat)
 {
     f->users = xcalloc((size_t)h->nusers + 1, sizeof *f->users);
+    const int k0 = DEM_MATURE_MONTHS;
     for (int i = 0; i < h->nusers; i++) {
         const Acc *a = &acc[i];
         double now = window_sum(a, W0, DEM_HISTORY), before = window_sum(a, 0, W0);
+        int fm = 0;
+        while (fm < DEM_HISTORY && !(a->month[fm] > 0))
+            fm++;
+        if (arrived(h, c, fm) && fm + k0 + DEM_MATURE_AFTER <= DEM_HISTORY) {
+            mat[0] += window_sum(a, fm, fm + k0) / k0;
+            mat[1] += window_sum(a, fm + k0, DEM_HISTORY) / (DEM_HISTORY - fm - k0);
+            mat[2] += 1;
+        }
         int g = now > 0 ? dominant(a) : a->last_before;
         if (before > 0 && g >= 0)
             f->groups[g].heads_before += 1;
@@ -141,8 +188,11 @@ static void fit_users(const DemHist *h, Acc *acc, DemFit *f)
     }
 }
 
-/* Jobs' use per group in the window and the year before (by job group). */
-static void group_use(const DemHist *h, const DemCut *c, DemFit *f)
+/* Jobs' use per group in the window and the year before (by job group):
+ * as used into the groups, re-priced (rp, by the month each part starts)
+ * into rw[g] (window) and rb[g] (the year before). */
+static void group_use(const DemHist *h, const DemCut *c, const double *rp, DemFit *f,
+                      double *rw, double *rb)
 {
     int64_t w0 = c->mb[W0], t0 = c->mb[DEM_HISTORY];
     double yw = (double)(t0 - w0), yb = (double)(w0 - c->mb[0]);
@@ -152,12 +202,18 @@ static void group_use(const DemHist *h, const DemCut *c, DemFit *f)
             continue;
         int64_t s = j->start, e = j->end < t0 ? j->end : t0;
         int64_t a = s > w0 ? s : w0, b = e;
-        if (b > a)
-            f->groups[j->group].used += j->eq * (double)(b - a) / yw;
+        if (b > a) {
+            double v = j->eq * (double)(b - a) / yw;
+            f->groups[j->group].used += v;
+            rw[j->group] += v * rp[month_of(c, a)];
+        }
         a = s > c->mb[0] ? s : c->mb[0];
         b = e < w0 ? e : w0;
-        if (b > a)
-            f->groups[j->group].used_before += j->eq * (double)(b - a) / yb;
+        if (b > a) {
+            double v = j->eq * (double)(b - a) / yb;
+            f->groups[j->group].used_before += v;
+            rb[j->group] += v * rp[month_of(c, a)];
+        }
     }
 }
 
@@ -174,7 +230,7 @@ static double clampd(double v, double cap, int *capped)
  * else the institute's last k months against the k before; a group's
  * shrunk toward 0 and capped), the intensity trend, newcomers' rate and
  * ramp. */
-static void fit_trends(DemFit *f)
+static void fit_trends(DemFit *f, const double *rw, const double *rb)
 {
     double hn = 0, hb = 0, un = 0, ub = 0, sum_rate = 0, new_sum = 0, h1 = 0, h2 = 0;
     int nnew = 0;
@@ -183,8 +239,8 @@ static void fit_trends(DemFit *f)
         hb += f->groups[g].heads_before;
         h1 += f->groups[g].heads_h1;
         h2 += f->groups[g].heads_h2;
-        un += f->groups[g].used;
-        ub += f->groups[g].used_before;
+        un += rw[g];
+        ub += rb[g];
     }
     for (int i = 0; i < f->nactive; i++) {
         sum_rate += f->users[i].used;
@@ -218,7 +274,7 @@ static void fit_trends(DemFit *f)
         d->growth = clampd(r, DEM_GROWTH_CAP, &d->growth_capped);
         if (!f->complete) /* a short span says little of one group: institute only */
             d->growth = 0;
-        double gm = d->heads > 0 ? d->used / d->heads : mean_all;
+        double gm = d->heads > 0 ? rw[g] / d->heads : mean_all;
         double shrunk = (d->heads * gm + NEW_PRIOR * mean_all) / (d->heads + NEW_PRIOR);
         d->ramp = f->ramp;
         d->newrate = f->ramp * shrunk;
@@ -239,8 +295,11 @@ static void diff_add(double *d, int nh, double x, double eq)
 }
 
 /* Hourly curves of each group over the window, jobs at their eligible
- * time; the burst curve is the part above the group's mean. */
-static void fit_pools(const DemHist *h, const DemCut *c, DemFit *f)
+ * time; a group's burst curve is the part above its mean (its pool: the
+ * q90). The institute's pool is the q90 of the sum of the groups' signed
+ * deviations from their means, i.e. of its own curve minus its mean: a
+ * group below its mean leaves room for another's burst. */
+static void fit_pools(const DemHist *h, const DemCut *c, const double *rp, DemFit *f)
 {
     int64_t w0 = c->mb[W0], t0 = c->mb[DEM_HISTORY];
     int nh = (int)((t0 - w0) / 3600);
@@ -255,8 +314,9 @@ static void fit_pools(const DemHist *h, const DemCut *c, DemFit *f)
         if (j->group < 0 || j->group >= f->ngroups || e <= w0 || s >= t0 || j->start >= t0)
             continue;
         double *d = cur + (size_t)j->group * stride;
-        diff_add(d, nh, (double)(s - w0) / 3600.0, j->eq);
-        diff_add(d, nh, (double)((e < t0 ? e : t0) - w0) / 3600.0, -j->eq);
+        double eq = j->eq * rp[month_of(c, j->start > w0 ? j->start : w0)];
+        diff_add(d, nh, (double)(s - w0) / 3600.0, eq);
+        diff_add(d, nh, (double)((e < t0 ? e : t0) - w0) / 3600.0, -eq);
     }
     for (int g = 0; g < f->ngroups; g++) {
         double *d = cur + (size_t)g * stride, run = 0, mean = 0;
@@ -268,8 +328,8 @@ static void fit_pools(const DemHist *h, const DemCut *c, DemFit *f)
         mean /= nh;
         double bm = 0;
         for (int k = 0; k < nh; k++) {
+            sum[k] += d[k] - mean; /* signed: a group below its mean leaves room */
             d[k] = d[k] > mean ? d[k] - mean : 0;
-            sum[k] += d[k];
             bm += d[k];
         }
         f->groups[g].burst_mean = bm / nh;
@@ -277,8 +337,28 @@ static void fit_pools(const DemHist *h, const DemCut *c, DemFit *f)
         f->pool_sum += f->groups[g].pool;
     }
     f->pool_inst = features_percentile(sum, nh, DEM_POOL_Q);
+    if (!(f->pool_inst > 0))
+        f->pool_inst = 0;
     free(cur);
     free(sum);
+}
+
+/* Maturation: the arrivals' use after their first DEM_MATURE_MONTHS
+ * against their use in them (ratio of the sums of their means; 1 with
+ * fewer than DEM_MATURE_MIN arrivals to measure it on). The members who
+ * arrived in the last DEM_MATURE_MONTHS months take their own rate times
+ * it. */
+static void mature(const DemHist *h, const DemCut *c, const double *mat, DemFit *f)
+{
+    f->maturation = mat[2] >= DEM_MATURE_MIN && mat[0] > 0 ? mat[1] / mat[0] : 1;
+    for (int i = 0; i < f->nactive; i++) {
+        DemUser *u = &f->users[i];
+        if (!arrived(h, c, u->first_month) || u->first_month < DEM_HISTORY - DEM_MATURE_MONTHS)
+            continue;
+        u->matured = 1;
+        for (int k = 0; k < DEM_NHALF; k++)
+            u->rate[k] *= f->maturation;
+    }
 }
 
 void demand_fit(const DemHist *h, const DemCut *c, int pools, DemFit *out)
@@ -292,6 +372,8 @@ void demand_fit(const DemHist *h, const DemCut *c, int pools, DemFit *out)
     for (int m = W0; m < DEM_HISTORY; m++)
         avail += c->mb[m] >= h->data_start;
     out->khalf = out->complete ? 0 : avail / 2 > 6 ? 6 : avail / 2 >= 3 ? avail / 2 : 0;
+    double rp[DEM_HISTORY];
+    fleet_ratios(h, c, rp, out);
     Acc *acc = xcalloc((size_t)h->nusers + 1, sizeof *acc);
     for (int i = 0; i < h->nusers; i++) {
         acc[i].last_before = -1;
@@ -302,14 +384,18 @@ void demand_fit(const DemHist *h, const DemCut *c, int pools, DemFit *out)
         const DemJob *j = &h->jobs[i];
         if (j->user >= 0 && j->user < h->nusers && j->end > c->mb[0] &&
             j->start < c->mb[DEM_HISTORY])
-            place_job(c, j, &acc[j->user]);
+            place_job(c, j, rp, &acc[j->user]);
     }
-    fit_users(h, acc, out);
+    double mat[3] = {0, 0, 0};
+    fit_users(h, c, acc, out, mat);
+    mature(h, c, mat, out);
     free(acc);
-    group_use(h, c, out);
-    fit_trends(out);
+    double *rw = xcalloc(2 * (size_t)h->ngroups + 1, sizeof *rw), *rb = rw + h->ngroups;
+    group_use(h, c, rp, out, rw, rb);
+    fit_trends(out, rw, rb);
+    free(rw);
     if (pools)
-        fit_pools(h, c, out);
+        fit_pools(h, c, rp, out);
 }
 
 void demand_fit_done(DemFit *f)

@@ -29,6 +29,9 @@
                                   demo's backtest worse; OSC has no complete year to measure
                                   it (docs/planning.md) */
 #define DEM_POOL_Q 90.0 /* the pool: this percentile of the burst curve */
+#define DEM_MATURE_MONTHS 3 /* a member's first months, below their later use: 2, 3, 6 tried */
+#define DEM_MATURE_AFTER 6  /* months after them an arrival needs to measure maturation */
+#define DEM_MATURE_MIN 10   /* arrivals needed to measure it */
 
 /* The half-lives (months) demand_fit weighs with: {1, 3, 6, 12}. */
 extern const double dem_halflives[DEM_NHALF];
@@ -45,11 +48,24 @@ typedef struct DemJob {
     double eq;
 } DemJob;
 
+/* A row of the GPU inventory: gpus of relative speed `speed` in service
+ * [from, to) (to INT64_MAX: still). */
+typedef struct DemGpus {
+    int64_t from, to;
+    double gpus, speed;
+} DemGpus;
+
 typedef struct DemHist {
     const DemJob *jobs;
     size_t njobs;
     int nusers, ngroups;
     int64_t data_start; /* the earliest start in the history */
+    /* The fleet (NULL, 0: none, e.g. CPUs): past use is re-priced at the
+     * fleet in service at the cut. A month's use x F(t0) / F(month), F the
+     * mean relative speed of a GPU in service (GPU-eq capacity / GPUs, the
+     * month's time-weighted mean; at t0 the rows in service then). */
+    const DemGpus *fleet;
+    int nfleet;
 } DemHist;
 
 /* The months of a fit: mb[0..DEM_HISTORY] month boundaries, mb[DEM_HISTORY]
@@ -64,15 +80,17 @@ typedef struct DemCut {
 typedef struct DemUser {
     int user, group;          /* group: where most of their window use went */
     double rate[DEM_NHALF];   /* own rate, GPU-eq, per half-life */
-    double used;              /* mean GPU-eq over the window (unweighted) */
+    double used;              /* mean GPU-eq over the window (unweighted; at t0's fleet) */
     int first_month;          /* 0..DEM_HISTORY-1: first month with use */
     int newcomer;             /* first use in the window, none the year before (complete) */
+    int matured;              /* arrived in the last DEM_MATURE_MONTHS months: rate x
+                                 DemFit.maturation */
 } DemUser;
 
 typedef struct DemGroup {
     double heads, heads_before; /* active users in the window, in the year before */
     double heads_h1, heads_h2;  /* active in the window's first and second halves */
-    double used, used_before;   /* mean GPU-eq over the window, the year before */
+    double used, used_before;   /* mean GPU-eq over the window, the year before (as used) */
     double growth, growth_raw;  /* heads a year, shrunk and capped; as measured (NAN none) */
     int growth_capped;
     double newrate;             /* a newcomer's first-year rate (GPU-eq) */
@@ -93,10 +111,16 @@ typedef struct DemFit {
     int intensity_capped;
     double newrate, ramp;                    /* institute */
     double pool_inst, pool_sum;              /* q90 of the summed burst curves; sum of pools */
+    double fleet_now;      /* F at t0: GPU-eq per GPU of the fleet in service (0: no fleet) */
+    double fleet_window;   /* F over the window (time-weighted mean; 0: no fleet) */
+    double maturation;     /* arrivals' use after their first DEM_MATURE_MONTHS / in them
+                              (1: fewer than DEM_MATURE_MIN arrivals to measure it) */
 } DemFit;
 
 /* Measure everything at cut c over h (pools only when pools: they cost an
- * hourly curve per group). out is filled; free with demand_fit_done. */
+ * hourly curve per group). Rates, trends, newcomers and pools are at the
+ * fleet of t0 (DemHist.fleet); DemGroup.used/used_before stay as used.
+ * out is filled; free with demand_fit_done. */
 void demand_fit(const DemHist *h, const DemCut *c, int pools, DemFit *out);
 void demand_fit_done(DemFit *f);
 

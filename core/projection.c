@@ -11,7 +11,8 @@
 struct ProjModel {
     int G, P, D, Y, U, M;
     int *gdom;                /* G */
-    double *heads0;           /* G */
+    double *heads0;           /* G: members (active in the window) */
+    double *heads_t0;         /* G: of them, still there at t0 (roster end after t0) */
     ProjUser *users;          /* U */
     double *present;          /* U x Y: share of year y before the roster end */
     double *arrive;           /* G x Y */
@@ -23,7 +24,7 @@ struct ProjModel {
     int64_t *ystart;          /* Y + 1 */
     double *growth, *growth_raw, *pool; /* G: measured */
     int *growth_capped;       /* G */
-    double pool_inst, intensity, intensity_raw, growth_inst, newrate_inst, ramp_inst;
+    double pool_inst, intensity, intensity_raw, growth_inst, newrate_inst, ramp_inst, maturation;
     int intensity_capped;
     double *gpus, *mem;       /* P: members' mean rate at the chosen half-life, memory p75 */
     ProjModelInfo models[PROJ_MAX_MODELS];
@@ -83,6 +84,7 @@ static void place_members(ProjModel *m)
         if (u->group < 0 || u->group >= m->G)
             continue;
         m->heads0[u->group] += 1;
+        m->heads_t0[u->group] += u->leaves > m->ystart[0];
         for (int y = 0; y < m->Y; y++)
             m->present[(size_t)i * m->Y + y] =
                 overlap(m->ystart[y], m->ystart[y + 1], INT64_MIN, u->leaves);
@@ -156,6 +158,7 @@ static void take_fit(ProjModel *m, const DemFit *f)
         m->growth_inst = fin(f->growth);
         m->newrate_inst = fin(f->newrate);
         m->ramp_inst = f->ramp > 0 ? fin(f->ramp) : 1;
+        m->maturation = f->maturation > 0 ? fin(f->maturation) : 1;
     }
 }
 
@@ -182,6 +185,7 @@ ProjModel *projection_prepare(const ProjInput *in)
     if (m->U > 0)
         memcpy(m->users, in->users, (size_t)m->U * sizeof *m->users);
     m->heads0 = dup_or_zero(NULL, m->G);
+    m->heads_t0 = dup_or_zero(NULL, m->G);
     m->present = dup_or_zero(NULL, m->U * m->Y);
     m->arrive = dup_or_zero(NULL, m->G * m->Y);
     m->mix = dup_or_zero(NULL, m->G * m->P);
@@ -212,6 +216,7 @@ void projection_model_free(ProjModel *m)
         return;
     free(m->gdom);
     free(m->heads0);
+    free(m->heads_t0);
     free(m->users);
     free(m->present);
     free(m->arrive);
@@ -714,6 +719,31 @@ int projection_user_group(const ProjModel *m, int user)
     return user >= 0 && user < m->U ? m->users[user].group : -1;
 }
 
+int64_t projection_user_leaves(const ProjModel *m, int user)
+{
+    return user >= 0 && user < m->U ? m->users[user].leaves : PROJ_NEVER;
+}
+
+int projection_user_matured(const ProjModel *m, int user)
+{
+    return user >= 0 && user < m->U && m->users[user].matured;
+}
+
+double projection_maturation(const ProjModel *m)
+{
+    return m->maturation > 0 ? m->maturation : 1;
+}
+
+double projection_heads_t0(const ProjModel *m, int g)
+{
+    if (g >= 0)
+        return g < m->G ? m->heads_t0[g] : 0;
+    double s = 0;
+    for (int i = 0; i < m->G; i++)
+        s += m->heads_t0[i];
+    return s;
+}
+
 double projection_user_present(const ProjModel *m, int user, int y)
 {
     if (user < 0 || user >= m->U || y < 1 || y > m->Y)
@@ -760,7 +790,7 @@ static void run_group(const ProjModel *m, const ProjParams *p, int g, int y, Pro
                       const double *cls)
 {
     t->arrivals = m->arrive[(size_t)g * m->Y + y];
-    double target = m->heads0[g] * grown(p->growth[g], y + 1);
+    double target = m->heads_t0[g] * grown(p->growth[g], y + 1);
     t->newcomers = fin(target - t->stay - t->arrivals);
     if (t->newcomers < 0)
         t->newcomers = 0;
@@ -808,14 +838,15 @@ static void add_totals(ProjTotals *s, const ProjGroupYear *t)
 /* The institute's need: its base plus the shared pool, its buffer. */
 static void run_institute(const ProjModel *m, const ProjParams *p, int y, ProjTotals *t)
 {
-    double h0 = 0, buf = 0, w = 0;
+    double h0 = 0, ht = 0, buf = 0, w = 0;
     for (int g = 0; g < m->G; g++) {
         h0 += m->heads0[g];
+        ht += m->heads_t0[g];
         buf += p->buffer[g] * m->heads0[g];
         w += m->heads0[g];
     }
     /* heads the institute's growth brings beyond its groups' (new groups) */
-    double target = h0 * grown(p->growth_inst, y + 1), extra = target - t->heads;
+    double target = ht * grown(p->growth_inst, y + 1), extra = target - t->heads;
     t->new_heads = extra > 0 ? fin(extra) : 0;
     double full = m->ramp_inst > 0 ? m->newrate_inst / m->ramp_inst : m->newrate_inst;
     double prev = y > 0 ? (t - 1)->new_heads : 0, fresh = t->new_heads > prev ? t->new_heads - prev : 0;
@@ -824,14 +855,17 @@ static void run_institute(const ProjModel *m, const ProjParams *p, int y, ProjTo
     t->heads += t->new_heads;
     t->base += t->new_groups;
     t->demand += t->new_groups;
-    double pool_model = 0, pool_edit = 0;
-    for (int g = 0; g < m->G; g++)
+    /* a scenario's cut to a group's pool frees its share of the shared pool;
+     * what it adds is added in full (a new burst is not assumed shared) */
+    double pool_model = 0, pool_kept = 0, pool_added = 0;
+    for (int g = 0; g < m->G; g++) {
         pool_model += m->pool[g];
-    for (int g = 0; g < m->G; g++)
-        pool_edit += p->pool[g];
-    double ratio = pool_model > 0 ? pool_edit / pool_model : 0;
+        pool_kept += p->pool[g] < m->pool[g] ? p->pool[g] : m->pool[g];
+        pool_added += p->pool[g] > m->pool[g] ? p->pool[g] - m->pool[g] : 0;
+    }
+    double shared = (pool_model > 0 ? m->pool_inst * pool_kept / pool_model : 0) + pool_added;
     t->pool_sum = t->pool;
-    t->pool = fin(m->pool_inst * ratio * (h0 > 0 ? t->heads / h0 : 1));
+    t->pool = fin(shared * (h0 > 0 ? t->heads / h0 : 1));
     if (t->pool > t->pool_sum)
         t->pool = t->pool_sum;
     double b = w > 0 ? buf / w : m->calib.buffer;

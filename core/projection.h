@@ -19,7 +19,8 @@
  *   stayers   = sum of today's members' own rates u_i (half-life H);
  *   leavers   = - sum u_i x (1 - share of year y before their roster end);
  *   heads     = members present + roster arrivals + newcomers, where
- *               newcomers = max(0, N_g(0) G(r_g, y) - present - arrivals),
+ *               newcomers = max(0, N_g(t0) G(r_g, y) - present - arrivals),
+ *               N_g(t0) the members still there at t0 (roster end after it),
  *               G(r, y) = prod_k=1..y (1 + r 0.5^(k-1)) (damped growth: the
  *               measured rate in year 1, halved each year after);
  *   newcomers_use = (arrivals + newcomers) x the group's newcomer rate
@@ -64,6 +65,8 @@ typedef struct ProjUser {
     double rate[DEM_NHALF];   /* own rate per half-life, GPU-eq */
     double mem_gib;           /* own peak GPU memory, -1 unknown */
     int64_t leaves;           /* roster end date, PROJ_NEVER when none */
+    int matured;              /* arrived in the last DEM_MATURE_MONTHS: rate includes the
+                                 maturation (DemUser.matured) */
 } ProjUser;
 
 /* Someone on the roster who starts after t0. */
@@ -250,6 +253,15 @@ ProjRange projection_range(const ProjCalib *c, double v, int y);
 /* The group of model user i, their share of year y present (before their
  * roster end), and their rate under p (GPU-eq). */
 int projection_user_group(const ProjModel *m, int user);
+/* The roster end date of model user i (PROJ_NEVER: none); 1 when their
+ * rate includes the maturation of the newly arrived. */
+int64_t projection_user_leaves(const ProjModel *m, int user);
+int projection_user_matured(const ProjModel *m, int user);
+/* The measured maturation (DemFit.maturation; 1 without a fit), and group
+ * g's members still there at t0 (roster end after it: the heads its
+ * newcomers keep, times the growth; g < 0: the institute). */
+double projection_maturation(const ProjModel *m);
+double projection_heads_t0(const ProjModel *m, int g);
 double projection_user_present(const ProjModel *m, int user, int y);
 double projection_user_rate(const ProjModel *m, const ProjParams *p, int user);
 

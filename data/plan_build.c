@@ -34,6 +34,7 @@ void plan_ctx_done(PlanCtx *c)
     free(c->usage);
     free(c->arrivals);
     free(c->hjobs);
+    free(c->hfleet);
     for (int g = 0; g < c->hist.ngroups; g++)
         free(c->hgroups[g]);
     free(c->hgroups);
@@ -434,6 +435,7 @@ static ProjUser *proj_users(Plan *p, const PlanCtx *c, const int64_t *leaves)
         memcpy(pu[i].rate, d->rate, sizeof pu[i].rate);
         pu[i].mem_gib = u ? u->f.raw[FEAT_MEM_GIB] : -1;
         pu[i].leaves = leaves[d->user];
+        pu[i].matured = d->matured;
         const char *name = d->user < c->users.n ? c->users.names[d->user] : NULL;
         p->proj_user_name[i] = plan_keep(p, name ? name : "?");
     }

@@ -1,6 +1,10 @@
 /* plan_explain: a year's need in parts (plan_explain.h). */
 #include "data/plan_explain.h"
 
+#include <stdio.h>
+
+#include "core/civil.h"
+
 const char *const plan_explain_part_names[PLAN_X_PARTS] = {
     "stayers", "leavers", "newcomers", "intensity", "pool share", "buffer share",
 };
@@ -66,6 +70,8 @@ int plan_explain(const Plan *p, const ProjParams *params, const ProjResult *r, i
     else
         institute_parts(p, r, y, ex);
     ex->used_now = projection_used_now(p->model, g);
+    ex->heads_t0 = projection_heads_t0(p->model, g);
+    ex->maturation = projection_maturation(p->model);
     ex->ramp = projection_ramp(p->model, g);
     ex->intensity_rate = params->intensity;
     return 0;
@@ -77,12 +83,46 @@ int plan_explain_people(const Plan *p, int g, int y, int leaving, int *idx, int 
     for (int i = 0; p->model && i < p->nproj_users; i++) {
         if (g >= 0 && projection_user_group(p->model, i) != g)
             continue;
-        double pres = projection_user_present(p->model, i, y);
-        if ((!leaving && pres <= 0) || (leaving && pres >= 1))
+        if (leaving && projection_user_present(p->model, i, y) >= 1)
             continue;
         if (n < max)
             idx[n] = i;
         n++;
     }
     return n;
+}
+
+int plan_explain_matured(const Plan *p, int g, int *idx, int max)
+{
+    int n = 0;
+    for (int i = 0; p->model && i < p->nproj_users; i++) {
+        if ((g >= 0 && projection_user_group(p->model, i) != g) ||
+            !projection_user_matured(p->model, i))
+            continue;
+        if (n < max)
+            idx[n] = i;
+        n++;
+    }
+    return n;
+}
+
+void plan_explain_leave_text(const Plan *p, int i, int y, char *buf, size_t n)
+{
+    int64_t from, to, end = p->model ? projection_user_leaves(p->model, i) : PROJ_NEVER;
+    if (n)
+        buf[0] = 0;
+    if (!p->model || y < 1 || y > projection_nyears(p->model) || n == 0)
+        return;
+    projection_year_span(p->model, y, &from, &to);
+    if (end == PROJ_NEVER || end >= to)
+        return;
+    int64_t yy;
+    int mo, d;
+    civil_from_days(civil_floor_div(end, 86400), &yy, &mo, &d);
+    int64_t y1;
+    projection_year_span(p->model, 1, &y1, &to);
+    if (end <= y1)
+        snprintf(buf, n, " (left %04lld-%02d-%02d, before year 1)", (long long)yy, mo, d);
+    else
+        snprintf(buf, n, " (leaves %04lld-%02d-%02d)", (long long)yy, mo, d);
 }

@@ -35,6 +35,9 @@ typedef struct PlanExplain {
     double intensity_rate;      /* a share a year */
     double buffer_rate;         /* a share of expected use + pool */
     double pool_shared;         /* institute: sum of groups' pools - the shared pool */
+    double heads_t0;            /* members still there at the start (roster end after it):
+                                   the heads newcomers keep, times the growth */
+    double maturation;          /* the measured maturation of the newly arrived (rate x) */
 } PlanExplain;
 
 /* The labels of the parts ("stayers", ..., "buffer share"). Static. */
@@ -47,9 +50,20 @@ int plan_explain(const Plan *p, const ProjParams *params, const ProjResult *r, i
                  PlanExplain *ex);
 
 /* The model users (indices into Plan.proj_user_name) of group g (-1:
- * every group) present in year y (leaving 0), or whose roster end falls
- * in it (leaving 1), in the model's order: up to max into idx; returns
+ * every group): today's members, all of them, heads0 of them (leaving 0),
+ * or those whose roster end falls before the end of year y, before year 1
+ * included (leaving 1), in the model's order: up to max into idx; returns
  * how many there are in all (may exceed max). */
 int plan_explain_people(const Plan *p, int g, int y, int leaving, int *idx, int max);
+
+/* The model users of group g (-1: every group) who arrived in the last
+ * DEM_MATURE_MONTHS months: their rate is their own x the measured
+ * maturation. Up to max into idx; returns how many in all. */
+int plan_explain_matured(const Plan *p, int g, int *idx, int max);
+
+/* When model user i leaves, for a name in a list: " (leaves 2027-03-31)",
+ * " (left 2026-10-31, before year 1)", or "" when their roster end is past
+ * year y (or none). Into buf of n bytes (always terminated). */
+void plan_explain_leave_text(const Plan *p, int i, int y, char *buf, size_t n);
 
 #endif

@@ -60,6 +60,17 @@ static void read_models(Plan *p, PlanCtx *c, const StorePlanGpus *inv, size_t n)
     }
 }
 
+/* The inventory as the fit's fleet (the speed of a row unknown: 1). */
+static void read_fleet(PlanCtx *c, const StorePlanGpus *inv, size_t n)
+{
+    c->hfleet = xcalloc(n + 1, sizeof *c->hfleet);
+    for (size_t i = 0; i < n; i++)
+        c->hfleet[i] = (DemGpus){inv[i].from, inv[i].to == STORE_PLAN_NO_DATE ? INT64_MAX : inv[i].to,
+                                 inv[i].gpus, inv[i].speed > 0 ? inv[i].speed : 1};
+    c->hist.fleet = c->hfleet;
+    c->hist.nfleet = (int)n;
+}
+
 static int hist_group(PlanCtx *c, const char *name)
 {
     int64_t g;
@@ -86,6 +97,7 @@ int plan_hist_load(Store *st, Plan *p, PlanCtx *c, CpErr *err)
         return -1;
     }
     read_models(p, c, inv, ninv);
+    read_fleet(c, inv, ninv);
     double *speed = xcalloc(nk + 1, sizeof *speed);
     int *guessed = xcalloc(nk + 1, sizeof *guessed);
     for (size_t k = 0; k < nk; k++)

@@ -31,6 +31,7 @@ typedef struct PlanCtx {
     int narrivals;
     /* model v2: the job history (plan_hist.c) */
     DemJob *hjobs;
+    DemGpus *hfleet;              /* the inventory, for re-pricing past use (hist.fleet) */
     DemHist hist;
     char **hgroups;               /* hist.ngroups names */
     StrMap *hgidx;                /* group name -> index in hgroups */

@@ -24,8 +24,8 @@
  * 3 for group 0 and 0 for group 1; the institute's pool 2; buffer 10 %.
  * Inventory: 8 GPUs of 80 GiB (model H100, speed 5). */
 static const ProjUser users[] = {
-    {0, -1, {2, 2, 2, 2}, 40, PROJ_NEVER},
-    {0, -1, {1, 1, 1, 1}, 20, 500},
+    {0, -1, {2, 2, 2, 2}, 40, PROJ_NEVER, 0},
+    {0, -1, {1, 1, 1, 1}, 20, 500, 0},
 };
 static const ProjArrival arrivals[] = {{1, 0, PROJ_NEVER}};
 static const ProjGpus gpus[] = {{8, 80, 5, 0, PROJ_NEVER, 0}};
@@ -33,7 +33,9 @@ static const ProjModelInfo models[] = {{"H100", 5, 80}};
 static const int64_t year_start[] = {0, 1000, 2000};
 static const int group_domain[] = {0, 0};
 
-static ProjModel *model(int ncuts)
+static double inst_pool = 2; /* the institute's measured pool the models get */
+
+static ProjModel *model_of(int ncuts, const ProjUser *us)
 {
     static DemGroup groups[2];
     static DemFit fit;
@@ -42,11 +44,16 @@ static ProjModel *model(int ncuts)
     memset(&fit, 0, sizeof fit);
     fit.groups = groups;
     fit.ngroups = 2;
-    fit.pool_inst = 2;
+    fit.pool_inst = inst_pool;
     ProjCalib c = {ncuts, log(0.8), log(1.5), 0.1, 2};
-    ProjInput in = {2, 0, 1, 2, group_domain, users, 2, arrivals, 1, gpus, 1, models, 1, &fit,
+    ProjInput in = {2, 0, 1, 2, group_domain, us, 2, arrivals, 1, gpus, 1, models, 1, &fit,
                     c, 0, year_start};
     return projection_prepare(&in);
+}
+
+static ProjModel *model(int ncuts)
+{
+    return model_of(ncuts, users);
 }
 
 /* Group 0, year 1: present 1 + 0.5 = 1.5, target 2 so 0.5 newcomer;
@@ -92,6 +99,54 @@ static void test_terms(void **state)
     /* capacity 8 x 5 = 40 GPU-eq of 80 GiB */
     assert_float_equal(r->total[0].capacity_c[MEMCLASS_80], 40, 1e-12);
     assert_true(isnan(a->base_r.lo)); /* not calibrated */
+    projection_result_free(r);
+    projection_params_free(p);
+    projection_model_free(m);
+}
+
+/* A flat institute (its measured pool 0): a scenario raising group 0's
+ * pool from 3 to 5 adds 2 to the institute's in full, x heads 3 / 2 today
+ * = 3 (below the groups' sum, 5); cutting it to 1 frees its share: 0. */
+static void test_pool_added(void **state)
+{
+    (void)state;
+    inst_pool = 0;
+    ProjModel *m = model(0);
+    inst_pool = 2;
+    ProjParams *p = projection_params_new(m);
+    ProjResult *r = projection_result_new(m);
+    CpErr err;
+    assert_int_equal(projection_param_set(m, p, "pool", 0, 5, &err), 0);
+    projection_run(m, p, r);
+    assert_float_equal(r->total[0].pool_sum, 5, 1e-12);
+    assert_float_equal(r->total[0].pool, 3, 1e-12);
+    assert_int_equal(projection_param_set(m, p, "pool", 0, 1, &err), 0);
+    projection_run(m, p, r);
+    assert_float_equal(r->total[0].pool, 0, 0);
+    projection_result_free(r);
+    projection_params_free(p);
+    projection_model_free(m);
+}
+
+/* B left before t0 (at -100): a member of the window, not one of the heads
+ * kept: group 0 keeps 1 head (A), so no newcomer replaces B; stayers 3,
+ * leavers -1 (B all year), expected 2 (when every member of the window was
+ * kept: 1 newcomer at 1 x ramp 0.5, 2.5). */
+static void test_heads_t0(void **state)
+{
+    (void)state;
+    const ProjUser us[] = {{0, -1, {2, 2, 2, 2}, 40, PROJ_NEVER, 0},
+                           {0, -1, {1, 1, 1, 1}, 20, -100, 0}};
+    ProjModel *m = model_of(0, us);
+    ProjParams *p = projection_params_new(m);
+    ProjResult *r = projection_result_new(m);
+    projection_run(m, p, r);
+    assert_float_equal(projection_heads0(m, 0), 2, 0);
+    assert_float_equal(projection_heads_t0(m, 0), 1, 0);
+    assert_float_equal(r->gy[0].stay, 1, 1e-12);
+    assert_float_equal(r->gy[0].newcomers, 0, 0);
+    assert_float_equal(r->gy[0].leavers, -1, 1e-12);
+    assert_float_equal(r->gy[0].base, 2, 1e-12);
     projection_result_free(r);
     projection_params_free(p);
     projection_model_free(m);
@@ -160,7 +215,7 @@ static void test_fit(void **state)
 {
     (void)state;
     const DemJob jobs[] = {{0, 0, 1200, 1200, 2500, 2}, {1, 1, 2300, 2300, 2400, 1}};
-    DemHist h = {jobs, 2, 2, 2, 0};
+    DemHist h = {jobs, 2, 2, 2, 0, NULL, 0};
     int64_t leaves[2] = {INT64_MAX, INT64_MAX};
     int onr[2] = {0, 0};
     DemCut c;
@@ -183,6 +238,107 @@ static void test_fit(void **state)
     demand_actual(&h, 2400, 2600, act);
     assert_float_equal(act[0], 1, 1e-12);
     assert_float_equal(act[1], 0, 0);
+}
+
+/* The fleet re-prices past use: 1 GPU of speed 1 until 2200, then 1 of
+ * speed 3 (F = 1, then 3; F(t0 = 2400) = 3). User 0's 2 GPU-eq in months
+ * 12..21 count 6 at t0's fleet, in months 22..23 2: window mean (10 x 6 +
+ * 2 x 2) / 12; the group's use as used stays 2; the window's F is (10 x 1
+ * + 2 x 3) / 12. */
+static void test_fit_fleet(void **state)
+{
+    (void)state;
+    const DemJob jobs[] = {{0, 0, 1200, 1200, 2500, 2}, {1, 1, 2300, 2300, 2400, 1}};
+    const DemGpus fleet[] = {{0, 2200, 1, 1}, {2200, INT64_MAX, 1, 3}};
+    DemHist h = {jobs, 2, 2, 2, 0, fleet, 2};
+    int64_t leaves[2] = {INT64_MAX, INT64_MAX};
+    int onr[2] = {0, 0};
+    DemCut c;
+    for (int k = 0; k <= DEM_HISTORY; k++)
+        c.mb[k] = 100 * k;
+    c.leaves = leaves;
+    c.on_roster = onr;
+    DemFit f;
+    demand_fit(&h, &c, 0, &f);
+    assert_float_equal(f.fleet_now, 3, 1e-12);
+    assert_float_equal(f.fleet_window, 16.0 / 12, 1e-12);
+    assert_float_equal(f.users[0].used, 64.0 / 12, 1e-12);
+    /* half-life 1 month: weights 0.5^(age in months from each month's middle) */
+    double sw = 0, sv = 0;
+    for (int m = 12; m < 24; m++) {
+        double w = pow(0.5, 24 - m - 0.5);
+        sw += w;
+        sv += w * (m < 22 ? 6 : 2);
+    }
+    assert_float_equal(f.users[0].rate[0], sv / sw, 1e-12);
+    assert_float_equal(f.users[0].rate[0], 2.999267399267399, 1e-9); /* python3 */
+    assert_float_equal(f.users[1].rate[0], 1, 1e-12); /* month 23: F = 3 then and now */
+    assert_float_equal(f.groups[0].used, 2, 1e-12);
+    demand_fit_done(&f);
+}
+
+/* Maturation (months of 100 s, data from 0): users 0..9 arrive in month 2
+ * (month 1 holds data, no use) at 1 GPU-eq for their first 3 months, then
+ * 4: measured maturation 4 / 1; user 10 arrives in month 22 (in the last 3
+ * months) at 1: rate 1 x 4 at every half-life; users 0..9 keep theirs. */
+static void test_maturation(void **state)
+{
+    (void)state;
+    DemJob jobs[21];
+    for (int i = 0; i < 10; i++) {
+        jobs[2 * i] = (DemJob){i, 0, 200, 200, 500, 1};
+        jobs[2 * i + 1] = (DemJob){i, 0, 500, 500, 2400, 4};
+    }
+    jobs[20] = (DemJob){10, 0, 2200, 2200, 2400, 1};
+    DemHist h = {jobs, 21, 11, 1, 0, NULL, 0};
+    int64_t leaves[11];
+    int onr[11] = {0};
+    for (int i = 0; i < 11; i++)
+        leaves[i] = INT64_MAX;
+    DemCut c;
+    for (int k = 0; k <= DEM_HISTORY; k++)
+        c.mb[k] = 100 * k;
+    c.leaves = leaves;
+    c.on_roster = onr;
+    DemFit f;
+    demand_fit(&h, &c, 0, &f);
+    assert_float_equal(f.maturation, 4, 1e-12);
+    assert_int_equal(f.nactive, 11);
+    for (int i = 0; i < 11; i++) {
+        const DemUser *u = &f.users[i];
+        assert_int_equal(u->matured, u->user == 10);
+        for (int k = 0; k < DEM_NHALF; k++)
+            assert_float_equal(u->rate[k], 4, 1e-12);
+    }
+    demand_fit_done(&f);
+}
+
+/* Two groups bursting in turn (months of 10 hours; window = 120 hours):
+ * group 0 holds 2 GPU-eq over the window's first 60 hours, group 1 over
+ * the last 60. Each group's burst curve is 1 half the time: pool 1 each,
+ * 2 summed; the institute's curve is flat at 2: its pool is 0 (the groups
+ * share one burst's room). */
+static void test_pool_shared(void **state)
+{
+    (void)state;
+    const int64_t hm = 36000, w0 = 12 * hm;
+    const DemJob jobs[] = {{0, 0, w0, w0, w0 + 60 * 3600, 2},
+                           {1, 1, w0 + 60 * 3600, w0 + 60 * 3600, 24 * hm, 2}};
+    DemHist h = {jobs, 2, 2, 2, 0, NULL, 0};
+    int64_t leaves[2] = {INT64_MAX, INT64_MAX};
+    int onr[2] = {0, 0};
+    DemCut c;
+    for (int k = 0; k <= DEM_HISTORY; k++)
+        c.mb[k] = hm * k;
+    c.leaves = leaves;
+    c.on_roster = onr;
+    DemFit f;
+    demand_fit(&h, &c, 1, &f);
+    assert_float_equal(f.groups[0].pool, 1, 1e-12);
+    assert_float_equal(f.groups[1].pool, 1, 1e-12);
+    assert_float_equal(f.pool_sum, 2, 1e-12);
+    assert_float_equal(f.pool_inst, 0, 1e-12);
+    demand_fit_done(&f);
 }
 
 /* Group 1: naive 10 x 1.1 = 11 against 12 (error 1); group 2 new (naive
@@ -211,6 +367,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_terms), cmocka_unit_test(test_ranges),
         cmocka_unit_test(test_keys),  cmocka_unit_test(test_fit),
+        cmocka_unit_test(test_fit_fleet), cmocka_unit_test(test_pool_shared),
+        cmocka_unit_test(test_heads_t0), cmocka_unit_test(test_maturation),
+        cmocka_unit_test(test_pool_added),
         cmocka_unit_test(test_backtest),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

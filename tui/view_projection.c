@@ -286,9 +286,9 @@ static int institute_bars(const TuiState *s, int past, Bar *b)
 
 /* ---- the need in parts (data/plan_explain: as project --explain) ------ */
 
-/* Up to a line of the people of group g (-1: all) present in year 1, or
- * leaving in it, as the tables name them (pseudonyms in presentation
- * mode). */
+/* Up to a line of the people of group g (-1: all): today's members, or
+ * those leaving before year 1 ends with the date, as the tables name them
+ * (pseudonyms in presentation mode). */
 static int people_lines(const TuiState *s, Canvas *c, int x, int y, int w, int g, int leaving,
                         int lines)
 {
@@ -305,6 +305,11 @@ static int people_lines(const TuiState *s, Canvas *c, int x, int y, int w, int g
             tui_model_user_label(s->model, u, s->redact, name, sizeof name);
         else
             snprintf(name, sizeof name, "%s", p->proj_user_name[idx[i]]);
+        if (leaving) { /* with the date: " (leaves 2027-03-31)" */
+            char when[48];
+            plan_explain_leave_text(p, idx[i], 1, when, sizeof when);
+            snprintf(name + strlen(name), sizeof name - strlen(name), "%s", when);
+        }
         if (canvas_width(c, buf) + 1 + canvas_width(c, name) > w - 2 && at + 1 < lines) {
             canvas_text(c, x + 1, y + at++, w - 2, CV_DIM, buf);
             o = snprintf(buf, sizeof buf, "   ");

@@ -123,7 +123,7 @@ need=float(re.search(r'need ([0-9.]+) GPU-eq', t).group(1))
 assert abs(need - y['need']) < 0.006, (need, y['need'])
 parts=[float(x) for x in re.findall(r'^  (?:stayers|leavers|newcomers|intensity|pool share|buffer share) +([-+][0-9.]+)', t, re.M)]
 assert len(parts) == 6 and abs(sum(parts) - need) < 0.04, parts
-assert re.search(r'members: [a-z0-9]', t), t
+assert re.search(r'members \(\d+\): [a-z0-9]', t), t
 " || fail "explain: $(cat "$WORK/out")"
 expect_rc 1 cap project --explain no-such-group
 

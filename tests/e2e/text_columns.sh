@@ -66,7 +66,7 @@ sed -n '3,5p' "$WORK/out" >"$WORK/got"
 cat >"$WORK/want" <<'TXT'
 parameter           base          plan-2027-national-allocation  effect y1 (GPU-eq)  effect y3 (GPU-eq)  reason
 growth @müller-lab  0 (measured)  0.123457                                    +0.00               +0.00  Müller's two students
-pool @lab-a         0 (measured)  3                                           +0.00               +0.00  José's sweeps
+pool @lab-a         0 (measured)  3                                           +3.00               +3.00  José's sweeps
 TXT
 cmp -s "$WORK/got" "$WORK/want" || { diff "$WORK/want" "$WORK/got"; fail "scenario diff columns"; }
 python3 -c "

@@ -72,8 +72,11 @@ for label, q in (('need p10', 'p10'), ('need p90', 'p90')):
 s = sum(y for k, y in expl.items())
 assert abs(s - ex_need) < 0.04 and abs(s - g[0]['need']) < 0.04, ('sum', s, ex_need)
 # the people: those named are --explain's, in its order
-mem = re.search(r'^    members: (.*)$', ex, re.M).group(1).split()
+mem = re.sub(r' and \d+ more$', '', re.search(r'^    members \(\d+\): (.*)$', ex, re.M).group(1)).split()
 shown = re.search(r'members \((\d+)\): ([^\n│]*)', top)
+# the count agrees with --explain's and with the members today (issue 13)
+assert shown.group(1) == re.search(r'^    members \((\d+)\)', ex, re.M).group(1), (shown.group(1), ex)
+assert int(shown.group(1)) == round([x for x in d['groups'] if x['name'] == group][0]['heads_now']), shown.group(1)
 names = shown.group(2).split()
 if names and names[-1].endswith('\u2026'):
     names = names[:-1]  # cut by the panel's edge
@@ -188,7 +191,7 @@ scr, d = open(w + '/screen').read(), json.load(open(w + '/p.json'))
 for g in d['groups']:
     assert g['name'] not in scr, g['name']
 ex = open(w + '/explain').read()
-for n in re.search(r'^    members: (.*)$', ex, re.M).group(1).split():
+for n in re.sub(r' and \d+ more$', '', re.search(r'^    members \(\d+\): (.*)$', ex, re.M).group(1)).split():
     assert not re.search(r'\b%s\b' % re.escape(n), scr), n
 assert re.search(r'members \(\d+\): user \d{3}', scr), 'pseudonyms'
 print('PASS-REDACT')
