@@ -21,6 +21,7 @@
 #include "tui/lineedit.h"
 #include "tui/plan.h"
 #include "tui/undo.h"
+#include "tui/usage_bg.h"
 #include "tui/view.h"
 
 #define STATUS_MS 4000
@@ -122,6 +123,8 @@ static void free_jobs(TuiState *s)
 
 void tui_state_done(TuiState *s)
 {
+    usage_bg_stop(s);
+    free(s->policy);
     for (int v = 0; v < TUI_V_COUNT; v++)
         free(s->cur[v].idx);
     free(s->jobs_cur.idx);
@@ -145,11 +148,11 @@ int tui_state_reload(TuiState *s, CpErr *err)
     TuiModel *m = load_model(s->store, err);
     if (!m)
         return -1;
-    int heat = s->model->heat_loaded;
+    usage_bg_stop(s); /* its figures are the old model's */
     tui_model_free(s->model);
     s->model = m;
-    if (heat)
-        m->heat_loaded = 0; /* loaded again when shown */
+    s->usage_state = TUI_USAGE_NONE;
+    usage_bg_start(s); /* again, in the background */
     s->group = group[0] ? tui_model_group_find(m, group) : -1;
     s->member = -1;
     free_jobs(s);
@@ -435,13 +438,16 @@ static void time_frame(TuiTimings *t, double ms)
     t->frame_ms[t->nframes++] = ms;
 }
 
-/* Milliseconds until the status message expires, -1: none showing. */
-static int status_wait(const TuiState *s)
+/* Milliseconds to wait for a key: until the status message expires, at
+ * most USAGE_BG_POLL_MS while the Usage figures are computed; -1: none. */
+static int key_wait(const TuiState *s)
 {
-    if (!s->status_until)
-        return -1;
-    int64_t left = s->status_until - tui_now_ms();
-    return left > 0 ? (int)left : 0;
+    int64_t left = s->status_until ? s->status_until - tui_now_ms() : -1;
+    if (s->status_until && left < 0)
+        left = 0;
+    if (s->usage_bg && (left < 0 || left > USAGE_BG_POLL_MS))
+        left = USAGE_BG_POLL_MS;
+    return (int)left;
 }
 
 static double ms_now(void)
@@ -478,7 +484,7 @@ static int paint_frame(TuiState *s, TuiIO *io, Canvas *c, unsigned flags)
  * expiring, a resize). Returns the flags to act on, or sets *stop. */
 static unsigned next_key(TuiState *s, TuiIO *io, int *stop, double *key_at)
 {
-    int key = io->read_key(io, status_wait(s), s);
+    int key = io->read_key(io, key_wait(s), s);
     *key_at = ms_now();
     if (key == TUI_KEY_EOF) {
         *stop = 1;
@@ -515,14 +521,25 @@ static int after_paint(TuiState *s, TuiIO *io, Canvas *c, TuiTimings *t)
     return n;
 }
 
+/* The first key that brings the Usage view up: how long its frame took. */
+static void time_usage_switch(TuiTimings *t, const TuiState *s, TuiViewId was, double ms)
+{
+    if (t && !t->usage_switched && was != TUI_V_USAGE && s->view == TUI_V_USAGE) {
+        t->usage_switched = 1;
+        t->usage_switch_ms = ms;
+    }
+}
+
 int tui_run(TuiState *s, TuiIO *io, int max_frames, TuiTimings *t)
 {
     io->size(io, &s->w, &s->h);
     Canvas *c = canvas_new(s->w, s->h);
     double t0 = ms_now();
     int frames = paint_frame(s, io, c, TUI_RECALC | TUI_REDRAW), stop = 0;
+    double up = ms_now();
     if (t)
-        t->first_frame_ms += ms_now() - t0;
+        t->first_frame_ms += up - t0;
+    usage_bg_start(s); /* the figures from the jobs, in the background from now on */
     frames += after_paint(s, io, c, t);
     if (s->plan_pending) { /* after the first frame: the screen is up at once */
         double p0 = ms_now();
@@ -533,13 +550,18 @@ int tui_run(TuiState *s, TuiIO *io, int max_frames, TuiTimings *t)
     }
     while (!stop && !(max_frames > 0 && frames >= max_frames)) {
         double k0;
+        TuiViewId was = s->view;
         unsigned f = next_key(s, io, &stop, &k0);
         if (stop)
             break;
-        if (paint_frame(s, io, c, f)) {
+        unsigned bg = usage_bg_poll(s); /* the worker's figures, without a key */
+        if (bg && t)
+            t->usage_ready_ms = (double)s->usage_t0 + (double)s->usage_ms - up;
+        if (paint_frame(s, io, c, f | bg)) {
             frames++;
             time_frame(t, ms_now() - k0);
             frames += after_paint(s, io, c, t);
+            time_usage_switch(t, s, was, ms_now() - k0);
         }
     }
     canvas_free(c);

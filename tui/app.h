@@ -23,6 +23,8 @@
 
 typedef struct Store Store;
 typedef struct TuiPlan TuiPlan;
+typedef struct UsageBg UsageBg;
+typedef struct StorePolicyPanel StorePolicyPanel;
 typedef struct TuiCompare TuiCompare;
 
 /* What an action asks of the loop. */
@@ -95,6 +97,14 @@ typedef struct TuiPrompt {
 
 #define TUI_MEETING_KEY "meeting"
 
+/* The Usage view's figures from the jobs (tui/usage_bg.h). */
+typedef enum TuiUsageState {
+    TUI_USAGE_NONE,      /* not started (no store, or stopped) */
+    TUI_USAGE_COMPUTING, /* a worker thread computes them */
+    TUI_USAGE_READY,     /* in the model (heat_loaded) and in policy */
+    TUI_USAGE_FAILED     /* not available: usage_err says why */
+} TuiUsageState;
+
 /* One accepted edit of this session, so that u can take it back and C-r
  * make it again (tui/undo.h). */
 typedef enum TuiUndoKind { TUI_U_STATED, TUI_U_NOTE, TUI_U_PARAM, TUI_U_MEETING } TuiUndoKind;
@@ -155,6 +165,12 @@ typedef struct TuiState {
     int njobs;
     int jobs_user;           /* whose jobs are loaded, -1 none */
     struct Research *research; /* who does what research (tui/research.h), NULL: none */
+    UsageBg *usage_bg;       /* the worker computing the Usage figures, NULL: none (owned) */
+    TuiUsageState usage_state;
+    int64_t usage_t0;        /* ms (tui_now_ms) the worker started */
+    int64_t usage_ms;        /* how long the worker took (READY, FAILED) */
+    char usage_err[200];     /* FAILED: why */
+    StorePolicyPanel *policy; /* energy and fair-share panel, NULL: not computed (owned) */
 } TuiState;
 
 /* The terminal, or a script standing in for it. */
@@ -174,6 +190,10 @@ typedef struct TuiTimings {
     double first_frame_ms;   /* from tui_state_init's start to the first paint */
     double plan_ms;          /* reading the planner after the first frame */
     double lazy_ms;          /* the slowest load run after a frame (view's after_paint) */
+    int usage_switched;      /* usage_switch_ms is measured */
+    double usage_switch_ms;  /* the first key to the Usage view: to its frame on the screen */
+    double usage_ready_ms;   /* from the first frame to the worker's Usage figures done
+                                (0: not taken in the loop) */
     double *frame_ms;        /* each later frame: dispatch + recalc + render + paint */
     int nframes, capframes;
 } TuiTimings;
