@@ -108,7 +108,7 @@ void tui_state_load_plan(TuiState *s)
     s->plan_pending = 0;
     CpErr err = {""};
     s->plan = tui_plan_open(s->store, s->model, s->scenario, &err);
-    s->research = tui_research_open(s->store);
+    s->research = tui_research_open(s->store, s->plan ? tui_plan_plan(s->plan) : NULL);
     if (!s->plan && err.msg[0])
         tui_status(s, CV_WARN, 8000, "planner: %s", err.msg);
 }
