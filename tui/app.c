@@ -539,7 +539,6 @@ int tui_run(TuiState *s, TuiIO *io, int max_frames, TuiTimings *t)
     double up = ms_now();
     if (t)
         t->first_frame_ms += up - t0;
-    usage_bg_start(s); /* the figures from the jobs, in the background from now on */
     frames += after_paint(s, io, c, t);
     if (s->plan_pending) { /* after the first frame: the screen is up at once */
         double p0 = ms_now();
@@ -548,6 +547,10 @@ int tui_run(TuiState *s, TuiIO *io, int max_frames, TuiTimings *t)
         if (t)
             t->plan_ms = ms_now() - p0;
     }
+    /* The figures from the jobs, in the background from now on (not
+     * beside the planner, which keys wait for: on two cores it would only
+     * slow it down). */
+    usage_bg_start(s);
     while (!stop && !(max_frames > 0 && frames >= max_frames)) {
         double k0;
         TuiViewId was = s->view;
