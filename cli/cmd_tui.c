@@ -93,15 +93,21 @@ static void print_timings(const TuiOpts *o, TuiTimings *t, int frames)
                t->usage_switch_ms);
     if (t->nframes == 0)
         return;
-    qsort(t->frame_ms, (size_t)t->nframes, sizeof *t->frame_ms, cmp_double);
     double sum = 0;
     for (int i = 0; i < t->nframes; i++)
         sum += t->frame_ms[i];
+    qsort(t->frame_ms, (size_t)t->nframes, sizeof *t->frame_ms, cmp_double);
+    qsort(t->frame_cpu_ms, (size_t)t->nframes, sizeof *t->frame_cpu_ms, cmp_double);
     int p95 = (int)ceil(0.95 * t->nframes) - 1, p99 = (int)ceil(0.99 * t->nframes) - 1;
+    p95 = p95 < 0 ? 0 : p95;
+    p99 = p99 < 0 ? 0 : p99;
     printf("redraw after a key: median %.2f ms, mean %.2f ms, p95 %.2f ms, p99 %.2f ms, "
-           "max %.2f ms\n",
-           t->frame_ms[t->nframes / 2], sum / t->nframes, t->frame_ms[p95 < 0 ? 0 : p95],
-           t->frame_ms[p99 < 0 ? 0 : p99], t->frame_ms[t->nframes - 1]);
+           "max %.2f ms (wall)\n",
+           t->frame_ms[t->nframes / 2], sum / t->nframes, t->frame_ms[p95], t->frame_ms[p99],
+           t->frame_ms[t->nframes - 1]);
+    printf("redraw after a key, CPU time: median %.2f ms, p95 %.2f ms, p99 %.2f ms, max %.2f ms\n",
+           t->frame_cpu_ms[t->nframes / 2], t->frame_cpu_ms[p95], t->frame_cpu_ms[p99],
+           t->frame_cpu_ms[t->nframes - 1]);
 }
 
 /* The last frame as text, one line per row. */
@@ -226,7 +232,7 @@ static int exec_tui(CliCtx *ctx, int argc, char **argv)
     t.load_ms = elapsed_ms(&t0);
     t.first_frame_ms = t.load_ms;
     int rc = headless ? run_headless(&s, &o, &t) : run_terminal(&s, &o);
-    free(t.frame_ms);
+    tui_timings_free(&t);
     tui_state_done(&s);
     if (headless)
         close_copy(st, copy);

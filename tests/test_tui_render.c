@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -23,6 +24,7 @@
 #include "data/fields.h"
 #include "data/plan_explain.h"
 #include "data/store.h"
+#include "data/store_policy.h"
 #include "data/store_tui.h"
 #include "tui/app.h"
 #include "tui/canvas.h"
@@ -31,6 +33,7 @@
 #include "tui/lineedit.h"
 #include "tui/model.h"
 #include "tui/plan.h"
+#include "tui/usage_bg.h"
 #include "tui/view.h"
 
 #define MONTHS 24 /* 2023-01 .. 2024-12 */
@@ -981,11 +984,72 @@ static void test_headless_loop(void **state)
     tui_script_io(&io, &sc, "1234567<Tab>jjkk<PgDn><Home>2s/a<Enter><Esc>?<Esc>q", 80, 24, 0);
     assert_true(tui_run(&f->s, &io, 0, &t) > 10);
     assert_true(t.nframes > 10);
-    free(t.frame_ms);
+    tui_timings_free(&t);
     memset(&t, 0, sizeof t);
     tui_script_io(&io, &sc, "1234567", 100, 30, 1);
     assert_true(tui_run(&f->s, &io, 50, &t) >= 50);
-    free(t.frame_ms);
+    tui_timings_free(&t);
+}
+
+/* The Usage view's figures from a worker thread (issue 16): while it runs
+ * the view says so and keys work; its figures are those of the same calls
+ * made in place (store_tui_scan, store_policy_panel); stopping it at once
+ * or while it runs leaves nothing behind (ASan, TSan). */
+static void test_usage_background(void **state)
+{
+    (void)state;
+    ProjFix *f = proj_open();
+    f->s.view = TUI_V_USAGE;
+    usage_bg_start(&f->s);
+    assert_int_equal(f->s.usage_state, TUI_USAGE_COMPUTING); /* a file: a thread */
+    assert_non_null(f->s.usage_bg);
+    usage_bg_start(&f->s); /* once */
+    proj_render(f, 100, 30);
+    assert_true(proj_find(f, "computing usage\xe2\x80\xa6") >= 0 || f->s.usage_bg == NULL);
+    assert_int_equal(tui_dispatch(&f->s, '1') & TUI_RECALC, TUI_RECALC); /* keys work */
+    assert_int_equal(f->s.view, TUI_V_OVERVIEW);
+    f->s.view = TUI_V_USAGE;
+    usage_bg_wait(&f->s);
+    assert_null(f->s.usage_bg);
+    assert_int_equal(f->s.usage_state, TUI_USAGE_READY);
+    assert_int_equal(f->s.model->heat_loaded, 1);
+    assert_int_equal(usage_bg_poll(&f->s), 0); /* nothing more to take */
+    /* The same figures as the calls in place. */
+    StoreTuiScan scan;
+    CpErr err = {""};
+    assert_int_equal(store_tui_scan(f->st, tui_model_heat_since(f->s.model), &scan, &err), 0);
+    TuiModel *m = f->s.model;
+    double heat[168];
+    memcpy(heat, m->heat, sizeof heat);
+    m->heat_loaded = 0;
+    tui_model_set_scan(m, &scan);
+    assert_memory_equal(heat, m->heat, sizeof heat);
+    assert_true(scan.attempts > 1000);
+    store_tui_scan_free(&scan);
+    StorePolicyPanel panel;
+    assert_int_equal(store_policy_panel(f->st, "base", &panel, &err), 0);
+    assert_non_null(f->s.policy);
+    assert_int_equal(f->s.policy->nyears, panel.nyears);
+    for (int i = 0; i < panel.nyears; i++)
+        assert_true(f->s.policy->kwh[i] == panel.kwh[i] && f->s.policy->kg[i] == panel.kg[i]);
+    proj_render(f, 100, 30);
+    assert_int_equal(proj_find(f, "computing usage"), -1);
+    assert_true(proj_find(f, "GPUs, 12 months") >= 0);
+    /* Stopped at once, and again while it runs: no thread, no leak. */
+    f->s.usage_state = TUI_USAGE_NONE;
+    usage_bg_start(&f->s);
+    usage_bg_stop(&f->s);
+    assert_null(f->s.usage_bg);
+    assert_int_equal(f->s.usage_state, TUI_USAGE_NONE);
+    usage_bg_start(&f->s);
+    struct timespec ts = {0, 30 * 1000000L};
+    nanosleep(&ts, NULL);
+    usage_bg_stop(&f->s);
+    assert_null(f->s.usage_bg);
+    /* A reload starts it again for the new model; quitting stops it. */
+    assert_int_equal(tui_state_reload(&f->s, &err), 0);
+    assert_true(f->s.usage_state == TUI_USAGE_COMPUTING || f->s.usage_state == TUI_USAGE_READY);
+    proj_close(f); /* tui_state_done stops the worker */
 }
 
 int main(void)
@@ -1018,6 +1082,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_fbar_80, setup, teardown),
         cmocka_unit_test_setup_teardown(test_headless_loop, setup, teardown),
         cmocka_unit_test(test_projection_view),
+        cmocka_unit_test(test_usage_background),
     };
     return cmocka_run_group_tests_name("tui_render", tests, NULL, NULL);
 }

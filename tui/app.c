@@ -427,15 +427,35 @@ unsigned tui_dispatch(TuiState *s, int key)
     return f ? f : 0;
 }
 
-static void time_frame(TuiTimings *t, double ms)
+/* CPU time of this thread (ms): what a frame cost, whatever else the
+ * machine runs. */
+static double cpu_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static void time_frame(TuiTimings *t, double ms, double cpu)
 {
     if (!t)
         return;
     if (t->nframes == t->capframes) {
         t->capframes = t->capframes ? t->capframes * 2 : 256;
         t->frame_ms = xrealloc(t->frame_ms, (size_t)t->capframes * sizeof *t->frame_ms);
+        t->frame_cpu_ms =
+            xrealloc(t->frame_cpu_ms, (size_t)t->capframes * sizeof *t->frame_cpu_ms);
     }
+    t->frame_cpu_ms[t->nframes] = cpu;
     t->frame_ms[t->nframes++] = ms;
+}
+
+void tui_timings_free(TuiTimings *t)
+{
+    free(t->frame_ms);
+    free(t->frame_cpu_ms);
+    t->frame_ms = t->frame_cpu_ms = NULL;
+    t->nframes = t->capframes = 0;
 }
 
 /* Milliseconds to wait for a key: until the status message expires, at
@@ -555,6 +575,7 @@ int tui_run(TuiState *s, TuiIO *io, int max_frames, TuiTimings *t)
         double k0;
         TuiViewId was = s->view;
         unsigned f = next_key(s, io, &stop, &k0);
+        double c0 = cpu_ms();
         if (stop)
             break;
         unsigned bg = usage_bg_poll(s); /* the worker's figures, without a key */
@@ -562,7 +583,7 @@ int tui_run(TuiState *s, TuiIO *io, int max_frames, TuiTimings *t)
             t->usage_ready_ms = (double)s->usage_t0 + (double)s->usage_ms - up;
         if (paint_frame(s, io, c, f | bg)) {
             frames++;
-            time_frame(t, ms_now() - k0);
+            time_frame(t, ms_now() - k0, cpu_ms() - c0);
             frames += after_paint(s, io, c, t);
             time_usage_switch(t, s, was, ms_now() - k0);
         }

@@ -195,8 +195,13 @@ typedef struct TuiTimings {
     double usage_ready_ms;   /* from the first frame to the worker's Usage figures done
                                 (0: not taken in the loop) */
     double *frame_ms;        /* each later frame: dispatch + recalc + render + paint */
+    double *frame_cpu_ms;    /* the same frames' CPU time (this thread; a loaded machine's
+                                waits left out) */
     int nframes, capframes;
 } TuiTimings;
+
+/* Free what tui_run put into t (its frame arrays). */
+void tui_timings_free(TuiTimings *t);
 
 /* Set up s: load the model from st (may be NULL: s->model must then be set
  * by the caller before tui_run), open scenario (NULL: "base"). -1 with err
