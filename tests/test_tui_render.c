@@ -33,6 +33,7 @@
 #include "tui/lineedit.h"
 #include "tui/model.h"
 #include "tui/plan.h"
+#include "tui/jobs_bg.h"
 #include "tui/usage_bg.h"
 #include "tui/view.h"
 
@@ -1046,6 +1047,30 @@ static void test_usage_background(void **state)
     nanosleep(&ts, NULL);
     usage_bg_stop(&f->s);
     assert_null(f->s.usage_bg);
+    /* A member's jobs (a scan) are read in the background too: the same
+     * rows as the call in place; a second read stops the first. */
+    int u = 0;
+    for (int i = 1; i < f->s.model->nusers; i++)
+        if (f->s.model->users[i].gpu_h > f->s.model->users[u].gpu_h)
+            u = i;
+    assert_int_equal(jobs_bg_start(&f->s, u, 50), 0);
+    assert_int_equal(jobs_bg_member(&f->s), u);
+    assert_int_equal(jobs_bg_start(&f->s, u, 50), 0); /* stops the first */
+    assert_int_equal(jobs_bg_wait(&f->s), TUI_RECALC | TUI_REDRAW);
+    assert_int_equal(jobs_bg_member(&f->s), -1);
+    assert_int_equal(f->s.jobs_user, u);
+    StoreTuiJob *jobs;
+    size_t nj;
+    assert_int_equal(store_tui_user_jobs(f->st, f->s.model->users[u].name, 0, 50, &jobs, &nj, &err), 0);
+    assert_int_equal((size_t)f->s.njobs, nj);
+    assert_int_equal(nj, 50); /* the busiest user has more */
+    for (size_t i = 0; i < nj; i++)
+        assert_string_equal(f->s.jobs[i].job_id, jobs[i].job_id);
+    store_tui_jobs_free(jobs, nj);
+    assert_int_equal(jobs_bg_start(&f->s, u, 50), 0);
+    jobs_bg_stop(&f->s);
+    assert_int_equal(jobs_bg_member(&f->s), -1);
+    assert_int_equal(jobs_bg_start(&f->s, u, 50), 0); /* left running: tui_state_done stops it */
     /* A reload starts it again for the new model; quitting stops it. */
     assert_int_equal(tui_state_reload(&f->s, &err), 0);
     assert_true(f->s.usage_state == TUI_USAGE_COMPUTING || f->s.usage_state == TUI_USAGE_READY);

@@ -17,6 +17,7 @@
 #include "tui/compare.h"
 #include "tui/fmt.h"
 #include "tui/help.h"
+#include "tui/jobs_bg.h"
 #include "tui/keys.h"
 #include "tui/lineedit.h"
 #include "tui/plan.h"
@@ -115,6 +116,7 @@ void tui_state_load_plan(TuiState *s)
 
 static void free_jobs(TuiState *s)
 {
+    jobs_bg_stop(s);
     store_tui_jobs_free(s->jobs, (size_t)s->njobs);
     s->jobs = NULL;
     s->njobs = 0;
@@ -465,7 +467,7 @@ static int key_wait(const TuiState *s)
     int64_t left = s->status_until ? s->status_until - tui_now_ms() : -1;
     if (s->status_until && left < 0)
         left = 0;
-    if (s->usage_bg && (left < 0 || left > USAGE_BG_POLL_MS))
+    if ((s->usage_bg || s->jobs_bg) && (left < 0 || left > USAGE_BG_POLL_MS))
         left = USAGE_BG_POLL_MS;
     return (int)left;
 }
@@ -572,15 +574,18 @@ int tui_run(TuiState *s, TuiIO *io, int max_frames, TuiTimings *t)
      * slow it down). */
     usage_bg_start(s);
     while (!stop && !(max_frames > 0 && frames >= max_frames)) {
+        if (io->sync_bg && s->jobs_bg)
+            frames += paint_frame(s, io, c, jobs_bg_wait(s));
         double k0;
         TuiViewId was = s->view;
         unsigned f = next_key(s, io, &stop, &k0);
         double c0 = cpu_ms();
         if (stop)
             break;
-        unsigned bg = usage_bg_poll(s); /* the worker's figures, without a key */
+        unsigned bg = usage_bg_poll(s); /* the workers' results, without a key */
         if (bg && t)
             t->usage_ready_ms = (double)s->usage_t0 + (double)s->usage_ms - up;
+        bg |= jobs_bg_poll(s);
         if (paint_frame(s, io, c, f | bg)) {
             frames++;
             time_frame(t, ms_now() - k0, cpu_ms() - c0);
@@ -630,6 +635,7 @@ void tui_script_io(TuiIO *io, TuiScript *sc, const char *keys, int w, int h, int
     io->paint = script_paint;
     io->size = script_size;
     io->ctx = sc;
+    io->sync_bg = 1;
 }
 
 const TuiView *tui_view(TuiViewId id)

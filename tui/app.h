@@ -24,6 +24,7 @@
 typedef struct Store Store;
 typedef struct TuiPlan TuiPlan;
 typedef struct UsageBg UsageBg;
+typedef struct JobsBg JobsBg;
 typedef struct StorePolicyPanel StorePolicyPanel;
 typedef struct TuiCompare TuiCompare;
 
@@ -164,6 +165,7 @@ typedef struct TuiState {
     StoreTuiJob *jobs;
     int njobs;
     int jobs_user;           /* whose jobs are loaded, -1 none */
+    JobsBg *jobs_bg;         /* their read in the background (tui/jobs_bg.h), NULL none */
     struct Research *research; /* who does what research (tui/research.h), NULL: none */
     UsageBg *usage_bg;       /* the worker computing the Usage figures, NULL: none (owned) */
     TuiUsageState usage_state;
@@ -182,6 +184,9 @@ typedef struct TuiIO {
     /* The screen size now. */
     void (*size)(struct TuiIO *io, int *w, int *h);
     void *ctx;
+    int sync_bg;   /* 1: a read in the background (a member's jobs) is waited for before
+                      the next key, so that a script's keys act on what a person would
+                      have waited to see (the headless mode) */
 } TuiIO;
 
 /* Per-frame timings, filled by tui_run when not NULL. */

@@ -288,6 +288,7 @@ int term_open(TuiIO *io, int *utf8, CpErr *err)
     io->paint = paint;
     io->size = size;
     io->ctx = NULL;
+    io->sync_bg = 0; /* a person sees "reading the jobs..." and keys go on */
     return 0;
 }
 

@@ -1,8 +1,6 @@
 /* usage_bg: the Usage view's figures in a worker thread (usage_bg.h). */
 #include "tui/usage_bg.h"
 
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,17 +10,14 @@
 #include "data/store.h"
 #include "data/store_policy.h"
 #include "data/store_tui.h"
+#include "tui/bg.h"
 #include "tui/canvas.h"
 
 struct UsageBg {
-    pthread_t th;
-    Store *db;           /* the worker's connection: the main thread opens it before the
-                            thread starts and closes it after the join */
+    TuiBg *bg;           /* the worker, NULL when computed in place */
     int64_t since;       /* jobs that started from then on (epoch s) */
     char scenario[64];   /* for the policy panel's parameters */
     char hold[512];      /* CAPPLAN_TEST_USAGE_HOLD, "" none */
-    atomic_int cancel;   /* the main thread asks the worker to stop */
-    atomic_int done;     /* the worker finished: what follows is the main thread's */
     int64_t end_ms;      /* tui_now_ms when it finished */
     StoreTuiScan scan;
     int scan_rc;         /* 0, or -1 with scan_err */
@@ -39,42 +34,33 @@ static void sleep_ms(int ms)
 }
 
 /* The test's hold: wait while its file exists, unless asked to stop. */
-static void hold(UsageBg *b)
+static void hold(UsageBg *b, const TuiBg *bg)
 {
-    while (b->hold[0] && !atomic_load(&b->cancel) && access(b->hold, F_OK) == 0)
+    while (b->hold[0] && !tui_bg_cancelled(bg) && access(b->hold, F_OK) == 0)
         sleep_ms(20);
 }
 
 /* Everything the worker computes, over st (its own connection, or the
- * dashboard's when computed in place). */
-static void compute(UsageBg *b, Store *st)
+ * dashboard's when computed in place; bg NULL then). */
+static void compute(Store *st, void *arg, const TuiBg *bg)
 {
+    UsageBg *b = arg;
     b->policy_rc = 1;
-    hold(b);
-    if (atomic_load(&b->cancel)) {
+    hold(b, bg);
+    if (tui_bg_cancelled(bg)) {
         b->scan_rc = cp_err_set(&b->scan_err, "usage: stopped");
         return;
     }
     b->scan_rc = store_tui_scan(st, b->since, &b->scan, &b->scan_err);
-    if (b->scan_rc < 0 || atomic_load(&b->cancel))
+    if (b->scan_rc < 0 || tui_bg_cancelled(bg))
         return;
     b->policy_rc = store_policy_panel(st, b->scenario[0] ? b->scenario : NULL, &b->policy,
                                       &b->policy_err);
 }
 
-static void *worker(void *arg)
-{
-    UsageBg *b = arg;
-    compute(b, b->db);
-    b->end_ms = tui_now_ms();
-    atomic_store(&b->done, 1);
-    return NULL;
-}
-
 static void bg_free(UsageBg *b)
 {
     store_tui_scan_free(&b->scan);
-    store_close(b->db);
     free(b);
 }
 
@@ -109,20 +95,17 @@ void usage_bg_start(TuiState *s)
     snprintf(b->scenario, sizeof b->scenario, "%s", s->scenario);
     const char *h = getenv("CAPPLAN_TEST_USAGE_HOLD");
     snprintf(b->hold, sizeof b->hold, "%s", h ? h : "");
-    atomic_init(&b->cancel, 0);
-    atomic_init(&b->done, 0);
     s->usage_t0 = tui_now_ms();
     s->usage_err[0] = '\0';
-    CpErr err = {""};
-    b->db = store_tui_second(s->store, &err);
-    if (b->db && pthread_create(&b->th, NULL, worker, b) == 0) {
+    b->bg = tui_bg_start(s->store, compute, b);
+    if (b->bg) {
         s->usage_bg = b;
         s->usage_state = TUI_USAGE_COMPUTING;
         return;
     }
     /* No second connection (a database in memory) or no thread: here,
      * once; keys wait for it this one time. */
-    compute(b, s->store);
+    compute(s->store, b, NULL);
     b->end_ms = tui_now_ms();
     apply(s, b);
     bg_free(b);
@@ -132,7 +115,7 @@ void usage_bg_start(TuiState *s)
 static void take(TuiState *s)
 {
     UsageBg *b = s->usage_bg;
-    pthread_join(b->th, NULL);
+    b->end_ms = tui_bg_join(b->bg);
     s->usage_bg = NULL;
     apply(s, b);
     bg_free(b);
@@ -140,7 +123,7 @@ static void take(TuiState *s)
 
 unsigned usage_bg_poll(TuiState *s)
 {
-    if (!s->usage_bg || !atomic_load(&s->usage_bg->done))
+    if (!s->usage_bg || !tui_bg_done(s->usage_bg->bg))
         return 0;
     take(s);
     return TUI_REDRAW;
@@ -157,14 +140,7 @@ void usage_bg_stop(TuiState *s)
     UsageBg *b = s->usage_bg;
     if (!b)
         return;
-    atomic_store(&b->cancel, 1);
-    /* Again until it is done: an interrupt reaches only a statement that
-     * runs, and the worker may be between two. */
-    while (!atomic_load(&b->done)) {
-        store_tui_interrupt(b->db);
-        sleep_ms(2);
-    }
-    pthread_join(b->th, NULL);
+    tui_bg_stop(b->bg);
     bg_free(b);
     s->usage_bg = NULL;
     s->usage_state = TUI_USAGE_NONE;
