@@ -1063,7 +1063,7 @@ static void test_usage_background(void **state)
     size_t nj;
     assert_int_equal(store_tui_user_jobs(f->st, f->s.model->users[u].name, 0, 50, &jobs, &nj, &err), 0);
     assert_int_equal((size_t)f->s.njobs, nj);
-    assert_int_equal(nj, 50); /* the busiest user has more */
+    assert_true(nj > 10); /* the busiest user: rows to compare */
     for (size_t i = 0; i < nj; i++)
         assert_string_equal(f->s.jobs[i].job_id, jobs[i].job_id);
     store_tui_jobs_free(jobs, nj);
