@@ -21,6 +21,7 @@
 #include "tui/keys.h"
 #include "tui/lineedit.h"
 #include "tui/plan.h"
+#include "tui/plan_bg.h"
 #include "tui/undo.h"
 #include "tui/usage_bg.h"
 #include "tui/view.h"
@@ -125,6 +126,7 @@ static void free_jobs(TuiState *s)
 
 void tui_state_done(TuiState *s)
 {
+    plan_bg_stop(s);
     usage_bg_stop(s);
     free(s->policy);
     for (int v = 0; v < TUI_V_COUNT; v++)
@@ -192,9 +194,16 @@ static void render_title(const TuiState *s, Canvas *c)
     snprintf(buf, sizeof buf, "capplan \xc2\xb7 %s \xc2\xb7 scenario %s", tui_view(s->view)->name,
              s->scenario);
     int used = canvas_text(c, 0, 0, c->w, CV_TITLE | CV_BOLD, buf);
-    snprintf(buf, sizeof buf, "%s%s..%s ", s->redact ? "[presentation] " : "",
+    /* At the right: the planner while a worker reads it, then the months
+     * (left out first when the width is short). */
+    const char *pending = s->plan_pending && s->store ? "reading the planner\xe2\x80\xa6 " : "";
+    snprintf(buf, sizeof buf, "%s%s%s..%s ", pending, s->redact ? "[presentation] " : "",
              fmt_month(m->m0, m0, sizeof m0), fmt_month(m->ref_month, m1, sizeof m1));
     int rw = canvas_width(c, buf);
+    if (used + rw + 2 > c->w && pending[0]) {
+        snprintf(buf, sizeof buf, "%s", pending);
+        rw = canvas_width(c, buf);
+    }
     if (used + rw + 2 <= c->w)
         canvas_text(c, c->w - rw, 0, rw, CV_TITLE, buf);
 }
@@ -467,7 +476,7 @@ static int key_wait(const TuiState *s)
     int64_t left = s->status_until ? s->status_until - tui_now_ms() : -1;
     if (s->status_until && left < 0)
         left = 0;
-    if ((s->usage_bg || s->jobs_bg) && (left < 0 || left > USAGE_BG_POLL_MS))
+    if ((s->usage_bg || s->jobs_bg || s->plan_bg) && (left < 0 || left > USAGE_BG_POLL_MS))
         left = USAGE_BG_POLL_MS;
     return (int)left;
 }
@@ -562,30 +571,29 @@ int tui_run(TuiState *s, TuiIO *io, int max_frames, TuiTimings *t)
     if (t)
         t->first_frame_ms += up - t0;
     frames += after_paint(s, io, c, t);
-    if (s->plan_pending) { /* after the first frame: the screen is up at once */
-        double p0 = ms_now();
-        tui_state_load_plan(s);
-        frames += paint_frame(s, io, c, TUI_RECALC | TUI_REDRAW);
-        if (t)
-            t->plan_ms = ms_now() - p0;
-    }
-    /* The figures from the jobs, in the background from now on (not
-     * beside the planner, which keys wait for: on two cores it would only
-     * slow it down). */
-    usage_bg_start(s);
+    plan_bg_start(s); /* the planner by a worker: keys do not wait for it */
     while (!stop && !(max_frames > 0 && frames >= max_frames)) {
-        if (io->sync_bg && s->jobs_bg)
-            frames += paint_frame(s, io, c, jobs_bg_wait(s));
+        if (io->sync_bg && (s->plan_bg || s->jobs_bg)) {
+            unsigned w = plan_bg_wait(s);
+            if (w && t)
+                t->plan_ms = ms_now() - up;
+            frames += paint_frame(s, io, c, w | jobs_bg_wait(s));
+        }
+        if (!s->plan_pending) /* the Usage figures once the planner is in */
+            usage_bg_start(s);
         double k0;
         TuiViewId was = s->view;
         unsigned f = next_key(s, io, &stop, &k0);
         double c0 = cpu_ms();
         if (stop)
             break;
-        unsigned bg = usage_bg_poll(s); /* the workers' results, without a key */
+        unsigned bg = plan_bg_poll(s); /* the workers' results, without a key */
         if (bg && t)
+            t->plan_ms = ms_now() - up;
+        unsigned ub = usage_bg_poll(s);
+        if (ub && t)
             t->usage_ready_ms = (double)s->usage_t0 + (double)s->usage_ms - up;
-        bg |= jobs_bg_poll(s);
+        bg |= ub | jobs_bg_poll(s);
         if (paint_frame(s, io, c, f | bg)) {
             frames++;
             time_frame(t, ms_now() - k0, cpu_ms() - c0);

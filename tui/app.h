@@ -25,6 +25,7 @@ typedef struct Store Store;
 typedef struct TuiPlan TuiPlan;
 typedef struct UsageBg UsageBg;
 typedef struct JobsBg JobsBg;
+typedef struct PlanBg PlanBg;
 typedef struct StorePolicyPanel StorePolicyPanel;
 typedef struct TuiCompare TuiCompare;
 
@@ -131,6 +132,7 @@ typedef struct TuiState {
     Store *store;            /* borrowed; NULL in unit tests (nothing loads or saves) */
     TuiPlan *plan;           /* the planner's scenario state, NULL when unavailable */
     int plan_pending;        /* the planner is read after the first frame */
+    PlanBg *plan_bg;         /* by a worker (tui/plan_bg.h), NULL none */
     char scenario[64];
     TuiViewId view;
     TuiViewId back[TUI_BACK_MAX];
@@ -184,16 +186,16 @@ typedef struct TuiIO {
     /* The screen size now. */
     void (*size)(struct TuiIO *io, int *w, int *h);
     void *ctx;
-    int sync_bg;   /* 1: a read in the background (a member's jobs) is waited for before
-                      the next key, so that a script's keys act on what a person would
-                      have waited to see (the headless mode) */
+    int sync_bg;   /* 1: the planner and a member's jobs, read in the background, are
+                      waited for before the next key, so that a script's keys act on what
+                      a person would have waited to see (the headless mode) */
 } TuiIO;
 
 /* Per-frame timings, filled by tui_run when not NULL. */
 typedef struct TuiTimings {
     double load_ms;          /* reading the database into the model */
     double first_frame_ms;   /* from tui_state_init's start to the first paint */
-    double plan_ms;          /* reading the planner after the first frame */
+    double plan_ms;          /* from the first frame to the planner's figures (a worker) */
     double lazy_ms;          /* the slowest load run after a frame (view's after_paint) */
     int usage_switched;      /* usage_switch_ms is measured */
     double usage_switch_ms;  /* the first key to the Usage view: to its frame on the screen */
