@@ -236,9 +236,11 @@ static void render_compare(const TuiState *s, Canvas *c, int y, int h)
 static void render(const TuiState *s, Canvas *c, int y, int h, TuiFrame *f)
 {
     canvas_textf(c, 1, y, c->w - 2, CV_NORMAL, "%s",
-                 s->plan ? "Enter shows the selected scenario \xc2\xb7 N new from the shown one "
-                           "\xc2\xb7 c picks two to compare"
-                         : "the planner is not available in this database: scenarios listed only");
+                 s->plan           ? "Enter shows the selected scenario \xc2\xb7 N new from the shown "
+                                       "one \xc2\xb7 c picks two to compare"
+                 : s->plan_pending ? "reading the planner\xe2\x80\xa6 (scenarios listed meanwhile)"
+                                   : "the planner is not available in this database: scenarios "
+                                     "listed only");
     int n = s_nrows(s) + 1, th = n < h / 3 ? n : h / 3;
     if (th < 3)
         th = 3;
