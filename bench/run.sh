@@ -258,7 +258,7 @@ bench_size() {
     bench_row "capplan tui 400 keys" "$n" "$rows" - \
         "$CAPPLAN" --db "$db" tui --iterations 400
     TUI_SAID="$TUI_SAID
-  $(fmt_jobs "$n") 400 keys: $(grep -E '^redraw' "$TMP/out")"
+  $(fmt_jobs "$n") 400 keys: $(grep -E '^redraw' "$TMP/out" | tr '\n' ';' | sed 's/;$//')"
 
     # The report and the spreadsheet tables (issue 20 item 4).
     bench_row "capplan export report.md" "$n" "$rows" - \
