@@ -470,7 +470,8 @@ void tui_timings_free(TuiTimings *t)
 }
 
 /* Milliseconds to wait for a key: until the status message expires, at
- * most USAGE_BG_POLL_MS while the Usage figures are computed; -1: none. */
+ * most USAGE_BG_POLL_MS while a worker runs (its result shows without a
+ * key); -1: no limit. */
 static int key_wait(const TuiState *s)
 {
     int64_t left = s->status_until ? s->status_until - tui_now_ms() : -1;
@@ -590,13 +591,11 @@ int tui_run(TuiState *s, TuiIO *io, int max_frames, TuiTimings *t)
         unsigned bg = plan_bg_poll(s); /* the workers' results, without a key */
         if (bg && t)
             t->plan_ms = ms_now() - up;
-        unsigned ub = usage_bg_poll(s);
-        if (ub && t)
-            t->usage_ready_ms = (double)s->usage_t0 + (double)s->usage_ms - up;
-        bg |= ub | jobs_bg_poll(s);
+        bg |= usage_bg_poll(s) | jobs_bg_poll(s);
         if (paint_frame(s, io, c, f | bg)) {
             frames++;
-            time_frame(t, ms_now() - k0, cpu_ms() - c0);
+            if (f) /* a key's frame, not a worker's result alone */
+                time_frame(t, ms_now() - k0, cpu_ms() - c0);
             frames += after_paint(s, io, c, t);
             time_usage_switch(t, s, was, ms_now() - k0);
         }

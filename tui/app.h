@@ -199,8 +199,6 @@ typedef struct TuiTimings {
     double lazy_ms;          /* the slowest load run after a frame (view's after_paint) */
     int usage_switched;      /* usage_switch_ms is measured */
     double usage_switch_ms;  /* the first key to the Usage view: to its frame on the screen */
-    double usage_ready_ms;   /* from the first frame to the worker's Usage figures done
-                                (0: not taken in the loop) */
     double *frame_ms;        /* each later frame: dispatch + recalc + render + paint */
     double *frame_cpu_ms;    /* the same frames' CPU time (this thread; a loaded machine's
                                 waits left out) */

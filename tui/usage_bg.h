@@ -6,15 +6,16 @@
  * statistics loader) computed by a worker thread on a database connection
  * of its own, so that no key ever waits for them (issue 16).
  *
- * tui_run starts the worker once the first frame is on the screen; until
- * its result is taken the view says "computing usage..." and every other
- * view works. The loop polls (usage_bg_poll) each time round and every
- * USAGE_BG_POLL_MS while the worker runs, so the result shows without a
- * key. Stopping (quit, a reload) interrupts the worker's statement and
- * joins it: nothing of it outlives the state. The worker touches nothing
- * but its own connection and its own result, which the main thread reads
- * only after the worker said it is done (an atomic flag, then a join); the
- * model is changed only by the main thread.
+ * tui_run starts the worker once the planner is in (tui/plan_bg.h: on two
+ * cores the two would only slow each other), the view itself when it is
+ * shown first; until its result is taken the view says "computing
+ * usage..." and every other view works. The loop polls (usage_bg_poll)
+ * each time round and every USAGE_BG_POLL_MS while a worker runs, so the
+ * result shows without a key. Stopping (quit, a reload) interrupts the worker's statement and
+ * joins it: nothing of it outlives the state. The worker (tui/bg.h)
+ * touches nothing but its own connection and its own result, which the
+ * main thread reads only after the worker said it is done (an atomic flag,
+ * then a join); the model is changed only by the main thread.
  *
  * A database without a file (in memory) cannot be opened twice: the
  * figures are then computed in place by usage_bg_start.
