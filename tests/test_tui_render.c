@@ -34,6 +34,7 @@
 #include "tui/model.h"
 #include "tui/plan.h"
 #include "tui/jobs_bg.h"
+#include "tui/plan_bg.h"
 #include "tui/usage_bg.h"
 #include "tui/view.h"
 
@@ -1074,6 +1075,40 @@ static void test_usage_background(void **state)
     /* A reload starts it again for the new model; quitting stops it. */
     assert_int_equal(tui_state_reload(&f->s, &err), 0);
     assert_true(f->s.usage_state == TUI_USAGE_COMPUTING || f->s.usage_state == TUI_USAGE_READY);
+    /* The planner read by a worker: the same need per group as read in
+     * place; the title says it is being read until it is in; stopped
+     * while it runs, nothing is left. */
+    TuiState s2;
+    assert_int_equal(tui_state_init(&s2, f->st, "base", &err), 0);
+    assert_int_equal(s2.plan_pending, 1);
+    plan_bg_start(&s2);
+    assert_non_null(s2.plan_bg);
+    s2.w = 100;
+    s2.h = 30;
+    canvas_resize(f->c, 100, 30);
+    tui_render(&s2, f->c);
+    assert_non_null(strstr(canvas_row(f->c, 0, f->row, sizeof f->row), "reading the planner"));
+    assert_int_equal(tui_dispatch(&s2, '2') & TUI_RECALC, TUI_RECALC); /* keys work */
+    assert_int_equal(plan_bg_wait(&s2), TUI_RECALC | TUI_REDRAW);
+    assert_non_null(s2.plan);
+    assert_int_equal(s2.plan_pending, 0);
+    assert_int_equal(s2.model->ngroups, f->s.model->ngroups);
+    int compared = 0;
+    for (int g = 0; g < s2.model->ngroups; g++) {
+        double a = s2.model->groups[g].demand_next, b = f->s.model->groups[g].demand_next;
+        assert_true((isnan(a) && isnan(b)) || a == b);
+        compared += !isnan(a);
+    }
+    assert_true(compared > 5);
+    tui_render(&s2, f->c);
+    assert_null(strstr(canvas_row(f->c, 0, f->row, sizeof f->row), "reading the planner"));
+    tui_state_done(&s2);
+    assert_int_equal(tui_state_init(&s2, f->st, "base", &err), 0);
+    plan_bg_start(&s2);
+    plan_bg_stop(&s2);
+    assert_null(s2.plan_bg);
+    assert_null(s2.plan);
+    tui_state_done(&s2);
     proj_close(f); /* tui_state_done stops the worker */
 }
 
