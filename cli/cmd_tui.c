@@ -84,8 +84,9 @@ static int cmp_double(const void *a, const void *b)
 static void print_timings(const TuiOpts *o, TuiTimings *t, int frames)
 {
     printf("capplan tui: headless %dx%d, %d frames\n", o->w, o->h, frames);
-    printf("load %.1f ms, first frame %.1f ms after start, planner %.1f ms after it\n",
-           t->load_ms, t->first_frame_ms, t->plan_ms);
+    printf("load %.1f ms, first frame %.1f ms after start (CPU %.1f ms), planner %.1f ms after "
+           "it\n",
+           t->load_ms, t->first_frame_ms, t->first_frame_cpu_ms, t->plan_ms);
     if (t->lazy_ms > 0)
         printf("slowest load after a frame: %.1f ms\n", t->lazy_ms);
     if (t->usage_switched)
@@ -213,6 +214,7 @@ static int exec_tui(CliCtx *ctx, int argc, char **argv)
     TuiState s;
     TuiTimings t;
     memset(&t, 0, sizeof t);
+    t.first_frame_cpu_ms = -tui_cpu_ms(); /* tui_run adds the CPU time at the first paint */
     CpErr err = {""};
     if (tui_state_init(&s, st, o.scenario, &err) < 0) {
         tui_state_done(&s);

@@ -438,9 +438,7 @@ unsigned tui_dispatch(TuiState *s, int key)
     return f ? f : 0;
 }
 
-/* CPU time of this thread (ms): what a frame cost, whatever else the
- * machine runs. */
-static double cpu_ms(void)
+double tui_cpu_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
@@ -569,8 +567,10 @@ int tui_run(TuiState *s, TuiIO *io, int max_frames, TuiTimings *t)
     double t0 = ms_now();
     int frames = paint_frame(s, io, c, TUI_RECALC | TUI_REDRAW), stop = 0;
     double up = ms_now();
-    if (t)
+    if (t) {
         t->first_frame_ms += up - t0;
+        t->first_frame_cpu_ms += tui_cpu_ms();
+    }
     frames += after_paint(s, io, c, t);
     plan_bg_start(s); /* the planner by a worker: keys do not wait for it */
     while (!stop && !(max_frames > 0 && frames >= max_frames)) {
@@ -585,7 +585,7 @@ int tui_run(TuiState *s, TuiIO *io, int max_frames, TuiTimings *t)
         double k0;
         TuiViewId was = s->view;
         unsigned f = next_key(s, io, &stop, &k0);
-        double c0 = cpu_ms();
+        double c0 = tui_cpu_ms();
         if (stop)
             break;
         unsigned bg = plan_bg_poll(s); /* the workers' results, without a key */
@@ -595,7 +595,7 @@ int tui_run(TuiState *s, TuiIO *io, int max_frames, TuiTimings *t)
         if (paint_frame(s, io, c, f | bg)) {
             frames++;
             if (f) /* a key's frame, not a worker's result alone */
-                time_frame(t, ms_now() - k0, cpu_ms() - c0);
+                time_frame(t, ms_now() - k0, tui_cpu_ms() - c0);
             frames += after_paint(s, io, c, t);
             time_usage_switch(t, s, was, ms_now() - k0);
         }

@@ -195,6 +195,8 @@ typedef struct TuiIO {
 typedef struct TuiTimings {
     double load_ms;          /* reading the database into the model */
     double first_frame_ms;   /* from tui_state_init's start to the first paint */
+    double first_frame_cpu_ms; /* the same in CPU time of the main thread: the caller sets
+                                  -tui_cpu_ms() at the start, tui_run adds it at the paint */
     double plan_ms;          /* from the first frame to the planner's figures (a worker) */
     double lazy_ms;          /* the slowest load run after a frame (view's after_paint) */
     int usage_switched;      /* usage_switch_ms is measured */
@@ -245,6 +247,9 @@ void tui_status(TuiState *s, int role, int64_t ms, const char *fmt, ...)
 
 /* Milliseconds of a monotonic clock. */
 int64_t tui_now_ms(void);
+/* CPU time of the calling thread, ms: what a frame cost, whatever else
+ * the machine runs. */
+double tui_cpu_ms(void);
 
 /* A key script standing in for the terminal (headless mode): keys as
  * tui_key_parse reads them, a fixed screen size; when cycle is set the
