@@ -12,6 +12,7 @@
 #include "data/store_tui.h"
 #include "tui/app.h"
 #include "tui/term.h"
+#include "tui/usage_bg.h"
 
 typedef struct TuiOpts {
     const char *scenario;
@@ -83,20 +84,31 @@ static int cmp_double(const void *a, const void *b)
 static void print_timings(const TuiOpts *o, TuiTimings *t, int frames)
 {
     printf("capplan tui: headless %dx%d, %d frames\n", o->w, o->h, frames);
-    printf("load %.1f ms, first frame %.1f ms after start, planner %.1f ms after it\n",
-           t->load_ms, t->first_frame_ms, t->plan_ms);
+    printf("load %.1f ms, first frame %.1f ms after start (CPU %.1f ms), planner %.1f ms after "
+           "it\n",
+           t->load_ms, t->first_frame_ms, t->first_frame_cpu_ms, t->plan_ms);
     if (t->lazy_ms > 0)
-        printf("slowest load after a frame (jobs scan): %.1f ms\n", t->lazy_ms);
+        printf("slowest load after a frame: %.1f ms\n", t->lazy_ms);
+    if (t->usage_switched)
+        printf("usage: first switch to the Usage view %.1f ms (key to frame)\n",
+               t->usage_switch_ms);
     if (t->nframes == 0)
         return;
-    qsort(t->frame_ms, (size_t)t->nframes, sizeof *t->frame_ms, cmp_double);
     double sum = 0;
     for (int i = 0; i < t->nframes; i++)
         sum += t->frame_ms[i];
-    int p95 = (int)ceil(0.95 * t->nframes) - 1;
-    printf("redraw after a key: median %.2f ms, mean %.2f ms, p95 %.2f ms, max %.2f ms\n",
-           t->frame_ms[t->nframes / 2], sum / t->nframes, t->frame_ms[p95 < 0 ? 0 : p95],
+    qsort(t->frame_ms, (size_t)t->nframes, sizeof *t->frame_ms, cmp_double);
+    qsort(t->frame_cpu_ms, (size_t)t->nframes, sizeof *t->frame_cpu_ms, cmp_double);
+    int p95 = (int)ceil(0.95 * t->nframes) - 1, p99 = (int)ceil(0.99 * t->nframes) - 1;
+    p95 = p95 < 0 ? 0 : p95;
+    p99 = p99 < 0 ? 0 : p99;
+    printf("redraw after a key: median %.2f ms, mean %.2f ms, p95 %.2f ms, p99 %.2f ms, "
+           "max %.2f ms (wall)\n",
+           t->frame_ms[t->nframes / 2], sum / t->nframes, t->frame_ms[p95], t->frame_ms[p99],
            t->frame_ms[t->nframes - 1]);
+    printf("redraw after a key, CPU time: median %.2f ms, p95 %.2f ms, p99 %.2f ms, max %.2f ms\n",
+           t->frame_cpu_ms[t->nframes / 2], t->frame_cpu_ms[p95], t->frame_cpu_ms[p99],
+           t->frame_cpu_ms[t->nframes - 1]);
 }
 
 /* The last frame as text, one line per row. */
@@ -120,7 +132,12 @@ static int run_headless(TuiState *s, const TuiOpts *o, TuiTimings *t)
     tui_script_io(&io, &sc, keys, o->w, o->h, o->iterations > 0);
     s->ascii = o->ascii;
     int frames = tui_run(s, &io, o->iterations, t);
+    int waited = s->usage_state == TUI_USAGE_COMPUTING;
+    usage_bg_wait(s); /* the last frame with the Usage figures, and their time */
     print_timings(o, t, frames);
+    if (s->usage_state == TUI_USAGE_READY || s->usage_state == TUI_USAGE_FAILED)
+        printf("usage: figures computed in the background in %lld ms%s\n",
+               (long long)s->usage_ms, waited ? " (still computing when the keys ended)" : "");
     if (o->dump)
         dump_frame(s);
     return 0;
@@ -197,6 +214,7 @@ static int exec_tui(CliCtx *ctx, int argc, char **argv)
     TuiState s;
     TuiTimings t;
     memset(&t, 0, sizeof t);
+    t.first_frame_cpu_ms = -tui_cpu_ms(); /* tui_run adds the CPU time at the first paint */
     CpErr err = {""};
     if (tui_state_init(&s, st, o.scenario, &err) < 0) {
         tui_state_done(&s);
@@ -216,7 +234,7 @@ static int exec_tui(CliCtx *ctx, int argc, char **argv)
     t.load_ms = elapsed_ms(&t0);
     t.first_frame_ms = t.load_ms;
     int rc = headless ? run_headless(&s, &o, &t) : run_terminal(&s, &o);
-    free(t.frame_ms);
+    tui_timings_free(&t);
     tui_state_done(&s);
     if (headless)
         close_copy(st, copy);

@@ -4,20 +4,22 @@
 #include "data/store_fault.h"
 
 #include <sqlite3.h>
+#include <stdatomic.h>
 
 #include "data/store.h"
 
-static int fault;                           /* STORE_FAULT_* seen in this process */
+static atomic_int fault; /* STORE_FAULT_* seen in this process (any thread: the dashboard's worker) */
 static void (*wait_notice)(const char *path); /* told once per wait, or NULL */
 static int lock_timeout_s = STORE_LOCK_TIMEOUT_S;
 
 void store_fault_note(int code)
 {
     code &= 0xff;
+    int locked = STORE_FAULT_NONE;
     if (code == SQLITE_CORRUPT || code == SQLITE_NOTADB)
-        fault = STORE_FAULT_CORRUPT;
-    else if ((code == SQLITE_BUSY || code == SQLITE_LOCKED) && fault != STORE_FAULT_CORRUPT)
-        fault = STORE_FAULT_LOCKED;
+        atomic_store(&fault, STORE_FAULT_CORRUPT);
+    else if (code == SQLITE_BUSY || code == SQLITE_LOCKED) /* never over CORRUPT */
+        atomic_compare_exchange_strong(&fault, &locked, STORE_FAULT_LOCKED);
 }
 
 static void on_sqlite_log(void *ctx, int code, const char *msg)
@@ -43,7 +45,7 @@ void store_wait_notice(void (*notice)(const char *path))
 
 int store_fault(void)
 {
-    return fault;
+    return atomic_load(&fault);
 }
 
 int store_lock_timeout(void)

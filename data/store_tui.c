@@ -716,6 +716,21 @@ void store_tui_jobs_free(StoreTuiJob *v, size_t n)
     free(v);
 }
 
+Store *store_tui_second(Store *st, CpErr *err)
+{
+    const char *path = sqlite3_db_filename(store_db(st), "main");
+    if (!path || !path[0]) {
+        err->msg[0] = '\0';
+        return NULL;
+    }
+    return store_open_read(path, err);
+}
+
+void store_tui_interrupt(Store *st)
+{
+    sqlite3_interrupt(store_db(st));
+}
+
 /* Page by page (the backup API), not VACUUM INTO: pages are copied as
  * they are, so a corrupt one reaches the copy and the dashboard says so
  * when it reads it, as over the original (VACUUM reads every row first

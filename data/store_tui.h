@@ -183,6 +183,15 @@ int store_tui_last_scenario(Store *st, char *out, size_t n, CpErr *err);
 /* Remember name as the scenario shown last. */
 int store_tui_set_last_scenario(Store *st, const char *name, CpErr *err);
 
+/* A second connection to st's database file, for another thread (SQLite
+ * connections are not shared between threads here: each opens its own).
+ * NULL with err->msg "" when st has no file (in memory, temporary), NULL
+ * with err when it cannot be opened. Caller closes with store_close. */
+Store *store_tui_second(Store *st, CpErr *err);
+/* Make the statement st runs now return an error soon (SQLITE_INTERRUPT):
+ * callable from another thread while st is open. */
+void store_tui_interrupt(Store *st);
+
 /* Copy the whole database into path (an empty or absent file), for a run
  * that must not change the original (the headless --bench-keys). */
 int store_tui_copy(Store *st, const char *path, CpErr *err);

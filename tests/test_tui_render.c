@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -23,6 +24,7 @@
 #include "data/fields.h"
 #include "data/plan_explain.h"
 #include "data/store.h"
+#include "data/store_policy.h"
 #include "data/store_tui.h"
 #include "tui/app.h"
 #include "tui/canvas.h"
@@ -31,6 +33,9 @@
 #include "tui/lineedit.h"
 #include "tui/model.h"
 #include "tui/plan.h"
+#include "tui/jobs_bg.h"
+#include "tui/plan_bg.h"
+#include "tui/usage_bg.h"
 #include "tui/view.h"
 
 #define MONTHS 24 /* 2023-01 .. 2024-12 */
@@ -981,11 +986,130 @@ static void test_headless_loop(void **state)
     tui_script_io(&io, &sc, "1234567<Tab>jjkk<PgDn><Home>2s/a<Enter><Esc>?<Esc>q", 80, 24, 0);
     assert_true(tui_run(&f->s, &io, 0, &t) > 10);
     assert_true(t.nframes > 10);
-    free(t.frame_ms);
+    tui_timings_free(&t);
     memset(&t, 0, sizeof t);
     tui_script_io(&io, &sc, "1234567", 100, 30, 1);
     assert_true(tui_run(&f->s, &io, 50, &t) >= 50);
-    free(t.frame_ms);
+    tui_timings_free(&t);
+}
+
+/* The Usage view's figures from a worker thread (issue 16): while it runs
+ * the view says so and keys work; its figures are those of the same calls
+ * made in place (store_tui_scan, store_policy_panel); stopping it at once
+ * or while it runs leaves nothing behind (ASan, TSan). */
+static void test_usage_background(void **state)
+{
+    (void)state;
+    ProjFix *f = proj_open();
+    f->s.view = TUI_V_USAGE;
+    usage_bg_start(&f->s);
+    assert_int_equal(f->s.usage_state, TUI_USAGE_COMPUTING); /* a file: a thread */
+    assert_non_null(f->s.usage_bg);
+    usage_bg_start(&f->s); /* once */
+    proj_render(f, 100, 30);
+    assert_true(proj_find(f, "computing usage\xe2\x80\xa6") >= 0 || f->s.usage_bg == NULL);
+    assert_int_equal(tui_dispatch(&f->s, '1') & TUI_RECALC, TUI_RECALC); /* keys work */
+    assert_int_equal(f->s.view, TUI_V_OVERVIEW);
+    f->s.view = TUI_V_USAGE;
+    usage_bg_wait(&f->s);
+    assert_null(f->s.usage_bg);
+    assert_int_equal(f->s.usage_state, TUI_USAGE_READY);
+    assert_int_equal(f->s.model->heat_loaded, 1);
+    assert_int_equal(usage_bg_poll(&f->s), 0); /* nothing more to take */
+    /* The same figures as the calls in place. */
+    StoreTuiScan scan;
+    CpErr err = {""};
+    assert_int_equal(store_tui_scan(f->st, tui_model_heat_since(f->s.model), &scan, &err), 0);
+    TuiModel *m = f->s.model;
+    double heat[168];
+    memcpy(heat, m->heat, sizeof heat);
+    m->heat_loaded = 0;
+    tui_model_set_scan(m, &scan);
+    assert_memory_equal(heat, m->heat, sizeof heat);
+    assert_true(scan.attempts > 1000);
+    store_tui_scan_free(&scan);
+    StorePolicyPanel panel;
+    assert_int_equal(store_policy_panel(f->st, "base", &panel, &err), 0);
+    assert_non_null(f->s.policy);
+    assert_int_equal(f->s.policy->nyears, panel.nyears);
+    for (int i = 0; i < panel.nyears; i++)
+        assert_true(f->s.policy->kwh[i] == panel.kwh[i] && f->s.policy->kg[i] == panel.kg[i]);
+    proj_render(f, 100, 30);
+    assert_int_equal(proj_find(f, "computing usage"), -1);
+    assert_true(proj_find(f, "GPUs, 12 months") >= 0);
+    /* Stopped at once, and again while it runs: no thread, no leak. */
+    f->s.usage_state = TUI_USAGE_NONE;
+    usage_bg_start(&f->s);
+    usage_bg_stop(&f->s);
+    assert_null(f->s.usage_bg);
+    assert_int_equal(f->s.usage_state, TUI_USAGE_NONE);
+    usage_bg_start(&f->s);
+    struct timespec ts = {0, 30 * 1000000L};
+    nanosleep(&ts, NULL);
+    usage_bg_stop(&f->s);
+    assert_null(f->s.usage_bg);
+    /* A member's jobs (a scan) are read in the background too: the same
+     * rows as the call in place; a second read stops the first. */
+    int u = 0;
+    for (int i = 1; i < f->s.model->nusers; i++)
+        if (f->s.model->users[i].gpu_h > f->s.model->users[u].gpu_h)
+            u = i;
+    assert_int_equal(jobs_bg_start(&f->s, u, 50), 0);
+    assert_int_equal(jobs_bg_member(&f->s), u);
+    assert_int_equal(jobs_bg_start(&f->s, u, 50), 0); /* stops the first */
+    assert_int_equal(jobs_bg_wait(&f->s), TUI_RECALC | TUI_REDRAW);
+    assert_int_equal(jobs_bg_member(&f->s), -1);
+    assert_int_equal(f->s.jobs_user, u);
+    StoreTuiJob *jobs;
+    size_t nj;
+    assert_int_equal(store_tui_user_jobs(f->st, f->s.model->users[u].name, 0, 50, &jobs, &nj, &err), 0);
+    assert_int_equal((size_t)f->s.njobs, nj);
+    assert_true(nj > 10); /* the busiest user: rows to compare */
+    for (size_t i = 0; i < nj; i++)
+        assert_string_equal(f->s.jobs[i].job_id, jobs[i].job_id);
+    store_tui_jobs_free(jobs, nj);
+    assert_int_equal(jobs_bg_start(&f->s, u, 50), 0);
+    jobs_bg_stop(&f->s);
+    assert_int_equal(jobs_bg_member(&f->s), -1);
+    assert_int_equal(jobs_bg_start(&f->s, u, 50), 0); /* left running: tui_state_done stops it */
+    /* A reload starts it again for the new model; quitting stops it. */
+    assert_int_equal(tui_state_reload(&f->s, &err), 0);
+    assert_true(f->s.usage_state == TUI_USAGE_COMPUTING || f->s.usage_state == TUI_USAGE_READY);
+    /* The planner read by a worker: the same need per group as read in
+     * place; the title says it is being read until it is in; stopped
+     * while it runs, nothing is left. */
+    TuiState s2;
+    assert_int_equal(tui_state_init(&s2, f->st, "base", &err), 0);
+    assert_int_equal(s2.plan_pending, 1);
+    plan_bg_start(&s2);
+    assert_non_null(s2.plan_bg);
+    s2.w = 100;
+    s2.h = 30;
+    canvas_resize(f->c, 100, 30);
+    tui_render(&s2, f->c);
+    assert_non_null(strstr(canvas_row(f->c, 0, f->row, sizeof f->row), "reading the planner"));
+    assert_int_equal(tui_dispatch(&s2, '2') & TUI_RECALC, TUI_RECALC); /* keys work */
+    assert_int_equal(plan_bg_wait(&s2), TUI_RECALC | TUI_REDRAW);
+    assert_non_null(s2.plan);
+    assert_int_equal(s2.plan_pending, 0);
+    assert_int_equal(s2.model->ngroups, f->s.model->ngroups);
+    int compared = 0;
+    for (int g = 0; g < s2.model->ngroups; g++) {
+        double a = s2.model->groups[g].demand_next, b = f->s.model->groups[g].demand_next;
+        assert_true((isnan(a) && isnan(b)) || a == b);
+        compared += !isnan(a);
+    }
+    assert_true(compared > 5);
+    tui_render(&s2, f->c);
+    assert_null(strstr(canvas_row(f->c, 0, f->row, sizeof f->row), "reading the planner"));
+    tui_state_done(&s2);
+    assert_int_equal(tui_state_init(&s2, f->st, "base", &err), 0);
+    plan_bg_start(&s2);
+    plan_bg_stop(&s2);
+    assert_null(s2.plan_bg);
+    assert_null(s2.plan);
+    tui_state_done(&s2);
+    proj_close(f); /* tui_state_done stops the worker */
 }
 
 int main(void)
@@ -1018,6 +1142,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_fbar_80, setup, teardown),
         cmocka_unit_test_setup_teardown(test_headless_loop, setup, teardown),
         cmocka_unit_test(test_projection_view),
+        cmocka_unit_test(test_usage_background),
     };
     return cmocka_run_group_tests_name("tui_render", tests, NULL, NULL);
 }

@@ -17,10 +17,13 @@
 #include "tui/compare.h"
 #include "tui/fmt.h"
 #include "tui/help.h"
+#include "tui/jobs_bg.h"
 #include "tui/keys.h"
 #include "tui/lineedit.h"
 #include "tui/plan.h"
+#include "tui/plan_bg.h"
 #include "tui/undo.h"
+#include "tui/usage_bg.h"
 #include "tui/view.h"
 
 #define STATUS_MS 4000
@@ -107,13 +110,14 @@ void tui_state_load_plan(TuiState *s)
     s->plan_pending = 0;
     CpErr err = {""};
     s->plan = tui_plan_open(s->store, s->model, s->scenario, &err);
-    s->research = tui_research_open(s->store);
+    s->research = tui_research_open(s->store, s->plan ? tui_plan_plan(s->plan) : NULL);
     if (!s->plan && err.msg[0])
         tui_status(s, CV_WARN, 8000, "planner: %s", err.msg);
 }
 
 static void free_jobs(TuiState *s)
 {
+    jobs_bg_stop(s);
     store_tui_jobs_free(s->jobs, (size_t)s->njobs);
     s->jobs = NULL;
     s->njobs = 0;
@@ -122,6 +126,9 @@ static void free_jobs(TuiState *s)
 
 void tui_state_done(TuiState *s)
 {
+    plan_bg_stop(s);
+    usage_bg_stop(s);
+    free(s->policy);
     for (int v = 0; v < TUI_V_COUNT; v++)
         free(s->cur[v].idx);
     free(s->jobs_cur.idx);
@@ -145,11 +152,11 @@ int tui_state_reload(TuiState *s, CpErr *err)
     TuiModel *m = load_model(s->store, err);
     if (!m)
         return -1;
-    int heat = s->model->heat_loaded;
+    usage_bg_stop(s); /* its figures are the old model's */
     tui_model_free(s->model);
     s->model = m;
-    if (heat)
-        m->heat_loaded = 0; /* loaded again when shown */
+    s->usage_state = TUI_USAGE_NONE;
+    usage_bg_start(s); /* again, in the background */
     s->group = group[0] ? tui_model_group_find(m, group) : -1;
     s->member = -1;
     free_jobs(s);
@@ -187,9 +194,16 @@ static void render_title(const TuiState *s, Canvas *c)
     snprintf(buf, sizeof buf, "capplan \xc2\xb7 %s \xc2\xb7 scenario %s", tui_view(s->view)->name,
              s->scenario);
     int used = canvas_text(c, 0, 0, c->w, CV_TITLE | CV_BOLD, buf);
-    snprintf(buf, sizeof buf, "%s%s..%s ", s->redact ? "[presentation] " : "",
+    /* At the right: the planner while a worker reads it, then the months
+     * (left out first when the width is short). */
+    const char *pending = s->plan_pending && s->store ? "reading the planner\xe2\x80\xa6 " : "";
+    snprintf(buf, sizeof buf, "%s%s%s..%s ", pending, s->redact ? "[presentation] " : "",
              fmt_month(m->m0, m0, sizeof m0), fmt_month(m->ref_month, m1, sizeof m1));
     int rw = canvas_width(c, buf);
+    if (used + rw + 2 > c->w && pending[0]) {
+        snprintf(buf, sizeof buf, "%s", pending);
+        rw = canvas_width(c, buf);
+    }
     if (used + rw + 2 <= c->w)
         canvas_text(c, c->w - rw, 0, rw, CV_TITLE, buf);
 }
@@ -424,24 +438,46 @@ unsigned tui_dispatch(TuiState *s, int key)
     return f ? f : 0;
 }
 
-static void time_frame(TuiTimings *t, double ms)
+double tui_cpu_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static void time_frame(TuiTimings *t, double ms, double cpu)
 {
     if (!t)
         return;
     if (t->nframes == t->capframes) {
         t->capframes = t->capframes ? t->capframes * 2 : 256;
         t->frame_ms = xrealloc(t->frame_ms, (size_t)t->capframes * sizeof *t->frame_ms);
+        t->frame_cpu_ms =
+            xrealloc(t->frame_cpu_ms, (size_t)t->capframes * sizeof *t->frame_cpu_ms);
     }
+    t->frame_cpu_ms[t->nframes] = cpu;
     t->frame_ms[t->nframes++] = ms;
 }
 
-/* Milliseconds until the status message expires, -1: none showing. */
-static int status_wait(const TuiState *s)
+void tui_timings_free(TuiTimings *t)
 {
-    if (!s->status_until)
-        return -1;
-    int64_t left = s->status_until - tui_now_ms();
-    return left > 0 ? (int)left : 0;
+    free(t->frame_ms);
+    free(t->frame_cpu_ms);
+    t->frame_ms = t->frame_cpu_ms = NULL;
+    t->nframes = t->capframes = 0;
+}
+
+/* Milliseconds to wait for a key: until the status message expires, at
+ * most USAGE_BG_POLL_MS while a worker runs (its result shows without a
+ * key); -1: no limit. */
+static int key_wait(const TuiState *s)
+{
+    int64_t left = s->status_until ? s->status_until - tui_now_ms() : -1;
+    if (s->status_until && left < 0)
+        left = 0;
+    if ((s->usage_bg || s->jobs_bg || s->plan_bg) && (left < 0 || left > USAGE_BG_POLL_MS))
+        left = USAGE_BG_POLL_MS;
+    return (int)left;
 }
 
 static double ms_now(void)
@@ -478,7 +514,7 @@ static int paint_frame(TuiState *s, TuiIO *io, Canvas *c, unsigned flags)
  * expiring, a resize). Returns the flags to act on, or sets *stop. */
 static unsigned next_key(TuiState *s, TuiIO *io, int *stop, double *key_at)
 {
-    int key = io->read_key(io, status_wait(s), s);
+    int key = io->read_key(io, key_wait(s), s);
     *key_at = ms_now();
     if (key == TUI_KEY_EOF) {
         *stop = 1;
@@ -515,31 +551,53 @@ static int after_paint(TuiState *s, TuiIO *io, Canvas *c, TuiTimings *t)
     return n;
 }
 
+/* The first key that brings the Usage view up: how long its frame took. */
+static void time_usage_switch(TuiTimings *t, const TuiState *s, TuiViewId was, double ms)
+{
+    if (t && !t->usage_switched && was != TUI_V_USAGE && s->view == TUI_V_USAGE) {
+        t->usage_switched = 1;
+        t->usage_switch_ms = ms;
+    }
+}
+
 int tui_run(TuiState *s, TuiIO *io, int max_frames, TuiTimings *t)
 {
     io->size(io, &s->w, &s->h);
     Canvas *c = canvas_new(s->w, s->h);
     double t0 = ms_now();
     int frames = paint_frame(s, io, c, TUI_RECALC | TUI_REDRAW), stop = 0;
-    if (t)
-        t->first_frame_ms += ms_now() - t0;
-    frames += after_paint(s, io, c, t);
-    if (s->plan_pending) { /* after the first frame: the screen is up at once */
-        double p0 = ms_now();
-        tui_state_load_plan(s);
-        frames += paint_frame(s, io, c, TUI_RECALC | TUI_REDRAW);
-        if (t)
-            t->plan_ms = ms_now() - p0;
+    double up = ms_now();
+    if (t) {
+        t->first_frame_ms += up - t0;
+        t->first_frame_cpu_ms += tui_cpu_ms();
     }
+    frames += after_paint(s, io, c, t);
+    plan_bg_start(s); /* the planner by a worker: keys do not wait for it */
     while (!stop && !(max_frames > 0 && frames >= max_frames)) {
+        if (io->sync_bg && (s->plan_bg || s->jobs_bg)) {
+            unsigned w = plan_bg_wait(s);
+            if (w && t)
+                t->plan_ms = ms_now() - up;
+            frames += paint_frame(s, io, c, w | jobs_bg_wait(s));
+        }
+        if (!s->plan_pending) /* the Usage figures once the planner is in */
+            usage_bg_start(s);
         double k0;
+        TuiViewId was = s->view;
         unsigned f = next_key(s, io, &stop, &k0);
+        double c0 = tui_cpu_ms();
         if (stop)
             break;
-        if (paint_frame(s, io, c, f)) {
+        unsigned bg = plan_bg_poll(s); /* the workers' results, without a key */
+        if (bg && t)
+            t->plan_ms = ms_now() - up;
+        bg |= usage_bg_poll(s) | jobs_bg_poll(s);
+        if (paint_frame(s, io, c, f | bg)) {
             frames++;
-            time_frame(t, ms_now() - k0);
+            if (f) /* a key's frame, not a worker's result alone */
+                time_frame(t, ms_now() - k0, tui_cpu_ms() - c0);
             frames += after_paint(s, io, c, t);
+            time_usage_switch(t, s, was, ms_now() - k0);
         }
     }
     canvas_free(c);
@@ -584,6 +642,7 @@ void tui_script_io(TuiIO *io, TuiScript *sc, const char *keys, int w, int h, int
     io->paint = script_paint;
     io->size = script_size;
     io->ctx = sc;
+    io->sync_bg = 1;
 }
 
 const TuiView *tui_view(TuiViewId id)

@@ -23,6 +23,10 @@
 
 typedef struct Store Store;
 typedef struct TuiPlan TuiPlan;
+typedef struct UsageBg UsageBg;
+typedef struct JobsBg JobsBg;
+typedef struct PlanBg PlanBg;
+typedef struct StorePolicyPanel StorePolicyPanel;
 typedef struct TuiCompare TuiCompare;
 
 /* What an action asks of the loop. */
@@ -95,6 +99,14 @@ typedef struct TuiPrompt {
 
 #define TUI_MEETING_KEY "meeting"
 
+/* The Usage view's figures from the jobs (tui/usage_bg.h). */
+typedef enum TuiUsageState {
+    TUI_USAGE_NONE,      /* not started (no store, or stopped) */
+    TUI_USAGE_COMPUTING, /* a worker thread computes them */
+    TUI_USAGE_READY,     /* in the model (heat_loaded) and in policy */
+    TUI_USAGE_FAILED     /* not available: usage_err says why */
+} TuiUsageState;
+
 /* One accepted edit of this session, so that u can take it back and C-r
  * make it again (tui/undo.h). */
 typedef enum TuiUndoKind { TUI_U_STATED, TUI_U_NOTE, TUI_U_PARAM, TUI_U_MEETING } TuiUndoKind;
@@ -120,6 +132,7 @@ typedef struct TuiState {
     Store *store;            /* borrowed; NULL in unit tests (nothing loads or saves) */
     TuiPlan *plan;           /* the planner's scenario state, NULL when unavailable */
     int plan_pending;        /* the planner is read after the first frame */
+    PlanBg *plan_bg;         /* by a worker (tui/plan_bg.h), NULL none */
     char scenario[64];
     TuiViewId view;
     TuiViewId back[TUI_BACK_MAX];
@@ -154,7 +167,14 @@ typedef struct TuiState {
     StoreTuiJob *jobs;
     int njobs;
     int jobs_user;           /* whose jobs are loaded, -1 none */
+    JobsBg *jobs_bg;         /* their read in the background (tui/jobs_bg.h), NULL none */
     struct Research *research; /* who does what research (tui/research.h), NULL: none */
+    UsageBg *usage_bg;       /* the worker computing the Usage figures, NULL: none (owned) */
+    TuiUsageState usage_state;
+    int64_t usage_t0;        /* ms (tui_now_ms) the worker started */
+    int64_t usage_ms;        /* how long the worker took (READY, FAILED) */
+    char usage_err[200];     /* FAILED: why */
+    StorePolicyPanel *policy; /* energy and fair-share panel, NULL: not computed (owned) */
 } TuiState;
 
 /* The terminal, or a script standing in for it. */
@@ -166,17 +186,29 @@ typedef struct TuiIO {
     /* The screen size now. */
     void (*size)(struct TuiIO *io, int *w, int *h);
     void *ctx;
+    int sync_bg;   /* 1: the planner and a member's jobs, read in the background, are
+                      waited for before the next key, so that a script's keys act on what
+                      a person would have waited to see (the headless mode) */
 } TuiIO;
 
 /* Per-frame timings, filled by tui_run when not NULL. */
 typedef struct TuiTimings {
     double load_ms;          /* reading the database into the model */
     double first_frame_ms;   /* from tui_state_init's start to the first paint */
-    double plan_ms;          /* reading the planner after the first frame */
+    double first_frame_cpu_ms; /* the same in CPU time of the main thread: the caller sets
+                                  -tui_cpu_ms() at the start, tui_run adds it at the paint */
+    double plan_ms;          /* from the first frame to the planner's figures (a worker) */
     double lazy_ms;          /* the slowest load run after a frame (view's after_paint) */
+    int usage_switched;      /* usage_switch_ms is measured */
+    double usage_switch_ms;  /* the first key to the Usage view: to its frame on the screen */
     double *frame_ms;        /* each later frame: dispatch + recalc + render + paint */
+    double *frame_cpu_ms;    /* the same frames' CPU time (this thread; a loaded machine's
+                                waits left out) */
     int nframes, capframes;
 } TuiTimings;
+
+/* Free what tui_run put into t (its frame arrays). */
+void tui_timings_free(TuiTimings *t);
 
 /* Set up s: load the model from st (may be NULL: s->model must then be set
  * by the caller before tui_run), open scenario (NULL: "base"). -1 with err
@@ -215,6 +247,9 @@ void tui_status(TuiState *s, int role, int64_t ms, const char *fmt, ...)
 
 /* Milliseconds of a monotonic clock. */
 int64_t tui_now_ms(void);
+/* CPU time of the calling thread, ms: what a frame cost, whatever else
+ * the machine runs. */
+double tui_cpu_ms(void);
 
 /* A key script standing in for the terminal (headless mode): keys as
  * tui_key_parse reads them, a fixed screen size; when cycle is set the

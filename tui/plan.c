@@ -179,11 +179,20 @@ static void fill_model(TuiPlan *p)
 TuiPlan *tui_plan_open(Store *st, TuiModel *m, const char *scenario, CpErr *err)
 {
     err->msg[0] = '\0';
+    Plan *plan = tui_plan_build(st, err);
+    return plan ? tui_plan_from(st, m, scenario, plan, err) : NULL;
+}
+
+Plan *tui_plan_build(Store *st, CpErr *err)
+{
     PlanOpts o;
     memset(&o, 0, sizeof o);
-    Plan *plan = plan_build(st, &o, err);
-    if (!plan)
-        return NULL;
+    return plan_build(st, &o, err);
+}
+
+TuiPlan *tui_plan_from(Store *st, TuiModel *m, const char *scenario, Plan *plan, CpErr *err)
+{
+    err->msg[0] = '\0';
     if (plan->nusers == 0 || plan->ngroups == 0 || !plan->model) {
         plan_free(plan);
         return NULL; /* nothing to plan from: err stays empty */
@@ -364,7 +373,9 @@ int tui_plan_set(TuiState *s, const char *key, int g, double value, const char *
 {
     TuiPlan *p = s->plan;
     if (!p)
-        return cp_err_set(err, "the planner is not available");
+        return cp_err_set(err, s->plan_pending ? "the planner is still being read: again in a "
+                                                 "moment"
+                                               : "the planner is not available");
     if (strcmp(p->scenario, "base") == 0)
         return cp_err_set(err, "base holds the measured values: 7 then N makes a scenario");
     int gk = projection_key_takes_group(key), kept;
@@ -507,7 +518,8 @@ unsigned tui_plan_switch(TuiState *s, const char *name)
 {
     TuiPlan *p = s->plan;
     if (!p) {
-        tui_status(s, CV_WARN, 0, "the planner is not available: scenario not switched");
+        tui_status(s, CV_WARN, 0, "%s: scenario not switched",
+                   s->plan_pending ? "the planner is still being read" : "the planner is not available");
         return TUI_REDRAW;
     }
     char old[64];
@@ -535,7 +547,8 @@ unsigned tui_plan_prompt_accept(TuiState *s)
     CpErr err = {""};
     const char *name = s->prompt.text;
     if (!p) {
-        tui_status(s, CV_WARN, 0, "the planner is not available: no scenario made");
+        tui_status(s, CV_WARN, 0, "%s: no scenario made",
+                   s->plan_pending ? "the planner is still being read" : "the planner is not available");
         return TUI_REDRAW;
     }
     if (!name[0] || strcmp(name, "base") == 0 || strlen(name) >= sizeof p->scenario) {

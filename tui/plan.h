@@ -25,6 +25,13 @@
  * database has nothing to plan from (no jobs in the window); NULL with err
  * on a database error. Caller frees with tui_plan_close. */
 TuiPlan *tui_plan_open(Store *st, TuiModel *m, const char *scenario, CpErr *err);
+/* tui_plan_open in two steps, so that the first (the slow one: profiles
+ * and the projection from the jobs) may run in a worker on a connection of
+ * its own (tui/plan_bg.h): the planner's Plan of st (NULL with err), then
+ * the TuiPlan over it for model m (takes plan; NULL, err->msg "", when
+ * there is nothing to plan from). */
+Plan *tui_plan_build(Store *st, CpErr *err);
+TuiPlan *tui_plan_from(Store *st, TuiModel *m, const char *scenario, Plan *plan, CpErr *err);
 void tui_plan_close(TuiPlan *p);
 /* After the model was rebuilt from the database: fill it again. */
 void tui_plan_reload(TuiPlan *p, TuiModel *m);

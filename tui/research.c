@@ -6,16 +6,20 @@
 #include "core/cp.h"
 #include "data/research_run.h"
 
-Research *tui_research_open(Store *st)
+Research *tui_research_open(Store *st, const Plan *plan)
 {
     if (!st)
         return NULL;
     Research *r = xcalloc(1, sizeof *r);
     CpErr err;
-    if (research_build(st, NULL, r, &err) < 0) {
+    ResearchOpts o;
+    research_opts_init(&o);
+    o.plan = plan; /* the profiles the Group view shows; NULL: the saved run's */
+    if (research_build(st, &o, r, &err) < 0) {
         free(r);
         return NULL;
     }
+    r->opts.plan = NULL; /* borrowed for the build only: the plan may go first */
     if (r->data.npapers == 0) {
         research_free(r);
         free(r);

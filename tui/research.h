@@ -3,16 +3,20 @@
 /* tui_research: who does what research in the dashboard (issue 18): the
  * Group view's Research column and its "ask why" list, from the same
  * data/research_run figures as `capplan research`. Loaded once with the
- * planner; no curses here. */
+ * planner, whose compute profiles it is set beside: "R3?" and "R3 runs P2"
+ * speak of the profiles the Group view's Profile column shows, not of a
+ * saved `capplan profile` run that may be older. No curses here. */
 
 #include <stddef.h>
 
 typedef struct Research Research;
 typedef struct Store Store;
+typedef struct Plan Plan;
 
-/* The research figures, or NULL when there are no papers or they cannot
- * be read. Caller frees with tui_research_close. */
-Research *tui_research_open(Store *st);
+/* The research figures against plan's compute profiles (borrowed for the
+ * call; NULL: the latest saved profile run), or NULL when there are no
+ * papers or they cannot be read. Caller frees with tui_research_close. */
+Research *tui_research_open(Store *st, const Plan *plan);
 void tui_research_close(Research *r);
 
 /* user's research cluster as shown: "R3", "R3?" when their compute

@@ -5,6 +5,7 @@
 #include <curses.h>
 #include <langinfo.h>
 #include <locale.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -14,6 +15,11 @@
 
 static int term_active;
 static int term_color;
+static int term_sgr; /* 1: SGR 1006 mouse reports switched on and read here, not by curses */
+
+/* The code curses returns for "\e[<", the start of an SGR mouse report
+ * (above KEY_MAX and the codes curses gives terminfo's extended keys). */
+#define KEY_SGR_MOUSE 0x7e00
 static attr_t role_attr[CV_ROLE_COUNT];
 
 /* Colour pair (foreground, background) per role; -1 = the default. */
@@ -148,6 +154,44 @@ static int map_char(wint_t ch)
     }
 }
 
+/* A number of an SGR report up to its separator (stored in *end); -1
+ * when the report is cut short or not one. */
+static int sgr_number(int *end)
+{
+    int n = 0, digits = 0;
+    for (;;) {
+        wint_t ch;
+        if (get_wch(&ch) != OK)
+            return -1;
+        if (ch >= '0' && ch <= '9' && digits < 6) {
+            n = n * 10 + (int)(ch - '0');
+            digits++;
+            continue;
+        }
+        *end = (int)ch;
+        return digits ? n : -1;
+    }
+}
+
+/* The rest of an SGR mouse report after "\e[<": "B;X;Y" then M (press)
+ * or m (release), columns and rows from 1; mapped as curses' own. */
+static int read_sgr_mouse(TuiState *s)
+{
+    int e1 = 0, e2 = 0, e3 = 0;
+    timeout(50); /* the report is sent at once: its bytes are there */
+    int b = sgr_number(&e1), x = e1 == ';' ? sgr_number(&e2) : -1,
+        y = e2 == ';' ? sgr_number(&e3) : -1;
+    if (b < 0 || x < 1 || y < 1 || (e3 != 'M' && e3 != 'm'))
+        return TUI_KEY_TIMEOUT;
+    s->mouse_x = x - 1;
+    s->mouse_y = y - 1;
+    if (e3 == 'm' || (b & 32)) /* a release or a motion */
+        return TUI_KEY_TIMEOUT;
+    if (b & 64)
+        return (b & 3) == 0 ? TUI_KEY_WHEEL_UP : (b & 3) == 1 ? TUI_KEY_WHEEL_DOWN : TUI_KEY_TIMEOUT;
+    return (b & 3) == 0 ? TUI_KEY_MOUSE : TUI_KEY_TIMEOUT;
+}
+
 static int read_key(TuiIO *io, int timeout_ms, TuiState *s)
 {
     (void)io;
@@ -161,7 +205,53 @@ static int read_key(TuiIO *io, int timeout_ms, TuiState *s)
             return isatty(STDIN_FILENO) ? TUI_KEY_TIMEOUT : TUI_KEY_EOF;
         return TUI_KEY_TIMEOUT;
     }
+    if (rc == KEY_CODE_YES && ch == KEY_SGR_MOUSE)
+        return read_sgr_mouse(s);
     return rc == KEY_CODE_YES ? map_key((int)ch, s) : map_char(ch);
+}
+
+/* A terminfo string capability, "" when absent or not a string. */
+static const char *ti_str(const char *cap)
+{
+    const char *v = tigetstr(cap);
+    return v && v != (const char *)-1 ? v : "";
+}
+
+/* 1 when the terminal speaks xterm's mouse protocol but curses would use
+ * its X10 encoding (which cannot say a column past 223): terminfo's kmous
+ * is xterm's "\e[M" and its XM does not ask for 1006 (tmux-256color,
+ * screen-256color, rxvt-unicode), or TERM names an xterm-compatible
+ * terminal. Not when curses asks for SGR itself (kmous "\e[<": xterm). */
+static int sgr_wanted(void)
+{
+    const char *km = ti_str("kmous"), *xm = ti_str("XM"), *term = getenv("TERM");
+    if (strncmp(km, "\033[<", 3) == 0 || strstr(xm, "1006"))
+        return 0;
+    if (strcmp(km, "\033[M") == 0)
+        return 1;
+    static const char *const xterms[] = {"xterm", "tmux", "screen", "rxvt", "alacritty",
+                                         "kitty", "foot", "wezterm", "vte", "gnome", "konsole"};
+    for (size_t i = 0; term && i < sizeof xterms / sizeof *xterms; i++)
+        if (strncmp(term, xterms[i], strlen(xterms[i])) == 0)
+            return 1;
+    return 0;
+}
+
+/* Mouse: a click (button 1) and the wheel (buttons 4 and 5), in SGR 1006
+ * mode on every xterm-compatible terminal, so that a click past column
+ * 223 of a wide terminal lands. curses asks for it where terminfo says so
+ * (XM, xterm's entry); elsewhere it is switched on here, after curses'
+ * own request, and its reports (\e[<B;X;YM) read by read_sgr_mouse. */
+static void mouse_on(void)
+{
+    mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
+    mouseinterval(0);
+    term_sgr = sgr_wanted();
+    if (!term_sgr)
+        return;
+    define_key("\033[<", KEY_SGR_MOUSE);
+    putp("\033[?1006h");
+    fflush(stdout); /* putp writes through stdio, curses through its own buffer */
 }
 
 static void size(TuiIO *io, int *w, int *h)
@@ -192,16 +282,13 @@ int term_open(TuiIO *io, int *utf8, CpErr *err)
     define_key("\033[7~", KEY_HOME);
     define_key("\033[8~", KEY_END);
     curs_set(0);
-    /* The wheel is buttons 4 and 5. The terminal's XM capability picks the
-     * encoding: xterm's and tmux's (TERM=xterm-256color) ask for SGR 1006,
-     * which reports columns past 223 on wide terminals. */
-    mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
-    mouseinterval(0);
+    mouse_on();
     setup_colors();
     io->read_key = read_key;
     io->paint = paint;
     io->size = size;
     io->ctx = NULL;
+    io->sync_bg = 0; /* a person sees "reading the jobs..." and keys go on */
     return 0;
 }
 
@@ -210,5 +297,10 @@ void term_close(void)
     if (!term_active)
         return;
     term_active = 0;
+    if (term_sgr) {
+        putp("\033[?1006l");
+        fflush(stdout);
+    }
+    term_sgr = 0;
     endwin();
 }

@@ -17,6 +17,7 @@
 #include "tui/fmt.h"
 #include "tui/lineedit.h"
 #include "tui/plan.h"
+#include "tui/jobs_bg.h"
 #include "tui/research.h"
 #include "tui/view.h"
 
@@ -259,26 +260,23 @@ static int default_group(const TuiState *s)
     return best;
 }
 
-/* The member's biggest jobs: a scan of the jobs table, after the frame. */
+/* The member's biggest jobs: a scan of the jobs table, by a worker
+ * (tui/jobs_bg.h) started once the frame is up. */
 static unsigned after_paint(TuiState *s)
 {
-    if (s->member < 0 || s->jobs_user == s->member)
+    if (s->member < 0 || s->jobs_user == s->member || jobs_bg_member(s) == s->member)
         return 0;
     store_tui_jobs_free(s->jobs, (size_t)s->njobs);
     s->jobs = NULL;
     s->njobs = 0;
-    s->jobs_user = s->member;
+    s->jobs_user = -1;
     s->jobs_cur.row = s->jobs_cur.top = 0;
     s->jobs_cur.filter[0] = '\0';
-    if (!s->store)
+    if (!s->store) {
+        s->jobs_user = s->member;
         return TUI_RECALC | TUI_REDRAW;
-    size_t n = 0;
-    CpErr err = {""};
-    if (store_tui_user_jobs(s->store, s->model->users[s->member].name, 0, JOBS_LIMIT, &s->jobs,
-                            &n, &err) < 0)
-        tui_status(s, CV_BAD, 0, "%s", err.msg);
-    s->njobs = (int)n;
-    return TUI_RECALC | TUI_REDRAW;
+    }
+    return jobs_bg_start(s, s->member, JOBS_LIMIT) ? TUI_RECALC | TUI_REDRAW : 0;
 }
 
 static void prepare(TuiState *s)

@@ -140,7 +140,9 @@ static int render_need(const TuiState *s, const TuiCompare *k, Canvas *c, int y,
     if (ny > fit)
         ny = fit;
     canvas_fill(c, 0, row, c->w, ' ', CV_HEAD);
-    canvas_text(c, 1, row, LABEL_W, CV_HEAD | CV_BOLD, "Need, mean GPUs");
+    char head[LABEL_W + 8];
+    snprintf(head, sizeof head, "Need, %s", tui_plan_unit(s->plan)); /* mean a year */
+    canvas_text(c, 1, row, LABEL_W, CV_HEAD | CV_BOLD, head);
     for (int i = 0; i < ny; i++) {
         char t[32];
         snprintf(t, sizeof t, "%d: A -> B", k->year[i]);
@@ -189,7 +191,7 @@ static void render_edit(const TuiState *s, const CmpEdit *e, Canvas *c, int y, i
     if (isnan(e->effect))
         snprintf(eff, sizeof eff, "-");
     else
-        snprintf(eff, sizeof eff, "%+.1f GPUs", e->effect);
+        snprintf(eff, sizeof eff, "%+.1f %s", e->effect, tui_plan_unit(s->plan));
     canvas_textf(c, 1, y, c->w - 2, CV_EDITED, "%s%s%s: %s%s -> %s%s \xc2\xb7 next year %s",
                  e->key, group[0] ? " @ " : "", group, va, e->edited_a ? "" : " (measured)", vb,
                  e->edited_b ? "" : " (measured)", eff);
@@ -209,8 +211,8 @@ static void render_compare(const TuiState *s, Canvas *c, int y, int h)
         return;
     double d = k->ny > 0 ? k->need[1][0] - k->need[0][0] : NAN;
     canvas_textf(c, 1, y, c->w - 2, CV_BOLD,
-                 "A %s against B %s: %d parameter%s, need next year %+.1f GPUs%s", k->a, k->b,
-                 k->nedits, k->nedits == 1 ? " differs" : "s differ", d,
+                 "A %s against B %s: %d parameter%s, need next year %+.1f %s%s", k->a, k->b,
+                 k->nedits, k->nedits == 1 ? " differs" : "s differ", d, tui_plan_unit(s->plan),
                  s->cmp_picking ? " \xc2\xb7 c on a second scenario" : " \xc2\xb7 c picks two");
     int used = render_need(s, k, c, y + 1, h - 1);
     int row = y + 1 + used;
@@ -234,9 +236,11 @@ static void render_compare(const TuiState *s, Canvas *c, int y, int h)
 static void render(const TuiState *s, Canvas *c, int y, int h, TuiFrame *f)
 {
     canvas_textf(c, 1, y, c->w - 2, CV_NORMAL, "%s",
-                 s->plan ? "Enter shows the selected scenario \xc2\xb7 N new from the shown one "
-                           "\xc2\xb7 c picks two to compare"
-                         : "the planner is not available in this database: scenarios listed only");
+                 s->plan           ? "Enter shows the selected scenario \xc2\xb7 N new from the shown "
+                                       "one \xc2\xb7 c picks two to compare"
+                 : s->plan_pending ? "reading the planner\xe2\x80\xa6 (scenarios listed meanwhile)"
+                                   : "the planner is not available in this database: scenarios "
+                                     "listed only");
     int n = s_nrows(s) + 1, th = n < h / 3 ? n : h / 3;
     if (th < 3)
         th = 3;

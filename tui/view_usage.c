@@ -3,10 +3,13 @@
  * cluster and month (GPU-hours, GPUs in service, utilisation, jobs, mean
  * wait, events), the hour-of-week heat map of GPUs in use over the last 12
  * months and requested against used resources. The heat map and the
- * efficiency figures scan the jobs table: loaded the first time the view
- * is shown; so is the energy and allocation-policy panel (issue 9: energy
- * and carbon of the last two years, the fair-share state of the groups
- * when allocations are imported), from data/store_policy. */
+ * efficiency figures scan the jobs table, and the energy and
+ * allocation-policy panel (issue 9: energy and carbon of the last two
+ * years, the fair-share state of the groups when allocations are
+ * imported, data/store_policy) reads them through the statistics loader:
+ * all three come from tui/usage_bg's worker thread, started when the
+ * dashboard opens; until they arrive the view says "computing usage..."
+ * and redraws itself when they do (issue 16). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -14,6 +17,7 @@
 #include "data/store_policy.h"
 #include "data/store_tui.h"
 #include "tui/fmt.h"
+#include "tui/usage_bg.h"
 #include "tui/view.h"
 
 #define HEAT_W 31    /* "Mon " + 24 hours + margins */
@@ -112,40 +116,14 @@ static const TuiTable *usage_table(const TuiState *s)
 
 /* ---- loading ---------------------------------------------------------- */
 
-/* The policy panel, computed once per database by after_paint (the model
- * has no slot for it); shown only for the store it was computed from. */
-static StorePolicyPanel policy_panel;
-static const Store *policy_store;
-
-static unsigned load_policy(TuiState *s)
-{
-    CpErr err = {""};
-    policy_store = s->store;
-    if (store_policy_panel(s->store, s->scenario[0] ? s->scenario : NULL, &policy_panel,
-                           &err) < 0) {
-        memset(&policy_panel, 0, sizeof policy_panel);
-        tui_status(s, CV_BAD, 0, "%s", err.msg);
-    }
-    return TUI_REDRAW;
-}
-
-/* The heat map and efficiency figures: a scan of the jobs table, once. */
+/* The figures from the jobs come from tui/usage_bg's worker, started when
+ * the dashboard opens; if it was stopped (a reload), start it again. */
 static unsigned after_paint(TuiState *s)
 {
-    unsigned f = s->store && policy_store != s->store ? load_policy(s) : 0;
-    if (s->model->heat_loaded || !s->store)
-        return f;
-    StoreTuiScan scan;
-    CpErr err = {""};
-    if (store_tui_scan(s->store, tui_model_heat_since(s->model), &scan, &err) < 0) {
-        store_tui_scan_free(&scan);
-        tui_status(s, CV_BAD, 0, "%s", err.msg);
-        s->model->heat_loaded = 1; /* not again */
-        return TUI_REDRAW;
-    }
-    tui_model_set_scan(s->model, &scan);
-    store_tui_scan_free(&scan);
-    return TUI_REDRAW;
+    if (!s->store || s->usage_state != TUI_USAGE_NONE)
+        return 0;
+    usage_bg_start(s);
+    return s->usage_state == TUI_USAGE_COMPUTING ? 0 : TUI_REDRAW;
 }
 
 /* ---- the selected group ----------------------------------------------- */
@@ -274,6 +252,25 @@ static int render_sparks(const TuiState *s, Canvas *c, int y, int w)
     return rows + 2;
 }
 
+/* In place of the heat map while the worker computes it (or why not). */
+static void render_pending(const TuiState *s, Canvas *c, int x, int y, int h)
+{
+    static const char *const computing[] = {
+        "computing usage\xe2\x80\xa6", "the heat map, requested vs used",
+        "and energy read the jobs in", "the background: keys work."};
+    if (!s->store) {
+        canvas_text(c, x, y, HEAT_W - 1, CV_DIM, "not loaded");
+        return;
+    }
+    if (s->usage_state == TUI_USAGE_FAILED) {
+        canvas_text(c, x, y, HEAT_W - 1, CV_BAD, "usage figures not available:");
+        canvas_text(c, x, y + 1, HEAT_W - 1, CV_BAD, s->usage_err);
+        return;
+    }
+    for (int i = 0; i < 4 && i < h; i++)
+        canvas_text(c, x, y + i, HEAT_W - 1, i ? CV_DIM : CV_WARN | CV_BOLD, computing[i]);
+}
+
 /* The hour-of-week heat map (rows Monday..Sunday, columns UTC hours). */
 static void render_heat(const TuiState *s, Canvas *c, int x, int y, int h)
 {
@@ -281,7 +278,7 @@ static void render_heat(const TuiState *s, Canvas *c, int x, int y, int h)
     const TuiModel *m = s->model;
     canvas_text(c, x, y, HEAT_W - 1, CV_BOLD, "GPUs in use by hour (UTC)");
     if (!m->heat_loaded) {
-        canvas_text(c, x, y + 1, HEAT_W - 1, CV_DIM, s->store ? "reading the jobs..." : "not loaded");
+        render_pending(s, c, x, y + 1, h - 1);
         return;
     }
     double max = 0;
@@ -331,9 +328,9 @@ static void render_eff(const TuiState *s, Canvas *c, int x, int y, int h)
 /* Energy and carbon per year; the fair-share state of allocated groups. */
 static void render_policy(const TuiState *s, Canvas *c, int x, int y, int h)
 {
-    const StorePolicyPanel *p = &policy_panel;
+    const StorePolicyPanel *p = s->policy;
     char a[32], b[32];
-    if (h < 2 || !s->store || policy_store != s->store || p->nyears == 0)
+    if (h < 2 || !p || p->nyears == 0)
         return;
     canvas_textf(c, x, y, HEAT_W - 1, CV_BOLD, "Energy (util %s measured)",
                  fmt_pct(p->measured_pct / 100.0, a, sizeof a));

@@ -119,6 +119,7 @@ rm -f "$WORK/tui.rc" "$WORK/tui.err"
 tm -f /dev/null new-session -d -x 170 -y 45 \
     "env LC_ALL=C.UTF-8 TERM=xterm-256color '$CAPPLAN_BIN' --db '$WORK/t.db' tui 2>'$WORK/tui.err'; echo \$? >'$WORK/tui.rc'"
 wait_for "capplan"
+planner_read
 keys 2; wait_for "capplan · Groups"
 keys /; typ fischer-lab; keys Enter
 wait_for "fischer-lab · professor"

@@ -28,6 +28,12 @@ keys 7; wait_for "capplan · Scenarios · scenario base"
 keys g c; wait_for "A = base; select the other scenario and press c"
 keys j c; wait_for "comparing A base with B lean"
 wait_for "A base against B lean: 3 parameters differ"
+# The planner's figures are GPU-eq (GPUs x relative speed), and say so:
+# the header, the title line and every effect; nothing calls them GPUs.
+grep -q "^ Need, GPU-eq  *20[0-9][0-9]: A -> B" "$WORK/screen" || fail "the need's header is not GPU-eq"
+grep -q "A base against B lean: 3 parameters differ, need next year [-+][0-9.]* GPU-eq" \
+    "$WORK/screen" || fail "the title line's need is not in GPU-eq"
+if grep -q "GPUs" "$WORK/screen"; then cat "$WORK/screen"; fail "the comparison calls GPU-eq GPUs"; fi
 # Need by year: A -> B, as the planner computes each.
 a1=$(dj "'%.0f' % d['demand_a'][0]"); b1=$(dj "'%.0f' % d['demand_b'][0]")
 row=$(grep "^ every class " "$WORK/screen")
@@ -43,7 +49,7 @@ i=0
 while [ $i -lt "$n" ]; do
     key=$(dj "d['changes'][$i]['key']"); eff=$(dj "'%+.1f' % d['changes'][$i]['effect'][0]")
     why=$(dj "d['changes'][$i]['reason']"); who=$(dj "d['changes'][$i]['who']")
-    grep -q "^ $key[: @].* · next year $eff GPUs" "$WORK/screen" || fail "$key: effect $eff not shown"
+    grep -q "^ $key[: @].* · next year $eff GPU-eq$" "$WORK/screen" || fail "$key: effect $eff GPU-eq not shown"
     grep -qF "why: $why · $who, $(date -u +%Y-%m-%d)" "$WORK/screen" || fail "$key: why, who, when"
     i=$((i + 1))
 done

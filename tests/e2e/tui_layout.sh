@@ -62,11 +62,21 @@ typ "$(printf '\033[<65;20;10M')"; wait_for "row 4 of 25"
 typ "$(printf '\033[<64;20;10M')"; wait_for "row 1 of 25"
 tui_quit
 
-# 240 columns: a click at column 231 selects the row it is on.
-TUI_W=240 TUI_H=40 tui_start "$DB" --scenario base
-keys 2; wait_for "row 1 of 25"
-hy=$(grep -n "^Group " "$WORK/screen" | head -1 | cut -d: -f1) # 1-based row of the header
-typ "$(printf '\033[<0;231;%dM\033[<0;231;%dm' $((hy + 3)) $((hy + 3)))"
-wait_for "row 3 of 25"
-tui_quit
+# 240 columns: a click at column 231 selects the row it is on; the wheel
+# scrolls. On every xterm-compatible terminal, not only those whose
+# terminfo asks for SGR (xterm-256color): tmux's and screen's entries
+# (kmous \e[M, no XM) get SGR mode from the dashboard itself.
+for term in xterm-256color tmux-256color screen-256color; do
+    infocmp "$term" >/dev/null 2>&1 || { echo "no terminfo for $term: skipped"; continue; }
+    TUI_ENV="TERM=$term" TUI_W=240 TUI_H=40 tui_start "$DB" --scenario base
+    keys 2; wait_for "row 1 of 25"
+    [ "$(tm display -p -t 0 '#{mouse_sgr_flag}')" = 1 ] || fail "TERM=$term: not in SGR mouse mode"
+    hy=$(grep -n "^Group " "$WORK/screen" | head -1 | cut -d: -f1) # 1-based row of the header
+    typ "$(printf '\033[<0;231;%dM\033[<0;231;%dm' $((hy + 3)) $((hy + 3)))"
+    wait_for "row 3 of 25"
+    typ "$(printf '\033[<65;231;10M')"; wait_for "row 6 of 25"
+    typ "$(printf '\033[<64;20;10M')"; wait_for "row 3 of 25"
+    tui_quit
+    [ "$(tm display -p -t 0 '#{mouse_sgr_flag}' 2>/dev/null)" != 1 ] || fail "TERM=$term: SGR left on"
+done
 exit 0
