@@ -152,6 +152,8 @@ int32_t stats_period_of(const Ctx *c, int64_t t);
 void stats_period_bounds(const Ctx *c, int32_t p, int64_t *from, int64_t *to);
 /* Period p's label ("2024-03", "2024", "all") as the text of cell. */
 void stats_put_period(const Ctx *c, StatsTable *t, StatsCell *cell, int32_t p);
+/* Every period from the window's first to its last. Caller frees. */
+int32_t *stats_periods_list(const Ctx *c, size_t *n);
 /* GPU-hours of cluster (NULL: the --cluster one, else all) over [from,
  * to) inside the window. */
 double stats_ctx_capacity(const Ctx *c, const char *cluster, int64_t from, int64_t to);
@@ -162,8 +164,6 @@ extern const char *const stats_gpu_class_name[];
 double stats_job_wait(const StatsJob *j);
 
 /* ---- the kinds' tables and their files ---- */
-/* Every period from the window's first to its last. Caller frees. */
-int32_t *stats_periods_list(const Ctx *c, size_t *n);
 /* Utilisation's last tables: the events (stats_events.c) and the
  * hour-of-week heat maps (stats_heat.c). */
 void stats_events_table(const Ctx *c, StatsReport *r);

@@ -12,26 +12,6 @@
 
 /* ---- utilization ---- */
 
-/* Every period from the window's first to its last. Caller frees. */
-int32_t *stats_periods_list(const Ctx *c, size_t *n)
-{
-    *n = 0;
-    if (c->w1 <= c->w0)
-        return NULL;
-    int32_t first = stats_period_of(c, c->w0), last = stats_period_of(c, c->w1 - 1);
-    size_t cap = 16;
-    int32_t *v = xmalloc(cap * sizeof *v);
-    for (int32_t p = first;;) {
-        if (*n == cap)
-            v = xrealloc(v, (cap *= 2) * sizeof *v);
-        v[(*n)++] = p;
-        if (p >= last || c->o->by == STATS_BY_ALL)
-            break;
-        p = c->o->by == STATS_BY_MONTH ? stats_month_add(p, 1) : p + 1;
-    }
-    return v;
-}
-
 typedef struct UtilAcc {
     double gpu_h, cpu_h, wait_s;
     int64_t jobs, waited;
