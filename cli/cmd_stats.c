@@ -415,7 +415,7 @@ static int exec_stats(CliCtx *ctx, int argc, char **argv)
     if (a.policy)
         return exec_policy(st, &a);
     CpErr err;
-    StoreStatsData *d = store_stats_load(st, stats_kind_needs(a.o.kind), &err);
+    StoreStatsData *d = store_stats_load(st, stats_opts_needs(&a.o), &err);
     if (!d)
         return cli_error("%s", err.msg);
     StatsReport rep;

@@ -52,12 +52,12 @@ static const struct {
     void (*run)(const Ctx *c, StatsReport *r);
 } kinds[STATS_KIND_COUNT] = {
     [STATS_UTILIZATION] = {"utilization",
-                           STATS_NEED_USAGE | STATS_NEED_JOBS | STATS_NEED_ROSTER |
+                           STATS_NEED_USAGE | STATS_NEED_CELLS | STATS_NEED_ROSTER |
                                STATS_NEED_INVENTORY | STATS_NEED_EVENTS,
                            STATS_BY_MONTH, stats_kind_utilization},
-    [STATS_PREEMPTION] = {"preemption", STATS_NEED_JOBS | STATS_NEED_ROSTER, STATS_BY_YEAR,
+    [STATS_PREEMPTION] = {"preemption", STATS_NEED_CELLS | STATS_NEED_ROSTER, STATS_BY_YEAR,
                           stats_kind_preemption},
-    [STATS_WAITS] = {"waits", STATS_NEED_JOBS | STATS_NEED_ROSTER, STATS_BY_YEAR, stats_kind_waits},
+    [STATS_WAITS] = {"waits", STATS_NEED_CELLS | STATS_NEED_ROSTER, STATS_BY_YEAR, stats_kind_waits},
     [STATS_EFFICIENCY] = {"efficiency", STATS_NEED_JOBS | STATS_NEED_ROSTER | STATS_NEED_INVENTORY,
                           STATS_BY_YEAR, stats_kind_efficiency},
     [STATS_DOMAINS] = {"domains", STATS_NEED_USAGE | STATS_NEED_ROSTER, STATS_BY_YEAR,
@@ -87,6 +87,14 @@ const char *stats_kind_name(StatsKind k)
 unsigned stats_kind_needs(StatsKind k)
 {
     return k < STATS_KIND_COUNT ? kinds[k].needs : 0;
+}
+
+unsigned stats_opts_needs(const StatsOpts *o)
+{
+    unsigned n = stats_kind_needs(o->kind);
+    /* the stored histograms and heat map sum every user: a group's own
+     * are made from its attempts */
+    return o->group && (n & STATS_NEED_CELLS) ? n | STATS_NEED_JOBS : n;
 }
 
 StatsBy stats_kind_default_by(StatsKind k)

@@ -192,7 +192,7 @@ int32_t stats_name_id(const StatsNames *n, int32_t id)
     return id > 0 && (size_t)id < n->n ? id : 0;
 }
 
-static int64_t job_anchor(const StatsJob *j)
+int64_t stats_job_anchor(const StatsJob *j)
 {
     return stats_jstart(j) != STATS_TIME_NONE ? stats_jstart(j) : stats_jsub(j);
 }
@@ -214,11 +214,16 @@ void stats_window(const StatsInput *in, int64_t *from, int64_t *to)
         const StatsJob *j = &in->jobs[i];
         int64_t a = stats_jsub(j) != STATS_TIME_NONE ? stats_jsub(j) : stats_jstart(j);
         int64_t e = stats_job_end(j);
-        int64_t b = e != STATS_TIME_NONE ? e : job_anchor(j);
+        int64_t b = e != STATS_TIME_NONE ? e : stats_job_anchor(j);
         if (a != STATS_TIME_NONE && a > 0 && a < lo)
             lo = a;
         if (b != STATS_TIME_NONE && b > hi)
             hi = b;
+    }
+    if (in->njobs == 0 && in->has_cells) {
+        *from = in->win_from;
+        *to = in->win_to < in->win_from ? in->win_from : in->win_to;
+        return;
     }
     for (size_t i = 0; i < in->nusage && in->njobs == 0; i++) {
         int32_t m = in->usage[i].month;
@@ -270,13 +275,67 @@ static void ctx_jobs(Ctx *c)
     c->jkept = xmalloc(n + 1);
     for (size_t i = 0; i < n; i++) {
         const StatsJob *j = &in->jobs[i];
-        int64_t t = job_anchor(j);
+        int64_t t = stats_job_anchor(j);
         c->jmonth[i] = t == STATS_TIME_NONE ? 0 : month_cached(&mc, t);
         int32_t domain;
         roster_who(&c->ro, j->user, j->account, t, &c->jgroup[i], &domain);
         c->jkept[i] = (unsigned char)(t != STATS_TIME_NONE && stats_cluster_kept(c, j->cluster) &&
                                       (c->group < 0 || c->jgroup[i] == c->group));
     }
+}
+
+static int64_t month_mid(int32_t yyyymm);
+
+/* Group of a key's user (with its account) at the middle of its month;
+ * -1 for a key that sums every user. */
+static int32_t key_group(const Ctx *c, const StatsCellKey *k)
+{
+    int32_t g, d;
+    if (k->user < 0)
+        return -1;
+    roster_who(&c->ro, k->user, k->account, month_mid(k->month), &g, &d);
+    return g;
+}
+
+static int key_kept(const Ctx *c, const StatsCellKey *k, int32_t group)
+{
+    return stats_cluster_kept(c, k->cluster) && (c->group < 0 || (group >= 0 && group == c->group));
+}
+
+/* The aggregates: the input's, else made from its jobs (per user, so
+ * that --group applies to every figure); each cell's group and whether
+ * the filters keep it. */
+static void ctx_cells(Ctx *c)
+{
+    const StatsInput *in = c->in;
+    if (in->njobs > 0) {
+        StatsCellsBuild *b = stats_cells_build_new(1);
+        for (size_t i = 0; i < in->njobs; i++)
+            stats_cells_build_job(b, &in->jobs[i]);
+        stats_cells_buf_from(&c->own, b);
+        stats_cells_build_free(b);
+        c->cl = c->own.c;
+        c->has_cells = 1;
+    } else if (in->has_cells) {
+        c->cl = in->cells;
+        c->has_cells = 1;
+    }
+    const StatsCells *cl = &c->cl;
+    c->cgroup = xmalloc((cl->ncells + 1) * sizeof *c->cgroup);
+    c->ckept = xmalloc(cl->ncells + 1);
+    for (size_t i = 0; i < cl->ncells; i++) {
+        c->cgroup[i] = key_group(c, &cl->cells[i].k);
+        c->ckept[i] = (unsigned char)key_kept(c, &cl->cells[i].k, c->cgroup[i]);
+    }
+    c->hkept = xmalloc(cl->nhkeys + 1);
+    c->hgroup = xmalloc((cl->nhkeys + 1) * sizeof *c->hgroup);
+    for (size_t i = 0; i < cl->nhkeys; i++) {
+        c->hgroup[i] = key_group(c, &cl->hkeys[i]);
+        c->hkept[i] = (unsigned char)key_kept(c, &cl->hkeys[i], c->hgroup[i]);
+    }
+    c->heat_kept = xmalloc(cl->nheat + 1);
+    for (size_t i = 0; i < cl->nheat; i++)
+        c->heat_kept[i] = (unsigned char)key_kept(c, &cl->heat[i].k, key_group(c, &cl->heat[i].k));
 }
 
 int stats_inventory_has(const StatsInput *in, const char *cluster)
@@ -312,6 +371,7 @@ int stats_ctx_init(Ctx *c, const StatsInput *in, const StatsOpts *o, CpErr *err)
             return cp_err_set(err, "no group named '%s' in the roster or the accounts", o->group);
     }
     ctx_jobs(c);
+    ctx_cells(c);
     return 0;
 }
 
@@ -324,6 +384,12 @@ void stats_ctx_done(Ctx *c)
     free(c->jmonth);
     free(c->jgroup);
     free(c->jkept);
+    free(c->cgroup);
+    free(c->ckept);
+    free(c->hkept);
+    free(c->hgroup);
+    free(c->heat_kept);
+    stats_cells_buf_done(&c->own);
 }
 
 int stats_cluster_name_kept(const Ctx *c, const char *name)
@@ -468,6 +534,18 @@ int32_t stats_gpu_class(float g)
 }
 
 /* ---- waits and the hour of the week, shared by several kinds ---- */
+
+/* Time from the job's first submission to the end of its final run, for
+ * a completed final attempt; -1 otherwise. */
+double stats_job_tts(const StatsJob *j)
+{
+    int64_t end = stats_job_end(j);
+    if (!(j->flags & STATS_JOB_FINAL) || j->state != STATS_ST_COMPLETED || end == STATS_TIME_NONE ||
+        stats_jsub(j) == STATS_TIME_NONE)
+        return -1;
+    int64_t first = stats_jsub(j) - (j->first_ago > 0 ? j->first_ago : 0);
+    return end >= first ? (double)(end - first) : -1;
+}
 
 /* Seconds the attempt waited, or -1 when it has no wait to count: it
  * never started, its times are unknown or out of order, or it was

@@ -31,7 +31,7 @@ typedef struct EventWin {
     int32_t cluster_id;  /* its id; -1 every cluster, 0 one with no jobs */
     double used[2], wait_s[2];
     int64_t waited[2];
-    DVec waits[2];
+    double p50[2];
 } EventWin;
 
 static int month_in(int32_t m, int32_t from, int32_t to)
@@ -61,6 +61,38 @@ static int event_side(const EventWin *w, int32_t m, int32_t cluster)
     return month_in(m, w->b0, w->b1) ? 0 : month_in(m, w->a0, w->a1) ? 1 : -1;
 }
 
+/* Each side's median wait, from the histograms. */
+static void events_medians(const Ctx *c, EventWin *w, size_t nw)
+{
+    static const double half = 0.5;
+    Agg rows;
+    stats_agg_init(&rows, sizeof(StatsHistAcc));
+    for (size_t e = 0; e < nw; e++)
+        w[e].p50[0] = w[e].p50[1] = NAN;
+    for (size_t i = 0; i < c->cl.nhist && nw > 0; i++) {
+        const StatsHist *h = &c->cl.hist[i];
+        const StatsCellKey *k = &c->cl.hkeys[h->key];
+        if (h->what != STATS_HIST_WAIT || !c->hkept[h->key])
+            continue;
+        for (size_t e = 0; e < nw; e++) {
+            int s = event_side(&w[e], k->month, k->cluster);
+            if (s >= 0)
+                stats_hist_rows_add(&rows, (int32_t)e, s, 0, h);
+        }
+    }
+    size_t *order = stats_agg_order(&rows, NULL, NULL, NULL), cap = 0, n;
+    StatsHistAcc *buf = NULL;
+    for (size_t i = 0; i < rows.n;) {
+        const AggKey *k = &rows.keys[order[i]];
+        double sum;
+        i = stats_hist_rows_run(&rows, order, i, &buf, &cap, &n);
+        stats_hist_quantiles(buf, n, &half, 1, &w[k->period].p50[k->a], &sum);
+    }
+    free(buf);
+    free(order);
+    stats_agg_done(&rows);
+}
+
 static void events_collect(const Ctx *c, EventWin *w, size_t nw)
 {
     const StatsInput *in = c->in;
@@ -74,27 +106,25 @@ static void events_collect(const Ctx *c, EventWin *w, size_t nw)
             if (s < 0)
                 continue;
             w[e].used[s] += u->gpu_hours;
-            if (in->njobs == 0) {
+            if (!c->has_cells) {
                 w[e].wait_s[s] += u->wait_s;
                 w[e].waited[s] += u->waited;
             }
         }
     }
-    for (size_t i = 0; i < in->njobs && nw > 0; i++) {
-        const StatsJob *j = &in->jobs[i];
-        double wt = stats_job_wait(j);
-        if (wt < 0 || !stats_job_kept(c, i))
+    for (size_t i = 0; i < c->cl.ncells && nw > 0; i++) {
+        const StatsCellSum *x = &c->cl.cells[i];
+        if (!c->ckept[i] || x->waited == 0)
             continue;
-        int32_t m = c->jmonth[i];
         for (size_t e = 0; e < nw; e++) {
-            int s = event_side(&w[e], m, j->cluster);
-            if (s < 0)
-                continue;
-            w[e].wait_s[s] += wt;
-            w[e].waited[s]++;
-            stats_dvec_push(&w[e].waits[s], wt);
+            int s = event_side(&w[e], x->k.month, x->k.cluster);
+            if (s >= 0) {
+                w[e].wait_s[s] += x->wait_s;
+                w[e].waited[s] += x->waited;
+            }
         }
     }
+    events_medians(c, w, nw);
 }
 
 void stats_events_table(const Ctx *c, StatsReport *r)
@@ -129,9 +159,8 @@ void stats_events_table(const Ctx *c, StatsReport *r)
         for (int s = 0; s < 2; s++) {
             row[3 + s].num = 100 * stats_ratio(x->used[s], cap[s]);
             row[6 + s].num = stats_ratio(x->wait_s[s], (double)x->waited[s]) / HOUR;
-            row[9 + s].num = stats_quantile(x->waits[s].v, x->waits[s].n, 0.5) / HOUR;
+            row[9 + s].num = x->p50[s] / HOUR;
             row[11 + s].num = x->used[s];
-            free(x->waits[s].v);
         }
         row[5].num = row[4].num - row[3].num;
         row[8].num = row[7].num - row[6].num;

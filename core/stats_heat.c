@@ -9,48 +9,9 @@
 #include "core/civil.h"
 #include "core/stats_int.h"
 
-/* The 168 hours of the week, filled from intervals in O(1) each: partial
- * hours go straight to their slot, whole hours through a cyclic
- * difference array and a count of whole weeks; read after week_finish. */
-typedef struct Week {
-    double slot[168], diff[169], laps;
-} Week;
-
-/* Add w per hour over [a, b). */
-static void week_add(Week *wk, int64_t a, int64_t b, double w)
-{
-    if (b <= a)
-        return;
-    int64_t ha = civil_floor_div(a, HOUR), hb = civil_floor_div(b, HOUR);
-    int sa = stats_week_slot(a);
-    if (ha == hb) {
-        wk->slot[sa] += w * (double)(b - a) / HOUR;
-        return;
-    }
-    wk->slot[sa] += w * (double)((ha + 1) * HOUR - a) / HOUR;
-    wk->slot[stats_week_slot(b)] += w * (double)(b - hb * HOUR) / HOUR;
-    int64_t full = hb - ha - 1; /* whole hours ha + 1 .. hb - 1 */
-    wk->laps += w * (double)(full / 168);
-    int s = (sa + 1) % 168, rem = (int)(full % 168);
-    wk->diff[s] += w;
-    if (s + rem <= 168) {
-        wk->diff[s + rem] -= w;
-    } else {
-        wk->diff[168] -= w;
-        wk->diff[0] += w;
-        wk->diff[s + rem - 168] -= w;
-    }
-}
-
-static void week_finish(const Week *wk, double out[168])
-{
-    double run = 0;
-    for (int s = 0; s < 168; s++) {
-        run += wk->diff[s];
-        out[s] = wk->slot[s] + run + wk->laps;
-    }
-}
-
+/* GPU-hours used and provided per hour of the week over [from, to): the
+ * used from the attempts when the input has them, else from the heat-map
+ * aggregates of the months that [from, to) overlaps (whole runs). */
 static void hour_of_week(const Ctx *c, int64_t from, int64_t to, double used[168], double cap[168])
 {
     const StatsInput *in = c->in;
@@ -63,17 +24,27 @@ static void hour_of_week(const Ctx *c, int64_t from, int64_t to, double used[168
             continue;
         int64_t a = g->from == STATS_TIME_NONE || g->from < from ? from : g->from;
         int64_t b = g->to == STATS_TIME_NONE || g->to > to ? to : g->to;
-        week_add(&wc, a, b, g->gpus);
+        stats_week_add(&wc, a, b, g->gpus);
     }
     for (size_t i = 0; i < in->njobs; i++) {
         const StatsJob *j = &in->jobs[i];
         int64_t end = stats_job_end(j);
         if (j->gpus <= 0 || end == STATS_TIME_NONE || !stats_job_kept(c, i))
             continue;
-        week_add(&wu, stats_jstart(j) < from ? from : stats_jstart(j), end > to ? to : end, j->gpus);
+        stats_week_add(&wu, stats_jstart(j) < from ? from : stats_jstart(j), end > to ? to : end, j->gpus);
     }
-    week_finish(&wu, used);
-    week_finish(&wc, cap);
+    stats_week_finish(&wu, used);
+    stats_week_finish(&wc, cap);
+    if (in->njobs > 0 || to <= from)
+        return;
+    int32_t m0 = stats_month_of(from), m1 = stats_month_of(to - 1);
+    for (size_t i = 0; i < c->cl.nheat; i++) {
+        const StatsHeat *h = &c->cl.heat[i];
+        if (!c->heat_kept[i] || h->k.month < m0 || h->k.month > m1)
+            continue;
+        for (int s = 0; s < 168; s++)
+            used[s] += h->gpu_h[s];
+    }
 }
 
 void stats_hour_of_week(const StatsInput *in, const StatsOpts *o, int64_t from, int64_t to,
@@ -155,8 +126,8 @@ void stats_heat_tables(const Ctx *c, StatsReport *r)
     Week wh;
     memset(&wh, 0, sizeof wh);
     hour_of_week(c, c->w0, c->w1, used, cap);
-    week_add(&wh, c->w0, c->w1, 1.0);
-    week_finish(&wh, hours);
+    stats_week_add(&wh, c->w0, c->w1, 1.0);
+    stats_week_finish(&wh, hours);
     StatsTable *tu = stats_report_add_table(r, "hour_of_week", "Utilisation by hour of the week (UTC)",
                                   heat_util_cols, sizeof heat_util_cols / sizeof *heat_util_cols);
     StatsTable *tg =

@@ -67,7 +67,28 @@ typedef struct Ctx {
      * unknown), group, and whether it passes the filters */
     int32_t *jmonth, *jgroup;
     unsigned char *jkept;
+    /* the aggregates (has_cells: the input's, or own's made from its
+     * jobs); per cell its group and whether the filters keep it, per
+     * histogram key and heat-map entry whether they keep it */
+    StatsCells cl;
+    int has_cells;
+    StatsCellsBuf own;
+    int32_t *cgroup, *hgroup;
+    unsigned char *ckept, *hkept, *heat_kept;
 } Ctx;
+
+/* The 168 hours of the week, filled from intervals in O(1) each: partial
+ * hours go straight to their slot, whole hours through a cyclic
+ * difference array and a count of whole weeks; read after week_finish. */
+typedef struct Week {
+    double slot[168], diff[169], laps;
+} Week;
+
+/* A bucket while rows are summed: its number, count and sum. */
+typedef struct StatsHistAcc {
+    int64_t bucket, count;
+    double sum;
+} StatsHistAcc;
 
 #define UNKNOWN_DOMAIN "(unknown)"
 
@@ -162,6 +183,34 @@ int32_t stats_gpu_class(float g);
 extern const char *const stats_gpu_class_name[];
 /* Seconds the attempt waited, or -1 when it has no wait to count. */
 double stats_job_wait(const StatsJob *j);
+/* Seconds from the job's first submission to the end of its final run,
+ * for a completed final attempt; -1 otherwise. */
+double stats_job_tts(const StatsJob *j);
+/* The attempt's start, else its submission (STATS_TIME_NONE: neither). */
+int64_t stats_job_anchor(const StatsJob *j);
+
+/* ---- stats_cells.c: the aggregates ---- */
+/* Add w per hour over [a, b) to wk; stats_week_finish reads the 168
+ * slots out. */
+void stats_week_add(Week *wk, int64_t a, int64_t b, double w);
+void stats_week_finish(const Week *wk, double out[168]);
+/* The bucket of a value (seconds) and the smallest value it holds. */
+int stats_hist_bucket(double v);
+/* Quantiles ps[0..k) (ascending) of the values counted by the buckets
+ * h[0..n) (sorted by bucket; those of one key and kind), each the mean of
+ * the bucket its rank falls in, interpolated between ranks as numpy does;
+ * NaN when empty. Returns the number of values, and their sum in *sum. */
+size_t stats_hist_quantiles(const StatsHistAcc *h, size_t n, const double *ps, size_t k,
+                            double *out, double *sum);
+
+/* Rows of histograms: an Agg of StatsHistAcc keyed (p, a, b, what << 16 |
+ * bucket). Add entry e to row (p, a, b). */
+void stats_hist_rows_add(Agg *rows, int32_t p, int32_t a, int32_t b, const StatsHist *e);
+/* With order = stats_agg_order(rows, ...): the entries of one row and
+ * kind from order[i] on, copied into *buf (of *cap, grown; caller frees)
+ * sorted by bucket, their number in *n; returns the index after them. */
+size_t stats_hist_rows_run(const Agg *rows, const size_t *order, size_t i, StatsHistAcc **buf,
+                           size_t *cap, size_t *n);
 
 /* ---- the kinds' tables and their files ---- */
 /* Utilisation's last tables: the events (stats_events.c) and the

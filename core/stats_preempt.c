@@ -13,7 +13,7 @@
 typedef struct PreAcc {
     int64_t jobs, attempts, pre_attempts, pre_jobs, completed, pre_completed;
     double gpu_h, gpu_lost, cpu_h, cpu_lost;
-    DVec runs; /* run time of each preempted attempt, s */
+    double run_p50; /* median run of the preempted attempts, s */
 } PreAcc;
 
 static const StatsCol pre_cols[] = {
@@ -46,44 +46,20 @@ static int name_has(const char *name, const char *part)
 }
 
 /* preemptible[id]: the partition saw a preemption, or its name says so. */
-static unsigned char *preemptible_partitions(const StatsInput *in)
+static unsigned char *preemptible_partitions(const Ctx *c)
 {
+    const StatsInput *in = c->in;
     unsigned char *p = xcalloc(in->partitions.n + 1, 1);
     for (size_t i = 0; i < in->partitions.n; i++) {
         const char *n = in->partitions.v[i];
         p[i] = name_has(n, "preempt") || name_has(n, "scaveng") || name_has(n, "spot");
     }
-    for (size_t i = 0; i < in->njobs; i++) {
-        int32_t id = in->jobs[i].partition;
-        if (in->jobs[i].state == STATS_ST_PREEMPTED && id >= 0 && (size_t)id < in->partitions.n)
+    for (size_t i = 0; i < c->cl.ncells; i++) {
+        int32_t id = c->cl.cells[i].k.partition;
+        if (c->cl.cells[i].pre_attempts > 0 && (size_t)id < in->partitions.n)
             p[id] = 1;
     }
     return p;
-}
-
-static void pre_add(PreAcc *x, const StatsJob *j)
-{
-    double h = j->elapsed > 0 && stats_jstart(j) != STATS_TIME_NONE ? (double)j->elapsed / HOUR : 0;
-    double cpus = j->ncpus > 0 ? j->ncpus : 0;
-    int pre = j->state == STATS_ST_PREEMPTED;
-    x->attempts++;
-    x->gpu_h += j->gpus * h;
-    x->cpu_h += cpus * h;
-    if (pre) {
-        x->pre_attempts++;
-        x->gpu_lost += j->gpus * h;
-        x->cpu_lost += cpus * h;
-        if (j->elapsed >= 0 && stats_jstart(j) != STATS_TIME_NONE)
-            stats_dvec_push(&x->runs, (double)j->elapsed);
-    }
-    if (j->flags & STATS_JOB_FINAL) {
-        int was = (j->flags & STATS_JOB_WAS_PREEMPTED) || pre;
-        int done = j->state == STATS_ST_COMPLETED;
-        x->jobs++;
-        x->completed += done;
-        x->pre_jobs += was;
-        x->pre_completed += was && done;
-    }
 }
 
 static void pre_row(const Ctx *c, StatsTable *t, const AggKey *k, PreAcc *x,
@@ -108,10 +84,10 @@ static void pre_row(const Ctx *c, StatsTable *t, const AggKey *k, PreAcc *x,
     row[13].num = 100 * stats_ratio(x->gpu_lost, x->gpu_h);
     row[14].num = x->cpu_h;
     row[15].num = x->cpu_lost;
-    row[16].num = stats_quantile(x->runs.v, x->runs.n, 0.5) / HOUR;
+    row[16].num = x->run_p50 / HOUR;
 }
 
-static void pre_merge(PreAcc *x, const PreAcc *y)
+static void pre_merge(PreAcc *x, const StatsCellSum *y)
 {
     x->jobs += y->jobs;
     x->attempts += y->attempts;
@@ -123,36 +99,63 @@ static void pre_merge(PreAcc *x, const PreAcc *y)
     x->gpu_lost += y->gpu_lost;
     x->cpu_h += y->cpu_h;
     x->cpu_lost += y->cpu_lost;
-    for (size_t i = 0; i < y->runs.n; i++)
-        stats_dvec_push(&x->runs, y->runs.v[i]);
+    x->run_p50 = NAN;
 }
 
-/* Cells per (period, group, partition), then the rows: each cell, and its
- * sums over groups ("all"), partitions ("all") and both. */
+/* Each row's median run before a preemption, from the histograms. */
+static void pre_medians(const Ctx *c, Agg *out)
+{
+    static const double half = 0.5;
+    const StatsInput *in = c->in;
+    Agg rows;
+    stats_agg_init(&rows, sizeof(StatsHistAcc));
+    for (size_t i = 0; i < c->cl.nhist; i++) {
+        const StatsHist *h = &c->cl.hist[i];
+        if (h->what != STATS_HIST_PRERUN || !c->hkept[h->key])
+            continue;
+        const StatsCellKey *k = &c->cl.hkeys[h->key];
+        int32_t p = stats_period_of_month(c, k->month), g = c->hgroup[h->key];
+        int32_t part = stats_name_id(&in->partitions, k->partition);
+        stats_hist_rows_add(&rows, p, -1, -1, h);
+        stats_hist_rows_add(&rows, p, -1, part, h);
+        stats_hist_rows_add(&rows, p, g, -1, h);
+        stats_hist_rows_add(&rows, p, g, part, h);
+    }
+    size_t *order = stats_agg_order(&rows, NULL, NULL, NULL), cap = 0, n;
+    StatsHistAcc *buf = NULL;
+    for (size_t i = 0; i < rows.n;) {
+        const AggKey *k = &rows.keys[order[i]];
+        PreAcc *x = stats_agg_find(out, k->period, k->a, k->b, 0);
+        double sum;
+        i = stats_hist_rows_run(&rows, order, i, &buf, &cap, &n);
+        if (x)
+            stats_hist_quantiles(buf, n, &half, 1, &x->run_p50, &sum);
+    }
+    free(buf);
+    free(order);
+    stats_agg_done(&rows);
+}
+
+/* Rows per (period, group, partition) from the cells, and their sums over
+ * groups ("all"), partitions ("all") and both. */
 void stats_kind_preemption(const Ctx *c, StatsReport *r)
 {
     const StatsInput *in = c->in;
-    unsigned char *pp = preemptible_partitions(in);
-    Agg cells, rows;
-    stats_agg_init(&cells, sizeof(PreAcc));
+    unsigned char *pp = preemptible_partitions(c);
+    Agg rows;
     stats_agg_init(&rows, sizeof(PreAcc));
-    for (size_t i = 0; i < in->njobs; i++) {
-        const StatsJob *j = &in->jobs[i];
-        if (stats_job_kept(c, i))
-            pre_add(stats_agg_get(&cells, stats_job_period(c, i), c->jgroup[i],
-                            stats_name_id(&in->partitions, j->partition), 0),
-                    j);
+    for (size_t i = 0; i < c->cl.ncells; i++) {
+        const StatsCellSum *x = &c->cl.cells[i];
+        if (!c->ckept[i])
+            continue;
+        int32_t p = stats_period_of_month(c, x->k.month), g = c->cgroup[i];
+        int32_t part = stats_name_id(&in->partitions, x->k.partition);
+        pre_merge(stats_agg_get(&rows, p, -1, -1, 0), x);
+        pre_merge(stats_agg_get(&rows, p, -1, part, 0), x);
+        pre_merge(stats_agg_get(&rows, p, g, -1, 0), x);
+        pre_merge(stats_agg_get(&rows, p, g, part, 0), x);
     }
-    for (size_t i = 0; i < cells.n; i++) {
-        const AggKey *k = &cells.keys[i];
-        PreAcc *x = stats_agg_val(&cells, i);
-        pre_merge(stats_agg_get(&rows, k->period, -1, -1, 0), x);
-        pre_merge(stats_agg_get(&rows, k->period, -1, k->b, 0), x);
-        pre_merge(stats_agg_get(&rows, k->period, k->a, -1, 0), x);
-        pre_merge(stats_agg_get(&rows, k->period, k->a, k->b, 0), x);
-        free(x->runs.v);
-    }
-    stats_agg_done(&cells);
+    pre_medians(c, &rows);
     StatsTable *t = stats_report_add_table(r, "preemption", "Preemption per group and partition", pre_cols,
                                  NCOLS(pre_cols));
     t->note = pre_note;
@@ -162,7 +165,6 @@ void stats_kind_preemption(const Ctx *c, StatsReport *r)
         /* with --group, the rows of every group are the group's own: once */
         if (!(c->o->group && rows.keys[order[i]].a < 0))
             pre_row(c, t, &rows.keys[order[i]], x, pp);
-        free(x->runs.v);
     }
     free(order);
     stats_agg_done(&rows);

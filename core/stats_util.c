@@ -59,8 +59,8 @@ static void clusters_init(ClusterSet *cs, const Ctx *c)
         if (stats_cluster_kept(c, id) && id >= 0 && (size_t)id < in->clusters.n && cs->map[id] < 0)
             cs->map[id] = stats_dict_id(&cs->d, stats_name_or(&in->clusters, id, "(none)"));
     }
-    for (size_t i = 0; i < in->njobs; i++) {
-        int32_t id = in->jobs[i].cluster;
+    for (size_t i = 0; i < c->cl.ncells; i++) {
+        int32_t id = c->cl.cells[i].k.cluster;
         if (stats_cluster_kept(c, id) && id >= 0 && (size_t)id < in->clusters.n && cs->map[id] < 0)
             cs->map[id] = stats_dict_id(&cs->d, stats_name_or(&in->clusters, id, "(none)"));
     }
@@ -94,20 +94,19 @@ static void util_collect(const Ctx *c, const ClusterSet *cs, Agg *a)
         x->gpu_h += u->gpu_hours;
         x->cpu_h += u->cpu_hours;
         x->jobs += u->jobs;
-        if (in->njobs == 0) {
+        if (!c->has_cells) {
             x->wait_s += u->wait_s;
             x->waited += u->waited;
         }
     }
-    for (size_t i = 0; i < in->njobs; i++) {
-        const StatsJob *j = &in->jobs[i];
-        int32_t k = cs_id(cs, &in->clusters, j->cluster);
-        double w = stats_job_wait(j);
-        if (w < 0 || k < 0 || !stats_job_kept(c, i))
+    for (size_t i = 0; i < c->cl.ncells; i++) {
+        const StatsCellSum *x = &c->cl.cells[i];
+        int32_t k = cs_id(cs, &in->clusters, x->k.cluster);
+        if (k < 0 || !c->ckept[i] || x->waited == 0)
             continue;
-        UtilAcc *x = stats_agg_get(a, stats_job_period(c, i), k, 0, 0);
-        x->wait_s += w;
-        x->waited++;
+        UtilAcc *u = stats_agg_get(a, stats_period_of_month(c, x->k.month), k, 0, 0);
+        u->wait_s += x->wait_s;
+        u->waited += x->waited;
     }
     size_t n = a->n; /* the clusters' cells, summed into (period, -1) */
     for (size_t i = 0; i < n; i++) {

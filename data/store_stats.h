@@ -38,6 +38,10 @@ const StatsInput *store_stats_input(const StoreStatsData *d);
  * loaded). */
 int store_stats_cached(const StoreStatsData *d);
 
+/* 1 when the aggregates (STATS_NEED_CELLS) were read as stored, 0 when
+ * built by a scan of the jobs (or not loaded). */
+int store_stats_cells_cached(const StoreStatsData *d);
+
 /* Bring the cache up to date now (a scan and a write when it is stale;
  * nothing when it is current). For an import or a benchmark that wants
  * the next `capplan stats` to be fast. 0, or -1 with err. */
@@ -53,9 +57,10 @@ int store_stats_refresh(Store *st, CpErr *err);
  * cache already held, or the cache was stale, it does nothing (the next
  * load rescans, as before). 0, or -1 with err on a database error. */
 typedef struct StoreStatsMark {
-    char fp[160];
+    char fp[160], afp[256];
     int64_t since_id; /* the highest attempt id before the import */
     int usable;       /* the cache describes the jobs up to since_id */
+    int agg_usable;   /* ... and so do the aggregates */
 } StoreStatsMark;
 int store_stats_mark(Store *st, StoreStatsMark *m, CpErr *err);
 int store_stats_extend(Store *st, const StoreStatsMark *m, CpErr *err);
