@@ -302,13 +302,15 @@ static int key_kept(const Ctx *c, const StatsCellKey *k, int32_t group)
     return stats_cluster_kept(c, k->cluster) && (c->group < 0 || (group >= 0 && group == c->group));
 }
 
-/* The aggregates: the input's, else made from its jobs (per user, so
- * that --group applies to every figure); each cell's group and whether
- * the filters keep it. */
+/* The aggregates, for a kind that reads them: the input's, else made
+ * from its jobs (per user: with --group, always from the jobs, so that
+ * the group applies to every figure); each cell's group and whether the
+ * filters keep it. */
 static void ctx_cells(Ctx *c)
 {
     const StatsInput *in = c->in;
-    if (in->njobs > 0) {
+    int wanted = (stats_kind_needs(c->o->kind) & STATS_NEED_CELLS) != 0;
+    if (wanted && in->njobs > 0 && (!in->has_cells || c->o->group)) {
         StatsCellsBuild *b = stats_cells_build_new(1);
         for (size_t i = 0; i < in->njobs; i++)
             stats_cells_build_job(b, &in->jobs[i]);
@@ -316,7 +318,7 @@ static void ctx_cells(Ctx *c)
         stats_cells_build_free(b);
         c->cl = c->own.c;
         c->has_cells = 1;
-    } else if (in->has_cells) {
+    } else if (wanted && in->has_cells) {
         c->cl = in->cells;
         c->has_cells = 1;
     }
