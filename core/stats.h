@@ -158,6 +158,14 @@ typedef struct StatsCellSum {
     uint32_t pad;
     int64_t attempts, jobs, pre_attempts, pre_jobs, completed, pre_completed, waited, tts_n;
     double gpu_h, gpu_lost, cpu_h, cpu_lost, wait_s, tts_s;
+    /* Requested against used over the attempts that started and whose end
+     * is known (the dashboard's Usage view): GPU-hours, those with a
+     * utilisation and util x GPU-h, with a GPU memory peak and GiB x
+     * GPU-h, CPU-hours allocated and used (CPU time known), MiB-hours
+     * requested and peak used (both known). */
+    int64_t ran;
+    double ran_gpu_h, ran_gpu_h_util, ran_util_x_h, ran_gpu_h_mem, ran_mem_x_h;
+    double ran_cpu_alloc_h, ran_cpu_used_h, ran_mem_req_h, ran_mem_used_h;
 } StatsCellSum;
 
 /* One histogram bucket of key hkeys[key]: count values, summing sum s. */
@@ -336,8 +344,11 @@ double stats_capacity_hours(const StatsGpus *inv, size_t n, const char *cluster,
 /* Hour-of-week heat map over [from, to): GPU-hours used (by the jobs of
  * in that pass o's group and cluster filters) and provided (inventory of
  * o's cluster), per slot d * 24 + h (d = 0 Monday, h the UTC hour);
- * used / cap is the utilisation. For the dashboard: in from
- * store_stats_load(STATS_NEED_JOBS | STATS_NEED_ROSTER | STATS_NEED_INVENTORY). */
+ * used / cap is the utilisation. From in's jobs when it has them
+ * (store_stats_load(STATS_NEED_JOBS | STATS_NEED_ROSTER |
+ * STATS_NEED_INVENTORY)), else from the heat-map aggregates of the months
+ * [from, to) overlaps (whole runs; o->kind must be utilization, and
+ * without o->group). */
 void stats_hour_of_week(const StatsInput *in, const StatsOpts *o, int64_t from, int64_t to,
                         double used[168], double cap[168]);
 

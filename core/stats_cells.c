@@ -214,6 +214,32 @@ static int32_t month_of(StatsCellsBuild *b, int64_t t)
     return b->mc_month;
 }
 
+/* The dashboard's requested against used, of an attempt that ran h hours. */
+static void add_ran(StatsCellSum *x, const StatsJob *j, double h)
+{
+    double gpus = j->gpus;
+    x->ran++;
+    if (gpus > 0) {
+        x->ran_gpu_h += gpus * h;
+        if (j->gpu_util >= 0) {
+            x->ran_gpu_h_util += gpus * h;
+            x->ran_util_x_h += j->gpu_util * gpus * h;
+        }
+        if (j->gpu_mem_gib >= 0) {
+            x->ran_gpu_h_mem += gpus * h;
+            x->ran_mem_x_h += j->gpu_mem_gib * gpus * h;
+        }
+    }
+    if (j->ncpus > 0 && j->total_cpu_s >= 0 && h > 0) {
+        x->ran_cpu_alloc_h += j->ncpus * h;
+        x->ran_cpu_used_h += j->total_cpu_s / 3600.0;
+    }
+    if (j->req_mem_mib > 0 && j->max_rss_mib >= 0 && h > 0) {
+        x->ran_mem_req_h += j->req_mem_mib * h;
+        x->ran_mem_used_h += j->max_rss_mib * h;
+    }
+}
+
 static void add_sums(StatsCellSum *x, const StatsJob *j, double wait, double tts)
 {
     double h = j->elapsed > 0 && stats_jstart(j) != STATS_TIME_NONE ? (double)j->elapsed / HOUR : 0;
@@ -243,6 +269,8 @@ static void add_sums(StatsCellSum *x, const StatsJob *j, double wait, double tts
         x->tts_n++;
         x->tts_s += tts;
     }
+    if (stats_jstart(j) != STATS_TIME_NONE && j->elapsed >= 0)
+        add_ran(x, j, h);
 }
 
 void stats_cells_build_job(StatsCellsBuild *b, const StatsJob *j)
@@ -401,6 +429,16 @@ static void sums_merge(StatsCellSum *x, const StatsCellSum *y)
     x->cpu_lost += y->cpu_lost;
     x->wait_s += y->wait_s;
     x->tts_s += y->tts_s;
+    x->ran += y->ran;
+    x->ran_gpu_h += y->ran_gpu_h;
+    x->ran_gpu_h_util += y->ran_gpu_h_util;
+    x->ran_util_x_h += y->ran_util_x_h;
+    x->ran_gpu_h_mem += y->ran_gpu_h_mem;
+    x->ran_mem_x_h += y->ran_mem_x_h;
+    x->ran_cpu_alloc_h += y->ran_cpu_alloc_h;
+    x->ran_cpu_used_h += y->ran_cpu_used_h;
+    x->ran_mem_req_h += y->ran_mem_req_h;
+    x->ran_mem_used_h += y->ran_mem_used_h;
 }
 
 int stats_cells_build_blob(StatsCellsBuild *b, const void *blob, size_t n)

@@ -19,6 +19,7 @@
 #include "data/import.h"
 #include "data/store.h"
 #include "data/store_stats.h"
+#include "data/store_tui.h"
 #include "tests/lib/testutil.h"
 
 /* ---- the fixture ----
@@ -674,6 +675,56 @@ static void test_cells_kept_by_import(void **state)
     }
 }
 
+static void eff_near(const StoreTuiEff *a, const StoreTuiEff *b)
+{
+    const double x[] = {a->gpu_h,       a->gpu_h_util, a->util_x_h,  a->gpu_h_mem, a->mem_x_h,
+                        a->cpu_alloc_h, a->cpu_used_h, a->mem_req_h, a->mem_used_h};
+    const double y[] = {b->gpu_h,       b->gpu_h_util, b->util_x_h,  b->gpu_h_mem, b->mem_x_h,
+                        b->cpu_alloc_h, b->cpu_used_h, b->mem_req_h, b->mem_used_h};
+    for (size_t i = 0; i < sizeof x / sizeof *x; i++)
+        assert_float_equal(x[i], y[i], 1e-6 * (1 + fabs(y[i])));
+}
+
+/* The dashboard's Usage view from whole months comes from the aggregates:
+ * the same figures as the scan of the jobs that started from that time
+ * (one second earlier: no attempt of the fixture starts then). From
+ * February: J1 does not count (it started in January), J6 (12 h on one
+ * GPU) does; from January every attempt but none. */
+static void test_usage_view_from_aggregates(void **state)
+{
+    Db *d = *state;
+    CpErr err;
+    const int64_t months[] = {1704067200 /* 2024-01-01 */, 1706745600 /* 2024-02-01 */};
+    for (int m = 0; m < 2; m++) {
+        StoreTuiScan a, b;
+        assert_int_equal(store_tui_scan(d->st, months[m], &a, &err), 0);
+        assert_int_equal(store_tui_scan(d->st, months[m] - 1, &b, &err), 0);
+        assert_int_equal(a.attempts, b.attempts);
+        StoreTuiEff ea = {a.gpu_h,       a.gpu_h_util, a.util_x_h,  a.gpu_h_mem, a.mem_x_h,
+                          a.cpu_alloc_h, a.cpu_used_h, a.mem_req_h, a.mem_used_h};
+        StoreTuiEff eb = {b.gpu_h,       b.gpu_h_util, b.util_x_h,  b.gpu_h_mem, b.mem_x_h,
+                          b.cpu_alloc_h, b.cpu_used_h, b.mem_req_h, b.mem_used_h};
+        eff_near(&ea, &eb);
+        for (int s = 0; s < 168; s++)
+            assert_float_equal(a.heat[s], b.heat[s], 1e-9);
+        for (int64_t u = 1; u < b.nby_user; u++) {
+            static const StoreTuiEff zero;
+            const StoreTuiEff *x = u < a.nby_user ? &a.by_user[u] : &zero;
+            eff_near(x, &b.by_user[u]);
+            if (b.names[u] && b.by_user[u].gpu_h > 0)
+                assert_string_equal(a.names[u], b.names[u]);
+        }
+        if (m == 1) {
+            assert_int_equal(a.attempts, 1);
+            near(a.gpu_h, 12);
+        } else {
+            assert_int_equal(a.attempts, 8);
+        }
+        store_tui_scan_free(&a);
+        store_tui_scan_free(&b);
+    }
+}
+
 /* Without a roster, groups are the accounts. */
 static void test_accounts_as_groups(void **state)
 {
@@ -852,6 +903,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_cache_extended_by_import, fixture_setup, db_teardown),
         cmocka_unit_test_setup_teardown(test_waits_group, fixture_setup, db_teardown),
         cmocka_unit_test_setup_teardown(test_cells_kept_by_import, fixture_setup, db_teardown),
+        cmocka_unit_test_setup_teardown(test_usage_view_from_aggregates, fixture_setup,
+                                        db_teardown),
         cmocka_unit_test_setup_teardown(test_accounts_as_groups, db_open, db_teardown),
         cmocka_unit_test_setup_teardown(test_sandbox_preemption, db_open, db_teardown),
         cmocka_unit_test_setup_teardown(test_acct_window, db_open, db_teardown),
