@@ -392,6 +392,9 @@ typedef struct StatsCellsBuf {
 } StatsCellsBuf;
 /* Append a month's blob to buf: 0, or -1 when malformed (buf unchanged). */
 int stats_cells_buf_add(StatsCellsBuf *buf, const void *blob, size_t n);
+/* Room for n[0] more cells, n[1] histogram keys, n[2] buckets and n[3]
+ * heat-map entries (so that the arrays are not grown by doubling). */
+void stats_cells_buf_reserve(StatsCellsBuf *buf, const size_t n[4]);
 /* Every month of b into buf (the set stats_run builds from jobs). */
 void stats_cells_buf_from(StatsCellsBuf *buf, const StatsCellsBuild *b);
 void stats_cells_buf_done(StatsCellsBuf *buf);

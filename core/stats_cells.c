@@ -490,8 +490,8 @@ static void *grow(void *v, size_t *cap, size_t need, size_t size)
 {
     if (v && need <= *cap)
         return v;
-    while (*cap < need || *cap == 0)
-        *cap = *cap ? *cap * 2 : 256;
+    size_t want = *cap ? *cap * 2 : 256;
+    *cap = want > need ? want : need; /* a reservation gets its size */
     return xrealloc(v, *cap * size);
 }
 
@@ -532,6 +532,19 @@ int stats_cells_buf_add(StatsCellsBuf *buf, const void *blob, size_t n)
     c->heat = buf->heat;
     c->nheat += h.nheat;
     return 0;
+}
+
+void stats_cells_buf_reserve(StatsCellsBuf *buf, const size_t n[4])
+{
+    StatsCells *c = &buf->c;
+    buf->cells = grow(buf->cells, &buf->cap[0], c->ncells + n[0], sizeof *buf->cells);
+    buf->hkeys = grow(buf->hkeys, &buf->cap[1], c->nhkeys + n[1], sizeof *buf->hkeys);
+    buf->hist = grow(buf->hist, &buf->cap[2], c->nhist + n[2], sizeof *buf->hist);
+    buf->heat = grow(buf->heat, &buf->cap[3], c->nheat + n[3], sizeof *buf->heat);
+    c->cells = buf->cells;
+    c->hkeys = buf->hkeys;
+    c->hist = buf->hist;
+    c->heat = buf->heat;
 }
 
 void stats_cells_buf_from(StatsCellsBuf *buf, const StatsCellsBuild *b)

@@ -719,10 +719,35 @@ static int agg_current(sqlite3 *db, const char *afp)
     return ok;
 }
 
+/* Room in buf for every stored month, from their headers (read alone:
+ * the arrays are then allocated once, at their size). */
+static void agg_reserve(sqlite3 *db, StatsCellsBuf *buf)
+{
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(db, "SELECT month FROM stats_agg WHERE month > 0", -1, &s, NULL) !=
+        SQLITE_OK)
+        return;
+    size_t total[4] = {0, 0, 0, 0};
+    while (sqlite3_step(s) == SQLITE_ROW) {
+        sqlite3_blob *b;
+        uint32_t h[6];
+        if (sqlite3_blob_open(db, "main", "stats_agg", "data", sqlite3_column_int64(s, 0), 0, &b) !=
+            SQLITE_OK)
+            continue;
+        if (sqlite3_blob_bytes(b) >= (int)sizeof h && sqlite3_blob_read(b, h, sizeof h, 0) == SQLITE_OK)
+            for (int i = 0; i < 4; i++)
+                total[i] += h[1 + i];
+        sqlite3_blob_close(b);
+    }
+    sqlite3_finalize(s);
+    stats_cells_buf_reserve(buf, total);
+}
+
 /* Every stored month into buf: 0, or -1 when one does not parse. */
 static int agg_read(sqlite3 *db, StatsCellsBuf *buf)
 {
     sqlite3_stmt *s;
+    agg_reserve(db, buf);
     if (sqlite3_prepare_v2(db, "SELECT data FROM stats_agg WHERE month > 0 ORDER BY month", -1, &s,
                            NULL) != SQLITE_OK)
         return -1;
