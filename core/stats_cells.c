@@ -573,12 +573,19 @@ void stats_cells_buf_done(StatsCellsBuf *buf)
 
 /* ---- histogram rows ---- */
 
+void stats_hist_rows_put(Agg *rows, int32_t p, int32_t a, int32_t b, int what,
+                         const StatsHistAcc *y)
+{
+    StatsHistAcc *x = stats_agg_get(rows, p, a, b, (int32_t)what << 16 | (int32_t)y->bucket);
+    x->bucket = y->bucket;
+    x->count += y->count;
+    x->sum += y->sum;
+}
+
 void stats_hist_rows_add(Agg *rows, int32_t p, int32_t a, int32_t b, const StatsHist *e)
 {
-    StatsHistAcc *x = stats_agg_get(rows, p, a, b, (int32_t)e->what << 16 | e->bucket);
-    x->bucket = e->bucket;
-    x->count += e->count;
-    x->sum += e->sum;
+    StatsHistAcc y = {e->bucket, e->count, e->sum};
+    stats_hist_rows_put(rows, p, a, b, e->what, &y);
 }
 
 size_t stats_hist_rows_run(const Agg *rows, const size_t *order, size_t i, StatsHistAcc **buf,
@@ -596,4 +603,16 @@ size_t stats_hist_rows_run(const Agg *rows, const size_t *order, size_t i, Stats
         (*buf)[(*n)++] = *(const StatsHistAcc *)stats_agg_val(rows, order[i]);
     }
     return i;
+}
+
+void stats_hist_rows_sum(Agg *rows)
+{
+    size_t n = rows->n;
+    for (size_t i = 0; i < n; i++) {
+        AggKey k = rows->keys[i];
+        StatsHistAcc x = *(const StatsHistAcc *)stats_agg_val(rows, i);
+        stats_hist_rows_put(rows, k.period, -1, -1, k.c >> 16, &x);
+        stats_hist_rows_put(rows, k.period, -1, k.b, k.c >> 16, &x);
+        stats_hist_rows_put(rows, k.period, k.a, -1, k.c >> 16, &x);
+    }
 }

@@ -206,6 +206,13 @@ size_t stats_hist_quantiles(const StatsHistAcc *h, size_t n, const double *ps, s
 /* Rows of histograms: an Agg of StatsHistAcc keyed (p, a, b, what << 16 |
  * bucket). Add entry e to row (p, a, b). */
 void stats_hist_rows_add(Agg *rows, int32_t p, int32_t a, int32_t b, const StatsHist *e);
+/* ... and a bucket y (of kind what) to row (p, a, b). */
+void stats_hist_rows_put(Agg *rows, int32_t p, int32_t a, int32_t b, int what,
+                         const StatsHistAcc *y);
+/* Each row (p, a, b) added to the rows that sum it: (p, -1, -1), (p, -1,
+ * b) and (p, a, -1) (add the rows of the finest keys only, then this:
+ * after the months merged, a few additions a row and bucket). */
+void stats_hist_rows_sum(Agg *rows);
 /* With order = stats_agg_order(rows, ...): the entries of one row and
  * kind from order[i] on, copied into *buf (of *cap, grown; caller frees)
  * sorted by bucket, their number in *n; returns the index after them. */

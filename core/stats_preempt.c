@@ -116,11 +116,9 @@ static void pre_medians(const Ctx *c, Agg *out)
         const StatsCellKey *k = &c->cl.hkeys[h->key];
         int32_t p = stats_period_of_month(c, k->month), g = c->hgroup[h->key];
         int32_t part = stats_name_id(&in->partitions, k->partition);
-        stats_hist_rows_add(&rows, p, -1, -1, h);
-        stats_hist_rows_add(&rows, p, -1, part, h);
-        stats_hist_rows_add(&rows, p, g, -1, h);
         stats_hist_rows_add(&rows, p, g, part, h);
     }
+    stats_hist_rows_sum(&rows);
     size_t *order = stats_agg_order(&rows, NULL, NULL, NULL), cap = 0, n;
     StatsHistAcc *buf = NULL;
     for (size_t i = 0; i < rows.n;) {

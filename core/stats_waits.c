@@ -66,11 +66,9 @@ void stats_kind_waits(const Ctx *c, StatsReport *r)
         const StatsCellKey *k = &c->cl.hkeys[h->key];
         int32_t p = stats_period_of_month(c, k->month);
         int32_t part = stats_name_id(&in->partitions, k->partition), gc = k->gclass;
-        stats_hist_rows_add(&rows, p, -1, -1, h);
-        stats_hist_rows_add(&rows, p, -1, gc, h);
-        stats_hist_rows_add(&rows, p, part, -1, h);
         stats_hist_rows_add(&rows, p, part, gc, h);
     }
+    stats_hist_rows_sum(&rows);
     StatsTable *t = stats_report_add_table(r, "waits",
                                  "Waits (submit to start, per attempt) and time to solution "
                                  "(first submit to end, per completed job)",
