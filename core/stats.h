@@ -376,6 +376,8 @@ void stats_cells_build_job(StatsCellsBuild *b, const StatsJob *j);
 /* Add a month's set as stats_cells_month_blob wrote it: 0, or -1 when
  * the bytes are not such a set (nothing added). */
 int stats_cells_build_blob(StatsCellsBuild *b, const void *blob, size_t n);
+/* How much b holds: its cells and histogram buckets. */
+size_t stats_cells_build_size(const StatsCellsBuild *b);
 /* The months b holds, ascending (caller frees), and their number. */
 size_t stats_cells_build_months(const StatsCellsBuild *b, int32_t **months);
 /* Month m of b as bytes (appended to out): counts, then the arrays. */

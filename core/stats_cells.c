@@ -135,6 +135,11 @@ static void *get(Agg *a, const StatsCellKey *k, int *created)
     return v;
 }
 
+size_t stats_cells_build_size(const StatsCellsBuild *b)
+{
+    return b->cells.n + b->hist.n;
+}
+
 StatsCellsBuild *stats_cells_build_new(int fine)
 {
     StatsCellsBuild *b = xcalloc(1, sizeof *b);

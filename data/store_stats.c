@@ -771,7 +771,7 @@ static int agg_merge_month(sqlite3_stmt *sel, StatsCellsBuild *b, int32_t m)
     return rc;
 }
 
-/* b's months (replacing those stored) and the header afp. */
+/* b's months (replacing those stored) and the header afp (NULL: not). */
 static int agg_write(sqlite3 *db, const StatsCellsBuild *b, const char *afp)
 {
     sqlite3_stmt *ins;
@@ -791,7 +791,7 @@ static int agg_write(sqlite3 *db, const StatsCellsBuild *b, const char *afp)
         rc = sqlite3_step(ins) == SQLITE_DONE ? 0 : -1;
         sqlite3_reset(ins);
     }
-    if (rc == 0) {
+    if (rc == 0 && afp) {
         sqlite3_bind_int(ins, 1, 0);
         sqlite3_bind_blob64(ins, 2, afp, strlen(afp), SQLITE_STATIC);
         rc = sqlite3_step(ins) == SQLITE_DONE ? 0 : -1;
@@ -1027,8 +1027,26 @@ int store_stats_mark(Store *st, StoreStatsMark *m, CpErr *err)
  * not); *n their number. A job's earlier attempts come before its final
  * one in id order unless the import said otherwise (store_late_attempts:
  * then sc->earlier was filled beforehand). */
+static int extend_cells(sqlite3 *db, StatsCellsBuild *cells, int final, CpErr *err);
+
+/* When *cells holds more than AGG_FLUSH cells and buckets, its months are
+ * merged into those stored now and it starts again empty (an import of
+ * years of jobs keeps its memory; the months it wrote are merged again if
+ * later attempts fall in them). 0, or -1 with err; *cells NULL when the
+ * stored months were dropped (see extend_cells). */
+#define AGG_FLUSH 400000
+static int cells_flush(sqlite3 *db, StatsCellsBuild **cells, CpErr *err)
+{
+    if (!*cells || stats_cells_build_size(*cells) < AGG_FLUSH)
+        return 0;
+    int rc = extend_cells(db, *cells, 0, err);
+    stats_cells_build_free(*cells);
+    *cells = rc == 0 ? stats_cells_build_new(0) : NULL;
+    return rc < 0 ? -1 : 0;
+}
+
 static int append_jobs(sqlite3 *db, Scan *sc, int64_t since, int64_t part, sqlite3_stmt *ins,
-                       const char *fp, StatsCellsBuild *cells, size_t *n, CpErr *err)
+                       const char *fp, StatsCellsBuild **cells, size_t *n, CpErr *err)
 {
     sqlite3_stmt *s;
     *n = 0;
@@ -1047,8 +1065,8 @@ static int append_jobs(sqlite3 *db, Scan *sc, int64_t since, int64_t part, sqlit
                 link_one(sc, &buf[k]);
             else
                 scan_earlier(sc, &buf[k]);
-            if (cells)
-                stats_cells_build_job(cells, &buf[k]);
+            if (*cells)
+                stats_cells_build_job(*cells, &buf[k]);
             k++;
         }
         if (k == EXTEND_CHUNK || (rc != SQLITE_ROW && k > 0)) {
@@ -1056,6 +1074,10 @@ static int append_jobs(sqlite3 *db, Scan *sc, int64_t since, int64_t part, sqlit
                 bad |= put_part(ins, ++part, fp, buf, k * sizeof *buf) < 0;
             *n += k;
             k = 0;
+            if (cells_flush(db, cells, err) < 0) {
+                bad = 1;
+                break;
+            }
         }
         if (rc != SQLITE_ROW || bad)
             break;
@@ -1079,13 +1101,15 @@ static int write_usage(sqlite3 *db, StoreStatsData *d, sqlite3_stmt *ins, const 
     return 0;
 }
 
-/* The months cells touched, merged with those stored, written back with
- * the aggregates' new fingerprint. */
-static int extend_cells(sqlite3 *db, StatsCellsBuild *cells, CpErr *err)
+/* The months cells touched, merged with those stored, written back (with
+ * the aggregates' new fingerprint when final). 0; 1 when a stored month
+ * did not parse (then every month is dropped: the next load rebuilds
+ * them); -1 with err on a database error. */
+static int extend_cells(sqlite3 *db, StatsCellsBuild *cells, int final, CpErr *err)
 {
     char afp[256];
     sqlite3_stmt *sel;
-    if (agg_fingerprint(db, afp, sizeof afp, err) < 0)
+    if (final && agg_fingerprint(db, afp, sizeof afp, err) < 0)
         return -1;
     if (sqlite3_prepare_v2(db, "SELECT data FROM stats_agg WHERE month = ?1", -1, &sel, NULL) !=
         SQLITE_OK)
@@ -1097,16 +1121,17 @@ static int extend_cells(sqlite3 *db, StatsCellsBuild *cells, CpErr *err)
         rc = agg_merge_month(sel, cells, months[i]);
     free(months);
     sqlite3_finalize(sel);
-    if (rc < 0) /* a month that does not parse: the next load rebuilds them all */
+    if (rc < 0) /* a month that does not parse */
         return exec(db, "DELETE FROM stats_agg") < 0
                    ? sqlrow_err(db, err, "extend the statistics' aggregates")
-                   : 0;
-    return agg_write(db, cells, afp) < 0 ? sqlrow_err(db, err, "extend the statistics' aggregates")
-                                         : 0;
+                   : 1;
+    return agg_write(db, cells, final ? afp : NULL) < 0
+               ? sqlrow_err(db, err, "extend the statistics' aggregates")
+               : 0;
 }
 
 static int extend(Store *st, const StoreStatsMark *m, StoreStatsData *d, Scan *sc,
-                  sqlite3_stmt *ins, StatsCellsBuild *cells, CpErr *err)
+                  sqlite3_stmt *ins, StatsCellsBuild **cells, CpErr *err)
 {
     sqlite3 *db = store_db(st);
     size_t old_jobs = 0, old_usage = 0;
@@ -1122,9 +1147,9 @@ static int extend(Store *st, const StoreStatsMark *m, StoreStatsData *d, Scan *s
     } else if (ins && exec(db, "DELETE FROM stats_cache") < 0) {
         return sqlrow_err(db, err, "extend the statistics cache");
     }
-    if (cells && m->since_id == 0 && exec(db, "DELETE FROM stats_agg") < 0)
+    if (*cells && m->since_id == 0 && exec(db, "DELETE FROM stats_agg") < 0)
         return sqlrow_err(db, err, "extend the statistics' aggregates");
-    if (!ins && !cells)
+    if (!ins && !*cells)
         return 0;
     for (size_t i = 1; i < d->nnames[N_GPU_TYPES]; i++)
         strmap_put(sc->types, d->names[N_GPU_TYPES][i], strlen(d->names[N_GPU_TYPES][i]),
@@ -1137,7 +1162,7 @@ static int extend(Store *st, const StoreStatsMark *m, StoreStatsData *d, Scan *s
                     "SELECT cluster_id, job_raw, submit, state FROM jobs WHERE id > ?1 AND final = 0",
                     m->since_id, earlier_row, sc, err) < 0) ||
         append_jobs(db, sc, m->since_id, part, ins, fp, cells, &added, err) < 0 ||
-        (cells && extend_cells(db, cells, err) < 0))
+        (*cells && extend_cells(db, *cells, 1, err) < 0))
         return -1;
     if (!ins)
         return 0;
@@ -1172,7 +1197,7 @@ int store_stats_extend(Store *st, const StoreStatsMark *m, CpErr *err)
     sc.types = strmap_new();
     sc.earlier = strmap_new();
     StatsCellsBuild *cells = m->agg_usable ? stats_cells_build_new(0) : NULL;
-    int rc = extend(st, m, d, &sc, ins, cells, err);
+    int rc = extend(st, m, d, &sc, ins, &cells, err);
     sqlite3_finalize(ins);
     stats_cells_build_free(cells);
     strmap_free(sc.types);
