@@ -415,7 +415,7 @@ static int exec_stats(CliCtx *ctx, int argc, char **argv)
     if (a.policy)
         return exec_policy(st, &a);
     CpErr err;
-    StoreStatsData *d = store_stats_load(st, stats_kind_needs(a.o.kind), &err);
+    StoreStatsData *d = store_stats_load(st, stats_opts_needs(&a.o), &err);
     if (!d)
         return cli_error("%s", err.msg);
     StatsReport rep;
@@ -477,12 +477,16 @@ const CmdEntry cmd_stats = {
     "               shifting (carbon saved moving preemptible runs to the cleanest start\n"
     "               within energy.shift_delay_h, 24 h, under the inventory's capacity).\n"
     "\n"
-    "Groups come from the roster (the line in force at the time); users the roster does\n"
+    "Groups come from the roster (the line in force at the time; for utilization,\n"
+    "preemption and waits, at the middle of the month); users the roster does\n"
     "not know are counted under their account. --by defaults to month for utilization,\n"
     "year otherwise (pubs are always per year); `all` gives one period. --group and\n"
     "--cluster keep that group's or cluster's usage (capacity is the cluster's). Text\n"
     "tables by default; --json gives every table with stable keys (numbers as numbers,\n"
     "null when unknown); --csv prints one table (the first, or --table T) as RFC 4180.\n"
-    "The first run after an import reads the jobs once and keeps a compact copy in the\n"
-    "database (table stats_cache); later runs read that copy.\n",
+    "utilization, preemption and waits read monthly aggregates the import keeps (table\n"
+    "stats_agg; wait quantiles from histograms, within 1/64 of the exact figure:\n"
+    "docs/scale.md); with --group they read that group's attempts. efficiency reads a\n"
+    "compact copy of the attempts (table stats_cache). A database the import did not\n"
+    "keep them for is read once, and the result kept.\n",
     exec_stats};

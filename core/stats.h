@@ -122,6 +122,83 @@ typedef struct StatsJob {
     uint8_t flags;                  /* STATS_JOB_* */
 } StatsJob;
 
+/* ---- Aggregates (issue 20): what the kinds read instead of the attempts ----
+ *
+ * The import keeps them (data/store_stats.c), one set a month, so that no
+ * stats kind but efficiency reads the attempts: per cell (month of the
+ * attempt's anchor, cluster, partition, GPU class, user, account) sums of
+ * attempts, jobs, preemptions, GPU- and CPU-hours and waits; histograms of
+ * waits, times to solution and runs before a preemption; and the
+ * hour-of-week GPU-hours of each (month, cluster). A cell's group and
+ * domain are the roster's at the middle of its month (as usage_month's).
+ *
+ * Histograms: STATS_HIST_BUCKETS log-linear buckets of whole seconds,
+ * exact below 2 * STATS_HIST_SUB s, then STATS_HIST_SUB buckets an octave
+ * (a bucket is at most 1/STATS_HIST_SUB of its value wide: 1.6 %); each
+ * bucket keeps its count and the sum of its values, and a quantile takes
+ * the mean of the bucket its rank falls in (exact when a bucket holds one
+ * distinct value, else within the bucket's width). */
+#define STATS_HIST_SUB 64
+#define STATS_HIST_BUCKETS (2 * STATS_HIST_SUB + 25 * STATS_HIST_SUB)
+
+enum { STATS_HIST_WAIT, STATS_HIST_TTS, STATS_HIST_PRERUN, STATS_HIST_KINDS };
+
+/* A cell's key; user and account are -1 in keys that sum every user
+ * (the stored wait and time-to-solution histograms, the heat map). */
+typedef struct StatsCellKey {
+    int32_t month; /* yyyymm of the attempt's start, else its submission */
+    int32_t user, account;
+    uint16_t cluster, partition;
+    uint8_t gclass; /* GPU class (0, <1, 1, 2, 3-4, 5-8, >8) */
+    uint8_t pad[3];
+} StatsCellKey;
+
+typedef struct StatsCellSum {
+    StatsCellKey k;
+    uint32_t pad;
+    int64_t attempts, jobs, pre_attempts, pre_jobs, completed, pre_completed, waited, tts_n;
+    double gpu_h, gpu_lost, cpu_h, cpu_lost, wait_s, tts_s;
+    /* Requested against used over the attempts that started and whose end
+     * is known (the dashboard's Usage view): GPU-hours, those with a
+     * utilisation and util x GPU-h, with a GPU memory peak and GiB x
+     * GPU-h, CPU-hours allocated and used (CPU time known), MiB-hours
+     * requested and peak used (both known). */
+    int64_t ran;
+    double ran_gpu_h, ran_gpu_h_util, ran_util_x_h, ran_gpu_h_mem, ran_mem_x_h;
+    double ran_cpu_alloc_h, ran_cpu_used_h, ran_mem_req_h, ran_mem_used_h;
+} StatsCellSum;
+
+/* One histogram bucket of key hkeys[key]: count values, summing sum s. */
+typedef struct StatsHist {
+    uint32_t key;
+    uint16_t bucket;
+    uint8_t what; /* STATS_HIST_* */
+    uint8_t pad;
+    uint32_t count;
+    uint32_t pad2;
+    double sum;
+} StatsHist;
+
+/* GPU-hours run in each hour of the week (d * 24 + h, Monday 0 UTC) by
+ * the attempts of a key (user, account -1: every user). */
+typedef struct StatsHeat {
+    StatsCellKey k;
+    uint32_t pad;
+    double gpu_h[168];
+} StatsHeat;
+
+/* A set of aggregates; borrowed in StatsInput, owned by StatsCellsBuf. */
+typedef struct StatsCells {
+    const StatsCellSum *cells;
+    size_t ncells;
+    const StatsCellKey *hkeys;
+    size_t nhkeys;
+    const StatsHist *hist;
+    size_t nhist;
+    const StatsHeat *heat;
+    size_t nheat;
+} StatsCells;
+
 /* Everything a kind may read; all borrowed. Arrays a kind does not need
  * (stats_kind_needs) may be empty. */
 typedef struct StatsInput {
@@ -140,6 +217,12 @@ typedef struct StatsInput {
     size_t npubs;
     const StatsJob *jobs;
     size_t njobs;
+    /* The aggregates (has_cells): what every kind but efficiency reads
+     * when njobs is 0 (with jobs, they are made from the jobs). The window
+     * stats_window gives then is [win_from, win_to). */
+    StatsCells cells;
+    int has_cells;
+    int64_t win_from, win_to;
 } StatsInput;
 
 typedef enum StatsKind {
@@ -159,7 +242,8 @@ enum {
     STATS_NEED_ROSTER = 4, /* people and groups */
     STATS_NEED_INVENTORY = 8,
     STATS_NEED_EVENTS = 16,
-    STATS_NEED_PUBS = 32
+    STATS_NEED_PUBS = 32,
+    STATS_NEED_CELLS = 64 /* the aggregates, and the window */
 };
 
 typedef enum StatsBy { STATS_BY_MONTH, STATS_BY_YEAR, STATS_BY_ALL } StatsBy;
@@ -176,6 +260,9 @@ typedef struct StatsOpts {
 int stats_kind_parse(const char *name, StatsKind *out);
 const char *stats_kind_name(StatsKind k);
 unsigned stats_kind_needs(StatsKind k);
+/* What stats_run(o) needs: the kind's, and the attempts with --group
+ * (the stored histograms and heat map sum every user). */
+unsigned stats_opts_needs(const StatsOpts *o);
 /* The period a kind groups by when --by is not given. */
 StatsBy stats_kind_default_by(StatsKind k);
 
@@ -257,8 +344,11 @@ double stats_capacity_hours(const StatsGpus *inv, size_t n, const char *cluster,
 /* Hour-of-week heat map over [from, to): GPU-hours used (by the jobs of
  * in that pass o's group and cluster filters) and provided (inventory of
  * o's cluster), per slot d * 24 + h (d = 0 Monday, h the UTC hour);
- * used / cap is the utilisation. For the dashboard: in from
- * store_stats_load(STATS_NEED_JOBS | STATS_NEED_ROSTER | STATS_NEED_INVENTORY). */
+ * used / cap is the utilisation. From in's jobs when it has them
+ * (store_stats_load(STATS_NEED_JOBS | STATS_NEED_ROSTER |
+ * STATS_NEED_INVENTORY)), else from the heat-map aggregates of the months
+ * [from, to) overlaps (whole runs; o->kind must be utilization, and
+ * without o->group). */
 void stats_hour_of_week(const StatsInput *in, const StatsOpts *o, int64_t from, int64_t to,
                         double used[168], double cap[168]);
 
@@ -269,6 +359,47 @@ void stats_hour_of_week(const StatsInput *in, const StatsOpts *o, int64_t from, 
  * (a partial first or last month is not understated): the dashboard
  * clips its capacity to the same window. */
 void stats_window(const StatsInput *in, int64_t *from, int64_t *to);
+
+/* ---- Building the aggregates (data/store_stats.c, and stats_run from jobs) ---- */
+
+typedef struct StatsCellsBuild StatsCellsBuild;
+
+/* An empty set; fine: histograms and heat per user and account (what
+ * --group needs), else per (month, cluster, partition, GPU class) only.
+ * Free with stats_cells_build_free. */
+StatsCellsBuild *stats_cells_build_new(int fine);
+void stats_cells_build_free(StatsCellsBuild *b);
+/* Add one attempt (its first_ago and flags set as StatsJob says). An
+ * attempt with neither start nor submission is left out, as usage_month
+ * leaves it. */
+void stats_cells_build_job(StatsCellsBuild *b, const StatsJob *j);
+/* Add a month's set as stats_cells_month_blob wrote it: 0, or -1 when
+ * the bytes are not such a set (nothing added). */
+int stats_cells_build_blob(StatsCellsBuild *b, const void *blob, size_t n);
+/* How much b holds: its cells and histogram buckets. */
+size_t stats_cells_build_size(const StatsCellsBuild *b);
+/* The months b holds, ascending (caller frees), and their number. */
+size_t stats_cells_build_months(const StatsCellsBuild *b, int32_t **months);
+/* Month m of b as bytes (appended to out): counts, then the arrays. */
+void stats_cells_month_blob(const StatsCellsBuild *b, int32_t month, CpBuf *out);
+
+/* The arrays of a StatsCells, owned: blobs appended one after another. */
+typedef struct StatsCellsBuf {
+    StatsCells c; /* the view of the arrays below */
+    StatsCellSum *cells;
+    StatsCellKey *hkeys;
+    StatsHist *hist;
+    StatsHeat *heat;
+    size_t cap[4];
+} StatsCellsBuf;
+/* Append a month's blob to buf: 0, or -1 when malformed (buf unchanged). */
+int stats_cells_buf_add(StatsCellsBuf *buf, const void *blob, size_t n);
+/* Room for n[0] more cells, n[1] histogram keys, n[2] buckets and n[3]
+ * heat-map entries (so that the arrays are not grown by doubling). */
+void stats_cells_buf_reserve(StatsCellsBuf *buf, const size_t n[4]);
+/* Every month of b into buf (the set stats_run builds from jobs). */
+void stats_cells_buf_from(StatsCellsBuf *buf, const StatsCellsBuild *b);
+void stats_cells_buf_done(StatsCellsBuf *buf);
 
 /* Epoch seconds of yyyymm's first second, and yyyymm of an epoch second. */
 int64_t stats_month_start(int32_t yyyymm);

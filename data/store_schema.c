@@ -304,6 +304,14 @@ static const char v16[] =
     "SELECT cluster_id, sum(final = 1), count(*), min(CASE WHEN submit > 0 THEN submit END),\n"
     "  max(submit) FROM jobs GROUP BY cluster_id;\n";
 
-const char *const store_migrations[] = {v1,  v2,  v3,  v4,  v5,  v6,  v7,  v8,
-                                        v9,  v10, v11, v12, v13, v14, v15, v16};
+/* Version 17 (issue 20): the statistics' aggregates, kept by the import
+ * (data/store_stats.c): one row a month (yyyymm) of cells, histograms and
+ * the hour-of-week heat map as core/stats writes them; month 0 holds the
+ * fingerprint of the jobs they describe. Empty here: the first `capplan
+ * stats` builds them from the jobs a database already holds. */
+static const char v17[] =
+    "CREATE TABLE stats_agg(month INTEGER PRIMARY KEY, data BLOB NOT NULL);\n";
+
+const char *const store_migrations[] = {v1,  v2,  v3,  v4,  v5,  v6,  v7,  v8,  v9,
+                                        v10, v11, v12, v13, v14, v15, v16, v17};
 const int store_nmigrations = (int)(sizeof store_migrations / sizeof store_migrations[0]);

@@ -11,6 +11,7 @@
 #include "data/jobrec.h"
 #include "data/sqlrow.h"
 #include "data/store.h"
+#include "data/store_tui.h"
 
 _Static_assert(STATS_TIME_NONE == CP_TIME_NONE, "one 'unknown time'");
 _Static_assert(STATS_ST_COMPLETED == (int)CP_ST_COMPLETED &&
@@ -39,6 +40,9 @@ struct StoreStatsData {
     char **strs; /* every other string */
     size_t nstrs, capstrs;
     int cached;
+    StatsCellsBuf cells;     /* the aggregates */
+    StatsCellsBuild *rebuilt; /* made by a scan: to write once the read is over */
+    int cells_cached;
 };
 
 /* A copy of s owned by d (NULL stays NULL). */
@@ -663,11 +667,232 @@ static int load_cached(sqlite3 *db, StoreStatsData *d, unsigned needs, char *fp,
     return load_usage(db, d, err) < 0 || (want_jobs && scan_jobs(db, d, err) < 0) ? -1 : 0;
 }
 
+/* A non-final attempt's (cluster, job_raw, submit, state), as job_fill
+ * reads them, for the job's first submission and preemptions. */
+static void earlier_row(sqlite3_stmt *s, void *ctx)
+{
+    StatsJob j;
+    memset(&j, 0, sizeof j);
+    j.cluster = col_id16(s, 0);
+    j.job_raw = col_raw32(s, 1);
+    j.submit = col_epoch32(s, 2);
+    j.state = (uint8_t)sqlite3_column_int(s, 3);
+    scan_earlier(ctx, &j);
+}
+
+/* ---- the aggregates (issue 20) ----
+ *
+ * stats_agg holds one row a month (the blob core/stats writes) and, in
+ * month 0, the fingerprint of the jobs they describe (agg_fingerprint).
+ * The import merges its new attempts into the months they touch
+ * (store_stats_extend); a load whose fingerprint does not match builds
+ * them with two passes over the jobs (their earlier attempts, then every
+ * attempt, as it streams: memory does not grow with the jobs) and writes
+ * them when it can take the write lock at once. */
+
+#define AGG_LAYOUT 2
+
+static int agg_fingerprint(sqlite3 *db, char *buf, size_t n, CpErr *err)
+{
+    char fp[160];
+    if (fingerprint(db, fp, sizeof fp, err) < 0)
+        return -1;
+    snprintf(buf, n, "agg %d %zu %zu %zu %zu %s", AGG_LAYOUT, sizeof(StatsCellSum),
+             sizeof(StatsCellKey), sizeof(StatsHist), sizeof(StatsHeat), fp);
+    return 0;
+}
+
+/* 1 when stats_agg describes the jobs as afp says. */
+static int agg_current(sqlite3 *db, const char *afp)
+{
+    sqlite3_stmt *s;
+    int ok = 0;
+    if (sqlite3_prepare_v2(db, "SELECT data FROM stats_agg WHERE month = 0", -1, &s, NULL) !=
+        SQLITE_OK)
+        return 0;
+    if (sqlite3_step(s) == SQLITE_ROW) {
+        const void *b = sqlite3_column_blob(s, 0);
+        size_t n = (size_t)sqlite3_column_bytes(s, 0);
+        ok = b && n == strlen(afp) && memcmp(b, afp, n) == 0;
+    }
+    sqlite3_finalize(s);
+    return ok;
+}
+
+/* Room in buf for every stored month, from their headers (read alone:
+ * the arrays are then allocated once, at their size). */
+static void agg_reserve(sqlite3 *db, StatsCellsBuf *buf)
+{
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(db, "SELECT month FROM stats_agg WHERE month > 0", -1, &s, NULL) !=
+        SQLITE_OK)
+        return;
+    size_t total[4] = {0, 0, 0, 0};
+    while (sqlite3_step(s) == SQLITE_ROW) {
+        sqlite3_blob *b;
+        uint32_t h[6];
+        if (sqlite3_blob_open(db, "main", "stats_agg", "data", sqlite3_column_int64(s, 0), 0, &b) !=
+            SQLITE_OK)
+            continue;
+        if (sqlite3_blob_bytes(b) >= (int)sizeof h && sqlite3_blob_read(b, h, sizeof h, 0) == SQLITE_OK)
+            for (int i = 0; i < 4; i++)
+                total[i] += h[1 + i];
+        sqlite3_blob_close(b);
+    }
+    sqlite3_finalize(s);
+    stats_cells_buf_reserve(buf, total);
+}
+
+/* Every stored month into buf: 0, or -1 when one does not parse. */
+static int agg_read(sqlite3 *db, StatsCellsBuf *buf)
+{
+    sqlite3_stmt *s;
+    agg_reserve(db, buf);
+    if (sqlite3_prepare_v2(db, "SELECT data FROM stats_agg WHERE month > 0 ORDER BY month", -1, &s,
+                           NULL) != SQLITE_OK)
+        return -1;
+    int rc = 0;
+    while (rc == 0 && sqlite3_step(s) == SQLITE_ROW)
+        rc = stats_cells_buf_add(buf, sqlite3_column_blob(s, 0),
+                                 (size_t)sqlite3_column_bytes(s, 0));
+    sqlite3_finalize(s);
+    return rc;
+}
+
+/* Stored month m merged into b (nothing when absent): 0, or -1. */
+static int agg_merge_month(sqlite3_stmt *sel, StatsCellsBuild *b, int32_t m)
+{
+    sqlite3_bind_int(sel, 1, m);
+    int rc = 0;
+    if (sqlite3_step(sel) == SQLITE_ROW)
+        rc = stats_cells_build_blob(b, sqlite3_column_blob(sel, 0),
+                                    (size_t)sqlite3_column_bytes(sel, 0));
+    sqlite3_reset(sel);
+    return rc;
+}
+
+/* b's months (replacing those stored) and the header afp (NULL: not). */
+static int agg_write(sqlite3 *db, const StatsCellsBuild *b, const char *afp)
+{
+    sqlite3_stmt *ins;
+    if (sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO stats_agg(month, data) VALUES(?1, ?2)", -1,
+                           &ins, NULL) != SQLITE_OK)
+        return -1;
+    int32_t *months;
+    size_t n = stats_cells_build_months(b, &months);
+    CpBuf blob;
+    cpbuf_init(&blob);
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        cpbuf_clear(&blob);
+        stats_cells_month_blob(b, months[i], &blob);
+        sqlite3_bind_int(ins, 1, months[i]);
+        sqlite3_bind_blob64(ins, 2, blob.data, blob.len, SQLITE_STATIC);
+        rc = sqlite3_step(ins) == SQLITE_DONE ? 0 : -1;
+        sqlite3_reset(ins);
+    }
+    if (rc == 0 && afp) {
+        sqlite3_bind_int(ins, 1, 0);
+        sqlite3_bind_blob64(ins, 2, afp, strlen(afp), SQLITE_STATIC);
+        rc = sqlite3_step(ins) == SQLITE_DONE ? 0 : -1;
+    }
+    cpbuf_done(&blob);
+    free(months);
+    sqlite3_finalize(ins);
+    return rc;
+}
+
+/* Every attempt into b, linked to its job's earlier attempts (first
+ * submission, preemptions): those first, then every attempt as it
+ * streams. */
+static int agg_scan(sqlite3 *db, StatsCellsBuild *b, CpErr *err)
+{
+    StoreStatsData *d = xcalloc(1, sizeof *d);
+    Scan sc;
+    memset(&sc, 0, sizeof sc);
+    sc.d = d;
+    sc.types = strmap_new();
+    sc.earlier = strmap_new();
+    sqlite3_stmt *s = NULL;
+    int rc = each_row(db, "SELECT cluster_id, job_raw, submit, state FROM jobs WHERE final = 0",
+                      earlier_row, &sc, "read jobs", err);
+    if (rc == 0 && sqlite3_prepare_v2(db, JOB_SQL, -1, &s, NULL) != SQLITE_OK)
+        rc = sqlrow_err(db, err, "read jobs");
+    while (rc == 0) {
+        int step = sqlite3_step(s);
+        if (step != SQLITE_ROW) {
+            rc = step == SQLITE_DONE ? 0 : sqlrow_err(db, err, "read jobs");
+            break;
+        }
+        StatsJob j;
+        memset(&j, 0, sizeof j);
+        job_fill(&sc, s, &j);
+        link_one(&sc, &j);
+        stats_cells_build_job(b, &j);
+    }
+    sqlite3_finalize(s);
+    strmap_free(sc.types);
+    strmap_free(sc.earlier);
+    free(sc.first);
+    free(sc.preempted);
+    store_stats_free(d);
+    return rc;
+}
+
+static void window_row(sqlite3_stmt *s, void *ctx)
+{
+    StatsInput *in = ctx;
+    in->win_from = sqlite3_column_int64(s, 0);
+    in->win_to = sqlite3_column_int64(s, 1);
+}
+
+/* The aggregates and the window: stored when current, else built (afp
+ * left set for the caller to write them). */
+static int load_cells(sqlite3 *db, StoreStatsData *d, char *afp, size_t afpsz, CpErr *err)
+{
+    if (agg_fingerprint(db, afp, afpsz, err) < 0 ||
+        each_row(db, "SELECT coalesce(lo, 0), coalesce(hi, 0) FROM acct_window", window_row,
+                 &d->in, "read the window", err) < 0)
+        return -1;
+    d->in.has_cells = 1;
+    if (agg_current(db, afp) && agg_read(db, &d->cells) == 0) {
+        d->cells_cached = 1;
+        afp[0] = '\0';
+        return 0;
+    }
+    stats_cells_buf_done(&d->cells);
+    d->rebuilt = stats_cells_build_new(0);
+    if (agg_scan(db, d->rebuilt, err) < 0)
+        return -1;
+    stats_cells_buf_from(&d->cells, d->rebuilt);
+    return 0;
+}
+
+/* Write the aggregates a load built, when the write lock is free at once
+ * and the jobs are still those afp describes. Best effort. */
+static void cells_write(Store *st, const StoreStatsData *d, const char *afp)
+{
+    sqlite3 *db = store_db(st);
+    char now[256];
+    store_wait(st, 0);
+    if (exec(db, "BEGIN IMMEDIATE") == 0) {
+        if (agg_fingerprint(db, now, sizeof now, NULL) == 0 && strcmp(now, afp) == 0 &&
+            exec(db, "DELETE FROM stats_agg") == 0 && agg_write(db, d->rebuilt, afp) == 0 &&
+            exec(db, "COMMIT") == 0) {
+            store_wait(st, 1);
+            return;
+        }
+        exec(db, "ROLLBACK");
+    }
+    store_wait(st, 1); /* store_open's */
+}
+
+
 StoreStatsData *store_stats_load(Store *st, unsigned needs, CpErr *err)
 {
     sqlite3 *db = store_db(st);
     StoreStatsData *d = xcalloc(1, sizeof *d);
-    char fp[160] = "";
+    char fp[160] = "", afp[256] = "";
     int own = sqlite3_get_autocommit(db);
     /* Read the cache's BLOBs through a memory map (one copy less), then
      * back to store_open's setting (none). */
@@ -678,7 +903,8 @@ StoreStatsData *store_stats_load(Store *st, unsigned needs, CpErr *err)
     }
     if (load_names(db, d, err) < 0 || load_refs(db, d, needs, err) < 0 ||
         ((needs & (STATS_NEED_JOBS | STATS_NEED_USAGE)) &&
-         load_cached(db, d, needs, fp, sizeof fp, err) < 0)) {
+         load_cached(db, d, needs, fp, sizeof fp, err) < 0) ||
+        ((needs & STATS_NEED_CELLS) && load_cells(db, d, afp, sizeof afp, err) < 0)) {
         if (own)
             exec(db, "ROLLBACK");
         goto fail;
@@ -688,9 +914,14 @@ StoreStatsData *store_stats_load(Store *st, unsigned needs, CpErr *err)
     exec(db, "PRAGMA mmap_size=0");
     d->in.jobs = d->jobs;
     d->in.usage = d->usage;
+    d->in.cells = d->cells.c;
     names_publish(d);
     if (own && fp[0])
         cache_write(st, d, fp);
+    if (own && afp[0] && d->rebuilt)
+        cells_write(st, d, afp);
+    stats_cells_build_free(d->rebuilt);
+    d->rebuilt = NULL;
     return d;
 fail:
     exec(db, "PRAGMA mmap_size=0");
@@ -706,6 +937,11 @@ const StatsInput *store_stats_input(const StoreStatsData *d)
 int store_stats_cached(const StoreStatsData *d)
 {
     return d->cached;
+}
+
+int store_stats_cells_cached(const StoreStatsData *d)
+{
+    return d->cells_cached;
 }
 
 void store_stats_free(StoreStatsData *d)
@@ -727,12 +963,14 @@ void store_stats_free(StoreStatsData *d)
     free(d->events);
     free(d->pubs);
     free(d->jobs);
+    stats_cells_buf_done(&d->cells);
+    stats_cells_build_free(d->rebuilt);
     free(d);
 }
 
 int store_stats_refresh(Store *st, CpErr *err)
 {
-    StoreStatsData *d = store_stats_load(st, STATS_NEED_JOBS, err);
+    StoreStatsData *d = store_stats_load(st, STATS_NEED_JOBS | STATS_NEED_CELLS, err);
     int rc = d ? 0 : -1;
     store_stats_free(d);
     return rc;
@@ -741,25 +979,14 @@ int store_stats_refresh(Store *st, CpErr *err)
 int store_stats_forget(Store *st, CpErr *err)
 {
     sqlite3 *db = store_db(st);
-    if (sqlite3_exec(db, "DELETE FROM stats_cache", NULL, NULL, NULL) != SQLITE_OK)
+    if (sqlite3_exec(db, "DELETE FROM stats_cache; DELETE FROM stats_agg", NULL, NULL, NULL) !=
+        SQLITE_OK)
         return sqlrow_err(db, err, "clear the statistics cache");
     return 0;
 }
 
 /* ---- the import extends the cache (issue 20) ---- */
 
-/* A non-final attempt's (cluster, job_raw, submit, state), as job_fill
- * reads them, for the job's first submission and preemptions. */
-static void earlier_row(sqlite3_stmt *s, void *ctx)
-{
-    StatsJob j;
-    memset(&j, 0, sizeof j);
-    j.cluster = col_id16(s, 0);
-    j.job_raw = col_raw32(s, 1);
-    j.submit = col_epoch32(s, 2);
-    j.state = (uint8_t)sqlite3_column_int(s, 3);
-    scan_earlier(ctx, &j);
-}
 
 /* Run sql (one parameter: ?1 = since) row by row. */
 static int each_since(sqlite3 *db, const char *sql, int64_t since,
@@ -783,22 +1010,43 @@ int store_stats_mark(Store *st, StoreStatsMark *m, CpErr *err)
     m->since_id = store_scalar(st, "SELECT coalesce(max(id), 0) FROM jobs");
     if (m->since_id < 0)
         return sqlrow_err(db, err, "read the jobs' state");
-    if (fingerprint(db, m->fp, sizeof m->fp, err) < 0)
+    if (fingerprint(db, m->fp, sizeof m->fp, err) < 0 ||
+        agg_fingerprint(db, m->afp, sizeof m->afp, err) < 0)
         return -1;
     StoreStatsData *d = xcalloc(1, sizeof *d);
     size_t njobs, nusage;
     m->usable = m->since_id == 0 || cache_header(db, d, m->fp, &njobs, &nusage);
+    m->agg_usable = m->since_id == 0 || agg_current(db, m->afp);
     store_stats_free(d);
     store_watch_old(st, m->since_id);
     return 0;
 }
 
 /* The attempts with id > since, linked among themselves, appended as the
- * cache's parts after part; *n their number. A job's earlier attempts
- * come before its final one in id order unless the import said otherwise
- * (store_late_attempts: then sc->earlier was filled beforehand). */
+ * cache's parts after part (ins NULL: not) and added to cells (NULL:
+ * not); *n their number. A job's earlier attempts come before its final
+ * one in id order unless the import said otherwise (store_late_attempts:
+ * then sc->earlier was filled beforehand). */
+static int extend_cells(sqlite3 *db, StatsCellsBuild *cells, int final, CpErr *err);
+
+/* When *cells holds more than AGG_FLUSH cells and buckets, its months are
+ * merged into those stored now and it starts again empty (an import of
+ * years of jobs keeps its memory; the months it wrote are merged again if
+ * later attempts fall in them). 0, or -1 with err; *cells NULL when the
+ * stored months were dropped (see extend_cells). */
+#define AGG_FLUSH 400000
+static int cells_flush(sqlite3 *db, StatsCellsBuild **cells, CpErr *err)
+{
+    if (!*cells || stats_cells_build_size(*cells) < AGG_FLUSH)
+        return 0;
+    int rc = extend_cells(db, *cells, 0, err);
+    stats_cells_build_free(*cells);
+    *cells = rc == 0 ? stats_cells_build_new(0) : NULL;
+    return rc < 0 ? -1 : 0;
+}
+
 static int append_jobs(sqlite3 *db, Scan *sc, int64_t since, int64_t part, sqlite3_stmt *ins,
-                       const char *fp, size_t *n, CpErr *err)
+                       const char *fp, StatsCellsBuild **cells, size_t *n, CpErr *err)
 {
     sqlite3_stmt *s;
     *n = 0;
@@ -817,12 +1065,19 @@ static int append_jobs(sqlite3 *db, Scan *sc, int64_t since, int64_t part, sqlit
                 link_one(sc, &buf[k]);
             else
                 scan_earlier(sc, &buf[k]);
+            if (*cells)
+                stats_cells_build_job(*cells, &buf[k]);
             k++;
         }
         if (k == EXTEND_CHUNK || (rc != SQLITE_ROW && k > 0)) {
-            bad |= put_part(ins, ++part, fp, buf, k * sizeof *buf) < 0;
+            if (ins)
+                bad |= put_part(ins, ++part, fp, buf, k * sizeof *buf) < 0;
             *n += k;
             k = 0;
+            if (cells_flush(db, cells, err) < 0) {
+                bad = 1;
+                break;
+            }
         }
         if (rc != SQLITE_ROW || bad)
             break;
@@ -846,21 +1101,56 @@ static int write_usage(sqlite3 *db, StoreStatsData *d, sqlite3_stmt *ins, const 
     return 0;
 }
 
+/* The months cells touched, merged with those stored, written back (with
+ * the aggregates' new fingerprint when final). 0; 1 when a stored month
+ * did not parse (then every month is dropped: the next load rebuilds
+ * them); -1 with err on a database error. */
+static int extend_cells(sqlite3 *db, StatsCellsBuild *cells, int final, CpErr *err)
+{
+    char afp[256];
+    sqlite3_stmt *sel;
+    if (final && agg_fingerprint(db, afp, sizeof afp, err) < 0)
+        return -1;
+    if (sqlite3_prepare_v2(db, "SELECT data FROM stats_agg WHERE month = ?1", -1, &sel, NULL) !=
+        SQLITE_OK)
+        return sqlrow_err(db, err, "extend the statistics' aggregates");
+    int32_t *months;
+    size_t n = stats_cells_build_months(cells, &months);
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        rc = agg_merge_month(sel, cells, months[i]);
+    free(months);
+    sqlite3_finalize(sel);
+    if (rc < 0) /* a month that does not parse */
+        return exec(db, "DELETE FROM stats_agg") < 0
+                   ? sqlrow_err(db, err, "extend the statistics' aggregates")
+                   : 1;
+    return agg_write(db, cells, final ? afp : NULL) < 0
+               ? sqlrow_err(db, err, "extend the statistics' aggregates")
+               : 0;
+}
+
 static int extend(Store *st, const StoreStatsMark *m, StoreStatsData *d, Scan *sc,
-                  sqlite3_stmt *ins, CpErr *err)
+                  sqlite3_stmt *ins, StatsCellsBuild **cells, CpErr *err)
 {
     sqlite3 *db = store_db(st);
     size_t old_jobs = 0, old_usage = 0;
     int64_t part = 0;
-    if (m->since_id > 0) {
-        if (!cache_header(db, d, m->fp, &old_jobs, &old_usage))
-            return 0; /* gone meanwhile: the next load rebuilds it */
-        part = store_scalar(st, "SELECT coalesce(max(part), 0) FROM stats_cache");
-        if (part < 0)
-            return sqlrow_err(db, err, "extend the statistics cache");
-    } else if (exec(db, "DELETE FROM stats_cache") < 0) {
+    if (ins && m->since_id > 0) {
+        if (!cache_header(db, d, m->fp, &old_jobs, &old_usage)) {
+            ins = NULL; /* gone meanwhile: the next load rebuilds it */
+        } else {
+            part = store_scalar(st, "SELECT coalesce(max(part), 0) FROM stats_cache");
+            if (part < 0)
+                return sqlrow_err(db, err, "extend the statistics cache");
+        }
+    } else if (ins && exec(db, "DELETE FROM stats_cache") < 0) {
         return sqlrow_err(db, err, "extend the statistics cache");
     }
+    if (*cells && m->since_id == 0 && exec(db, "DELETE FROM stats_agg") < 0)
+        return sqlrow_err(db, err, "extend the statistics' aggregates");
+    if (!ins && !*cells)
+        return 0;
     for (size_t i = 1; i < d->nnames[N_GPU_TYPES]; i++)
         strmap_put(sc->types, d->names[N_GPU_TYPES][i], strlen(d->names[N_GPU_TYPES][i]),
                    (int64_t)i);
@@ -871,8 +1161,12 @@ static int extend(Store *st, const StoreStatsMark *m, StoreStatsData *d, Scan *s
          each_since(db,
                     "SELECT cluster_id, job_raw, submit, state FROM jobs WHERE id > ?1 AND final = 0",
                     m->since_id, earlier_row, sc, err) < 0) ||
-        append_jobs(db, sc, m->since_id, part, ins, fp, &added, err) < 0 ||
-        write_usage(db, d, ins, fp, err) < 0)
+        append_jobs(db, sc, m->since_id, part, ins, fp, cells, &added, err) < 0 ||
+        (*cells && extend_cells(db, *cells, 1, err) < 0))
+        return -1;
+    if (!ins)
+        return 0;
+    if (write_usage(db, d, ins, fp, err) < 0)
         return -1;
     d->in.njobs = old_jobs + added;
     CpBuf h;
@@ -885,16 +1179,16 @@ static int extend(Store *st, const StoreStatsMark *m, StoreStatsData *d, Scan *s
 
 int store_stats_extend(Store *st, const StoreStatsMark *m, CpErr *err)
 {
-    if (!m->usable || store_touched_old(st))
+    if ((!m->usable && !m->agg_usable) || store_touched_old(st))
         return 0;
     if (store_flush(st, err) < 0) /* usage_month as the commit will leave it */
         return -1;
     sqlite3 *db = store_db(st);
-    sqlite3_stmt *ins;
-    if (sqlite3_prepare_v2(db,
-                           "INSERT OR REPLACE INTO stats_cache(part, fingerprint, data) "
-                           "VALUES(?1, ?2, ?3)",
-                           -1, &ins, NULL) != SQLITE_OK)
+    sqlite3_stmt *ins = NULL;
+    if (m->usable && sqlite3_prepare_v2(db,
+                                        "INSERT OR REPLACE INTO stats_cache(part, fingerprint, "
+                                        "data) VALUES(?1, ?2, ?3)",
+                                        -1, &ins, NULL) != SQLITE_OK)
         return sqlrow_err(db, err, "extend the statistics cache");
     StoreStatsData *d = xcalloc(1, sizeof *d);
     Scan sc;
@@ -902,12 +1196,73 @@ int store_stats_extend(Store *st, const StoreStatsMark *m, CpErr *err)
     sc.d = d;
     sc.types = strmap_new();
     sc.earlier = strmap_new();
-    int rc = extend(st, m, d, &sc, ins, err);
+    StatsCellsBuild *cells = m->agg_usable ? stats_cells_build_new(0) : NULL;
+    int rc = extend(st, m, d, &sc, ins, &cells, err);
     sqlite3_finalize(ins);
+    stats_cells_build_free(cells);
     strmap_free(sc.types);
     strmap_free(sc.earlier);
     free(sc.first);
     free(sc.preempted);
     store_stats_free(d);
     return rc;
+}
+
+/* ---- the dashboard's Usage view (issue 20) ---- */
+
+static void ran_add(StoreTuiEff *e, const StatsCellSum *x)
+{
+    e->gpu_h += x->ran_gpu_h;
+    e->gpu_h_util += x->ran_gpu_h_util;
+    e->util_x_h += x->ran_util_x_h;
+    e->gpu_h_mem += x->ran_gpu_h_mem;
+    e->mem_x_h += x->ran_mem_x_h;
+    e->cpu_alloc_h += x->ran_cpu_alloc_h;
+    e->cpu_used_h += x->ran_cpu_used_h;
+    e->mem_req_h += x->ran_mem_req_h;
+    e->mem_used_h += x->ran_mem_used_h;
+}
+
+int store_stats_usage_scan(Store *st, int64_t since, StoreTuiScan *out, CpErr *err)
+{
+    memset(out, 0, sizeof *out);
+    StoreStatsData *d = store_stats_load(st, STATS_NEED_CELLS, err);
+    if (!d)
+        return -1;
+    const StatsCells *c = &d->in.cells;
+    int32_t m0 = stats_month_of(since);
+    int64_t top = 0;
+    for (size_t i = 0; i < c->ncells; i++)
+        if (c->cells[i].k.month >= m0 && c->cells[i].ran > 0 && c->cells[i].k.user > top)
+            top = c->cells[i].k.user;
+    out->nby_user = 256;
+    while (out->nby_user <= top)
+        out->nby_user *= 2;
+    out->by_user = xcalloc((size_t)out->nby_user, sizeof *out->by_user);
+    out->names = xcalloc((size_t)out->nby_user, sizeof *out->names);
+    StoreTuiEff all;
+    memset(&all, 0, sizeof all);
+    for (size_t i = 0; i < c->ncells; i++) {
+        const StatsCellSum *x = &c->cells[i];
+        if (x->k.month < m0 || x->ran == 0)
+            continue;
+        out->attempts += x->ran;
+        ran_add(&all, x);
+        if (x->k.user > 0)
+            ran_add(&out->by_user[x->k.user], x);
+    }
+    out->gpu_h = all.gpu_h, out->gpu_h_util = all.gpu_h_util, out->util_x_h = all.util_x_h;
+    out->gpu_h_mem = all.gpu_h_mem, out->mem_x_h = all.mem_x_h;
+    out->cpu_alloc_h = all.cpu_alloc_h, out->cpu_used_h = all.cpu_used_h;
+    out->mem_req_h = all.mem_req_h, out->mem_used_h = all.mem_used_h;
+    for (size_t i = 0; i < c->nheat; i++)
+        if (c->heat[i].k.month >= m0)
+            for (int s = 0; s < 168; s++)
+                out->heat[s] += c->heat[i].gpu_h[s];
+    const StatsNames *u = &d->in.users;
+    for (size_t id = 1; id < u->n && (int64_t)id < out->nby_user; id++)
+        if (u->v[id])
+            out->names[id] = xstrdup(u->v[id]);
+    store_stats_free(d);
+    return 0;
 }

@@ -2,20 +2,29 @@
 #define STORE_STATS_H
 /* store_stats: the SQL behind `capplan stats`: it reads what core/stats
  * computes over into the plain arrays of a StatsInput (names by id,
- * usage_month, the roster, groups, inventory, events, publications, and
- * the job attempts as compact StatsJob records). Nothing here computes a
- * figure.
+ * usage_month, the roster, groups, inventory, events, publications, the
+ * aggregates and the job attempts as compact StatsJob records). Nothing
+ * here computes a figure.
  *
- * Job attempts cost one pass over the jobs table (every statement
- * prepared, values bound). So that a stats command on a large database
- * stays fast, the compact array (and usage_month's rows) is kept in the
- * stats_cache table, tagged with a fingerprint of what the jobs table holds
- * (its highest id, the last import that can change jobs, the record
- * layout); a later load whose fingerprint matches reads them back as a few
- * BLOBs instead of scanning the jobs. An import that touches jobs changes the fingerprint, and the
- * next load scans again and rewrites the cache (only when it can take the
- * write lock at once: a stats command never waits for an import, and a
- * read-only or busy database is simply scanned). */
+ * The aggregates (STATS_NEED_CELLS: what utilization, preemption and
+ * waits read; issue 20) live in stats_agg, one row a month, kept by the
+ * import: store_stats_extend merges the new attempts into the months they
+ * touch. Their size grows with months, users and partitions, not with the
+ * jobs. A load whose fingerprint does not match (an older database, an
+ * import that rewrote jobs it holds) builds them in two streaming passes
+ * over the jobs and writes them when it can take the write lock at once.
+ *
+ * The attempts (STATS_NEED_JOBS: efficiency, --group, the policy kinds)
+ * cost one pass over the jobs table (every statement prepared, values
+ * bound). So that they stay fast, the compact array (and usage_month's
+ * rows) is kept in the stats_cache table, tagged with a fingerprint of
+ * what the jobs table holds (its highest id, the last import that can
+ * change jobs, the record layout); a later load whose fingerprint matches
+ * reads them back as a few BLOBs instead of scanning the jobs. The import
+ * extends it too; when it is stale the next load scans again and rewrites
+ * it (only when it can take the write lock at once: a stats command never
+ * waits for an import, and a read-only or busy database is simply
+ * scanned). */
 
 #include <stdint.h>
 
@@ -38,27 +47,42 @@ const StatsInput *store_stats_input(const StoreStatsData *d);
  * loaded). */
 int store_stats_cached(const StoreStatsData *d);
 
+/* 1 when the aggregates (STATS_NEED_CELLS) were read as stored, 0 when
+ * built by a scan of the jobs (or not loaded). */
+int store_stats_cells_cached(const StoreStatsData *d);
+
 /* Bring the cache up to date now (a scan and a write when it is stale;
  * nothing when it is current). For an import or a benchmark that wants
  * the next `capplan stats` to be fast. 0, or -1 with err. */
 int store_stats_refresh(Store *st, CpErr *err);
 
-/* The import keeps the cache current (issue 20): store_stats_mark, inside
- * the import's transaction before any job is written, notes the state of
- * the jobs and whether the cache describes it; store_stats_extend, before
- * the commit, appends the import's new attempts to the cache (read once
- * more, in chunks: memory does not grow with the jobs) and rewrites the
- * usage rows and the header, so that the first `capplan stats` after an
- * import reads the cache. When the import rewrote or added to jobs the
- * cache already held, or the cache was stale, it does nothing (the next
- * load rescans, as before). 0, or -1 with err on a database error. */
+/* The import keeps the cache and the aggregates current (issue 20):
+ * store_stats_mark, inside the import's transaction before any job is
+ * written, notes the state of the jobs and whether each describes it;
+ * store_stats_extend, before the commit, reads the import's new attempts
+ * once more (in chunks: memory does not grow with the jobs), appends them
+ * to the cache (and rewrites its usage rows and header) and merges them
+ * into the aggregates' months, so that the first `capplan stats` after an
+ * import reads them. When the import rewrote or added to jobs they
+ * already held, or one was stale, it leaves that one (the next load
+ * rebuilds it). 0, or -1 with err on a database error. */
 typedef struct StoreStatsMark {
-    char fp[160];
+    char fp[160], afp[256];
     int64_t since_id; /* the highest attempt id before the import */
     int usable;       /* the cache describes the jobs up to since_id */
+    int agg_usable;   /* ... and so do the aggregates */
 } StoreStatsMark;
 int store_stats_mark(Store *st, StoreStatsMark *m, CpErr *err);
 int store_stats_extend(Store *st, const StoreStatsMark *m, CpErr *err);
+
+/* What the dashboard's Usage view shows (data/store_tui.h's
+ * store_tui_scan) from the aggregates: the attempts of the months from
+ * since's (since a month's first second) that ran, their hour-of-week
+ * GPU-hours and requested against used, per user too. No scan of the
+ * jobs when the aggregates are current. Caller frees with
+ * store_tui_scan_free (also after an error). 0, or -1 with err. */
+typedef struct StoreTuiScan StoreTuiScan;
+int store_stats_usage_scan(Store *st, int64_t since, StoreTuiScan *out, CpErr *err);
 
 /* Drop the cache (the next load scans). 0, or -1 with err. */
 int store_stats_forget(Store *st, CpErr *err);

@@ -9,6 +9,7 @@
 #include "data/jobrec.h"
 #include "data/sqlrow.h"
 #include "data/store.h"
+#include "data/store_stats.h"
 
 /* A statement's rows, one callback each. */
 typedef int (*RowFn)(sqlite3_stmt *s, void *ctx);
@@ -517,6 +518,9 @@ static int row_scan_name(sqlite3_stmt *s, void *ctx)
 
 int store_tui_scan(Store *st, int64_t since, StoreTuiScan *out, CpErr *err)
 {
+    /* issue 20: whole months come from the statistics' aggregates */
+    if (since > 0 && since == stats_month_start(stats_month_of(since)))
+        return store_stats_usage_scan(st, since, out, err);
     memset(out, 0, sizeof *out);
     if (query(store_db(st),
               "SELECT start, CASE WHEN elapsed >= 0 THEN start + elapsed ELSE end_time END, "

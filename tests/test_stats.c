@@ -19,6 +19,7 @@
 #include "data/import.h"
 #include "data/store.h"
 #include "data/store_stats.h"
+#include "data/store_tui.h"
 #include "tests/lib/testutil.h"
 
 /* ---- the fixture ----
@@ -152,10 +153,10 @@ static int db_teardown(void **state)
 static StatsReport run(Db *d, StatsKind kind, StatsBy by, const char *group, const char *cluster)
 {
     CpErr err;
-    StoreStatsData *sd = store_stats_load(d->st, stats_kind_needs(kind), &err);
+    StatsOpts o = {kind, by, group, cluster};
+    StoreStatsData *sd = store_stats_load(d->st, stats_opts_needs(&o), &err);
     if (!sd)
         fail_msg("load: %s", err.msg);
-    StatsOpts o = {kind, by, group, cluster};
     StatsReport r;
     if (stats_run(store_stats_input(sd), &o, &r, &err) < 0)
         fail_msg("run: %s", err.msg);
@@ -568,6 +569,162 @@ static void test_cache_extended_by_import(void **state)
     store_stats_free(b);
 }
 
+/* With --group, waits are lab-b's attempts alone (read from the
+ * attempts: the stored histograms sum every user): J2 1 h and 1 h, J4 0,
+ * J5 8 h, J6 0 (fay is in lab-b from February) -> 0 0 1 1 8: p50 1, p90
+ * 1 + 0.6 x 7 = 5.2, mean 2. */
+static void test_waits_group(void **state)
+{
+    Db *d = *state;
+    StatsOpts o = {STATS_WAITS, STATS_BY_ALL, "lab-b", NULL};
+    assert_true(stats_opts_needs(&o) & STATS_NEED_JOBS);
+    StatsReport r = run(d, STATS_WAITS, STATS_BY_ALL, "lab-b", NULL);
+    const char *t = "waits";
+    near(num(&r, t, "attempts", "partition", "all", "gpus", "all", NULL), 5);
+    near(num(&r, t, "wait_p50_h", "partition", "all", "gpus", "all", NULL), 1);
+    near(num(&r, t, "wait_p90_h", "partition", "all", "gpus", "all", NULL), 5.2);
+    near(num(&r, t, "wait_mean_h", "partition", "all", "gpus", "all", NULL), 2);
+    stats_report_free(&r);
+}
+
+/* Every number and text of kind's tables in a and b is the same (sums in
+ * another order: within 1e-9 relative). */
+static void same_report(const StatsReport *a, const StatsReport *b)
+{
+    assert_int_equal(a->ntables, b->ntables);
+    for (size_t i = 0; i < a->ntables; i++) {
+        const StatsTable *x = &a->tables[i], *y = &b->tables[i];
+        assert_int_equal(x->nrows, y->nrows);
+        for (size_t k = 0; k < x->nrows * x->ncols; k++) {
+            const StatsCell *p = &x->cells[k], *q = &y->cells[k];
+            if (p->text || q->text) {
+                assert_string_equal(p->text ? p->text : "", q->text ? q->text : "");
+                continue;
+            }
+            assert_int_equal(isnan(p->num), isnan(q->num));
+            if (!isnan(p->num))
+                assert_float_equal(p->num, q->num, 1e-9 * (1 + fabs(p->num)));
+        }
+    }
+}
+
+static StatsReport run_loaded(Db *d, StatsKind kind, int want_cached)
+{
+    CpErr err;
+    StatsOpts o = {kind, STATS_BY_MONTH, NULL, NULL};
+    StoreStatsData *sd = store_stats_load(d->st, stats_opts_needs(&o), &err);
+    assert_non_null(sd);
+    assert_int_equal(store_stats_cells_cached(sd), want_cached);
+    assert_int_equal(store_stats_input(sd)->njobs, 0);
+    StatsReport r;
+    assert_int_equal(stats_run(store_stats_input(sd), &o, &r, &err), 0);
+    store_stats_free(sd);
+    return r;
+}
+
+/* The aggregates: built by the first load (the GPU metrics import changed
+ * the jobs) and written; read back by the next; an import of new jobs (one
+ * in February, a month already stored, two jobs in March, one requeued
+ * across the file) merges them into the months it touches: the figures
+ * are those of a rebuild from the jobs. */
+static void test_cells_kept_by_import(void **state)
+{
+    static const StatsKind kinds[] = {STATS_UTILIZATION, STATS_PREEMPTION, STATS_WAITS};
+    Db *d = *state;
+    CpErr err;
+    StatsReport r = run_loaded(d, STATS_WAITS, 0);
+    stats_report_free(&r);
+    r = run_loaded(d, STATS_WAITS, 1);
+    near(num(&r, "waits", "wait_p50_h", "period", "2024-01", "partition", "all", "gpus", "all",
+             NULL),
+         1);
+    stats_report_free(&r);
+    import_text(d->st, "sacct",
+                SACCT_HDR "107|107|c1|gpu|acc-a|ann|COMPLETED|2024-02-10T00:00:00|"
+                          "2024-02-10T03:00:00|2024-02-10T04:00:00|3600|UNLIMITED|1||||"
+                          "cpu=1,gres/gpu:a100=1,gres/gpu=1,node=1\n"
+                          "303|303|c1|gpu|acc-b|bob|COMPLETED|2024-03-03T01:00:00|"
+                          "2024-03-03T01:30:00|2024-03-03T02:00:00|1800|UNLIMITED|1||||"
+                          "cpu=1,gres/gpu:a100=1,gres/gpu=1,node=1\n"
+                          "303|303|c1|gpu|acc-b|bob|PREEMPTED|2024-03-03T00:00:00|"
+                          "2024-03-03T00:00:00|2024-03-03T01:00:00|3600|UNLIMITED|1||||"
+                          "cpu=1,gres/gpu:a100=1,gres/gpu=1,node=1\n");
+    StatsReport kept[3], built[3];
+    for (int k = 0; k < 3; k++)
+        kept[k] = run_loaded(d, kinds[k], 1);
+    /* February: J1 0 (its start is in January), 107 3 h; J6 0 -> p50 0 */
+    near(num(&kept[2], "waits", "attempts", "period", "2024-02", "partition", "all", "gpus", "all",
+             NULL),
+         2);
+    near(num(&kept[2], "waits", "wait_mean_h", "period", "2024-02", "partition", "all", "gpus",
+             "all", NULL),
+         1.5);
+    /* March: 303 waited 0 then 0.5 h; its time to solution 2 h */
+    near(num(&kept[2], "waits", "tts_p50_h", "period", "2024-03", "partition", "all", "gpus", "all",
+             NULL),
+         2);
+    near(num(&kept[1], "preemption", "run_before_preempt_p50_h", "period", "2024-03", "group",
+             "all", "partition", "all", NULL),
+         1);
+    for (int k = 0; k < 3; k++) {
+        assert_int_equal(store_stats_forget(d->st, &err), 0);
+        built[k] = run_loaded(d, kinds[k], 0);
+        same_report(&kept[k], &built[k]);
+        stats_report_free(&kept[k]);
+        stats_report_free(&built[k]);
+    }
+}
+
+static void eff_near(const StoreTuiEff *a, const StoreTuiEff *b)
+{
+    const double x[] = {a->gpu_h,       a->gpu_h_util, a->util_x_h,  a->gpu_h_mem, a->mem_x_h,
+                        a->cpu_alloc_h, a->cpu_used_h, a->mem_req_h, a->mem_used_h};
+    const double y[] = {b->gpu_h,       b->gpu_h_util, b->util_x_h,  b->gpu_h_mem, b->mem_x_h,
+                        b->cpu_alloc_h, b->cpu_used_h, b->mem_req_h, b->mem_used_h};
+    for (size_t i = 0; i < sizeof x / sizeof *x; i++)
+        assert_float_equal(x[i], y[i], 1e-6 * (1 + fabs(y[i])));
+}
+
+/* The dashboard's Usage view from whole months comes from the aggregates:
+ * the same figures as the scan of the jobs that started from that time
+ * (one second earlier: no attempt of the fixture starts then). From
+ * February: J1 does not count (it started in January), J6 (12 h on one
+ * GPU) does; from January every attempt but none. */
+static void test_usage_view_from_aggregates(void **state)
+{
+    Db *d = *state;
+    CpErr err;
+    const int64_t months[] = {1704067200 /* 2024-01-01 */, 1706745600 /* 2024-02-01 */};
+    for (int m = 0; m < 2; m++) {
+        StoreTuiScan a, b;
+        assert_int_equal(store_tui_scan(d->st, months[m], &a, &err), 0);
+        assert_int_equal(store_tui_scan(d->st, months[m] - 1, &b, &err), 0);
+        assert_int_equal(a.attempts, b.attempts);
+        StoreTuiEff ea = {a.gpu_h,       a.gpu_h_util, a.util_x_h,  a.gpu_h_mem, a.mem_x_h,
+                          a.cpu_alloc_h, a.cpu_used_h, a.mem_req_h, a.mem_used_h};
+        StoreTuiEff eb = {b.gpu_h,       b.gpu_h_util, b.util_x_h,  b.gpu_h_mem, b.mem_x_h,
+                          b.cpu_alloc_h, b.cpu_used_h, b.mem_req_h, b.mem_used_h};
+        eff_near(&ea, &eb);
+        for (int s = 0; s < 168; s++)
+            assert_float_equal(a.heat[s], b.heat[s], 1e-9);
+        for (int64_t u = 1; u < b.nby_user; u++) {
+            static const StoreTuiEff zero;
+            const StoreTuiEff *x = u < a.nby_user ? &a.by_user[u] : &zero;
+            eff_near(x, &b.by_user[u]);
+            if (b.names[u] && b.by_user[u].gpu_h > 0)
+                assert_string_equal(a.names[u], b.names[u]);
+        }
+        if (m == 1) {
+            assert_int_equal(a.attempts, 1);
+            near(a.gpu_h, 12);
+        } else {
+            assert_int_equal(a.attempts, 8);
+        }
+        store_tui_scan_free(&a);
+        store_tui_scan_free(&b);
+    }
+}
+
 /* Without a roster, groups are the accounts. */
 static void test_accounts_as_groups(void **state)
 {
@@ -744,6 +901,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_pubs, fixture_setup, db_teardown),
         cmocka_unit_test_setup_teardown(test_cache, fixture_setup, db_teardown),
         cmocka_unit_test_setup_teardown(test_cache_extended_by_import, fixture_setup, db_teardown),
+        cmocka_unit_test_setup_teardown(test_waits_group, fixture_setup, db_teardown),
+        cmocka_unit_test_setup_teardown(test_cells_kept_by_import, fixture_setup, db_teardown),
+        cmocka_unit_test_setup_teardown(test_usage_view_from_aggregates, fixture_setup,
+                                        db_teardown),
         cmocka_unit_test_setup_teardown(test_accounts_as_groups, db_open, db_teardown),
         cmocka_unit_test_setup_teardown(test_sandbox_preemption, db_open, db_teardown),
         cmocka_unit_test_setup_teardown(test_acct_window, db_open, db_teardown),
