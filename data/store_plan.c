@@ -13,6 +13,7 @@
 #include "data/fields.h"
 #include "data/sqlrow.h"
 #include "data/store.h"
+#include "data/store_blocks.h"
 
 /* ---- helpers ---- */
 
@@ -233,7 +234,91 @@ static double mem_lookup(MemMap *mm, int64_t cluster_id, const char *type)
     return v;
 }
 
-/* ---- jobs ---- */
+/* ---- one rowid range of the jobs table ---- */
+
+/* What every reader of a rowid range starts with: the range, the
+ * connection it reads on, and how it went. */
+typedef struct Half {
+    sqlite3 *db;
+    int own_db;     /* db opened for this half (closed by its reader) */
+    int64_t lo, hi; /* rowids [lo, hi] */
+    int rc;
+    CpErr err;
+} Half;
+
+#ifndef SCAN_SPLIT_ROWS
+#define SCAN_SPLIT_ROWS 200000 /* below this, one reader */
+#endif
+
+/* A second, read-only connection to db's file; NULL for an in-memory or
+ * temporary database (one reader then). */
+static sqlite3 *second_connection(sqlite3 *db)
+{
+    const char *path = sqlite3_db_filename(db, "main");
+    sqlite3 *d = NULL;
+    if (!path || !path[0])
+        return NULL;
+    if (sqlite3_open_v2(path, &d, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+        sqlite3_close(d);
+        return NULL;
+    }
+    sqlite3_busy_timeout(d, 5000);
+    return d;
+}
+
+/* Read rowids [lo, hi] with fn, whose argument starts with a Half: on a
+ * alone, or, for a large range with a second connection, the first half on
+ * a here while b (set up like a by the caller) reads the second in a thread:
+ * the second core halves the wall time of a pass over a large jobs table.
+ * a->rc afterwards: -1 when either failed (a->err then says why). Returns
+ * 1 when b read the rows after a's, else 0. */
+static int halves_run(sqlite3 *db, int64_t lo, int64_t hi, void *(*fn)(void *), Half *a,
+                      Half *b)
+{
+    pthread_t th;
+    int threaded = 0;
+    a->db = db;
+    a->own_db = 0;
+    a->lo = lo;
+    a->hi = hi;
+    if (hi - lo > SCAN_SPLIT_ROWS && (b->db = second_connection(db)) != NULL) {
+        b->own_db = 1;
+        a->hi = lo + (hi - lo) / 2;
+        b->lo = a->hi + 1;
+        b->hi = hi;
+        threaded = pthread_create(&th, NULL, fn, b) == 0;
+        if (!threaded) {
+            sqlite3_close(b->db);
+            a->hi = hi;
+        }
+    }
+    fn(a);
+    if (threaded) {
+        pthread_join(th, NULL);
+        if (b->rc < 0 && a->rc == 0) {
+            a->rc = -1;
+            a->err = b->err;
+        }
+    }
+    return threaded;
+}
+
+/* Both halves' readers begin so: memory pages through a mapping, no copy
+ * per page (a hint; errors ignored). Only the fallback of a range the
+ * blocks do not cover reads the jobs table. */
+static void half_begin(Half *h)
+{
+    h->rc = -1;
+    sqlite3_exec(h->db, "PRAGMA mmap_size=1073741824", NULL, NULL, NULL);
+}
+
+static void half_end(Half *h)
+{
+    if (h->own_db)
+        sqlite3_close(h->db);
+}
+
+/* ---- jobs for the features ---- */
 
 /* Columns 4 (measured memory or NULL), then with an inventory 5
  * (cluster id) and 6 (GPU type): see the scan's SQL. */
@@ -256,25 +341,28 @@ static void job_memory(sqlite3_stmt *s, MemMap *mm, FeatJob *j)
     }
 }
 
-/* One reader of a rowid range of the jobs table (the scan is split in two
- * halves read on two connections at once: the second core halves the
- * wall time of the only pass over a large jobs table). */
-typedef struct Scan {
-    sqlite3 *db;
-    int own_db;           /* db opened for this scan (closed by it) */
-    int64_t lo, hi;       /* rowid range [lo, hi] */
-    int64_t from, before, min_run;
-    int cpu;
+/* The features' jobs as read so far, in rowid order. */
+typedef struct FeatVec {
     FeatJob *out;
     size_t n, cap;
     int64_t last_start;
-    int rc;
-    CpErr err;
-} Scan;
+} FeatVec;
 
-#ifndef SCAN_SPLIT_ROWS
-#define SCAN_SPLIT_ROWS 200000 /* below this, one reader */
-#endif
+static FeatJob *feat_push(FeatVec *v, int64_t start)
+{
+    v->out = sqlrow_grow(v->out, v->n, &v->cap, sizeof *v->out);
+    if (start > v->last_start)
+        v->last_start = start;
+    return &v->out[v->n++];
+}
+
+/* One reader of a rowid range of the jobs table for the features. */
+typedef struct Scan {
+    Half h;
+    int64_t from, before, min_run;
+    int cpu;
+    FeatVec v;
+} Scan;
 
 /* The filters: final attempts in the rowid range, started in [?1, ?2),
  * run at least ?5 seconds, with GPUs (CPUs) and a user. Only the columns
@@ -296,15 +384,12 @@ static void scan_row(Scan *sc, sqlite3_stmt *s, MemMap *mm)
 {
     if (sqlite3_column_type(s, 2) == SQLITE_NULL)
         return;
-    sc->out = sqlrow_grow(sc->out, sc->n, &sc->cap, sizeof *sc->out);
-    FeatJob *j = &sc->out[sc->n++];
+    FeatJob *j = feat_push(&sc->v, sqlite3_column_int64(s, 1));
     j->user = (int32_t)sqlite3_column_int64(s, 0);
     j->start = sqlite3_column_int64(s, 1);
     j->end = j->start + sqlite3_column_int64(s, 2);
     j->gpus = sqlite3_column_double(s, 3);
     job_memory(s, mm, j);
-    if (j->start > sc->last_start)
-        sc->last_start = j->start;
 }
 
 static void *scan_run(void *arg)
@@ -313,70 +398,40 @@ static void *scan_run(void *arg)
     MemMap mm = {NULL, 0, NULL};
     sqlite3_stmt *s = NULL;
     int step = SQLITE_DONE;
-    sc->rc = -1;
-    sc->last_start = INT64_MIN;
-    /* read pages through a mapping: no copy per page (a hint; errors ignored) */
-    sqlite3_exec(sc->db, "PRAGMA mmap_size=1073741824", NULL, NULL, NULL);
-    if (!sc->cpu && mem_rows(sc->db, &mm, &sc->err) < 0)
+    half_begin(&sc->h);
+    if (!sc->cpu && mem_rows(sc->h.db, &mm, &sc->h.err) < 0)
         goto out;
     const char *sql = sc->cpu ? jobs_cpu_sql : mm.n ? jobs_gpu_inv_sql : jobs_gpu_sql;
-    if (prep(sc->db, sql, &s, "read jobs", &sc->err) < 0)
+    if (prep(sc->h.db, sql, &s, "read jobs", &sc->h.err) < 0)
         goto out;
     sqlite3_bind_int64(s, 1, sc->from);
     sqlite3_bind_int64(s, 2, sc->before);
-    sqlite3_bind_int64(s, 3, sc->lo);
-    sqlite3_bind_int64(s, 4, sc->hi);
+    sqlite3_bind_int64(s, 3, sc->h.lo);
+    sqlite3_bind_int64(s, 4, sc->h.hi);
     sqlite3_bind_int64(s, 5, sc->min_run);
     while ((step = sqlite3_step(s)) == SQLITE_ROW)
         scan_row(sc, s, &mm);
     if (step != SQLITE_DONE) {
-        sqlrow_err(sc->db, &sc->err, "read jobs");
+        sqlrow_err(sc->h.db, &sc->h.err, "read jobs");
         goto out;
     }
-    sc->rc = 0;
+    sc->h.rc = 0;
 out:
     sqlite3_finalize(s);
     if (mm.cache)
         mem_map_free(&mm);
-    if (sc->own_db)
-        sqlite3_close(sc->db);
+    half_end(&sc->h);
     return NULL;
 }
 
-/* A second, read-only connection to st's file; NULL for an in-memory or
- * temporary database (one reader then). */
-static sqlite3 *second_connection(sqlite3 *db)
-{
-    const char *path = sqlite3_db_filename(db, "main");
-    sqlite3 *d = NULL;
-    if (!path || !path[0])
-        return NULL;
-    if (sqlite3_open_v2(path, &d, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
-        sqlite3_close(d);
-        return NULL;
-    }
-    sqlite3_busy_timeout(d, 5000);
-    return d;
-}
-
-static int rowid_range(sqlite3 *db, int64_t *lo, int64_t *hi, CpErr *err)
-{
-    sqlite3_stmt *s;
-    if (prep(db, "SELECT min(rowid), max(rowid) FROM jobs", &s, "read jobs", err) < 0)
-        return -1;
-    int rc = sqlite3_step(s);
-    *lo = rc == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
-    *hi = rc == SQLITE_ROW ? sqlite3_column_int64(s, 1) : -1;
-    sqlite3_finalize(s);
-    return rc == SQLITE_ROW ? 0 : sqlrow_err(db, err, "read jobs");
-}
-
-/* Join b's jobs after a's (rowid order is kept: the result does not depend
- * on the split). */
-static void scan_join(Scan *a, Scan *b)
+/* b's jobs after a's. */
+static void feat_join(FeatVec *a, FeatVec *b)
 {
     if (b->n > 0) {
-        a->out = xrealloc(a->out, (a->n + b->n) * sizeof *a->out);
+        if (a->n + b->n > a->cap) {
+            a->cap = a->n + b->n;
+            a->out = xrealloc(a->out, a->cap * sizeof *a->out);
+        }
         memcpy(a->out + a->n, b->out, b->n * sizeof *b->out);
         a->n += b->n;
     }
@@ -385,47 +440,108 @@ static void scan_join(Scan *a, Scan *b)
     free(b->out);
 }
 
+/* store_plan_jobs over the job blocks (data/store_blocks.h). */
+typedef struct JobsRead {
+    sqlite3 *db;
+    int64_t from, before, min_run;
+    int cpu;
+    MemMap mm; /* the inventory's GPU memory (mm.cache NULL: not read yet) */
+    FeatVec v;
+    CpErr err;
+} JobsRead;
+
+static void jobs_sized(void *ctx, size_t n)
+{
+    JobsRead *r = ctx;
+    if (n > r->v.cap) {
+        r->v.cap = n;
+        r->v.out = xrealloc(r->v.out, n * sizeof *r->v.out);
+    }
+}
+
+static void rec_memory(JobsRead *r, const StoreBlockRec *b, const char *type, FeatJob *j)
+{
+    j->mem_gib = -1;
+    j->mem_src = FEAT_MEM_UNKNOWN;
+    if (r->cpu)
+        return;
+    if (b->flags & STORE_REC_MEM) {
+        j->mem_gib = b->mem;
+        j->mem_src = FEAT_MEM_MEASURED;
+        return;
+    }
+    double v = r->mm.n ? mem_lookup(&r->mm, b->cluster, type) : -1;
+    if (v >= 0) {
+        j->mem_gib = v;
+        j->mem_src = FEAT_MEM_REQUESTED;
+    }
+}
+
+static int jobs_block(void *ctx, const StoreBlockRec *recs, size_t n, const char *const *types,
+                      int ntypes)
+{
+    JobsRead *r = ctx;
+    (void)ntypes;
+    if (!r->cpu && !r->mm.cache && mem_rows(r->db, &r->mm, &r->err) < 0)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        const StoreBlockRec *b = &recs[i];
+        double amount = r->cpu ? b->ncpus : b->gpus;
+        if (!(b->flags & STORE_REC_STARTED) || b->start < r->from || b->start >= r->before ||
+            b->run < r->min_run || !(amount > 0))
+            continue;
+        FeatJob *j = feat_push(&r->v, b->start);
+        j->user = b->user;
+        j->start = b->start;
+        j->end = b->start + b->run;
+        j->gpus = amount;
+        rec_memory(r, b, types[b->type], j);
+    }
+    return 0;
+}
+
+static int jobs_range(void *ctx, int64_t lo, int64_t hi)
+{
+    JobsRead *r = ctx;
+    Scan a = {{NULL, 0, 0, 0, -1, {{0}}}, r->from, r->before, r->min_run, r->cpu,
+              {NULL, 0, 0, INT64_MIN}};
+    Scan b = a;
+    int threaded = halves_run(r->db, lo, hi, scan_run, &a.h, &b.h);
+    feat_join(&r->v, &a.v);
+    if (threaded)
+        feat_join(&r->v, &b.v);
+    if (a.h.rc < 0)
+        r->err = a.h.err;
+    return a.h.rc;
+}
+
 int store_plan_jobs(Store *st, int64_t from, int64_t before, int64_t min_run, int cpu,
                     FeatJob **jobs, size_t *njobs, int64_t *last_start, CpErr *err)
 {
-    sqlite3 *db = store_db(st);
-    int64_t lo, hi;
-    *jobs = NULL;
-    *njobs = 0;
-    *last_start = INT64_MIN;
-    if (rowid_range(db, &lo, &hi, err) < 0)
-        return -1;
-    Scan a = {db, 0, lo, hi, from, before, min_run, cpu, NULL, 0, 0, INT64_MIN, -1, {{0}}};
-    Scan b = a;
-    pthread_t th;
-    int threaded = 0;
-    if (hi - lo > SCAN_SPLIT_ROWS && (b.db = second_connection(db)) != NULL) {
-        b.own_db = 1;
-        a.hi = lo + (hi - lo) / 2;
-        b.lo = a.hi + 1;
-        threaded = pthread_create(&th, NULL, scan_run, &b) == 0;
-        if (!threaded)
-            sqlite3_close(b.db);
-    }
-    scan_run(&a);
-    if (threaded) {
-        pthread_join(th, NULL);
-        if (b.rc < 0 && a.rc == 0) {
-            a.rc = -1;
-            a.err = b.err;
-        }
-        scan_join(&a, &b);
-    }
-    if (a.rc < 0) {
+    JobsRead r;
+    memset(&r, 0, sizeof r);
+    r.db = store_db(st);
+    r.from = from;
+    r.before = before;
+    r.min_run = min_run;
+    r.cpu = cpu;
+    r.v.last_start = INT64_MIN;
+    StoreBlocksVisit v = {jobs_sized, jobs_block, jobs_range, &r, from, before};
+    CpErr own = {{0}};
+    int rc = store_blocks_each(st, &v, &own);
+    if (r.mm.cache)
+        mem_map_free(&r.mm);
+    if (rc < 0) {
         if (err)
-            *err = a.err;
-        free(a.out);
-        return -1;
+            *err = own.msg[0] ? own : r.err;
+        free(r.v.out);
+        r.v.out = NULL;
+        r.v.n = 0;
     }
-    *jobs = a.out;
-    *njobs = a.n;
-    *last_start = a.last_start;
-    return 0;
+    *jobs = r.v.out;
+    *njobs = r.v.n;
+    *last_start = rc < 0 ? INT64_MIN : r.v.last_start;
+    return rc;
 }
 
 /* ---- jobs for model v2 ---- */
@@ -457,37 +573,49 @@ static int use_kind(UseVec *v, const char *cluster, const char *type)
     return (int)v->nkinds++;
 }
 
+/* The kind of (cluster id, type), remembered for runs of the same. */
+static int use_kind_of(UseVec *v, int64_t cl, const char *ty)
+{
+    if (cl == v->last_cl && strcmp(ty, v->last_ty) == 0)
+        return v->last_kind;
+    const char *cname = cl >= 0 && cl < v->nclusters && v->clusters[cl] ? v->clusters[cl] : "";
+    int kind = use_kind(v, cname, ty);
+    if (strlen(ty) < sizeof v->last_ty) {
+        v->last_cl = cl;
+        memcpy(v->last_ty, ty, strlen(ty) + 1);
+        v->last_kind = kind;
+    }
+    return kind;
+}
+
+/* One row: elig and start as read (start: its submit time when unknown),
+ * run time (>= 0 counted), GPUs. */
+static void use_push(UseVec *v, int64_t user, int64_t account, int64_t elig, int64_t start,
+                     int64_t run, double gpus, int kind)
+{
+    v->rows = sqlrow_grow(v->rows, v->n, &v->cap, sizeof *v->rows);
+    StorePlanUse *u = &v->rows[v->n++];
+    u->user_id = user;
+    u->account_id = account;
+    u->start = start;
+    u->elig = elig > start || elig <= 0 ? start : elig;
+    u->end = start + (run > 0 ? run : 0);
+    u->gpus = gpus;
+    u->kind = kind;
+}
+
 static int row_use(sqlite3_stmt *s, void *ctx)
 {
     UseVec *v = ctx;
     if (sqlite3_column_type(s, 4) == SQLITE_NULL || sqlite3_column_type(s, 3) == SQLITE_NULL)
         return 0;
-    v->rows = sqlrow_grow(v->rows, v->n, &v->cap, sizeof *v->rows);
-    StorePlanUse *u = &v->rows[v->n++];
-    u->user_id = sqlite3_column_int64(s, 0);
-    u->account_id = sqlite3_column_type(s, 1) == SQLITE_NULL ? -1 : sqlite3_column_int64(s, 1);
-    u->start = sqlite3_column_int64(s, 3);
-    u->elig = sqlite3_column_type(s, 2) == SQLITE_NULL ? u->start : sqlite3_column_int64(s, 2);
-    if (u->elig > u->start || u->elig <= 0)
-        u->elig = u->start;
-    int64_t run = sqlite3_column_int64(s, 4);
-    u->end = u->start + (run > 0 ? run : 0);
-    u->gpus = sqlite3_column_double(s, 5);
-    int64_t cl = sqlite3_column_int64(s, 6);
+    int64_t start = sqlite3_column_int64(s, 3);
     const char *ty = (const char *)sqlite3_column_text(s, 7);
-    if (!ty)
-        ty = "";
-    if (cl == v->last_cl && strcmp(ty, v->last_ty) == 0) { /* runs of the same kind */
-        u->kind = v->last_kind;
-        return 0;
-    }
-    const char *cname = cl >= 0 && cl < v->nclusters && v->clusters[cl] ? v->clusters[cl] : "";
-    u->kind = use_kind(v, cname, ty);
-    if (strlen(ty) < sizeof v->last_ty) {
-        v->last_cl = cl;
-        memcpy(v->last_ty, ty, strlen(ty) + 1);
-        v->last_kind = u->kind;
-    }
+    int kind = use_kind_of(v, sqlite3_column_int64(s, 6), ty ? ty : "");
+    use_push(v, sqlite3_column_int64(s, 0),
+             sqlite3_column_type(s, 1) == SQLITE_NULL ? -1 : sqlite3_column_int64(s, 1),
+             sqlite3_column_type(s, 2) == SQLITE_NULL ? start : sqlite3_column_int64(s, 2), start,
+             sqlite3_column_int64(s, 4), sqlite3_column_double(s, 5), kind);
     return 0;
 }
 
@@ -513,16 +641,26 @@ static int use_clusters(sqlite3 *db, UseVec *v, CpErr *err)
     return each_row(db, s, row_cluster, v, "clusters", err);
 }
 
-/* One reader of a rowid range for store_plan_use (two at once on a large
- * table, as store_plan_jobs). */
+static void use_vec_init(UseVec *v)
+{
+    memset(v, 0, sizeof *v);
+    v->kmap = strmap_new();
+    v->last_cl = -2;
+}
+
+static void use_vec_done(UseVec *v)
+{
+    strmap_free(v->kmap);
+    for (int64_t i = 0; i < v->nclusters; i++)
+        free(v->clusters[i]);
+    free(v->clusters);
+}
+
+/* One reader of a rowid range for store_plan_use. */
 typedef struct UseScan {
-    sqlite3 *db;
-    int own_db;
-    int64_t lo, hi;
+    Half h;
     int cpu;
     UseVec v;
-    int rc;
-    CpErr err;
 } UseScan;
 
 static void *use_scan_run(void *arg)
@@ -541,35 +679,29 @@ static void *use_scan_run(void *arg)
                  "coalesce(start, submit), coalesce(elapsed, end_time - start), gpus, "
                  "cluster_id, gpu_type FROM jobs WHERE rowid >= ?1 AND rowid <= ?2 AND "
                  "final = 1 AND gpus > 0 AND user_id IS NOT NULL AND coalesce(start, submit) > 0";
-    u->rc = -1;
-    sqlite3_exec(u->db, "PRAGMA mmap_size=1073741824", NULL, NULL, NULL);
-    if (use_clusters(u->db, &u->v, &u->err) == 0 &&
-        prep(u->db, sql, &s, "read jobs", &u->err) == 0) {
-        sqlite3_bind_int64(s, 1, u->lo);
-        sqlite3_bind_int64(s, 2, u->hi);
-        u->rc = each_row(u->db, s, row_use, &u->v, "read jobs", &u->err);
+    half_begin(&u->h);
+    if (use_clusters(u->h.db, &u->v, &u->h.err) == 0 &&
+        prep(u->h.db, sql, &s, "read jobs", &u->h.err) == 0) {
+        sqlite3_bind_int64(s, 1, u->h.lo);
+        sqlite3_bind_int64(s, 2, u->h.hi);
+        u->h.rc = each_row(u->h.db, s, row_use, &u->v, "read jobs", &u->h.err);
     }
-    if (u->own_db)
-        sqlite3_close(u->db);
+    half_end(&u->h);
     return NULL;
 }
 
-static void use_vec_done(UseVec *v)
-{
-    strmap_free(v->kmap);
-    for (int64_t i = 0; i < v->nclusters; i++)
-        free(v->clusters[i]);
-    free(v->clusters);
-}
-
-/* b's rows after a's, b's kinds renumbered into a's. */
+/* b's rows after a's, b's kinds renumbered into a's; b's rows and kinds
+ * freed. */
 static void use_join(UseVec *a, UseVec *b)
 {
     int *map = xcalloc(b->nkinds + 1, sizeof *map);
     for (size_t k = 0; k < b->nkinds; k++)
         map[k] = use_kind(a, b->kinds[k].cluster, b->kinds[k].type);
     if (b->n > 0) {
-        a->rows = xrealloc(a->rows, (a->n + b->n) * sizeof *a->rows);
+        if (a->n + b->n > a->cap) {
+            a->cap = a->n + b->n;
+            a->rows = xrealloc(a->rows, a->cap * sizeof *a->rows);
+        }
         for (size_t i = 0; i < b->n; i++) {
             a->rows[a->n + i] = b->rows[i];
             a->rows[a->n + i].kind = map[b->rows[i].kind];
@@ -580,55 +712,94 @@ static void use_join(UseVec *a, UseVec *b)
     store_plan_use_free(b->rows, b->kinds, b->nkinds);
 }
 
+/* store_plan_use over the job blocks. */
+typedef struct UseRead {
+    sqlite3 *db;
+    int cpu;
+    UseVec v;
+    int64_t *kcl; /* per type of the block: the cluster of kk's kind (-2 none) */
+    int *kk;
+    int kcap;
+    CpErr err;
+} UseRead;
+
+static void use_sized(void *ctx, size_t n)
+{
+    UseRead *r = ctx;
+    if (n > r->v.cap) {
+        r->v.cap = n;
+        r->v.rows = xrealloc(r->v.rows, n * sizeof *r->v.rows);
+    }
+}
+
+static int use_block(void *ctx, const StoreBlockRec *recs, size_t n, const char *const *types,
+                     int ntypes)
+{
+    UseRead *r = ctx;
+    if (ntypes > r->kcap) {
+        r->kcap = ntypes;
+        r->kcl = xrealloc(r->kcl, (size_t)ntypes * sizeof *r->kcl);
+        r->kk = xrealloc(r->kk, (size_t)ntypes * sizeof *r->kk);
+    }
+    for (int t = 0; t < ntypes; t++)
+        r->kcl[t] = -2;
+    for (size_t i = 0; i < n; i++) {
+        const StoreBlockRec *b = &recs[i];
+        double amount = r->cpu ? b->ncpus : b->gpus;
+        if (!(amount > 0) || b->start <= 0)
+            continue;
+        if (r->kcl[b->type] != b->cluster) { /* a block has one cluster, a few types */
+            r->kcl[b->type] = b->cluster;
+            r->kk[b->type] = use_kind_of(&r->v, b->cluster, r->cpu ? "" : types[b->type]);
+        }
+        use_push(&r->v, b->user, b->account, b->elig, b->start, b->run, amount, r->kk[b->type]);
+    }
+    return 0;
+}
+
+static int use_range(void *ctx, int64_t lo, int64_t hi)
+{
+    UseRead *r = ctx;
+    UseScan a, b;
+    memset(&a, 0, sizeof a);
+    a.cpu = r->cpu;
+    use_vec_init(&a.v);
+    b = a;
+    use_vec_init(&b.v);
+    int threaded = halves_run(r->db, lo, hi, use_scan_run, &a.h, &b.h);
+    use_join(&r->v, &a.v);
+    if (threaded)
+        use_join(&r->v, &b.v);
+    use_vec_done(&a.v);
+    use_vec_done(&b.v);
+    if (a.h.rc < 0)
+        r->err = a.h.err;
+    return a.h.rc;
+}
+
 int store_plan_use(Store *st, int cpu, StorePlanUse **rows, size_t *n, StorePlanKind **kinds,
                    size_t *nkinds, CpErr *err)
 {
-    sqlite3 *db = store_db(st);
-    int64_t lo, hi;
-    *rows = NULL;
-    *kinds = NULL;
-    *n = *nkinds = 0;
-    if (rowid_range(db, &lo, &hi, err) < 0)
-        return -1;
-    UseScan a, b;
-    memset(&a, 0, sizeof a);
-    a.db = db;
-    a.lo = lo;
-    a.hi = hi;
-    a.cpu = cpu;
-    a.v.kmap = strmap_new();
-    a.v.last_cl = -2;
-    b = a;
-    b.v.kmap = strmap_new();
-    pthread_t th;
-    int threaded = 0;
-    if (hi - lo > SCAN_SPLIT_ROWS && (b.db = second_connection(db)) != NULL) {
-        b.own_db = 1;
-        a.hi = lo + (hi - lo) / 2;
-        b.lo = a.hi + 1;
-        threaded = pthread_create(&th, NULL, use_scan_run, &b) == 0;
-        if (!threaded)
-            sqlite3_close(b.db);
-    }
-    use_scan_run(&a);
-    if (threaded) {
-        pthread_join(th, NULL);
-        if (b.rc < 0 && a.rc == 0) {
-            a.rc = -1;
-            a.err = b.err;
-        }
-        use_join(&a.v, &b.v);
-        use_vec_done(&b.v);
-    } else
-        strmap_free(b.v.kmap);
-    use_vec_done(&a.v);
-    if (a.rc < 0 && err)
-        *err = a.err;
-    *rows = a.v.rows;
-    *n = a.v.n;
-    *kinds = a.v.kinds;
-    *nkinds = a.v.nkinds;
-    return a.rc;
+    UseRead r;
+    memset(&r, 0, sizeof r);
+    r.db = store_db(st);
+    r.cpu = cpu;
+    use_vec_init(&r.v);
+    StoreBlocksVisit v = {use_sized, use_block, use_range, &r, INT64_MIN, INT64_MAX};
+    CpErr own = {{0}};
+    int rc = use_clusters(r.db, &r.v, &own);
+    if (rc == 0)
+        rc = store_blocks_each(st, &v, &own);
+    use_vec_done(&r.v);
+    free(r.kcl);
+    free(r.kk);
+    if (rc < 0 && err)
+        *err = own.msg[0] ? own : r.err;
+    *rows = r.v.rows;
+    *n = r.v.n;
+    *kinds = r.v.kinds;
+    *nkinds = r.v.nkinds;
+    return rc;
 }
 
 void store_plan_use_free(StorePlanUse *rows, StorePlanKind *kinds, size_t nkinds)
