@@ -15,7 +15,7 @@ _Static_assert(sizeof(StoreBlockRec) == 64, "a packed record is 64 bytes");
 
 /* ---- packing: the aggregate capplan_block_pack ---- */
 
-/* Its arguments, in this order (the migration's SQL and fill_sql below). */
+/* Its arguments, in this order (the migration's SQL and rows_sql below). */
 enum { A_ID, A_USER, A_ACCOUNT, A_CLUSTER, A_TYPE, A_START, A_SUBMIT, A_ELIGIBLE, A_RUN,
        A_GPUS, A_NCPUS, A_MEM, A_COUNT };
 
@@ -39,22 +39,9 @@ static int packer_type(Packer *p, const char *t)
     return p->last_type = p->ntypes++;
 }
 
-static void pack_step(sqlite3_context *ctx, int argc, sqlite3_value **v)
+/* Add one job's record from its values (A_* order) to p. */
+static void packer_add(Packer *p, sqlite3_value **v)
 {
-    Packer **pp = sqlite3_aggregate_context(ctx, sizeof *pp);
-    if (!pp) {
-        sqlite3_result_error_nomem(ctx);
-        return;
-    }
-    if (!*pp) {
-        *pp = xcalloc(1, sizeof **pp);
-        (*pp)->last_type = -1;
-    }
-    Packer *p = *pp;
-    if (argc != A_COUNT || p->ntypes >= 0xffff) {
-        sqlite3_result_error(ctx, "capplan_block_pack: bad arguments", -1);
-        return;
-    }
     if (p->n == p->cap) {
         p->cap = p->cap ? p->cap * 2 : 256;
         p->recs = xrealloc(p->recs, p->cap * sizeof *p->recs);
@@ -86,6 +73,24 @@ static void pack_step(sqlite3_context *ctx, int argc, sqlite3_value **v)
         r->mem = sqlite3_value_double(v[A_MEM]);
         r->flags |= STORE_REC_MEM;
     }
+}
+
+static void pack_step(sqlite3_context *ctx, int argc, sqlite3_value **v)
+{
+    Packer **pp = sqlite3_aggregate_context(ctx, sizeof *pp);
+    if (!pp) {
+        sqlite3_result_error_nomem(ctx);
+        return;
+    }
+    if (!*pp) {
+        *pp = xcalloc(1, sizeof **pp);
+        (*pp)->last_type = -1;
+    }
+    if (argc != A_COUNT || (*pp)->ntypes >= 0xffff) {
+        sqlite3_result_error(ctx, "capplan_block_pack: bad arguments", -1);
+        return;
+    }
+    packer_add(*pp, v);
 }
 
 typedef struct IdRec {
@@ -148,17 +153,16 @@ static void put_u32(unsigned char *b, uint32_t v)
     memcpy(b, &v, sizeof v);
 }
 
-static void pack_final(sqlite3_context *ctx)
+/* p's block as a BLOB (*len bytes, caller frees); p is emptied. */
+static unsigned char *packer_blob(Packer *p, size_t *len)
 {
-    Packer **pp = sqlite3_aggregate_context(ctx, 0);
-    Packer empty = {NULL, NULL, 0, 0, NULL, 0, -1}, *p = pp && *pp ? *pp : &empty;
     packer_sort(p);
     size_t tbytes = 0;
     for (int i = 0; i < p->ntypes; i++)
         tbytes += strlen(p->types[i]) + 1;
     size_t tpad = (tbytes + 7) & ~(size_t)7;
-    size_t len = HEADER_BYTES + tpad + p->n * sizeof *p->recs;
-    unsigned char *b = xcalloc(len, 1);
+    *len = HEADER_BYTES + tpad + p->n * sizeof *p->recs;
+    unsigned char *b = xcalloc(*len, 1);
     put_u32(b, BLOCK_MAGIC);
     put_u32(b + 4, (uint32_t)p->n);
     put_u32(b + 8, (uint32_t)p->ntypes);
@@ -172,10 +176,21 @@ static void pack_final(sqlite3_context *ctx)
     }
     if (p->n)
         memcpy(b + HEADER_BYTES + tpad, p->recs, p->n * sizeof *p->recs);
-    sqlite3_result_blob64(ctx, b, len, free);
     free(p->types);
     free(p->recs);
     free(p->ids);
+    memset(p, 0, sizeof *p);
+    p->last_type = -1;
+    return b;
+}
+
+static void pack_final(sqlite3_context *ctx)
+{
+    Packer **pp = sqlite3_aggregate_context(ctx, 0);
+    Packer empty = {NULL, NULL, 0, 0, NULL, 0, -1}, *p = pp && *pp ? *pp : &empty;
+    size_t len;
+    unsigned char *b = packer_blob(p, &len);
+    sqlite3_result_blob64(ctx, b, len, free);
     if (p != &empty)
         free(p);
     if (pp)
@@ -198,15 +213,13 @@ int store_blocks_register(Store *st, CpErr *err)
     "final = 1 AND user_id IS NOT NULL AND coalesce(elapsed, end_time - start) IS NOT NULL " \
     "AND (gpus > 0 OR ncpus > 0)"
 
-/* Block ?3 from the rowids [?1, ?2]: as the migration fills it. */
-static const char fill_sql[] =
-    "INSERT INTO job_blocks(block, n, lo, hi, data) SELECT ?3, "
-    "count(*) FILTER (WHERE " REC_WHERE "), min(start) FILTER (WHERE " REC_WHERE "), "
-    "max(start) FILTER (WHERE " REC_WHERE "), "
-    "capplan_block_pack(id, user_id, account_id, cluster_id, gpu_type, start, submit, "
-    "eligible, coalesce(elapsed, end_time - start), gpus, ncpus, "
-    "CASE WHEN gpu_mem_source > 0 THEN gpu_mem_gib END) FILTER (WHERE " REC_WHERE ") "
-    "FROM jobs WHERE id >= ?1 AND id <= ?2";
+/* The planning records of rowids [?1, ?2], in capplan_block_pack's
+ * argument order (the migration's SQL packs the same columns). */
+static const char rows_sql[] =
+    "SELECT id, user_id, account_id, cluster_id, gpu_type, start, submit, eligible, "
+    "coalesce(elapsed, end_time - start), gpus, ncpus, "
+    "CASE WHEN gpu_mem_source > 0 THEN gpu_mem_gib END FROM jobs "
+    "WHERE id >= ?1 AND id <= ?2 AND " REC_WHERE;
 
 static int has_tables(sqlite3 *db)
 {
@@ -240,25 +253,55 @@ static int int_of(sqlite3 *db, const char *sql, int64_t arg, int64_t *out, int *
 
 typedef struct Sync {
     sqlite3 *db;
-    sqlite3_stmt *del, *fill, *next;
+    sqlite3_stmt *rows, *put, *next;
+    Packer pk;
 } Sync;
+
+/* Pack rowids [lo, hi] into block b (a row even when it holds none). */
+static int pack_block(Sync *y, int64_t b, int64_t lo, int64_t hi, CpErr *err)
+{
+    sqlite3_value *v[A_COUNT];
+    int64_t n = 0, first = INT64_MAX, last = INT64_MIN;
+    int rc;
+    sqlite3_bind_int64(y->rows, 1, lo);
+    sqlite3_bind_int64(y->rows, 2, hi);
+    while ((rc = sqlite3_step(y->rows)) == SQLITE_ROW && y->pk.ntypes < 0xffff) {
+        for (int i = 0; i < A_COUNT; i++)
+            v[i] = sqlite3_column_value(y->rows, i);
+        if (sqlite3_value_type(v[A_START]) != SQLITE_NULL) {
+            int64_t t = sqlite3_value_int64(v[A_START]);
+            first = t < first ? t : first;
+            last = t > last ? t : last;
+        }
+        packer_add(&y->pk, v);
+        n++;
+    }
+    sqlite3_reset(y->rows);
+    if (rc != SQLITE_DONE)
+        return rc == SQLITE_ROW ? cp_err_set(err, "job blocks: too many GPU types in a block")
+                                : sqlrow_err(y->db, err, "job blocks");
+    size_t len;
+    unsigned char *blob = packer_blob(&y->pk, &len);
+    sqlite3_bind_int64(y->put, 1, b);
+    sqlite3_bind_int64(y->put, 2, n);
+    if (first <= last) {
+        sqlite3_bind_int64(y->put, 3, first);
+        sqlite3_bind_int64(y->put, 4, last);
+    }
+    sqlite3_bind_blob64(y->put, 5, blob, len, free);
+    rc = sqlite3_step(y->put);
+    sqlite3_reset(y->put);
+    sqlite3_clear_bindings(y->put);
+    return rc == SQLITE_DONE ? 0 : sqlrow_err(y->db, err, "job blocks");
+}
 
 /* Rebuild block b; *next: the block of the first rowid after it (-1 none). */
 static int rebuild(Sync *y, int64_t b, int64_t *next, CpErr *err)
 {
     int64_t lo = b << STORE_BLOCK_SHIFT, hi = lo + (1 << STORE_BLOCK_SHIFT) - 1;
-    sqlite3_bind_int64(y->del, 1, b);
-    int rc = sqlite3_step(y->del);
-    sqlite3_reset(y->del);
-    if (rc != SQLITE_DONE)
-        return sqlrow_err(y->db, err, "job blocks");
-    sqlite3_bind_int64(y->fill, 1, lo);
-    sqlite3_bind_int64(y->fill, 2, hi);
-    sqlite3_bind_int64(y->fill, 3, b);
-    rc = sqlite3_step(y->fill);
-    sqlite3_reset(y->fill);
-    if (rc != SQLITE_DONE)
-        return sqlrow_err(y->db, err, "job blocks");
+    if (pack_block(y, b, lo, hi, err) < 0)
+        return -1;
+    int rc;
     sqlite3_bind_int64(y->next, 1, hi);
     rc = sqlite3_step(y->next);
     *next = rc == SQLITE_ROW && sqlite3_column_type(y->next, 0) != SQLITE_NULL
@@ -303,12 +346,12 @@ int store_blocks_sync(Store *st, CpErr *err)
         return -1;
     if (nstale == 0 && maxid <= built)
         return 0; /* the usual case: nothing written since */
-    if (store_blocks_register(st, err) < 0)
-        return -1;
-    Sync y = {db, NULL, NULL, NULL};
-    if (sqlite3_prepare_v2(db, "DELETE FROM job_blocks WHERE block = ?1", -1, &y.del, NULL) !=
-            SQLITE_OK ||
-        sqlite3_prepare_v2(db, fill_sql, -1, &y.fill, NULL) != SQLITE_OK ||
+    Sync y = {db, NULL, NULL, NULL, {NULL, NULL, 0, 0, NULL, 0, -1}};
+    if (sqlite3_prepare_v2(db, rows_sql, -1, &y.rows, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(db,
+                           "INSERT OR REPLACE INTO job_blocks(block, n, lo, hi, data) "
+                           "VALUES(?1, ?2, ?3, ?4, ?5)",
+                           -1, &y.put, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(db, "SELECT min(id) FROM jobs WHERE id > ?1", -1, &y.next, NULL) !=
             SQLITE_OK) {
         sqlrow_err(db, err, "job blocks");
@@ -333,9 +376,14 @@ int store_blocks_sync(Store *st, CpErr *err)
     rc = sqlite3_step(s) == SQLITE_DONE ? 0 : sqlrow_err(db, err, "job blocks");
     sqlite3_finalize(s);
 out:
-    sqlite3_finalize(y.del);
-    sqlite3_finalize(y.fill);
+    sqlite3_finalize(y.rows);
+    sqlite3_finalize(y.put);
     sqlite3_finalize(y.next);
+    free(y.pk.recs);
+    free(y.pk.ids);
+    for (int i = 0; i < y.pk.ntypes; i++)
+        free(y.pk.types[i]);
+    free(y.pk.types);
     return rc;
 }
 
