@@ -316,21 +316,24 @@ static const char v16[] =
  * in one BLOB by capplan_block_pack, their number and first and last start.
  * Triggers mark the block of an updated or deleted job stale; rows above
  * built_max came after the last sync. Filled here from the jobs a database
- * already holds. A cache: deleting its rows is safe (readers then read the
- * jobs table). */
+ * already holds; running it again (a test winding user_version back) fills
+ * it again. A cache: deleting its rows is safe (readers then read the jobs
+ * table). */
 static const char v17[] =
-    "CREATE TABLE job_blocks(block INTEGER PRIMARY KEY, n INTEGER NOT NULL, lo INTEGER,\n"
-    "  hi INTEGER, data BLOB NOT NULL);\n"
-    "CREATE TABLE job_blocks_stale(block INTEGER PRIMARY KEY);\n"
-    "CREATE TABLE job_blocks_state(id INTEGER PRIMARY KEY CHECK (id = 1),\n"
+    "CREATE TABLE IF NOT EXISTS job_blocks(block INTEGER PRIMARY KEY, n INTEGER NOT NULL,\n"
+    "  lo INTEGER, hi INTEGER, data BLOB NOT NULL);\n"
+    "CREATE TABLE IF NOT EXISTS job_blocks_stale(block INTEGER PRIMARY KEY);\n"
+    "CREATE TABLE IF NOT EXISTS job_blocks_state(id INTEGER PRIMARY KEY CHECK (id = 1),\n"
     "  built_max INTEGER NOT NULL);\n"
-    "CREATE TRIGGER job_blocks_update AFTER UPDATE ON jobs BEGIN\n"
+    "CREATE TRIGGER IF NOT EXISTS job_blocks_update AFTER UPDATE ON jobs BEGIN\n"
     "  INSERT OR IGNORE INTO job_blocks_stale(block) VALUES (old.id >> 12);\n"
     "  INSERT OR IGNORE INTO job_blocks_stale(block) VALUES (new.id >> 12);\n"
     "END;\n"
-    "CREATE TRIGGER job_blocks_delete AFTER DELETE ON jobs BEGIN\n"
+    "CREATE TRIGGER IF NOT EXISTS job_blocks_delete AFTER DELETE ON jobs BEGIN\n"
     "  INSERT OR IGNORE INTO job_blocks_stale(block) VALUES (old.id >> 12);\n"
     "END;\n"
+    "DELETE FROM job_blocks;\n"
+    "DELETE FROM job_blocks_stale;\n"
     "INSERT INTO job_blocks(block, n, lo, hi, data)\n"
     "SELECT id >> 12,\n"
     "  count(*) FILTER (WHERE " PLAN_REC "),\n"
@@ -340,7 +343,7 @@ static const char v17[] =
     "    eligible, coalesce(elapsed, end_time - start), gpus, ncpus,\n"
     "    CASE WHEN gpu_mem_source > 0 THEN gpu_mem_gib END) FILTER (WHERE " PLAN_REC ")\n"
     "FROM jobs GROUP BY id >> 12;\n"
-    "INSERT INTO job_blocks_state(id, built_max)\n"
+    "INSERT OR REPLACE INTO job_blocks_state(id, built_max)\n"
     "  VALUES (1, coalesce((SELECT max(id) FROM jobs), 0));\n";
 
 const char *const store_migrations[] = {v1,  v2,  v3,  v4,  v5,  v6,  v7,  v8,
