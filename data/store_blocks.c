@@ -311,14 +311,34 @@ static int rebuild(Sync *y, int64_t b, int64_t *next, CpErr *err)
     return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : sqlrow_err(y->db, err, "job blocks");
 }
 
-/* The stale blocks, then the tail: every block from tb on that has rows. */
+/* Run sql with ?1 = tb; 0 or -1 (err). */
+static int run_tb(sqlite3 *db, const char *sql, int64_t tb, CpErr *err)
+{
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK)
+        return sqlrow_err(db, err, "job blocks");
+    sqlite3_bind_int64(s, 1, tb);
+    int rc = sqlite3_step(s);
+    sqlite3_finalize(s);
+    return rc == SQLITE_DONE ? 0 : sqlrow_err(db, err, "job blocks");
+}
+
+/* The stale blocks below the tail rebuilt; those in the tail dropped, then
+ * every block from tb on that has rows packed once (a dropped block left
+ * without rows stays absent: a gap readers look up in the jobs table). */
 static int sync_blocks(Sync *y, int64_t tb, CpErr *err)
 {
     sqlite3_stmt *s;
     int64_t next;
-    if (sqlite3_prepare_v2(y->db, "SELECT block FROM job_blocks_stale", -1, &s, NULL) !=
-        SQLITE_OK)
+    if (run_tb(y->db,
+               "DELETE FROM job_blocks WHERE block >= ?1 AND block IN "
+               "(SELECT block FROM job_blocks_stale)",
+               tb, err) < 0)
+        return -1;
+    if (sqlite3_prepare_v2(y->db, "SELECT block FROM job_blocks_stale WHERE block < ?1", -1, &s,
+                           NULL) != SQLITE_OK)
         return sqlrow_err(y->db, err, "job blocks");
+    sqlite3_bind_int64(s, 1, tb);
     int rc;
     while ((rc = sqlite3_step(s)) == SQLITE_ROW)
         if (rebuild(y, sqlite3_column_int64(s, 0), &next, err) < 0)
