@@ -20,7 +20,7 @@ ALL_CFLAGS += -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-p
 LDSAN   := -fsanitize=$(SANITIZE)
 endif
 
-LIB_SRC := $(wildcard core/*.c data/*.c reports/*.c tui/*.c) $(filter-out cli/main.c,$(wildcard cli/*.c))
+LIB_SRC := $(wildcard core/*.c data/*.c data/demo/*.c reports/*.c tui/*.c) $(filter-out cli/main.c,$(wildcard cli/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 # data/terms.txt, the research terms dictionary, compiled in as a C string.
 TERMS_OBJ := $(BUILD)/gen/terms_txt.o

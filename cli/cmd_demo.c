@@ -1,4 +1,4 @@
-/* capplan demo: build the synthetic institute of data/demo.h into the
+/* capplan demo: build the synthetic institute of data/demo/demo.h into the
  * database, then show it: the dashboard when standard input and output are
  * a terminal (what `make demo` does), else what `capplan status` prints
  * (--no-tui: only the summary). */
@@ -9,7 +9,7 @@
 
 #include "cli/cli.h"
 #include "cli/status_print.h"
-#include "data/demo.h"
+#include "data/demo/demo.h"
 #include "data/fields.h"
 
 /* A whole non-negative decimal number. */

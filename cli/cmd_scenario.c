@@ -6,6 +6,7 @@
 
 #include "cli/cli.h"
 #include "cli/plan_cli.h"
+#include "cli/textcol.h"
 #include "data/plan.h"
 #include "data/store.h"
 #include "data/store_plan.h"
@@ -350,10 +351,54 @@ static void value_text(char *buf, size_t n, int edited, double v, double measure
         snprintf(buf, n, "%g (measured)", measured);
 }
 
+enum { DIFF_CELL = 512 };
+
+/* The text table's row of change x: cells written into cell (4 or 5 of
+ * DIFF_CELL bytes), pointed to by text, with the reason (borrowed from x)
+ * last. */
+static void diff_row(const Plan *p, const Diff *d, const Change *x, char (*cell)[DIFF_CELL],
+                    const char **text)
+{
+    double m = measured_for(p, x);
+    int k = 0;
+    snprintf(cell[k++], DIFF_CELL, "%s%s%s", x->key, x->group[0] ? " @" : "", x->group);
+    value_text(cell[k++], DIFF_CELL, x->in_a, x->a, m);
+    value_text(cell[k++], DIFF_CELL, x->in_b, x->b, m);
+    snprintf(cell[k++], DIFF_CELL, "%+.2f", x->effect[0]);
+    if (d->years > 1)
+        snprintf(cell[k++], DIFF_CELL, "%+.2f", x->effect[d->years - 1]);
+    for (int c = 0; c < k; c++)
+        text[c] = cell[c];
+    text[k] = x->reason ? x->reason : "";
+}
+
+/* Every change as a table whose columns fit their content: the parameter,
+ * its value in A and in B, its effect in the first year and (when the
+ * projection has more) the last, the reason. */
+static void diff_table(const Plan *p, const Diff *d)
+{
+    const char *unit = p->cpu ? "CPUs" : "GPU-eq";
+    char e1[48], elast[48];
+    snprintf(e1, sizeof e1, "effect y1 (%s)", unit);
+    snprintf(elast, sizeof elast, "effect y%d (%s)", d->years, unit);
+    TextCol cols[6] = {{"parameter", 0}, {d->a, 0}, {d->b, 0}, {e1, 1}, {elast, 1}, {"reason", 0}};
+    int ncols = d->years > 1 ? 6 : 5;
+    if (ncols == 5)
+        cols[4] = cols[5];
+    char(*cell)[DIFF_CELL] = xcalloc((size_t)d->n * 5, sizeof *cell);
+    const char **text = xcalloc((size_t)d->n * (size_t)ncols, sizeof *text);
+    for (int i = 0; i < d->n; i++)
+        diff_row(p, d, &d->c[i], cell + (size_t)i * 5, text + (size_t)i * (size_t)ncols);
+    textcol_table(stdout, cols, ncols, text, d->n);
+    free(text);
+    free(cell);
+}
+
 static void diff_text(const Plan *p, const Diff *d)
 {
     int Y = d->years;
-    printf("%s -> %s: total need (%s)", d->a, d->b, p->cpu ? "CPUs" : "GPU-eq");
+    const char *unit = p->cpu ? "CPUs" : "GPU-eq";
+    printf("%s -> %s: total need (%s)", d->a, d->b, unit);
     for (int y = 0; y < Y; y++)
         printf("  y%d %.1f -> %.1f (%+.1f)", y + 1, d->da[y], d->db[y], d->db[y] - d->da[y]);
     printf("\n");
@@ -361,25 +406,11 @@ static void diff_text(const Plan *p, const Diff *d)
         printf("no parameter differs\n");
         return;
     }
-    printf("\n%-28s %-16s %-16s %9s  %s\n", "parameter", d->a, d->b, "effect y1",
-           Y > 1 ? "effect last year; reason" : "reason");
-    for (int i = 0; i < d->n; i++) {
-        const Change *x = &d->c[i];
-        char key[128], va[48], vb[48], reason[256];
-        double m = measured_for(p, x);
-        snprintf(key, sizeof key, "%s%s%s", x->key, x->group[0] ? " @" : "", x->group);
-        cli_sanitize(key, sizeof key, key);
-        value_text(va, sizeof va, x->in_a, x->a, m);
-        value_text(vb, sizeof vb, x->in_b, x->b, m);
-        cli_sanitize(reason, sizeof reason, x->reason ? x->reason : "");
-        printf("%-28.28s %-16s %-16s %+9.2f", key, va, vb, x->effect[0]);
-        if (Y > 1)
-            printf("  %+.2f", x->effect[Y - 1]);
-        printf("%s%s\n", reason[0] ? "; " : "", reason);
-    }
-    printf("\n(effect: change in total need, GPU-eq, when only that parameter moves from %s to "
+    printf("\n");
+    diff_table(p, d);
+    printf("\n(effect: change in total need, %s, when only that parameter moves from %s to "
            "%s;\n a purchase changes capacity, not need)\n",
-           d->a, d->b);
+           unit, d->a, d->b);
 }
 
 static int scen_diff(Store *st, const char *a, const char *b, int json)

@@ -5,6 +5,7 @@
 
 #include "cli/cli.h"
 #include "cli/status_research.h"
+#include "cli/textcol.h"
 #include "data/fields.h"
 #include "data/store.h"
 
@@ -79,9 +80,14 @@ static void print_text(const StoreStatus *s, FILE *out)
     fprintf(out, "publications %12lld\n", (long long)s->pubs);
     fprintf(out, "gpu metrics  %12lld jobs\n", (long long)s->gpu_metrics);
     fprintf(out, "clusters     %12lld\n", (long long)s->clusters_n);
+    int w = 20; /* the names' column: 20 display columns, or the widest */
+    for (int i = 0; i < s->nclusters; i++)
+        if (textcol_width(s->clusters[i].name) > w)
+            w = textcol_width(s->clusters[i].name);
     for (int i = 0; i < s->nclusters; i++) {
-        cli_sanitize(name, sizeof name, s->clusters[i].name);
-        fprintf(out, "  %-20s %10lld jobs\n", name, (long long)s->clusters[i].count);
+        fputs("  ", out);
+        textcol_put(out, s->clusters[i].name, w, 0);
+        fprintf(out, " %10lld jobs\n", (long long)s->clusters[i].count);
     }
     fprintf(out, "imports      %12lld\n", (long long)s->imports);
     for (int i = 0; i < s->nrecent; i++) {

@@ -1,6 +1,7 @@
 #include "cli/status_research.h"
 
 #include "cli/cli.h"
+#include "cli/textcol.h"
 
 void status_research_json(cJSON *o, const ResearchData *d)
 {
@@ -21,15 +22,20 @@ void status_research_text(FILE *out, const ResearchData *d)
 {
     if (d->npapers == 0)
         return;
-    char name[256];
     fprintf(out, "papers       %12d  (%d with a roster author)\n", d->npapers, d->papers_matched);
     fprintf(out, "authors      %12lld slots, %lld matched to the roster\n", (long long)d->slots,
             (long long)d->matched);
     fprintf(out, "unmatched    %12d authors (not in the roster's names or aliases)\n",
             d->nunmatched);
-    for (int i = 0; i < d->nunmatched && i < STATUS_UNMATCHED_SHOWN; i++) {
-        cli_sanitize(name, sizeof name, d->unmatched[i].name);
-        fprintf(out, "  %-40s %5d paper%s\n", name, d->unmatched[i].papers,
+    int shown = d->nunmatched < STATUS_UNMATCHED_SHOWN ? d->nunmatched : STATUS_UNMATCHED_SHOWN;
+    int w = 40; /* the names' column: 40 display columns, or the widest shown */
+    for (int i = 0; i < shown; i++)
+        if (textcol_width(d->unmatched[i].name) > w)
+            w = textcol_width(d->unmatched[i].name);
+    for (int i = 0; i < shown; i++) {
+        fputs("  ", out);
+        textcol_put(out, d->unmatched[i].name, w, 0);
+        fprintf(out, " %5d paper%s\n", d->unmatched[i].papers,
                 d->unmatched[i].papers == 1 ? "" : "s");
     }
     if (d->nunmatched > STATUS_UNMATCHED_SHOWN)

@@ -1,6 +1,8 @@
 /* sqlrow: see sqlrow.h. */
 #include "data/sqlrow.h"
 
+#include <math.h>
+
 int sqlrow_err(sqlite3 *db, CpErr *err, const char *what)
 {
     return cp_err_set(err, "database: %s: %s", what, sqlite3_errmsg(db));
@@ -15,6 +17,22 @@ char *sqlrow_str(sqlite3_stmt *s, int i)
 double sqlrow_num(sqlite3_stmt *s, int i, double unknown)
 {
     return sqlite3_column_type(s, i) == SQLITE_NULL ? unknown : sqlite3_column_double(s, i);
+}
+
+void sqlrow_bind_str(sqlite3_stmt *s, int i, const char *t)
+{
+    if (t)
+        sqlite3_bind_text(s, i, t, -1, SQLITE_TRANSIENT);
+    else
+        sqlite3_bind_null(s, i);
+}
+
+void sqlrow_bind_num(sqlite3_stmt *s, int i, double v)
+{
+    if (isnan(v))
+        sqlite3_bind_null(s, i);
+    else
+        sqlite3_bind_double(s, i, v);
 }
 
 void *sqlrow_grow(void *p, size_t n, size_t *cap, size_t sz)

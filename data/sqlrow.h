@@ -1,7 +1,7 @@
 #ifndef SQLROW_H
 #define SQLROW_H
 /* sqlrow: the few helpers every data/store_*.c module reads SQLite rows
- * with, written once. */
+ * and binds their parameters with, written once. */
 
 #include <sqlite3.h>
 #include <stddef.h>
@@ -14,6 +14,10 @@ int sqlrow_err(sqlite3 *db, CpErr *err, const char *what);
 char *sqlrow_str(sqlite3_stmt *s, int i);
 /* Column i as a number, unknown when NULL. */
 double sqlrow_num(sqlite3_stmt *s, int i, double unknown);
+/* Bind t to parameter i of s (SQLite copies it), NULL when t is NULL. */
+void sqlrow_bind_str(sqlite3_stmt *s, int i, const char *t);
+/* Bind v to parameter i of s, NULL when v is NAN (unknown). */
+void sqlrow_bind_num(sqlite3_stmt *s, int i, double v);
 /* p with room for element n of size sz (*cap elements allocated, doubled
  * from 64 as needed); the caller owns the array. */
 void *sqlrow_grow(void *p, size_t n, size_t *cap, size_t sz);

@@ -203,7 +203,7 @@ static const char v9[] =
 
 /* Version 10 (issue 15): facts about this database file itself, by key:
  * "anon_key" the site's secret for --anonymize pseudonyms (32 random
- * bytes, reports/anon), "demo" what `capplan demo` made (data/store_demo,
+ * bytes, reports/anon), "demo" what `capplan demo` made (data/demo/store_demo,
  * so that a later demo replaces only its own work). */
 static const char v10[] =
     "CREATE TABLE site_meta(key TEXT PRIMARY KEY, value BLOB NOT NULL);\n";

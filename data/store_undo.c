@@ -38,15 +38,6 @@ void store_undo_put_clear(StoreUndoPut *out)
     memset(out, 0, sizeof *out);
 }
 
-static int prep(sqlite3 *db, const char *sql, sqlite3_stmt **s, CpErr *err)
-{
-    if (sqlite3_prepare_v2(db, sql, -1, s, NULL) != SQLITE_OK) {
-        *s = NULL;
-        return sqlrow_err(db, err, "scenario undo");
-    }
-    return 0;
-}
-
 static int exec(sqlite3 *db, const char *sql, CpErr *err)
 {
     if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK)
@@ -54,33 +45,40 @@ static int exec(sqlite3 *db, const char *sql, CpErr *err)
     return 0;
 }
 
-static void bind_text(sqlite3_stmt *s, int i, const char *t)
+/* sql prepared with ?1 the scenario id, ?2 the key and ?3 the group bound:
+ * every statement here addresses one parameter of one scenario that way. */
+static int prep_param(sqlite3 *db, const char *sql, int64_t id, const char *key,
+                      const char *group, sqlite3_stmt **s, CpErr *err)
 {
-    if (t)
-        sqlite3_bind_text(s, i, t, -1, SQLITE_TRANSIENT);
-    else
-        sqlite3_bind_null(s, i);
+    if (sqlite3_prepare_v2(db, sql, -1, s, NULL) != SQLITE_OK) {
+        *s = NULL;
+        return sqlrow_err(db, err, "scenario undo");
+    }
+    sqlite3_bind_int64(*s, 1, id);
+    sqlite3_bind_text(*s, 2, key, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(*s, 3, group, -1, SQLITE_TRANSIENT);
+    return 0;
 }
 
-static void bind_real(sqlite3_stmt *s, int i, double v)
+/* Finalize s, whose last step returned rc: 0 when that was the end, or a
+ * row when row_ok, else -1 with err naming what. */
+static int finish(sqlite3 *db, sqlite3_stmt *s, int rc, int row_ok, const char *what, CpErr *err)
 {
-    if (isnan(v))
-        sqlite3_bind_null(s, i);
-    else
-        sqlite3_bind_double(s, i, v);
+    sqlite3_finalize(s);
+    return rc == SQLITE_DONE || (row_ok && rc == SQLITE_ROW) ? 0 : sqlrow_err(db, err, what);
 }
 
 /* The scenario's id, 0 when it is not stored. */
 static int scenario_id(sqlite3 *db, const char *name, int64_t *id, CpErr *err)
 {
     sqlite3_stmt *s;
-    if (prep(db, "SELECT id FROM scenarios WHERE name = ?1", &s, err) < 0)
-        return -1;
+    if (sqlite3_prepare_v2(db, "SELECT id FROM scenarios WHERE name = ?1", -1, &s, NULL) !=
+        SQLITE_OK)
+        return sqlrow_err(db, err, "scenario undo");
     sqlite3_bind_text(s, 1, name, -1, SQLITE_TRANSIENT);
     int rc = sqlite3_step(s);
     *id = rc == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
-    sqlite3_finalize(s);
-    return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : sqlrow_err(db, err, "scenarios");
+    return finish(db, s, rc, 1, "scenarios", err);
 }
 
 /* The parameter's row now (p->had 0 when there is none). */
@@ -88,14 +86,11 @@ static int read_param(sqlite3 *db, int64_t id, const char *key, const char *grou
                       StoreUndoParam *p, CpErr *err)
 {
     sqlite3_stmt *s;
-    if (prep(db,
-             "SELECT value, measured, label, reason, who, at FROM scenario_params "
-             "WHERE scenario_id = ?1 AND key = ?2 AND group_name = ?3",
-             &s, err) < 0)
+    if (prep_param(db,
+                   "SELECT value, measured, label, reason, who, at FROM scenario_params "
+                   "WHERE scenario_id = ?1 AND key = ?2 AND group_name = ?3",
+                   id, key, group, &s, err) < 0)
         return -1;
-    sqlite3_bind_int64(s, 1, id);
-    sqlite3_bind_text(s, 2, key, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(s, 3, group, -1, SQLITE_TRANSIENT);
     int rc = sqlite3_step(s);
     memset(p, 0, sizeof *p);
     p->measured = NAN;
@@ -108,8 +103,7 @@ static int read_param(sqlite3 *db, int64_t id, const char *key, const char *grou
         p->who = sqlrow_str(s, 4);
         p->at = sqlite3_column_int64(s, 5);
     }
-    sqlite3_finalize(s);
-    return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : sqlrow_err(db, err, "scenario undo");
+    return finish(db, s, rc, 1, "scenario undo", err);
 }
 
 /* The parameter's last history entry: its id (0: none), who and when. */
@@ -117,14 +111,11 @@ static int last_entry(sqlite3 *db, int64_t id, const char *key, const char *grou
                       int64_t *entry, char **who, int64_t *at, CpErr *err)
 {
     sqlite3_stmt *s;
-    if (prep(db,
-             "SELECT id, who, at FROM scenario_edits WHERE scenario_id = ?1 AND key = ?2 "
-             "AND group_name = ?3 ORDER BY id DESC LIMIT 1",
-             &s, err) < 0)
+    if (prep_param(db,
+                   "SELECT id, who, at FROM scenario_edits WHERE scenario_id = ?1 AND key = ?2 "
+                   "AND group_name = ?3 ORDER BY id DESC LIMIT 1",
+                   id, key, group, &s, err) < 0)
         return -1;
-    sqlite3_bind_int64(s, 1, id);
-    sqlite3_bind_text(s, 2, key, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(s, 3, group, -1, SQLITE_TRANSIENT);
     int rc = sqlite3_step(s);
     *entry = 0;
     if (rc == SQLITE_ROW) {
@@ -132,8 +123,7 @@ static int last_entry(sqlite3 *db, int64_t id, const char *key, const char *grou
         *who = sqlrow_str(s, 1);
         *at = sqlite3_column_int64(s, 2);
     }
-    sqlite3_finalize(s);
-    return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : sqlrow_err(db, err, "scenario undo");
+    return finish(db, s, rc, 1, "scenario undo", err);
 }
 
 static int write_param(sqlite3 *db, int64_t id, const char *key, const char *group,
@@ -148,22 +138,17 @@ static int write_param(sqlite3 *db, int64_t id, const char *key, const char *gro
                   "reason=excluded.reason, who=excluded.who, at=excluded.at"
                 : "DELETE FROM scenario_params WHERE scenario_id = ?1 AND key = ?2 AND "
                   "group_name = ?3";
-    if (prep(db, sql, &s, err) < 0)
+    if (prep_param(db, sql, id, key, group, &s, err) < 0)
         return -1;
-    sqlite3_bind_int64(s, 1, id);
-    sqlite3_bind_text(s, 2, key, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(s, 3, group, -1, SQLITE_TRANSIENT);
     if (to->had) {
         sqlite3_bind_double(s, 4, to->value);
-        bind_real(s, 5, to->measured);
-        bind_text(s, 6, to->label);
-        bind_text(s, 7, to->reason);
-        bind_text(s, 8, to->who);
+        sqlrow_bind_num(s, 5, to->measured);
+        sqlrow_bind_str(s, 6, to->label);
+        sqlrow_bind_str(s, 7, to->reason);
+        sqlrow_bind_str(s, 8, to->who);
         sqlite3_bind_int64(s, 9, to->at ? to->at : now);
     }
-    int rc = sqlite3_step(s);
-    sqlite3_finalize(s);
-    return rc == SQLITE_DONE ? 0 : sqlrow_err(db, err, "scenario parameters");
+    return finish(db, s, sqlite3_step(s), 0, "scenario parameters", err);
 }
 
 static int log_entry(sqlite3 *db, int64_t id, const char *key, const char *group,
@@ -171,26 +156,23 @@ static int log_entry(sqlite3 *db, int64_t id, const char *key, const char *group
                      const char *who, int64_t now, int64_t *entry, CpErr *err)
 {
     sqlite3_stmt *s;
-    if (prep(db,
-             "INSERT INTO scenario_edits(scenario_id, key, group_name, old_value, new_value, "
-             "measured, label, reason, who, at) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)",
-             &s, err) < 0)
+    if (prep_param(db,
+                   "INSERT INTO scenario_edits(scenario_id, key, group_name, old_value, "
+                   "new_value, measured, label, reason, who, at) "
+                   "VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)",
+                   id, key, group, &s, err) < 0)
         return -1;
     const StoreUndoParam *row = to->had ? to : from;
-    sqlite3_bind_int64(s, 1, id);
-    sqlite3_bind_text(s, 2, key, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(s, 3, group, -1, SQLITE_TRANSIENT);
-    bind_real(s, 4, from->had ? from->value : NAN);
-    bind_real(s, 5, to->had ? to->value : NAN);
-    bind_real(s, 6, row->measured);
-    bind_text(s, 7, row->label);
-    bind_text(s, 8, reason);
-    bind_text(s, 9, who);
+    sqlrow_bind_num(s, 4, from->had ? from->value : NAN);
+    sqlrow_bind_num(s, 5, to->had ? to->value : NAN);
+    sqlrow_bind_num(s, 6, row->measured);
+    sqlrow_bind_str(s, 7, row->label);
+    sqlrow_bind_str(s, 8, reason);
+    sqlrow_bind_str(s, 9, who);
     sqlite3_bind_int64(s, 10, now);
     int rc = sqlite3_step(s);
-    sqlite3_finalize(s);
     *entry = sqlite3_last_insert_rowid(db);
-    return rc == SQLITE_DONE ? 0 : sqlrow_err(db, err, "scenario history");
+    return finish(db, s, rc, 0, "scenario history", err);
 }
 
 /* Inside the transaction: check, then write and log. */

@@ -39,7 +39,7 @@ FUZZ_LIB     := $(FUZZ_DIR)/libcapplan_fuzz.a
 # The deep target (fuzz_pipeline: import into an in-memory database, then
 # status, every stats kind, profile, project and the report) links the
 # whole program less main, as a second archive.
-FUZZ_DEEP_SRC := $(wildcard core/*.c data/*.c reports/*.c tui/*.c) \
+FUZZ_DEEP_SRC := $(wildcard core/*.c data/*.c data/demo/*.c reports/*.c tui/*.c) \
                  $(filter-out cli/main.c,$(wildcard cli/*.c))
 FUZZ_DEEP_OBJ := $(FUZZ_DEEP_SRC:%.c=$(FUZZ_DIR)/%.o) $(FUZZ_DIR)/gen/terms_txt.o
 FUZZ_DEEP_LIB := $(FUZZ_DIR)/libcapplan_deep.a

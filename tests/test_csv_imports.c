@@ -9,7 +9,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <cmocka.h>
 #include <sqlite3.h>
@@ -17,91 +16,44 @@
 #include "data/import.h"
 #include "data/store.h"
 #include "data/textenc.h"
+#include "tests/lib/testdb.h"
 #include "tests/lib/testutil.h"
 
 #define ALIBABA "data/gpu-memory-alibaba-genai-2026/pod_gpu_memory_used_bytes_anon.sample44pods.csv"
 
-typedef struct Db {
-    char path[64];
-    Store *st;
-    int64_t rejected;          /* rejected lines reported through o.reject */
-    char last_reject[CP_ERR_MAX];
-} Db;
-
-static int db_setup(void **state)
-{
-    Db *d = calloc(1, sizeof *d);
-    CpErr err = {""};
-    snprintf(d->path, sizeof d->path, "/tmp/capplan-csv-XXXXXX");
-    int fd = mkstemp(d->path);
-    assert_true(fd >= 0);
-    close(fd);
-    d->st = store_open(d->path, &err);
-    assert_non_null(d->st);
-    *state = d;
-    return 0;
-}
-
-static int db_teardown(void **state)
-{
-    Db *d = *state;
-    store_close(d->st);
-    tu_remove_db(d->path);
-    free(d);
-    return 0;
-}
-
-static void on_reject(void *ctx, const char *msg)
-{
-    Db *d = ctx;
-    d->rejected++;
-    snprintf(d->last_reject, sizeof d->last_reject, "%s", msg);
-}
-
-static int import_file(Db *d, const char *kind, const char *path, int strict,
+/* Import path as kind into d: strict or not, rejected lines counted in d,
+ * cluster for the records that name none. */
+static int import_file(TuDb *d, const char *kind, const char *path, int strict,
                        const char *cluster, ImportResult *res, CpErr *err)
 {
     ImportOpts o;
-    import_opts_init(&o);
-    o.strict = strict;
+    tu_db_opts(d, &o, strict);
     o.cluster = cluster;
-    o.reject = on_reject;
-    o.reject_ctx = d;
     return import_csv(d->st, kind, path, &o, res, err);
 }
 
 /* Write text to a temporary file, import it, remove it. The file's path
  * is left in name (for the expected messages). */
-static int import_text(Db *d, const char *kind, const char *text, size_t n, int strict,
+static int import_text(TuDb *d, const char *kind, const char *text, size_t n, int strict,
                        ImportResult *res, CpErr *err, char name[256])
 {
-    char *p = tu_write_temp(text, n);
-    snprintf(name, 256, "%s", p);
-    int rc = import_file(d, kind, p, strict, NULL, res, err);
-    unlink(p);
-    free(p);
-    return rc;
+    ImportOpts o;
+    tu_db_opts(d, &o, strict);
+    return tu_import_text(d->st, kind, text, n, &o, res, err, name, 256);
 }
 
-static int64_t scalar(Db *d, const char *sql)
+static int64_t scalar(TuDb *d, const char *sql)
 {
     return store_scalar(d->st, sql);
 }
 
-static double real_of(Db *d, const char *sql, const char *arg)
+/* -2 when the value is NULL (not given), -1 when there is no row. */
+static double real_of(TuDb *d, const char *sql, const char *arg)
 {
-    sqlite3_stmt *s;
-    double v = -1;
-    assert_int_equal(sqlite3_prepare_v2(store_db(d->st), sql, -1, &s, NULL), SQLITE_OK);
-    if (arg)
-        sqlite3_bind_text(s, 1, arg, -1, SQLITE_STATIC);
-    if (sqlite3_step(s) == SQLITE_ROW)
-        v = sqlite3_column_type(s, 0) == SQLITE_NULL ? -2 : sqlite3_column_double(s, 0);
-    sqlite3_finalize(s);
-    return v;
+    return tu_db_real(d->st, sql, arg, -2);
 }
 
-static void text_of(Db *d, const char *sql, const char *arg, char *out, size_t n)
+static void text_of(TuDb *d, const char *sql, const char *arg, char *out, size_t n)
 {
     sqlite3_stmt *s;
     out[0] = '\0';
@@ -127,7 +79,7 @@ static const char roster[] =
 /* People and the groups they make; a re-import adds nothing. */
 static void test_roster(void **state)
 {
-    Db *d = *state;
+    TuDb *d = *state;
     ImportResult r;
     CpErr err = {""};
     char name[256], txt[128];
@@ -160,7 +112,7 @@ static void test_roster(void **state)
 /* A changed end date updates the row it belongs to. */
 static void test_roster_update(void **state)
 {
-    Db *d = *state;
+    TuDb *d = *state;
     ImportResult r;
     CpErr err = {""};
     char name[256], txt[32];
@@ -181,7 +133,7 @@ static void test_roster_update(void **state)
 
 static void test_missing_column(void **state)
 {
-    Db *d = *state;
+    TuDb *d = *state;
     ImportResult r;
     CpErr err = {""};
     char name[256], want[400];
@@ -195,7 +147,7 @@ static void test_missing_column(void **state)
 
 static void test_bad_date(void **state)
 {
-    Db *d = *state;
+    TuDb *d = *state;
     ImportResult r;
     CpErr err = {""};
     char name[256], want[400];
@@ -229,7 +181,7 @@ static const char inventory[] = "cluster,gpu_model,gpus,gpu_mem_gib,from,to,rela
 
 static void test_inventory(void **state)
 {
-    Db *d = *state;
+    TuDb *d = *state;
     ImportResult r;
     CpErr err = {""};
     char name[256], want[400];
@@ -272,7 +224,7 @@ static void test_inventory(void **state)
 /* With --strict one bad line leaves the database exactly as it was. */
 static void test_strict_rollback(void **state)
 {
-    Db *d = *state;
+    TuDb *d = *state;
     ImportResult r;
     CpErr err = {""};
     char name[256], want[400];
@@ -306,7 +258,7 @@ static void test_strict_rollback(void **state)
  * and all-empty lines. */
 static void test_crlf_bom_quotes(void **state)
 {
-    Db *d = *state;
+    TuDb *d = *state;
     ImportResult r;
     CpErr err = {""};
     char name[256], txt[128], want[400];
@@ -336,7 +288,7 @@ static void test_crlf_bom_quotes(void **state)
 
 static void test_events(void **state)
 {
-    Db *d = *state;
+    TuDb *d = *state;
     ImportResult r;
     CpErr err = {""};
     char name[256], txt[64];
@@ -358,7 +310,7 @@ static void test_events(void **state)
 }
 
 /* Jobs of cluster fox: raw ids 100 and 101, an array task "7_3" (raw 108). */
-static void put_jobs(Db *d)
+static void put_jobs(TuDb *d)
 {
     CpErr err = {""};
     StoreJobCounts c = {0, 0, 0};
@@ -391,7 +343,7 @@ static void put_jobs(Db *d)
 
 static void test_metrics_per_job(void **state)
 {
-    Db *d = *state;
+    TuDb *d = *state;
     ImportResult r;
     CpErr err = {""};
     char name[256], want[400];
@@ -431,7 +383,7 @@ static void test_metrics_per_job(void **state)
  * per pod (python3: max bytes / 2**30, samples per container_ip). */
 static void test_metrics_series_alibaba(void **state)
 {
-    Db *d = *state;
+    TuDb *d = *state;
     ImportResult r;
     CpErr err = {""};
     const char *path = tu_shared(ALIBABA);
@@ -469,7 +421,7 @@ static void test_metrics_series_alibaba(void **state)
  * buffer the size of the file. */
 static void test_record_too_large(void **state)
 {
-    Db *d = *state;
+    TuDb *d = *state;
     ImportResult r;
     CpErr err = {""};
     char name[256], want[400];
@@ -494,7 +446,7 @@ static void test_record_too_large(void **state)
 
 static void test_empty_and_unknown(void **state)
 {
-    Db *d = *state;
+    TuDb *d = *state;
     ImportResult r;
     CpErr err = {""};
     char name[256], want[400];
@@ -512,7 +464,7 @@ static void test_empty_and_unknown(void **state)
  * with --encoding latin1 converted, and every value stored is UTF-8. */
 static void test_latin1_roster(void **state)
 {
-    Db *d = *state;
+    TuDb *d = *state;
     ImportResult r;
     CpErr err = {""};
     char txt[128];
@@ -536,7 +488,7 @@ static void test_latin1_roster(void **state)
  * refused, not cut short at the NUL. */
 static void test_nul_in_cell(void **state)
 {
-    Db *d = *state;
+    TuDb *d = *state;
     ImportResult r;
     CpErr err = {""};
     assert_int_equal(import_file(d, "roster", "tests/fixtures/roster_nul.csv", 0, NULL, &r, &err),
@@ -547,7 +499,7 @@ static void test_nul_in_cell(void **state)
 
 int main(void)
 {
-#define T(f) cmocka_unit_test_setup_teardown(f, db_setup, db_teardown)
+#define T(f) cmocka_unit_test_setup_teardown(f, tu_db_setup, tu_db_teardown)
     const struct CMUnitTest tests[] = {
         T(test_roster),           T(test_roster_update),    T(test_missing_column),
         T(test_bad_date),         T(test_inventory),        T(test_strict_rollback),

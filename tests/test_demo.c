@@ -21,7 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "data/demo.h"
+#include "data/demo/demo.h"
 #include "data/fields.h"
 #include "data/store.h"
 

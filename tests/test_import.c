@@ -19,33 +19,8 @@
 #include "data/import.h"
 #include "data/store.h"
 #include "data/store_schema.h"
+#include "tests/lib/testdb.h"
 #include "tests/lib/testutil.h"
-
-typedef struct Db {
-    char *path;
-    Store *st;
-} Db;
-
-static int db_setup(void **state)
-{
-    Db *d = calloc(1, sizeof *d);
-    d->path = tu_temp_path(".db");
-    CpErr err;
-    d->st = store_open(d->path, &err);
-    assert_non_null(d->st);
-    *state = d;
-    return 0;
-}
-
-static int db_teardown(void **state)
-{
-    Db *d = *state;
-    store_close(d->st);
-    tu_remove_db(d->path);
-    free(d->path);
-    free(d);
-    return 0;
-}
 
 static int import_path(Store *st, const char *path, const char *fields, int strict,
                        ImportResult *res, CpErr *err)
@@ -59,38 +34,26 @@ static int import_path(Store *st, const char *path, const char *fields, int stri
 
 static int import_text(Store *st, const char *text, int strict, ImportResult *res, CpErr *err)
 {
-    char *p = tu_write_temp(text, strlen(text));
-    int rc = import_path(st, p, NULL, strict, res, err);
-    unlink(p);
-    free(p);
-    return rc;
+    ImportOpts o;
+    import_opts_init(&o);
+    o.strict = strict;
+    return tu_import_text(st, "sacct", text, strlen(text), &o, res, err, NULL, 0);
 }
 
 /* text imported as a bulk load whatever its size (import_opts_init leaves
  * files under 8 MiB in WAL mode). */
 static int import_bulk(Store *st, const char *text, ImportResult *res, CpErr *err)
 {
-    char *p = tu_write_temp(text, strlen(text));
     ImportOpts o;
     import_opts_init(&o);
     o.bulk_min_bytes = 1;
-    int rc = import_sacct(st, p, &o, res, err);
-    unlink(p);
-    free(p);
-    return rc;
+    return tu_import_text(st, "sacct", text, strlen(text), &o, res, err, NULL, 0);
 }
 
+/* A NULL reads as 0 here (what sqlite3_column_double gives). */
 static double real_of(Store *st, const char *sql, const char *arg)
 {
-    sqlite3_stmt *s;
-    double v = -1;
-    assert_int_equal(sqlite3_prepare_v2(store_db(st), sql, -1, &s, NULL), SQLITE_OK);
-    if (arg)
-        sqlite3_bind_text(s, 1, arg, -1, SQLITE_STATIC);
-    if (sqlite3_step(s) == SQLITE_ROW)
-        v = sqlite3_column_double(s, 0);
-    sqlite3_finalize(s);
-    return v;
+    return tu_db_real(st, sql, arg, 0);
 }
 
 /* job_counts (schema v16) and what store_status reads from it agree with
@@ -135,7 +98,7 @@ static void assert_counts_kept(Store *st)
  * GPU-hours lab-a 0.0025 (job 6: 1 GPU x 9 s), lab-b 0.0016667 (job 8). */
 static void test_attempts_and_usage(void **state)
 {
-    Db *d = *state;
+    TuDb *d = *state;
     ImportResult r;
     CpErr err;
     assert_int_equal(import_path(d->st, tu_shared("data/slurm-sandbox/sacct_wide_D.psv"), NULL, 1,
@@ -187,7 +150,7 @@ static void test_attempts_and_usage(void **state)
 /* The earlier attempt arriving after the later one is not final. */
 static void test_attempt_order(void **state)
 {
-    Db *d = *state;
+    TuDb *d = *state;
     ImportResult r;
     CpErr err;
     assert_int_equal(import_path(d->st, tu_shared("data/slurm-sandbox/sacct_wide.psv"), NULL, 1,
@@ -209,7 +172,7 @@ static void test_attempt_order(void **state)
 /* Seen RUNNING, then COMPLETED: one completed job, usage counted once. */
 static void test_running_then_completed(void **state)
 {
-    Db *d = *state;
+    TuDb *d = *state;
     ImportResult r;
     CpErr err;
     assert_int_equal(import_text(d->st,
@@ -239,7 +202,7 @@ static void test_running_then_completed(void **state)
  * changes nothing (as in tests/slurm/test_collect.sh against a real Slurm). */
 static void test_array_pending_range(void **state)
 {
-    Db *d = *state;
+    TuDb *d = *state;
     ImportResult r;
     CpErr err;
     const char *pending = HDR "6_1|6|ann|lab|gpu|RUNNING|2024-03-01T10:00:00|"
@@ -277,7 +240,7 @@ static void test_array_pending_range(void **state)
  * same. */
 static void test_bulk_journal(void **state)
 {
-    Db *d = *state;
+    TuDb *d = *state;
     ImportResult r;
     CpErr err;
     const char *job = HDR "11|11|ann|lab|gpu|COMPLETED|2024-03-01T10:00:00|"
@@ -309,7 +272,7 @@ static void test_bulk_journal(void **state)
  * the job count go to the month it started. */
 static void test_month_boundary(void **state)
 {
-    Db *d = *state;
+    TuDb *d = *state;
     ImportResult r;
     CpErr err;
     assert_int_equal(import_text(d->st,
@@ -353,7 +316,7 @@ static uint64_t fingerprint(Store *st)
 
 static void test_strict_rolls_back(void **state)
 {
-    Db *d = *state;
+    TuDb *d = *state;
     ImportResult r;
     CpErr err;
     assert_int_equal(import_path(d->st, tu_shared("data/slurm-sandbox/sacct_wide_D.psv"), NULL, 1,
@@ -378,7 +341,7 @@ static void test_strict_rolls_back(void **state)
 /* python3 over pozidriv.head.log: CPU-hours (NCPUS x Elapsed) per account. */
 static void test_xdmod_cpu_hours(void **state)
 {
-    Db *d = *state;
+    TuDb *d = *state;
     ImportResult r;
     CpErr err;
     assert_int_equal(import_path(d->st, tu_shared("data/sacct-pipe-xdmod/pozidriv.head.log"),
@@ -405,7 +368,7 @@ static void test_xdmod_cpu_hours(void **state)
 /* kill -9 in the middle of an import: the database is as before that file. */
 static void test_kill_during_import(void **state)
 {
-    Db *d = *state;
+    TuDb *d = *state;
     ImportResult r;
     CpErr err;
     assert_int_equal(import_path(d->st, tu_shared("data/slurm-sandbox/sacct_wide_D.psv"), NULL, 1,
@@ -585,7 +548,7 @@ static int same_in_every_order(const char *const *files, int n, char **digest)
  * (1 GPU, 2 CPUs): 5 jobs, 6 attempts, 92.5 GPU-h, 136.5 CPU-h. */
 static void test_snapshots_any_order(void **state)
 {
-    Db *d = *state;
+    TuDb *d = *state;
     char *f[3];
     for (int i = 0; i < 3; i++) {
         char name[32];
@@ -649,7 +612,7 @@ static void test_snapshots_any_order(void **state)
  * limit cut to it). */
 static void test_mila_snapshots_any_order(void **state)
 {
-    Db *d = *state;
+    TuDb *d = *state;
     static const char *const names[] = {"1706227200", "1708819200", "1711411200", "1714003200",
                                         "1716595200"};
     char *f[5];
@@ -709,7 +672,7 @@ static int import_lenient(Store *st, const char *path, const char *fields, Rejec
  * the start are refused, each on its line. 241 GPU-h by hand. */
 static void test_running_and_garbage_times(void **state)
 {
-    Db *d = *state;
+    TuDb *d = *state;
     ImportResult r;
     CpErr err;
     Rejects rj;
@@ -743,7 +706,7 @@ static void test_running_and_garbage_times(void **state)
  * ReqTRES kept): 3 flagged, 5 x 24000 MiB, one unknown. */
 static void test_bogus_memory(void **state)
 {
-    Db *d = *state;
+    TuDb *d = *state;
     ImportResult r;
     CpErr err;
     assert_int_equal(import_path(d->st, fixture("xdmod_reqmem.log"), "xdmod", 1, &r, &err), 0);
@@ -774,7 +737,7 @@ static void test_bogus_memory(void **state)
  * 20 GPU-h, every total finite. */
 static void test_out_of_range(void **state)
 {
-    Db *d = *state;
+    TuDb *d = *state;
     ImportResult r;
     CpErr err;
     Rejects rj;
@@ -811,7 +774,7 @@ static void test_out_of_range(void **state)
  * MiB, 603 3000 MiB); 999's two steps have no job: counted as orphans. */
 static void test_alloc_nodes_and_orphan_steps(void **state)
 {
-    Db *d = *state;
+    TuDb *d = *state;
     ImportResult r;
     CpErr err;
     assert_int_equal(import_path(d->st, fixture("alloc_nodes_orphans.psv"), NULL, 1, &r, &err),
@@ -833,21 +796,21 @@ static void test_alloc_nodes_and_orphan_steps(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_attempts_and_usage, db_setup, db_teardown),
-        cmocka_unit_test_setup_teardown(test_attempt_order, db_setup, db_teardown),
-        cmocka_unit_test_setup_teardown(test_running_then_completed, db_setup, db_teardown),
-        cmocka_unit_test_setup_teardown(test_array_pending_range, db_setup, db_teardown),
-        cmocka_unit_test_setup_teardown(test_bulk_journal, db_setup, db_teardown),
-        cmocka_unit_test_setup_teardown(test_month_boundary, db_setup, db_teardown),
-        cmocka_unit_test_setup_teardown(test_strict_rolls_back, db_setup, db_teardown),
-        cmocka_unit_test_setup_teardown(test_xdmod_cpu_hours, db_setup, db_teardown),
-        cmocka_unit_test_setup_teardown(test_kill_during_import, db_setup, db_teardown),
-        cmocka_unit_test_setup_teardown(test_snapshots_any_order, db_setup, db_teardown),
-        cmocka_unit_test_setup_teardown(test_mila_snapshots_any_order, db_setup, db_teardown),
-        cmocka_unit_test_setup_teardown(test_running_and_garbage_times, db_setup, db_teardown),
-        cmocka_unit_test_setup_teardown(test_bogus_memory, db_setup, db_teardown),
-        cmocka_unit_test_setup_teardown(test_out_of_range, db_setup, db_teardown),
-        cmocka_unit_test_setup_teardown(test_alloc_nodes_and_orphan_steps, db_setup, db_teardown),
+        cmocka_unit_test_setup_teardown(test_attempts_and_usage, tu_db_setup, tu_db_teardown),
+        cmocka_unit_test_setup_teardown(test_attempt_order, tu_db_setup, tu_db_teardown),
+        cmocka_unit_test_setup_teardown(test_running_then_completed, tu_db_setup, tu_db_teardown),
+        cmocka_unit_test_setup_teardown(test_array_pending_range, tu_db_setup, tu_db_teardown),
+        cmocka_unit_test_setup_teardown(test_bulk_journal, tu_db_setup, tu_db_teardown),
+        cmocka_unit_test_setup_teardown(test_month_boundary, tu_db_setup, tu_db_teardown),
+        cmocka_unit_test_setup_teardown(test_strict_rolls_back, tu_db_setup, tu_db_teardown),
+        cmocka_unit_test_setup_teardown(test_xdmod_cpu_hours, tu_db_setup, tu_db_teardown),
+        cmocka_unit_test_setup_teardown(test_kill_during_import, tu_db_setup, tu_db_teardown),
+        cmocka_unit_test_setup_teardown(test_snapshots_any_order, tu_db_setup, tu_db_teardown),
+        cmocka_unit_test_setup_teardown(test_mila_snapshots_any_order, tu_db_setup, tu_db_teardown),
+        cmocka_unit_test_setup_teardown(test_running_and_garbage_times, tu_db_setup, tu_db_teardown),
+        cmocka_unit_test_setup_teardown(test_bogus_memory, tu_db_setup, tu_db_teardown),
+        cmocka_unit_test_setup_teardown(test_out_of_range, tu_db_setup, tu_db_teardown),
+        cmocka_unit_test_setup_teardown(test_alloc_nodes_and_orphan_steps, tu_db_setup, tu_db_teardown),
     };
     return cmocka_run_group_tests_name("import", tests, NULL, NULL);
 }

@@ -26,7 +26,7 @@
 #include <cmocka.h>
 
 #include "core/pick.h"
-#include "data/demo.h"
+#include "data/demo/demo.h"
 #include "data/fields.h"
 #include "data/meetings.h"
 #include "data/plan.h"

@@ -31,6 +31,7 @@
 #include "reports/mdw.h"
 #include "reports/report.h"
 #include "reports/svg.h"
+#include "tests/lib/testdb.h"
 #include "tests/lib/testutil.h"
 
 /* ---- capturing a writer's output ---- */
@@ -283,25 +284,14 @@ static void test_svg_and_anon(void **state)
 
 /* ---- the fixture site ---- */
 
-typedef struct Db {
-    char *path;
-    Store *st;
-} Db;
-
+/* Import text as kind into st; any error or rejected line fails the test. */
 static void import_kind(Store *st, const char *kind, const char *text)
 {
-    char *p = tu_write_temp(text, strlen(text));
-    ImportOpts o;
     ImportResult r;
     CpErr err;
-    import_opts_init(&o);
-    int rc = strcmp(kind, "sacct") == 0 ? import_sacct(st, p, &o, &r, &err)
-                                        : import_csv(st, kind, p, &o, &r, &err);
-    if (rc < 0)
+    if (tu_import_text(st, kind, text, strlen(text), NULL, &r, &err, NULL, 0) < 0)
         fail_msg("import %s: %s", kind, err.msg);
     assert_int_equal(r.rejected, 0);
-    unlink(p);
-    free(p);
 }
 
 static void add_job(CpBuf *b, int id, const char *user, const char *acct, int y, int mo, int d,
@@ -338,13 +328,12 @@ static char *site_jobs(void)
     return p;
 }
 
-static int db_setup(void **state)
+/* tu_db_setup, then the fixture site above imported into it. */
+static int site_setup(void **state)
 {
-    Db *d = calloc(1, sizeof *d);
+    tu_db_setup(state);
+    TuDb *d = *state;
     CpErr err;
-    d->path = tu_temp_path(".db");
-    d->st = store_open(d->path, &err);
-    assert_non_null(d->st);
     import_kind(d->st, "roster",
                 "user,group,role,domain,start,end\n"
                 "ann,lab|a,phd,vision,2022-09-01,\n"
@@ -366,17 +355,6 @@ static int db_setup(void **state)
     assert_int_equal(r.added, 48);
     unlink(jobs);
     free(jobs);
-    *state = d;
-    return 0;
-}
-
-static int db_teardown(void **state)
-{
-    Db *d = *state;
-    store_close(d->st);
-    tu_remove_db(d->path);
-    free(d->path);
-    free(d);
     return 0;
 }
 
@@ -430,7 +408,7 @@ static const char golden_domains[] =
 
 static void test_golden_domains(void **state)
 {
-    Db *d = *state;
+    TuDb *d = *state;
     ReportOpts o = {.scenario = NULL};
     char *got = section(d->st, &o, REPORT_DOMAINS);
     assert_string_equal(got, golden_domains);
@@ -453,7 +431,7 @@ static const char golden_peers[] =
 
 static void test_golden_peers(void **state)
 {
-    Db *d = *state;
+    TuDb *d = *state;
     char *peers = tu_write_temp("institution,gpus,researchers\n"
                                 "Inst|A,100,50\n"
                                 "\"Inst, B\",30,60\n",
@@ -469,7 +447,7 @@ static void test_golden_peers(void **state)
 /* With --anonymize no name of a user or group is left in any section. */
 static void test_anonymized(void **state)
 {
-    Db *d = *state;
+    TuDb *d = *state;
     ReportOpts o = {.anonymize = 1};
     for (int s = REPORT_FIRST; s <= REPORT_NSECTIONS; s++) {
         char *got = section(d->st, &o, s);
@@ -487,7 +465,7 @@ static void test_anonymized(void **state)
  * below 4 GPU-eq: nothing to buy; no catalog: the inventory's models. */
 static void test_first_page(void **state)
 {
-    Db *d = *state;
+    TuDb *d = *state;
     ReportOpts o = {0};
     char *got = section(d->st, &o, REPORT_FIRST);
     const char *want[] = {
@@ -545,7 +523,7 @@ static void test_svg_layers(void **state)
  * reference GPU, each import with its rows (the site's, counted by hand). */
 static void test_sources(void **state)
 {
-    Db *d = *state;
+    TuDb *d = *state;
     ReportOpts o = {.version = "9.9", .db_path = "site.db", .now = 1735776000}; /* 2025-01-02 */
     char *got = section(d->st, &o, REPORT_SOURCES);
     assert_non_null(strstr(got, "## 10. Data sources and method\n\nWritten on 2025-01-02 by "
@@ -576,7 +554,7 @@ static void test_sources(void **state)
  * strict rejects the file and leaves the table as it was. */
 static void test_catalog(void **state)
 {
-    Db *d = *state;
+    TuDb *d = *state;
     const char text[] = "model,mem_gib,relative_speed,tdp_w,price\n"
                         "H100 SXM,80,5,700,30000\n"
                         "L40S,48,2.2,350,9000\n"
@@ -635,7 +613,7 @@ static void test_catalog(void **state)
 /* The CSV files: each has its header; the injection group is neutralised. */
 static void test_csv_export(void **state)
 {
-    Db *d = *state;
+    TuDb *d = *state;
     CpErr err;
     ReportOpts o = {.scenario = NULL};
     Report *r = report_new(d->st, &o, &err);
@@ -687,5 +665,5 @@ int main(void)
         cmocka_unit_test(test_catalog),
     };
     int rc = cmocka_run_group_tests_name("reports", unit, NULL, NULL);
-    return rc | cmocka_run_group_tests_name("reports_site", site, db_setup, db_teardown);
+    return rc | cmocka_run_group_tests_name("reports_site", site, site_setup, tu_db_teardown);
 }

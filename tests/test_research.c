@@ -32,6 +32,7 @@
 #include "data/research_run.h"
 #include "data/store.h"
 #include "data/store_research.h"
+#include "tests/lib/testdb.h"
 #include "tests/lib/testutil.h"
 
 #define LABS "data/bibtex-lab-publications/"
@@ -224,52 +225,14 @@ static void test_compare(void **state)
 
 /* ---- importers ---- */
 
-typedef struct Db {
-    char *path;
-    Store *st;
-    int64_t rejected;
-    char last[CP_ERR_MAX];
-} Db;
-
-static int db_setup(void **state)
-{
-    Db *d = calloc(1, sizeof *d);
-    CpErr err = {""};
-    d->path = tu_temp_path(".db");
-    d->st = store_open(d->path, &err);
-    assert_non_null(d->st);
-    *state = d;
-    return 0;
-}
-
-static int db_teardown(void **state)
-{
-    Db *d = *state;
-    store_close(d->st);
-    tu_remove_db(d->path);
-    free(d->path);
-    free(d);
-    return 0;
-}
-
-static void on_reject(void *ctx, const char *msg)
-{
-    Db *d = ctx;
-    d->rejected++;
-    snprintf(d->last, sizeof d->last, "%s", msg);
-}
-
-static int import_pubs(Db *d, const char *path, int strict, ImportResult *res, CpErr *err)
+static int import_pubs(TuDb *d, const char *path, int strict, ImportResult *res, CpErr *err)
 {
     ImportOpts o;
-    import_opts_init(&o);
-    o.strict = strict;
-    o.reject = on_reject;
-    o.reject_ctx = d;
+    tu_db_opts(d, &o, strict);
     return pubs_import(d->st, path, &o, res, err);
 }
 
-static int64_t q(Db *d, const char *sql)
+static int64_t q(TuDb *d, const char *sql)
 {
     return store_scalar(d->st, sql);
 }
@@ -299,7 +262,7 @@ static const char bad_bib[] =
 
 static void test_bib_bad_entries(void **state)
 {
-    Db *d = *state;
+    TuDb *d = *state;
     char *path = write_file(".bib", bad_bib);
     ImportResult res;
     CpErr err = {""};
@@ -317,7 +280,7 @@ static void test_bib_bad_entries(void **state)
     /* the last bad one: the entry with a missing comma, at its line */
     char want[CP_ERR_MAX];
     snprintf(want, sizeof want, "%s:19: field entry broken: syntax error", path);
-    assert_memory_equal(d->last, want, strlen(want));
+    assert_memory_equal(d->last_reject, want, strlen(want));
     /* again: nothing added */
     d->rejected = 0;
     assert_int_equal(import_pubs(d, path, 0, &res, &err), 0);
@@ -338,7 +301,7 @@ static void test_bib_bad_entries(void **state)
 
 static void test_bib_field_errors(void **state)
 {
-    Db *d = *state;
+    TuDb *d = *state;
     char *path = write_file(".bib", "@article{n, author = {A B},\n  title = {T}}\n"
                                     "@article{m,\n  title = {T2},\n  year = {2020},\n}\n");
     ImportResult res;
@@ -347,14 +310,14 @@ static void test_bib_field_errors(void **state)
     assert_int_equal(res.rejected, 2);
     char want[CP_ERR_MAX];
     snprintf(want, sizeof want, "%s:3: field author: missing", path);
-    assert_string_equal(d->last, want);
+    assert_string_equal(d->last_reject, want);
     unlink(path);
     free(path);
 }
 
 static void test_research_csv(void **state)
 {
-    Db *d = *state;
+    TuDb *d = *state;
     char *path = write_file(".csv",
                             "year,title,authors,venue,keywords,abstract\n"
                             "2022,Diffusion for weather,Ana Silva; Ben Osei,ICML,diffusion,\"ERA5, "
@@ -370,7 +333,7 @@ static void test_research_csv(void **state)
     assert_int_equal(res.rejected, 2);
     char want[CP_ERR_MAX];
     snprintf(want, sizeof want, "%s:5: field authors: empty value", path);
-    assert_string_equal(d->last, want);
+    assert_string_equal(d->last_reject, want);
     assert_int_equal(q(d, "SELECT count(*) FROM paper_authors"), 5);
     assert_int_equal(q(d, "SELECT count(*) FROM papers WHERE abstract = 'ERA5, at scale'"), 1);
     /* the per-group layout still goes to the pubs table */
@@ -390,7 +353,7 @@ static int matched_slots(const ResearchData *rd, const char *user);
  * papers still counts. */
 static void test_roster_aliases(void **state)
 {
-    Db *d = *state;
+    TuDb *d = *state;
     char *bib = write_file(".bib", "@article{a, author = {Garc{\\'\\i}a-L{\\'o}pez, M. and "
                                    "Wei Xu and Someone Else}, title = {T}, year = 2023}\n");
     char *roster = write_file(".csv", "user,group,role,domain,start,end,name,aliases\n"
@@ -453,7 +416,7 @@ static char *roster_copy(const char *rel)
     return p;
 }
 
-static void import_lab(Db *d, const char *lab)
+static void import_lab(TuDb *d, const char *lab)
 {
     char rel[128];
     snprintf(rel, sizeof rel, LABS "%s-roster.csv", lab);
@@ -481,7 +444,7 @@ static int matched_slots(const ResearchData *rd, const char *user)
 
 static void test_real_lab_bibs(void **state)
 {
-    Db *d = *state;
+    TuDb *d = *state;
     import_lab(d, "aidos-lab");
     import_lab(d, "mainlp");
     /* 152 + 106 entries; 2 + 1 repeat a title in the same year */
@@ -547,7 +510,7 @@ static void test_real_lab_bibs(void **state)
  * the figures: every paper lands and every author matches. */
 static void test_ten_thousand(void **state)
 {
-    Db *d = *state;
+    TuDb *d = *state;
     char *roster = tu_temp_path(".csv"), *bib = tu_temp_path(".bib");
     FILE *f = fopen(roster, "w");
     fprintf(f, "user,group,role,domain,start,end,name\n");
@@ -583,7 +546,7 @@ static void test_ten_thousand(void **state)
 
 int main(void)
 {
-#define T(f) cmocka_unit_test_setup_teardown(f, db_setup, db_teardown)
+#define T(f) cmocka_unit_test_setup_teardown(f, tu_db_setup, tu_db_teardown)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_names_key),    cmocka_unit_test(test_names_text),
         cmocka_unit_test(test_names_index),  cmocka_unit_test(test_terms_scan),

@@ -19,7 +19,7 @@
 #include <cmocka.h>
 
 #include "core/stats.h"
-#include "data/demo.h"
+#include "data/demo/demo.h"
 #include "data/fields.h"
 #include "data/plan_explain.h"
 #include "data/store.h"

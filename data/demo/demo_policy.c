@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "data/demo_model.h"
+#include "data/demo/demo_model.h"
 #include "data/fields.h"
 
 #define CARBON_STREAM 13

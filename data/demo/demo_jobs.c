@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "data/demo_model.h"
+#include "data/demo/demo_model.h"
 
 /* Per pattern, in DemoPattern order.
  *

@@ -4,7 +4,7 @@
 #include <math.h>
 
 #include "core/rng.h"
-#include "data/demo_model.h"
+#include "data/demo/demo_model.h"
 
 void demo_rng_seed(DemoRng *r, uint64_t seed, uint64_t stream)
 {

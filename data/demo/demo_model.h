@@ -1,7 +1,7 @@
 #ifndef DEMO_MODEL_H
 #define DEMO_MODEL_H
-/* demo_model: the generator's private model, shared by the demo_*.c files
- * and by nothing else. The pipeline, one file per stage:
+/* demo_model: the generator's private model, shared by the files of
+ * data/demo/ and by nothing else. The pipeline, one file per stage:
  *
  *   demo_rng.c     xoshiro256** PRNG and the distributions drawn from it
  *   demo_out.c     calendar, buffered output with fast number formatting
@@ -11,6 +11,8 @@
  *   demo_sched.c   a queue simulation per GPU pool: starts, waits,
  *                  preemption and requeues; then Slurm job ids
  *   demo_extra.c   publications, meeting notes, stated needs
+ *   demo_bib.c     each group's publication list as BibTeX
+ *   demo_policy.c  allocations and carbon intensity CSV
  *   demo_sacct.c   sacct -D -P text (job + step rows) and sacct --json
  *   demo_csv.c     roster, inventory, events, pubs, gpu-metrics, notes CSV
  *   demo.c         folder handling, the stages in order, the imports
@@ -26,7 +28,7 @@
 #include <stdio.h>
 
 #include "core/cp.h"
-#include "data/demo.h"
+#include "data/demo/demo.h"
 
 #define DEMO_DAY 86400
 #define DEMO_HOUR 3600

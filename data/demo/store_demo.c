@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "data/demo_model.h"
+#include "data/demo/demo_model.h"
 #include "data/store.h"
 
 static int has_capplan_tables(sqlite3 *db)

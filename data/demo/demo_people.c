@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "data/demo_model.h"
+#include "data/demo/demo_model.h"
 
 const char *const demo_pattern_names[DEMO_PAT_COUNT] = {
     "interactive", "single-gpu", "multi-gpu", "large-memory", "hpo-burst", "cpu-only"};

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "data/demo_model.h"
+#include "data/demo/demo_model.h"
 #include "core/civil.h"
 
 #define OUT_CHUNK (1u << 20)

@@ -15,8 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "data/demo.h"
-#include "data/demo_model.h"
+#include "data/demo/demo.h"
+#include "data/demo/demo_model.h"
 #include "data/pubs.h"
 #include "data/import.h"
 #include "data/store.h"

@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "data/demo_model.h"
+#include "data/demo/demo_model.h"
 
 #define QUEUE_DEPTH 100
 #define MAX_PREEMPTIONS 3

@@ -19,7 +19,7 @@
  * nested, every attempt its own element). */
 #include <string.h>
 
-#include "data/demo_model.h"
+#include "data/demo/demo_model.h"
 
 static const char sacct_header[] =
     "JobID|JobIDRaw|Cluster|Partition|Account|User|QOS|State|ExitCode|Submit|Eligible|Start|"
@@ -120,7 +120,9 @@ static void put_tres(DemoOut *o, const JobCtx *c, int billing, int typed, int cp
     demo_out_int(o, nodes);
 }
 
-static void put_state(DemoOut *o, const JobCtx *c, int state, int step)
+/* Slurm's name of a DEMO_OUT_* state, for a job or (step 1) one of its
+ * steps: a step of a job cut short was CANCELLED. */
+static const char *state_name(int state, int step)
 {
     static const char *const job_state[] = {"COMPLETED", "FAILED", "CANCELLED", "TIMEOUT",
                                             "OUT_OF_MEMORY", "NODE_FAIL", "PREEMPTED",
@@ -128,7 +130,12 @@ static void put_state(DemoOut *o, const JobCtx *c, int state, int step)
     static const char *const step_state[] = {"COMPLETED", "FAILED", "CANCELLED", "CANCELLED",
                                              "OUT_OF_MEMORY", "CANCELLED", "CANCELLED",
                                              "RUNNING"};
-    demo_out_str(o, step ? step_state[state] : job_state[state]);
+    return step ? step_state[state] : job_state[state];
+}
+
+static void put_state(DemoOut *o, const JobCtx *c, int state, int step)
+{
+    demo_out_str(o, state_name(state, step));
     if (!step && state == DEMO_OUT_CANCELLED) {
         demo_out_str(o, " by ");
         demo_out_int(o, c->p->uid);
@@ -435,15 +442,24 @@ static void js_exit(DemoOut *o, const JobCtx *c, int state, int step)
 
 static void js_state_list(DemoOut *o, int state, int step)
 {
-    static const char *const job_state[] = {"COMPLETED", "FAILED", "CANCELLED", "TIMEOUT",
-                                            "OUT_OF_MEMORY", "NODE_FAIL", "PREEMPTED",
-                                            "RUNNING"};
-    static const char *const step_state[] = {"COMPLETED", "FAILED", "CANCELLED", "CANCELLED",
-                                             "OUT_OF_MEMORY", "CANCELLED", "CANCELLED",
-                                             "RUNNING"};
     demo_out_ch(o, '[');
-    js_str(o, step ? step_state[state] : job_state[state]);
+    js_str(o, state_name(state, step));
     demo_out_ch(o, ']');
+}
+
+/* The end of a "time" object, a job's or a step's: no suspension or
+ * system time, cpu seconds of user (and total) time, the limit in minutes
+ * (marked set only when has_limit). */
+static void js_time_end(DemoOut *o, int64_t cpu, int has_limit, int64_t limit_min)
+{
+    demo_out_str(o, ",\"suspended\":0,\"system\":{\"seconds\":0,\"microseconds\":0},"
+                    "\"total\":{\"seconds\":");
+    demo_out_int(o, cpu);
+    demo_out_str(o, ",\"microseconds\":0},\"user\":{\"seconds\":");
+    demo_out_int(o, cpu);
+    demo_out_str(o, ",\"microseconds\":0},\"limit\":");
+    js_num(o, has_limit, limit_min);
+    demo_out_ch(o, '}');
 }
 
 static void js_step_time(DemoOut *o, const Att *a, int64_t cpu)
@@ -454,14 +470,7 @@ static void js_step_time(DemoOut *o, const Att *a, int64_t cpu)
     js_num(o, !a->running, a->running ? 0 : a->end);
     demo_out_str(o, ",\"start\":");
     js_num(o, 1, a->start);
-    demo_out_str(o, ",\"suspended\":0,\"system\":{\"seconds\":0,\"microseconds\":0},"
-                    "\"total\":{\"seconds\":");
-    demo_out_int(o, cpu);
-    demo_out_str(o, ",\"microseconds\":0},\"user\":{\"seconds\":");
-    demo_out_int(o, cpu);
-    demo_out_str(o, ",\"microseconds\":0},\"limit\":");
-    js_num(o, 0, 0);
-    demo_out_ch(o, '}');
+    js_time_end(o, cpu, 0, 0);
 }
 
 static void js_step(DemoOut *o, const JobCtx *c, const Att *a, StepKind kind, int busy)
@@ -529,14 +538,7 @@ static void js_job_time(DemoOut *o, const JobCtx *c, const Att *a)
     demo_out_int(o, a->start);
     demo_out_str(o, ",\"submission\":");
     demo_out_int(o, a->submit);
-    demo_out_str(o, ",\"suspended\":0,\"system\":{\"seconds\":0,\"microseconds\":0},"
-                    "\"total\":{\"seconds\":");
-    demo_out_int(o, cpu);
-    demo_out_str(o, ",\"microseconds\":0},\"user\":{\"seconds\":");
-    demo_out_int(o, cpu);
-    demo_out_str(o, ",\"microseconds\":0},\"limit\":");
-    js_num(o, 1, c->j->limit / 60);
-    demo_out_ch(o, '}');
+    js_time_end(o, cpu, 1, c->j->limit / 60);
 }
 
 static void js_ids(DemoOut *o, const JobCtx *c)

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "data/demo_model.h"
+#include "data/demo/demo_model.h"
 
 void demo_files_add(DemoFiles *f, const char *kind, const char *path, int64_t bytes)
 {

@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "data/demo_model.h"
+#include "data/demo/demo_model.h"
 
 #define BIB_FIRST_YEAR 2019
 #define PLANTED_P 0.06   /* share of single-GPU/interactive students planted */
