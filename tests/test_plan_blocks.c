@@ -278,6 +278,31 @@ static void test_blocks_read_as_jobs(void **state)
     assert_int_equal(after.last, t);
     read_free(&after);
     read_free(&truth);
+
+    /* rows of a new block synced, deleted, one further on: the tail's stale
+     * block is packed once, empty */
+    assert_int_equal(store_flush(st, &err), 0);
+    put_job(store_db(st), 25000, 3, 1, t, t, t, 600, t + 600, 1, 4, "a100", -1);
+    assert_int_equal(store_flush(st, &err), 0);
+    exec_ok(store_db(st), "DELETE FROM jobs WHERE id = 25000");
+    put_job(store_db(st), 30000, 3, 1, t + 60, t + 60, t + 60, 600, t + 660, 1, 4, "a100", -1);
+    assert_int_equal(store_flush(st, &err), 0);
+    assert_int_equal(store_scalar(st, "SELECT n FROM job_blocks WHERE block = 6"), 0);
+    assert_int_equal(store_scalar(st, "SELECT n FROM job_blocks WHERE block = 7"), 1);
+    read_all(st, &after);
+    read_truth(st, &truth);
+    same_read(&truth, &after);
+    assert_int_equal(after.njobs, 32);
+    read_free(&truth);
+    store_close(st);
+
+    /* read-only, as the dashboard's second connection may open it */
+    st = store_open_read(path, &err);
+    assert_non_null(st);
+    read_all(st, &truth);
+    same_read(&after, &truth);
+    read_free(&after);
+    read_free(&truth);
     read_free(&before);
     store_close(st);
     tu_remove_db(path);
@@ -325,8 +350,9 @@ static int blocks_migration(void)
 static int blob_of(Store *st, int64_t block, unsigned char **out)
 {
     sqlite3_stmt *s;
-    assert_int_equal(sqlite3_prepare_v2(store_db(st), "SELECT data FROM job_blocks WHERE block = ?1",
-                                        -1, &s, NULL),
+    assert_int_equal(sqlite3_prepare_v2(store_db(st),
+                                        "SELECT data FROM job_blocks WHERE block = ?1", -1, &s,
+                                        NULL),
                      SQLITE_OK);
     sqlite3_bind_int64(s, 1, block);
     assert_int_equal(sqlite3_step(s), SQLITE_ROW);
