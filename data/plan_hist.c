@@ -113,7 +113,7 @@ int plan_hist_load(Store *st, Plan *p, PlanCtx *c, CpErr *err)
         if (rows[i].end > c->data_end)
             c->data_end = rows[i].end;
     }
-    int64_t(*ucache)[2] = xmalloc(((size_t)c->users.n + 1) * sizeof *ucache);
+    int64_t (*ucache)[2] = xmalloc(((size_t)c->users.n + 1) * sizeof *ucache);
     for (int64_t u = 0; u < c->users.n; u++)
         ucache[u][0] = -2;
     for (size_t i = 0; i < n; i++) {
