@@ -423,18 +423,19 @@ typedef struct Walk {
     size_t cap;
     const char **types;
     int tcap;
+    CpErr *err;
 } Walk;
 
-/* The first (last) rowid in [lo, hi] by s; *none when there is none. */
-static int64_t edge(sqlite3_stmt *s, int64_t lo, int64_t hi, int *none)
+/* The first (last) rowid in [lo, hi] by s into *v; 1 found, 0 none, -1
+ * (w->err) when SQLite failed. */
+static int edge(Walk *w, sqlite3_stmt *s, int64_t lo, int64_t hi, int64_t *v)
 {
     sqlite3_bind_int64(s, 1, lo);
     sqlite3_bind_int64(s, 2, hi);
-    int rc = sqlite3_step(s);
-    *none = rc != SQLITE_ROW || sqlite3_column_type(s, 0) == SQLITE_NULL;
-    int64_t v = *none ? 0 : sqlite3_column_int64(s, 0);
+    int rc = sqlite3_step(s), found = rc == SQLITE_ROW && sqlite3_column_type(s, 0) != SQLITE_NULL;
+    *v = found ? sqlite3_column_int64(s, 0) : 0;
     sqlite3_reset(s);
-    return v;
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? found : sqlrow_err(w->db, w->err, "job blocks");
 }
 
 /* Hand the pending range over, narrowed to the rowids it holds (none: no
@@ -443,13 +444,13 @@ static int flush_range(Walk *w)
 {
     if (w->plo > w->phi)
         return 0;
-    int none;
-    int64_t lo = edge(w->first, w->plo, w->phi, &none), hi = lo;
-    if (!none)
-        hi = edge(w->last, w->plo, w->phi, &none);
+    int64_t lo, hi;
+    int found = edge(w, w->first, w->plo, w->phi, &lo);
+    if (found > 0)
+        found = edge(w, w->last, w->plo, w->phi, &hi);
     w->plo = 1;
     w->phi = 0;
-    return none ? 0 : w->v->range(w->v->ctx, lo, hi);
+    return found <= 0 ? found : w->v->range(w->v->ctx, lo, hi);
 }
 
 static int add_range(Walk *w, int64_t lo, int64_t hi)
@@ -634,7 +635,7 @@ static int blocks_each(Store *st, const StoreBlocksVisit *v, CpErr *err)
         int_of(db, "SELECT built_max FROM job_blocks_state WHERE id = 1", 0, &built, &null,
                err) < 0)
         return -1;
-    Walk w = {db, v, 1, 0, NULL, NULL, NULL, NULL, 0, NULL, 0};
+    Walk w = {db, v, 1, 0, NULL, NULL, NULL, NULL, 0, NULL, 0, err};
     if (built < 0) { /* no blocks: the table as one range */
         if (v->sized)
             v->sized(v->ctx, 0);
