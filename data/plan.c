@@ -121,6 +121,9 @@ void plan_free(Plan *p)
     projection_params_free(p->measured);
     free(p->proj_user_name);
     free(p->year_use);
+    if (p->bt)
+        plan_backtest_free(p->bt);
+    free(p->bt);
     for (size_t i = 0; i < p->nstrings; i++)
         free(p->strings[i]);
     free(p->strings);

@@ -30,6 +30,7 @@
 #include "core/projection.h"
 
 typedef struct Store Store;
+typedef struct PlanBacktest PlanBacktest; /* below */
 
 #define PLAN_WINDOW_MONTHS 12
 #define PLAN_MIN_JOBS 3
@@ -103,6 +104,9 @@ typedef struct Plan {
     int nproj_users;             /* the model's users (members with use in the window) */
     const char **proj_user_name; /* nproj_users names, borrowed from the plan */
     int bt_cuts;                 /* backtest cuts behind the calibration */
+    PlanBacktest *bt;            /* the rolling backtest over every cut that calibrated the
+                                    ranges (plan_backtest's figures with cut 0, but on the
+                                    plan's roster and roles); owned, NULL with profiles_only */
     PlanYearUse *year_use;       /* calendar years of the data, oldest first */
     int nyear_use;
     /* owned strings behind users[].name and role */

@@ -461,9 +461,8 @@ static DemFit plan_fit(const Plan *p, const PlanCtx *c)
 int plan_projection(Store *st, Plan *p, PlanCtx *c, CpErr *err)
 {
     int G = p->ngroups, ngpus = 0;
-    PlanBacktest bt;
-    memset(&bt, 0, sizeof bt);
-    if (plan_hist_backtest(p, c, 0, &bt, err) < 0)
+    PlanBacktest *bt = p->bt = xcalloc(1, sizeof *p->bt); /* kept: the report reads it */
+    if (plan_hist_backtest(p, c, 0, bt, err) < 0)
         return -1;
     DemCut cut;
     int64_t *leaves = xcalloc((size_t)c->users.n + 1, sizeof *leaves);
@@ -475,18 +474,17 @@ int plan_projection(Store *st, Plan *p, PlanCtx *c, CpErr *err)
     int rc = -1;
     if (!gpus)
         goto out;
-    p->bt_cuts = bt.calib.ncuts;
+    p->bt_cuts = bt->calib.ncuts;
     p->institute_growth = c->fit.growth;
-    p->institute_buffer = bt.calib.buffer;
+    p->institute_buffer = bt->calib.buffer;
     ProjInput in = {G, p->fit.k, p->ndomains, p->years, p->group_domain, pu, c->fit.nactive,
                     c->arrivals, c->narrivals, gpus, ngpus, c->models, c->nmodels, &f,
-                    bt.calib, p->win_end, p->year_start};
+                    bt->calib, p->win_end, p->year_start};
     p->model = projection_prepare(&in);
     p->measured = projection_params_new(p->model);
     plan_hist_years(p, c, gpus, ngpus);
     rc = 0;
 out:
-    plan_backtest_free(&bt);
     free(f.groups);
     free(leaves);
     free(onr);

@@ -33,6 +33,13 @@ int csvw_risky(const char *s)
     return s[0] != '\0' && strchr("=+-@\t\r\n", s[0]) && !csvw_plain_number(s);
 }
 
+static void csv_char(FILE *out, const char *c, size_t len)
+{
+    if (*c == '"')
+        fputc('"', out);
+    fwrite(c, 1, len, out);
+}
+
 void csvw_text(FILE *out, const char *s)
 {
     char *scrubbed = anon_scrub_current() ? anon_scrub_text(anon_scrub_current(), s) : NULL;
@@ -44,18 +51,7 @@ void csvw_text(FILE *out, const char *s)
         fputc('"', out);
     if (risky)
         fputc('\'', out);
-    while (*s) {
-        size_t len = rtext_char(s);
-        if (len == 0) {
-            fputc('?', out);
-            s++;
-            continue;
-        }
-        if (*s == '"')
-            fputc('"', out);
-        fwrite(s, 1, len, out);
-        s += len;
-    }
+    rtext_put(out, s, csv_char);
     if (quote)
         fputc('"', out);
     free(scrubbed);

@@ -5,82 +5,7 @@
 #include <string.h>
 
 #include "core/cp.h"
-
-/* A parsed pipe table: rows[0] the header, then the data rows; each cell
- * its Markdown text (escapes kept), trimmed; owned. */
-typedef struct MTable {
-    char ***rows;
-    size_t nrows, ncols;
-    char *right; /* right[c]: 1 for a right-aligned column */
-} MTable;
-
-/* ---- parsing ---- */
-
-static int is_table_line(const char *s, size_t n)
-{
-    return n >= 2 && s[0] == '|' && s[n - 1] == '|';
-}
-
-static int is_align_line(const char *s, size_t n)
-{
-    if (!is_table_line(s, n))
-        return 0;
-    for (size_t i = 0; i < n; i++)
-        if (!strchr("|:- ", s[i]))
-            return 0;
-    return 1;
-}
-
-/* The cells of "| a | b \| c |" (unescaped '|' separates). */
-static char **split_cells(const char *s, size_t n, size_t *ncells)
-{
-    char **v = NULL;
-    size_t nv = 0, start = 1;
-    for (size_t i = 1; i < n; i++) {
-        if (s[i] == '\\' && i + 1 < n) {
-            i++;
-            continue;
-        }
-        if (s[i] != '|')
-            continue;
-        size_t a = start, b = i;
-        while (a < b && s[a] == ' ')
-            a++;
-        while (b > a && s[b - 1] == ' ')
-            b--;
-        v = xrealloc(v, (nv + 1) * sizeof *v);
-        v[nv] = xmalloc(b - a + 1);
-        memcpy(v[nv], s + a, b - a);
-        v[nv++][b - a] = '\0';
-        start = i + 1;
-    }
-    *ncells = nv;
-    return v;
-}
-
-static void table_free(MTable *t)
-{
-    for (size_t r = 0; r < t->nrows; r++) {
-        for (size_t c = 0; c < t->ncols; c++)
-            free(t->rows[r][c]);
-        free(t->rows[r]);
-    }
-    free(t->rows);
-    free(t->right);
-}
-
-/* Add a row, padded or cut to ncols cells. */
-static void add_row(MTable *t, char **cells, size_t n)
-{
-    char **row = xcalloc(t->ncols, sizeof *row);
-    for (size_t c = 0; c < t->ncols; c++)
-        row[c] = c < n ? cells[c] : xstrdup("");
-    for (size_t c = t->ncols; c < n; c++)
-        free(cells[c]);
-    free(cells);
-    t->rows = xrealloc(t->rows, (t->nrows + 1) * sizeof *t->rows);
-    t->rows[t->nrows++] = row;
-}
+#include "reports/mdtable.h"
 
 /* ---- units into titles ---- */
 
@@ -119,7 +44,7 @@ static int has_digit(const char *s)
 
 /* The unit of column c when every number in it carries the same one;
  * into unit (size n), 0; -1 when none or not the same. */
-static int column_unit(const MTable *t, size_t c, char *unit, size_t n)
+static int column_unit(const MdTable *t, size_t c, char *unit, size_t n)
 {
     unit[0] = '\0';
     for (size_t r = 1; r < t->nrows; r++) {
@@ -169,7 +94,7 @@ static int has_word(const char *s, const char *w)
     return 0;
 }
 
-static void units_to_titles(MTable *t)
+static void units_to_titles(MdTable *t)
 {
     for (size_t c = 0; c < t->ncols; c++) {
         char unit[32];
@@ -221,7 +146,7 @@ static size_t longest_word(const char *s)
 /* What column c needs: its title's longest word, a number cell whole, a
  * text cell's longest word but at least 16 characters of it (a word in a
  * column of numbers: the word). */
-static size_t column_width(const MTable *t, size_t c)
+static size_t column_width(const MdTable *t, size_t c)
 {
     size_t w = longest_word(t->rows[0][c]);
     for (size_t r = 1; r < t->nrows; r++) {
@@ -249,7 +174,7 @@ static void put_row(FILE *out, char *const *row, const size_t *cols, size_t n)
     fputc('\n', out);
 }
 
-static void put_part(FILE *out, const MTable *t, const size_t *cols, size_t n,
+static void put_part(FILE *out, const MdTable *t, const size_t *cols, size_t n,
                      const size_t *width)
 {
     put_row(out, t->rows[0], cols, n);
@@ -267,7 +192,7 @@ static void put_part(FILE *out, const MTable *t, const size_t *cols, size_t n,
 
 /* The table, split into parts of at most MDFIT_WIDTH, each led by the key
  * columns. */
-static void put_table(FILE *out, const MTable *t)
+static void put_table(FILE *out, const MdTable *t)
 {
     size_t *width = xcalloc(t->ncols, sizeof *width);
     size_t *cols = xcalloc(t->ncols, sizeof *cols);
@@ -308,52 +233,20 @@ static void put_table(FILE *out, const MTable *t)
 
 /* ---- the document ---- */
 
-/* The next line of md at *pos: its start and length (without '\n'). */
-static int next_line(const char *md, size_t len, size_t *pos, const char **s, size_t *n)
-{
-    if (*pos >= len)
-        return 0;
-    *s = md + *pos;
-    const char *nl = memchr(*s, '\n', len - *pos);
-    *n = nl ? (size_t)(nl - *s) : len - *pos;
-    *pos += *n + (nl ? 1 : 0);
-    return 1;
-}
-
 void mdfit(FILE *out, const char *md, size_t len)
 {
-    size_t pos = 0;
-    const char *s, *s2;
-    size_t n, n2;
-    while (next_line(md, len, &pos, &s, &n)) {
-        size_t save = pos;
-        if (!is_table_line(s, n) || !next_line(md, len, &pos, &s2, &n2) ||
-            !is_align_line(s2, n2)) {
+    MdLines l = {md, len, 0};
+    const char *s;
+    size_t n;
+    MdTable t;
+    while (mdlines_next(&l, &s, &n)) {
+        if (!mdtable_read(&l, s, n, &t)) {
             fwrite(s, 1, n, out);
             fputc('\n', out);
-            pos = save;
             continue;
         }
-        MTable t = {0};
-        char **head = split_cells(s, n, &t.ncols);
-        size_t na;
-        char **align = split_cells(s2, n2, &na);
-        t.right = xcalloc(t.ncols + 1, 1);
-        for (size_t c = 0; c < na; c++) {
-            if (c < t.ncols)
-                t.right[c] = align[c][0] && align[c][strlen(align[c]) - 1] == ':';
-            free(align[c]);
-        }
-        free(align);
-        add_row(&t, head, t.ncols);
-        for (save = pos; next_line(md, len, &pos, &s, &n) && is_table_line(s, n); save = pos) {
-            size_t nc;
-            char **cells = split_cells(s, n, &nc);
-            add_row(&t, cells, nc);
-        }
-        pos = save;
         units_to_titles(&t);
         put_table(out, &t);
-        table_free(&t);
+        mdtable_free(&t);
     }
 }

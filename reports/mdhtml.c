@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reports/mdtable.h"
 #include "reports/rtext.h"
 
 static const char css[] =
@@ -74,22 +75,6 @@ static void inline_md(FILE *out, const char *s, size_t n)
 
 /* ---- lines ---- */
 
-typedef struct Lines {
-    const char *md;
-    size_t len, pos;
-} Lines;
-
-static int line_next(Lines *l, const char **s, size_t *n)
-{
-    if (l->pos >= l->len)
-        return 0;
-    *s = l->md + l->pos;
-    const char *nl = memchr(*s, '\n', l->len - l->pos);
-    *n = nl ? (size_t)(nl - *s) : l->len - l->pos;
-    l->pos += *n + (nl ? 1 : 0);
-    return 1;
-}
-
 static int starts(const char *s, size_t n, const char *p)
 {
     size_t k = strlen(p);
@@ -120,79 +105,40 @@ static void yaml_value(const char *s, size_t n, char *dst, size_t cap)
     dst[w] = '\0';
 }
 
-static void read_meta(Lines *l, Meta *m)
+static void read_meta(MdLines *l, Meta *m)
 {
     static const char *const keys[] = {"title:", "subtitle:", "date:"};
     const char *s;
     size_t n, save = l->pos;
     memset(m, 0, sizeof *m);
-    if (!line_next(l, &s, &n) || n != 3 || memcmp(s, "---", 3) != 0) {
+    if (!mdlines_next(l, &s, &n) || n != 3 || memcmp(s, "---", 3) != 0) {
         l->pos = save;
         return;
     }
-    while (line_next(l, &s, &n) && !(n == 3 && memcmp(s, "---", 3) == 0))
+    while (mdlines_next(l, &s, &n) && !(n == 3 && memcmp(s, "---", 3) == 0))
         for (int k = 0; k < 3; k++)
             if (starts(s, n, keys[k]))
                 yaml_value(s + strlen(keys[k]), n - strlen(keys[k]), m->v[k], sizeof m->v[k]);
 }
 
-static size_t table_cells(const char *s, size_t n, const char **c, size_t *cn, size_t max)
+static void table_row(FILE *out, char *const *cells, size_t n, const char *tag, const char *right)
 {
-    size_t k = 0, start = 1;
-    for (size_t i = 1; i < n && k < max; i++) {
-        if (s[i] == '\\' && i + 1 < n) {
-            i++;
-            continue;
-        }
-        if (s[i] != '|')
-            continue;
-        size_t a = start, b = i;
-        while (a < b && s[a] == ' ')
-            a++;
-        while (b > a && s[b - 1] == ' ')
-            b--;
-        c[k] = s + a;
-        cn[k++] = b - a;
-        start = i + 1;
-    }
-    return k;
-}
-
-#define MAXC 64
-
-static void table_row(FILE *out, const char *s, size_t n, const char *tag, const char *right)
-{
-    const char *c[MAXC];
-    size_t cn[MAXC];
-    size_t k = table_cells(s, n, c, cn, MAXC);
     fputs("<tr>", out);
-    for (size_t i = 0; i < k; i++) {
+    for (size_t i = 0; i < n; i++) {
         fprintf(out, "<%s%s>", tag, right[i] ? " style=\"text-align:right\"" : "");
-        inline_md(out, c[i], cn[i]);
+        inline_md(out, cells[i], strlen(cells[i]));
         fprintf(out, "</%s>", tag);
     }
     fputs("</tr>\n", out);
 }
 
-/* A table: the header line s; the alignment line and rows follow. */
-static void table(FILE *out, Lines *l, const char *s, size_t n)
+static void table(FILE *out, const MdTable *t)
 {
-    const char *a, *c[MAXC];
-    size_t an, cn[MAXC];
-    char right[MAXC] = {0};
-    line_next(l, &a, &an);
-    size_t k = table_cells(a, an, c, cn, MAXC);
-    for (size_t i = 0; i < k; i++)
-        right[i] = cn[i] && c[i][cn[i] - 1] == ':';
     fputs("<table>\n<thead>", out);
-    table_row(out, s, n, "th", right);
+    table_row(out, t->rows[0], t->ncols, "th", t->right);
     fputs("</thead>\n<tbody>\n", out);
-    size_t save = l->pos;
-    while (line_next(l, &s, &n) && starts(s, n, "|")) {
-        table_row(out, s, n, "td", right);
-        save = l->pos;
-    }
-    l->pos = save;
+    for (size_t r = 1; r < t->nrows; r++)
+        table_row(out, t->rows[r], t->ncols, "td", t->right);
     fputs("</tbody>\n</table>\n", out);
 }
 
@@ -273,16 +219,17 @@ static void head(FILE *out, const Meta *m)
 
 int mdhtml(FILE *out, const char *md, size_t len, const char *base, CpErr *err)
 {
-    Lines l = {md, len, 0};
+    MdLines l = {md, len, 0};
     Meta m;
     read_meta(&l, &m);
     head(out, &m);
     const char *s;
     size_t n;
     int para = 0, list = 0;
-    while (line_next(&l, &s, &n)) {
-        int is_item = starts(s, n, "- ");
-        if ((n == 0 || s[0] == '#' || s[0] == '|' || starts(s, n, "![") || is_item) && para) {
+    while (mdlines_next(&l, &s, &n)) {
+        MdTable t;
+        int is_item = starts(s, n, "- "), is_table = mdtable_read(&l, s, n, &t);
+        if ((n == 0 || s[0] == '#' || is_table || starts(s, n, "![") || is_item) && para) {
             fputs("</p>\n", out);
             para = 0;
         }
@@ -294,8 +241,10 @@ int mdhtml(FILE *out, const char *md, size_t len, const char *base, CpErr *err)
             continue;
         if (s[0] == '#')
             heading(out, s, n);
-        else if (s[0] == '|')
-            table(out, &l, s, n);
+        else if (is_table) {
+            table(out, &t);
+            mdtable_free(&t);
+        }
         else if (starts(s, n, "![") && s[n - 1] == ')' && is_image(s, n)) {
             if (image(out, s, n, base, err) < 0)
                 return -1;

@@ -14,23 +14,17 @@
  * markup only there (-, +, =, :) needs no escape. */
 static const char md_special[] = "\\`*_[]<>|$~^@&#";
 
+static void md_char(FILE *out, const char *c, size_t len)
+{
+    if (len == 1 && strchr(md_special, *c))
+        fputc('\\', out);
+    fwrite(c, 1, len, out);
+}
+
 void mdw_text(FILE *out, const char *s)
 {
     char *scrubbed = anon_scrub_current() ? anon_scrub_text(anon_scrub_current(), s) : NULL;
-    if (scrubbed)
-        s = scrubbed;
-    while (*s) {
-        size_t len = rtext_char(s);
-        if (len == 0) {
-            fputc('?', out);
-            s++;
-            continue;
-        }
-        if (len == 1 && strchr(md_special, *s))
-            fputc('\\', out);
-        fwrite(s, 1, len, out);
-        s += len;
-    }
+    rtext_put(out, scrubbed ? scrubbed : s, md_char);
     free(scrubbed);
 }
 

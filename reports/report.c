@@ -85,9 +85,10 @@ static void bt_summarise(const PlanBacktest *b, RBtSummary *s)
 }
 
 /* The backtest cut: the first of the month 12 months before the plan's
- * t0, as `capplan project --backtest` would take it. The rolling backtest
- * over every cut runs first: when its last cut is that one, its detail
- * is the same and is kept. */
+ * t0, as `capplan project --backtest` would take it. The plan's rolling
+ * backtest over every cut (plan_build ran it for the ranges) gives the
+ * first page's summary and, when its last cut is that one, the detail;
+ * else that cut alone is run. */
 static void gather_backtest(Report *r, Store *st)
 {
     PlanOpts o;
@@ -98,30 +99,22 @@ static void gather_backtest(Report *r, Store *st)
         snprintf(r->bt_why, sizeof r->bt_why, "no job to fit on");
         return;
     }
-    int64_t cut = stats_month_start(stats_month_of(plan_add_months(r->plan->win_end, -12)));
-    PlanBacktest all;
-    int have_all = plan_backtest(st, &o, &all, &e) == 0;
-    if (have_all)
-        bt_summarise(&all, &r->bts);
-    o.cut = cut;
-    if (have_all && all.ncuts > 0 && all.cut == cut)
-        r->bt = all;
-    else {
-        if (have_all)
-            plan_backtest_free(&all);
-        if (plan_backtest(st, &o, &r->bt, &e) < 0) {
-            snprintf(r->bt_why, sizeof r->bt_why, "%s", e.msg);
-            return;
-        }
+    const PlanBacktest *all = r->plan->bt;
+    if (all)
+        bt_summarise(all, &r->bts);
+    o.cut = stats_month_start(stats_month_of(plan_add_months(r->plan->win_end, -12)));
+    const PlanBacktest *b = all && all->ncuts > 0 && all->cut == o.cut ? all : &r->own_bt;
+    if (b == &r->own_bt && plan_backtest(st, &o, &r->own_bt, &e) < 0) {
+        snprintf(r->bt_why, sizeof r->bt_why, "%s", e.msg);
+        return;
     }
-    if (r->bt.users == 0) {
+    if (b->users == 0) {
         char c[16];
         rpt_date(o.cut, c, sizeof c);
         snprintf(r->bt_why, sizeof r->bt_why, "no job in the 12 months before %s to fit on", c);
-        plan_backtest_free(&r->bt);
         return;
     }
-    r->have_bt = 1;
+    r->bt = b;
 }
 
 static int gather_stats(Report *r, Store *st, CpErr *err)
@@ -209,8 +202,7 @@ void report_free(Report *r)
     store_stats_free(r->stats_data);
     store_tui_snapshot_free(&r->tui);
     peers_free(r->peers, r->npeers);
-    if (r->have_bt)
-        plan_backtest_free(&r->bt);
+    plan_backtest_free(&r->own_bt);
     store_plan_params_free(r->edits, r->nedits);
     projection_result_free(r->res);
     projection_result_free(r->base_res);
@@ -238,6 +230,21 @@ void rpt_date(int64_t t, char *buf, size_t n)
     int m, d;
     civil_from_days(civil_floor_div(t, 86400), &y, &m, &d);
     snprintf(buf, n, "%04lld-%02d-%02d", (long long)y, m, d);
+}
+
+void rpt_proj_year(const Report *r, int y, int form, char *buf, size_t n)
+{
+    int64_t f, t;
+    char a[16], b[16];
+    projection_year_span(r->plan->model, y, &f, &t);
+    rpt_date(f, a, sizeof a);
+    rpt_date(t, b, sizeof b);
+    if (form == RPT_YEAR_SHORT)
+        snprintf(buf, n, "y%d (%.4s-%.4s)", y, a, b);
+    else if (form == RPT_YEAR_AXIS)
+        snprintf(buf, n, "y%d %.4s-%.2s", y, a, b + 2);
+    else
+        snprintf(buf, n, "y%d (%s to %s)", y, a, b);
 }
 
 int rpt_row_passes(const StatsTable *t, size_t row, const RFilter *f, size_t nf)

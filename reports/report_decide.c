@@ -106,16 +106,6 @@ static void today(const Report *r, FILE *out)
     fputs("\n\n", out);
 }
 
-static void year_span(const Report *r, int y, char *buf, size_t n)
-{
-    int64_t f, t;
-    char a[16], b[16];
-    projection_year_span(r->plan->model, y, &f, &t);
-    rpt_date(f, a, sizeof a);
-    rpt_date(t, b, sizeof b);
-    snprintf(buf, n, "y%d (%.4s-%.4s)", y, a, b);
-}
-
 static void need_table(const Report *r, FILE *out)
 {
     const char *u = unit_of(r);
@@ -125,7 +115,7 @@ static void need_table(const Report *r, FILE *out)
     for (int y = 1; y <= r->res->nyears; y++) {
         const ProjTotals *t = &r->res->total[y - 1];
         char yl[NB], c[5][NB];
-        year_span(r, y, yl, sizeof yl);
+        rpt_proj_year(r, y, RPT_YEAR_SHORT, yl, sizeof yl);
         mdw_num(c[0], NB, t->demand, 2, u);
         plan_range_text(t->demand_r, u, c[1], NB);
         mdw_num(c[2], NB, t->demand * p80_factor(r, y), 2, u);
@@ -155,7 +145,7 @@ static void class_gaps(const Report *r, FILE *out)
     for (int y = 1; y <= r->res->nyears; y++) {
         char yl[NB], c[MEMCLASS_COUNT][NB];
         const char *cells[MEMCLASS_COUNT + 1];
-        year_span(r, y, yl, sizeof yl);
+        rpt_proj_year(r, y, RPT_YEAR_SHORT, yl, sizeof yl);
         cells[0] = yl;
         for (int k = 0; k < MEMCLASS_COUNT; k++) {
             mdw_num(c[k], NB, r->res->total[y - 1].gap_c[k], 2, u);
@@ -192,7 +182,7 @@ static void buy_row(const Report *r, FILE *out, int y, int k, const Cand *c, int
                     double *cost, double *kw)
 {
     char yl[NB], n[NB], eq[NB], co[NB], pw[NB];
-    year_span(r, y, yl, sizeof yl);
+    rpt_proj_year(r, y, RPT_YEAR_SHORT, yl, sizeof yl);
     snprintf(n, sizeof n, "%d", count);
     mdw_num(eq, NB, count * c->speed, 2, unit_of(r));
     double cv = c->price >= 0 ? count * c->price : NAN;

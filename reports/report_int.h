@@ -47,8 +47,9 @@ struct Report {
     StorePlanParam *edits;
     size_t nedits;
     int skipped;
-    PlanBacktest bt;
-    int have_bt;
+    const PlanBacktest *bt;   /* section 5's cut: the plan's rolling backtest when its
+                                 last cut is that one, else &own_bt; NULL: none (bt_why) */
+    PlanBacktest own_bt;      /* that cut run alone, when needed */
     RBtSummary bts;           /* the rolling backtest over every cut (the first page) */
     char bt_why[CP_ERR_MAX];  /* why there is no backtest */
     void *stats_data;         /* StoreStatsData */
@@ -117,6 +118,12 @@ void rpt_pivot_free(RPivot *p);
 
 /* "YYYY-MM-DD" of t. */
 void rpt_date(int64_t t, char *buf, size_t n);
+
+/* Projected year y (1-based) with its span: in a table, "y1 (2026-11-25 to
+ * 2027-11-24)" (RPT_YEAR_CELL); in a sentence, "y1 (2026-2027)"
+ * (RPT_YEAR_SHORT); on a chart's axis, "y1 2026-27" (RPT_YEAR_AXIS). */
+enum { RPT_YEAR_CELL, RPT_YEAR_SHORT, RPT_YEAR_AXIS };
+void rpt_proj_year(const Report *r, int y, int form, char *buf, size_t n);
 
 /* A calendar year as a table shows it: "2021", or "2021 (partial: from 25
  * Nov)" when the accounting window covers only part of it. */

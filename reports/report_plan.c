@@ -11,33 +11,12 @@
 
 #define NB 64 /* a formatted cell */
 
-static void year_label(const Report *r, int y, char *buf, size_t n)
-{
-    int64_t f, t;
-    char a[16], b[16];
-    projection_year_span(r->plan->model, y, &f, &t);
-    rpt_date(f, a, sizeof a);
-    rpt_date(t, b, sizeof b);
-    snprintf(buf, n, "y%d (%s to %s)", y, a, b);
-}
-
 static const char *unit_gpus(const Report *r)
 {
     return r->plan->cpu ? "CPUs" : "GPU-eq";
 }
 
 /* ---- 1. summary ---- */
-
-/* A projected year on a chart's axis: "y1 2026-27". */
-static void axis_year(const Report *r, int y, char *buf, size_t n)
-{
-    int64_t f, t;
-    char a[16], b[16];
-    projection_year_span(r->plan->model, y, &f, &t);
-    rpt_date(f, a, sizeof a);
-    rpt_date(t, b, sizeof b);
-    snprintf(buf, n, "y%d %.4s-%.2s", y, a, b + 2);
-}
 
 /* The summary chart: past use (each calendar year of the data), the
  * projected need by memory class with its p10-p90 band, and capacity over
@@ -70,7 +49,7 @@ static int summary_chart(const Report *r, FILE *out, const char *dir, const char
     for (int y = 1; y <= Y; y++) {
         const ProjTotals *t = &r->res->total[y - 1];
         size_t i = (size_t)(P + y - 1);
-        axis_year(r, y, xl[i], sizeof xl[i]);
+        rpt_proj_year(r, y, RPT_YEAR_AXIS, xl[i], sizeof xl[i]);
         for (int k = 0; k < MEMCLASS_COUNT; k++)
             v[(size_t)(1 + k) * nx + i] = t->demand_c[k];
         lo[i] = t->demand_r.lo;
@@ -120,7 +99,7 @@ static void summary_table(const Report *r, FILE *out)
     for (int y = 1; y <= r->res->nyears; y++) {
         const ProjTotals *t = &r->res->total[y - 1];
         char yl[64], d[NB], c[NB], g[NB], rg[NB];
-        year_label(r, y, yl, sizeof yl);
+        rpt_proj_year(r, y, RPT_YEAR_CELL, yl, sizeof yl);
         for (int k = 0; k <= MEMCLASS_COUNT; k++) {
             int tot = k == MEMCLASS_COUNT;
             double need = tot ? t->demand : t->demand_c[k];
@@ -169,7 +148,7 @@ static void largest_gaps(const Report *r, FILE *out)
     for (int i = 0; i < nb; i++) {
         char rank[16], yl[64], g[NB];
         snprintf(rank, sizeof rank, "%d", i + 1);
-        year_label(r, best[i][0], yl, sizeof yl);
+        rpt_proj_year(r, best[i][0], RPT_YEAR_CELL, yl, sizeof yl);
         mdw_num(g, NB, r->res->total[best[i][0] - 1].gap_c[best[i][1]], 2, unit_gpus(r));
         const char *cells[] = {rank, yl, profiles_mem_class_name(best[i][1]), g};
         mdw_row(out, cells, 4);
@@ -482,7 +461,7 @@ static int domain_chart(const Report *r, FILE *out, const char *dir, const char 
     for (int d = 0; d < p->ndomains; d++)
         colors[d] = rpt_domain_colour(r, p->domains[d]);
     for (int y = 0; y < Y; y++) {
-        axis_year(r, y + 1, xl[y], sizeof xl[y]);
+        rpt_proj_year(r, y + 1, RPT_YEAR_AXIS, xl[y], sizeof xl[y]);
         xs[y] = xl[y];
         for (int d = 0; d < p->ndomains; d++)
             v[(size_t)d * Y + y] = r->res->dom[(size_t)d * Y + y].demand;
@@ -530,7 +509,7 @@ static void edits_table(const Report *r, FILE *out)
     mdw_head(out, t2, "lrrr", 4);
     for (int y = 1; y <= r->res->nyears; y++) {
         char yl[64], a[NB], b[NB], c[NB];
-        year_label(r, y, yl, sizeof yl);
+        rpt_proj_year(r, y, RPT_YEAR_CELL, yl, sizeof yl);
         mdw_num(a, NB, r->base_res->total[y - 1].demand, 2, unit_gpus(r));
         mdw_num(b, NB, r->res->total[y - 1].demand, 2, unit_gpus(r));
         mdw_num(c, NB, r->res->total[y - 1].demand - r->base_res->total[y - 1].demand, 2,
@@ -544,13 +523,13 @@ static void edits_table(const Report *r, FILE *out)
 static void backtest_section(const Report *r, FILE *out)
 {
     fprintf(out, "### Backtest\n\n");
-    if (!r->have_bt) {
+    if (!r->bt) {
         fprintf(out, "No backtest: ");
         mdw_text(out, r->bt_why);
         fprintf(out, ".\n\n");
         return;
     }
-    const PlanBacktest *b = &r->bt;
+    const PlanBacktest *b = r->bt;
     char cut[16], w[3][NB], t[4][NB];
     rpt_date(b->cut, cut, sizeof cut);
     const double wv[] = {b->score.wape_naive, b->score.wape_base, b->score.wape_demand};

@@ -23,6 +23,20 @@ size_t rtext_char(const char *s)
     return len;
 }
 
+void rtext_put(FILE *out, const char *s, void (*put)(FILE *out, const char *c, size_t len))
+{
+    while (*s) {
+        size_t len = rtext_char(s);
+        if (len == 0) {
+            fputc('?', out);
+            s++;
+            continue;
+        }
+        put(out, s, len);
+        s += len;
+    }
+}
+
 void rtext_clean(char *dst, size_t n, const char *s)
 {
     size_t o = 0;

@@ -12,6 +12,10 @@
  * byte at s is a control character or does not start a valid sequence. */
 size_t rtext_char(const char *s);
 
+/* Write s to out made safe as above: each valid character (len bytes at c)
+ * through put, which adds the writer's escaping; '?' for any other byte. */
+void rtext_put(FILE *out, const char *s, void (*put)(FILE *out, const char *c, size_t len));
+
 /* Copy s into dst (size n, n >= 1), made safe as above, cut at a
  * character boundary when too long. */
 void rtext_clean(char *dst, size_t n, const char *s);

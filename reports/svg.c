@@ -35,28 +35,22 @@ static void series_attr(FILE *out, const char *name)
     fputc('"', out);
 }
 
+static void xml_char(FILE *out, const char *c, size_t len)
+{
+    switch (*c) {
+    case '&': fputs("&amp;", out); break;
+    case '<': fputs("&lt;", out); break;
+    case '>': fputs("&gt;", out); break;
+    case '"': fputs("&quot;", out); break;
+    case '\'': fputs("&apos;", out); break;
+    default: fwrite(c, 1, len, out);
+    }
+}
+
 void svg_text(FILE *out, const char *s)
 {
     char *scrubbed = anon_scrub_current() ? anon_scrub_text(anon_scrub_current(), s) : NULL;
-    if (scrubbed)
-        s = scrubbed;
-    while (*s) {
-        size_t len = rtext_char(s);
-        if (len == 0) {
-            fputc('?', out);
-            s++;
-            continue;
-        }
-        switch (*s) {
-        case '&': fputs("&amp;", out); break;
-        case '<': fputs("&lt;", out); break;
-        case '>': fputs("&gt;", out); break;
-        case '"': fputs("&quot;", out); break;
-        case '\'': fputs("&apos;", out); break;
-        default: fwrite(s, 1, len, out);
-        }
-        s += len;
-    }
+    rtext_put(out, scrubbed ? scrubbed : s, xml_char);
     free(scrubbed);
 }
 

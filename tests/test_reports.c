@@ -22,12 +22,14 @@
 
 #include "core/cp.h"
 #include "data/import.h"
+#include "data/plan.h"
 #include "data/store.h"
 #include "reports/anon.h"
 #include "reports/csvw.h"
 #include "data/catalog.h"
 #include "reports/mdfit.h"
 #include "reports/mdhtml.h"
+#include "reports/mdtable.h"
 #include "reports/mdw.h"
 #include "reports/report.h"
 #include "reports/svg.h"
@@ -234,6 +236,52 @@ static void test_mdhtml(void **state)
     assert_int_equal(mdhtml(c.f, img, strlen(img), "/nonexistent", &err), -1);
     free(cap_close(&c));
     assert_non_null(strstr(err.msg, "/nonexistent/nowhere/x.svg: cannot read"));
+}
+
+/* The one table reader: cells trimmed with their escapes, short rows
+ * padded and long ones cut to the header's width, the alignment, and the
+ * reader left on the first line after the table; a line of pipes without
+ * an alignment line under it is no table. */
+static void test_mdtable(void **state)
+{
+    (void)state;
+    const char md[] = "| A | B\\|c |  C |\n| :--- | ---: |---:|\n| x |\n| 1 | 2 | 3 | 4 |\nafter\n";
+    MdLines l = {md, strlen(md), 0};
+    const char *s;
+    size_t n;
+    MdTable t;
+    assert_true(mdlines_next(&l, &s, &n));
+    assert_int_equal(mdtable_read(&l, s, n, &t), 1);
+    assert_int_equal(t.ncols, 3);
+    assert_int_equal(t.nrows, 3);
+    assert_string_equal(t.rows[0][1], "B\\|c");
+    assert_string_equal(t.rows[0][2], "C");
+    assert_int_equal(t.right[0], 0);
+    assert_int_equal(t.right[1], 1);
+    assert_int_equal(t.right[2], 1);
+    assert_string_equal(t.rows[1][0], "x");
+    assert_string_equal(t.rows[1][2], "");
+    assert_string_equal(t.rows[2][2], "3");
+    mdtable_free(&t);
+    assert_true(mdlines_next(&l, &s, &n));
+    assert_int_equal(n, 5);
+    assert_memory_equal(s, "after", 5);
+    assert_false(mdlines_next(&l, &s, &n));
+    /* no alignment line: not a table, the reader where it was */
+    const char text[] = "| a | b |\n| c | d |\n";
+    MdLines l2 = {text, strlen(text), 0};
+    assert_true(mdlines_next(&l2, &s, &n));
+    assert_int_equal(mdtable_read(&l2, s, n, &t), 0);
+    assert_int_equal(l2.pos, 10);
+    /* the HTML reads it as text */
+    Cap c;
+    CpErr err;
+    cap_open(&c);
+    assert_int_equal(mdhtml(c.f, text, strlen(text), ".", &err), 0);
+    char *got = cap_close(&c);
+    assert_non_null(strstr(got, "<p>| a | b |\n| c | d |</p>"));
+    assert_null(strstr(got, "<table>"));
+    free(got);
 }
 
 static void test_md_escape(void **state)
@@ -484,6 +532,28 @@ static void test_first_page(void **state)
     assert_non_null(strstr(got, "| y1 (2024-2025) | "));
     assert_non_null(strstr(got, " | 4.00 GPU-eq | -3."));
     free(got);
+    /* the page reads the rolling backtest plan_build ran for the ranges: the same cuts,
+     * figures and last cut as the backtest run on its own (capplan project --backtest) */
+    PlanOpts po = {0};
+    CpErr err;
+    Plan *p = plan_build(d->st, &po, &err);
+    assert_non_null(p);
+    PlanBacktest b;
+    assert_int_equal(plan_backtest(d->st, &po, &b, &err), 0);
+    assert_non_null(p->bt);
+    assert_int_equal(b.ncuts, 5);
+    assert_int_equal(p->bt->ncuts, b.ncuts);
+    assert_int_equal(p->bt->cut, b.cut);
+    assert_int_equal(p->bt->calib.ncuts, p->bt_cuts);
+    for (int i = 0; i < b.ncuts; i++) {
+        assert_int_equal(p->bt->cuts[i].cut, b.cuts[i].cut);
+        assert_true(p->bt->cuts[i].actual == b.cuts[i].actual);
+        assert_true(p->bt->cuts[i].model == b.cuts[i].model);
+        assert_true(p->bt->cuts[i].err_model == b.cuts[i].err_model);
+    }
+    assert_true(p->bt->mae_model == b.mae_model && p->bt->bias_model == b.bias_model);
+    plan_backtest_free(&b);
+    plan_free(p);
 }
 
 /* svg: series colours as given, the band and the capacity line named, event
@@ -652,6 +722,7 @@ int main(void)
         cmocka_unit_test(test_mdfit_units),
         cmocka_unit_test(test_mdfit_split),
         cmocka_unit_test(test_mdhtml),
+        cmocka_unit_test(test_mdtable),
         cmocka_unit_test(test_svg_and_anon),
         cmocka_unit_test(test_svg_layers),
     };

@@ -621,6 +621,37 @@ assert len(grp) == sum(len(g['years']) for g in p['groups'])
 PY
 }
 
+# check_files_listed DB DIR: the whole export, with other institutes, writes
+# exactly the files docs/reports.md lists under "The files", the workbook has
+# their sheets in that order, and `export --help` names the same CSV files.
+check_files_listed() {
+    db=$1; dir=$2
+    mkdir -p "$dir"
+    printf 'institution,gpus,researchers\nPeer U,400,250\n' >"$WORK/peers1.csv"
+    "$CAPPLAN_BIN" --db "$db" export "$dir/report.md" "$dir/report.html" "$dir/budget.xlsx" \
+        --csv "$dir/csv" --peers "$WORK/peers1.csv" 2>"$WORK/err" || fail "export all: $(cat "$WORK/err")"
+    python3 - "$dir" "$(dirname "$0")/../../docs/reports.md" "$WORK/help.txt" <<'PY' \
+        || fail "the files export writes differ from docs/reports.md's list"
+import os, re, sys, openpyxl
+d, doc, helpf = sys.argv[1:]
+part = open(doc, encoding='utf-8').read().split('\n## The files\n', 1)[1].split('\n## ', 1)[0]
+listed = re.findall(r'^- `([^`]+)`', part, re.M)
+want = sorted(x.replace('DIR/', 'csv/') for x in listed)
+written = sorted(os.path.relpath(os.path.join(r, f), d) for r, _, fs in os.walk(d) for f in fs)
+assert written == want, ('written, not listed:', sorted(set(written) - set(want)),
+                         'listed, not written:', sorted(set(want) - set(written)))
+csvs = [x[4:-4] for x in listed if x.startswith('DIR/')]
+sheets = openpyxl.load_workbook(d + '/budget.xlsx', read_only=True).sheetnames
+assert sheets == ['about'] + csvs, sheets
+help_text = ' '.join(open(helpf).read().split())
+m = re.search(r'--csv DIR ([a-z_, ]+) \(\.csv\)', help_text)
+assert m, 'export --help lists no CSV file'
+assert m.group(1).split(', ') == [c for c in csvs if not c.endswith('_all')], m.group(1)
+assert 'in *_all.csv' in help_text
+assert all(c[:-4] in csvs for c in csvs if c.endswith('_all')), csvs
+PY
+}
+
 # ---- the demo database
 DEMO="$WORK/demo.db"
 "$CAPPLAN_BIN" --db "$DEMO" demo --no-tui --seed 7 --jobs 20000 >/dev/null 2>&1 || fail "demo"
@@ -642,6 +673,7 @@ grep -q '^| growth | chen-lab | 0.2000 |' "$WORK/demo/plan.md" || fail "edit not
 [ -f "$WORK/demo/plan_files/summary.svg" ] || fail "plan_files/"
 expect_rc 1 "$CAPPLAN_BIN" --db "$DEMO" export "$WORK/demo/x.md" --scenario nosuch
 check_csv "$DEMO" "$WORK/demo"
+check_files_listed "$DEMO" "$WORK/all"
 
 # anonymised: no user or group name left anywhere
 expect_rc 0 "$CAPPLAN_BIN" --db "$DEMO" export "$WORK/demo/anon.md" --anonymize --scenario plan
