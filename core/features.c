@@ -61,17 +61,59 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Put the k-th smallest of v[0..n) at v[k], smaller ones before it and
+ * larger or equal ones after (a quickselect with a three-way partition:
+ * curves hold long runs of equal values); sorts outright when the
+ * partitions keep coming out lopsided. */
+static void select_kth(double *v, int n, int k)
+{
+    int lo = 0, hi = n - 1, budget = 64;
+    while (hi > lo) {
+        if (--budget == 0) {
+            qsort(v + lo, (size_t)(hi - lo + 1), sizeof *v, cmp_double);
+            return;
+        }
+        double a = v[lo], b = v[lo + (hi - lo) / 2], c = v[hi];
+        double pivot = a < b ? (b < c ? b : a < c ? c : a) : (a < c ? a : b < c ? c : b);
+        int lt = lo, i = lo, gt = hi;
+        while (i <= gt) {
+            double x = v[i];
+            if (x < pivot) {
+                v[i++] = v[lt];
+                v[lt++] = x;
+            } else if (x > pivot) {
+                v[i] = v[gt];
+                v[gt--] = x;
+            } else {
+                i++;
+            }
+        }
+        if (k < lt)
+            hi = lt - 1;
+        else if (k > gt)
+            lo = gt + 1;
+        else
+            return;
+    }
+}
+
 double features_percentile(double *v, int n, double q)
 {
     if (n <= 0)
         return 0;
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
     double pos = q / 100.0 * (n - 1);
     int lo = (int)floor(pos);
-    if (lo >= n - 1)
+    if (lo >= n - 1) {
+        select_kth(v, n, n - 1);
         return v[n - 1];
+    }
+    select_kth(v, n, lo);
+    double next = v[lo + 1]; /* the next order statistic: the least after lo */
+    for (int i = lo + 2; i < n; i++)
+        if (v[i] < next)
+            next = v[i];
     double frac = pos - lo;
-    return v[lo] + (v[lo + 1] - v[lo]) * frac;
+    return v[lo] + (next - v[lo]) * frac;
 }
 
 /* ---- the sweep ---- */

@@ -112,8 +112,8 @@ void features_unscale(const FeatScale *sc, const double *z, double *raw);
 double features_weighted_quantile(double *v, double *w, int n, double q);
 
 /* Percentile q (0..100) of n values with linear interpolation between
- * order statistics (numpy.percentile's default). Sorts v in place.
- * 0 when n == 0. */
+ * order statistics (numpy.percentile's default). Reorders v in place (a
+ * selection, not a sort: linear time). 0 when n == 0. */
 double features_percentile(double *v, int n, double q);
 
 #endif

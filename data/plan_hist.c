@@ -82,6 +82,20 @@ static int hist_group(PlanCtx *c, const char *name)
     return c->hist.ngroups++;
 }
 
+/* The hist group of a job of (user, account): the roster's or the
+ * account's, remembered per user for their last account (ucache: users.n
+ * pairs, account -2 none) so that a million jobs cost a few lookups. */
+static int job_group(PlanCtx *c, int64_t (*ucache)[2], int64_t user, int64_t account)
+{
+    if (user < 0 || user >= c->users.n)
+        return hist_group(c, plan_group_of(c, user, account));
+    if (ucache[user][0] != account) {
+        ucache[user][0] = account;
+        ucache[user][1] = hist_group(c, plan_group_of(c, user, account));
+    }
+    return (int)ucache[user][1];
+}
+
 int plan_hist_load(Store *st, Plan *p, PlanCtx *c, CpErr *err)
 {
     StorePlanUse *rows = NULL;
@@ -111,17 +125,21 @@ int plan_hist_load(Store *st, Plan *p, PlanCtx *c, CpErr *err)
         if (rows[i].end > c->data_end)
             c->data_end = rows[i].end;
     }
+    int64_t (*ucache)[2] = xmalloc(((size_t)c->users.n + 1) * sizeof *ucache);
+    for (int64_t u = 0; u < c->users.n; u++)
+        ucache[u][0] = -2;
     for (size_t i = 0; i < n; i++) {
         const StorePlanUse *u = &rows[i];
         DemJob *j = &c->hjobs[i];
         j->user = (int32_t)u->user_id;
-        j->group = hist_group(c, plan_group_of(c, u->user_id, u->account_id));
+        j->group = job_group(c, ucache, u->user_id, u->account_id);
         j->elig = u->elig;
         j->start = u->start;
         j->end = u->end;
         j->eq = u->gpus * speed[u->kind];
         p->unflagged_speed += guessed[u->kind];
     }
+    free(ucache);
     c->hist.jobs = c->hjobs;
     c->hist.njobs = n;
     c->hist.nusers = (int)c->users.n;

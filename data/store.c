@@ -12,6 +12,7 @@
 #include "core/strmap.h"
 #include "data/fields.h"
 #include "data/store_bind.h"
+#include "data/store_blocks.h"
 #include "data/store_fault.h"
 #include "data/store_schema.h"
 
@@ -393,7 +394,10 @@ static int open_read_write(Store *st, const char *path, CpErr *err)
     set_waiting(st, 0);
     journal_mode(st, "WAL");
     set_waiting(st, 1);
-    return exec_sql(st, "PRAGMA synchronous=NORMAL", err) < 0 || migrate(st, err) < 0 ? -1 : 0;
+    return exec_sql(st, "PRAGMA synchronous=NORMAL", err) < 0 ||
+                   store_blocks_register(st, err) < 0 || migrate(st, err) < 0
+               ? -1
+               : 0;
 }
 
 static Store *open_store(const char *path, int read_only, CpErr *err)
@@ -667,7 +671,8 @@ static void window_add(Store *st, const CpJobRec *r)
 
 int store_flush(Store *st, CpErr *err)
 {
-    return flush_usage(st, err) < 0 || flush_counts(st, err) < 0 || flush_window(st, err) < 0
+    return flush_usage(st, err) < 0 || flush_counts(st, err) < 0 || flush_window(st, err) < 0 ||
+                   store_blocks_sync(st, err) < 0
                ? -1
                : 0;
 }

@@ -68,7 +68,8 @@ int store_begin_bulk(Store *st, CpErr *err);
  * it; harmless otherwise). */
 void store_end_bulk(Store *st);
 /* Write what this transaction kept in memory (usage_month, job_counts and
- * acct_window's changes) without committing; store_commit does it too. */
+ * acct_window's changes) and bring the planner's job blocks up to date
+ * (data/store_blocks.h) without committing; store_commit does it too. */
 int store_flush(Store *st, CpErr *err);
 int store_commit(Store *st, CpErr *err);
 void store_rollback(Store *st);

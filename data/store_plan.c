@@ -1,7 +1,6 @@
 #include "data/store_plan.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,10 +12,9 @@
 #include "data/fields.h"
 #include "data/sqlrow.h"
 #include "data/store.h"
+#include "data/store_plan_int.h"
 
 /* ---- helpers ---- */
-
-typedef int (*RowFn)(sqlite3_stmt *s, void *ctx);
 
 static int prep(sqlite3 *db, const char *sql, sqlite3_stmt **s, const char *what, CpErr *err)
 {
@@ -28,7 +26,7 @@ static int prep(sqlite3 *db, const char *sql, sqlite3_stmt **s, const char *what
 }
 
 /* Step s to its end calling fn on each row; finalizes s. */
-static int each_row(sqlite3 *db, sqlite3_stmt *s, RowFn fn, void *ctx, const char *what,
+static int each_row(sqlite3 *db, sqlite3_stmt *s, StorePlanRowFn fn, void *ctx, const char *what,
                     CpErr *err)
 {
     int rc;
@@ -90,6 +88,24 @@ static int scalar_int(sqlite3 *db, const char *sql, int64_t arg, int64_t *out, c
     return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : sqlrow_err(db, err, what);
 }
 
+/* For store_plan_jobs.c (store_plan_int.h). */
+int store_plan_prep(sqlite3 *db, const char *sql, sqlite3_stmt **s, const char *what, CpErr *err)
+{
+    return prep(db, sql, s, what, err);
+}
+
+int store_plan_each_row(sqlite3 *db, sqlite3_stmt *s, StorePlanRowFn fn, void *ctx,
+                        const char *what, CpErr *err)
+{
+    return each_row(db, s, fn, ctx, what, err);
+}
+
+int store_plan_scalar_int(sqlite3 *db, const char *sql, int64_t arg, int64_t *out,
+                          const char *what, CpErr *err)
+{
+    return scalar_int(db, sql, arg, out, what, err);
+}
+
 /* ---- small reads ---- */
 
 int store_plan_cpu_only(Store *st, int *cpu_only, CpErr *err)
@@ -130,515 +146,6 @@ int store_plan_data_end(Store *st, int64_t *t, CpErr *err)
 int store_plan_last_import(Store *st, int64_t *id, CpErr *err)
 {
     return scalar_int(store_db(st), "SELECT max(id) FROM imports", 0, id, "imports", err);
-}
-
-/* ---- GPU memory of a job's GPU model ---- */
-
-typedef struct MemRow {
-    int64_t cluster_id; /* clusters.id, 0 when the cluster has no jobs */
-    char *model;
-    double mem;
-} MemRow;
-
-typedef struct MemMap {
-    MemRow *rows;
-    size_t n;
-    StrMap *cache; /* cluster id bytes + type -> double bits */
-} MemMap;
-
-static int mem_rows(sqlite3 *db, MemMap *mm, CpErr *err)
-{
-    sqlite3_stmt *s;
-    size_t cap = 0;
-    if (prep(db,
-             "SELECT coalesce(c.id, 0), i.gpu_model, i.gpu_mem_gib FROM inventory i "
-             "LEFT JOIN clusters c ON lower(c.name) = lower(i.cluster)",
-             &s, "inventory", err) < 0)
-        return -1;
-    while (sqlite3_step(s) == SQLITE_ROW) {
-        mm->rows = sqlrow_grow(mm->rows, mm->n, &cap, sizeof *mm->rows);
-        MemRow *r = &mm->rows[mm->n++];
-        r->cluster_id = sqlite3_column_int64(s, 0);
-        r->model = sqlrow_str(s, 1);
-        r->mem = sqlite3_column_double(s, 2);
-    }
-    sqlite3_finalize(s);
-    mm->cache = strmap_new();
-    return 0;
-}
-
-static void mem_map_free(MemMap *mm)
-{
-    for (size_t i = 0; i < mm->n; i++)
-        free(mm->rows[i].model);
-    free(mm->rows);
-    strmap_free(mm->cache);
-}
-
-/* A MIG type says its memory: "a100_3g.20gb" -> 20. -1 otherwise. */
-static double mig_memory(const char *type)
-{
-    const char *dot = strrchr(type, '.');
-    if (!dot || !strchr(type, '_'))
-        return -1;
-    char *end;
-    double v = strtod(dot + 1, &end);
-    return end != dot + 1 && strcasecmp(end, "gb") == 0 && v > 0 ? v : -1;
-}
-
-static double mem_resolve(const MemMap *mm, int64_t cluster_id, const char *type)
-{
-    double mig = mig_memory(type), own = -1, any = -1, only = -1;
-    int sizes = 0;
-    if (mig > 0)
-        return mig;
-    for (size_t i = 0; i < mm->n; i++) {
-        const MemRow *r = &mm->rows[i];
-        int same_model = type[0] && strcasecmp(r->model, type) == 0;
-        if (same_model && r->mem > any)
-            any = r->mem;
-        if (r->cluster_id != cluster_id)
-            continue;
-        if (same_model && r->mem > own)
-            own = r->mem;
-        if (only != r->mem) {
-            sizes++;
-            only = r->mem;
-        }
-    }
-    if (own >= 0)
-        return own;
-    if (any >= 0)
-        return any;
-    return !type[0] && sizes == 1 ? only : -1;
-}
-
-static double mem_lookup(MemMap *mm, int64_t cluster_id, const char *type)
-{
-    char key[8 + CP_GPU_TYPE_MAX];
-    size_t tl = strlen(type);
-    if (tl > CP_GPU_TYPE_MAX)
-        tl = CP_GPU_TYPE_MAX;
-    memcpy(key, &cluster_id, 8);
-    memcpy(key + 8, type, tl);
-    int64_t bits;
-    double v;
-    if (strmap_get(mm->cache, key, 8 + tl, &bits)) {
-        memcpy(&v, &bits, sizeof v);
-        return v;
-    }
-    v = mem_resolve(mm, cluster_id, type);
-    memcpy(&bits, &v, sizeof v);
-    strmap_put(mm->cache, key, 8 + tl, bits);
-    return v;
-}
-
-/* ---- jobs ---- */
-
-/* Columns 4 (measured memory or NULL), then with an inventory 5
- * (cluster id) and 6 (GPU type): see the scan's SQL. */
-static void job_memory(sqlite3_stmt *s, MemMap *mm, FeatJob *j)
-{
-    j->mem_gib = -1;
-    j->mem_src = FEAT_MEM_UNKNOWN;
-    if (sqlite3_column_type(s, 4) != SQLITE_NULL) {
-        j->mem_gib = sqlite3_column_double(s, 4);
-        j->mem_src = FEAT_MEM_MEASURED;
-        return;
-    }
-    if (mm->n == 0)
-        return;
-    const char *type = (const char *)sqlite3_column_text(s, 6);
-    double v = mem_lookup(mm, sqlite3_column_int64(s, 5), type ? type : "");
-    if (v >= 0) {
-        j->mem_gib = v;
-        j->mem_src = FEAT_MEM_REQUESTED;
-    }
-}
-
-/* One reader of a rowid range of the jobs table (the scan is split in two
- * halves read on two connections at once: the second core halves the
- * wall time of the only pass over a large jobs table). */
-typedef struct Scan {
-    sqlite3 *db;
-    int own_db;           /* db opened for this scan (closed by it) */
-    int64_t lo, hi;       /* rowid range [lo, hi] */
-    int64_t from, before, min_run;
-    int cpu;
-    FeatJob *out;
-    size_t n, cap;
-    int64_t last_start;
-    int rc;
-    CpErr err;
-} Scan;
-
-#ifndef SCAN_SPLIT_ROWS
-#define SCAN_SPLIT_ROWS 200000 /* below this, one reader */
-#endif
-
-/* The filters: final attempts in the rowid range, started in [?1, ?2),
- * run at least ?5 seconds, with GPUs (CPUs) and a user. Only the columns
- * used are read: the cluster and GPU type only when an inventory can give
- * a job's GPU memory (they cost a tenth of the scan). */
-#define JOBS_WHERE                                                                             \
-    " FROM jobs WHERE rowid >= ?3 AND rowid <= ?4 AND start >= ?1 AND start < ?2 AND "        \
-    "user_id IS NOT NULL AND coalesce(elapsed, end_time - start) >= ?5 AND final = 1 AND "
-#define JOBS_COLS                                                                              \
-    "SELECT user_id, start, coalesce(elapsed, end_time - start), gpus, "                      \
-    "CASE WHEN gpu_mem_source > 0 THEN gpu_mem_gib END"
-static const char jobs_gpu_inv_sql[] = JOBS_COLS ", cluster_id, gpu_type" JOBS_WHERE "gpus > 0";
-static const char jobs_gpu_sql[] = JOBS_COLS JOBS_WHERE "gpus > 0";
-static const char jobs_cpu_sql[] =
-    "SELECT user_id, start, coalesce(elapsed, end_time - start), ncpus, NULL" JOBS_WHERE
-    "ncpus > 0";
-
-static void scan_row(Scan *sc, sqlite3_stmt *s, MemMap *mm)
-{
-    if (sqlite3_column_type(s, 2) == SQLITE_NULL)
-        return;
-    sc->out = sqlrow_grow(sc->out, sc->n, &sc->cap, sizeof *sc->out);
-    FeatJob *j = &sc->out[sc->n++];
-    j->user = (int32_t)sqlite3_column_int64(s, 0);
-    j->start = sqlite3_column_int64(s, 1);
-    j->end = j->start + sqlite3_column_int64(s, 2);
-    j->gpus = sqlite3_column_double(s, 3);
-    job_memory(s, mm, j);
-    if (j->start > sc->last_start)
-        sc->last_start = j->start;
-}
-
-static void *scan_run(void *arg)
-{
-    Scan *sc = arg;
-    MemMap mm = {NULL, 0, NULL};
-    sqlite3_stmt *s = NULL;
-    int step = SQLITE_DONE;
-    sc->rc = -1;
-    sc->last_start = INT64_MIN;
-    /* read pages through a mapping: no copy per page (a hint; errors ignored) */
-    sqlite3_exec(sc->db, "PRAGMA mmap_size=1073741824", NULL, NULL, NULL);
-    if (!sc->cpu && mem_rows(sc->db, &mm, &sc->err) < 0)
-        goto out;
-    const char *sql = sc->cpu ? jobs_cpu_sql : mm.n ? jobs_gpu_inv_sql : jobs_gpu_sql;
-    if (prep(sc->db, sql, &s, "read jobs", &sc->err) < 0)
-        goto out;
-    sqlite3_bind_int64(s, 1, sc->from);
-    sqlite3_bind_int64(s, 2, sc->before);
-    sqlite3_bind_int64(s, 3, sc->lo);
-    sqlite3_bind_int64(s, 4, sc->hi);
-    sqlite3_bind_int64(s, 5, sc->min_run);
-    while ((step = sqlite3_step(s)) == SQLITE_ROW)
-        scan_row(sc, s, &mm);
-    if (step != SQLITE_DONE) {
-        sqlrow_err(sc->db, &sc->err, "read jobs");
-        goto out;
-    }
-    sc->rc = 0;
-out:
-    sqlite3_finalize(s);
-    if (mm.cache)
-        mem_map_free(&mm);
-    if (sc->own_db)
-        sqlite3_close(sc->db);
-    return NULL;
-}
-
-/* A second, read-only connection to st's file; NULL for an in-memory or
- * temporary database (one reader then). */
-static sqlite3 *second_connection(sqlite3 *db)
-{
-    const char *path = sqlite3_db_filename(db, "main");
-    sqlite3 *d = NULL;
-    if (!path || !path[0])
-        return NULL;
-    if (sqlite3_open_v2(path, &d, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
-        sqlite3_close(d);
-        return NULL;
-    }
-    sqlite3_busy_timeout(d, 5000);
-    return d;
-}
-
-static int rowid_range(sqlite3 *db, int64_t *lo, int64_t *hi, CpErr *err)
-{
-    sqlite3_stmt *s;
-    if (prep(db, "SELECT min(rowid), max(rowid) FROM jobs", &s, "read jobs", err) < 0)
-        return -1;
-    int rc = sqlite3_step(s);
-    *lo = rc == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
-    *hi = rc == SQLITE_ROW ? sqlite3_column_int64(s, 1) : -1;
-    sqlite3_finalize(s);
-    return rc == SQLITE_ROW ? 0 : sqlrow_err(db, err, "read jobs");
-}
-
-/* Join b's jobs after a's (rowid order is kept: the result does not depend
- * on the split). */
-static void scan_join(Scan *a, Scan *b)
-{
-    if (b->n > 0) {
-        a->out = xrealloc(a->out, (a->n + b->n) * sizeof *a->out);
-        memcpy(a->out + a->n, b->out, b->n * sizeof *b->out);
-        a->n += b->n;
-    }
-    if (b->last_start > a->last_start)
-        a->last_start = b->last_start;
-    free(b->out);
-}
-
-int store_plan_jobs(Store *st, int64_t from, int64_t before, int64_t min_run, int cpu,
-                    FeatJob **jobs, size_t *njobs, int64_t *last_start, CpErr *err)
-{
-    sqlite3 *db = store_db(st);
-    int64_t lo, hi;
-    *jobs = NULL;
-    *njobs = 0;
-    *last_start = INT64_MIN;
-    if (rowid_range(db, &lo, &hi, err) < 0)
-        return -1;
-    Scan a = {db, 0, lo, hi, from, before, min_run, cpu, NULL, 0, 0, INT64_MIN, -1, {{0}}};
-    Scan b = a;
-    pthread_t th;
-    int threaded = 0;
-    if (hi - lo > SCAN_SPLIT_ROWS && (b.db = second_connection(db)) != NULL) {
-        b.own_db = 1;
-        a.hi = lo + (hi - lo) / 2;
-        b.lo = a.hi + 1;
-        threaded = pthread_create(&th, NULL, scan_run, &b) == 0;
-        if (!threaded)
-            sqlite3_close(b.db);
-    }
-    scan_run(&a);
-    if (threaded) {
-        pthread_join(th, NULL);
-        if (b.rc < 0 && a.rc == 0) {
-            a.rc = -1;
-            a.err = b.err;
-        }
-        scan_join(&a, &b);
-    }
-    if (a.rc < 0) {
-        if (err)
-            *err = a.err;
-        free(a.out);
-        return -1;
-    }
-    *jobs = a.out;
-    *njobs = a.n;
-    *last_start = a.last_start;
-    return 0;
-}
-
-/* ---- jobs for model v2 ---- */
-
-typedef struct UseVec {
-    StorePlanUse *rows;
-    size_t n, cap;
-    StorePlanKind *kinds;
-    size_t nkinds, capkinds;
-    StrMap *kmap; /* "cluster\037type" -> kind */
-    char **clusters; /* name by cluster id */
-    int64_t nclusters;
-    int64_t last_cl;  /* the previous row's cluster id and type, and their kind */
-    char last_ty[64];
-    int last_kind;
-} UseVec;
-
-static int use_kind(UseVec *v, const char *cluster, const char *type)
-{
-    char key[256];
-    int64_t k;
-    int n = snprintf(key, sizeof key, "%s\037%s", cluster, type);
-    size_t len = n < 0 ? 0 : (size_t)n < sizeof key ? (size_t)n : sizeof key - 1;
-    if (strmap_get(v->kmap, key, len, &k))
-        return (int)k;
-    v->kinds = sqlrow_grow(v->kinds, v->nkinds, &v->capkinds, sizeof *v->kinds);
-    v->kinds[v->nkinds] = (StorePlanKind){xstrdup(cluster), xstrdup(type)};
-    strmap_put(v->kmap, key, len, (int64_t)v->nkinds);
-    return (int)v->nkinds++;
-}
-
-static int row_use(sqlite3_stmt *s, void *ctx)
-{
-    UseVec *v = ctx;
-    if (sqlite3_column_type(s, 4) == SQLITE_NULL || sqlite3_column_type(s, 3) == SQLITE_NULL)
-        return 0;
-    v->rows = sqlrow_grow(v->rows, v->n, &v->cap, sizeof *v->rows);
-    StorePlanUse *u = &v->rows[v->n++];
-    u->user_id = sqlite3_column_int64(s, 0);
-    u->account_id = sqlite3_column_type(s, 1) == SQLITE_NULL ? -1 : sqlite3_column_int64(s, 1);
-    u->start = sqlite3_column_int64(s, 3);
-    u->elig = sqlite3_column_type(s, 2) == SQLITE_NULL ? u->start : sqlite3_column_int64(s, 2);
-    if (u->elig > u->start || u->elig <= 0)
-        u->elig = u->start;
-    int64_t run = sqlite3_column_int64(s, 4);
-    u->end = u->start + (run > 0 ? run : 0);
-    u->gpus = sqlite3_column_double(s, 5);
-    int64_t cl = sqlite3_column_int64(s, 6);
-    const char *ty = (const char *)sqlite3_column_text(s, 7);
-    if (!ty)
-        ty = "";
-    if (cl == v->last_cl && strcmp(ty, v->last_ty) == 0) { /* runs of the same kind */
-        u->kind = v->last_kind;
-        return 0;
-    }
-    const char *cname = cl >= 0 && cl < v->nclusters && v->clusters[cl] ? v->clusters[cl] : "";
-    u->kind = use_kind(v, cname, ty);
-    if (strlen(ty) < sizeof v->last_ty) {
-        v->last_cl = cl;
-        memcpy(v->last_ty, ty, strlen(ty) + 1);
-        v->last_kind = u->kind;
-    }
-    return 0;
-}
-
-static int row_cluster(sqlite3_stmt *s, void *ctx)
-{
-    UseVec *v = ctx;
-    int64_t id = sqlite3_column_int64(s, 0);
-    if (id >= 0 && id < v->nclusters)
-        v->clusters[id] = sqlrow_str(s, 1);
-    return 0;
-}
-
-static int use_clusters(sqlite3 *db, UseVec *v, CpErr *err)
-{
-    int64_t maxid;
-    sqlite3_stmt *s;
-    if (scalar_int(db, "SELECT max(id) FROM clusters", 0, &maxid, "clusters", err) < 0)
-        return -1;
-    v->nclusters = maxid + 1;
-    v->clusters = xcalloc((size_t)v->nclusters + 1, sizeof *v->clusters);
-    if (prep(db, "SELECT id, name FROM clusters", &s, "clusters", err) < 0)
-        return -1;
-    return each_row(db, s, row_cluster, v, "clusters", err);
-}
-
-/* One reader of a rowid range for store_plan_use (two at once on a large
- * table, as store_plan_jobs). */
-typedef struct UseScan {
-    sqlite3 *db;
-    int own_db;
-    int64_t lo, hi;
-    int cpu;
-    UseVec v;
-    int rc;
-    CpErr err;
-} UseScan;
-
-static void *use_scan_run(void *arg)
-{
-    UseScan *u = arg;
-    sqlite3_stmt *s;
-    /* one pass in rowid order, no join, no sort: the cluster's name from a
-     * small table, the order does not matter to core/demand; a run whose
-     * start is unknown is placed from its submit time, as usage_month does */
-    const char *sql =
-        u->cpu ? "SELECT user_id, account_id, coalesce(nullif(eligible, 0), submit), "
-                 "coalesce(start, submit), coalesce(elapsed, end_time - start), ncpus, "
-                 "cluster_id, '' FROM jobs WHERE rowid >= ?1 AND rowid <= ?2 AND final = 1 AND "
-                 "ncpus > 0 AND user_id IS NOT NULL AND coalesce(start, submit) > 0"
-               : "SELECT user_id, account_id, coalesce(nullif(eligible, 0), submit), "
-                 "coalesce(start, submit), coalesce(elapsed, end_time - start), gpus, "
-                 "cluster_id, gpu_type FROM jobs WHERE rowid >= ?1 AND rowid <= ?2 AND "
-                 "final = 1 AND gpus > 0 AND user_id IS NOT NULL AND coalesce(start, submit) > 0";
-    u->rc = -1;
-    sqlite3_exec(u->db, "PRAGMA mmap_size=1073741824", NULL, NULL, NULL);
-    if (use_clusters(u->db, &u->v, &u->err) == 0 &&
-        prep(u->db, sql, &s, "read jobs", &u->err) == 0) {
-        sqlite3_bind_int64(s, 1, u->lo);
-        sqlite3_bind_int64(s, 2, u->hi);
-        u->rc = each_row(u->db, s, row_use, &u->v, "read jobs", &u->err);
-    }
-    if (u->own_db)
-        sqlite3_close(u->db);
-    return NULL;
-}
-
-static void use_vec_done(UseVec *v)
-{
-    strmap_free(v->kmap);
-    for (int64_t i = 0; i < v->nclusters; i++)
-        free(v->clusters[i]);
-    free(v->clusters);
-}
-
-/* b's rows after a's, b's kinds renumbered into a's. */
-static void use_join(UseVec *a, UseVec *b)
-{
-    int *map = xcalloc(b->nkinds + 1, sizeof *map);
-    for (size_t k = 0; k < b->nkinds; k++)
-        map[k] = use_kind(a, b->kinds[k].cluster, b->kinds[k].type);
-    if (b->n > 0) {
-        a->rows = xrealloc(a->rows, (a->n + b->n) * sizeof *a->rows);
-        for (size_t i = 0; i < b->n; i++) {
-            a->rows[a->n + i] = b->rows[i];
-            a->rows[a->n + i].kind = map[b->rows[i].kind];
-        }
-        a->n += b->n;
-    }
-    free(map);
-    store_plan_use_free(b->rows, b->kinds, b->nkinds);
-}
-
-int store_plan_use(Store *st, int cpu, StorePlanUse **rows, size_t *n, StorePlanKind **kinds,
-                   size_t *nkinds, CpErr *err)
-{
-    sqlite3 *db = store_db(st);
-    int64_t lo, hi;
-    *rows = NULL;
-    *kinds = NULL;
-    *n = *nkinds = 0;
-    if (rowid_range(db, &lo, &hi, err) < 0)
-        return -1;
-    UseScan a, b;
-    memset(&a, 0, sizeof a);
-    a.db = db;
-    a.lo = lo;
-    a.hi = hi;
-    a.cpu = cpu;
-    a.v.kmap = strmap_new();
-    a.v.last_cl = -2;
-    b = a;
-    b.v.kmap = strmap_new();
-    pthread_t th;
-    int threaded = 0;
-    if (hi - lo > SCAN_SPLIT_ROWS && (b.db = second_connection(db)) != NULL) {
-        b.own_db = 1;
-        a.hi = lo + (hi - lo) / 2;
-        b.lo = a.hi + 1;
-        threaded = pthread_create(&th, NULL, use_scan_run, &b) == 0;
-        if (!threaded)
-            sqlite3_close(b.db);
-    }
-    use_scan_run(&a);
-    if (threaded) {
-        pthread_join(th, NULL);
-        if (b.rc < 0 && a.rc == 0) {
-            a.rc = -1;
-            a.err = b.err;
-        }
-        use_join(&a.v, &b.v);
-        use_vec_done(&b.v);
-    } else
-        strmap_free(b.v.kmap);
-    use_vec_done(&a.v);
-    if (a.rc < 0 && err)
-        *err = a.err;
-    *rows = a.v.rows;
-    *n = a.v.n;
-    *kinds = a.v.kinds;
-    *nkinds = a.v.nkinds;
-    return a.rc;
-}
-
-void store_plan_use_free(StorePlanUse *rows, StorePlanKind *kinds, size_t nkinds)
-{
-    free(rows);
-    for (size_t i = 0; i < nkinds; i++) {
-        free(kinds[i].cluster);
-        free(kinds[i].type);
-    }
-    free(kinds);
 }
 
 /* ---- names, usage, roster, groups, inventory ---- */

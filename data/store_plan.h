@@ -1,7 +1,7 @@
 #ifndef STORE_PLAN_H
 #define STORE_PLAN_H
 /* store_plan: the SQL of planning: reading what the features and the
- * projection need (jobs in one pass, usage per month, roster, groups,
+ * projection need (jobs from the job blocks, usage per month, roster, groups,
  * inventory) and saving what planning produces (profile runs, renamed
  * profiles, scenarios with each edited parameter: who, why, when, the
  * measured value beside it, and every edit in order).
@@ -40,8 +40,10 @@ int store_plan_data_end(Store *st, int64_t *t, CpErr *err);
 /* Highest import id (0 when none): a profile run older than it is stale. */
 int store_plan_last_import(Store *st, int64_t *id, CpErr *err);
 
-/* Jobs for the features, read in one pass over the jobs table (in two
- * halves on two connections at once when the table is large): every final
+/* Jobs for the features, read from the job blocks (data/store_blocks.h:
+ * only the blocks with a start in the window), and from the jobs table for
+ * the rowids no block covers yet (in two halves on two connections at once
+ * when many): every final
  * attempt that started in [from, before), ran at least min_run seconds and
  * holds GPUs (CPUs when cpu), with its run time (elapsed, else end -
  * start). Memory: the measured peak when the job has one, else the memory
@@ -55,7 +57,8 @@ int store_plan_jobs(Store *st, int64_t from, int64_t before, int64_t min_run, in
                     FeatJob **jobs, size_t *njobs, int64_t *last_start, CpErr *err);
 
 /* Every final job that ran with GPUs (CPUs when cpu) and a user, for model
- * v2 (core/demand): user and account ids, eligible time (else submit,
+ * v2 (core/demand), read as store_plan_jobs reads (blocks, then the jobs
+ * table where they do not reach): user and account ids, eligible time (else submit,
  * else start), start (unknown: its submit time, as usage_month places
  * it), end (start + run time), GPUs (CPUs) and the id of its
  * (cluster, GPU type) pair in *kinds (cluster name and type, "" when the

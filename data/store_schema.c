@@ -312,6 +312,49 @@ static const char v16[] =
 static const char v17[] =
     "CREATE TABLE stats_agg(month INTEGER PRIMARY KEY, data BLOB NOT NULL);\n";
 
-const char *const store_migrations[] = {v1,  v2,  v3,  v4,  v5,  v6,  v7,  v8,  v9,
-                                        v10, v11, v12, v13, v14, v15, v16, v17};
+/* Version 18's planning record: a final attempt with a user, a run time
+ * and GPUs or CPUs (data/store_blocks.c says the same). */
+#define PLAN_REC                                                                               \
+    "final = 1 AND user_id IS NOT NULL AND coalesce(elapsed, end_time - start) IS NOT NULL " \
+    "AND (gpus > 0 OR ncpus > 0)"
+
+/* Version 18 (issue 13 speed, issue 20 item 3): the planner's compact copy
+ * of the jobs (data/store_blocks.c): per block of 4096 rowids its planning
+ * records (final attempts with a user, a run time and GPUs or CPUs) packed
+ * in one BLOB by capplan_block_pack, their number and first and last start.
+ * Triggers mark the block of an updated or deleted job stale; rows above
+ * built_max came after the last sync. Filled here from the jobs a database
+ * already holds; running it again (a test winding user_version back) fills
+ * it again. A cache: deleting its rows is safe (readers then read the jobs
+ * table). */
+static const char v18[] =
+    "CREATE TABLE IF NOT EXISTS job_blocks(block INTEGER PRIMARY KEY, n INTEGER NOT NULL,\n"
+    "  lo INTEGER, hi INTEGER, data BLOB NOT NULL);\n"
+    "CREATE TABLE IF NOT EXISTS job_blocks_stale(block INTEGER PRIMARY KEY);\n"
+    "CREATE TABLE IF NOT EXISTS job_blocks_state(id INTEGER PRIMARY KEY CHECK (id = 1),\n"
+    "  built_max INTEGER NOT NULL);\n"
+    "CREATE TRIGGER IF NOT EXISTS job_blocks_update AFTER UPDATE ON jobs BEGIN\n"
+    "  INSERT OR IGNORE INTO job_blocks_stale(block) VALUES (old.id >> 12);\n"
+    "  INSERT OR IGNORE INTO job_blocks_stale(block) VALUES (new.id >> 12);\n"
+    "END;\n"
+    "CREATE TRIGGER IF NOT EXISTS job_blocks_delete AFTER DELETE ON jobs BEGIN\n"
+    "  INSERT OR IGNORE INTO job_blocks_stale(block) VALUES (old.id >> 12);\n"
+    "END;\n"
+    "DELETE FROM job_blocks;\n"
+    "DELETE FROM job_blocks_stale;\n"
+    "INSERT INTO job_blocks(block, n, lo, hi, data)\n"
+    "SELECT id >> 12,\n"
+    "  count(*) FILTER (WHERE " PLAN_REC "),\n"
+    "  min(start) FILTER (WHERE " PLAN_REC "),\n"
+    "  max(start) FILTER (WHERE " PLAN_REC "),\n"
+    "  capplan_block_pack(id, user_id, account_id, cluster_id, gpu_type, start, submit,\n"
+    "    eligible, coalesce(elapsed, end_time - start), gpus, ncpus,\n"
+    "    CASE WHEN gpu_mem_source > 0 THEN gpu_mem_gib END) FILTER (WHERE " PLAN_REC ")\n"
+    "FROM jobs GROUP BY id >> 12;\n"
+    "INSERT OR REPLACE INTO job_blocks_state(id, built_max)\n"
+    "  VALUES (1, coalesce((SELECT max(id) FROM jobs), 0));\n";
+
+const char *const store_migrations[] = {v1,  v2,  v3,  v4,  v5,  v6,  v7,  v8,
+                                        v9,  v10, v11, v12, v13, v14, v15, v16,
+                                        v17, v18};
 const int store_nmigrations = (int)(sizeof store_migrations / sizeof store_migrations[0]);

@@ -107,10 +107,12 @@ expect_rc 0 pcap export "$WORK/p/report.md"
     || fail "report span: $(grep -A12 '^### Jobs each import brought' "$WORK/p/report.md")"
 # a database written before the span was kept: the migration fills it from
 # the jobs still attributed to each import (the second import left none);
-# issue 20's migrations (job_counts, stats_agg) come after this one and are
-# undone too
+# the database is wound back to version 14, the one before this migration
+# (a released script keeps its place): the later ones run again, undone here
+# where they would not run twice (issue 20's job_counts and stats_agg; issue
+# 13's job_blocks runs again as it is)
 v=$(sqlite3 "$P" "PRAGMA user_version")
-sqlite3 "$P" "ALTER TABLE imports DROP COLUMN first_submit; ALTER TABLE imports DROP COLUMN last_submit; DROP TABLE job_counts; DROP TABLE stats_agg; PRAGMA user_version=$((v - 3));" \
+sqlite3 "$P" "ALTER TABLE imports DROP COLUMN first_submit; ALTER TABLE imports DROP COLUMN last_submit; DROP TABLE job_counts; DROP TABLE IF EXISTS stats_agg; PRAGMA user_version=14;" \
     || fail "making an older database"
 expect_rc 0 pcap import roster --encoding latin1 "$FIX/roster_latin1.csv"
 [ "$(sqlite3 "$P" "PRAGMA user_version")" = "$v" ] || fail "not migrated"

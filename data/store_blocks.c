@@ -1,0 +1,676 @@
+#include "data/store_blocks.h"
+
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "data/sqlrow.h"
+#include "data/store.h"
+
+#define BLOCK_MAGIC 0x31425043u /* "CPB1" in host order */
+#define HEADER_BYTES 16         /* magic, records, types, bytes of type names */
+
+_Static_assert(sizeof(StoreBlockRec) == 64, "a packed record is 64 bytes");
+
+/* ---- packing: the aggregate capplan_block_pack ---- */
+
+/* Its arguments, in this order (the migration's SQL and rows_sql below). */
+enum { A_ID, A_USER, A_ACCOUNT, A_CLUSTER, A_TYPE, A_START, A_SUBMIT, A_ELIGIBLE, A_RUN,
+       A_GPUS, A_NCPUS, A_MEM, A_COUNT };
+
+typedef struct Packer {
+    StoreBlockRec *recs;
+    int64_t *ids;
+    size_t n, cap;
+    char **types;
+    int ntypes, last_type;
+} Packer;
+
+static int packer_type(Packer *p, const char *t)
+{
+    if (p->last_type >= 0 && strcmp(p->types[p->last_type], t) == 0)
+        return p->last_type;
+    for (int i = 0; i < p->ntypes; i++)
+        if (strcmp(p->types[i], t) == 0)
+            return p->last_type = i;
+    p->types = xrealloc(p->types, (size_t)(p->ntypes + 1) * sizeof *p->types);
+    p->types[p->ntypes] = xstrdup(t);
+    return p->last_type = p->ntypes++;
+}
+
+/* Add one job's record from its values (A_* order) to p. */
+static void packer_add(Packer *p, sqlite3_value **v)
+{
+    if (p->n == p->cap) {
+        p->cap = p->cap ? p->cap * 2 : 256;
+        p->recs = xrealloc(p->recs, p->cap * sizeof *p->recs);
+        p->ids = xrealloc(p->ids, p->cap * sizeof *p->ids);
+    }
+    StoreBlockRec *r = &p->recs[p->n];
+    memset(r, 0, sizeof *r);
+    p->ids[p->n++] = sqlite3_value_int64(v[A_ID]);
+    r->user = (int32_t)sqlite3_value_int64(v[A_USER]);
+    r->account = sqlite3_value_type(v[A_ACCOUNT]) == SQLITE_NULL
+                     ? -1
+                     : (int32_t)sqlite3_value_int64(v[A_ACCOUNT]);
+    r->cluster = (int32_t)sqlite3_value_int64(v[A_CLUSTER]);
+    const char *t = (const char *)sqlite3_value_text(v[A_TYPE]);
+    r->type = (uint16_t)packer_type(p, t ? t : "");
+    int64_t submit = sqlite3_value_int64(v[A_SUBMIT]);
+    if (sqlite3_value_type(v[A_START]) != SQLITE_NULL) {
+        r->start = sqlite3_value_int64(v[A_START]);
+        r->flags |= STORE_REC_STARTED;
+    } else {
+        r->start = submit;
+    }
+    int64_t el = sqlite3_value_int64(v[A_ELIGIBLE]); /* NULL reads 0 */
+    r->elig = el != 0 ? el : submit;
+    r->run = sqlite3_value_int64(v[A_RUN]);
+    r->gpus = sqlite3_value_double(v[A_GPUS]);
+    r->ncpus = sqlite3_value_double(v[A_NCPUS]);
+    if (sqlite3_value_type(v[A_MEM]) != SQLITE_NULL) {
+        r->mem = sqlite3_value_double(v[A_MEM]);
+        r->flags |= STORE_REC_MEM;
+    }
+}
+
+static void pack_step(sqlite3_context *ctx, int argc, sqlite3_value **v)
+{
+    Packer **pp = sqlite3_aggregate_context(ctx, sizeof *pp);
+    if (!pp) {
+        sqlite3_result_error_nomem(ctx);
+        return;
+    }
+    if (!*pp) {
+        *pp = xcalloc(1, sizeof **pp);
+        (*pp)->last_type = -1;
+    }
+    if (argc != A_COUNT || (*pp)->ntypes >= 0xffff) {
+        sqlite3_result_error(ctx, "capplan_block_pack: bad arguments", -1);
+        return;
+    }
+    packer_add(*pp, v);
+}
+
+typedef struct IdRec {
+    int64_t id;
+    StoreBlockRec r;
+} IdRec;
+
+static int cmp_id(const void *a, const void *b)
+{
+    const IdRec *x = a, *y = b;
+    return (x->id > y->id) - (x->id < y->id);
+}
+
+/* Types numbered in the order the sorted records first name them. */
+static void packer_renumber(Packer *p)
+{
+    int *map = xmalloc(((size_t)p->ntypes + 1) * sizeof *map);
+    char **named = xmalloc(((size_t)p->ntypes + 1) * sizeof *named);
+    int k = 0;
+    for (int t = 0; t < p->ntypes; t++)
+        map[t] = -1;
+    for (size_t i = 0; i < p->n; i++) {
+        int t = p->recs[i].type;
+        if (map[t] < 0) {
+            map[t] = k;
+            named[k++] = p->types[t];
+        }
+        p->recs[i].type = (uint16_t)map[t];
+    }
+    for (int t = 0; t < p->ntypes; t++)
+        if (map[t] < 0)
+            free(p->types[t]);
+    free(p->types);
+    free(map);
+    p->types = named;
+    p->ntypes = k;
+}
+
+/* Records in rowid order, whatever order SQLite fed them in, and their
+ * types numbered in that order: a block's bytes depend on its rows only. */
+static void packer_sort(Packer *p)
+{
+    size_t i = 1;
+    while (i < p->n && p->ids[i - 1] < p->ids[i])
+        i++;
+    if (i < p->n) {
+        IdRec *t = xmalloc(p->n * sizeof *t);
+        for (i = 0; i < p->n; i++)
+            t[i] = (IdRec){p->ids[i], p->recs[i]};
+        qsort(t, p->n, sizeof *t, cmp_id);
+        for (i = 0; i < p->n; i++)
+            p->recs[i] = t[i].r;
+        free(t);
+    }
+    packer_renumber(p);
+}
+
+static void put_u32(unsigned char *b, uint32_t v)
+{
+    memcpy(b, &v, sizeof v);
+}
+
+/* p's block as a BLOB (*len bytes, caller frees); p is emptied. */
+static unsigned char *packer_blob(Packer *p, size_t *len)
+{
+    packer_sort(p);
+    size_t tbytes = 0;
+    for (int i = 0; i < p->ntypes; i++)
+        tbytes += strlen(p->types[i]) + 1;
+    size_t tpad = (tbytes + 7) & ~(size_t)7;
+    *len = HEADER_BYTES + tpad + p->n * sizeof *p->recs;
+    unsigned char *b = xcalloc(*len, 1);
+    put_u32(b, BLOCK_MAGIC);
+    put_u32(b + 4, (uint32_t)p->n);
+    put_u32(b + 8, (uint32_t)p->ntypes);
+    put_u32(b + 12, (uint32_t)tbytes);
+    size_t at = HEADER_BYTES;
+    for (int i = 0; i < p->ntypes; i++) {
+        size_t l = strlen(p->types[i]) + 1;
+        memcpy(b + at, p->types[i], l);
+        at += l;
+        free(p->types[i]);
+    }
+    if (p->n)
+        memcpy(b + HEADER_BYTES + tpad, p->recs, p->n * sizeof *p->recs);
+    free(p->types);
+    free(p->recs);
+    free(p->ids);
+    memset(p, 0, sizeof *p);
+    p->last_type = -1;
+    return b;
+}
+
+static void pack_final(sqlite3_context *ctx)
+{
+    Packer **pp = sqlite3_aggregate_context(ctx, 0);
+    Packer empty = {NULL, NULL, 0, 0, NULL, 0, -1}, *p = pp && *pp ? *pp : &empty;
+    size_t len;
+    unsigned char *b = packer_blob(p, &len);
+    sqlite3_result_blob64(ctx, b, len, free);
+    if (p != &empty)
+        free(p);
+    if (pp)
+        *pp = NULL;
+}
+
+int store_blocks_register(Store *st, CpErr *err)
+{
+    sqlite3 *db = store_db(st);
+    if (sqlite3_create_function(db, "capplan_block_pack", A_COUNT, SQLITE_UTF8, NULL, NULL,
+                                pack_step, pack_final) != SQLITE_OK)
+        return sqlrow_err(db, err, "register capplan_block_pack");
+    return 0;
+}
+
+/* ---- keeping the blocks in step ---- */
+
+/* A planning record: what store_plan reads (store_blocks.h). */
+#define REC_WHERE                                                                              \
+    "final = 1 AND user_id IS NOT NULL AND coalesce(elapsed, end_time - start) IS NOT NULL " \
+    "AND (gpus > 0 OR ncpus > 0)"
+
+/* The planning records of rowids [?1, ?2], in capplan_block_pack's
+ * argument order (the migration's SQL packs the same columns). */
+static const char rows_sql[] =
+    "SELECT id, user_id, account_id, cluster_id, gpu_type, start, submit, eligible, "
+    "coalesce(elapsed, end_time - start), gpus, ncpus, "
+    "CASE WHEN gpu_mem_source > 0 THEN gpu_mem_gib END FROM jobs "
+    "WHERE id >= ?1 AND id <= ?2 AND " REC_WHERE;
+
+static int has_tables(sqlite3 *db)
+{
+    sqlite3_stmt *s;
+    int found = 0;
+    if (sqlite3_prepare_v2(db,
+                           "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND "
+                           "name = 'job_blocks_state'",
+                           -1, &s, NULL) != SQLITE_OK)
+        return 0;
+    if (sqlite3_step(s) == SQLITE_ROW)
+        found = sqlite3_column_int(s, 0) > 0;
+    sqlite3_finalize(s);
+    return found;
+}
+
+/* One integer from sql with ?1 = arg; *null when it is NULL or no row. */
+static int int_of(sqlite3 *db, const char *sql, int64_t arg, int64_t *out, int *null, CpErr *err)
+{
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK)
+        return sqlrow_err(db, err, "job blocks");
+    if (sqlite3_bind_parameter_count(s) > 0)
+        sqlite3_bind_int64(s, 1, arg);
+    int rc = sqlite3_step(s);
+    *null = rc != SQLITE_ROW || sqlite3_column_type(s, 0) == SQLITE_NULL;
+    *out = *null ? 0 : sqlite3_column_int64(s, 0);
+    sqlite3_finalize(s);
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : sqlrow_err(db, err, "job blocks");
+}
+
+typedef struct Sync {
+    sqlite3 *db;
+    sqlite3_stmt *rows, *put, *next;
+    Packer pk;
+} Sync;
+
+/* Pack rowids [lo, hi] into block b (a row even when it holds none). */
+static int pack_block(Sync *y, int64_t b, int64_t lo, int64_t hi, CpErr *err)
+{
+    sqlite3_value *v[A_COUNT];
+    int64_t n = 0, first = INT64_MAX, last = INT64_MIN;
+    int rc;
+    sqlite3_bind_int64(y->rows, 1, lo);
+    sqlite3_bind_int64(y->rows, 2, hi);
+    while ((rc = sqlite3_step(y->rows)) == SQLITE_ROW && y->pk.ntypes < 0xffff) {
+        for (int i = 0; i < A_COUNT; i++)
+            v[i] = sqlite3_column_value(y->rows, i);
+        if (sqlite3_value_type(v[A_START]) != SQLITE_NULL) {
+            int64_t t = sqlite3_value_int64(v[A_START]);
+            first = t < first ? t : first;
+            last = t > last ? t : last;
+        }
+        packer_add(&y->pk, v);
+        n++;
+    }
+    sqlite3_reset(y->rows);
+    if (rc != SQLITE_DONE)
+        return rc == SQLITE_ROW ? cp_err_set(err, "job blocks: too many GPU types in a block")
+                                : sqlrow_err(y->db, err, "job blocks");
+    size_t len;
+    unsigned char *blob = packer_blob(&y->pk, &len);
+    sqlite3_bind_int64(y->put, 1, b);
+    sqlite3_bind_int64(y->put, 2, n);
+    if (first <= last) {
+        sqlite3_bind_int64(y->put, 3, first);
+        sqlite3_bind_int64(y->put, 4, last);
+    }
+    sqlite3_bind_blob64(y->put, 5, blob, len, free);
+    rc = sqlite3_step(y->put);
+    sqlite3_reset(y->put);
+    sqlite3_clear_bindings(y->put);
+    return rc == SQLITE_DONE ? 0 : sqlrow_err(y->db, err, "job blocks");
+}
+
+/* Rebuild block b; *next: the block of the first rowid after it (-1 none). */
+static int rebuild(Sync *y, int64_t b, int64_t *next, CpErr *err)
+{
+    int64_t lo = b << STORE_BLOCK_SHIFT, hi = lo + (1 << STORE_BLOCK_SHIFT) - 1;
+    if (pack_block(y, b, lo, hi, err) < 0)
+        return -1;
+    int rc;
+    sqlite3_bind_int64(y->next, 1, hi);
+    rc = sqlite3_step(y->next);
+    *next = rc == SQLITE_ROW && sqlite3_column_type(y->next, 0) != SQLITE_NULL
+                ? sqlite3_column_int64(y->next, 0) >> STORE_BLOCK_SHIFT
+                : -1;
+    sqlite3_reset(y->next);
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : sqlrow_err(y->db, err, "job blocks");
+}
+
+/* Run sql with ?1 = tb; 0 or -1 (err). */
+static int run_tb(sqlite3 *db, const char *sql, int64_t tb, CpErr *err)
+{
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK)
+        return sqlrow_err(db, err, "job blocks");
+    sqlite3_bind_int64(s, 1, tb);
+    int rc = sqlite3_step(s);
+    sqlite3_finalize(s);
+    return rc == SQLITE_DONE ? 0 : sqlrow_err(db, err, "job blocks");
+}
+
+/* The stale blocks below the tail rebuilt; those in the tail dropped, then
+ * every block from tb on that has rows packed once (a dropped block left
+ * without rows stays absent: a gap readers look up in the jobs table). */
+static int sync_blocks(Sync *y, int64_t tb, CpErr *err)
+{
+    sqlite3_stmt *s;
+    int64_t next;
+    if (run_tb(y->db,
+               "DELETE FROM job_blocks WHERE block >= ?1 AND block IN "
+               "(SELECT block FROM job_blocks_stale)",
+               tb, err) < 0)
+        return -1;
+    if (sqlite3_prepare_v2(y->db, "SELECT block FROM job_blocks_stale WHERE block < ?1", -1, &s,
+                           NULL) != SQLITE_OK)
+        return sqlrow_err(y->db, err, "job blocks");
+    sqlite3_bind_int64(s, 1, tb);
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+        if (rebuild(y, sqlite3_column_int64(s, 0), &next, err) < 0)
+            break;
+    sqlite3_finalize(s);
+    if (rc != SQLITE_DONE)
+        return rc == SQLITE_ROW ? -1 : sqlrow_err(y->db, err, "job blocks");
+    for (int64_t b = tb; b >= 0 && b < INT64_MAX; b = next)
+        if (rebuild(y, b, &next, err) < 0)
+            return -1;
+    return 0;
+}
+
+int store_blocks_sync(Store *st, CpErr *err)
+{
+    sqlite3 *db = store_db(st);
+    int64_t built, maxid, nstale;
+    int null, rc = -1;
+    if (!has_tables(db))
+        return 0;
+    if (int_of(db, "SELECT built_max FROM job_blocks_state WHERE id = 1", 0, &built, &null,
+               err) < 0 ||
+        int_of(db, "SELECT max(id) FROM jobs", 0, &maxid, &null, err) < 0 ||
+        int_of(db, "SELECT count(*) FROM job_blocks_stale", 0, &nstale, &null, err) < 0)
+        return -1;
+    if (nstale == 0 && maxid <= built)
+        return 0; /* the usual case: nothing written since */
+    Sync y = {db, NULL, NULL, NULL, {NULL, NULL, 0, 0, NULL, 0, -1}};
+    if (sqlite3_prepare_v2(db, rows_sql, -1, &y.rows, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(db,
+                           "INSERT OR REPLACE INTO job_blocks(block, n, lo, hi, data) "
+                           "VALUES(?1, ?2, ?3, ?4, ?5)",
+                           -1, &y.put, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(db, "SELECT min(id) FROM jobs WHERE id > ?1", -1, &y.next, NULL) !=
+            SQLITE_OK) {
+        sqlrow_err(db, err, "job blocks");
+        goto out;
+    }
+    int64_t tb = maxid > built ? (built + 1) >> STORE_BLOCK_SHIFT : INT64_MAX;
+    if (sync_blocks(&y, tb, err) < 0)
+        goto out;
+    char *msg = NULL;
+    sqlite3_stmt *s;
+    if (sqlite3_exec(db, "DELETE FROM job_blocks_stale", NULL, NULL, &msg) != SQLITE_OK) {
+        cp_err_set(err, "database: job blocks: %s", msg ? msg : sqlite3_errmsg(db));
+        sqlite3_free(msg);
+        goto out;
+    }
+    if (sqlite3_prepare_v2(db, "UPDATE job_blocks_state SET built_max = ?1 WHERE id = 1", -1, &s,
+                           NULL) != SQLITE_OK) {
+        sqlrow_err(db, err, "job blocks");
+        goto out;
+    }
+    sqlite3_bind_int64(s, 1, maxid);
+    rc = sqlite3_step(s) == SQLITE_DONE ? 0 : sqlrow_err(db, err, "job blocks");
+    sqlite3_finalize(s);
+out:
+    sqlite3_finalize(y.rows);
+    sqlite3_finalize(y.put);
+    sqlite3_finalize(y.next);
+    free(y.pk.recs);
+    free(y.pk.ids);
+    for (int i = 0; i < y.pk.ntypes; i++)
+        free(y.pk.types[i]);
+    free(y.pk.types);
+    return rc;
+}
+
+/* ---- reading ---- */
+
+typedef struct Meta {
+    int64_t block, n, lo, hi;
+    int zoned; /* lo and hi known */
+} Meta;
+
+typedef struct Walk {
+    sqlite3 *db;
+    const StoreBlocksVisit *v;
+    int64_t plo, phi; /* the pending range of rowids, plo > phi: none */
+    sqlite3_stmt *data, *first, *last;
+    StoreBlockRec *recs; /* aligned copy of a block's records */
+    size_t cap;
+    const char **types;
+    int tcap;
+    CpErr *err;
+} Walk;
+
+/* The first (last) rowid in [lo, hi] by s into *v; 1 found, 0 none, -1
+ * (w->err) when SQLite failed. */
+static int edge(Walk *w, sqlite3_stmt *s, int64_t lo, int64_t hi, int64_t *v)
+{
+    sqlite3_bind_int64(s, 1, lo);
+    sqlite3_bind_int64(s, 2, hi);
+    int rc = sqlite3_step(s), found = rc == SQLITE_ROW && sqlite3_column_type(s, 0) != SQLITE_NULL;
+    *v = found ? sqlite3_column_int64(s, 0) : 0;
+    sqlite3_reset(s);
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? found : sqlrow_err(w->db, w->err, "job blocks");
+}
+
+/* Hand the pending range over, narrowed to the rowids it holds (none: no
+ * call). */
+static int flush_range(Walk *w)
+{
+    if (w->plo > w->phi)
+        return 0;
+    int64_t lo, hi;
+    int found = edge(w, w->first, w->plo, w->phi, &lo);
+    if (found > 0)
+        found = edge(w, w->last, w->plo, w->phi, &hi);
+    w->plo = 1;
+    w->phi = 0;
+    return found <= 0 ? found : w->v->range(w->v->ctx, lo, hi);
+}
+
+static int add_range(Walk *w, int64_t lo, int64_t hi)
+{
+    if (lo > hi)
+        return 0;
+    if (w->plo <= w->phi && w->phi + 1 == lo) {
+        w->phi = hi;
+        return 0;
+    }
+    if (flush_range(w) < 0)
+        return -1;
+    w->plo = lo;
+    w->phi = hi;
+    return 0;
+}
+
+static uint32_t get_u32(const unsigned char *b)
+{
+    uint32_t v;
+    memcpy(&v, b, sizeof v);
+    return v;
+}
+
+/* Decode blob b (len bytes) into w->recs and w->types; the record count,
+ * or -1 when it is not a block this build wrote. */
+static int64_t decode(Walk *w, const unsigned char *b, size_t len, int *ntypes)
+{
+    if (!b || len < HEADER_BYTES || get_u32(b) != BLOCK_MAGIC)
+        return -1;
+    size_t n = get_u32(b + 4), nt = get_u32(b + 8), tbytes = get_u32(b + 12);
+    size_t tpad = (tbytes + 7) & ~(size_t)7;
+    if (len != HEADER_BYTES + tpad + n * sizeof(StoreBlockRec) || nt > 0xffff)
+        return -1;
+    if ((int)nt + 1 > w->tcap) {
+        w->tcap = (int)nt + 1;
+        w->types = xrealloc(w->types, (size_t)w->tcap * sizeof *w->types);
+    }
+    const char *t = (const char *)b + HEADER_BYTES, *end = t + tbytes;
+    for (size_t i = 0; i < nt; i++) {
+        const char *z = t < end ? memchr(t, 0, (size_t)(end - t)) : NULL;
+        if (!z)
+            return -1;
+        w->types[i] = t;
+        t = z + 1;
+    }
+    if (n > w->cap) {
+        w->cap = n;
+        free(w->recs);
+        w->recs = xmalloc(n * sizeof *w->recs);
+    }
+    if (n)
+        memcpy(w->recs, b + HEADER_BYTES + tpad, n * sizeof *w->recs);
+    for (size_t i = 0; i < n; i++)
+        if (w->recs[i].type >= nt)
+            return -1;
+    *ntypes = (int)nt;
+    return (int64_t)n;
+}
+
+/* Visit block m: its records, else (unreadable) its rowids as a range. */
+static int visit_block(Walk *w, const Meta *m, CpErr *err)
+{
+    int64_t lo = m->block << STORE_BLOCK_SHIFT, hi = lo + (1 << STORE_BLOCK_SHIFT) - 1;
+    sqlite3_bind_int64(w->data, 1, m->block);
+    int rc = sqlite3_step(w->data), nt = 0;
+    int64_t n = -1;
+    if (rc == SQLITE_ROW)
+        n = decode(w, sqlite3_column_blob(w->data, 0),
+                   (size_t)sqlite3_column_bytes(w->data, 0), &nt);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+        sqlrow_err(w->db, err, "job blocks");
+        sqlite3_reset(w->data);
+        return -1;
+    }
+    /* the type names point into the row: it stays until the visit is done */
+    rc = n < 0 ? add_range(w, lo, hi)
+         : flush_range(w) < 0
+             ? -1
+             : w->v->block(w->v->ctx, w->recs, (size_t)n, w->types, nt);
+    sqlite3_reset(w->data);
+    return rc;
+}
+
+/* The clean blocks below tail (not stale), in order. */
+static Meta *clean_blocks(sqlite3 *db, int64_t tail, size_t *n, CpErr *err)
+{
+    sqlite3_stmt *s;
+    Meta *m = NULL;
+    size_t cap = 0;
+    *n = 0;
+    if (sqlite3_prepare_v2(db,
+                           "SELECT block, n, lo, hi FROM job_blocks WHERE block < ?1 AND "
+                           "block NOT IN (SELECT block FROM job_blocks_stale) ORDER BY block",
+                           -1, &s, NULL) != SQLITE_OK) {
+        sqlrow_err(db, err, "job blocks");
+        return NULL;
+    }
+    sqlite3_bind_int64(s, 1, tail);
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        m = sqlrow_grow(m, *n, &cap, sizeof *m);
+        Meta *x = &m[(*n)++];
+        x->block = sqlite3_column_int64(s, 0);
+        x->n = sqlite3_column_int64(s, 1);
+        x->zoned = sqlite3_column_type(s, 2) != SQLITE_NULL;
+        x->lo = sqlite3_column_int64(s, 2);
+        x->hi = sqlite3_column_int64(s, 3);
+    }
+    sqlite3_finalize(s);
+    if (rc != SQLITE_DONE) {
+        free(m);
+        sqlrow_err(db, err, "job blocks");
+        return NULL;
+    }
+    return m ? m : xcalloc(1, sizeof *m);
+}
+
+/* Block m holds nothing the visitor asked for. */
+static int outside(const StoreBlocksVisit *v, const Meta *m)
+{
+    if (m->n == 0)
+        return 1;
+    if (v->start_from == INT64_MIN && v->start_before == INT64_MAX)
+        return 0;
+    return !m->zoned || m->hi < v->start_from || m->lo >= v->start_before;
+}
+
+static int walk(Walk *w, const Meta *m, size_t nm, int64_t minid, int64_t maxid, CpErr *err)
+{
+    int64_t cursor = minid;
+    size_t total = 0;
+    for (size_t i = 0; i < nm; i++)
+        total += outside(w->v, &m[i]) ? 0 : (size_t)m[i].n;
+    if (w->v->sized)
+        w->v->sized(w->v->ctx, total);
+    for (size_t i = 0; i < nm; i++) {
+        int64_t lo = m[i].block << STORE_BLOCK_SHIFT;
+        if (add_range(w, cursor, lo - 1) < 0)
+            return -1;
+        cursor = lo + (1 << STORE_BLOCK_SHIFT);
+        if (outside(w->v, &m[i])) {
+            if (flush_range(w) < 0)
+                return -1;
+            continue;
+        }
+        if (visit_block(w, &m[i], err) < 0)
+            return -1;
+    }
+    if (add_range(w, cursor, maxid) < 0)
+        return -1;
+    return flush_range(w);
+}
+
+static int blocks_each(Store *st, const StoreBlocksVisit *v, CpErr *err);
+
+int store_blocks_each(Store *st, const StoreBlocksVisit *v, CpErr *err)
+{
+    sqlite3 *db = store_db(st);
+    if (!sqlite3_get_autocommit(db))
+        return blocks_each(st, v, err);
+    /* one snapshot for the state, the blocks and the ranges read here */
+    if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+        return sqlrow_err(db, err, "job blocks");
+    int rc = blocks_each(st, v, err);
+    sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+    return rc;
+}
+
+static int blocks_each(Store *st, const StoreBlocksVisit *v, CpErr *err)
+{
+    sqlite3 *db = store_db(st);
+    int64_t built = -1, maxid, minid;
+    int null, rc = -1;
+    if (int_of(db, "SELECT max(id) FROM jobs", 0, &maxid, &null, err) < 0)
+        return -1;
+    if (null)
+        return 0; /* no job */
+    if (int_of(db, "SELECT min(id) FROM jobs", 0, &minid, &null, err) < 0)
+        return -1;
+    if (has_tables(db) &&
+        int_of(db, "SELECT built_max FROM job_blocks_state WHERE id = 1", 0, &built, &null,
+               err) < 0)
+        return -1;
+    Walk w = {db, v, 1, 0, NULL, NULL, NULL, NULL, 0, NULL, 0, err};
+    if (built < 0) { /* no blocks: the table as one range */
+        if (v->sized)
+            v->sized(v->ctx, 0);
+        return v->range(v->ctx, minid, maxid);
+    }
+    size_t nm;
+    int64_t tail = maxid > built ? (built + 1) >> STORE_BLOCK_SHIFT : INT64_MAX;
+    Meta *m = clean_blocks(db, tail, &nm, err);
+    if (!m)
+        return -1;
+    /* each block's pages are read once: a small page cache while they pass
+     * keeps the memory at the records' (hint; errors ignored) */
+    int64_t cache;
+    if (int_of(db, "PRAGMA cache_size", 0, &cache, &null, err) < 0)
+        null = 1;
+    sqlite3_exec(db, "PRAGMA cache_size=-2048", NULL, NULL, NULL);
+    if (sqlite3_prepare_v2(db, "SELECT data FROM job_blocks WHERE block = ?1", -1, &w.data,
+                           NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(db, "SELECT min(id) FROM jobs WHERE id >= ?1 AND id <= ?2", -1,
+                           &w.first, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(db, "SELECT max(id) FROM jobs WHERE id >= ?1 AND id <= ?2", -1,
+                           &w.last, NULL) != SQLITE_OK)
+        sqlrow_err(db, err, "job blocks");
+    else
+        rc = walk(&w, m, nm, minid, maxid, err);
+    sqlite3_finalize(w.data);
+    sqlite3_finalize(w.first);
+    sqlite3_finalize(w.last);
+    if (!null) {
+        char pragma[48];
+        snprintf(pragma, sizeof pragma, "PRAGMA cache_size=%lld", (long long)cache);
+        sqlite3_exec(db, pragma, NULL, NULL, NULL);
+    }
+    free(m);
+    free(w.recs);
+    free(w.types);
+    return rc;
+}

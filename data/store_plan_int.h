@@ -1,0 +1,26 @@
+#ifndef STORE_PLAN_INT_H
+#define STORE_PLAN_INT_H
+/* store_plan_int: what the two files of store_plan share and nobody else
+ * uses: store_plan.c (the small tables, profile runs, scenarios) and
+ * store_plan_jobs.c (the jobs, from the job blocks or the jobs table). Not
+ * a public interface. */
+
+#include <sqlite3.h>
+#include <stdint.h>
+
+#include "data/store_plan.h"
+
+typedef int (*StorePlanRowFn)(sqlite3_stmt *s, void *ctx);
+
+/* Prepare sql into *s (NULL on failure, err "database: what: ..."). */
+int store_plan_prep(sqlite3 *db, const char *sql, sqlite3_stmt **s, const char *what, CpErr *err);
+/* Step s to its end calling fn on each row (a negative return stops it);
+ * finalizes s. */
+int store_plan_each_row(sqlite3 *db, sqlite3_stmt *s, StorePlanRowFn fn, void *ctx,
+                        const char *what, CpErr *err);
+/* The first column of sql's first row (?1 = arg when sql has a
+ * parameter); 0 when NULL or no row. */
+int store_plan_scalar_int(sqlite3 *db, const char *sql, int64_t arg, int64_t *out,
+                          const char *what, CpErr *err);
+
+#endif
