@@ -352,8 +352,8 @@ static void text_header(const View *v, FILE *out)
                      "months\n", c->ncuts, PROJ_MIN_CUTS, v->params->halflife);
     int capped;
     double ir = projection_intensity_raw(p->model, &capped);
-    fprintf(out, "  intensity %+.1f %%/yr (measured %+.1f %%%s)\n", 100 * v->params->intensity,
-            100 * ir, capped ? ", capped" : "");
+    fprintf(out, "  intensity %+.1f %%/yr applied (measured %+.1f %%/yr%s)\n",
+            100 * v->params->intensity, 100 * ir, capped ? ", capped" : "");
     if (v->r->nyears > PROJ_WARN_YEARS)
         fprintf(out, "warning: %d years: past %d years the ranges are wide and the roster "
                      "rarely says who will be there\n", v->r->nyears, PROJ_WARN_YEARS);

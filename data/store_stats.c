@@ -291,6 +291,24 @@ typedef struct Scan {
     size_t nfirst, capfirst;
 } Scan;
 
+/* An empty scan that appends its attempts to d. */
+static void scan_init(Scan *sc, StoreStatsData *d)
+{
+    memset(sc, 0, sizeof *sc);
+    sc->d = d;
+    sc->types = strmap_new();
+    sc->earlier = strmap_new();
+}
+
+/* Frees what the scan owns (not d). */
+static void scan_done(Scan *sc)
+{
+    strmap_free(sc->types);
+    strmap_free(sc->earlier);
+    free(sc->first);
+    free(sc->preempted);
+}
+
 static int64_t col_time(sqlite3_stmt *s, int i)
 {
     if (sqlite3_column_type(s, i) == SQLITE_NULL)
@@ -444,18 +462,12 @@ static void scan_link(Scan *sc)
 static int scan_jobs(sqlite3 *db, StoreStatsData *d, CpErr *err)
 {
     Scan sc;
-    memset(&sc, 0, sizeof sc);
-    sc.d = d;
+    scan_init(&sc, d);
     sc.v = (Vec){(void **)&d->jobs, &d->in.njobs, 0, sizeof *d->jobs};
-    sc.types = strmap_new();
-    sc.earlier = strmap_new();
     int rc = each_row(db, JOB_SQL, job_row, &sc, "read jobs", err);
     if (rc == 0)
         scan_link(&sc);
-    strmap_free(sc.types);
-    strmap_free(sc.earlier);
-    free(sc.first);
-    free(sc.preempted);
+    scan_done(&sc);
     return rc;
 }
 
@@ -809,10 +821,7 @@ static int agg_scan(sqlite3 *db, StatsCellsBuild *b, CpErr *err)
 {
     StoreStatsData *d = xcalloc(1, sizeof *d);
     Scan sc;
-    memset(&sc, 0, sizeof sc);
-    sc.d = d;
-    sc.types = strmap_new();
-    sc.earlier = strmap_new();
+    scan_init(&sc, d);
     sqlite3_stmt *s = NULL;
     int rc = each_row(db, "SELECT cluster_id, job_raw, submit, state FROM jobs WHERE final = 0",
                       earlier_row, &sc, "read jobs", err);
@@ -831,10 +840,7 @@ static int agg_scan(sqlite3 *db, StatsCellsBuild *b, CpErr *err)
         stats_cells_build_job(b, &j);
     }
     sqlite3_finalize(s);
-    strmap_free(sc.types);
-    strmap_free(sc.earlier);
-    free(sc.first);
-    free(sc.preempted);
+    scan_done(&sc);
     store_stats_free(d);
     return rc;
 }
@@ -1192,18 +1198,12 @@ int store_stats_extend(Store *st, const StoreStatsMark *m, CpErr *err)
         return sqlrow_err(db, err, "extend the statistics cache");
     StoreStatsData *d = xcalloc(1, sizeof *d);
     Scan sc;
-    memset(&sc, 0, sizeof sc);
-    sc.d = d;
-    sc.types = strmap_new();
-    sc.earlier = strmap_new();
+    scan_init(&sc, d);
     StatsCellsBuild *cells = m->agg_usable ? stats_cells_build_new(0) : NULL;
     int rc = extend(st, m, d, &sc, ins, &cells, err);
     sqlite3_finalize(ins);
     stats_cells_build_free(cells);
-    strmap_free(sc.types);
-    strmap_free(sc.earlier);
-    free(sc.first);
-    free(sc.preempted);
+    scan_done(&sc);
     store_stats_free(d);
     return rc;
 }

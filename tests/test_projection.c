@@ -35,6 +35,19 @@ static const int group_domain[] = {0, 0};
 
 static double inst_pool = 2; /* the institute's measured pool the models get */
 
+/* A cut whose month k starts at 100 k (the tests' short months), with the
+ * members' roster ends and roster flags given (borrowed). */
+static DemCut cut_months_of_100(const int64_t *leaves, const int *on_roster)
+{
+    DemCut c;
+    memset(&c, 0, sizeof c);
+    for (int k = 0; k <= DEM_HISTORY; k++)
+        c.mb[k] = 100 * k;
+    c.leaves = leaves;
+    c.on_roster = on_roster;
+    return c;
+}
+
 static ProjModel *model_of(int ncuts, const ProjUser *us)
 {
     static DemGroup groups[2];
@@ -218,11 +231,7 @@ static void test_fit(void **state)
     DemHist h = {jobs, 2, 2, 2, 0, NULL, 0};
     int64_t leaves[2] = {INT64_MAX, INT64_MAX};
     int onr[2] = {0, 0};
-    DemCut c;
-    for (int k = 0; k <= DEM_HISTORY; k++)
-        c.mb[k] = 100 * k;
-    c.leaves = leaves;
-    c.on_roster = onr;
+    DemCut c = cut_months_of_100(leaves, onr);
     DemFit f;
     demand_fit(&h, &c, 0, &f);
     assert_int_equal(f.nactive, 2);
@@ -253,11 +262,7 @@ static void test_fit_fleet(void **state)
     DemHist h = {jobs, 2, 2, 2, 0, fleet, 2};
     int64_t leaves[2] = {INT64_MAX, INT64_MAX};
     int onr[2] = {0, 0};
-    DemCut c;
-    for (int k = 0; k <= DEM_HISTORY; k++)
-        c.mb[k] = 100 * k;
-    c.leaves = leaves;
-    c.on_roster = onr;
+    DemCut c = cut_months_of_100(leaves, onr);
     DemFit f;
     demand_fit(&h, &c, 0, &f);
     assert_float_equal(f.fleet_now, 3, 1e-12);
@@ -295,11 +300,7 @@ static void test_maturation(void **state)
     int onr[11] = {0};
     for (int i = 0; i < 11; i++)
         leaves[i] = INT64_MAX;
-    DemCut c;
-    for (int k = 0; k <= DEM_HISTORY; k++)
-        c.mb[k] = 100 * k;
-    c.leaves = leaves;
-    c.on_roster = onr;
+    DemCut c = cut_months_of_100(leaves, onr);
     DemFit f;
     demand_fit(&h, &c, 0, &f);
     assert_float_equal(f.maturation, 4, 1e-12);

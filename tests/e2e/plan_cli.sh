@@ -59,6 +59,10 @@ assert d['profiles'][0]['generated'] != 'big multi-node training'
 expect_rc 1 cap profile rename 99 "x"
 
 # ---- the projection: every term
+# the text names the intensity's unit, applied and measured
+expect_rc 0 cap project
+grep -Eq '^  intensity [-+][0-9.]+ %/yr applied \(measured [-+][0-9.]+ %/yr(, capped)?\)$' "$WORK/out" \
+    || fail "intensity line without its unit: $(grep intensity "$WORK/out")"
 expect_rc 0 cap project --json
 cp "$WORK/out" "$WORK/proj.json"
 "$PY" -c "
