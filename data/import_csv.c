@@ -17,6 +17,7 @@
 #include "data/refs.h"
 #include "data/store.h"
 #include "data/store_ref.h"
+#include "data/store_stats.h"
 #include "data/textenc.h"
 
 typedef struct CsvImport {
@@ -184,6 +185,19 @@ static int finish(CsvImport *ci, CpErr *err)
                             ci->res->updated, ci->res->rejected, err);
 }
 
+/* GPU metrics rewrite the jobs' measured memory and utilisation, which the
+ * statistics cache holds: rebuild it now, as a sacct import extends it, so
+ * that the first `capplan stats` or export after the import does not pay
+ * for the scan. A failure leaves the cache stale (the next load rescans):
+ * the import itself has succeeded. */
+static void keep_stats_current(const CsvImport *ci)
+{
+    if (strcmp(ci->kind, "gpu-metrics") != 0)
+        return;
+    CpErr ignored;
+    (void)store_stats_refresh(ci->st, &ignored);
+}
+
 static int import_stream(CsvImport *ci, FILE *f, CpErr *err)
 {
     if (store_begin(ci->st, err) < 0)
@@ -201,6 +215,7 @@ static int import_stream(CsvImport *ci, FILE *f, CpErr *err)
         store_rollback(ci->st);
         return -1;
     }
+    keep_stats_current(ci);
     return 0;
 }
 

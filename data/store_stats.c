@@ -486,7 +486,8 @@ static int fingerprint(sqlite3 *db, char *buf, size_t n, CpErr *err)
     const char *sql =
         "SELECT (SELECT coalesce(max(id), 0) FROM jobs), "
         "(SELECT coalesce(max(id), 0) FROM imports WHERE kind NOT IN "
-        "('roster', 'inventory', 'events', 'pubs', 'allocations', 'carbon', 'peers', 'sites'))";
+        "('roster', 'inventory', 'events', 'pubs', 'papers', 'allocations', 'carbon', 'peers',"
+        " 'sites'))";
     if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK)
         return sqlrow_err(db, err, "read the jobs' state");
     int rc = sqlite3_step(s);

@@ -17,6 +17,7 @@
 #include "core/stats.h"
 #include "data/fields.h"
 #include "data/import.h"
+#include "data/pubs.h"
 #include "data/store.h"
 #include "data/store_stats.h"
 #include "data/store_tui.h"
@@ -510,6 +511,63 @@ static void test_cache(void **state)
     store_stats_free(a);
 }
 
+/* A gpu-metrics import rewrites the jobs' measured utilisation and leaves
+ * the cache current (the fixture imports its metrics after the jobs): the
+ * first load reads the cache, holds job 104's 90 %, and is what a rebuild
+ * from the tables gives, byte for byte. */
+static void test_cache_kept_by_metrics_import(void **state)
+{
+    Db *d = *state;
+    CpErr err;
+    StoreStatsData *a = store_stats_load(d->st, STATS_NEED_JOBS, &err);
+    assert_non_null(a);
+    assert_int_equal(store_stats_cached(a), 1);
+    const StatsInput *ia = store_stats_input(a);
+    int seen90 = 0;
+    for (size_t i = 0; i < ia->njobs; i++)
+        seen90 += ia->jobs[i].gpu_util == 90.0f;
+    assert_int_equal(seen90, 1);
+    assert_int_equal(store_stats_forget(d->st, &err), 0);
+    StoreStatsData *b = store_stats_load(d->st, STATS_NEED_JOBS, &err);
+    assert_int_equal(store_stats_cached(b), 0);
+    const StatsInput *ib = store_stats_input(b);
+    assert_int_equal(ia->njobs, ib->njobs);
+    assert_memory_equal(ia->jobs, ib->jobs, ia->njobs * sizeof *ia->jobs);
+    store_stats_free(a);
+    store_stats_free(b);
+}
+
+/* A publication import changes no job: the cache stays current, so the
+ * next stats does not rescan (the demo imports its papers after the jobs). */
+static void test_cache_kept_by_papers_import(void **state)
+{
+    Db *d = *state;
+    CpErr err;
+    assert_int_equal(store_stats_refresh(d->st, &err), 0);
+    static const char bib[] = "@article{ann2024,\n  author = {Ann Example},\n"
+                              "  title = {Sharing GPUs},\n  year = {2024},\n"
+                              "  journal = {J. Tests}\n}\n";
+    char *p = tu_write_temp(bib, strlen(bib));
+    char *bibpath = malloc(strlen(p) + 5);
+    sprintf(bibpath, "%s.bib", p);
+    assert_int_equal(rename(p, bibpath), 0);
+    ImportOpts o;
+    ImportResult res;
+    import_opts_init(&o);
+    o.strict = 1;
+    if (pubs_import(d->st, bibpath, &o, &res, &err) != 0)
+        fail_msg("import papers: %s", err.msg);
+    assert_int_equal(res.added, 1);
+    unlink(bibpath);
+    free(bibpath);
+    free(p);
+    StoreStatsData *a = store_stats_load(d->st, STATS_NEED_USAGE | STATS_NEED_JOBS, &err);
+    assert_non_null(a);
+    assert_int_equal(store_stats_cached(a), 1);
+    assert_int_equal(store_stats_input(a)->njobs, 8);
+    store_stats_free(a);
+}
+
 /* An import of new jobs extends the cache: new GPU types after the known
  * ones, requeued attempts linked (first submission, preemption), the same
  * bytes as a rebuild. */
@@ -622,17 +680,17 @@ static StatsReport run_loaded(Db *d, StatsKind kind, int want_cached)
     return r;
 }
 
-/* The aggregates: built by the first load (the GPU metrics import changed
- * the jobs) and written; read back by the next; an import of new jobs (one
- * in February, a month already stored, two jobs in March, one requeued
- * across the file) merges them into the months it touches: the figures
- * are those of a rebuild from the jobs. */
+/* The aggregates: rebuilt by the GPU metrics import (it changed the jobs
+ * and keeps the statistics current), read back by every load; an import of
+ * new jobs (one in February, a month already stored, two jobs in March, one
+ * requeued across the file) merges them into the months it touches: the
+ * figures are those of a rebuild from the jobs. */
 static void test_cells_kept_by_import(void **state)
 {
     static const StatsKind kinds[] = {STATS_UTILIZATION, STATS_PREEMPTION, STATS_WAITS};
     Db *d = *state;
     CpErr err;
-    StatsReport r = run_loaded(d, STATS_WAITS, 0);
+    StatsReport r = run_loaded(d, STATS_WAITS, 1);
     stats_report_free(&r);
     r = run_loaded(d, STATS_WAITS, 1);
     near(num(&r, "waits", "wait_p50_h", "period", "2024-01", "partition", "all", "gpus", "all",
@@ -901,6 +959,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_pubs, fixture_setup, db_teardown),
         cmocka_unit_test_setup_teardown(test_cache, fixture_setup, db_teardown),
         cmocka_unit_test_setup_teardown(test_cache_extended_by_import, fixture_setup, db_teardown),
+        cmocka_unit_test_setup_teardown(test_cache_kept_by_papers_import, fixture_setup, db_teardown),
+        cmocka_unit_test_setup_teardown(test_cache_kept_by_metrics_import, fixture_setup,
+                                        db_teardown),
         cmocka_unit_test_setup_teardown(test_waits_group, fixture_setup, db_teardown),
         cmocka_unit_test_setup_teardown(test_cells_kept_by_import, fixture_setup, db_teardown),
         cmocka_unit_test_setup_teardown(test_usage_view_from_aggregates, fixture_setup,
