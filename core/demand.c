@@ -30,6 +30,66 @@ typedef struct Acc {
     int last_before; /* group of the latest use before the window, -1 */
 } Acc;
 
+size_t demand_nspans(size_t njobs)
+{
+    return (njobs + DEM_SPAN - 1) / DEM_SPAN;
+}
+
+void demand_spans(const DemHist *h, int64_t *end, int64_t *start)
+{
+    size_t ns = demand_nspans(h->njobs);
+    int64_t hi = INT64_MIN, lo = INT64_MAX;
+    for (size_t k = 0; k < ns; k++) {
+        for (size_t i = k * DEM_SPAN; i < h->njobs && i < (k + 1) * DEM_SPAN; i++) {
+            const DemJob *j = &h->jobs[i];
+            int64_t e = j->elig + (j->end - j->start);
+            if (j->end > hi)
+                hi = j->end;
+            if (e > hi)
+                hi = e;
+        }
+        end[k] = hi;
+    }
+    for (size_t k = ns; k-- > 0;) {
+        for (size_t i = k * DEM_SPAN; i < h->njobs && i < (k + 1) * DEM_SPAN; i++)
+            if (h->jobs[i].start < lo)
+                lo = h->jobs[i].start;
+        start[k] = lo;
+    }
+}
+
+/* The jobs [*lo, *hi) that may run in [a, b) (every job without spans):
+ * before *lo every job ended by a, from *hi on every job starts at b or
+ * later. */
+static void span(const DemHist *h, int64_t a, int64_t b, size_t *lo, size_t *hi)
+{
+    *lo = 0;
+    *hi = h->njobs;
+    if (!h->span_end || !h->span_start)
+        return;
+    size_t ns = demand_nspans(h->njobs), l = 0, r = ns;
+    while (l < r) { /* first span whose prefix holds an end after a */
+        size_t mid = (l + r) / 2;
+        if (h->span_end[mid] > a)
+            r = mid;
+        else
+            l = mid + 1;
+    }
+    *lo = l * DEM_SPAN < h->njobs ? l * DEM_SPAN : h->njobs;
+    l = 0;
+    r = ns;
+    while (l < r) { /* first span from which every start is b or later */
+        size_t mid = (l + r) / 2;
+        if (h->span_start[mid] >= b)
+            r = mid;
+        else
+            l = mid + 1;
+    }
+    *hi = l * DEM_SPAN < h->njobs ? l * DEM_SPAN : h->njobs;
+    if (*hi < *lo)
+        *hi = *lo;
+}
+
 /* Month of t in c (0..DEM_HISTORY-1), by bisection; t in [mb[0], mb[N]). */
 static int month_of(const DemCut *c, int64_t t)
 {
@@ -196,7 +256,9 @@ static void group_use(const DemHist *h, const DemCut *c, const double *rp, DemFi
 {
     int64_t w0 = c->mb[W0], t0 = c->mb[DEM_HISTORY];
     double yw = (double)(t0 - w0), yb = (double)(w0 - c->mb[0]);
-    for (size_t i = 0; i < h->njobs; i++) {
+    size_t lo, hi;
+    span(h, c->mb[0], t0, &lo, &hi);
+    for (size_t i = lo; i < hi; i++) {
         const DemJob *j = &h->jobs[i];
         if (j->group < 0 || j->group >= f->ngroups || j->end <= c->mb[0] || j->start >= t0)
             continue;
@@ -308,7 +370,9 @@ static void fit_pools(const DemHist *h, const DemCut *c, const double *rp, DemFi
     size_t stride = (size_t)nh + 2;
     double *cur = xcalloc(stride * (size_t)f->ngroups, sizeof *cur);
     double *sum = xcalloc(stride, sizeof *sum);
-    for (size_t i = 0; i < h->njobs; i++) {
+    size_t lo, hi;
+    span(h, w0, t0, &lo, &hi);
+    for (size_t i = lo; i < hi; i++) {
         const DemJob *j = &h->jobs[i];
         int64_t run = j->end - j->start, s = j->elig, e = j->elig + run;
         if (j->group < 0 || j->group >= f->ngroups || e <= w0 || s >= t0 || j->start >= t0)
@@ -380,7 +444,9 @@ void demand_fit(const DemHist *h, const DemCut *c, int pools, DemFit *out)
         for (int k = 0; k < NSLOT; k++)
             acc[i].slot_g[k] = -1;
     }
-    for (size_t i = 0; i < h->njobs; i++) {
+    size_t lo, hi;
+    span(h, c->mb[0], c->mb[DEM_HISTORY], &lo, &hi);
+    for (size_t i = lo; i < hi; i++) {
         const DemJob *j = &h->jobs[i];
         if (j->user >= 0 && j->user < h->nusers && j->end > c->mb[0] &&
             j->start < c->mb[DEM_HISTORY])
@@ -411,7 +477,9 @@ void demand_actual(const DemHist *h, int64_t from, int64_t to, double *actual)
     if (to <= from)
         return;
     double len = (double)(to - from);
-    for (size_t i = 0; i < h->njobs; i++) {
+    size_t lo, hi;
+    span(h, from, to, &lo, &hi);
+    for (size_t i = lo; i < hi; i++) {
         const DemJob *j = &h->jobs[i];
         int64_t a = j->start > from ? j->start : from, b = j->end < to ? j->end : to;
         if (b > a && j->group >= 0 && j->group < h->ngroups)

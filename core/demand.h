@@ -66,7 +66,21 @@ typedef struct DemHist {
      * month's time-weighted mean; at t0 the rows in service then). */
     const DemGpus *fleet;
     int nfleet;
+    /* Optional (NULL: every job is visited): per span of DEM_SPAN jobs k,
+     * span_end[k] the latest end (or end of the run placed at its eligible
+     * time) of jobs [0, (k + 1) DEM_SPAN), span_start[k] the earliest start
+     * of jobs [k DEM_SPAN, njobs) (demand_spans). A pass over [a, b) then
+     * visits only the spans that may hold a job running in it: in rowid
+     * order, nearly time order, that is a contiguous stretch, and the sums
+     * keep their order (the same figures to the bit). */
+    const int64_t *span_end, *span_start;
 } DemHist;
+
+#define DEM_SPAN 4096
+/* Spans of njobs jobs. */
+size_t demand_nspans(size_t njobs);
+/* Fill end[demand_nspans] and start[demand_nspans] for h->jobs (above). */
+void demand_spans(const DemHist *h, int64_t *end, int64_t *start);
 
 /* The months of a fit: mb[0..DEM_HISTORY] month boundaries, mb[DEM_HISTORY]
  * == t0, mb[DEM_HISTORY - DEM_WINDOW] the window's start. */

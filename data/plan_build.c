@@ -35,6 +35,7 @@ void plan_ctx_done(PlanCtx *c)
     free(c->arrivals);
     free(c->hjobs);
     free(c->hfleet);
+    free(c->hspans);
     for (int g = 0; g < c->hist.ngroups; g++)
         free(c->hgroups[g]);
     free(c->hgroups);

@@ -143,6 +143,11 @@ int plan_hist_load(Store *st, Plan *p, PlanCtx *c, CpErr *err)
     c->hist.jobs = c->hjobs;
     c->hist.njobs = n;
     c->hist.nusers = (int)c->users.n;
+    size_t ns = demand_nspans(n);
+    c->hspans = xmalloc((2 * ns + 1) * sizeof *c->hspans);
+    demand_spans(&c->hist, c->hspans, c->hspans + ns);
+    c->hist.span_end = c->hspans;
+    c->hist.span_start = c->hspans + ns;
     free(speed);
     free(guessed);
     store_plan_use_free(rows, kinds, nk);
@@ -248,6 +253,8 @@ typedef struct BtRun {
     int64_t *cut, *until;
     int *users;
     double *pool;            /* n: the institute's pool at each cut */
+    DemFit keep[3];          /* the fits of the last BT_KEEP cuts (bt_kept) */
+    int64_t keep_t[3];
 } BtRun;
 
 static double wape(const double *f, const double *a, int n)
@@ -295,6 +302,19 @@ static int list_cuts(const PlanCtx *c, int64_t one, int64_t **out)
 
 #define INNER_MONTHS 2 /* the backtest's comparison: 1, 2, 3, 4, 6 tried */
 
+/* The fits of the last BT_KEEP cuts: the inner validation at cut i refits
+ * at cut i - INNER_MONTHS, i.e. cut i - 2, already fitted (with pools, which
+ * it does not use: zeroed, the fit is demand_fit's without them). */
+#define BT_KEEP 3
+
+static const DemFit *bt_kept(const BtRun *b, int64_t t)
+{
+    for (int k = 0; k < BT_KEEP; k++)
+        if (b->keep_t[k] == t && b->keep[k].groups)
+            return &b->keep[k];
+    return NULL;
+}
+
 /* The inner validation at cut i: refit 3 months before it, score each
  * half-life's forecast on those 3 months (all known at the cut). */
 static void bt_inner(const Plan *p, PlanCtx *c, BtRun *b, int i, int64_t *leaves, int *onr)
@@ -305,28 +325,58 @@ static void bt_inner(const Plan *p, PlanCtx *c, BtRun *b, int i, int64_t *leaves
     DemFit f;
     double *fc = xcalloc((size_t)G + 2, sizeof *fc), *act = xcalloc((size_t)G + 1, sizeof *act);
     plan_hist_cut(c, t, &cut, leaves, onr);
-    demand_fit(&c->hist, &cut, 0, &f);
+    const DemFit *kept = bt_kept(b, t);
+    DemGroup *groups = NULL;
+    if (kept) { /* the same fit, less its pools */
+        f = *kept;
+        groups = xmalloc(((size_t)f.ngroups + 1) * sizeof *groups);
+        memcpy(groups, kept->groups, (size_t)f.ngroups * sizeof *groups);
+        for (int g = 0; g < f.ngroups; g++)
+            groups[g].burst_mean = groups[g].pool = 0;
+        f.groups = groups;
+        f.pool_inst = f.pool_sum = 0;
+    } else {
+        demand_fit(&c->hist, &cut, 0, &f);
+    }
     demand_actual(&c->hist, t, b->cut[i], act);
     for (int h = 0; h < DEM_NHALF; h++) {
         forecast(p, c, &f, t, leaves, h, fc);
         b->inner[(size_t)i * DEM_NHALF + h] = wape(fc, act, G);
     }
-    demand_fit_done(&f);
+    if (kept)
+        free(groups);
+    else
+        demand_fit_done(&f);
     free(fc);
     free(act);
+}
+
+/* Use of [from, to) per group into out: a copy of an earlier cut's actual
+ * use over the same months (the naive forecast of cut i is what cut i - 12
+ * scored), else summed. */
+static void bt_use(const PlanCtx *c, const BtRun *b, int i, int64_t from, int64_t to, double *out)
+{
+    for (int k = 0; k < i; k++)
+        if (b->cut[k] == from && b->until[k] == to) {
+            memcpy(out, b->actual + (size_t)k * b->G, (size_t)b->G * sizeof *out);
+            return;
+        }
+    demand_actual(&c->hist, from, to, out);
 }
 
 static void bt_run_cut(const Plan *p, PlanCtx *c, BtRun *b, int i, int64_t *leaves, int *onr)
 {
     int G = b->G;
     DemCut cut;
-    DemFit f;
+    DemFit *f = &b->keep[i % BT_KEEP];
+    demand_fit_done(f);
     plan_hist_cut(c, b->cut[i], &cut, leaves, onr);
-    demand_fit(&c->hist, &cut, 1, &f);
-    b->pool[i] = f.pool_inst;
+    demand_fit(&c->hist, &cut, 1, f);
+    b->keep_t[i % BT_KEEP] = b->cut[i];
+    b->pool[i] = f->pool_inst;
     for (int h = 0; h < DEM_NHALF; h++)
-        forecast(p, c, &f, b->cut[i], leaves, h, b->f + ((size_t)i * DEM_NHALF + h) * (G + 1));
-    b->users[i] = f.nactive;
+        forecast(p, c, f, b->cut[i], leaves, h, b->f + ((size_t)i * DEM_NHALF + h) * (G + 1));
+    b->users[i] = f->nactive;
     int64_t until = plan_add_months(b->cut[i], 12);
     b->until[i] = until < c->data_end ? until : c->data_end;
     demand_actual(&c->hist, b->cut[i], b->until[i], b->actual + (size_t)i * G);
@@ -334,8 +384,7 @@ static void bt_run_cut(const Plan *p, PlanCtx *c, BtRun *b, int i, int64_t *leav
     int64_t first = plan_ym_start(plan_month_of(c->hist.data_start));
     if (from < first)
         from = first; /* the months that exist */
-    demand_actual(&c->hist, from, b->cut[i], b->naive + (size_t)i * G);
-    demand_fit_done(&f);
+    bt_use(c, b, i, from, b->cut[i], b->naive + (size_t)i * G);
     bt_inner(p, c, b, i, leaves, onr);
 }
 
@@ -479,6 +528,8 @@ int plan_hist_backtest(const Plan *p, PlanCtx *c, int64_t one, PlanBacktest *out
     bt_summary(&b, out);
     if (b.n > 0)
         bt_detail(c, &b, b.n - 1, out);
+    for (int k = 0; k < BT_KEEP; k++)
+        demand_fit_done(&b.keep[k]);
     free(leaves);
     free(onr);
     free(b.f);

@@ -32,6 +32,7 @@ typedef struct PlanCtx {
     /* model v2: the job history (plan_hist.c) */
     DemJob *hjobs;
     DemGpus *hfleet;              /* the inventory, for re-pricing past use (hist.fleet) */
+    int64_t *hspans;              /* hist.span_end and span_start, one allocation */
     DemHist hist;
     char **hgroups;               /* hist.ngroups names */
     StrMap *hgidx;                /* group name -> index in hgroups */
