@@ -96,7 +96,8 @@ static int job_group(PlanCtx *c, int64_t (*ucache)[2], int64_t user, int64_t acc
     return (int)ucache[user][1];
 }
 
-int plan_hist_load(Store *st, Plan *p, PlanCtx *c, CpErr *err)
+int plan_hist_load(Store *st, Plan *p, PlanCtx *c, int64_t roster_t, int64_t fit_t,
+                   CpErr *err)
 {
     StorePlanUse *rows = NULL;
     StorePlanKind *kinds = NULL;
@@ -104,14 +105,30 @@ int plan_hist_load(Store *st, Plan *p, PlanCtx *c, CpErr *err)
     size_t n = 0, nk = 0, ninv = 0;
     if (!c->hgidx)
         c->hgidx = strmap_new();
-    if ((!p->cpu && store_plan_inventory(st, &inv, &ninv, err) < 0) ||
-        store_plan_use(st, p->cpu, &rows, &n, &kinds, &nk, err) < 0) {
+    if (!p->cpu && store_plan_inventory(st, &inv, &ninv, err) < 0)
+        return -1;
+    read_models(p, c, inv, ninv);
+    read_fleet(c, inv, ninv);
+    int cacheable = c->nocache ? 0
+                               : plan_cache_key(st, p, c, inv, ninv, roster_t, fit_t, c->cache_key,
+                                                sizeof c->cache_key, err);
+    if (cacheable < 0) {
+        store_plan_inventory_free(inv, ninv);
+        return -1;
+    }
+    if (cacheable && plan_cache_load(st, c->cache_key, p, c, fit_t != 0)) {
+        c->cached = 1;
+        store_plan_inventory_free(inv, ninv);
+        for (int i = 0; i < c->fit.nactive; i++)
+            plan_group_add(p, c->gidx, c->hgroups[c->fit.users[i].group]);
+        return 0;
+    }
+    c->cache_save = cacheable;
+    if (store_plan_use(st, p->cpu, &rows, &n, &kinds, &nk, err) < 0) {
         store_plan_use_free(rows, kinds, nk);
         store_plan_inventory_free(inv, ninv);
         return -1;
     }
-    read_models(p, c, inv, ninv);
-    read_fleet(c, inv, ninv);
     double *speed = xcalloc(nk + 1, sizeof *speed);
     int *guessed = xcalloc(nk + 1, sizeof *guessed);
     for (size_t k = 0; k < nk; k++)
@@ -152,7 +169,7 @@ int plan_hist_load(Store *st, Plan *p, PlanCtx *c, CpErr *err)
     free(guessed);
     store_plan_use_free(rows, kinds, nk);
     store_plan_inventory_free(inv, ninv);
-    return 0;
+    return fit_t ? plan_hist_fit(p, c) : 0;
 }
 
 /* ---- one cut ---- */

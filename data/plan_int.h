@@ -40,6 +40,11 @@ typedef struct PlanCtx {
     int nmodels;
     int64_t data_end;
     DemFit fit;                   /* at the plan's window end */
+    /* the cache (plan_cache.c) */
+    int nocache;                  /* set by the caller: neither read nor write the cache */
+    int cached;                   /* the history's results read from the cache (no job read) */
+    int cache_save;               /* computed here: save them under cache_key when done */
+    char cache_key[512];
 } PlanCtx;
 
 void plan_ctx_init(PlanCtx *c);
@@ -62,9 +67,14 @@ int plan_groups_finish(Store *st, Plan *p, PlanCtx *c, CpErr *err);
 /* Measured growth and buffer, then the projection model. */
 int plan_projection(Store *st, Plan *p, PlanCtx *c, CpErr *err);
 
-/* Model v2 (plan_hist.c): read every job once into c->hist (GPU-eq by the
- * inventory's relative speeds), the reference model and purchasable models. */
-int plan_hist_load(Store *st, Plan *p, PlanCtx *c, CpErr *err);
+/* Model v2 (plan_hist.c): the reference model and purchasable models from
+ * the inventory; then what the history gives (with fit_t, the fit at fit_t
+ * too: plan_hist_fit) from the cache (c->cached; p->bt, p->year_use, c->fit
+ * filled), else every job read once into c->hist (GPU-eq by the
+ * inventory's relative speeds; c->cache_save when it may be cached).
+ * roster_t: the time of the roster the jobs' groups were taken from. */
+int plan_hist_load(Store *st, Plan *p, PlanCtx *c, int64_t roster_t, int64_t fit_t,
+                   CpErr *err);
 /* The month boundaries of a fit at t0 and each user's roster end as at t0
  * (leaves, on_roster: c->users.n entries, caller-owned). */
 void plan_hist_cut(PlanCtx *c, int64_t t0, DemCut *cut, int64_t *leaves, int *on_roster);
@@ -78,6 +88,19 @@ int plan_hist_fit(Plan *p, PlanCtx *c);
 void plan_hist_years(Plan *p, const PlanCtx *c, const ProjGpus *gpus, int ngpus);
 /* The rolling backtest over the loaded history (cut 0: every cut). */
 int plan_hist_backtest(const Plan *p, PlanCtx *c, int64_t cut, PlanBacktest *out, CpErr *err);
+
+/* The planner's cache (plan_cache.c). The key of what the history gives
+ * (jobs, users, accounts, clusters, roster, inventory, roles, unit, roster
+ * time, fit time) into key: 1; 0 when nothing may be cached (the job
+ * blocks are not current); -1 with err. */
+int plan_cache_key(Store *st, const Plan *p, const PlanCtx *c, const StorePlanGpus *inv,
+                   size_t ninv, int64_t roster_t, int64_t fit_t, char *key, size_t n, CpErr *err);
+/* Save the history's results (p->bt; with_fit: c->fit and p->year_use)
+ * under key; a database that cannot take them is left alone. */
+void plan_cache_save(Store *st, const char *key, const Plan *p, const PlanCtx *c, int with_fit);
+/* Read them back: 1 (c->hgroups, hgidx, hist bounds, p->unflagged_speed,
+ * p->bt and, with_fit, c->fit and p->year_use set), 0 not cached. */
+int plan_cache_load(Store *st, const char *key, Plan *p, PlanCtx *c, int with_fit);
 
 /* Window and projected years from the window's end. */
 void plan_set_window_end(Plan *p, int64_t win_end);

@@ -84,7 +84,7 @@ typedef struct StorePlanNames {
     int64_t n; /* highest id + 1 */
 } StorePlanNames;
 
-/* "users" or "accounts". */
+/* "users", "accounts" or "clusters". */
 int store_plan_names(Store *st, const char *table, StorePlanNames *out, CpErr *err);
 void store_plan_names_free(StorePlanNames *nm);
 
@@ -212,5 +212,27 @@ int store_plan_param_unset(Store *st, const char *scenario, const char *key, con
 /* Undo the scenario's latest edit (its history entry goes too). *undone 0
  * when there was nothing to undo. */
 int store_plan_undo(Store *st, const char *scenario, int *undone, CpErr *err);
+
+/* ---- the planner's cache (data/plan_cache.c; store_plan_cache.c) ---- */
+
+/* The state of the jobs as the planner's cache keys it, into buf (n
+ * bytes): plan_cache_gen (bumped by triggers whenever a job block is
+ * written or removed) and the highest job id. *clean = 1 when the job
+ * blocks describe every job (none stale, none written since the last
+ * sync), else 0 (and always on a database without them): then nothing may
+ * be cached. 0, or -1 with err. */
+int store_plan_jobs_state(Store *st, char *buf, size_t n, int *clean, CpErr *err);
+
+/* The entry cached under key: *data (caller frees), *n bytes. 1 found; 0
+ * none, or the database cannot say (no cache table): a miss, never an
+ * error. */
+int store_plan_cache_get(Store *st, const char *key, unsigned char **data, size_t *n);
+
+/* Keep data under key, on a connection of its own that never waits: a
+ * database another process is writing, or one this process may not write,
+ * is left as it is (the next build tries again). Only the latest
+ * STORE_PLAN_CACHE_KEEP entries stay. */
+#define STORE_PLAN_CACHE_KEEP 8
+void store_plan_cache_put(Store *st, const char *key, const unsigned char *data, size_t n);
 
 #endif
