@@ -96,13 +96,76 @@ static int job_group(PlanCtx *c, int64_t (*ucache)[2], int64_t user, int64_t acc
     return (int)ucache[user][1];
 }
 
+/* The jobs as they stream from store_plan_use_each, into c->hjobs. */
+typedef struct HistRead {
+    Plan *p;
+    PlanCtx *c;
+    const StorePlanGpus *inv;
+    size_t ninv;
+    double *speed; /* per kind named so far */
+    int *guessed;
+    size_t nk, n, cap;
+    int64_t (*ucache)[2];
+} HistRead;
+
+static void hist_sized(void *ctx, size_t n)
+{
+    HistRead *r = ctx;
+    if (n + 1 > r->cap) {
+        r->cap = n + 1;
+        r->c->hjobs = xrealloc(r->c->hjobs, r->cap * sizeof *r->c->hjobs);
+    }
+}
+
+static void hist_kinds(HistRead *r, const StorePlanKind *kinds, size_t nkinds)
+{
+    if (nkinds <= r->nk)
+        return;
+    r->speed = xrealloc(r->speed, nkinds * sizeof *r->speed);
+    r->guessed = xrealloc(r->guessed, nkinds * sizeof *r->guessed);
+    for (size_t k = r->nk; k < nkinds; k++) {
+        r->guessed[k] = 0;
+        r->speed[k] = r->p->cpu ? 1 : kind_speed(r->inv, r->ninv, &kinds[k], &r->guessed[k]);
+    }
+    r->nk = nkinds;
+}
+
+static void hist_rows(void *ctx, const StorePlanUse *rows, size_t n, const StorePlanKind *kinds,
+                      size_t nkinds)
+{
+    HistRead *r = ctx;
+    PlanCtx *c = r->c;
+    hist_kinds(r, kinds, nkinds);
+    if (r->n + n + 1 > r->cap) {
+        r->cap = (r->n + n + 1) * 2;
+        c->hjobs = xrealloc(c->hjobs, r->cap * sizeof *c->hjobs);
+    }
+    for (size_t i = 0; i < n; i++) {
+        const StorePlanUse *u = &rows[i];
+        if (r->n == 0) {
+            c->hist.data_start = u->start;
+            c->data_end = u->end; /* the latest end of a run */
+        }
+        if (u->start < c->hist.data_start)
+            c->hist.data_start = u->start;
+        if (u->end > c->data_end)
+            c->data_end = u->end;
+        DemJob *j = &c->hjobs[r->n++];
+        j->user = (int32_t)u->user_id;
+        j->group = job_group(c, r->ucache, u->user_id, u->account_id);
+        j->elig = u->elig;
+        j->start = u->start;
+        j->end = u->end;
+        j->eq = u->gpus * r->speed[u->kind];
+        r->p->unflagged_speed += r->guessed[u->kind];
+    }
+}
+
 int plan_hist_load(Store *st, Plan *p, PlanCtx *c, int64_t roster_t, int64_t fit_t,
                    CpErr *err)
 {
-    StorePlanUse *rows = NULL;
-    StorePlanKind *kinds = NULL;
     StorePlanGpus *inv = NULL;
-    size_t n = 0, nk = 0, ninv = 0;
+    size_t ninv = 0;
     if (!c->hgidx)
         c->hgidx = strmap_new();
     if (!p->cpu && store_plan_inventory(st, &inv, &ninv, err) < 0)
@@ -124,51 +187,30 @@ int plan_hist_load(Store *st, Plan *p, PlanCtx *c, int64_t roster_t, int64_t fit
         return 0;
     }
     c->cache_save = cacheable;
-    if (store_plan_use(st, p->cpu, &rows, &n, &kinds, &nk, err) < 0) {
-        store_plan_use_free(rows, kinds, nk);
-        store_plan_inventory_free(inv, ninv);
-        return -1;
-    }
-    double *speed = xcalloc(nk + 1, sizeof *speed);
-    int *guessed = xcalloc(nk + 1, sizeof *guessed);
-    for (size_t k = 0; k < nk; k++)
-        speed[k] = p->cpu ? 1 : kind_speed(inv, ninv, &kinds[k], &guessed[k]);
-    c->hjobs = xcalloc(n + 1, sizeof *c->hjobs);
-    c->hist.data_start = n > 0 ? rows[0].start : 0;
-    c->data_end = n > 0 ? rows[0].end : INT64_MIN; /* the latest end of a run */
-    for (size_t i = 1; i < n; i++) {
-        if (rows[i].start < c->hist.data_start)
-            c->hist.data_start = rows[i].start;
-        if (rows[i].end > c->data_end)
-            c->data_end = rows[i].end;
-    }
-    int64_t (*ucache)[2] = xmalloc(((size_t)c->users.n + 1) * sizeof *ucache);
+    HistRead r = {p, c, inv, ninv, NULL, NULL, 0, 0, 0, NULL};
+    r.ucache = xmalloc(((size_t)c->users.n + 1) * sizeof *r.ucache);
     for (int64_t u = 0; u < c->users.n; u++)
-        ucache[u][0] = -2;
-    for (size_t i = 0; i < n; i++) {
-        const StorePlanUse *u = &rows[i];
-        DemJob *j = &c->hjobs[i];
-        j->user = (int32_t)u->user_id;
-        j->group = job_group(c, ucache, u->user_id, u->account_id);
-        j->elig = u->elig;
-        j->start = u->start;
-        j->end = u->end;
-        j->eq = u->gpus * speed[u->kind];
-        p->unflagged_speed += guessed[u->kind];
-    }
-    free(ucache);
+        r.ucache[u][0] = -2;
+    c->hist.data_start = 0;
+    c->data_end = INT64_MIN;
+    StorePlanUseVisit v = {hist_sized, hist_rows, &r};
+    int rc = store_plan_use_each(st, p->cpu, &v, err);
+    free(r.ucache);
+    free(r.speed);
+    free(r.guessed);
+    store_plan_inventory_free(inv, ninv);
+    if (rc < 0)
+        return -1;
+    if (!c->hjobs)
+        c->hjobs = xcalloc(1, sizeof *c->hjobs);
     c->hist.jobs = c->hjobs;
-    c->hist.njobs = n;
+    c->hist.njobs = r.n;
     c->hist.nusers = (int)c->users.n;
-    size_t ns = demand_nspans(n);
+    size_t ns = demand_nspans(r.n);
     c->hspans = xmalloc((2 * ns + 1) * sizeof *c->hspans);
     demand_spans(&c->hist, c->hspans, c->hspans + ns);
     c->hist.span_end = c->hspans;
     c->hist.span_start = c->hspans + ns;
-    free(speed);
-    free(guessed);
-    store_plan_use_free(rows, kinds, nk);
-    store_plan_inventory_free(inv, ninv);
     return fit_t ? plan_hist_fit(p, c) : 0;
 }
 

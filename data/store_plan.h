@@ -78,6 +78,20 @@ int store_plan_use(Store *st, int cpu, StorePlanUse **rows, size_t *n, StorePlan
                    size_t *nkinds, CpErr *err);
 void store_plan_use_free(StorePlanUse *rows, StorePlanKind *kinds, size_t nkinds);
 
+/* The same rows without holding them: rows is called with each block's
+ * (each range's) rows in rowid order, and the kinds named so far (a row's
+ * kind indexes them; a kind keeps its index); both borrowed for the call.
+ * sized (may be NULL), once first: how many rows the blocks hold at most
+ * (rows read from the jobs table come on top). 0, or -1 with err. */
+typedef struct StorePlanUseVisit {
+    void (*sized)(void *ctx, size_t n);
+    void (*rows)(void *ctx, const StorePlanUse *rows, size_t n, const StorePlanKind *kinds,
+                 size_t nkinds);
+    void *ctx;
+} StorePlanUseVisit;
+
+int store_plan_use_each(Store *st, int cpu, const StorePlanUseVisit *v, CpErr *err);
+
 /* Names by id: names[id], NULL for ids not in use. */
 typedef struct StorePlanNames {
     char **names;
