@@ -138,8 +138,21 @@ typedef struct DemFit {
 void demand_fit(const DemHist *h, const DemCut *c, int pools, DemFit *out);
 void demand_fit_done(DemFit *f);
 
+/* The same fit fed with the jobs instead of reading h->jobs: new (h's
+ * users, groups and fleet; not its jobs), then feed every job that may run
+ * in the cut's 24 months, in the order demand_fit would read them (a job
+ * that does not is skipped, as demand_fit skips it), then end (h's
+ * data_start), which fills out and frees d. The same figures to the bit. */
+typedef struct DemFeed DemFeed;
+DemFeed *demand_feed_new(const DemHist *h, const DemCut *c, int pools);
+void demand_feed(DemFeed *d, const DemJob *jobs, size_t n);
+void demand_feed_end(DemFeed *d, const DemHist *h, DemFit *out);
+
 /* Mean GPU-eq each group used over [from, to) (jobs' runs clipped to it),
  * into actual[ngroups]. */
 void demand_actual(const DemHist *h, int64_t from, int64_t to, double *actual);
+/* The same, fed: add the use of jobs[0..n) (in order) to actual[ngroups]. */
+void demand_actual_add(const DemJob *jobs, size_t n, int ngroups, int64_t from, int64_t to,
+                       double *actual);
 
 #endif
