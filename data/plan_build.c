@@ -33,7 +33,8 @@ void plan_ctx_done(PlanCtx *c)
         store_plan_run_free(&c->run, c->profiles, c->run.k, c->members, c->nmembers);
     free(c->usage);
     free(c->arrivals);
-    free(c->hjobs);
+    plan_hist_free(c);
+    free(c->hspeed);
     free(c->hfleet);
     free(c->hspans);
     for (int g = 0; g < c->hist.ngroups; g++)

@@ -11,6 +11,8 @@
 #include "data/plan.h"
 #include "data/store_plan.h"
 
+typedef struct PlanHistRun PlanHistRun; /* plan_hist.c */
+
 typedef struct PlanCtx {
     StorePlanNames users, accounts;
     StorePlanPerson *people;      /* ordered by user, start */
@@ -29,8 +31,12 @@ typedef struct PlanCtx {
     int64_t usage_from, usage_to; /* yyyymm */
     ProjArrival *arrivals;
     int narrivals;
-    /* model v2: the job history (plan_hist.c) */
-    DemJob *hjobs;
+    /* model v2: the job history (plan_hist.c, plan_stream.c): its bounds and
+     * spans (hist: no jobs held), what the pass over it computed (hrun) */
+    PlanHistRun *hrun;
+    double *hspeed;               /* relative speed per (cluster, GPU type) kind */
+    size_t nhspeed;
+    int hgroups_scanned;          /* hist.ngroups after the scan */
     DemGpus *hfleet;              /* the inventory, for re-pricing past use (hist.fleet) */
     int64_t *hspans;              /* hist.span_end and span_start, one allocation */
     DemHist hist;
@@ -68,21 +74,57 @@ int plan_groups_finish(Store *st, Plan *p, PlanCtx *c, CpErr *err);
 int plan_projection(Store *st, Plan *p, PlanCtx *c, CpErr *err);
 
 /* Model v2 (plan_hist.c): the reference model and purchasable models from
- * the inventory; then what the history gives (with fit_t, the fit at fit_t
- * too: plan_hist_fit) from the cache (c->cached; p->bt, p->year_use, c->fit
- * filled), else every job read once into c->hist (GPU-eq by the
- * inventory's relative speeds; c->cache_save when it may be cached).
- * roster_t: the time of the roster the jobs' groups were taken from. */
-int plan_hist_load(Store *st, Plan *p, PlanCtx *c, int64_t roster_t, int64_t fit_t,
+ * the inventory; then what the history gives: from the cache (c->cached;
+ * p->bt, p->year_use, c->fit filled), else from two passes over the jobs in
+ * one snapshot (c->cache_save when it may be cached): the rolling backtest's
+ * fits and sums (one: that cut alone, checked: 6 months of data before it,
+ * some after; 0: every cut) and, with fit_t, the fit at fit_t
+ * (plan_hist_fit) and the past years' use. roster_t: the time of the
+ * roster the jobs' groups were taken from. */
+int plan_hist_load(Store *st, Plan *p, PlanCtx *c, int64_t roster_t, int64_t fit_t, int64_t one,
                    CpErr *err);
+/* Free c->hrun. */
+void plan_hist_free(PlanCtx *c);
+/* The speed of a (cluster, GPU type): the inventory's model of that name on
+ * that cluster, else on any cluster, else the cluster's most common model
+ * (*guessed = 1), else 1. */
+double plan_kind_speed(const StorePlanGpus *inv, size_t n, const StorePlanKind *k, int *guessed);
+/* The history group of a job of (user, account), remembered per user in
+ * ucache (users.n pairs, account -2 none). */
+int plan_job_group(PlanCtx *c, int64_t (*ucache)[2], int64_t user, int64_t account);
+/* The month boundaries of a fit at t0 (nothing else of cut set). */
+void plan_hist_months(int64_t t0, DemCut *cut);
+
+/* The passes (plan_stream.c). The scan: c->hist's bounds, groups, count of
+ * jobs and spans (no job held), p->unflagged_speed, c->hspeed. 0, or -1
+ * with err. */
+int plan_hist_scan(Store *st, Plan *p, PlanCtx *c, const StorePlanGpus *inv, size_t ninv,
+                   CpErr *err);
+/* A fit at t0 (pools or not) into *out; a period's use per history group
+ * into out[hist.ngroups] (zeroed first). */
+typedef struct PlanFeedReq {
+    int64_t t0;
+    int pools;
+    DemFit *out;
+} PlanFeedReq;
+typedef struct PlanSumReq {
+    int64_t from, to;
+    double *out;
+} PlanSumReq;
+/* The second pass: every fit and sum asked for, as demand_fit and
+ * demand_actual give them over the jobs held in memory. 0, or -1 with err
+ * (the jobs changed since the scan: run again). */
+int plan_hist_pass(Store *st, Plan *p, PlanCtx *c, const PlanFeedReq *fits, int nfits,
+                   const PlanSumReq *sums, int nsums, CpErr *err);
+
 /* The month boundaries of a fit at t0 and each user's roster end as at t0
  * (leaves, on_roster: c->users.n entries, caller-owned). */
 void plan_hist_cut(PlanCtx *c, int64_t t0, DemCut *cut, int64_t *leaves, int *on_roster);
 /* Arrivals after t0 (roster people starting later) in hist group indexes;
  * caller frees. */
 ProjArrival *plan_hist_arrivals(const Plan *p, const PlanCtx *c, int64_t t0, int *n);
-/* Fit at the plan's window end with pools; groups with active members
- * added to the plan. */
+/* The groups of the fit at the plan's window end's active members added to
+ * the plan. */
 int plan_hist_fit(Plan *p, PlanCtx *c);
 /* Past calendar years' use and capacity in GPU-eq (p->year_use). */
 void plan_hist_years(Plan *p, const PlanCtx *c, const ProjGpus *gpus, int ngpus);

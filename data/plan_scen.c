@@ -113,12 +113,8 @@ int plan_backtest(Store *st, const PlanOpts *o, PlanBacktest *out, CpErr *err)
         goto out;
     plan_ctx_roster(&c, INT64_MAX - 1);
     c.nocache = o->cut != 0; /* one cut: not what the cache keeps */
-    if (plan_hist_load(st, p, &c, INT64_MAX - 1, 0, err) < 0)
+    if (plan_hist_load(st, p, &c, INT64_MAX - 1, 0, o->cut, err) < 0)
         goto out;
-    if (o->cut && (o->cut < plan_add_months(c.hist.data_start, 6) || o->cut >= c.data_end)) {
-        cp_err_set(err, "backtest date: needs 6 months of data before it and some after it");
-        goto out;
-    }
     if (c.cached) { /* the cache's, handed over */
         *out = *p->bt;
         free(p->bt);

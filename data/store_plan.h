@@ -227,6 +227,11 @@ int store_plan_param_unset(Store *st, const char *scenario, const char *key, con
  * when there was nothing to undo. */
 int store_plan_undo(Store *st, const char *scenario, int *undone, CpErr *err);
 
+/* One read transaction (a snapshot) over several reads, unless one is open
+ * already: 1 begun (end it with store_plan_read_end), 0 not. */
+int store_plan_read_begin(Store *st);
+void store_plan_read_end(Store *st);
+
 /* ---- the planner's cache (data/plan_cache.c; store_plan_cache.c) ---- */
 
 /* The state of the jobs as the planner's cache keys it, into buf (n

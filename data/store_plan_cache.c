@@ -9,6 +9,17 @@
 #include "data/store.h"
 #include "data/store_plan_int.h"
 
+int store_plan_read_begin(Store *st)
+{
+    sqlite3 *db = store_db(st);
+    return sqlite3_get_autocommit(db) && sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK;
+}
+
+void store_plan_read_end(Store *st)
+{
+    sqlite3_exec(store_db(st), "COMMIT", NULL, NULL, NULL);
+}
+
 int store_plan_jobs_state(Store *st, char *buf, size_t n, int *clean, CpErr *err)
 {
     sqlite3 *db = store_db(st);
