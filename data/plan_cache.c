@@ -309,10 +309,13 @@ int plan_cache_load(Store *st, const char *key, Plan *p, PlanCtx *c, int with_fi
         nyears = get_count(&in, get_i64(&in), sizeof *years);
         years = get_array(&in, nyears, sizeof *years);
     }
-    in.bad |= in.at != in.n || (size_t)fit.ngroups != (with_fit ? ng : 0);
+    in.bad |= in.at != in.n || (size_t)fit.ngroups != (with_fit ? ng : 0) ||
+              bt->calib.half < 0 || bt->calib.half >= DEM_NHALF ||
+              (bt->ngroups > 0 && (size_t)bt->ngroups != ng);
     for (int i = 0; i < fit.nactive && !in.bad; i++)
         in.bad |= fit.users[i].group < 0 || (size_t)fit.users[i].group >= ng ||
-                  fit.users[i].user < 0 || fit.users[i].user >= c->users.n;
+                  fit.users[i].user < 0 || fit.users[i].user >= c->users.n ||
+                  fit.users[i].first_month < 0 || fit.users[i].first_month >= DEM_HISTORY;
     free(data);
     if (in.bad) {
         for (size_t g = 0; g < ng; g++)
