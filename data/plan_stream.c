@@ -137,12 +137,6 @@ static void cons_feed(PlanCtx *c, Cons *cons, int ncons, const DemJob *jobs, siz
 
 /* ---- both passes ---- */
 
-static void pass_sized(void *ctx, size_t n)
-{
-    (void)ctx;
-    (void)n;
-}
-
 static void pass_rows(void *ctx, const StorePlanUse *rows, size_t n, const StorePlanKind *kinds,
                       size_t nkinds)
 {
@@ -192,7 +186,7 @@ static int pass_run(Store *st, Pass *r, CpErr *err)
     for (int64_t u = 0; u < r->c->users.n; u++)
         r->ucache[u][0] = -2;
     r->n = 0;
-    StorePlanUseVisit v = {pass_sized, pass_rows, r};
+    StorePlanUseVisit v = {NULL, pass_rows, r};
     int rc = store_plan_use_each(st, r->p->cpu, &v, err);
     free(r->ucache);
     free(r->buf);
