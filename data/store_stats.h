@@ -71,6 +71,7 @@ typedef struct StoreStatsMark {
     int64_t since_id; /* the highest attempt id before the import */
     int usable;       /* the cache describes the jobs up to since_id */
     int agg_usable;   /* ... and so do the aggregates */
+    int eff_usable;   /* ... and so do the efficiency aggregates (issue 20) */
 } StoreStatsMark;
 int store_stats_mark(Store *st, StoreStatsMark *m, CpErr *err);
 int store_stats_extend(Store *st, const StoreStatsMark *m, CpErr *err);
