@@ -779,8 +779,11 @@ int stats_eff_buf_add(StatsEffBuf *buf, const void *blob, size_t n)
         buf->cap[1] = (e->ntops + h.ntops) * 2;
         buf->tops = xrealloc(buf->tops, buf->cap[1] * sizeof *buf->tops);
     }
-    memcpy(buf->cells + e->ncells, p, h.ncells * sizeof *buf->cells);
-    memcpy(buf->tops + e->ntops, p + h.ncells * sizeof *buf->cells, h.ntops * sizeof *buf->tops);
+    if (h.ncells)
+        memcpy(buf->cells + e->ncells, p, h.ncells * sizeof *buf->cells);
+    if (h.ntops)
+        memcpy(buf->tops + e->ntops, p + h.ncells * sizeof *buf->cells,
+               h.ntops * sizeof *buf->tops);
     e->ncells += h.ncells;
     e->ntops += h.ntops;
     e->cells = buf->cells;

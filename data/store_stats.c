@@ -1061,6 +1061,11 @@ int store_stats_cells_cached(const StoreStatsData *d)
     return d->cells_cached;
 }
 
+int store_stats_eff_cached(const StoreStatsData *d)
+{
+    return d->eff_cached;
+}
+
 void store_stats_free(StoreStatsData *d)
 {
     if (!d)

@@ -50,6 +50,9 @@ int store_stats_cached(const StoreStatsData *d);
 /* 1 when the aggregates (STATS_NEED_CELLS) were read as stored, 0 when
  * built by a scan of the jobs (or not loaded). */
 int store_stats_cells_cached(const StoreStatsData *d);
+/* 1 when the efficiency aggregates came from the stored set (0: built by
+ * a scan of the jobs, or not asked for). */
+int store_stats_eff_cached(const StoreStatsData *d);
 
 /* Bring the cache up to date now (a scan and a write when it is stale;
  * nothing when it is current). For an import or a benchmark that wants
