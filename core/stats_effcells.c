@@ -48,6 +48,11 @@ struct StatsEffBuild {
     double *tmem;
     unsigned char *tmig;
     size_t ntypes, captypes;
+    int32_t *tcache; /* the caller's type id -> id + 1 (0: not seen) */
+    size_t ntcache;
+    /* the last key of each curve kind and of the sums, and its index */
+    AggKey lastkey[CURVE_KINDS + 1];
+    size_t lastidx[CURVE_KINDS + 1];
     /* per cluster id: its name (owned) and the memory of its GPUs */
     char **cname;
     double *cmem;
@@ -214,6 +219,8 @@ StatsEffBuild *stats_eff_build_new(const StatsGpus *inv, size_t ninv, int keep_i
     stats_agg_init(&b->conds, MONTH_HOURS);
     b->keep_idle = keep_idle;
     b->mc_from = 1;
+    for (int k = 0; k <= CURVE_KINDS; k++)
+        b->lastkey[k].period = INT32_MIN;
     return b;
 }
 
@@ -228,6 +235,7 @@ void stats_eff_build_free(StatsEffBuild *b)
     free(b->tname);
     free(b->tmem);
     free(b->tmig);
+    free(b->tcache);
     for (size_t i = 0; i < b->nclusters; i++)
         free(b->cname[i]);
     free(b->cname);
@@ -271,6 +279,34 @@ static int32_t month_of(StatsEffBuild *b, int64_t t)
     return b->mc_month;
 }
 
+/* stats_agg_get through the last key of slot (the sums and each curve
+ * kind alternate: the aggregator's own one-key memory would miss). */
+static void *get_cached(StatsEffBuild *b, Agg *g, int slot, int32_t p, int32_t x, int32_t y,
+                        int32_t z)
+{
+    AggKey *k = &b->lastkey[slot];
+    if (k->period == p && k->a == x && k->b == y && k->c == z)
+        return stats_agg_val(g, b->lastidx[slot]);
+    char *v = stats_agg_get(g, p, x, y, z);
+    *k = (AggKey){p, x, y, z};
+    b->lastidx[slot] = (size_t)(v - g->vals) / g->valsz;
+    return v;
+}
+
+/* The id of the caller's GPU type id (named name). */
+static int32_t type_of(StatsEffBuild *b, uint16_t id, const char *name)
+{
+    if (id >= b->ntcache) {
+        size_t n = (size_t)id + 16;
+        b->tcache = xrealloc(b->tcache, n * sizeof *b->tcache);
+        memset(b->tcache + b->ntcache, 0, (n - b->ntcache) * sizeof *b->tcache);
+        b->ntcache = n;
+    }
+    if (b->tcache[id] == 0)
+        b->tcache[id] = type_intern(b, name) + 1;
+    return b->tcache[id] - 1;
+}
+
 /* Add w GPUs over [a, t1) to a curve, month by month. */
 static void curve_add(StatsEffBuild *b, int kind, uint16_t cluster, int32_t type, int64_t a,
                       int64_t t1, double w)
@@ -278,7 +314,7 @@ static void curve_add(StatsEffBuild *b, int kind, uint16_t cluster, int32_t type
     while (a < t1) {
         int32_t m = month_of(b, a);
         int64_t m0 = b->mc_from, m1 = b->mc_to, e = t1 < m1 ? t1 : m1;
-        Curve *c = stats_agg_get(&b->curves, m, kind, cluster, type);
+        Curve *c = get_cached(b, &b->curves, kind, m, kind, cluster, type);
         int64_t h0 = m0 / HOUR, ha = civil_floor_div(a, HOUR) - h0,
                 hb = civil_floor_div(e, HOUR) - h0;
         if (ha == hb) {
@@ -297,7 +333,7 @@ static void curve_add(StatsEffBuild *b, int kind, uint16_t cluster, int32_t type
 static StatsEffSum *cell_of(StatsEffBuild *b, const StatsEffKey *k)
 {
     size_t before = b->cells.n;
-    StatsEffSum *x = stats_agg_get(&b->cells, k->month, k->user, k->account, k->cluster);
+    StatsEffSum *x = get_cached(b, &b->cells, CURVE_KINDS, k->month, k->user, k->account, k->cluster);
     if (b->cells.n > before)
         x->k = *k;
     return x;
@@ -370,7 +406,7 @@ static void idle_keep(StatsEffBuild *b, const StatsJob *j, int64_t id, int32_t m
 void stats_eff_build_job(StatsEffBuild *b, const StatsJob *j, int64_t id, const char *cluster,
                          const char *type, int count)
 {
-    int32_t t = type_intern(b, type);
+    int32_t t = type_of(b, j->gpu_type, type);
     cluster_learn(b, j->cluster, cluster);
     int64_t start = stats_jstart(j), sub = stats_jsub(j), end = stats_job_end(j);
     if (j->gpus > 0) {

@@ -972,6 +972,9 @@ static int load_eff(sqlite3 *db, StoreStatsData *d, char *efp, size_t efpsz, CpE
     }
     stats_eff_buf_done(&d->eff);
     d->eff_rebuilt = stats_eff_build_new(d->inventory, d->in.ninventory, 1);
+    /* a scan through the memory map would count every page of the jobs
+     * in the process's memory */
+    exec(db, "PRAGMA mmap_size=0");
     if (eff_scan(db, d, d->eff_rebuilt, err) < 0)
         return -1;
     stats_eff_buf_from(&d->eff, d->eff_rebuilt);
