@@ -460,13 +460,15 @@ int32_t stats_month_of(int64_t t);
  *
  * Two passes: every attempt (stats_eff_build_job: its sums and the
  * curves), then, once the curves are complete, each idle attempt's
- * hogging (kept from the first pass when keep_idle, up to a bound; else
+ * hogging (up to keep_idle of them kept from the first pass; beyond,
  * the caller passes them again to stats_eff_build_hog). */
 typedef struct StatsEffBuild StatsEffBuild;
 
 /* An empty set deciding GPU memory from inv[0..ninv) (borrowed: it must
  * outlive b). Free with stats_eff_build_free. */
-StatsEffBuild *stats_eff_build_new(const StatsGpus *inv, size_t ninv, int keep_idle);
+StatsEffBuild *stats_eff_build_new(const StatsGpus *inv, size_t ninv, size_t keep_idle);
+/* What the callers keep: 48 bytes an idle attempt, 48 MB. */
+#define STATS_EFF_IDLE_KEEP ((size_t)1 << 20)
 void stats_eff_build_free(StatsEffBuild *b);
 /* The GPU type names (ids 1, 2, ...) of a stored set, as
  * stats_eff_types_blob wrote them, interned first so that stored curves
@@ -480,8 +482,8 @@ void stats_eff_types_blob(const StatsEffBuild *b, CpBuf *out);
  * stats_eff_build_second_pass). */
 void stats_eff_build_job(StatsEffBuild *b, const StatsJob *j, int64_t id, const char *cluster,
                          const char *type, int count);
-/* 1 when b could not keep every idle attempt (keep_idle 0, or past its
- * bound): after finish, the caller passes every attempt again to
+/* 1 when b could not keep every idle attempt (past keep_idle): after
+ * finish, the caller passes every attempt again to
  * stats_eff_build_hog (it takes the idle ones). */
 int stats_eff_build_second_pass(const StatsEffBuild *b);
 /* A stored month of curves (stats_eff_curve_blob) added as what was

@@ -95,7 +95,7 @@ static const char *job_type(const StatsInput *in, const StatsJob *j)
 static void eff_from_jobs(const Ctx *c, StatsEffBuf *buf)
 {
     const StatsInput *in = c->in;
-    StatsEffBuild *b = stats_eff_build_new(in->inventory, in->ninventory, 1);
+    StatsEffBuild *b = stats_eff_build_new(in->inventory, in->ninventory, STATS_EFF_IDLE_KEEP);
     unsigned char *kept = xmalloc(in->njobs + 1);
     for (size_t i = 0; i < in->njobs; i++) {
         const StatsJob *j = &in->jobs[i];

@@ -35,7 +35,6 @@ typedef struct Idle {
     uint16_t cluster, pad;
 } Idle;
 
-#define IDLE_KEEP_MAX (1u << 20) /* 48 MB; beyond, the caller's second pass */
 
 struct StatsEffBuild {
     const StatsGpus *inv;
@@ -65,7 +64,8 @@ struct StatsEffBuild {
     int finished;
     Idle *idle;
     size_t nidle, capidle;
-    int keep_idle;
+    size_t keep_idle; /* how many idle attempts b may keep */
+    int dropped;      /* one was not kept: the caller's second pass, for all */
     int32_t mc_month;
     int64_t mc_from, mc_to;
 };
@@ -194,7 +194,7 @@ static int fits_mig(const StatsEffBuild *b, const StatsJob *j, int32_t type, dou
 
 /* ---- the builder ---- */
 
-StatsEffBuild *stats_eff_build_new(const StatsGpus *inv, size_t ninv, int keep_idle)
+StatsEffBuild *stats_eff_build_new(const StatsGpus *inv, size_t ninv, size_t keep_idle)
 {
     StatsEffBuild *b = xcalloc(1, sizeof *b);
     b->inv = inv;
@@ -423,12 +423,11 @@ void stats_eff_build_job(StatsEffBuild *b, const StatsJob *j, int64_t id, const 
     if (!job_idle(j))
         return;
     curve_add(b, CURVE_IDLE, j->cluster, t, start, end, j->gpus);
-    if (b->keep_idle && b->nidle < IDLE_KEEP_MAX) {
+    if (!b->dropped && b->nidle < b->keep_idle) {
         idle_keep(b, j, id, k.month, t);
         return;
     }
-    /* past the bound: the caller's second pass, for every idle attempt */
-    b->keep_idle = 0;
+    b->dropped = 1;
     free(b->idle);
     b->idle = NULL;
     b->nidle = b->capidle = 0;
@@ -436,7 +435,7 @@ void stats_eff_build_job(StatsEffBuild *b, const StatsJob *j, int64_t id, const 
 
 int stats_eff_build_second_pass(const StatsEffBuild *b)
 {
-    return !b->keep_idle;
+    return b->dropped;
 }
 
 /* ---- curves as bytes ---- */

@@ -971,7 +971,7 @@ static int load_eff(sqlite3 *db, StoreStatsData *d, char *efp, size_t efpsz, CpE
         return 0;
     }
     stats_eff_buf_done(&d->eff);
-    d->eff_rebuilt = stats_eff_build_new(d->inventory, d->in.ninventory, 1);
+    d->eff_rebuilt = stats_eff_build_new(d->inventory, d->in.ninventory, STATS_EFF_IDLE_KEEP);
     /* a scan through the memory map would count every page of the jobs
      * in the process's memory */
     exec(db, "PRAGMA mmap_size=0");
@@ -1322,7 +1322,8 @@ static int eff_begin(sqlite3 *db, const StoreStatsMark *m, StoreStatsData *names
         each_row(db, "SELECT id, name FROM clusters", name_row, &nc, "read names", err) < 0)
         return -1;
     sc->names = names;
-    sc->eff = stats_eff_build_new(names->inventory, names->in.ninventory, 1);
+    sc->eff = stats_eff_build_new(names->inventory, names->in.ninventory,
+                                  STATS_EFF_IDLE_KEEP);
     if (m->since_id == 0 ? store_eff_clear(db) < 0 : store_eff_types(db, sc->eff) < 0) {
         stats_eff_build_free(sc->eff); /* gone meanwhile: the next load rebuilds it */
         sc->eff = NULL;

@@ -242,6 +242,56 @@ static void test_hogging_across_imports(void **state)
     paths_agree(d, 1);
 }
 
+/* The set built from the attempts, keeping up to keep idle attempts (a
+ * second pass for the rest), as month blobs one after another. */
+static void build_blobs(const StatsInput *in, size_t keep, CpBuf *out)
+{
+    StatsEffBuild *b = stats_eff_build_new(in->inventory, in->ninventory, keep);
+    for (size_t i = 0; i < in->njobs; i++) {
+        const StatsJob *j = &in->jobs[i];
+        stats_eff_build_job(b, j, (int64_t)i, in->clusters.v[j->cluster],
+                            in->gpu_types.v[j->gpu_type], 1);
+    }
+    assert_int_equal(stats_eff_build_finish(b), 0);
+    assert_int_equal(stats_eff_build_second_pass(b), keep < 2);
+    for (size_t i = 0; stats_eff_build_second_pass(b) && i < in->njobs; i++)
+        stats_eff_build_hog(b, &in->jobs[i], (int64_t)i, in->gpu_types.v[in->jobs[i].gpu_type]);
+    int32_t *months;
+    size_t n = stats_eff_build_months(b, &months);
+    for (size_t i = 0; i < n; i++)
+        stats_eff_month_blob(b, months[i], out);
+    free(months);
+    stats_eff_build_free(b);
+}
+
+/* Past the bound on idle attempts kept (two here: 103 and 201), the
+ * second pass gives the same bytes. */
+static void test_second_pass(void **state)
+{
+    Db *d = *state;
+    CpErr err;
+    import_text(d->st, "inventory", inventory);
+    import_text(d->st, "sacct", file_a);
+    import_text(d->st, "sacct", file_b);
+    import_text(d->st, "sacct", file_d);
+    StoreStatsData *sd = store_stats_load(d->st, STATS_NEED_JOBS | STATS_NEED_INVENTORY, &err);
+    assert_non_null(sd);
+    CpBuf all, none, one;
+    cpbuf_init(&all);
+    cpbuf_init(&none);
+    cpbuf_init(&one);
+    build_blobs(store_stats_input(sd), STATS_EFF_IDLE_KEEP, &all);
+    build_blobs(store_stats_input(sd), 0, &none);
+    build_blobs(store_stats_input(sd), 1, &one);
+    assert_true(all.len > 0 && all.len == none.len && all.len == one.len);
+    assert_memory_equal(all.data, none.data, all.len);
+    assert_memory_equal(all.data, one.data, all.len);
+    cpbuf_done(&all);
+    cpbuf_done(&none);
+    cpbuf_done(&one);
+    store_stats_free(sd);
+}
+
 /* A database of the version before (stats_agg without the efficiency
  * rows): the first load builds them from the jobs and writes them. */
 static void test_database_before(void **state)
@@ -319,6 +369,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_hogging_across_imports, db_open, db_teardown),
+        cmocka_unit_test_setup_teardown(test_second_pass, db_open, db_teardown),
         cmocka_unit_test_setup_teardown(test_database_before, db_open, db_teardown),
         cmocka_unit_test_setup_teardown(test_inventory_change, db_open, db_teardown),
         cmocka_unit_test_setup_teardown(test_real_data, db_open, db_teardown),
