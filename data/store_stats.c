@@ -293,8 +293,7 @@ typedef struct Scan {
     int64_t *first;  /* earliest submit of those attempts */
     unsigned char *preempted;
     size_t nfirst, capfirst;
-    StatsEffBuild *eff;          /* the import's efficiency aggregates, or NULL */
-    const StoreStatsData *names; /* ... and the cluster names they learn */
+    struct EffFeed *eff; /* the efficiency aggregates the attempts go to, or NULL */
 } Scan;
 
 /* An empty scan that appends its attempts to d. */
@@ -441,12 +440,39 @@ static const char *name_of(const StoreStatsData *d, int which, size_t id)
     return d && id < d->nnames[which] ? d->names[which][id] : NULL;
 }
 
+/* Where a scan's attempts go for the efficiency aggregates: the builder,
+ * and the cluster names it learns (names' clusters, read again when an
+ * attempt names a cluster made after they were read). */
+typedef struct EffFeed {
+    StatsEffBuild *b;
+    StoreStatsData *names;
+    sqlite3 *db;
+    size_t reread; /* ids below it were looked for in the table */
+} EffFeed;
+
+static const char *eff_cluster(EffFeed *e, uint16_t id)
+{
+    if (id >= e->names->nnames[N_CLUSTERS] && id >= e->reread) {
+        NamesCtx nc = {e->names, N_CLUSTERS};
+        e->reread = (size_t)id + 1;
+        CpErr err;
+        each_row(e->db, "SELECT id, name FROM clusters", name_row, &nc, "read names", &err);
+    }
+    return name_of(e->names, N_CLUSTERS, id);
+}
+
+/* Attempt *j (of order id, its GPU type an id of sc's) into the scan's
+ * efficiency aggregates: what a feed of the import's attempts calls. */
+static void eff_put(Scan *sc, const StatsJob *j, int64_t id)
+{
+    stats_eff_build_job(sc->eff->b, j, id, eff_cluster(sc->eff, j->cluster),
+                        name_of(sc->d, N_GPU_TYPES, j->gpu_type), 1);
+}
+
 /* Attempt *j of JOB_SQL row s into the scan's efficiency aggregates. */
 static void eff_job(Scan *sc, sqlite3_stmt *s, const StatsJob *j)
 {
-    stats_eff_build_job(sc->eff, j, sqlite3_column_int64(s, 21),
-                        name_of(sc->names, N_CLUSTERS, j->cluster),
-                        name_of(sc->d, N_GPU_TYPES, j->gpu_type), 1);
+    eff_put(sc, j, sqlite3_column_int64(s, 21));
 }
 
 /* The second pass: a JOB_SQL row's hogging. */
@@ -456,7 +482,7 @@ static void eff_hog_row(sqlite3_stmt *s, void *ctx)
     StatsJob j;
     memset(&j, 0, sizeof j);
     job_fill(sc, s, &j);
-    stats_eff_build_hog(sc->eff, &j, sqlite3_column_int64(s, 21),
+    stats_eff_build_hog(sc->eff->b, &j, sqlite3_column_int64(s, 21),
                         name_of(sc->d, N_GPU_TYPES, j.gpu_type));
 }
 
@@ -940,13 +966,13 @@ static void cells_write(Store *st, const StoreStatsData *d, const char *afp)
 
 /* Every attempt into b (the curves, then each idle attempt's hogging: a
  * second pass when b could not keep them); names: the cluster names. */
-static int eff_scan(sqlite3 *db, const StoreStatsData *names, StatsEffBuild *b, CpErr *err)
+static int eff_scan(sqlite3 *db, StoreStatsData *names, StatsEffBuild *b, CpErr *err)
 {
     StoreStatsData *d = xcalloc(1, sizeof *d);
     Scan sc;
+    EffFeed e = {b, names, db, 0};
     scan_init(&sc, d);
-    sc.eff = b;
-    sc.names = names;
+    sc.eff = &e;
     int rc = each_row(db, JOB_SQL, eff_row, &sc, "read jobs", err);
     if (rc == 0 && stats_eff_build_finish(b) == 0 && stats_eff_build_second_pass(b))
         rc = each_row(db, EFF_IDLE_SQL, eff_hog_row, &sc, "read jobs", err);
@@ -1311,24 +1337,34 @@ static int extend(Store *st, const StoreStatsMark *m, StoreStatsData *d, Scan *s
     return rc == 0 ? 0 : sqlrow_err(db, err, "extend the statistics cache");
 }
 
-/* The import's efficiency aggregates, started: the inventory and cluster
- * names into names, the stored type names (or none: an empty database)
- * into sc->eff. 0, or -1 with err. */
-static int eff_begin(sqlite3 *db, const StoreStatsMark *m, StoreStatsData *names, Scan *sc,
-                     CpErr *err)
+/* The import's efficiency aggregates, started when m says the stored set
+ * describes the jobs: the inventory and cluster names into e->names (owned,
+ * with e->b: eff_end frees them), the stored type names (or none: an empty
+ * database) into e->b. 0 (e->b NULL: not kept), or -1 with err. */
+static int eff_begin(sqlite3 *db, const StoreStatsMark *m, EffFeed *e, CpErr *err)
 {
-    NamesCtx nc = {names, N_CLUSTERS};
-    if (load_refs(db, names, STATS_NEED_INVENTORY, err) < 0 ||
+    NamesCtx nc = {NULL, N_CLUSTERS};
+    memset(e, 0, sizeof *e);
+    if (!m->eff_usable)
+        return 0;
+    e->db = db;
+    e->names = nc.d = xcalloc(1, sizeof *e->names);
+    if (load_refs(db, e->names, STATS_NEED_INVENTORY, err) < 0 ||
         each_row(db, "SELECT id, name FROM clusters", name_row, &nc, "read names", err) < 0)
         return -1;
-    sc->names = names;
-    sc->eff = stats_eff_build_new(names->inventory, names->in.ninventory,
-                                  STATS_EFF_IDLE_KEEP);
-    if (m->since_id == 0 ? store_eff_clear(db) < 0 : store_eff_types(db, sc->eff) < 0) {
-        stats_eff_build_free(sc->eff); /* gone meanwhile: the next load rebuilds it */
-        sc->eff = NULL;
+    e->b = stats_eff_build_new(e->names->inventory, e->names->in.ninventory, STATS_EFF_IDLE_KEEP);
+    if (m->since_id == 0 ? store_eff_clear(db) < 0 : store_eff_types(db, e->b) < 0) {
+        stats_eff_build_free(e->b); /* gone meanwhile: the next load rebuilds it */
+        e->b = NULL;
     }
     return 0;
+}
+
+static void eff_end(EffFeed *e)
+{
+    stats_eff_build_free(e->b);
+    store_stats_free(e->names);
+    memset(e, 0, sizeof *e);
 }
 
 /* The import's new attempts (in sc->eff) merged with the stored months
@@ -1338,7 +1374,7 @@ static int eff_begin(sqlite3 *db, const StoreStatsMark *m, StoreStatsData *names
  * forgotten instead: the next load rebuilds it. */
 static int eff_finish(sqlite3 *db, const StoreStatsMark *m, Scan *sc, CpErr *err)
 {
-    StatsEffBuild *b = sc->eff;
+    StatsEffBuild *b = sc->eff->b;
     char afp[256], efp[512];
     int rc = store_eff_old_curves(db, b);
     if (rc == 0 && stats_eff_build_finish(b))
@@ -1373,14 +1409,14 @@ int store_stats_extend(Store *st, const StoreStatsMark *m, CpErr *err)
     Scan sc;
     scan_init(&sc, d);
     StatsCellsBuild *cells = m->agg_usable ? stats_cells_build_new(0) : NULL;
-    StoreStatsData *names = xcalloc(1, sizeof *names);
-    int rc = m->eff_usable ? eff_begin(db, m, names, &sc, err) : 0;
+    EffFeed ef;
+    int rc = eff_begin(db, m, &ef, err);
+    sc.eff = ef.b ? &ef : NULL;
     if (rc == 0)
         rc = extend(st, m, d, &sc, ins, &cells, err);
     if (rc == 0 && sc.eff)
         rc = eff_finish(db, m, &sc, err);
-    stats_eff_build_free(sc.eff);
-    store_stats_free(names);
+    eff_end(&ef);
     sqlite3_finalize(ins);
     stats_cells_build_free(cells);
     scan_done(&sc);
