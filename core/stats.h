@@ -125,7 +125,7 @@ typedef struct StatsJob {
 /* ---- Aggregates (issue 20): what the kinds read instead of the attempts ----
  *
  * The import keeps them (data/store_stats.c), one set a month, so that no
- * stats kind but efficiency reads the attempts: per cell (month of the
+ * stats kind reads the attempts (efficiency has its own, below): per cell (month of the
  * attempt's anchor, cluster, partition, GPU class, user, account) sums of
  * attempts, jobs, preemptions, GPU- and CPU-hours and waits; histograms of
  * waits, times to solution and runs before a preemption; and the
@@ -266,8 +266,8 @@ typedef struct StatsInput {
      * stats_window gives then is [win_from, win_to). */
     StatsCells cells;
     int has_cells;
-    /* The efficiency aggregates (has_eff): what efficiency reads when
-     * njobs is 0. */
+    /* The efficiency aggregates (has_eff): what efficiency reads (made
+     * from the jobs instead without them, or with --group). */
     StatsEff eff;
     int has_eff;
     int64_t win_from, win_to;
