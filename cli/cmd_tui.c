@@ -12,6 +12,7 @@
 #include "data/store_tui.h"
 #include "tui/app.h"
 #include "tui/term.h"
+#include "tui/view.h"
 #include "tui/usage_bg.h"
 
 typedef struct TuiOpts {
@@ -81,6 +82,22 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Each view's first display (the first frame's view included), and what
+ * its frame still showed as coming from a worker. */
+static void print_views(const TuiTimings *t)
+{
+    for (int v = 0; v < TUI_V_COUNT; v++) {
+        if (!t->view_seen[v])
+            continue;
+        unsigned p = t->view_pending[v];
+        printf("view %d %s: first display %.1f ms (CPU %.1f ms)%s%s%s%s\n", v + 1,
+               tui_view((TuiViewId)v)->name, t->view_ms[v], t->view_cpu_ms[v],
+               p ? ", still coming:" : "", p & TUI_PENDING_PLAN ? " the planner" : "",
+               p & TUI_PENDING_USAGE ? " the usage figures" : "",
+               p & TUI_PENDING_JOBS ? " the member's jobs" : "");
+    }
+}
+
 static void print_timings(const TuiOpts *o, TuiTimings *t, int frames)
 {
     printf("capplan tui: headless %dx%d, %d frames\n", o->w, o->h, frames);
@@ -92,6 +109,10 @@ static void print_timings(const TuiOpts *o, TuiTimings *t, int frames)
     if (t->usage_switched)
         printf("usage: first switch to the Usage view %.1f ms (key to frame)\n",
                t->usage_switch_ms);
+    print_views(t);
+    if (t->jobs_ms > 0)
+        printf("member detail: the member's biggest jobs %.1f ms after the key (a worker)\n",
+               t->jobs_ms);
     if (t->nframes == 0)
         return;
     double sum = 0;

@@ -551,10 +551,34 @@ static int after_paint(TuiState *s, TuiIO *io, Canvas *c, TuiTimings *t)
     return n;
 }
 
-/* The first key that brings the Usage view up: how long its frame took. */
-static void time_usage_switch(TuiTimings *t, const TuiState *s, TuiViewId was, double ms)
+unsigned tui_pending(const TuiState *s)
 {
-    if (t && !t->usage_switched && was != TUI_V_USAGE && s->view == TUI_V_USAGE) {
+    unsigned p = 0;
+    if (!s->store)
+        return 0;
+    if (s->plan_pending && (s->view == TUI_V_PROFILES || s->view == TUI_V_PROJECTION ||
+                            s->view == TUI_V_GROUP || s->view == TUI_V_SCENARIOS))
+        p |= TUI_PENDING_PLAN;
+    if (s->view == TUI_V_USAGE && s->usage_state != TUI_USAGE_READY &&
+        s->usage_state != TUI_USAGE_FAILED)
+        p |= TUI_PENDING_USAGE;
+    if (s->view == TUI_V_GROUP && s->member >= 0 && s->jobs_user != s->member)
+        p |= TUI_PENDING_JOBS;
+    return p;
+}
+
+/* The first key that brings a view up: how long its frame took (wall
+ * and CPU) and what it still waited for. */
+static void time_view_switch(TuiTimings *t, const TuiState *s, TuiViewId was, double ms,
+                             double cpu)
+{
+    if (!t || was == s->view || t->view_seen[s->view])
+        return;
+    t->view_seen[s->view] = 1;
+    t->view_ms[s->view] = ms;
+    t->view_cpu_ms[s->view] = cpu;
+    t->view_pending[s->view] = tui_pending(s);
+    if (s->view == TUI_V_USAGE) {
         t->usage_switched = 1;
         t->usage_switch_ms = ms;
     }
@@ -570,18 +594,28 @@ int tui_run(TuiState *s, TuiIO *io, int max_frames, TuiTimings *t)
     if (t) {
         t->first_frame_ms += up - t0;
         t->first_frame_cpu_ms += tui_cpu_ms();
+        t->view_seen[s->view] = 1;
+        t->view_ms[s->view] = t->first_frame_ms;
+        t->view_cpu_ms[s->view] = t->first_frame_cpu_ms;
+        t->view_pending[s->view] = tui_pending(s);
     }
     frames += after_paint(s, io, c, t);
-    plan_bg_start(s); /* the planner by a worker: keys do not wait for it */
+    /* The planner and the Usage figures by two workers, side by side from
+     * the first frame (issue 20: the Usage view's heat map must not wait
+     * for the planner); keys wait for neither. */
+    plan_bg_start(s);
+    usage_bg_start(s);
     while (!stop && !(max_frames > 0 && frames >= max_frames)) {
         if (io->sync_bg && (s->plan_bg || s->jobs_bg)) {
             unsigned w = plan_bg_wait(s);
             if (w && t)
                 t->plan_ms = ms_now() - up;
-            frames += paint_frame(s, io, c, w | jobs_bg_wait(s));
+            double j0 = ms_now();
+            unsigned j = jobs_bg_wait(s);
+            if (j && t && t->jobs_ms == 0)
+                t->jobs_ms = t->jobs_key_ms + (ms_now() - j0);
+            frames += paint_frame(s, io, c, w | j);
         }
-        if (!s->plan_pending) /* the Usage figures once the planner is in */
-            usage_bg_start(s);
         double k0;
         TuiViewId was = s->view;
         unsigned f = next_key(s, io, &stop, &k0);
@@ -596,8 +630,10 @@ int tui_run(TuiState *s, TuiIO *io, int max_frames, TuiTimings *t)
             frames++;
             if (f) /* a key's frame, not a worker's result alone */
                 time_frame(t, ms_now() - k0, tui_cpu_ms() - c0);
+            time_view_switch(t, s, was, ms_now() - k0, tui_cpu_ms() - c0);
             frames += after_paint(s, io, c, t);
-            time_usage_switch(t, s, was, ms_now() - k0);
+            if (t && s->jobs_bg && t->jobs_ms == 0)
+                t->jobs_key_ms = ms_now() - k0; /* the member's jobs: key to worker start */
         }
     }
     canvas_free(c);
