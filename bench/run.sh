@@ -81,7 +81,8 @@ else
 fi
 PYWRAP='import resource, subprocess, sys
 rc = subprocess.call(sys.argv[2:])
-open(sys.argv[1], "w").write("%d\n" % resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+r = resource.getrusage(resource.RUSAGE_CHILDREN)
+open(sys.argv[1], "w").write("%.2f %.2f %d\n" % (r.ru_utime, r.ru_stime, r.ru_maxrss))
 sys.exit(rc if rc >= 0 else 128 - rc)'
 
 FAILED=0

@@ -11,6 +11,7 @@
 #include "data/store.h"
 #include "data/store_tui.h"
 #include "tui/app.h"
+#include "tui/heat_bg.h"
 #include "tui/term.h"
 #include "tui/view.h"
 #include "tui/usage_bg.h"
@@ -90,10 +91,11 @@ static void print_views(const TuiTimings *t)
         if (!t->view_seen[v])
             continue;
         unsigned p = t->view_pending[v];
-        printf("view %d %s: first display %.1f ms (CPU %.1f ms)%s%s%s%s\n", v + 1,
+        printf("view %d %s: first display %.1f ms (CPU %.1f ms)%s%s%s%s%s\n", v + 1,
                tui_view((TuiViewId)v)->name, t->view_ms[v], t->view_cpu_ms[v],
                p ? ", still coming:" : "", p & TUI_PENDING_PLAN ? " the planner" : "",
-               p & TUI_PENDING_USAGE ? " the usage figures" : "",
+               p & TUI_PENDING_USAGE ? " the heat map" : "",
+               p & TUI_PENDING_POLICY ? " the energy panel" : "",
                p & TUI_PENDING_JOBS ? " the member's jobs" : "");
     }
 }
@@ -153,9 +155,14 @@ static int run_headless(TuiState *s, const TuiOpts *o, TuiTimings *t)
     tui_script_io(&io, &sc, keys, o->w, o->h, o->iterations > 0);
     s->ascii = o->ascii;
     int frames = tui_run(s, &io, o->iterations, t);
-    int waited = s->usage_state == TUI_USAGE_COMPUTING;
+    int waited = s->usage_state == TUI_USAGE_COMPUTING, heat_waited = s->heat_bg != NULL;
+    heat_bg_wait(s);
     usage_bg_wait(s); /* the last frame with the Usage figures, and their time */
     print_timings(o, t, frames);
+    if (s->heat_ms > 0)
+        printf("usage: heat map and requested vs used (the aggregates) in %lld ms after the "
+               "first frame%s\n",
+               (long long)s->heat_ms, heat_waited ? " (still reading when the keys ended)" : "");
     if (s->usage_state == TUI_USAGE_READY || s->usage_state == TUI_USAGE_FAILED)
         printf("usage: figures computed in the background in %lld ms%s\n",
                (long long)s->usage_ms, waited ? " (still computing when the keys ended)" : "");

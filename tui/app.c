@@ -17,6 +17,7 @@
 #include "tui/compare.h"
 #include "tui/fmt.h"
 #include "tui/help.h"
+#include "tui/heat_bg.h"
 #include "tui/jobs_bg.h"
 #include "tui/keys.h"
 #include "tui/lineedit.h"
@@ -127,6 +128,7 @@ static void free_jobs(TuiState *s)
 void tui_state_done(TuiState *s)
 {
     plan_bg_stop(s);
+    heat_bg_stop(s);
     usage_bg_stop(s);
     free(s->policy);
     for (int v = 0; v < TUI_V_COUNT; v++)
@@ -152,11 +154,13 @@ int tui_state_reload(TuiState *s, CpErr *err)
     TuiModel *m = load_model(s->store, err);
     if (!m)
         return -1;
-    usage_bg_stop(s); /* its figures are the old model's */
+    heat_bg_stop(s); /* their figures are the old model's */
+    usage_bg_stop(s);
     tui_model_free(s->model);
     s->model = m;
     s->usage_state = TUI_USAGE_NONE;
-    usage_bg_start(s); /* again, in the background */
+    heat_bg_start(s); /* again, in the background */
+    usage_bg_start(s);
     s->group = group[0] ? tui_model_group_find(m, group) : -1;
     s->member = -1;
     free_jobs(s);
@@ -475,7 +479,8 @@ static int key_wait(const TuiState *s)
     int64_t left = s->status_until ? s->status_until - tui_now_ms() : -1;
     if (s->status_until && left < 0)
         left = 0;
-    if ((s->usage_bg || s->jobs_bg || s->plan_bg) && (left < 0 || left > USAGE_BG_POLL_MS))
+    if ((s->usage_bg || s->heat_bg || s->jobs_bg || s->plan_bg) &&
+        (left < 0 || left > USAGE_BG_POLL_MS))
         left = USAGE_BG_POLL_MS;
     return (int)left;
 }
@@ -559,9 +564,11 @@ unsigned tui_pending(const TuiState *s)
     if (s->plan_pending && (s->view == TUI_V_PROFILES || s->view == TUI_V_PROJECTION ||
                             s->view == TUI_V_GROUP || s->view == TUI_V_SCENARIOS))
         p |= TUI_PENDING_PLAN;
+    if (s->view == TUI_V_USAGE && !s->model->heat_loaded)
+        p |= TUI_PENDING_USAGE;
     if (s->view == TUI_V_USAGE && s->usage_state != TUI_USAGE_READY &&
         s->usage_state != TUI_USAGE_FAILED)
-        p |= TUI_PENDING_USAGE;
+        p |= TUI_PENDING_POLICY;
     if (s->view == TUI_V_GROUP && s->member >= 0 && s->jobs_user != s->member)
         p |= TUI_PENDING_JOBS;
     return p;
@@ -600,9 +607,11 @@ int tui_run(TuiState *s, TuiIO *io, int max_frames, TuiTimings *t)
         t->view_pending[s->view] = tui_pending(s);
     }
     frames += after_paint(s, io, c, t);
-    /* The planner and the Usage figures by two workers, side by side from
-     * the first frame (issue 20: the Usage view's heat map must not wait
-     * for the planner); keys wait for neither. */
+    /* The heat map from the aggregates, the planner and the Usage figures
+     * by three workers, side by side from the first frame (issue 20: the
+     * Usage view's heat map waits neither for the planner nor for the
+     * energy replay); keys wait for none of them. */
+    heat_bg_start(s);
     plan_bg_start(s);
     usage_bg_start(s);
     while (!stop && !(max_frames > 0 && frames >= max_frames)) {
@@ -625,7 +634,7 @@ int tui_run(TuiState *s, TuiIO *io, int max_frames, TuiTimings *t)
         unsigned bg = plan_bg_poll(s); /* the workers' results, without a key */
         if (bg && t)
             t->plan_ms = ms_now() - up;
-        bg |= usage_bg_poll(s) | jobs_bg_poll(s);
+        bg |= heat_bg_poll(s) | usage_bg_poll(s) | jobs_bg_poll(s);
         if (paint_frame(s, io, c, f | bg)) {
             frames++;
             if (f) /* a key's frame, not a worker's result alone */
