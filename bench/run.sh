@@ -149,10 +149,10 @@ header() {
         what jobs rows "file MB" "time s" "CPU s" "rows/s" "peak MB" "base s" ratio
 }
 
-# record WHAT JOBS SECONDS CPU_S PEAK_MB BASELINE_S: one line of the summary's
-# input ($RES), whatever printed it.
+# record WHAT JOBS SECONDS CPU_S PEAK_MB BASELINE_S [MARK]: one line of the
+# summary's input ($RES), whatever printed it; MARK follows the time there.
 record() {
-    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "$5" "$6" >>"$RES"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "$5" "$6" "${7:-}" >>"$RES"
 }
 
 # print_row WHAT JOBS ROWS SECONDS PEAK_MB BASELINE_S [CPU_S]: a line of the
@@ -385,16 +385,20 @@ bench_size() {
     [ "${BENCH_WIDE:-1}" = 0 ] || bench_wide "$n"
 }
 
-# tui_ms WHAT N PATTERN [FIELD]: a row of the summary from the headless
-# dashboard's output ($TMP/out): the first number after PATTERN (ms),
-# and the CPU ms after it when the line has one.
+# tui_ms WHAT N PATTERN [nocpu]: a row of the summary from the headless
+# dashboard's output ($TMP/out): the first number after PATTERN (ms), the
+# CPU ms right after it when the line has one, and the mark "+" when the
+# view's frame said part of its figures were still coming from a worker.
 tui_ms() {
     _l=$(grep -m 1 -E "$3" "$TMP/out") || return 0
     _ms=$(echo "$_l" | sed -E "s/.*$3[^0-9]*([0-9.]+) ms.*/\1/")
-    _cpu=$(echo "$_l" | sed -nE 's/.*\(CPU ([0-9.]+) ms\).*/\1/p')
+    _cpu=""
+    [ "${4:-}" = nocpu ] || _cpu=$(echo "$_l" | sed -nE 's/.*\(CPU ([0-9.]+) ms\).*/\1/p')
+    _mark=""
+    case $_l in *"still coming"*) _mark=+ ;; esac
     record "$1" "$2" "$(awk -v m="$_ms" 'BEGIN { printf "%.4f", m / 1000 }')" \
         "$(awk -v m="$_cpu" 'BEGIN { if (m != "") printf "%.4f", m / 1000; else print "?" }')" \
-        - -
+        - - "$_mark"
 }
 
 # bench_tui N ROWS DB: the dashboard, headless. Start to first frame,
@@ -415,8 +419,9 @@ bench_tui() {
         tui_ms "dashboard view ${v#*:}" "$1" "^view ${v%%:*} [A-Za-z]*: first display"
     done
     tui_ms "dashboard member's jobs" "$1" "^member detail"
-    tui_ms "dashboard Usage figures" "$1" "^usage: figures"
-    tui_ms "dashboard planner" "$1" "planner"
+    tui_ms "dashboard Usage heat map" "$1" "^usage: heat map"
+    tui_ms "dashboard Usage energy panel" "$1" "^usage: figures"
+    tui_ms "dashboard planner" "$1" "planner" nocpu
     bench_row "capplan tui 400 keys" "$1" "$2" - \
         "$CAPPLAN" --db "$3" tui --iterations 400
     TUI_SAID="$TUI_SAID
@@ -449,7 +454,9 @@ loadavg() {
 summary() {
     echo "summary, every size side by side: wall time, CPU time (user + system), peak RSS and" \
         "the row's baseline (sqlite3 .import for an import, the naive query for a stats kind," \
-        "pandas + scikit-learn for profile and project); * kept from an earlier run (BENCH_KEEP):"
+        "pandas + scikit-learn for profile and project); * kept from an earlier run (BENCH_KEEP);" \
+        "+ the view's frame came while part of its figures were still coming from a worker" \
+        "(the dashboard's rows below say when they came):"
     awk -F '\t' -v sizes="$SIZES" '
     function fmt(t) {
         if (t == "" || t == "-" || t == "?") return t == "" ? "" : t
@@ -478,7 +485,7 @@ summary() {
         w = $1; kept = sub(/ \(kept\)$/, "", w)
         if (!(w in seen)) { seen[w] = 1; order[++nw] = w }
         k = w SUBSEP $2
-        t[k] = fmt($3) (kept ? "*" : ""); c[k] = fmt($4); m[k] = $5; b[k] = fmt($6)
+        t[k] = fmt($3) (kept ? "*" : "") $7; c[k] = fmt($4); m[k] = $5; b[k] = fmt($6)
     }
     END {
         printf "%-34s", "what"
