@@ -13,8 +13,8 @@
 #include "tui/app.h"
 #include "tui/heat_bg.h"
 #include "tui/term.h"
-#include "tui/view.h"
 #include "tui/usage_bg.h"
+#include "tui/view.h"
 
 typedef struct TuiOpts {
     const char *scenario;
