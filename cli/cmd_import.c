@@ -8,6 +8,7 @@
 #include "data/fields.h"
 #include "data/import.h"
 #include "data/peers.h"
+#include "data/plan.h"
 #include "data/pubs.h"
 #include "data/store.h"
 #include "data/store_policy.h"
@@ -98,8 +99,17 @@ static int import_policy(Store *st, const char *kind, const char *path, int enc,
     return 0;
 }
 
+/* Kinds whose rows enter the planner's cache key (plan_cache.c): the jobs,
+ * their names, the roster, the inventory. */
+static int is_plan_kind(const char *k)
+{
+    return strcmp(k, "sacct") == 0 || strcmp(k, "trace") == 0 || strcmp(k, "roster") == 0 ||
+           strcmp(k, "inventory") == 0 || strcmp(k, "gpu-metrics") == 0;
+}
+
+/* Import one file; *changed is set when it added or updated a row. */
 static int import_one(Store *st, const char *kind, const char *path, const ImportOpts *o,
-                      int quiet)
+                      int quiet, int *changed)
 {
     if (store_policy_kind(kind))
         return import_policy(st, kind, path, o->encoding, quiet);
@@ -120,6 +130,8 @@ static int import_one(Store *st, const char *kind, const char *path, const Impor
         rc = import_csv(st, kind, path, o, &res, &err);
     if (rc < 0)
         return cli_error("%s", err.msg);
+    if (res.added > 0 || res.updated > 0)
+        *changed = 1;
     char shown[512];
     cli_sanitize(shown, sizeof shown, strcmp(path, "-") == 0 ? "<stdin>" : path);
     if (!quiet) {
@@ -138,6 +150,16 @@ static int import_one(Store *st, const char *kind, const char *path, const Impor
         fprintf(stderr, "capplan: %s: %lld steps without their job row in reach: not counted\n",
                 shown, (long long)res.orphan_steps);
     return res.rejected > 0 ? 1 : 0;
+}
+
+/* Leave the planner's cache current for the next project, scenario, export
+ * or dashboard (once per command). It never fails the import: a database
+ * that cannot be written now (locked, read-only) or too little history to
+ * plan leaves the cache as it was, and the next build computes it. */
+static void refresh_plan(Store *st)
+{
+    CpErr err;
+    (void)plan_cache_refresh(st, &err);
 }
 
 /* What the command line says, beside the ImportOpts. */
@@ -243,9 +265,12 @@ static int exec_import(CliCtx *ctx, int argc, char **argv)
         ia.o.progress = isatty(STDERR_FILENO);
         Store *st = cli_store(ctx);
         status = st ? 0 : 1;
+        int changed = 0;
         for (int i = 0; st && i < ia.nfiles; i++)
-            if (import_one(st, kind, ia.files[i], &ia.o, ia.quiet) != 0)
+            if (import_one(st, kind, ia.files[i], &ia.o, ia.quiet, &changed) != 0)
                 status = 1;
+        if (st && changed && is_plan_kind(kind))
+            refresh_plan(st);
     }
     free(ia.files);
     tz_done(&ia.tz);

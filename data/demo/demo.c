@@ -17,6 +17,7 @@
 
 #include "data/demo/demo.h"
 #include "data/demo/demo_model.h"
+#include "data/plan.h"
 #include "data/pubs.h"
 #include "data/import.h"
 #include "data/store.h"
@@ -321,6 +322,10 @@ static int import_all(const DemoOpts *o, const DemoWorld *w, const DemoFiles *f,
         rc = store_demo_meetings(st, w, err);
     if (rc == 0)
         rc = store_demo_mark(st, err);
+    if (rc == 0) { /* the planner's cache, as after `capplan import` (never fails the demo) */
+        CpErr perr;
+        (void)plan_cache_refresh(st, &perr);
+    }
     store_close(st);
     s->rejected = rej.n;
     return rc;
