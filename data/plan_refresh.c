@@ -10,10 +10,11 @@
 int plan_cache_refresh(Store *st, CpErr *err)
 {
     char jobs[96];
-    int clean;
-    if (store_plan_jobs_state(st, jobs, sizeof jobs, &clean, err) < 0)
+    int any, clean;
+    if (store_plan_has_jobs(st, &any, err) < 0 ||
+        (any && store_plan_jobs_state(st, jobs, sizeof jobs, &clean, err) < 0))
         return -1;
-    if (!clean) /* no jobs, or blocks not synced: nothing may be cached */
+    if (!any || !clean) /* nothing to plan, or blocks not synced: nothing may be cached */
         return 0;
     PlanOpts o;
     memset(&o, 0, sizeof o);

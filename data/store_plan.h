@@ -242,6 +242,9 @@ void store_plan_read_end(Store *st);
  * be cached. 0, or -1 with err. */
 int store_plan_jobs_state(Store *st, char *buf, size_t n, int *clean, CpErr *err);
 
+/* *any = 1 when the database holds a job, else 0. 0, or -1 with err. */
+int store_plan_has_jobs(Store *st, int *any, CpErr *err);
+
 /* The entry cached under key: *data (caller frees), *n bytes. 1 found; 0
  * none, or the database cannot say (no cache table): a miss, never an
  * error. */

@@ -51,6 +51,20 @@ int store_plan_jobs_state(Store *st, char *buf, size_t n, int *clean, CpErr *err
     return 0;
 }
 
+int store_plan_has_jobs(Store *st, int *any, CpErr *err)
+{
+    sqlite3 *db = store_db(st);
+    sqlite3_stmt *s;
+    *any = 0;
+    if (sqlite3_prepare_v2(db, "SELECT EXISTS(SELECT 1 FROM jobs)", -1, &s, NULL) != SQLITE_OK)
+        return sqlrow_err(db, err, "read the jobs");
+    int rc = sqlite3_step(s);
+    if (rc == SQLITE_ROW)
+        *any = sqlite3_column_int(s, 0);
+    sqlite3_finalize(s);
+    return rc == SQLITE_ROW ? 0 : sqlrow_err(db, err, "read the jobs");
+}
+
 int store_plan_cache_get(Store *st, const char *key, unsigned char **data, size_t *n)
 {
     sqlite3 *db = store_db(st);

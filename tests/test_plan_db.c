@@ -726,6 +726,51 @@ static void test_plan_cache(void **state)
     plan_free(a);
 }
 
+/* plan_cache_refresh (what `capplan import` runs after its last file): on a
+ * database without jobs it does nothing; after an import it writes the entry
+ * and the profiles the next build reads (the build writes nothing: the
+ * entry's rowid and the count of runs stay, and a tampered entry shows it was
+ * read), with a fresh build's figures; run again it only reads. */
+static void test_plan_cache_refresh(void **state)
+{
+    Db *d = *state;
+    CpErr err;
+    char *path = tu_temp_path(".db");
+    Store *e = store_open(path, &err);
+    assert_non_null(e);
+    import_kind(e, "roster", "user,group,role,domain,start,end\nann,lab-a,phd,physics,2019-09-01,\n");
+    assert_int_equal(plan_cache_refresh(e, &err), 0);
+    assert_int_equal(store_scalar(e, "SELECT count(*) FROM plan_cache"), 0);
+    assert_int_equal(store_scalar(e, "SELECT count(*) FROM profile_runs"), 0);
+    store_close(e);
+    unlink(path);
+    free(path);
+
+    /* db_setup imported through the library: nothing planned yet */
+    assert_int_equal(store_scalar(d->st, "SELECT count(*) FROM plan_cache"), 0);
+    assert_int_equal(store_scalar(d->st, "SELECT count(*) FROM profile_runs"), 0);
+    assert_int_equal(plan_cache_refresh(d->st, &err), 0);
+    assert_int_equal(store_scalar(d->st, "SELECT count(*) FROM plan_cache"), 1);
+    assert_int_equal(store_scalar(d->st, "SELECT count(*) FROM profile_runs"), 1);
+    int64_t rowid = store_scalar(d->st, "SELECT rowid FROM plan_cache");
+    Plan *a = build(d);
+    assert_int_equal(a->reused, 1);
+    assert_int_equal(a->unflagged_speed, 16);
+    assert_int_equal(store_scalar(d->st, "SELECT rowid FROM plan_cache"), rowid);
+    assert_int_equal(store_scalar(d->st, "SELECT count(*) FROM profile_runs"), 1);
+    tamper(d, 99);
+    assert_int_equal(plan_cache_refresh(d->st, &err), 0); /* current: read only */
+    Plan *b = build(d);
+    assert_int_equal(b->unflagged_speed, 99);
+    plan_free(b);
+    assert_int_equal(store_scalar(d->st, "SELECT rowid FROM plan_cache"), rowid);
+    assert_int_equal(store_scalar(d->st, "SELECT count(*) FROM profile_runs"), 1);
+    b = build_fresh(d);
+    same_plan(a, b);
+    plan_free(b);
+    plan_free(a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -738,6 +783,7 @@ int main(void)
         cmocka_unit_test(test_year_use),
         cmocka_unit_test(test_migrate_v1_keys),
         cmocka_unit_test_setup_teardown(test_plan_cache, db_setup, db_teardown),
+        cmocka_unit_test_setup_teardown(test_plan_cache_refresh, db_setup, db_teardown),
     };
     return cmocka_run_group_tests_name("plan_db", tests, db_setup, db_teardown);
 }
