@@ -153,13 +153,18 @@ static int import_one(Store *st, const char *kind, const char *path, const Impor
 }
 
 /* Leave the planner's cache current for the next project, scenario, export
- * or dashboard (once per command). It never fails the import: a database
+ * or dashboard (once per command; a line on a terminal while it works,
+ * erased after). It never fails the import: a database
  * that cannot be written now (locked, read-only) or too little history to
  * plan leaves the cache as it was, and the next build computes it. */
-static void refresh_plan(Store *st)
+static void refresh_plan(Store *st, int progress)
 {
     CpErr err;
+    if (progress)
+        fprintf(stderr, "\r  updating the planner's cache   ");
     (void)plan_cache_refresh(st, &err);
+    if (progress)
+        fprintf(stderr, "\r%*s\r", 40, "");
 }
 
 /* What the command line says, beside the ImportOpts. */
@@ -270,7 +275,7 @@ static int exec_import(CliCtx *ctx, int argc, char **argv)
             if (import_one(st, kind, ia.files[i], &ia.o, ia.quiet, &changed) != 0)
                 status = 1;
         if (st && changed && is_plan_kind(kind))
-            refresh_plan(st);
+            refresh_plan(st, ia.o.progress);
     }
     free(ia.files);
     tz_done(&ia.tz);
