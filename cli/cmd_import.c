@@ -162,7 +162,7 @@ static void refresh_plan(Store *st, int progress)
     CpErr err;
     if (progress)
         fprintf(stderr, "\r  updating the planner's cache   ");
-    (void)plan_cache_refresh(st, &err);
+    (void)plan_cache_refresh(st, 1, &err);
     if (progress)
         fprintf(stderr, "\r%*s\r", 40, "");
 }

@@ -128,12 +128,13 @@ int plan_save(Store *st, Plan *p, const char *who, CpErr *err);
 
 /* After an import (once per command, after its last commit): build the plan
  * exactly as `capplan project` with default options does, so that the
- * planner's cache holds the entry the next build reads and the profiles are
- * saved as project saves them. Nothing is done on a database without jobs or
+ * planner's cache holds the entry the next build reads; with save_profiles,
+ * the profiles are saved as project saves them (else no run is saved: the
+ * demo's database keeps none until someone profiles). Nothing is done on a database without jobs or
  * whose job blocks are not synced; a cache already current is only read.
  * 0, or -1 with err (the import it follows has succeeded all the same).
  * data/plan_refresh.c. */
-int plan_cache_refresh(Store *st, CpErr *err);
+int plan_cache_refresh(Store *st, int save_profiles, CpErr *err);
 
 /* Index of a group by name, -1 when absent. */
 int plan_group_index(const Plan *p, const char *name);

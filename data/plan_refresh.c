@@ -7,7 +7,7 @@
 #include "data/plan.h"
 #include "data/store_plan.h"
 
-int plan_cache_refresh(Store *st, CpErr *err)
+int plan_cache_refresh(Store *st, int save_profiles, CpErr *err)
 {
     char jobs[96];
     int any, clean;
@@ -22,7 +22,7 @@ int plan_cache_refresh(Store *st, CpErr *err)
     if (!p)
         return -1;
     int rc = 0;
-    if (!p->reused && p->nusers > 0 && plan_save(st, p, plan_who(), err) < 0)
+    if (save_profiles && !p->reused && p->nusers > 0 && plan_save(st, p, plan_who(), err) < 0)
         rc = -1;
     plan_free(p);
     return rc;

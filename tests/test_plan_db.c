@@ -726,9 +726,10 @@ static void test_plan_cache(void **state)
     plan_free(a);
 }
 
-/* plan_cache_refresh (what `capplan import` runs after its last file): on a
- * database without jobs it does nothing; after an import it writes the entry
- * and the profiles the next build reads (the build writes nothing: the
+/* plan_cache_refresh (what `capplan import` runs after its last file, and
+ * the demo without saving profiles): on a database without jobs it does
+ * nothing; after an import it writes the entry and the profiles the next
+ * build reads (the build writes nothing: the
  * entry's rowid and the count of runs stay, and a tampered entry shows it was
  * read), with a fresh build's figures; run again it only reads. */
 static void test_plan_cache_refresh(void **state)
@@ -739,7 +740,7 @@ static void test_plan_cache_refresh(void **state)
     Store *e = store_open(path, &err);
     assert_non_null(e);
     import_kind(e, "roster", "user,group,role,domain,start,end\nann,lab-a,phd,physics,2019-09-01,\n");
-    assert_int_equal(plan_cache_refresh(e, &err), 0);
+    assert_int_equal(plan_cache_refresh(e, 1, &err), 0);
     assert_int_equal(store_scalar(e, "SELECT count(*) FROM plan_cache"), 0);
     assert_int_equal(store_scalar(e, "SELECT count(*) FROM profile_runs"), 0);
     store_close(e);
@@ -749,17 +750,20 @@ static void test_plan_cache_refresh(void **state)
     /* db_setup imported through the library: nothing planned yet */
     assert_int_equal(store_scalar(d->st, "SELECT count(*) FROM plan_cache"), 0);
     assert_int_equal(store_scalar(d->st, "SELECT count(*) FROM profile_runs"), 0);
-    assert_int_equal(plan_cache_refresh(d->st, &err), 0);
+    assert_int_equal(plan_cache_refresh(d->st, 0, &err), 0); /* the demo's: no run saved */
     assert_int_equal(store_scalar(d->st, "SELECT count(*) FROM plan_cache"), 1);
-    assert_int_equal(store_scalar(d->st, "SELECT count(*) FROM profile_runs"), 1);
+    assert_int_equal(store_scalar(d->st, "SELECT count(*) FROM profile_runs"), 0);
     int64_t rowid = store_scalar(d->st, "SELECT rowid FROM plan_cache");
+    assert_int_equal(plan_cache_refresh(d->st, 1, &err), 0); /* the import's: the run too */
+    assert_int_equal(store_scalar(d->st, "SELECT rowid FROM plan_cache"), rowid);
+    assert_int_equal(store_scalar(d->st, "SELECT count(*) FROM profile_runs"), 1);
     Plan *a = build(d);
     assert_int_equal(a->reused, 1);
     assert_int_equal(a->unflagged_speed, 16);
     assert_int_equal(store_scalar(d->st, "SELECT rowid FROM plan_cache"), rowid);
     assert_int_equal(store_scalar(d->st, "SELECT count(*) FROM profile_runs"), 1);
     tamper(d, 99);
-    assert_int_equal(plan_cache_refresh(d->st, &err), 0); /* current: read only */
+    assert_int_equal(plan_cache_refresh(d->st, 1, &err), 0); /* current: read only */
     Plan *b = build(d);
     assert_int_equal(b->unflagged_speed, 99);
     plan_free(b);

@@ -322,9 +322,10 @@ static int import_all(const DemoOpts *o, const DemoWorld *w, const DemoFiles *f,
         rc = store_demo_meetings(st, w, err);
     if (rc == 0)
         rc = store_demo_mark(st, err);
-    if (rc == 0) { /* the planner's cache, as after `capplan import` (never fails the demo) */
+    if (rc == 0) { /* the planner's cache, as after `capplan import` (never fails the
+                      demo); no profile run saved: the demo keeps none (issue 16) */
         CpErr perr;
-        (void)plan_cache_refresh(st, &perr);
+        (void)plan_cache_refresh(st, 0, &perr);
     }
     store_close(st);
     s->rejected = rej.n;
