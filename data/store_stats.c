@@ -290,6 +290,8 @@ typedef struct Scan {
     int64_t *first;  /* earliest submit of those attempts */
     unsigned char *preempted;
     size_t nfirst, capfirst;
+    const char *last_name; /* job_of_attempt: the last GPU type name seen, */
+    uint16_t last_type;    /* ... and its id */
 } Scan;
 
 /* An empty scan that appends its attempts to d. */
@@ -464,7 +466,12 @@ static void job_of_attempt(Scan *sc, const StoreAttempt *a, StatsJob *j)
     j->max_rss_mib = a->max_rss_mib < 0 ? -1.0f : (float)a->max_rss_mib;
     j->req_mem_mib = a->req_mem_mib < 0 ? -1.0f : (float)a->req_mem_mib;
     j->total_cpu_s = a->total_cpu_s < 0 ? -1.0f : (float)a->total_cpu_s;
-    j->gpu_type = type_id(sc, (const unsigned char *)a->gpu_type, (int)strlen(a->gpu_type));
+    if (a->gpu_type != sc->last_name) { /* the feed hands one copy of each name */
+        sc->last_name = a->gpu_type;
+        sc->last_type =
+            type_id(sc, (const unsigned char *)a->gpu_type, (int)strlen(a->gpu_type));
+    }
+    j->gpu_type = sc->last_type;
     j->state = (uint8_t)a->state;
     j->flags = (uint8_t)((a->final ? STATS_JOB_FINAL : 0) |
                          (a->gpu_mem_source >= 1 ? STATS_JOB_MEM_MEASURED : 0));
