@@ -163,6 +163,8 @@ int store_feed_end(StoreFeed *f, CpErr *err)
     while (f->n > 0)
         if (emit_oldest(f, err) < 0)
             return -1;
+    free(f->ring); /* what the import keeps is written next: less at the peak */
+    f->ring = NULL;
     for (int s = 0; s < f->nsinks; s++)
         if (f->sinks[s].done && f->sinks[s].done(f->sinks[s].ctx, err) < 0)
             return -1;
