@@ -12,6 +12,7 @@
 #include "data/sqlrow.h"
 #include "data/store.h"
 #include "data/store_feed.h"
+#include "data/store_stats_eff.h"
 #include "data/store_tui.h"
 
 _Static_assert(STATS_TIME_NONE == CP_TIME_NONE, "one 'unknown time'");
@@ -44,6 +45,9 @@ struct StoreStatsData {
     StatsCellsBuf cells;     /* the aggregates */
     StatsCellsBuild *rebuilt; /* made by a scan: to write once the read is over */
     int cells_cached;
+    StatsEffBuf eff;             /* the efficiency aggregates */
+    StatsEffBuild *eff_rebuilt;  /* made by a scan: to write once the read is over */
+    int eff_cached;
 };
 
 /* A copy of s owned by d (NULL stays NULL). */
@@ -256,7 +260,7 @@ static int load_refs(sqlite3 *db, StoreStatsData *d, unsigned needs, CpErr *err)
          "read roster", person_row, (void **)&d->people, &in->npeople, sizeof *d->people},
         {STATS_NEED_ROSTER, "SELECT name, domain FROM groups", "read groups", group_row,
          (void **)&d->groups, &in->ngroups, sizeof *d->groups},
-        {STATS_NEED_INVENTORY | STATS_NEED_JOBS,
+        {STATS_NEED_INVENTORY | STATS_NEED_JOBS | STATS_NEED_EFF,
          "SELECT cluster, gpu_model, gpus, gpu_mem_gib, from_date, to_date FROM inventory",
          "read inventory", inventory_row, (void **)&d->inventory, &in->ninventory,
          sizeof *d->inventory},
@@ -290,6 +294,7 @@ typedef struct Scan {
     int64_t *first;  /* earliest submit of those attempts */
     unsigned char *preempted;
     size_t nfirst, capfirst;
+    struct EffFeed *eff; /* the efficiency aggregates the attempts go to, or NULL */
     const char *last_name; /* job_of_attempt: the last GPU type name seen, */
     uint16_t last_type;    /* ... and its id */
 } Scan;
@@ -401,7 +406,7 @@ static void scan_earlier(Scan *sc, const StatsJob *j)
     "SELECT cluster_id, job_raw, submit, start, end_time, elapsed, timelimit, "           \
     "ncpus, coalesce(user_id, 0), coalesce(account_id, 0), "                             \
     "coalesce(partition_id, 0), gpus, gpu_util, gpu_mem_gib, gpu_mem_source, "           \
-    "max_rss_mib, req_mem_mib, total_cpu_s, gpu_type, state, final FROM jobs"
+    "max_rss_mib, req_mem_mib, total_cpu_s, gpu_type, state, final, id FROM jobs"
 
 static uint32_t col_raw32(sqlite3_stmt *s, int i)
 {
@@ -476,6 +481,70 @@ static void job_of_attempt(Scan *sc, const StoreAttempt *a, StatsJob *j)
     j->flags = (uint8_t)((a->final ? STATS_JOB_FINAL : 0) |
                          (a->gpu_mem_source >= 1 ? STATS_JOB_MEM_MEASURED : 0));
 }
+
+/* ---- the efficiency aggregates' attempts (issue 20) ---- */
+
+static const char *name_of(const StoreStatsData *d, int which, size_t id)
+{
+    return d && id < d->nnames[which] ? d->names[which][id] : NULL;
+}
+
+/* Where a scan's attempts go for the efficiency aggregates: the builder,
+ * and the cluster names it learns (names' clusters, read again when an
+ * attempt names a cluster made after they were read). */
+typedef struct EffFeed {
+    StatsEffBuild *b;
+    StoreStatsData *names;
+    sqlite3 *db;
+    size_t reread; /* ids below it were looked for in the table */
+} EffFeed;
+
+static const char *eff_cluster(EffFeed *e, uint16_t id)
+{
+    if (id >= e->names->nnames[N_CLUSTERS] && id >= e->reread) {
+        NamesCtx nc = {e->names, N_CLUSTERS};
+        e->reread = (size_t)id + 1;
+        CpErr err;
+        each_row(e->db, "SELECT id, name FROM clusters", name_row, &nc, "read names", &err);
+    }
+    return name_of(e->names, N_CLUSTERS, id);
+}
+
+/* Attempt *j (of order id, its GPU type an id of sc's) into the scan's
+ * efficiency aggregates: what a feed of the import's attempts calls. */
+static void eff_put(Scan *sc, const StatsJob *j, int64_t id)
+{
+    stats_eff_build_job(sc->eff->b, j, id, eff_cluster(sc->eff, j->cluster),
+                        name_of(sc->d, N_GPU_TYPES, j->gpu_type), 1);
+}
+
+/* Attempt *j of JOB_SQL row s into the scan's efficiency aggregates. */
+static void eff_job(Scan *sc, sqlite3_stmt *s, const StatsJob *j)
+{
+    eff_put(sc, j, sqlite3_column_int64(s, 21));
+}
+
+/* The second pass: a JOB_SQL row's hogging. */
+static void eff_hog_row(sqlite3_stmt *s, void *ctx)
+{
+    Scan *sc = ctx;
+    StatsJob j;
+    memset(&j, 0, sizeof j);
+    job_fill(sc, s, &j);
+    stats_eff_build_hog(sc->eff->b, &j, sqlite3_column_int64(s, 21),
+                        name_of(sc->d, N_GPU_TYPES, j.gpu_type));
+}
+
+static void eff_row(sqlite3_stmt *s, void *ctx)
+{
+    Scan *sc = ctx;
+    StatsJob j;
+    memset(&j, 0, sizeof j);
+    job_fill(sc, s, &j);
+    eff_job(sc, s, &j);
+}
+
+#define EFF_IDLE_SQL JOB_SQL " WHERE gpus > 0 AND gpu_util < 10"
 
 static void job_row(sqlite3_stmt *s, void *ctx)
 {
@@ -933,7 +1002,8 @@ static void cells_write(Store *st, const StoreStatsData *d, const char *afp)
     store_wait(st, 0);
     if (exec(db, "BEGIN IMMEDIATE") == 0) {
         if (agg_fingerprint(db, now, sizeof now, NULL) == 0 && strcmp(now, afp) == 0 &&
-            exec(db, "DELETE FROM stats_agg") == 0 && agg_write(db, d->rebuilt, afp) == 0 &&
+            exec(db, "DELETE FROM stats_agg WHERE month >= 0") == 0 &&
+            agg_write(db, d->rebuilt, afp) == 0 &&
             exec(db, "COMMIT") == 0) {
             store_wait(st, 1);
             return;
@@ -943,12 +1013,75 @@ static void cells_write(Store *st, const StoreStatsData *d, const char *afp)
     store_wait(st, 1); /* store_open's */
 }
 
+/* Every attempt into b (the curves, then each idle attempt's hogging: a
+ * second pass when b could not keep them); names: the cluster names. */
+static int eff_scan(sqlite3 *db, StoreStatsData *names, StatsEffBuild *b, CpErr *err)
+{
+    StoreStatsData *d = xcalloc(1, sizeof *d);
+    Scan sc;
+    EffFeed e = {b, names, db, 0};
+    scan_init(&sc, d);
+    sc.eff = &e;
+    int rc = each_row(db, JOB_SQL, eff_row, &sc, "read jobs", err);
+    if (rc == 0 && stats_eff_build_finish(b) == 0 && stats_eff_build_second_pass(b))
+        rc = each_row(db, EFF_IDLE_SQL, eff_hog_row, &sc, "read jobs", err);
+    scan_done(&sc);
+    store_stats_free(d);
+    return rc;
+}
+
+/* The efficiency aggregates: stored when current, else built (efp left
+ * set for the caller to write them). */
+static int load_eff(sqlite3 *db, StoreStatsData *d, char *efp, size_t efpsz, CpErr *err)
+{
+    char afp[256];
+    if (agg_fingerprint(db, afp, sizeof afp, err) < 0)
+        return -1;
+    if (store_eff_fingerprint(db, afp, efp, efpsz) < 0)
+        return sqlrow_err(db, err, "read the inventory");
+    d->in.has_eff = 1;
+    if (store_eff_current(db, efp) && store_eff_read(db, &d->eff) == 0) {
+        d->eff_cached = 1;
+        efp[0] = '\0';
+        return 0;
+    }
+    stats_eff_buf_done(&d->eff);
+    d->eff_rebuilt = stats_eff_build_new(d->inventory, d->in.ninventory, STATS_EFF_IDLE_KEEP);
+    /* a scan through the memory map would count every page of the jobs
+     * in the process's memory */
+    exec(db, "PRAGMA mmap_size=0");
+    if (eff_scan(db, d, d->eff_rebuilt, err) < 0)
+        return -1;
+    stats_eff_buf_from(&d->eff, d->eff_rebuilt);
+    return 0;
+}
+
+/* Write the efficiency aggregates a load built, when the write lock is
+ * free at once and the jobs and inventory are still those efp describes.
+ * Best effort. */
+static void eff_write(Store *st, const StoreStatsData *d, const char *efp)
+{
+    sqlite3 *db = store_db(st);
+    char afp[256], now[512];
+    store_wait(st, 0);
+    if (exec(db, "BEGIN IMMEDIATE") == 0) {
+        if (agg_fingerprint(db, afp, sizeof afp, NULL) == 0 &&
+            store_eff_fingerprint(db, afp, now, sizeof now) == 0 && strcmp(now, efp) == 0 &&
+            store_eff_clear(db) == 0 && store_eff_write(db, d->eff_rebuilt, efp) == 0 &&
+            exec(db, "COMMIT") == 0) {
+            store_wait(st, 1);
+            return;
+        }
+        exec(db, "ROLLBACK");
+    }
+    store_wait(st, 1); /* store_open's */
+}
 
 StoreStatsData *store_stats_load(Store *st, unsigned needs, CpErr *err)
 {
     sqlite3 *db = store_db(st);
     StoreStatsData *d = xcalloc(1, sizeof *d);
-    char fp[160] = "", afp[256] = "";
+    char fp[160] = "", afp[256] = "", efp[512] = "";
     int own = sqlite3_get_autocommit(db);
     /* Read the cache's BLOBs through a memory map (one copy less), then
      * back to store_open's setting (none). */
@@ -960,7 +1093,8 @@ StoreStatsData *store_stats_load(Store *st, unsigned needs, CpErr *err)
     if (load_names(db, d, err) < 0 || load_refs(db, d, needs, err) < 0 ||
         ((needs & (STATS_NEED_JOBS | STATS_NEED_USAGE)) &&
          load_cached(db, d, needs, fp, sizeof fp, err) < 0) ||
-        ((needs & STATS_NEED_CELLS) && load_cells(db, d, afp, sizeof afp, err) < 0)) {
+        ((needs & STATS_NEED_CELLS) && load_cells(db, d, afp, sizeof afp, err) < 0) ||
+        ((needs & STATS_NEED_EFF) && load_eff(db, d, efp, sizeof efp, err) < 0)) {
         if (own)
             exec(db, "ROLLBACK");
         goto fail;
@@ -971,6 +1105,7 @@ StoreStatsData *store_stats_load(Store *st, unsigned needs, CpErr *err)
     d->in.jobs = d->jobs;
     d->in.usage = d->usage;
     d->in.cells = d->cells.c;
+    d->in.eff = d->eff.e;
     names_publish(d);
     if (own && fp[0])
         cache_write(st, d, fp);
@@ -978,6 +1113,10 @@ StoreStatsData *store_stats_load(Store *st, unsigned needs, CpErr *err)
         cells_write(st, d, afp);
     stats_cells_build_free(d->rebuilt);
     d->rebuilt = NULL;
+    if (own && efp[0] && d->eff_rebuilt)
+        eff_write(st, d, efp);
+    stats_eff_build_free(d->eff_rebuilt);
+    d->eff_rebuilt = NULL;
     return d;
 fail:
     exec(db, "PRAGMA mmap_size=0");
@@ -998,6 +1137,11 @@ int store_stats_cached(const StoreStatsData *d)
 int store_stats_cells_cached(const StoreStatsData *d)
 {
     return d->cells_cached;
+}
+
+int store_stats_eff_cached(const StoreStatsData *d)
+{
+    return d->eff_cached;
 }
 
 void store_stats_free(StoreStatsData *d)
@@ -1021,12 +1165,15 @@ void store_stats_free(StoreStatsData *d)
     free(d->jobs);
     stats_cells_buf_done(&d->cells);
     stats_cells_build_free(d->rebuilt);
+    stats_eff_buf_done(&d->eff);
+    stats_eff_build_free(d->eff_rebuilt);
     free(d);
 }
 
 int store_stats_refresh(Store *st, CpErr *err)
 {
-    StoreStatsData *d = store_stats_load(st, STATS_NEED_JOBS | STATS_NEED_CELLS, err);
+    StoreStatsData *d =
+        store_stats_load(st, STATS_NEED_JOBS | STATS_NEED_CELLS | STATS_NEED_EFF, err);
     int rc = d ? 0 : -1;
     store_stats_free(d);
     return rc;
@@ -1075,6 +1222,10 @@ int store_stats_mark(Store *st, StoreStatsMark *m, CpErr *err)
     size_t njobs, nusage;
     m->usable = m->since_id == 0 || cache_header(db, d, m->fp, &njobs, &nusage);
     m->agg_usable = m->since_id == 0 || agg_current(db, m->afp);
+    char efp[512];
+    if (store_eff_fingerprint(db, m->afp, efp, sizeof efp) < 0)
+        return sqlrow_err(db, err, "read the inventory");
+    m->eff_usable = m->since_id == 0 || store_eff_current(db, efp);
     store_stats_free(d);
     store_watch_old(st, m->since_id);
     return feed_start(st, m, err);
@@ -1125,6 +1276,8 @@ static int append_jobs(sqlite3 *db, Scan *sc, int64_t since, int64_t part, sqlit
                 scan_earlier(sc, &buf[k]);
             if (*cells)
                 stats_cells_build_job(*cells, &buf[k]);
+            if (sc->eff)
+                eff_job(sc, s, &buf[k]);
             k++;
         }
         if (k == EXTEND_CHUNK || (rc != SQLITE_ROW && k > 0)) {
@@ -1180,7 +1333,7 @@ static int extend_cells(sqlite3 *db, StatsCellsBuild *cells, int final, CpErr *e
     free(months);
     sqlite3_finalize(sel);
     if (rc < 0) /* a month that does not parse */
-        return exec(db, "DELETE FROM stats_agg") < 0
+        return exec(db, "DELETE FROM stats_agg WHERE month >= 0") < 0
                    ? sqlrow_err(db, err, "extend the statistics' aggregates")
                    : 1;
     return agg_write(db, cells, final ? afp : NULL) < 0
@@ -1207,7 +1360,7 @@ static int extend(Store *st, const StoreStatsMark *m, StoreStatsData *d, Scan *s
     }
     if (*cells && m->since_id == 0 && exec(db, "DELETE FROM stats_agg") < 0)
         return sqlrow_err(db, err, "extend the statistics' aggregates");
-    if (!ins && !*cells)
+    if (!ins && !*cells && !sc->eff)
         return 0;
     for (size_t i = 1; i < d->nnames[N_GPU_TYPES]; i++)
         strmap_put(sc->types, d->names[N_GPU_TYPES][i], strlen(d->names[N_GPU_TYPES][i]),
@@ -1233,6 +1386,61 @@ static int extend(Store *st, const StoreStatsMark *m, StoreStatsData *d, Scan *s
     int rc = put_part(ins, 0, fp, h.data, h.len);
     cpbuf_done(&h);
     return rc == 0 ? 0 : sqlrow_err(db, err, "extend the statistics cache");
+}
+
+/* The import's efficiency aggregates, started when m says the stored set
+ * describes the jobs: the inventory and cluster names into e->names (owned,
+ * with e->b: eff_end frees them), the stored type names (or none: an empty
+ * database) into e->b. 0 (e->b NULL: not kept), or -1 with err. */
+static int eff_begin(sqlite3 *db, const StoreStatsMark *m, EffFeed *e, CpErr *err)
+{
+    NamesCtx nc = {NULL, N_CLUSTERS};
+    memset(e, 0, sizeof *e);
+    if (!m->eff_usable)
+        return 0;
+    e->db = db;
+    e->names = nc.d = xcalloc(1, sizeof *e->names);
+    if (load_refs(db, e->names, STATS_NEED_INVENTORY, err) < 0 ||
+        each_row(db, "SELECT id, name FROM clusters", name_row, &nc, "read names", err) < 0)
+        return -1;
+    e->b = stats_eff_build_new(e->names->inventory, e->names->in.ninventory, STATS_EFF_IDLE_KEEP);
+    if (m->since_id == 0 ? store_eff_clear(db) < 0 : store_eff_types(db, e->b) < 0) {
+        stats_eff_build_free(e->b); /* gone meanwhile: the next load rebuilds it */
+        e->b = NULL;
+    }
+    return 0;
+}
+
+static void eff_end(EffFeed *e)
+{
+    stats_eff_build_free(e->b);
+    store_stats_free(e->names);
+    memset(e, 0, sizeof *e);
+}
+
+/* The import's new attempts (in sc->eff) merged with the stored months
+ * and written, with the fingerprint of the jobs as the import leaves
+ * them; when an hour's hogging condition changed under stored idle
+ * attempts (or a stored month does not parse), the stored set is
+ * forgotten instead: the next load rebuilds it. */
+static int eff_finish(sqlite3 *db, const StoreStatsMark *m, Scan *sc, CpErr *err)
+{
+    StatsEffBuild *b = sc->eff->b;
+    char afp[256], efp[512];
+    int rc = store_eff_old_curves(db, b);
+    if (rc == 0 && stats_eff_build_finish(b))
+        rc = 1;
+    if (rc == 0 && stats_eff_build_second_pass(b) &&
+        each_since(db, EFF_IDLE_SQL " AND id > ?1", m->since_id, eff_hog_row, sc, err) < 0)
+        return -1;
+    if (rc == 0)
+        rc = store_eff_old_months(db, b);
+    if (rc == 1)
+        return store_eff_drop(db) < 0 ? sqlrow_err(db, err, "extend the efficiency aggregates") : 0;
+    if (rc < 0 || agg_fingerprint(db, afp, sizeof afp, err) < 0 ||
+        store_eff_fingerprint(db, afp, efp, sizeof efp) < 0 || store_eff_write(db, b, efp) < 0)
+        return sqlrow_err(db, err, "extend the efficiency aggregates");
+    return 0;
 }
 
 /* ---- the extension fed by the import's own records (store_feed_add) ----
@@ -1264,6 +1472,7 @@ struct StoreStatsFeed {
     int merged;             /* the aggregates' months were merged into the stored ones */
     int done;               /* every attempt was handed on */
     int used;               /* store_stats_extend extended from it */
+    EffFeed eff;            /* the efficiency aggregates (eff.b NULL: not kept) */
 };
 
 /* The filled part written and merged as append_jobs does. */
@@ -1292,6 +1501,8 @@ static int feed_put(void *ctx, const StoreAttempt *a, CpErr *err)
         scan_earlier(&f->sc, j);
     if (f->cells)
         stats_cells_build_job(f->cells, j);
+    if (f->sc.eff)
+        eff_put(&f->sc, j, a->id);
     return f->k == EXTEND_CHUNK ? feed_chunk(f, err) : 0;
 }
 
@@ -1307,10 +1518,6 @@ static int feed_done(void *ctx, CpErr *err)
     StoreStatsFeed *f = ctx;
     (void)err;
     f->done = 1;
-    /* every attempt is linked: the jobs' earlier attempts are not needed
-     * for the rest (at 10M jobs, 757k of them) */
-    scan_done(&f->sc);
-    scan_init(&f->sc, f->d);
     return 0;
 }
 
@@ -1320,6 +1527,7 @@ static void feed_free(StoreStatsFeed *f)
         return;
     sqlite3_finalize(f->ins);
     stats_cells_build_free(f->cells);
+    eff_end(&f->eff);
     scan_done(&f->sc);
     store_stats_free(f->d);
     free(f->buf);
@@ -1357,6 +1565,9 @@ static int feed_init(StoreStatsFeed *f, Store *st, const StoreStatsMark *m, CpEr
         strmap_put(f->sc.types, f->d->names[N_GPU_TYPES][i], strlen(f->d->names[N_GPU_TYPES][i]),
                    (int64_t)i);
     snprintf(f->fp, sizeof f->fp, "%s", m->fp);
+    if (eff_begin(db, m, &f->eff, err) < 0)
+        return -1;
+    f->sc.eff = f->eff.b ? &f->eff : NULL;
     return 0;
 }
 
@@ -1364,7 +1575,7 @@ static int feed_init(StoreStatsFeed *f, Store *st, const StoreStatsMark *m, CpEr
  * (store_feed_begin) and the cache or the aggregates can be extended. */
 static int feed_start(Store *st, StoreStatsMark *m, CpErr *err)
 {
-    if (!m->usable && !m->agg_usable)
+    if (!m->usable && !m->agg_usable && !m->eff_usable)
         return 0;
     StoreStatsFeed *f = xcalloc(1, sizeof *f);
     f->db = store_db(st);
@@ -1376,7 +1587,7 @@ static int feed_start(Store *st, StoreStatsMark *m, CpErr *err)
         return -1;
     }
     StoreFeedSink sink = {feed_put, feed_changed, feed_done, f};
-    if ((!f->ins && !f->cells) || !store_feed_add(st, &sink)) {
+    if ((!f->ins && !f->cells && !f->sc.eff) || !store_feed_add(st, &sink)) {
         feed_free(f);
         return 0;
     }
@@ -1396,24 +1607,27 @@ void store_stats_mark_done(StoreStatsMark *m)
 }
 
 /* The end of the fed extension: the last part, the aggregates' months
- * merged, the usage rows and the header (extend's tail). */
-static int extend_fed(StoreStatsFeed *f, CpErr *err)
+ * merged, the usage rows and the header (extend's tail), the efficiency
+ * aggregates (as after extend). */
+static int extend_fed(StoreStatsFeed *f, const StoreStatsMark *m, CpErr *err)
 {
     char fp[160];
     if ((f->k > 0 && feed_chunk(f, err) < 0) || fingerprint(f->db, fp, sizeof fp, err) < 0 ||
         (f->cells && extend_cells(f->db, f->cells, 1, err) < 0))
         return -1;
-    if (!f->ins)
-        return 0;
-    if (write_usage(f->db, f->d, f->ins, fp, err) < 0)
-        return -1;
-    f->d->in.njobs = f->old_jobs + f->added;
-    CpBuf h;
-    cpbuf_init(&h);
-    header_blob(f->d, &h);
-    int rc = put_part(f->ins, 0, fp, h.data, h.len);
-    cpbuf_done(&h);
-    return rc == 0 ? 0 : sqlrow_err(f->db, err, "extend the statistics cache");
+    if (f->ins) {
+        if (write_usage(f->db, f->d, f->ins, fp, err) < 0)
+            return -1;
+        f->d->in.njobs = f->old_jobs + f->added;
+        CpBuf h;
+        cpbuf_init(&h);
+        header_blob(f->d, &h);
+        int rc = put_part(f->ins, 0, fp, h.data, h.len);
+        cpbuf_done(&h);
+        if (rc < 0)
+            return sqlrow_err(f->db, err, "extend the statistics cache");
+    }
+    return f->sc.eff ? eff_finish(f->db, m, &f->sc, err) : 0;
 }
 
 /* The parts the feed wrote, dropped. */
@@ -1436,19 +1650,19 @@ int store_stats_extend(Store *st, const StoreStatsMark *m, CpErr *err)
 {
     StoreStatsFeed *f = m->feed;
     int usable = m->usable, agg_usable = m->agg_usable;
-    if ((!usable && !agg_usable) || store_touched_old(st))
+    if ((!usable && !agg_usable && !m->eff_usable) || store_touched_old(st))
         return f ? feed_drop(f, err) : 0;
     if (store_flush(st, err) < 0) /* usage_month as the commit will leave it */
         return -1;
     if (f && f->done && !f->spoiled) {
         f->used = 1;
-        return extend_fed(f, err);
+        return extend_fed(f, m, err);
     }
     if (f) { /* read the attempts back */
         if (feed_drop(f, err) < 0)
             return -1;
         agg_usable = agg_usable && !f->merged;
-        if (!usable && !agg_usable)
+        if (!usable && !agg_usable && !m->eff_usable)
             return 0;
     }
     sqlite3 *db = store_db(st);
@@ -1462,7 +1676,14 @@ int store_stats_extend(Store *st, const StoreStatsMark *m, CpErr *err)
     Scan sc;
     scan_init(&sc, d);
     StatsCellsBuild *cells = agg_usable ? stats_cells_build_new(0) : NULL;
-    int rc = extend(st, m, d, &sc, ins, &cells, err);
+    EffFeed ef;
+    int rc = eff_begin(db, m, &ef, err);
+    sc.eff = ef.b ? &ef : NULL;
+    if (rc == 0)
+        rc = extend(st, m, d, &sc, ins, &cells, err);
+    if (rc == 0 && sc.eff)
+        rc = eff_finish(db, m, &sc, err);
+    eff_end(&ef);
     sqlite3_finalize(ins);
     stats_cells_build_free(cells);
     scan_done(&sc);

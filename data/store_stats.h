@@ -50,6 +50,9 @@ int store_stats_cached(const StoreStatsData *d);
 /* 1 when the aggregates (STATS_NEED_CELLS) were read as stored, 0 when
  * built by a scan of the jobs (or not loaded). */
 int store_stats_cells_cached(const StoreStatsData *d);
+/* 1 when the efficiency aggregates came from the stored set (0: built by
+ * a scan of the jobs, or not asked for). */
+int store_stats_eff_cached(const StoreStatsData *d);
 
 /* Bring the cache up to date now (a scan and a write when it is stale;
  * nothing when it is current). For an import or a benchmark that wants
@@ -61,24 +64,25 @@ int store_stats_refresh(Store *st, CpErr *err);
  * written (after store_feed_begin, data/store.h), notes the state of the
  * jobs and whether each describes it, and asks the store to hand it every
  * attempt the import writes (data/store_feed.h): each goes to the cache's
- * new parts and the aggregates as it is written, in id order (memory does
- * not grow with the jobs). store_stats_extend, after store_feed_finish and
- * before the commit, writes the last part, the usage rows and the header
- * and merges the aggregates into the stored months, so that the first
- * `capplan stats` after an import reads them. When an attempt changed
- * after it was handed on (a requeue further back than the feed's window,
- * GPU metrics linked to the import's jobs), it reads the import's new
- * attempts back instead, as without a feed. When the import rewrote or
- * added to jobs they already held, or one was stale, it leaves that one
- * (the next load rebuilds it). 0, or -1 with err on a database error.
- * store_stats_mark_done frees what the mark holds, after the commit or
- * the rollback. */
+ * new parts and the aggregates (the efficiency ones too) as it is
+ * written, in id order (memory does not grow with the jobs).
+ * store_stats_extend, after store_feed_finish and before the commit,
+ * writes the last part, the usage rows and the header and merges the
+ * aggregates into the stored months, so that the first `capplan stats`
+ * after an import reads them. When an attempt changed after it was handed
+ * on (a requeue further back than the feed's window, GPU metrics linked to
+ * the import's jobs), it reads the import's new attempts back instead, as
+ * without a feed. When the import rewrote or added to jobs they already
+ * held, or one was stale, it leaves that one (the next load rebuilds it).
+ * 0, or -1 with err on a database error. store_stats_mark_done frees what
+ * the mark holds, after the commit or the rollback. */
 typedef struct StoreStatsFeed StoreStatsFeed;
 typedef struct StoreStatsMark {
     char fp[160], afp[256];
     int64_t since_id;     /* the highest attempt id before the import */
     int usable;           /* the cache describes the jobs up to since_id */
     int agg_usable;       /* ... and so do the aggregates */
+    int eff_usable;       /* ... and so do the efficiency aggregates (issue 20) */
     StoreStatsFeed *feed; /* the attempts as written; NULL: read them back */
 } StoreStatsMark;
 int store_stats_mark(Store *st, StoreStatsMark *m, CpErr *err);
