@@ -117,11 +117,18 @@ static void gather_backtest(Report *r, Store *st)
     r->bt = b;
 }
 
+/* 1 when the export reads stats run i (tables only: when a table does). */
+static int run_wanted(const Report *r, int i)
+{
+    return !r->o.tables_only || rpt_csv_reads_run(i);
+}
+
 static int gather_stats(Report *r, Store *st, CpErr *err)
 {
     unsigned needs = 0;
     for (int i = 0; i < RS_COUNT; i++)
-        needs |= stats_kind_needs(runs[i].kind);
+        if (run_wanted(r, i))
+            needs |= stats_kind_needs(runs[i].kind);
     StoreStatsData *d = store_stats_load(st, needs, err);
     if (!d)
         return -1;
@@ -129,7 +136,7 @@ static int gather_stats(Report *r, Store *st, CpErr *err)
     r->stats_needs = needs;
     for (int i = 0; i < RS_COUNT; i++) {
         StatsOpts so = {runs[i].kind, runs[i].by, NULL, NULL};
-        if (stats_run(store_stats_input(d), &so, &r->stats[i], err) < 0)
+        if (run_wanted(r, i) && stats_run(store_stats_input(d), &so, &r->stats[i], err) < 0)
             return -1;
     }
     return 0;
@@ -176,7 +183,8 @@ Report *report_new(Store *st, const ReportOpts *o, CpErr *err)
                      : peers_load(st, &r->peers, &r->npeers, err) < 0)
         goto fail;
     gather_backtest(r, st);
-    if (rpt_policy_gather(r, st, err) < 0 || rpt_research_gather(r, st, err) < 0)
+    if (!o->tables_only &&
+        (rpt_policy_gather(r, st, err) < 0 || rpt_research_gather(r, st, err) < 0))
         goto fail;
     return r;
 fail:

@@ -143,6 +143,9 @@ int rpt_policy_gather(Report *r, Store *st, CpErr *err);
 void rpt_policy_free(Report *r);
 int rpt_energy(const Report *r, FILE *out, CpErr *err);
 int rpt_allocation(const Report *r, FILE *out, CpErr *err);
+/* 1 when a CSV table (and so the workbook) reads stats run run (RS_*). */
+int rpt_csv_reads_run(int run);
+
 /* The CSV table i (0, 1, ... in report_csv_files' order) as text into a
  * new buffer (*text, *len; caller frees); *totals (when not NULL) the
  * columns a workbook totals, NULL-terminated (static). Returns the file's
