@@ -129,6 +129,10 @@ int policy_fairshare(const PolicyInput *in, const StatsOpts *o, StatsReport *out
  * copied), then finish into out (the builder freed). */
 typedef struct PolicyCellsBuild PolicyCellsBuild;
 PolicyCellsBuild *policy_cells_build_new(const PolicyInput *in);
+/* A builder that goes on from c (taken: c is left empty), made for the
+ * same roster; NULL (c freed) when c's names do not follow from in's
+ * roster as a build would intern them. */
+PolicyCellsBuild *policy_cells_build_from(const PolicyInput *in, PolicyCells *c);
 void policy_cells_build_add(PolicyCellsBuild *b, const StatsJob *jobs, size_t n,
                             const StatsNames *types);
 void policy_cells_build_finish(PolicyCellsBuild *b, PolicyCells *out);

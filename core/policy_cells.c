@@ -18,6 +18,7 @@ typedef struct CellKey {
 
 struct PolicyCellsBuild {
     const PolicyInput *pi;
+    PolicyCells seed; /* policy_cells_build_from's: its names are borrowed */
     Owners w;
     PolSite *site;
     StrMap *map; /* CellKey -> index into cells */
@@ -87,6 +88,45 @@ static PolicyCell *cell_of(PolicyCellsBuild *b, const CellKey *k)
     c->gpu_type = k->gpu_type;
     strmap_put(b->map, (const char *)k, sizeof *k, (int64_t)b->n);
     return &b->cells[b->n++];
+}
+
+/* The id names_id gives each of v[0..n) in d: i, else -1. */
+static int intern_all(Names *d, char *const *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (names_id(d, v[i]) != (int32_t)i)
+            return -1;
+    return 0;
+}
+
+PolicyCellsBuild *policy_cells_build_from(const PolicyInput *in, PolicyCells *c)
+{
+    PolicyCellsBuild *b = policy_cells_build_new(in);
+    b->seed = *c;
+    memset(c, 0, sizeof *c);
+    PolicyCells *s = &b->seed;
+    int bad = intern_all(&b->w.groups, s->groups, s->ngroups) < 0 ||
+              intern_all(&b->w.domains, s->domains, s->ndomains) < 0 || s->ntypes == 0 ||
+              s->types[0][0] != '\0';
+    for (size_t t = 1; !bad && t < s->ntypes; t++) {
+        b->typestr = xrealloc(b->typestr, (b->types.n + 1) * sizeof *b->typestr);
+        b->typestr[b->types.n] = xstrdup(s->types[t]);
+        bad = names_id(&b->types, b->typestr[b->types.n]) != (int32_t)t;
+    }
+    for (size_t i = 0; !bad && i < s->ncells; i++) {
+        const PolicyCell *x = &s->cells[i];
+        CellKey k = {x->month, x->group, x->domain, x->cluster, x->partition, x->gpu_type, 0};
+        *cell_of(b, &k) = *x;
+    }
+    for (size_t i = 0; !bad && i < s->npreempted; i++)
+        b->preempted[s->preempted[i]] = 1;
+    if (bad) {
+        PolicyCells out;
+        policy_cells_build_finish(b, &out);
+        policy_cells_free(&out);
+        return NULL;
+    }
+    return b;
 }
 
 static int32_t month_of(uint32_t start)
@@ -160,6 +200,7 @@ void policy_cells_build_finish(PolicyCellsBuild *b, PolicyCells *out)
         if (b->preempted[p])
             out->preempted[out->npreempted++] = (uint16_t)p;
     owners_done(&b->w);
+    policy_cells_free(&b->seed);
     pol_sites_free(b->site, b->pi->stats->clusters.n);
     strmap_free(b->map);
     names_done(&b->types);
@@ -208,10 +249,12 @@ void policy_cells_pack(const PolicyCells *c, CpBuf *out)
     put_strs(out, c->groups, c->ngroups);
     put_strs(out, c->domains, c->ndomains);
     put_strs(out, c->types, c->ntypes);
-    cpbuf_append(out, c->preempted, c->npreempted * sizeof *c->preempted);
+    if (c->npreempted)
+        cpbuf_append(out, c->preempted, c->npreempted * sizeof *c->preempted);
     static const char zero[8] = {0};
     cpbuf_append(out, zero, (8 - (out->len - base) % 8) % 8);
-    cpbuf_append(out, c->cells, c->ncells * sizeof *c->cells);
+    if (c->ncells)
+        cpbuf_append(out, c->cells, c->ncells * sizeof *c->cells);
 }
 
 /* n strings from p[*at..end) into a new array; -1 when they do not fit. */
@@ -251,7 +294,8 @@ int policy_cells_unpack(const void *data, size_t n, PolicyCells *out)
     size_t npre = (size_t)count[4], ncells = (size_t)count[0];
     if (!bad && n - at >= npre * sizeof *out->preempted) {
         out->preempted = xmalloc((npre + 1) * sizeof *out->preempted);
-        memcpy(out->preempted, p + at, npre * sizeof *out->preempted);
+        if (npre)
+            memcpy(out->preempted, p + at, npre * sizeof *out->preempted);
         out->npreempted = npre;
         at += npre * sizeof *out->preempted;
         at += (8 - at % 8) % 8;
@@ -260,7 +304,8 @@ int policy_cells_unpack(const void *data, size_t n, PolicyCells *out)
     }
     if (!bad && at <= n && (n - at) == ncells * sizeof *out->cells) {
         out->cells = xmalloc((ncells + 1) * sizeof *out->cells);
-        memcpy(out->cells, p + at, ncells * sizeof *out->cells);
+        if (ncells)
+            memcpy(out->cells, p + at, ncells * sizeof *out->cells);
         out->ncells = ncells;
     } else {
         bad = 1;

@@ -96,6 +96,20 @@ int store_policy_panel(Store *st, const char *scenario, StorePolicyPanel *out, C
 int store_policy_cells(Store *st, const PolicyInput *in, PolicyCells *out, int *built,
                        CpErr *err);
 
+/* An import keeps them current: store_policy_mark before its first job
+ * is written (after store_stats_mark, whose store_watch_old it reads),
+ * store_policy_extend before its commit: the stored cells, when they
+ * described the database at the mark and the import only appended
+ * attempts, take the new attempts in (read once more in id order, 8,192
+ * at a time); else they are dropped and the next replay builds them. 0,
+ * or -1 with err. */
+typedef struct StorePolicyMark {
+    int64_t since_id; /* the highest attempt id before the import */
+    int usable;       /* the stored cells were current */
+} StorePolicyMark;
+int store_policy_mark(Store *st, StorePolicyMark *m, CpErr *err);
+int store_policy_extend(Store *st, const StorePolicyMark *m, CpErr *err);
+
 /* Everything policy_energy (fairshare 0) or policy_fairshare (1) reads,
  * with scenario's parameters (NULL: base), filled into in: the stored
  * data of issue 9, the roster and inventory (have's when given: a load

@@ -115,7 +115,7 @@ static uint16_t type_id(Reader *r, const unsigned char *name, int n)
 #define RUN_SQL                                                                    \
     "SELECT cluster_id, submit, start, end_time, elapsed, coalesce(user_id, 0), " \
     "coalesce(account_id, 0), coalesce(partition_id, 0), gpus, gpu_util, gpu_type, state " \
-    "FROM jobs ORDER BY id"
+    "FROM jobs WHERE id > ?1 ORDER BY id"
 
 /* *j from a RUN_SQL row: the fields core/policy reads, as
  * data/store_stats.c's job_fill sets them. */
@@ -141,12 +141,14 @@ static void run_fill(Reader *r, sqlite3_stmt *s, StatsJob *j)
     j->state = (uint8_t)sqlite3_column_int(s, 11);
 }
 
-/* Every attempt into b, CHUNK at a time: 0, or -1 with err. */
-static int scan_runs(sqlite3 *db, PolicyCellsBuild *b, CpErr *err)
+/* Every attempt with id > since into b, CHUNK at a time: 0, or -1 with
+ * err. */
+static int scan_runs(sqlite3 *db, PolicyCellsBuild *b, int64_t since, CpErr *err)
 {
     sqlite3_stmt *s;
     if (sqlite3_prepare_v2(db, RUN_SQL, -1, &s, NULL) != SQLITE_OK)
         return sqlrow_err(db, err, "read jobs");
+    sqlite3_bind_int64(s, 1, since);
     Reader r = {strmap_new(), xcalloc(1, sizeof(char *)), 1};
     StatsJob *buf = xmalloc(CHUNK * sizeof *buf);
     size_t k = 0;
@@ -173,6 +175,21 @@ static int scan_runs(sqlite3 *db, PolicyCellsBuild *b, CpErr *err)
 
 /* ---- the table ---- */
 
+/* The stored cells whatever their fingerprint: 1, else 0. */
+static int cells_read_any(sqlite3 *db, PolicyCells *out)
+{
+    sqlite3_stmt *s;
+    int ok = 0;
+    if (sqlite3_prepare_v2(db, "SELECT data FROM policy_agg WHERE id = 1", -1, &s, NULL) !=
+        SQLITE_OK)
+        return 0;
+    if (sqlite3_step(s) == SQLITE_ROW)
+        ok = policy_cells_unpack(sqlite3_column_blob(s, 0), (size_t)sqlite3_column_bytes(s, 0),
+                                 out) == 0;
+    sqlite3_finalize(s);
+    return ok;
+}
+
 /* The stored cells when their fingerprint is fp: 1, else 0. */
 static int cells_read(sqlite3 *db, const char *fp, PolicyCells *out)
 {
@@ -191,6 +208,25 @@ static int cells_read(sqlite3 *db, const char *fp, PolicyCells *out)
     return ok;
 }
 
+static int put_cells(sqlite3 *db, const PolicyCells *c, const char *fp)
+{
+    sqlite3_stmt *ins = NULL;
+    CpBuf b;
+    cpbuf_init(&b);
+    policy_cells_pack(c, &b);
+    int ok = sqlite3_prepare_v2(db,
+                                "INSERT OR REPLACE INTO policy_agg(id, fingerprint, data) "
+                                "VALUES(1, ?1, ?2)",
+                                -1, &ins, NULL) == SQLITE_OK &&
+             sqlite3_bind_text(ins, 1, fp, -1, SQLITE_STATIC) == SQLITE_OK &&
+             sqlite3_bind_blob64(ins, 2, b.len ? b.data : "", b.len, SQLITE_STATIC) ==
+                 SQLITE_OK &&
+             sqlite3_step(ins) == SQLITE_DONE;
+    sqlite3_finalize(ins);
+    cpbuf_done(&b);
+    return ok ? 0 : -1;
+}
+
 /* Store c under fp when the write lock is free at once and the database
  * still is what fp describes. Best effort (a read-only database, a
  * writer busy: the next load builds them again). */
@@ -202,21 +238,8 @@ static void cells_write(Store *st, const PolicyCells *c, const char *fp)
     char now[128];
     store_wait(st, 0);
     if (exec(db, "BEGIN IMMEDIATE") == 0) {
-        sqlite3_stmt *ins = NULL;
-        CpBuf b;
-        cpbuf_init(&b);
-        policy_cells_pack(c, &b);
         int ok = fingerprint(db, now, sizeof now, NULL) == 0 && strcmp(now, fp) == 0 &&
-                 sqlite3_prepare_v2(db,
-                                    "INSERT OR REPLACE INTO policy_agg(id, fingerprint, data) "
-                                    "VALUES(1, ?1, ?2)",
-                                    -1, &ins, NULL) == SQLITE_OK &&
-                 sqlite3_bind_text(ins, 1, fp, -1, SQLITE_STATIC) == SQLITE_OK &&
-                 sqlite3_bind_blob64(ins, 2, b.len ? b.data : "", b.len, SQLITE_STATIC) ==
-                     SQLITE_OK &&
-                 sqlite3_step(ins) == SQLITE_DONE;
-        sqlite3_finalize(ins);
-        cpbuf_done(&b);
+                 put_cells(db, c, fp) == 0;
         if (!(ok && exec(db, "COMMIT") == 0))
             exec(db, "ROLLBACK");
     }
@@ -234,7 +257,7 @@ int store_policy_cells(Store *st, const PolicyInput *in, PolicyCells *out, int *
     if (cells_read(db, fp, out))
         return 0;
     PolicyCellsBuild *b = policy_cells_build_new(in);
-    int rc = scan_runs(db, b, err);
+    int rc = scan_runs(db, b, 0, err);
     policy_cells_build_finish(b, out);
     if (rc < 0) {
         policy_cells_free(out);
@@ -243,6 +266,72 @@ int store_policy_cells(Store *st, const PolicyInput *in, PolicyCells *out, int *
     *built = 1;
     cells_write(st, out, fp);
     return 0;
+}
+
+/* ---- the import extends them ---- */
+
+int store_policy_mark(Store *st, StorePolicyMark *m, CpErr *err)
+{
+    sqlite3 *db = store_db(st);
+    char fp[128];
+    memset(m, 0, sizeof *m);
+    m->since_id = store_scalar(st, "SELECT coalesce(max(id), 0) FROM jobs");
+    if (m->since_id < 0 || fingerprint(db, fp, sizeof fp, err) < 0)
+        return sqlrow_err(db, err, "read the jobs' state");
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(db, "SELECT fingerprint FROM policy_agg WHERE id = 1", -1, &s, NULL) ==
+        SQLITE_OK) {
+        m->usable = m->since_id == 0 ||
+                    (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_text(s, 0) &&
+                     strcmp((const char *)sqlite3_column_text(s, 0), fp) == 0);
+        sqlite3_finalize(s);
+    }
+    return 0;
+}
+
+/* The stored cells (current at the mark) with the attempts after since
+ * added, under fp: 0, 1 when they could not be taken up (the next replay
+ * rebuilds them), -1 with err. */
+static int extend(Store *st, int64_t since, const char *fp, CpErr *err)
+{
+    sqlite3 *db = store_db(st);
+    StorePolicyData *pd = store_policy_load(st, NULL, err);
+    StoreStatsData *sd = pd ? store_stats_load(st, STATS_NEED_ROSTER, err) : NULL;
+    PolicyCells c, out;
+    int rc = sd ? 1 : -1;
+    memset(&c, 0, sizeof c);
+    if (sd && (since == 0 || cells_read_any(db, &c))) {
+        PolicyInput in;
+        policy_input_init(&in);
+        store_policy_input(pd, store_stats_input(sd), &in);
+        PolicyCellsBuild *b =
+            since == 0 ? policy_cells_build_new(&in) : policy_cells_build_from(&in, &c);
+        if (b) {
+            rc = scan_runs(db, b, since, err);
+            policy_cells_build_finish(b, &out);
+            if (rc == 0 && put_cells(db, &out, fp) < 0)
+                rc = sqlrow_err(db, err, "extend the energy aggregate");
+            policy_cells_free(&out);
+        }
+    }
+    policy_cells_free(&c);
+    store_stats_free(sd);
+    store_policy_free(pd);
+    return rc;
+}
+
+int store_policy_extend(Store *st, const StorePolicyMark *m, CpErr *err)
+{
+    sqlite3 *db = store_db(st);
+    char fp[128];
+    if (!m->usable || store_touched_old(st))
+        return exec(db, "DELETE FROM policy_agg") == 0 ? 0 : sqlrow_err(db, err, "delete");
+    if (fingerprint(db, fp, sizeof fp, err) < 0)
+        return -1;
+    int rc = extend(st, m->since_id, fp, err);
+    if (rc == 1 && exec(db, "DELETE FROM policy_agg") < 0)
+        return sqlrow_err(db, err, "delete");
+    return rc < 0 ? -1 : 0;
 }
 
 /* ---- a replay ---- */
