@@ -6,7 +6,10 @@
  * packed and unpacked give the same tables without the attempts; and
  * 5,000 pseudo-random runs against the sums taken attempt by attempt, in
  * their order, as the tables were computed before the aggregate: the
- * bound the documentation states (docs/policy-speed.md). */
+ * bound the documentation states (docs/policy-speed.md). Then the
+ * stored aggregate: built by a first import, extended by the next one to
+ * the bytes a rebuild gives, rebuilt when the roster changes, and built
+ * on a database of the schema before it. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,8 +20,14 @@
 
 #include <cmocka.h>
 
+#include <sqlite3.h>
+
 #include "core/energy.h"
 #include "core/policy.h"
+#include "data/store.h"
+#include "data/store_policy.h"
+#include "data/store_schema.h"
+#include "tests/lib/testdb.h"
 
 #define H 3600
 #define DAY 86400
@@ -266,12 +275,164 @@ static void test_bound(void **state)
     free(jobs);
 }
 
+/* ---- the stored aggregate ---- */
+
+#define HDR "JobID|JobIDRaw|Cluster|Partition|Account|User|State|Submit|Start|End|ElapsedRaw|" \
+            "AllocTRES\n"
+/* a100 at 400 W, PUE 1.2, utilisation unmeasured: 0.48 kWh a GPU-hour.
+ * 101: 2 GPUs x 4 h; 102: 1 x 3 h preempted, then 1 x 2 h; 103 and 104:
+ * 2 x 10 h: 53 GPU-h, 25.44 kWh (acc-a 28 h, acc-b 25 h). */
+static const char sacct_a[] = HDR
+    "101|101|c1|gpu|acc-a|ann|COMPLETED|2024-01-31T20:00:00|2024-01-31T22:00:00|"
+    "2024-02-01T02:00:00|14400|cpu=8,gres/gpu:a100=2,gres/gpu=2,node=1\n"
+    "102|102|c1|preempt|acc-b|bob|PREEMPTED|2024-01-10T00:00:00|2024-01-10T01:00:00|"
+    "2024-01-10T04:00:00|10800|cpu=2,gres/gpu:a100=1,gres/gpu=1,node=1\n"
+    "102|102|c1|preempt|acc-b|bob|COMPLETED|2024-01-10T04:00:00|2024-01-10T05:00:00|"
+    "2024-01-10T07:00:00|7200|cpu=2,gres/gpu:a100=1,gres/gpu=1,node=1\n"
+    "103|103|c1|gpu|acc-a|cat|COMPLETED|2024-01-05T00:00:00|2024-01-05T00:00:00|"
+    "2024-01-05T10:00:00|36000|cpu=4,gres/gpu:a100=2,gres/gpu=2,node=1\n"
+    "104|104|c1|gpu|acc-b|dan|COMPLETED|2024-01-05T00:00:00|2024-01-05T00:00:00|"
+    "2024-01-05T10:00:00|36000|cpu=4,gres/gpu:a100=2,gres/gpu=2,node=1\n";
+/* 105: 1 x 2 h; 106: 1 x 12 h: with the above 67 GPU-h, 32.16 kWh. */
+static const char sacct_b[] = HDR
+    "105|105|c1|gpu|acc-b|eve|COMPLETED|2024-01-05T02:00:00|2024-01-05T10:00:00|"
+    "2024-01-05T12:00:00|7200|cpu=2,gres/gpu:a100=1,gres/gpu=1,node=1\n"
+    "106|106|c1|gpu|acc-b|fay|COMPLETED|2024-02-29T12:00:00|2024-02-29T12:00:00|"
+    "2024-03-01T00:00:00|43200|cpu=2,gres/gpu:a100=1,gres/gpu=1,node=1\n";
+static const char roster[] = "user,group,role,domain,start,end\n"
+                             "ann,lab-a,phd-student,ML,2020-01-01,\n"
+                             "fay,lab-a,msc-student,ML,2022-01-01,2024-01-31\n"
+                             "fay,lab-b,phd-student,Physics,2024-02-01,\n";
+
+static void import_text(Store *st, const char *kind, const char *text)
+{
+    ImportResult res;
+    CpErr err;
+    assert_int_equal(tu_import_text(st, kind, text, strlen(text), NULL, &res, &err, NULL, 0), 0);
+}
+
+/* store_policy_cells' *built: 1 when it had to build them. */
+static int built_now(Store *st)
+{
+    CpErr err;
+    StorePolicyData *pd = store_policy_load(st, NULL, &err);
+    StoreStatsData *sd = store_stats_load(st, STATS_NEED_ROSTER | STATS_NEED_INVENTORY, &err);
+    assert_non_null(pd);
+    assert_non_null(sd);
+    PolicyInput in;
+    policy_input_init(&in);
+    store_policy_input(pd, store_stats_input(sd), &in);
+    PolicyCells c;
+    int built;
+    assert_int_equal(store_policy_cells(st, &in, &c, &built, &err), 0);
+    policy_cells_free(&c);
+    store_stats_free(sd);
+    store_policy_free(pd);
+    return built;
+}
+
+/* The energy tables over all time, as `stats energy --by all` reads them. */
+static void energy_of(Store *st, StatsReport *r)
+{
+    PolicyInput in;
+    CpErr err;
+    StorePolicyOpen *o = store_policy_open(st, NULL, 0, NULL, &in, &err);
+    assert_non_null(o);
+    StatsOpts so = {.by = STATS_BY_ALL};
+    assert_int_equal(policy_energy(&in, &so, r, &err), 0);
+    store_policy_close(o);
+}
+
+static void check_total(Store *st, double gpu_h, double kwh)
+{
+    StatsReport r;
+    energy_of(st, &r);
+    assert_float_equal(num(&r, "energy", 0, "gpu_hours"), gpu_h, 1e-9);
+    assert_float_equal(num(&r, "energy", 0, "kwh"), kwh, 1e-9);
+    stats_report_free(&r);
+}
+
+static char *stored(Store *st, int *n)
+{
+    sqlite3_stmt *s;
+    assert_int_equal(sqlite3_prepare_v2(store_db(st), "SELECT data FROM policy_agg", -1, &s, NULL),
+                     SQLITE_OK);
+    assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+    *n = sqlite3_column_bytes(s, 0);
+    char *v = malloc((size_t)*n + 1);
+    memcpy(v, sqlite3_column_blob(s, 0), (size_t)*n);
+    sqlite3_finalize(s);
+    return v;
+}
+
+static void test_store(void **state)
+{
+    TuDb *d = *state;
+    import_text(d->st, "sacct", sacct_a);
+    assert_int_equal(store_scalar(d->st, "SELECT count(*) FROM policy_agg"), 1);
+    assert_int_equal(built_now(d->st), 0); /* the import built them */
+    check_total(d->st, 53, 25.44);
+    import_text(d->st, "sacct", sacct_b);
+    assert_int_equal(built_now(d->st), 0); /* ... and the next one extended them */
+    check_total(d->st, 67, 32.16);
+    int n1, n2;
+    char *ext = stored(d->st, &n1);
+    assert_int_equal(sqlite3_exec(store_db(d->st), "DELETE FROM policy_agg", NULL, NULL, NULL),
+                     SQLITE_OK);
+    assert_int_equal(built_now(d->st), 1);
+    char *re = stored(d->st, &n2);
+    assert_int_equal(n1, n2);
+    assert_memory_equal(ext, re, (size_t)n1); /* extended = rebuilt, byte for byte */
+    free(ext);
+    free(re);
+    /* a roster: the groups change, so do the cells */
+    import_text(d->st, "roster", roster);
+    assert_int_equal(built_now(d->st), 1);
+    assert_int_equal(built_now(d->st), 0);
+    /* cat has no roster line: acc-a; ann lab-a; fay's run of 29 February
+     * lab-b (her line from 1 February) */
+    StatsReport r;
+    energy_of(d->st, &r);
+    const char *const g[] = {"acc-a", "acc-b", "lab-a", "lab-b"};
+    const double kwh[] = {9.6, 12.96, 3.84, 5.76};
+    for (size_t i = 0; i < 4; i++) {
+        assert_string_equal(text(&r, "groups", i, "group"), g[i]);
+        assert_float_equal(num(&r, "groups", i, "kwh"), kwh[i], 1e-9);
+    }
+    stats_report_free(&r);
+}
+
+/* A database of the schema before the aggregate's: opened, it gets the
+ * table; the first replay builds the cells, the next reads them. */
+static void test_old_schema(void **state)
+{
+    TuDb *d = *state;
+    import_text(d->st, "sacct", sacct_a);
+    store_close(d->st);
+    sqlite3 *db;
+    char sql[128];
+    assert_int_equal(sqlite3_open(d->path, &db), SQLITE_OK);
+    snprintf(sql, sizeof sql, "DROP TABLE policy_agg; PRAGMA user_version=%d;",
+             store_nmigrations - 1);
+    assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    CpErr err;
+    d->st = store_open(d->path, &err);
+    assert_non_null(d->st);
+    assert_int_equal(store_scalar(d->st, "PRAGMA user_version"), store_nmigrations);
+    assert_int_equal(built_now(d->st), 1);
+    assert_int_equal(built_now(d->st), 0);
+    check_total(d->st, 53, 25.44);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_by_hand),
         cmocka_unit_test(test_pack),
         cmocka_unit_test(test_bound),
+        cmocka_unit_test_setup_teardown(test_store, tu_db_setup, tu_db_teardown),
+        cmocka_unit_test_setup_teardown(test_old_schema, tu_db_setup, tu_db_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
