@@ -1,9 +1,9 @@
-/* policy: see policy.h. Order: result tables; names (groups, domains) and
- * who ran each job; periods; the fair-share replay's tables; energy and
- * carbon's tables. */
+/* policy: see policy.h. Order: result tables; filters and periods; the
+ * fair-share replay's tables. Who ran each job: core/policy_own.c; sites
+ * and TDPs: core/policy_site.c; the runs' aggregate: core/policy_cells.c;
+ * energy and carbon's tables: core/policy_energy.c. */
 #include "core/policy.h"
 
-#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +13,6 @@
 #include "core/energy.h"
 #include "core/policy_int.h"
 
-#define HOUR 3600
 
 void policy_input_init(PolicyInput *in)
 {
