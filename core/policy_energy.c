@@ -536,16 +536,18 @@ static void en_shift_table(const Energy *e, StatsReport *rep)
                               sizeof en_shift_cols / sizeof en_shift_cols[0]);
     unsigned char *pre = preemptible(e);
     ShiftSum *sum = xcalloc(nc + 1, sizeof *sum);
-    /* a cluster at a constant intensity: no start is cleaner, nothing moves */
+    /* a cluster at a constant intensity (or no delay): nothing moves */
+    int delay = e->pi->shift_delay_h > 0;
     for (size_t i = 0; i < e->c->ncells; i++) {
         const PolicyCell *x = &e->c->cells[i];
-        if (!e->kept[i] || !pre[x->partition] || e->site[x->cluster].hourly)
+        if (!e->kept[i] || !pre[x->partition] || (delay && e->site[x->cluster].hourly))
             continue;
         sum[x->cluster].n += x->runs;
         sum[x->cluster].before += e->kg[i];
         sum[x->cluster].after += e->kg[i];
     }
-    shift_hourly(e, pre, sum);
+    if (delay)
+        shift_hourly(e, pre, sum);
     int capped = in->ninventory && e->c->ncells > 0;
     for (size_t c = 0; c < nc; c++) {
         const char *name = pol_name_of(&in->clusters, (int32_t)c);

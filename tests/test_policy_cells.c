@@ -192,6 +192,57 @@ static void test_by_hand(void **state)
     free(jobs);
 }
 
+/* c1 at an hourly series (the only zone: 100 g, 50 g from the third
+ * hour of 1 March): with the attempts, run 1 (moved to "long", which saw
+ * a preemption) starts 2 h late at half the carbon; with the cells alone
+ * and no delay (nothing read run by run) it stays, and both count it. */
+static void test_hourly(void **state)
+{
+    (void)state;
+    size_t n;
+    StatsJob *jobs = four_runs(&n);
+    jobs[0].partition = 2;
+    StatsInput in;
+    input(&in, jobs, n);
+    PolicyCarbon ci[48];
+    for (int h = 0; h < 48; h++)
+        ci[h] = (PolicyCarbon){"FR", T0 + h * H, h < 3 ? 100.0 : 50.0};
+    PolicyInput pi;
+    policy_input_init(&pi);
+    pi.stats = &in;
+    pi.carbon = ci;
+    pi.ncarbon = 48;
+    assert_true(policy_energy_needs_jobs(&pi));
+    assert_true(policy_cluster_hourly(&pi, "c1"));
+    StatsOpts o = {.by = STATS_BY_ALL};
+    StatsReport r;
+    CpErr err;
+    assert_int_equal(policy_energy(&pi, &o, &r, &err), 0);
+    /* 0.96 kWh over 01:00-03:00 at 100 g: 0.096 kg; from 03:00, 50 g */
+    assert_string_equal(text(&r, "shifting", 0, "cluster"), "c1");
+    assert_float_equal(num(&r, "shifting", 0, "movable"), 1, 0);
+    assert_float_equal(num(&r, "shifting", 0, "moved"), 1, 0);
+    assert_float_equal(num(&r, "shifting", 0, "kg_before"), 0.096, 1e-12);
+    assert_float_equal(num(&r, "shifting", 0, "kg_after"), 0.048, 1e-12);
+    stats_report_free(&r);
+    PolicyCellsBuild *b = policy_cells_build_new(&pi);
+    policy_cells_build_add(b, jobs, n, &in.gpu_types);
+    PolicyCells c;
+    policy_cells_build_finish(b, &c);
+    input(&in, NULL, 0);
+    pi.cells = &c;
+    pi.shift_delay_h = 0;
+    assert_false(policy_energy_needs_jobs(&pi));
+    assert_int_equal(policy_energy(&pi, &o, &r, &err), 0);
+    assert_float_equal(num(&r, "shifting", 0, "movable"), 1, 0);
+    assert_float_equal(num(&r, "shifting", 0, "moved"), 0, 0);
+    assert_float_equal(num(&r, "shifting", 0, "kg_before"), 0.096, 1e-12);
+    assert_float_equal(num(&r, "shifting", 0, "kg_after"), 0.096, 1e-12);
+    stats_report_free(&r);
+    policy_cells_free(&c);
+    free(jobs);
+}
+
 /* Built in chunks, packed and unpacked: the same tables, read without the
  * attempts; bytes that are not cells are refused. */
 static void test_pack(void **state)
@@ -431,6 +482,7 @@ int main(void)
         cmocka_unit_test(test_by_hand),
         cmocka_unit_test(test_pack),
         cmocka_unit_test(test_bound),
+        cmocka_unit_test(test_hourly),
         cmocka_unit_test_setup_teardown(test_store, tu_db_setup, tu_db_teardown),
         cmocka_unit_test_setup_teardown(test_old_schema, tu_db_setup, tu_db_teardown),
     };
