@@ -367,7 +367,9 @@ static int exec_policy(Store *st, const StatsArgs *a)
 {
     CpErr err;
     PolicyInput in;
-    StorePolicyOpen *po = store_policy_open(st, a->scenario, a->policy == 1, NULL, &in, &err);
+    StorePolicyOpen *po = store_policy_open(
+        st, a->scenario, a->policy == 1 ? STORE_POLICY_FAIRSHARE : STORE_POLICY_ENERGY, NULL, &in,
+        &err);
     if (!po)
         return cli_error("stats %s: %s", kind_name(a), err.msg);
     double *pg = NULL;

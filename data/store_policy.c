@@ -614,14 +614,11 @@ int store_policy_panel(Store *st, const char *scenario, StorePolicyPanel *out, C
 {
     memset(out, 0, sizeof *out);
     PolicyInput in;
-    StorePolicyOpen *o = store_policy_open(st, scenario, 0, NULL, &in, err);
+    StorePolicyOpen *o = store_policy_open(
+        st, scenario, STORE_POLICY_ENERGY | STORE_POLICY_FAIRSHARE, NULL, &in, err);
     if (!o)
         return -1;
     panel_energy(&in, out);
-    store_policy_close(o);
-    o = store_policy_open(st, scenario, 1, NULL, &in, err);
-    if (!o)
-        return -1;
     panel_groups(&in, out);
     store_policy_close(o);
     return 0;

@@ -110,16 +110,18 @@ typedef struct StorePolicyMark {
 int store_policy_mark(Store *st, StorePolicyMark *m, CpErr *err);
 int store_policy_extend(Store *st, const StorePolicyMark *m, CpErr *err);
 
-/* Everything policy_energy (fairshare 0) or policy_fairshare (1) reads,
- * with scenario's parameters (NULL: base), filled into in: the stored
- * data of issue 9, the roster and inventory (have's when given: a load
- * the caller holds, borrowed), the runs' aggregate for energy, and the
- * attempts only where they are still read (the fair-share replay when
- * there are allocations, the shifting of clusters with an hourly series;
- * have's when it holds them). NULL with err. in is valid until
+/* Everything policy_energy (what has STORE_POLICY_ENERGY) and
+ * policy_fairshare (STORE_POLICY_FAIRSHARE) read, with scenario's
+ * parameters (NULL: base), filled into in: the stored data of issue 9,
+ * the roster and inventory (have's when given: a load the caller holds,
+ * borrowed), the runs' aggregate for energy, and the attempts only where
+ * they are still read (the fair-share replay when there are allocations,
+ * the shifting of clusters with an hourly series; have's when it holds
+ * them), once for both. NULL with err. in is valid until
  * store_policy_close. */
+enum { STORE_POLICY_ENERGY = 1, STORE_POLICY_FAIRSHARE = 2 };
 typedef struct StorePolicyOpen StorePolicyOpen;
-StorePolicyOpen *store_policy_open(Store *st, const char *scenario, int fairshare,
+StorePolicyOpen *store_policy_open(Store *st, const char *scenario, unsigned what,
                                    const StoreStatsData *have, PolicyInput *in, CpErr *err);
 void store_policy_close(StorePolicyOpen *o);
 

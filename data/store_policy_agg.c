@@ -353,7 +353,7 @@ void store_policy_close(StorePolicyOpen *o)
     free(o);
 }
 
-StorePolicyOpen *store_policy_open(Store *st, const char *scenario, int fairshare,
+StorePolicyOpen *store_policy_open(Store *st, const char *scenario, unsigned what,
                                    const StoreStatsData *have, PolicyInput *in, CpErr *err)
 {
     const unsigned needs = STATS_NEED_ROSTER | STATS_NEED_INVENTORY;
@@ -369,12 +369,13 @@ StorePolicyOpen *store_policy_open(Store *st, const char *scenario, int fairshar
     }
     policy_input_init(in);
     store_policy_input(o->pd, store_stats_input(have ? have : o->refs), in);
-    if (!fairshare) {
+    if (what & STORE_POLICY_ENERGY) {
         if (store_policy_cells(st, in, &o->cells, &built, err) < 0)
             goto fail;
         in->cells = &o->cells;
     }
-    int need_jobs = fairshare ? store_policy_nallocs(o->pd) > 0 : policy_energy_needs_jobs(in);
+    int need_jobs = ((what & STORE_POLICY_FAIRSHARE) && store_policy_nallocs(o->pd) > 0) ||
+                    ((what & STORE_POLICY_ENERGY) && policy_energy_needs_jobs(in));
     if (need_jobs && (!have || store_stats_input(have)->njobs == 0)) {
         o->jobs = store_stats_load(st, needs | STATS_NEED_JOBS, err);
         if (!o->jobs)

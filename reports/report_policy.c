@@ -38,7 +38,8 @@ int rpt_policy_gather(Report *r, Store *st, CpErr *err)
     unsigned needs = STATS_NEED_ROSTER | STATS_NEED_INVENTORY;
     const StoreStatsData *have = (r->stats_needs & needs) == needs ? r->stats_data : NULL;
     PolicyInput in;
-    StorePolicyOpen *o = store_policy_open(st, r->scenario, 0, have, &in, err);
+    StorePolicyOpen *o = store_policy_open(
+        st, r->scenario, STORE_POLICY_ENERGY | STORE_POLICY_FAIRSHARE, have, &in, err);
     if (!o)
         return -1;
     RPolicy *p = xcalloc(1, sizeof *p);
@@ -51,10 +52,6 @@ int rpt_policy_gather(Report *r, Store *st, CpErr *err)
     StatsOpts so = {.by = STATS_BY_YEAR};
     CpErr e;
     int rc = policy_energy(&in, &so, &p->energy, err);
-    store_policy_close(o);
-    o = rc == 0 ? store_policy_open(st, r->scenario, 1, have, &in, err) : NULL;
-    if (rc == 0 && !o)
-        rc = -1;
     if (rc == 0) {
         p->have_fairshare = policy_fairshare(&in, &so, &p->fairshare, &e) == 0;
         if (!p->have_fairshare)

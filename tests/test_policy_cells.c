@@ -387,7 +387,7 @@ static void energy_of(Store *st, StatsReport *r)
 {
     PolicyInput in;
     CpErr err;
-    StorePolicyOpen *o = store_policy_open(st, NULL, 0, NULL, &in, &err);
+    StorePolicyOpen *o = store_policy_open(st, NULL, STORE_POLICY_ENERGY, NULL, &in, &err);
     assert_non_null(o);
     StatsOpts so = {.by = STATS_BY_ALL};
     assert_int_equal(policy_energy(&in, &so, r, &err), 0);
