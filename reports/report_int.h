@@ -52,8 +52,10 @@ struct Report {
     PlanBacktest own_bt;      /* that cut run alone, when needed */
     RBtSummary bts;           /* the rolling backtest over every cut (the first page) */
     char bt_why[CP_ERR_MAX];  /* why there is no backtest */
-    void *stats_data;         /* StoreStatsData */
+    void *stats_data;         /* StoreStatsData of the runs that read no attempt */
     unsigned stats_needs;     /* what stats_data holds (STATS_NEED_* bits) */
+    void *jobs_data;          /* ... of those that read them (efficiency), NULL none */
+    unsigned jobs_needs;      /* what jobs_data holds */
     StatsReport stats[RS_COUNT];
     StoreTuiSnapshot tui;     /* notes and stated needs, as the dashboard reads them */
     Peer *peers;

@@ -33,10 +33,12 @@ static void projection_of(const Report *r, double *gpus, int32_t *years, size_t 
 
 int rpt_policy_gather(Report *r, Store *st, CpErr *err)
 {
-    /* the report's own load when it holds the roster and inventory (and
-     * its attempts, when it read them) */
+    /* the report's own load when it holds the roster and inventory (that
+     * with the attempts first, when it read them) */
     unsigned needs = STATS_NEED_ROSTER | STATS_NEED_INVENTORY;
-    const StoreStatsData *have = (r->stats_needs & needs) == needs ? r->stats_data : NULL;
+    const StoreStatsData *have = (r->jobs_needs & needs) == needs    ? r->jobs_data
+                                 : (r->stats_needs & needs) == needs ? r->stats_data
+                                                                     : NULL;
     PolicyInput in;
     StorePolicyOpen *o = store_policy_open(
         st, r->scenario, STORE_POLICY_ENERGY | STORE_POLICY_FAIRSHARE, have, &in, err);
