@@ -30,6 +30,66 @@ typedef struct Acc {
     int last_before; /* group of the latest use before the window, -1 */
 } Acc;
 
+size_t demand_nspans(size_t njobs)
+{
+    return (njobs + DEM_SPAN - 1) / DEM_SPAN;
+}
+
+void demand_spans(const DemHist *h, int64_t *end, int64_t *start)
+{
+    size_t ns = demand_nspans(h->njobs);
+    int64_t hi = INT64_MIN, lo = INT64_MAX;
+    for (size_t k = 0; k < ns; k++) {
+        for (size_t i = k * DEM_SPAN; i < h->njobs && i < (k + 1) * DEM_SPAN; i++) {
+            const DemJob *j = &h->jobs[i];
+            int64_t e = j->elig + (j->end - j->start);
+            if (j->end > hi)
+                hi = j->end;
+            if (e > hi)
+                hi = e;
+        }
+        end[k] = hi;
+    }
+    for (size_t k = ns; k-- > 0;) {
+        for (size_t i = k * DEM_SPAN; i < h->njobs && i < (k + 1) * DEM_SPAN; i++)
+            if (h->jobs[i].start < lo)
+                lo = h->jobs[i].start;
+        start[k] = lo;
+    }
+}
+
+/* The jobs [*lo, *hi) that may run in [a, b) (every job without spans):
+ * before *lo every job ended by a, from *hi on every job starts at b or
+ * later. */
+static void span(const DemHist *h, int64_t a, int64_t b, size_t *lo, size_t *hi)
+{
+    *lo = 0;
+    *hi = h->njobs;
+    if (!h->span_end || !h->span_start)
+        return;
+    size_t ns = demand_nspans(h->njobs), l = 0, r = ns;
+    while (l < r) { /* first span whose prefix holds an end after a */
+        size_t mid = (l + r) / 2;
+        if (h->span_end[mid] > a)
+            r = mid;
+        else
+            l = mid + 1;
+    }
+    *lo = l * DEM_SPAN < h->njobs ? l * DEM_SPAN : h->njobs;
+    l = 0;
+    r = ns;
+    while (l < r) { /* first span from which every start is b or later */
+        size_t mid = (l + r) / 2;
+        if (h->span_start[mid] >= b)
+            r = mid;
+        else
+            l = mid + 1;
+    }
+    *hi = l * DEM_SPAN < h->njobs ? l * DEM_SPAN : h->njobs;
+    if (*hi < *lo)
+        *hi = *lo;
+}
+
 /* Month of t in c (0..DEM_HISTORY-1), by bisection; t in [mb[0], mb[N]). */
 static int month_of(const DemCut *c, int64_t t)
 {
@@ -188,32 +248,29 @@ static void fit_users(const DemHist *h, const DemCut *c, Acc *acc, DemFit *f, do
     }
 }
 
-/* Jobs' use per group in the window and the year before (by job group):
- * as used into the groups, re-priced (rp, by the month each part starts)
- * into rw[g] (window) and rb[g] (the year before). */
-static void group_use(const DemHist *h, const DemCut *c, const double *rp, DemFit *f,
-                      double *rw, double *rb)
+/* Job j's use in the window and the year before (by job group): as used
+ * into the groups, re-priced (rp, by the month each part starts) into rw[g]
+ * (window) and rb[g] (the year before). */
+static void group_use(const DemCut *c, const double *rp, DemFit *f, double *rw, double *rb,
+                      const DemJob *j)
 {
     int64_t w0 = c->mb[W0], t0 = c->mb[DEM_HISTORY];
     double yw = (double)(t0 - w0), yb = (double)(w0 - c->mb[0]);
-    for (size_t i = 0; i < h->njobs; i++) {
-        const DemJob *j = &h->jobs[i];
-        if (j->group < 0 || j->group >= f->ngroups || j->end <= c->mb[0] || j->start >= t0)
-            continue;
-        int64_t s = j->start, e = j->end < t0 ? j->end : t0;
-        int64_t a = s > w0 ? s : w0, b = e;
-        if (b > a) {
-            double v = j->eq * (double)(b - a) / yw;
-            f->groups[j->group].used += v;
-            rw[j->group] += v * rp[month_of(c, a)];
-        }
-        a = s > c->mb[0] ? s : c->mb[0];
-        b = e < w0 ? e : w0;
-        if (b > a) {
-            double v = j->eq * (double)(b - a) / yb;
-            f->groups[j->group].used_before += v;
-            rb[j->group] += v * rp[month_of(c, a)];
-        }
+    if (j->group < 0 || j->group >= f->ngroups || j->end <= c->mb[0] || j->start >= t0)
+        return;
+    int64_t s = j->start, e = j->end < t0 ? j->end : t0;
+    int64_t a = s > w0 ? s : w0, b = e;
+    if (b > a) {
+        double v = j->eq * (double)(b - a) / yw;
+        f->groups[j->group].used += v;
+        rw[j->group] += v * rp[month_of(c, a)];
+    }
+    a = s > c->mb[0] ? s : c->mb[0];
+    b = e < w0 ? e : w0;
+    if (b > a) {
+        double v = j->eq * (double)(b - a) / yb;
+        f->groups[j->group].used_before += v;
+        rb[j->group] += v * rp[month_of(c, a)];
     }
 }
 
@@ -298,28 +355,50 @@ static void diff_add(double *d, int nh, double x, double eq)
  * time; a group's burst curve is the part above its mean (its pool: the
  * q90). The institute's pool is the q90 of the sum of the groups' signed
  * deviations from their means, i.e. of its own curve minus its mean: a
- * group below its mean leaves room for another's burst. */
-static void fit_pools(const DemHist *h, const DemCut *c, const double *rp, DemFit *f)
+ * group below its mean leaves room for another's burst. Fed job by job
+ * (pool_job: cur, ngroups x stride, allocated by the first job that adds to
+ * it), then pools_finish. */
+typedef struct Pools {
+    int nh;          /* hours of the window (< 1 or no group: no pools) */
+    size_t stride;   /* nh + 2 */
+    double *cur;     /* per group, a difference array, then the curve */
+} Pools;
+
+static void pools_init(const DemCut *c, const DemFit *f, Pools *pl)
+{
+    pl->nh = (int)((c->mb[DEM_HISTORY] - c->mb[W0]) / 3600);
+    if (f->ngroups == 0)
+        pl->nh = 0;
+    pl->stride = pl->nh > 0 ? (size_t)pl->nh + 2 : 0;
+    pl->cur = NULL;
+}
+
+static void pool_job(const DemCut *c, const double *rp, const DemFit *f, Pools *pl,
+                     const DemJob *j)
 {
     int64_t w0 = c->mb[W0], t0 = c->mb[DEM_HISTORY];
-    int nh = (int)((t0 - w0) / 3600);
-    if (nh < 1 || f->ngroups == 0)
+    int64_t run = j->end - j->start, s = j->elig, e = j->elig + run;
+    if (pl->nh < 1 || j->group < 0 || j->group >= f->ngroups || e <= w0 || s >= t0 ||
+        j->start >= t0)
         return;
-    size_t stride = (size_t)nh + 2;
-    double *cur = xcalloc(stride * (size_t)f->ngroups, sizeof *cur);
-    double *sum = xcalloc(stride, sizeof *sum);
-    for (size_t i = 0; i < h->njobs; i++) {
-        const DemJob *j = &h->jobs[i];
-        int64_t run = j->end - j->start, s = j->elig, e = j->elig + run;
-        if (j->group < 0 || j->group >= f->ngroups || e <= w0 || s >= t0 || j->start >= t0)
-            continue;
-        double *d = cur + (size_t)j->group * stride;
-        double eq = j->eq * rp[month_of(c, j->start > w0 ? j->start : w0)];
-        diff_add(d, nh, (double)(s - w0) / 3600.0, eq);
-        diff_add(d, nh, (double)((e < t0 ? e : t0) - w0) / 3600.0, -eq);
-    }
+    if (!pl->cur)
+        pl->cur = xcalloc(pl->stride * (size_t)f->ngroups, sizeof *pl->cur);
+    double *d = pl->cur + (size_t)j->group * pl->stride;
+    double eq = j->eq * rp[month_of(c, j->start > w0 ? j->start : w0)];
+    diff_add(d, pl->nh, (double)(s - w0) / 3600.0, eq);
+    diff_add(d, pl->nh, (double)((e < t0 ? e : t0) - w0) / 3600.0, -eq);
+}
+
+static void pools_finish(DemFit *f, Pools *pl)
+{
+    int nh = pl->nh;
+    if (nh < 1)
+        return;
+    if (!pl->cur) /* no job: flat curves */
+        pl->cur = xcalloc(pl->stride * (size_t)f->ngroups, sizeof *pl->cur);
+    double *sum = xcalloc(pl->stride, sizeof *sum);
     for (int g = 0; g < f->ngroups; g++) {
-        double *d = cur + (size_t)g * stride, run = 0, mean = 0;
+        double *d = pl->cur + (size_t)g * pl->stride, run = 0, mean = 0;
         for (int k = 0; k < nh; k++) {
             run += d[k];
             d[k] = run > 0 ? run : 0;
@@ -339,7 +418,8 @@ static void fit_pools(const DemHist *h, const DemCut *c, const double *rp, DemFi
     f->pool_inst = features_percentile(sum, nh, DEM_POOL_Q);
     if (!(f->pool_inst > 0))
         f->pool_inst = 0;
-    free(cur);
+    free(pl->cur);
+    pl->cur = NULL;
     free(sum);
 }
 
@@ -361,41 +441,83 @@ static void mature(const DemHist *h, const DemCut *c, const double *mat, DemFit 
     }
 }
 
-void demand_fit(const DemHist *h, const DemCut *c, int pools, DemFit *out)
+/* A fit fed with the jobs in order (demand.h). */
+struct DemFeed {
+    DemCut c;
+    int pools, nusers;
+    double rp[DEM_HISTORY];
+    DemFit f;
+    Acc *acc;
+    double *rw, *rb;
+    Pools pl;
+};
+
+DemFeed *demand_feed_new(const DemHist *h, const DemCut *c, int pools)
 {
-    memset(out, 0, sizeof *out);
-    out->ngroups = h->ngroups;
-    out->groups = xcalloc((size_t)h->ngroups + 1, sizeof *out->groups);
-    out->complete = h->data_start <= c->mb[0];
-    out->window_complete = h->data_start <= c->mb[W0];
+    DemFeed *d = xcalloc(1, sizeof *d);
+    d->c = *c;
+    d->pools = pools;
+    d->nusers = h->nusers;
+    d->f.ngroups = h->ngroups;
+    d->f.groups = xcalloc((size_t)h->ngroups + 1, sizeof *d->f.groups);
+    fleet_ratios(h, c, d->rp, &d->f);
+    d->acc = xcalloc((size_t)h->nusers + 1, sizeof *d->acc);
+    for (int i = 0; i < h->nusers; i++) {
+        d->acc[i].last_before = -1;
+        for (int k = 0; k < NSLOT; k++)
+            d->acc[i].slot_g[k] = -1;
+    }
+    d->rw = xcalloc(2 * (size_t)h->ngroups + 1, sizeof *d->rw);
+    d->rb = d->rw + h->ngroups;
+    pools_init(c, &d->f, &d->pl);
+    if (!pools)
+        d->pl.nh = 0;
+    return d;
+}
+
+void demand_feed(DemFeed *d, const DemJob *jobs, size_t n)
+{
+    const DemCut *c = &d->c;
+    for (size_t i = 0; i < n; i++) {
+        const DemJob *j = &jobs[i];
+        if (j->user >= 0 && j->user < d->nusers && j->end > c->mb[0] &&
+            j->start < c->mb[DEM_HISTORY])
+            place_job(c, j, d->rp, &d->acc[j->user]);
+        group_use(c, d->rp, &d->f, d->rw, d->rb, j);
+        pool_job(c, d->rp, &d->f, &d->pl, j);
+    }
+}
+
+void demand_feed_end(DemFeed *d, const DemHist *h, DemFit *out)
+{
+    const DemCut *c = &d->c;
+    DemFit *f = &d->f;
+    f->complete = h->data_start <= c->mb[0];
+    f->window_complete = h->data_start <= c->mb[W0];
     int avail = 0; /* whole months of data in the window */
     for (int m = W0; m < DEM_HISTORY; m++)
         avail += c->mb[m] >= h->data_start;
-    out->khalf = out->complete ? 0 : avail / 2 > 6 ? 6 : avail / 2 >= 3 ? avail / 2 : 0;
-    double rp[DEM_HISTORY];
-    fleet_ratios(h, c, rp, out);
-    Acc *acc = xcalloc((size_t)h->nusers + 1, sizeof *acc);
-    for (int i = 0; i < h->nusers; i++) {
-        acc[i].last_before = -1;
-        for (int k = 0; k < NSLOT; k++)
-            acc[i].slot_g[k] = -1;
-    }
-    for (size_t i = 0; i < h->njobs; i++) {
-        const DemJob *j = &h->jobs[i];
-        if (j->user >= 0 && j->user < h->nusers && j->end > c->mb[0] &&
-            j->start < c->mb[DEM_HISTORY])
-            place_job(c, j, rp, &acc[j->user]);
-    }
+    f->khalf = f->complete ? 0 : avail / 2 > 6 ? 6 : avail / 2 >= 3 ? avail / 2 : 0;
     double mat[3] = {0, 0, 0};
-    fit_users(h, c, acc, out, mat);
-    mature(h, c, mat, out);
-    free(acc);
-    double *rw = xcalloc(2 * (size_t)h->ngroups + 1, sizeof *rw), *rb = rw + h->ngroups;
-    group_use(h, c, rp, out, rw, rb);
-    fit_trends(out, rw, rb);
-    free(rw);
-    if (pools)
-        fit_pools(h, c, rp, out);
+    fit_users(h, c, d->acc, f, mat);
+    mature(h, c, mat, f);
+    fit_trends(f, d->rw, d->rb);
+    if (d->pools)
+        pools_finish(f, &d->pl);
+    *out = *f;
+    free(d->acc);
+    free(d->rw);
+    free(d->pl.cur);
+    free(d);
+}
+
+void demand_fit(const DemHist *h, const DemCut *c, int pools, DemFit *out)
+{
+    DemFeed *d = demand_feed_new(h, c, pools);
+    size_t lo, hi;
+    span(h, c->mb[0], c->mb[DEM_HISTORY], &lo, &hi);
+    demand_feed(d, h->jobs + lo, hi - lo);
+    demand_feed_end(d, h, out);
 }
 
 void demand_fit_done(DemFit *f)
@@ -405,16 +527,24 @@ void demand_fit_done(DemFit *f)
     memset(f, 0, sizeof *f);
 }
 
-void demand_actual(const DemHist *h, int64_t from, int64_t to, double *actual)
+void demand_actual_add(const DemJob *jobs, size_t n, int ngroups, int64_t from, int64_t to,
+                       double *actual)
 {
-    memset(actual, 0, (size_t)h->ngroups * sizeof *actual);
     if (to <= from)
         return;
     double len = (double)(to - from);
-    for (size_t i = 0; i < h->njobs; i++) {
-        const DemJob *j = &h->jobs[i];
+    for (size_t i = 0; i < n; i++) {
+        const DemJob *j = &jobs[i];
         int64_t a = j->start > from ? j->start : from, b = j->end < to ? j->end : to;
-        if (b > a && j->group >= 0 && j->group < h->ngroups)
+        if (b > a && j->group >= 0 && j->group < ngroups)
             actual[j->group] += j->eq * (double)(b - a) / len;
     }
+}
+
+void demand_actual(const DemHist *h, int64_t from, int64_t to, double *actual)
+{
+    memset(actual, 0, (size_t)h->ngroups * sizeof *actual);
+    size_t lo, hi;
+    span(h, from, to, &lo, &hi);
+    demand_actual_add(h->jobs + lo, hi - lo, h->ngroups, from, to, actual);
 }

@@ -66,7 +66,21 @@ typedef struct DemHist {
      * month's time-weighted mean; at t0 the rows in service then). */
     const DemGpus *fleet;
     int nfleet;
+    /* Optional (NULL: every job is visited): per span of DEM_SPAN jobs k,
+     * span_end[k] the latest end (or end of the run placed at its eligible
+     * time) of jobs [0, (k + 1) DEM_SPAN), span_start[k] the earliest start
+     * of jobs [k DEM_SPAN, njobs) (demand_spans). A pass over [a, b) then
+     * visits only the spans that may hold a job running in it: in rowid
+     * order, nearly time order, that is a contiguous stretch, and the sums
+     * keep their order (the same figures to the bit). */
+    const int64_t *span_end, *span_start;
 } DemHist;
+
+#define DEM_SPAN 4096
+/* Spans of njobs jobs. */
+size_t demand_nspans(size_t njobs);
+/* Fill end[demand_nspans] and start[demand_nspans] for h->jobs (above). */
+void demand_spans(const DemHist *h, int64_t *end, int64_t *start);
 
 /* The months of a fit: mb[0..DEM_HISTORY] month boundaries, mb[DEM_HISTORY]
  * == t0, mb[DEM_HISTORY - DEM_WINDOW] the window's start. */
@@ -124,8 +138,21 @@ typedef struct DemFit {
 void demand_fit(const DemHist *h, const DemCut *c, int pools, DemFit *out);
 void demand_fit_done(DemFit *f);
 
+/* The same fit fed with the jobs instead of reading h->jobs: new (h's
+ * users, groups and fleet; not its jobs), then feed every job that may run
+ * in the cut's 24 months, in the order demand_fit would read them (a job
+ * that does not is skipped, as demand_fit skips it), then end (h's
+ * data_start), which fills out and frees d. The same figures to the bit. */
+typedef struct DemFeed DemFeed;
+DemFeed *demand_feed_new(const DemHist *h, const DemCut *c, int pools);
+void demand_feed(DemFeed *d, const DemJob *jobs, size_t n);
+void demand_feed_end(DemFeed *d, const DemHist *h, DemFit *out);
+
 /* Mean GPU-eq each group used over [from, to) (jobs' runs clipped to it),
  * into actual[ngroups]. */
 void demand_actual(const DemHist *h, int64_t from, int64_t to, double *actual);
+/* The same, fed: add the use of jobs[0..n) (in order) to actual[ngroups]. */
+void demand_actual_add(const DemJob *jobs, size_t n, int ngroups, int64_t from, int64_t to,
+                       double *actual);
 
 #endif

@@ -263,7 +263,7 @@ Plan *plan_build(Store *st, const PlanOpts *o, CpErr *err)
     if (plan_names(st, p, err) < 0)
         goto fail;
     if (!o->profiles_only &&
-        (plan_hist_load(st, p, &c, err) < 0 || plan_hist_fit(p, &c) < 0))
+        plan_hist_load(st, p, &c, p->win_end, p->win_end, 0, err) < 0)
         goto fail;
     if (plan_groups_finish(st, p, &c, err) < 0 ||
         (!o->profiles_only && plan_projection(st, p, &c, err) < 0))

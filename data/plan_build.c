@@ -33,8 +33,10 @@ void plan_ctx_done(PlanCtx *c)
         store_plan_run_free(&c->run, c->profiles, c->run.k, c->members, c->nmembers);
     free(c->usage);
     free(c->arrivals);
-    free(c->hjobs);
+    plan_hist_free(c);
+    free(c->hspeed);
     free(c->hfleet);
+    free(c->hspans);
     for (int g = 0; g < c->hist.ngroups; g++)
         free(c->hgroups[g]);
     free(c->hgroups);
@@ -463,9 +465,12 @@ static DemFit plan_fit(const Plan *p, const PlanCtx *c)
 int plan_projection(Store *st, Plan *p, PlanCtx *c, CpErr *err)
 {
     int G = p->ngroups, ngpus = 0;
-    PlanBacktest *bt = p->bt = xcalloc(1, sizeof *p->bt); /* kept: the report reads it */
-    if (plan_hist_backtest(p, c, 0, bt, err) < 0)
-        return -1;
+    if (!c->cached) { /* else read from the cache with the history's other results */
+        p->bt = xcalloc(1, sizeof *p->bt); /* kept: the report reads it */
+        if (plan_hist_backtest(p, c, 0, p->bt, err) < 0)
+            return -1;
+    }
+    PlanBacktest *bt = p->bt;
     DemCut cut;
     int64_t *leaves = xcalloc((size_t)c->users.n + 1, sizeof *leaves);
     int *onr = xcalloc((size_t)c->users.n + 1, sizeof *onr);
@@ -484,7 +489,10 @@ int plan_projection(Store *st, Plan *p, PlanCtx *c, CpErr *err)
                     bt->calib, p->win_end, p->year_start};
     p->model = projection_prepare(&in);
     p->measured = projection_params_new(p->model);
-    plan_hist_years(p, c, gpus, ngpus);
+    if (!c->cached)
+        plan_hist_years(p, c, gpus, ngpus);
+    if (c->cache_save)
+        plan_cache_save(st, c->cache_key, p, c, 1);
     rc = 0;
 out:
     free(f.groups);

@@ -19,7 +19,7 @@
 /* The speed of (cluster, type): the inventory's model of that name on that
  * cluster, else on any cluster, else the cluster's most common model
  * (*guessed = 1), else 1. */
-static double kind_speed(const StorePlanGpus *inv, size_t n, const StorePlanKind *k, int *guessed)
+double plan_kind_speed(const StorePlanGpus *inv, size_t n, const StorePlanKind *k, int *guessed)
 {
     double any = -1, best = -1, best_n = -1;
     *guessed = 0;
@@ -85,7 +85,7 @@ static int hist_group(PlanCtx *c, const char *name)
 /* The hist group of a job of (user, account): the roster's or the
  * account's, remembered per user for their last account (ucache: users.n
  * pairs, account -2 none) so that a million jobs cost a few lookups. */
-static int job_group(PlanCtx *c, int64_t (*ucache)[2], int64_t user, int64_t account)
+int plan_job_group(PlanCtx *c, int64_t (*ucache)[2], int64_t user, int64_t account)
 {
     if (user < 0 || user >= c->users.n)
         return hist_group(c, plan_group_of(c, user, account));
@@ -96,66 +96,67 @@ static int job_group(PlanCtx *c, int64_t (*ucache)[2], int64_t user, int64_t acc
     return (int)ucache[user][1];
 }
 
-int plan_hist_load(Store *st, Plan *p, PlanCtx *c, CpErr *err)
+static PlanHistRun *hist_requests(PlanCtx *c, int64_t one, int64_t fit_t, PlanFeedReq **fits,
+                                  int *nfits, PlanSumReq **sums, int *nsums);
+
+int plan_hist_load(Store *st, Plan *p, PlanCtx *c, int64_t roster_t, int64_t fit_t, int64_t one,
+                   CpErr *err)
 {
-    StorePlanUse *rows = NULL;
-    StorePlanKind *kinds = NULL;
     StorePlanGpus *inv = NULL;
-    size_t n = 0, nk = 0, ninv = 0;
+    size_t ninv = 0;
     if (!c->hgidx)
         c->hgidx = strmap_new();
-    if ((!p->cpu && store_plan_inventory(st, &inv, &ninv, err) < 0) ||
-        store_plan_use(st, p->cpu, &rows, &n, &kinds, &nk, err) < 0) {
-        store_plan_use_free(rows, kinds, nk);
-        store_plan_inventory_free(inv, ninv);
-        return -1;
-    }
+    int began = store_plan_read_begin(st); /* one snapshot: the key and both passes */
+    int rc = -1;
+    if (!p->cpu && store_plan_inventory(st, &inv, &ninv, err) < 0)
+        goto out;
     read_models(p, c, inv, ninv);
     read_fleet(c, inv, ninv);
-    double *speed = xcalloc(nk + 1, sizeof *speed);
-    int *guessed = xcalloc(nk + 1, sizeof *guessed);
-    for (size_t k = 0; k < nk; k++)
-        speed[k] = p->cpu ? 1 : kind_speed(inv, ninv, &kinds[k], &guessed[k]);
-    c->hjobs = xcalloc(n + 1, sizeof *c->hjobs);
-    c->hist.data_start = n > 0 ? rows[0].start : 0;
-    c->data_end = n > 0 ? rows[0].end : INT64_MIN; /* the latest end of a run */
-    for (size_t i = 1; i < n; i++) {
-        if (rows[i].start < c->hist.data_start)
-            c->hist.data_start = rows[i].start;
-        if (rows[i].end > c->data_end)
-            c->data_end = rows[i].end;
+    int cacheable = c->nocache ? 0
+                               : plan_cache_key(st, p, c, inv, ninv, roster_t, fit_t, c->cache_key,
+                                                sizeof c->cache_key, err);
+    if (cacheable < 0)
+        goto out;
+    if (cacheable && plan_cache_load(st, c->cache_key, p, c, fit_t != 0)) {
+        c->cached = 1;
+        rc = fit_t ? plan_hist_fit(p, c) : 0;
+        goto out;
     }
-    int64_t (*ucache)[2] = xmalloc(((size_t)c->users.n + 1) * sizeof *ucache);
-    for (int64_t u = 0; u < c->users.n; u++)
-        ucache[u][0] = -2;
-    for (size_t i = 0; i < n; i++) {
-        const StorePlanUse *u = &rows[i];
-        DemJob *j = &c->hjobs[i];
-        j->user = (int32_t)u->user_id;
-        j->group = job_group(c, ucache, u->user_id, u->account_id);
-        j->elig = u->elig;
-        j->start = u->start;
-        j->end = u->end;
-        j->eq = u->gpus * speed[u->kind];
-        p->unflagged_speed += guessed[u->kind];
+    c->cache_save = cacheable;
+    if (plan_hist_scan(st, p, c, inv, ninv, err) < 0)
+        goto out;
+    if (one && (one < plan_add_months(c->hist.data_start, 6) || one >= c->data_end)) {
+        cp_err_set(err, "backtest date: needs 6 months of data before it and some after it");
+        goto out;
     }
-    free(ucache);
-    c->hist.jobs = c->hjobs;
-    c->hist.njobs = n;
-    c->hist.nusers = (int)c->users.n;
-    free(speed);
-    free(guessed);
-    store_plan_use_free(rows, kinds, nk);
+    PlanFeedReq *fits;
+    PlanSumReq *sums;
+    int nfits, nsums;
+    c->hrun = hist_requests(c, one, fit_t, &fits, &nfits, &sums, &nsums);
+    rc = plan_hist_pass(st, p, c, fits, nfits, sums, nsums, err);
+    free(fits);
+    free(sums);
+    if (rc == 0 && fit_t)
+        rc = plan_hist_fit(p, c);
+out:
     store_plan_inventory_free(inv, ninv);
-    return 0;
+    if (began)
+        store_plan_read_end(st);
+    return rc;
 }
 
 /* ---- one cut ---- */
 
-void plan_hist_cut(PlanCtx *c, int64_t t0, DemCut *cut, int64_t *leaves, int *on_roster)
+void plan_hist_months(int64_t t0, DemCut *cut)
 {
+    memset(cut, 0, sizeof *cut);
     for (int m = 0; m <= DEM_HISTORY; m++)
         cut->mb[m] = plan_add_months(t0, m - DEM_HISTORY);
+}
+
+void plan_hist_cut(PlanCtx *c, int64_t t0, DemCut *cut, int64_t *leaves, int *on_roster)
+{
+    plan_hist_months(t0, cut);
     plan_ctx_roster(c, t0);
     for (int64_t u = 0; u < c->users.n; u++) {
         leaves[u] = PROJ_NEVER;
@@ -224,31 +225,33 @@ static void forecast(const Plan *p, const PlanCtx *c, const DemFit *f, int64_t t
 
 int plan_hist_fit(Plan *p, PlanCtx *c)
 {
-    DemCut cut;
-    int64_t *leaves = xcalloc((size_t)c->users.n + 1, sizeof *leaves);
-    int *onr = xcalloc((size_t)c->users.n + 1, sizeof *onr);
-    plan_hist_cut(c, p->win_end, &cut, leaves, onr);
-    demand_fit(&c->hist, &cut, 1, &c->fit);
     for (int i = 0; i < c->fit.nactive; i++)
         plan_group_add(p, c->gidx, c->hgroups[c->fit.users[i].group]);
-    free(leaves);
-    free(onr);
     return 0;
 }
 
 /* ---- the rolling backtest ---- */
 
-typedef struct BtRun {
+struct PlanHistRun {
     int n;                   /* cuts */
     int G;
-    double *f;               /* n x DEM_NHALF x G forecasts */
-    double *actual, *naive;  /* n x G */
-    double *inner;           /* n x DEM_NHALF: WAPE of the last 3 months before the cut,
-                                forecast from 3 months before */
+    int64_t one;             /* the cut asked for (0: every cut) */
     int64_t *cut, *until;
+    DemFit *fit;             /* n: at each cut, with pools (from the pass) */
+    DemFit *inner_fit;       /* n: at each cut - INNER_MONTHS, without pools, when no
+                                earlier cut is that month (groups NULL otherwise) */
+    double *actual, *naive;  /* n x G: used after each cut, in the 12 months before it */
+    double *inner_act;       /* n x G: used in the INNER_MONTHS before each cut */
+    int *naive_of;           /* n: the earlier cut whose actual is cut i's naive, -1 */
+    double *f;               /* n x DEM_NHALF x (G + 1) forecasts */
+    double *inner;           /* n x DEM_NHALF: WAPE of the inner validation */
     int *users;
     double *pool;            /* n: the institute's pool at each cut */
-} BtRun;
+    int64_t y0;              /* past years: y0.., nyears of them */
+    int nyears;
+    double *years;           /* nyears x G */
+};
+typedef PlanHistRun BtRun;
 
 static double wape(const double *f, const double *a, int n)
 {
@@ -295,47 +298,50 @@ static int list_cuts(const PlanCtx *c, int64_t one, int64_t **out)
 
 #define INNER_MONTHS 2 /* the backtest's comparison: 1, 2, 3, 4, 6 tried */
 
-/* The inner validation at cut i: refit 3 months before it, score each
- * half-life's forecast on those 3 months (all known at the cut). */
+/* The inner validation at cut i: the fit 2 months before it (cut i - 2's,
+ * with pools, which it does not use: zeroed, it is demand_fit's without
+ * them; else its own), each half-life's forecast scored on those 2 months
+ * (all known at the cut). */
 static void bt_inner(const Plan *p, PlanCtx *c, BtRun *b, int i, int64_t *leaves, int *onr)
 {
     int G = b->G;
     int64_t t = plan_add_months(b->cut[i], -INNER_MONTHS);
     DemCut cut;
-    DemFit f;
-    double *fc = xcalloc((size_t)G + 2, sizeof *fc), *act = xcalloc((size_t)G + 1, sizeof *act);
+    double *fc = xcalloc((size_t)G + 2, sizeof *fc);
     plan_hist_cut(c, t, &cut, leaves, onr);
-    demand_fit(&c->hist, &cut, 0, &f);
-    demand_actual(&c->hist, t, b->cut[i], act);
+    DemFit f = b->inner_fit[i];
+    DemGroup *groups = NULL;
+    for (int k = 0; k < i && !f.groups; k++)
+        if (b->cut[k] == t) { /* the same fit, less its pools */
+            f = b->fit[k];
+            groups = xmalloc(((size_t)f.ngroups + 1) * sizeof *groups);
+            memcpy(groups, b->fit[k].groups, (size_t)f.ngroups * sizeof *groups);
+            for (int g = 0; g < f.ngroups; g++)
+                groups[g].burst_mean = groups[g].pool = 0;
+            f.groups = groups;
+            f.pool_inst = f.pool_sum = 0;
+        }
     for (int h = 0; h < DEM_NHALF; h++) {
         forecast(p, c, &f, t, leaves, h, fc);
-        b->inner[(size_t)i * DEM_NHALF + h] = wape(fc, act, G);
+        b->inner[(size_t)i * DEM_NHALF + h] = wape(fc, b->inner_act + (size_t)i * G, G);
     }
-    demand_fit_done(&f);
+    free(groups);
     free(fc);
-    free(act);
 }
 
 static void bt_run_cut(const Plan *p, PlanCtx *c, BtRun *b, int i, int64_t *leaves, int *onr)
 {
     int G = b->G;
     DemCut cut;
-    DemFit f;
+    const DemFit *f = &b->fit[i];
     plan_hist_cut(c, b->cut[i], &cut, leaves, onr);
-    demand_fit(&c->hist, &cut, 1, &f);
-    b->pool[i] = f.pool_inst;
+    b->pool[i] = f->pool_inst;
     for (int h = 0; h < DEM_NHALF; h++)
-        forecast(p, c, &f, b->cut[i], leaves, h, b->f + ((size_t)i * DEM_NHALF + h) * (G + 1));
-    b->users[i] = f.nactive;
-    int64_t until = plan_add_months(b->cut[i], 12);
-    b->until[i] = until < c->data_end ? until : c->data_end;
-    demand_actual(&c->hist, b->cut[i], b->until[i], b->actual + (size_t)i * G);
-    int64_t from = cut.mb[DEM_HISTORY - DEM_WINDOW];
-    int64_t first = plan_ym_start(plan_month_of(c->hist.data_start));
-    if (from < first)
-        from = first; /* the months that exist */
-    demand_actual(&c->hist, from, b->cut[i], b->naive + (size_t)i * G);
-    demand_fit_done(&f);
+        forecast(p, c, f, b->cut[i], leaves, h, b->f + ((size_t)i * DEM_NHALF + h) * (G + 1));
+    b->users[i] = f->nactive;
+    if (b->naive_of[i] >= 0) /* the naive forecast of cut i is what cut i - 12 scored */
+        memcpy(b->naive + (size_t)i * G, b->actual + (size_t)b->naive_of[i] * G,
+               (size_t)G * sizeof *b->naive);
     bt_inner(p, c, b, i, leaves, onr);
 }
 
@@ -457,59 +463,135 @@ static void bt_detail(const PlanCtx *c, const BtRun *b, int i, PlanBacktest *out
 
 int plan_hist_backtest(const Plan *p, PlanCtx *c, int64_t one, PlanBacktest *out, CpErr *err)
 {
-    (void)err;
-    BtRun b;
-    memset(&b, 0, sizeof b);
-    b.G = c->hist.ngroups;
-    b.n = list_cuts(c, one, &b.cut);
+    BtRun *b = c->hrun;
+    if (!b || b->one != one)
+        return cp_err_set(err, "backtest: the history was not read for this cut");
     size_t nu = (size_t)c->users.n + 1;
     int64_t *leaves = xcalloc(nu, sizeof *leaves);
     int *onr = xcalloc(nu, sizeof *onr);
-    b.f = xcalloc((size_t)b.n * DEM_NHALF * (b.G + 1) + 1, sizeof *b.f);
-    b.actual = xcalloc((size_t)b.n * b.G + 1, sizeof *b.actual);
-    b.naive = xcalloc((size_t)b.n * b.G + 1, sizeof *b.naive);
-    b.inner = xcalloc((size_t)b.n * DEM_NHALF + 1, sizeof *b.inner);
-    b.pool = xcalloc((size_t)b.n + 1, sizeof *b.pool);
-    b.until = xcalloc((size_t)b.n + 1, sizeof *b.until);
-    b.users = xcalloc((size_t)b.n + 1, sizeof *b.users);
-    for (int i = 0; i < b.n; i++)
-        bt_run_cut(p, c, &b, i, leaves, onr);
+    for (int i = 0; i < b->n; i++)
+        bt_run_cut(p, c, b, i, leaves, onr);
     out->cpu = p->cpu;
     snprintf(out->ref_model, sizeof out->ref_model, "%s", p->ref_model);
-    bt_summary(&b, out);
-    if (b.n > 0)
-        bt_detail(c, &b, b.n - 1, out);
+    bt_summary(b, out);
+    if (b->n > 0)
+        bt_detail(c, b, b->n - 1, out);
     free(leaves);
     free(onr);
-    free(b.f);
-    free(b.actual);
-    free(b.naive);
-    free(b.inner);
-    free(b.pool);
-    free(b.cut);
-    free(b.until);
-    free(b.users);
     return 0;
+}
+
+void plan_hist_free(PlanCtx *c)
+{
+    BtRun *b = c->hrun;
+    if (!b)
+        return;
+    for (int i = 0; i < b->n; i++) {
+        demand_fit_done(&b->fit[i]);
+        demand_fit_done(&b->inner_fit[i]);
+    }
+    free(b->fit);
+    free(b->inner_fit);
+    free(b->cut);
+    free(b->until);
+    free(b->actual);
+    free(b->naive);
+    free(b->inner_act);
+    free(b->naive_of);
+    free(b->f);
+    free(b->inner);
+    free(b->users);
+    free(b->pool);
+    free(b->years);
+    free(b);
+    c->hrun = NULL;
+}
+
+/* What the pass computes: the backtest's fits and sums at each cut (one:
+ * that cut alone), and with fit_t the fit at fit_t and each past year's
+ * use. */
+static PlanHistRun *hist_requests(PlanCtx *c, int64_t one, int64_t fit_t, PlanFeedReq **fits,
+                                  int *nfits, PlanSumReq **sums, int *nsums)
+{
+    BtRun *b = xcalloc(1, sizeof *b);
+    int G = b->G = c->hist.ngroups;
+    b->one = one;
+    b->n = list_cuts(c, one, &b->cut);
+    size_t n = (size_t)b->n;
+    b->fit = xcalloc(n + 1, sizeof *b->fit);
+    b->inner_fit = xcalloc(n + 1, sizeof *b->inner_fit);
+    b->until = xcalloc(n + 1, sizeof *b->until);
+    b->actual = xcalloc(n * G + 1, sizeof *b->actual);
+    b->naive = xcalloc(n * G + 1, sizeof *b->naive);
+    b->inner_act = xcalloc(n * G + 1, sizeof *b->inner_act);
+    b->naive_of = xcalloc(n + 1, sizeof *b->naive_of);
+    b->f = xcalloc(n * DEM_NHALF * (G + 1) + 1, sizeof *b->f);
+    b->inner = xcalloc(n * DEM_NHALF + 1, sizeof *b->inner);
+    b->users = xcalloc(n + 1, sizeof *b->users);
+    b->pool = xcalloc(n + 1, sizeof *b->pool);
+    int64_t y1 = 0;
+    if (fit_t && c->hist.njobs > 0 && c->data_end > c->hist.data_start) {
+        b->y0 = plan_month_of(c->hist.data_start) / 100;
+        y1 = plan_month_of(c->data_end - 1) / 100;
+        b->nyears = (int)(y1 - b->y0 + 1);
+    }
+    b->years = xcalloc((size_t)b->nyears * G + 1, sizeof *b->years);
+    *fits = xcalloc(2 * n + 2, sizeof **fits);
+    *sums = xcalloc(3 * n + (size_t)b->nyears + 1, sizeof **sums);
+    *nfits = *nsums = 0;
+    int64_t first = plan_ym_start(plan_month_of(c->hist.data_start));
+    for (int i = 0; i < b->n; i++) {
+        int64_t until = plan_add_months(b->cut[i], 12), t = plan_add_months(b->cut[i], -INNER_MONTHS);
+        b->until[i] = until < c->data_end ? until : c->data_end;
+        (*fits)[(*nfits)++] = (PlanFeedReq){b->cut[i], 1, &b->fit[i]};
+        int kept = 0;
+        for (int k = 0; k < i; k++)
+            kept |= b->cut[k] == t;
+        if (!kept)
+            (*fits)[(*nfits)++] = (PlanFeedReq){t, 0, &b->inner_fit[i]};
+        (*sums)[(*nsums)++] = (PlanSumReq){b->cut[i], b->until[i], b->actual + (size_t)i * G};
+        DemCut cut;
+        plan_hist_months(b->cut[i], &cut);
+        int64_t from = cut.mb[DEM_HISTORY - DEM_WINDOW];
+        if (from < first)
+            from = first; /* the months that exist */
+        b->naive_of[i] = -1;
+        for (int k = 0; k < i; k++)
+            if (b->cut[k] == from && b->until[k] == b->cut[i])
+                b->naive_of[i] = k;
+        if (b->naive_of[i] < 0)
+            (*sums)[(*nsums)++] = (PlanSumReq){from, b->cut[i], b->naive + (size_t)i * G};
+        (*sums)[(*nsums)++] = (PlanSumReq){t, b->cut[i], b->inner_act + (size_t)i * G};
+    }
+    if (fit_t)
+        (*fits)[(*nfits)++] = (PlanFeedReq){fit_t, 1, &c->fit};
+    for (int y = 0; y < b->nyears; y++) {
+        int64_t a = plan_ym_start((b->y0 + y) * 100 + 1), e = plan_ym_start((b->y0 + y + 1) * 100 + 1);
+        int64_t lo = a > c->hist.data_start ? a : c->hist.data_start;
+        int64_t hi = e < c->data_end ? e : c->data_end;
+        (*sums)[(*nsums)++] = (PlanSumReq){lo, hi, b->years + (size_t)y * G};
+    }
+    return b;
 }
 
 /* ---- past years on the projection's scale ---- */
 
 void plan_hist_years(Plan *p, const PlanCtx *c, const ProjGpus *gpus, int ngpus)
 {
-    if (c->hist.njobs == 0 || c->data_end <= c->hist.data_start)
+    const BtRun *b = c->hrun;
+    if (!b || b->nyears == 0)
         return;
-    int64_t y0 = plan_month_of(c->hist.data_start) / 100, y1 = plan_month_of(c->data_end - 1) / 100;
-    double *act = xcalloc((size_t)c->hist.ngroups + 1, sizeof *act);
-    p->year_use = xcalloc((size_t)(y1 - y0 + 1), sizeof *p->year_use);
-    for (int64_t y = y0; y <= y1; y++) {
-        int64_t a = plan_ym_start(y * 100 + 1), b = plan_ym_start((y + 1) * 100 + 1);
+    p->year_use = xcalloc((size_t)b->nyears, sizeof *p->year_use);
+    for (int k = 0; k < b->nyears; k++) {
+        int64_t y = b->y0 + k;
+        int64_t a = plan_ym_start(y * 100 + 1), e = plan_ym_start((y + 1) * 100 + 1);
         int64_t lo = a > c->hist.data_start ? a : c->hist.data_start;
-        int64_t hi = b < c->data_end ? b : c->data_end;
+        int64_t hi = e < c->data_end ? e : c->data_end;
         PlanYearUse *u = &p->year_use[p->nyear_use++];
         u->year = (int)y;
         u->months = (double)(hi - lo) / FEAT_MONTH_S;
-        demand_actual(&c->hist, lo, hi, act);
-        for (int g = 0; g < c->hist.ngroups; g++)
+        const double *act = b->years + (size_t)k * b->G;
+        for (int g = 0; g < b->G; g++)
             u->used += act[g];
         for (int i = 0; i < ngpus; i++) {
             int64_t f = gpus[i].from > lo ? gpus[i].from : lo, t = gpus[i].to < hi ? gpus[i].to : hi;
@@ -517,5 +599,4 @@ void plan_hist_years(Plan *p, const PlanCtx *c, const ProjGpus *gpus, int ngpus)
                 u->capacity += gpus[i].gpus * gpus[i].speed * (double)(t - f) / (double)(hi - lo);
         }
     }
-    free(act);
 }

@@ -11,6 +11,8 @@
 #include "data/plan.h"
 #include "data/store_plan.h"
 
+typedef struct PlanHistRun PlanHistRun; /* plan_hist.c */
+
 typedef struct PlanCtx {
     StorePlanNames users, accounts;
     StorePlanPerson *people;      /* ordered by user, start */
@@ -29,9 +31,14 @@ typedef struct PlanCtx {
     int64_t usage_from, usage_to; /* yyyymm */
     ProjArrival *arrivals;
     int narrivals;
-    /* model v2: the job history (plan_hist.c) */
-    DemJob *hjobs;
+    /* model v2: the job history (plan_hist.c, plan_stream.c): its bounds and
+     * spans (hist: no jobs held), what the pass over it computed (hrun) */
+    PlanHistRun *hrun;
+    double *hspeed;               /* relative speed per (cluster, GPU type) kind */
+    size_t nhspeed;
+    int hgroups_scanned;          /* hist.ngroups after the scan */
     DemGpus *hfleet;              /* the inventory, for re-pricing past use (hist.fleet) */
+    int64_t *hspans;              /* hist.span_end and span_start, one allocation */
     DemHist hist;
     char **hgroups;               /* hist.ngroups names */
     StrMap *hgidx;                /* group name -> index in hgroups */
@@ -39,6 +46,11 @@ typedef struct PlanCtx {
     int nmodels;
     int64_t data_end;
     DemFit fit;                   /* at the plan's window end */
+    /* the cache (plan_cache.c) */
+    int nocache;                  /* set by the caller: neither read nor write the cache */
+    int cached;                   /* the history's results read from the cache (no job read) */
+    int cache_save;               /* computed here: save them under cache_key when done */
+    char cache_key[512];
 } PlanCtx;
 
 void plan_ctx_init(PlanCtx *c);
@@ -61,22 +73,76 @@ int plan_groups_finish(Store *st, Plan *p, PlanCtx *c, CpErr *err);
 /* Measured growth and buffer, then the projection model. */
 int plan_projection(Store *st, Plan *p, PlanCtx *c, CpErr *err);
 
-/* Model v2 (plan_hist.c): read every job once into c->hist (GPU-eq by the
- * inventory's relative speeds), the reference model and purchasable models. */
-int plan_hist_load(Store *st, Plan *p, PlanCtx *c, CpErr *err);
+/* Model v2 (plan_hist.c): the reference model and purchasable models from
+ * the inventory; then what the history gives: from the cache (c->cached;
+ * p->bt, p->year_use, c->fit filled), else from two passes over the jobs in
+ * one snapshot (c->cache_save when it may be cached): the rolling backtest's
+ * fits and sums (one: that cut alone, checked: 6 months of data before it,
+ * some after; 0: every cut) and, with fit_t, the fit at fit_t
+ * (plan_hist_fit) and the past years' use. roster_t: the time of the
+ * roster the jobs' groups were taken from. */
+int plan_hist_load(Store *st, Plan *p, PlanCtx *c, int64_t roster_t, int64_t fit_t, int64_t one,
+                   CpErr *err);
+/* Free c->hrun. */
+void plan_hist_free(PlanCtx *c);
+/* The speed of a (cluster, GPU type): the inventory's model of that name on
+ * that cluster, else on any cluster, else the cluster's most common model
+ * (*guessed = 1), else 1. */
+double plan_kind_speed(const StorePlanGpus *inv, size_t n, const StorePlanKind *k, int *guessed);
+/* The history group of a job of (user, account), remembered per user in
+ * ucache (users.n pairs, account -2 none). */
+int plan_job_group(PlanCtx *c, int64_t (*ucache)[2], int64_t user, int64_t account);
+/* The month boundaries of a fit at t0 (nothing else of cut set). */
+void plan_hist_months(int64_t t0, DemCut *cut);
+
+/* The passes (plan_stream.c). The scan: c->hist's bounds, groups, count of
+ * jobs and spans (no job held), p->unflagged_speed, c->hspeed. 0, or -1
+ * with err. */
+int plan_hist_scan(Store *st, Plan *p, PlanCtx *c, const StorePlanGpus *inv, size_t ninv,
+                   CpErr *err);
+/* A fit at t0 (pools or not) into *out; a period's use per history group
+ * into out[hist.ngroups] (zeroed first). */
+typedef struct PlanFeedReq {
+    int64_t t0;
+    int pools;
+    DemFit *out;
+} PlanFeedReq;
+typedef struct PlanSumReq {
+    int64_t from, to;
+    double *out;
+} PlanSumReq;
+/* The second pass: every fit and sum asked for, as demand_fit and
+ * demand_actual give them over the jobs held in memory. 0, or -1 with err
+ * (the jobs changed since the scan: run again). */
+int plan_hist_pass(Store *st, Plan *p, PlanCtx *c, const PlanFeedReq *fits, int nfits,
+                   const PlanSumReq *sums, int nsums, CpErr *err);
+
 /* The month boundaries of a fit at t0 and each user's roster end as at t0
  * (leaves, on_roster: c->users.n entries, caller-owned). */
 void plan_hist_cut(PlanCtx *c, int64_t t0, DemCut *cut, int64_t *leaves, int *on_roster);
 /* Arrivals after t0 (roster people starting later) in hist group indexes;
  * caller frees. */
 ProjArrival *plan_hist_arrivals(const Plan *p, const PlanCtx *c, int64_t t0, int *n);
-/* Fit at the plan's window end with pools; groups with active members
- * added to the plan. */
+/* The groups of the fit at the plan's window end's active members added to
+ * the plan. */
 int plan_hist_fit(Plan *p, PlanCtx *c);
 /* Past calendar years' use and capacity in GPU-eq (p->year_use). */
 void plan_hist_years(Plan *p, const PlanCtx *c, const ProjGpus *gpus, int ngpus);
 /* The rolling backtest over the loaded history (cut 0: every cut). */
 int plan_hist_backtest(const Plan *p, PlanCtx *c, int64_t cut, PlanBacktest *out, CpErr *err);
+
+/* The planner's cache (plan_cache.c). The key of what the history gives
+ * (jobs, users, accounts, clusters, roster, inventory, roles, unit, roster
+ * time, fit time) into key: 1; 0 when nothing may be cached (the job
+ * blocks are not current); -1 with err. */
+int plan_cache_key(Store *st, const Plan *p, const PlanCtx *c, const StorePlanGpus *inv,
+                   size_t ninv, int64_t roster_t, int64_t fit_t, char *key, size_t n, CpErr *err);
+/* Save the history's results (p->bt; with_fit: c->fit and p->year_use)
+ * under key; a database that cannot take them is left alone. */
+void plan_cache_save(Store *st, const char *key, const Plan *p, const PlanCtx *c, int with_fit);
+/* Read them back: 1 (c->hgroups, hgidx, hist bounds, p->unflagged_speed,
+ * p->bt and, with_fit, c->fit and p->year_use set), 0 not cached. */
+int plan_cache_load(Store *st, const char *key, Plan *p, PlanCtx *c, int with_fit);
 
 /* Window and projected years from the window's end. */
 void plan_set_window_end(Plan *p, int64_t win_end);

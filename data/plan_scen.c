@@ -112,13 +112,22 @@ int plan_backtest(Store *st, const PlanOpts *o, PlanBacktest *out, CpErr *err)
     if (store_plan_cpu_only(st, &p->cpu, err) < 0 || plan_ctx_load(st, p, &c, err) < 0)
         goto out;
     plan_ctx_roster(&c, INT64_MAX - 1);
-    if (plan_hist_load(st, p, &c, err) < 0)
+    c.nocache = o->cut != 0; /* one cut: not what the cache keeps */
+    if (plan_hist_load(st, p, &c, INT64_MAX - 1, 0, o->cut, err) < 0)
         goto out;
-    if (o->cut && (o->cut < plan_add_months(c.hist.data_start, 6) || o->cut >= c.data_end)) {
-        cp_err_set(err, "backtest date: needs 6 months of data before it and some after it");
+    if (c.cached) { /* the cache's, handed over */
+        *out = *p->bt;
+        free(p->bt);
+        p->bt = NULL;
+        rc = 0;
         goto out;
     }
     rc = plan_hist_backtest(p, &c, o->cut, out, err);
+    if (rc == 0 && c.cache_save) {
+        p->bt = out;
+        plan_cache_save(st, c.cache_key, p, &c, 0);
+        p->bt = NULL;
+    }
 out:
     plan_ctx_done(&c);
     plan_free(p);

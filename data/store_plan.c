@@ -163,17 +163,20 @@ static int row_name(sqlite3_stmt *s, void *ctx)
 int store_plan_names(Store *st, const char *table, StorePlanNames *out, CpErr *err)
 {
     sqlite3 *db = store_db(st);
-    int users = strcmp(table, "users") == 0;
+    int which = strcmp(table, "users") == 0 ? 0 : strcmp(table, "clusters") == 0 ? 2 : 1;
+    static const char *const max_sql[] = {"SELECT max(id) FROM users", "SELECT max(id) FROM accounts",
+                                          "SELECT max(id) FROM clusters"};
+    static const char *const names_sql[] = {"SELECT id, name FROM users",
+                                            "SELECT id, name FROM accounts",
+                                            "SELECT id, name FROM clusters"};
     int64_t maxid;
     memset(out, 0, sizeof *out);
-    if (scalar_int(db, users ? "SELECT max(id) FROM users" : "SELECT max(id) FROM accounts", 0,
-                   &maxid, table, err) < 0)
+    if (scalar_int(db, max_sql[which], 0, &maxid, table, err) < 0)
         return -1;
     out->n = maxid + 1;
-    out->names = xcalloc((size_t)out->n, sizeof *out->names);
+    out->names = xcalloc((size_t)out->n + 1, sizeof *out->names);
     sqlite3_stmt *s;
-    if (prep(db, users ? "SELECT id, name FROM users" : "SELECT id, name FROM accounts", &s, table,
-             err) < 0)
+    if (prep(db, names_sql[which], &s, table, err) < 0)
         return -1;
     return each_row(db, s, row_name, out, table, err);
 }

@@ -78,13 +78,27 @@ int store_plan_use(Store *st, int cpu, StorePlanUse **rows, size_t *n, StorePlan
                    size_t *nkinds, CpErr *err);
 void store_plan_use_free(StorePlanUse *rows, StorePlanKind *kinds, size_t nkinds);
 
+/* The same rows without holding them: rows is called with each block's
+ * (each range's) rows in rowid order, and the kinds named so far (a row's
+ * kind indexes them; a kind keeps its index); both borrowed for the call.
+ * sized (may be NULL), once first: how many rows the blocks hold at most
+ * (rows read from the jobs table come on top). 0, or -1 with err. */
+typedef struct StorePlanUseVisit {
+    void (*sized)(void *ctx, size_t n);
+    void (*rows)(void *ctx, const StorePlanUse *rows, size_t n, const StorePlanKind *kinds,
+                 size_t nkinds);
+    void *ctx;
+} StorePlanUseVisit;
+
+int store_plan_use_each(Store *st, int cpu, const StorePlanUseVisit *v, CpErr *err);
+
 /* Names by id: names[id], NULL for ids not in use. */
 typedef struct StorePlanNames {
     char **names;
     int64_t n; /* highest id + 1 */
 } StorePlanNames;
 
-/* "users" or "accounts". */
+/* "users", "accounts" or "clusters". */
 int store_plan_names(Store *st, const char *table, StorePlanNames *out, CpErr *err);
 void store_plan_names_free(StorePlanNames *nm);
 
@@ -212,5 +226,32 @@ int store_plan_param_unset(Store *st, const char *scenario, const char *key, con
 /* Undo the scenario's latest edit (its history entry goes too). *undone 0
  * when there was nothing to undo. */
 int store_plan_undo(Store *st, const char *scenario, int *undone, CpErr *err);
+
+/* One read transaction (a snapshot) over several reads, unless one is open
+ * already: 1 begun (end it with store_plan_read_end), 0 not. */
+int store_plan_read_begin(Store *st);
+void store_plan_read_end(Store *st);
+
+/* ---- the planner's cache (data/plan_cache.c; store_plan_cache.c) ---- */
+
+/* The state of the jobs as the planner's cache keys it, into buf (n
+ * bytes): plan_cache_gen (bumped by triggers whenever a job block is
+ * written or removed) and the highest job id. *clean = 1 when the job
+ * blocks describe every job (none stale, none written since the last
+ * sync), else 0 (and always on a database without them): then nothing may
+ * be cached. 0, or -1 with err. */
+int store_plan_jobs_state(Store *st, char *buf, size_t n, int *clean, CpErr *err);
+
+/* The entry cached under key: *data (caller frees), *n bytes. 1 found; 0
+ * none, or the database cannot say (no cache table): a miss, never an
+ * error. */
+int store_plan_cache_get(Store *st, const char *key, unsigned char **data, size_t *n);
+
+/* Keep data under key, on a connection of its own that never waits: a
+ * database another process is writing, or one this process may not write,
+ * is left as it is (the next build tries again). Only the latest
+ * STORE_PLAN_CACHE_KEEP entries stay. */
+#define STORE_PLAN_CACHE_KEEP 8
+void store_plan_cache_put(Store *st, const char *key, const unsigned char *data, size_t n);
 
 #endif

@@ -594,7 +594,8 @@ static void use_join(UseVec *a, UseVec *b)
     store_plan_use_free(b->rows, b->kinds, b->nkinds);
 }
 
-/* store_plan_use over the job blocks. */
+/* store_plan_use_each over the job blocks: each block's rows (each range's)
+ * collected in v, handed over, forgotten. */
 typedef struct UseRead {
     sqlite3 *db;
     int cpu;
@@ -602,16 +603,22 @@ typedef struct UseRead {
     int64_t *kcl; /* per type of the block: the cluster of kk's kind (-2 none) */
     int *kk;
     int kcap;
+    const StorePlanUseVisit *visit;
     CpErr err;
 } UseRead;
 
 static void use_sized(void *ctx, size_t n)
 {
     UseRead *r = ctx;
-    if (n > r->v.cap) {
-        r->v.cap = n;
-        r->v.rows = xrealloc(r->v.rows, n * sizeof *r->v.rows);
-    }
+    if (r->visit->sized)
+        r->visit->sized(r->visit->ctx, n);
+}
+
+static void use_hand(UseRead *r)
+{
+    if (r->v.n > 0)
+        r->visit->rows(r->visit->ctx, r->v.rows, r->v.n, r->v.kinds, r->v.nkinds);
+    r->v.n = 0;
 }
 
 static int use_block(void *ctx, const StoreBlockRec *recs, size_t n, const char *const *types,
@@ -636,6 +643,7 @@ static int use_block(void *ctx, const StoreBlockRec *recs, size_t n, const char 
         }
         use_push(&r->v, b->user, b->account, b->elig, b->start, b->run, amount, r->kk[b->type]);
     }
+    use_hand(r);
     return 0;
 }
 
@@ -656,16 +664,18 @@ static int use_range(void *ctx, int64_t lo, int64_t hi)
     use_vec_done(&b.v);
     if (a.h.rc < 0)
         r->err = a.h.err;
+    else
+        use_hand(r);
     return a.h.rc;
 }
 
-int store_plan_use(Store *st, int cpu, StorePlanUse **rows, size_t *n, StorePlanKind **kinds,
-                   size_t *nkinds, CpErr *err)
+int store_plan_use_each(Store *st, int cpu, const StorePlanUseVisit *visit, CpErr *err)
 {
     UseRead r;
     memset(&r, 0, sizeof r);
     r.db = store_db(st);
     r.cpu = cpu;
+    r.visit = visit;
     use_vec_init(&r.v);
     StoreBlocksVisit v = {use_sized, use_block, use_range, &r, INT64_MIN, INT64_MAX};
     CpErr own = {{0}};
@@ -677,10 +687,56 @@ int store_plan_use(Store *st, int cpu, StorePlanUse **rows, size_t *n, StorePlan
     free(r.kk);
     if (rc < 0 && err)
         *err = own.msg[0] ? own : r.err;
-    *rows = r.v.rows;
-    *n = r.v.n;
-    *kinds = r.v.kinds;
-    *nkinds = r.v.nkinds;
+    store_plan_use_free(r.v.rows, r.v.kinds, r.v.nkinds);
+    return rc;
+}
+
+/* store_plan_use: every row kept, each kind copied when first named. */
+typedef struct UseAll {
+    StorePlanUse *rows;
+    size_t n, cap;
+    StorePlanKind *kinds;
+    size_t nkinds;
+} UseAll;
+
+static void all_sized(void *ctx, size_t n)
+{
+    UseAll *a = ctx;
+    if (n > a->cap) {
+        a->cap = n;
+        a->rows = xrealloc(a->rows, n * sizeof *a->rows);
+    }
+}
+
+static void all_rows(void *ctx, const StorePlanUse *rows, size_t n, const StorePlanKind *kinds,
+                     size_t nkinds)
+{
+    UseAll *a = ctx;
+    if (a->n + n > a->cap) {
+        a->cap = (a->n + n) * 2;
+        a->rows = xrealloc(a->rows, a->cap * sizeof *a->rows);
+    }
+    memcpy(a->rows + a->n, rows, n * sizeof *rows);
+    a->n += n;
+    if (nkinds > a->nkinds) {
+        a->kinds = xrealloc(a->kinds, nkinds * sizeof *a->kinds);
+        for (size_t k = a->nkinds; k < nkinds; k++)
+            a->kinds[k] = (StorePlanKind){xstrdup(kinds[k].cluster), xstrdup(kinds[k].type)};
+        a->nkinds = nkinds;
+    }
+}
+
+int store_plan_use(Store *st, int cpu, StorePlanUse **rows, size_t *n, StorePlanKind **kinds,
+                   size_t *nkinds, CpErr *err)
+{
+    UseAll a;
+    memset(&a, 0, sizeof a);
+    StorePlanUseVisit v = {all_sized, all_rows, &a};
+    int rc = store_plan_use_each(st, cpu, &v, err);
+    *rows = a.rows;
+    *n = a.n;
+    *kinds = a.kinds;
+    *nkinds = a.nkinds;
     return rc;
 }
 

@@ -354,16 +354,38 @@ static const char v18[] =
     "INSERT OR REPLACE INTO job_blocks_state(id, built_max)\n"
     "  VALUES (1, coalesce((SELECT max(id) FROM jobs), 0));\n";
 
-/* Version 19 (issue 20 items 4 and 5): the runs' aggregate of the energy
+/* Version 19 (issue 20 item 3, issue 14 item 15): the planner's cache
+ * (data/plan_cache.c): the rolling backtest, the fit at the window's end and
+ * the past years, keyed by everything they are computed from; the jobs by
+ * plan_cache_gen, which triggers bump whenever a job block is written or
+ * removed (every sync after a change of jobs). A cache: deleting its rows
+ * is safe. */
+static const char v19[] =
+    "CREATE TABLE IF NOT EXISTS plan_cache(key TEXT PRIMARY KEY, data BLOB NOT NULL);\n"
+    "CREATE TABLE IF NOT EXISTS plan_cache_gen(id INTEGER PRIMARY KEY CHECK (id = 1),\n"
+    "  gen INTEGER NOT NULL);\n"
+    "INSERT OR IGNORE INTO plan_cache_gen(id, gen) VALUES (1, 0);\n"
+    "CREATE TRIGGER IF NOT EXISTS plan_cache_blocks_insert AFTER INSERT ON job_blocks BEGIN\n"
+    "  UPDATE plan_cache_gen SET gen = gen + 1 WHERE id = 1;\n"
+    "END;\n"
+    "CREATE TRIGGER IF NOT EXISTS plan_cache_blocks_update AFTER UPDATE ON job_blocks BEGIN\n"
+    "  UPDATE plan_cache_gen SET gen = gen + 1 WHERE id = 1;\n"
+    "END;\n"
+    "CREATE TRIGGER IF NOT EXISTS plan_cache_blocks_delete AFTER DELETE ON job_blocks BEGIN\n"
+    "  UPDATE plan_cache_gen SET gen = gen + 1 WHERE id = 1;\n"
+    "END;\n"
+    "DELETE FROM plan_cache;\n";
+
+/* Version 20 (issue 20 items 4 and 5): the runs' aggregate of the energy
  * tables (data/store_policy_agg.c): one row, the cells core/policy packs
  * and the fingerprint of the jobs, roster, sites and carbon series they
  * describe. A cache: built by the first replay that finds it absent or
  * stale; deleting the row is safe. */
-static const char v19[] =
+static const char v20[] =
     "CREATE TABLE IF NOT EXISTS policy_agg(id INTEGER PRIMARY KEY CHECK (id = 1),\n"
     "  fingerprint TEXT NOT NULL, data BLOB NOT NULL);\n";
 
 const char *const store_migrations[] = {v1,  v2,  v3,  v4,  v5,  v6,  v7,  v8,
                                         v9,  v10, v11, v12, v13, v14, v15, v16,
-                                        v17, v18, v19};
+                                        v17, v18, v19, v20};
 const int store_nmigrations = (int)(sizeof store_migrations / sizeof store_migrations[0]);

@@ -519,6 +519,213 @@ static void test_migrate_v1_keys(void **state)
     free(path);
 }
 
+/* ---- the planner's cache (data/plan_cache.c) ---- */
+
+static void same_bt(const PlanBacktest *a, const PlanBacktest *b)
+{
+    assert_int_equal(a->ncuts, b->ncuts);
+    assert_int_equal(a->ngroups, b->ngroups);
+    assert_memory_equal(a->cuts, b->cuts, (size_t)a->ncuts * sizeof *a->cuts);
+    assert_memory_equal(&a->calib, &b->calib, sizeof a->calib);
+    assert_memory_equal(a->wape_by_half, b->wape_by_half, sizeof a->wape_by_half);
+    double fa[] = {a->mean_wape_model, a->mean_wape_naive, a->mae_model, a->mae_naive,
+                   a->bias_model, a->ratio_p10, a->ratio_p50, a->ratio_p90, a->scored_months};
+    double fb[] = {b->mean_wape_model, b->mean_wape_naive, b->mae_model, b->mae_naive,
+                   b->bias_model, b->ratio_p10, b->ratio_p50, b->ratio_p90, b->scored_months};
+    assert_memory_equal(fa, fb, sizeof fa);
+    assert_int_equal(a->cut, b->cut);
+    assert_int_equal(a->users, b->users);
+    for (int g = 0; g < a->ngroups; g++)
+        assert_string_equal(a->groups[g], b->groups[g]);
+    size_t nc = (size_t)a->ncuts * (size_t)a->ngroups;
+    if (a->ngroups) {
+        assert_memory_equal(a->g, b->g, (size_t)a->ngroups * sizeof *a->g);
+        assert_memory_equal(a->cut_model, b->cut_model, nc * sizeof(double));
+        assert_memory_equal(a->cut_actual, b->cut_actual, nc * sizeof(double));
+        assert_memory_equal(a->cut_naive, b->cut_naive, nc * sizeof(double));
+    }
+}
+
+/* Two plans give the same figures to the bit: groups, past years, the
+ * backtest, the model's members and every term of the projection. */
+static void same_plan(const Plan *a, const Plan *b)
+{
+    assert_int_equal(a->ngroups, b->ngroups);
+    for (int g = 0; g < a->ngroups; g++)
+        assert_string_equal(a->groups[g], b->groups[g]);
+    assert_int_equal(a->unflagged_speed, b->unflagged_speed);
+    assert_int_equal(a->nyear_use, b->nyear_use);
+    assert_memory_equal(a->year_use, b->year_use, (size_t)a->nyear_use * sizeof *a->year_use);
+    assert_int_equal(a->bt_cuts, b->bt_cuts);
+    same_bt(a->bt, b->bt);
+    assert_int_equal(a->nproj_users, b->nproj_users);
+    for (int i = 0; i < a->nproj_users; i++)
+        assert_string_equal(a->proj_user_name[i], b->proj_user_name[i]);
+    assert_memory_equal(&a->institute_growth, &b->institute_growth, sizeof(double));
+    ProjResult *ra = projection_result_new(a->model), *rb = projection_result_new(b->model);
+    projection_run(a->model, a->measured, ra);
+    projection_run(b->model, b->measured, rb);
+    assert_int_equal(ra->ngroups, rb->ngroups);
+    assert_int_equal(ra->nyears, rb->nyears);
+    assert_memory_equal(ra->gy, rb->gy, (size_t)ra->ngroups * ra->nyears * sizeof *ra->gy);
+    assert_memory_equal(ra->total, rb->total, (size_t)ra->nyears * sizeof *ra->total);
+    assert_memory_equal(ra->dom, rb->dom, (size_t)ra->ndomains * ra->nyears * sizeof *ra->dom);
+    projection_result_free(ra);
+    projection_result_free(rb);
+}
+
+static void exec_sql(Store *st, const char *sql)
+{
+    char *msg = NULL;
+    if (sqlite3_exec(store_db(st), sql, NULL, NULL, &msg) != SQLITE_OK)
+        fail_msg("%s: %s", sql, msg ? msg : "?");
+}
+
+static Plan *build(Db *d)
+{
+    PlanOpts o;
+    CpErr err;
+    memset(&o, 0, sizeof o);
+    Plan *p = plan_build(d->st, &o, &err);
+    if (!p)
+        fail_msg("plan_build: %s", err.msg);
+    return p;
+}
+
+/* A plan built with the cache emptied first. */
+static Plan *build_fresh(Db *d)
+{
+    exec_sql(d->st, "DELETE FROM plan_cache");
+    return build(d);
+}
+
+/* Overwrite the unflagged-speed count (bytes 20..27: after the magic and
+ * the history's bounds) of every cached entry, to tell a cached build from a
+ * computed one. */
+static void tamper(Db *d, int64_t v)
+{
+    sqlite3 *db = store_db(d->st);
+    sqlite3_stmt *s, *u;
+    assert_int_equal(sqlite3_prepare_v2(db, "SELECT rowid, data FROM plan_cache", -1, &s, NULL),
+                     SQLITE_OK);
+    assert_int_equal(
+        sqlite3_prepare_v2(db, "UPDATE plan_cache SET data = ?2 WHERE rowid = ?1", -1, &u, NULL),
+        SQLITE_OK);
+    int n = 0;
+    while (sqlite3_step(s) == SQLITE_ROW) {
+        int len = sqlite3_column_bytes(s, 1);
+        assert_true(len > 28);
+        unsigned char *b = malloc((size_t)len);
+        memcpy(b, sqlite3_column_blob(s, 1), (size_t)len);
+        memcpy(b + 20, &v, sizeof v);
+        sqlite3_bind_int64(u, 1, sqlite3_column_int64(s, 0));
+        sqlite3_bind_blob(u, 2, b, len, SQLITE_TRANSIENT);
+        assert_int_equal(sqlite3_step(u), SQLITE_DONE);
+        sqlite3_reset(u);
+        free(b);
+        n++;
+    }
+    sqlite3_finalize(s);
+    sqlite3_finalize(u);
+    assert_true(n > 0);
+}
+
+/* The first build computes and keeps its history's results; the next reads
+ * them (a tampered entry shows it) and gives the same figures as a fresh
+ * build. An import of jobs, a job changed behind capplan's back, a roster
+ * and an inventory line each make the next build compute again, and what it
+ * computes is a fresh build's. */
+static void test_plan_cache(void **state)
+{
+    Db *d = *state;
+    CpErr err;
+    assert_int_equal(store_scalar(d->st, "SELECT count(*) FROM plan_cache"), 0);
+    Plan *a = build(d);
+    assert_int_equal(store_scalar(d->st, "SELECT count(*) FROM plan_cache"), 1);
+    assert_int_equal(a->unflagged_speed, 16); /* test_year_use's figure */
+    assert_true(a->bt->ncuts >= 3);
+    Plan *b = build(d);
+    same_plan(a, b);
+    plan_free(b);
+    tamper(d, 99);
+    b = build(d);
+    assert_int_equal(b->unflagged_speed, 99); /* read from the cache */
+    plan_free(b);
+    b = build_fresh(d);
+    same_plan(a, b);
+    plan_free(b);
+
+    /* the backtest alone (roster as of today): its own entry */
+    PlanOpts o;
+    PlanBacktest x, y;
+    memset(&o, 0, sizeof o);
+    assert_int_equal(plan_backtest(d->st, &o, &x, &err), 0);
+    assert_int_equal(store_scalar(d->st, "SELECT count(*) FROM plan_cache"), 2);
+    assert_int_equal(plan_backtest(d->st, &o, &y, &err), 0);
+    same_bt(&x, &y);
+    plan_backtest_free(&y);
+    same_bt(a->bt, &x); /* the same roster lines at both times here */
+    plan_backtest_free(&x);
+
+    /* a job changed behind capplan's back: its block stale, nothing read
+     * from the cache (the tampered entry would show) until the next sync,
+     * which moves the jobs' generation on */
+    tamper(d, 99);
+    exec_sql(d->st, "UPDATE jobs SET gpus = 2 WHERE id = (SELECT min(id) FROM jobs WHERE gpus = 1)");
+    b = build(d);
+    assert_int_equal(b->unflagged_speed, 16);
+    plan_free(b);
+    assert_int_equal(store_flush(d->st, &err), 0);
+    b = build(d);
+    assert_int_equal(b->unflagged_speed, 16);
+    Plan *c = build_fresh(d);
+    same_plan(b, c);
+    assert_true(b->year_use[0].used > a->year_use[0].used); /* ann's first job: a second GPU */
+    plan_free(b);
+    plan_free(c);
+
+    /* an import of jobs */
+    char line[] = "JobID|User|Account|Partition|State|Submit|Start|End|ElapsedRaw|AllocTRES|"
+                  "Cluster|NCPUS\n"
+                  "900|bob|lab-b|gpu|COMPLETED|2021-12-10T10:00:00|2021-12-10T10:00:00|"
+                  "2021-12-11T10:00:00|86400|cpu=4,gres/gpu=4|c1|4\n";
+    b = build(d);
+    tamper(d, 99);
+    import_kind(d->st, "sacct", line);
+    c = build(d);
+    assert_int_equal(c->unflagged_speed, 17); /* the new job's model guessed too */
+    assert_true(c->year_use[1].used > b->year_use[1].used);
+    plan_free(b);
+    b = build_fresh(d);
+    same_plan(b, c);
+    plan_free(b);
+    plan_free(c);
+
+    /* the roster and the inventory */
+    const char *const edits[][2] = {
+        {"roster", "user,group,role,domain,start,end\nbob,lab-a,postdoc,physics,2019-01-01,\n"},
+        {"inventory", "cluster,gpu_model,gpus,gpu_mem_gib,from,to,relative_speed\n"
+                      "c1,h100,4,80,2021-03-01,,3.0\n"}};
+    for (int e = 0; e < 2; e++) {
+        b = build(d);
+        tamper(d, 99);
+        import_kind(d->st, edits[e][0], edits[e][1]);
+        c = build(d);
+        assert_int_not_equal(c->unflagged_speed, 99);
+        if (e == 0)
+            assert_int_equal(plan_group_index(c, "lab-b"), -1); /* bob now in lab-a */
+        else
+            assert_true(c->year_use[1].capacity != b->year_use[1].capacity);
+        plan_free(b);
+        b = build_fresh(d);
+        same_plan(b, c);
+        plan_free(b);
+        plan_free(c);
+    }
+    assert_true(store_scalar(d->st, "SELECT count(*) FROM plan_cache") <= STORE_PLAN_CACHE_KEEP);
+    plan_free(a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -530,6 +737,7 @@ int main(void)
         cmocka_unit_test(test_backtest),
         cmocka_unit_test(test_year_use),
         cmocka_unit_test(test_migrate_v1_keys),
+        cmocka_unit_test_setup_teardown(test_plan_cache, db_setup, db_teardown),
     };
     return cmocka_run_group_tests_name("plan_db", tests, db_setup, db_teardown);
 }

@@ -1,0 +1,343 @@
+/* plan_cache: what the planner computes from the whole job history (the
+ * rolling backtest, the fit at the window's end, the past years, the
+ * history's bounds and groups) kept in the database between builds
+ * (plan_int.h; docs/plan-speed.md). An entry is found only by the key of
+ * everything it was computed from, so a hit gives what a fresh run would,
+ * to the bit: the doubles are stored as their bytes. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "data/plan_int.h"
+
+/* Bump when the model's code (core/demand.c, core/projection.c,
+ * core/backtest.c, data/plan_hist.c) changes what it computes, or this
+ * layout changes: an entry of an older build is then never read. */
+#define PLAN_CACHE_MODEL 1
+#define CACHE_MAGIC 0x43504331u /* "CPC1" */
+
+/* ---- the key ---- */
+
+/* Two 64-bit hashes (FNV-1a and a multiply-rotate one) of everything fed. */
+typedef struct Hash {
+    uint64_t a, b;
+} Hash;
+
+static void hash_bytes(Hash *h, const void *p, size_t n)
+{
+    const unsigned char *c = p;
+    for (size_t i = 0; i < n; i++) {
+        h->a = (h->a ^ c[i]) * 0x100000001b3ull;
+        h->b = ((h->b ^ c[i]) * 0x9e3779b97f4a7c15ull);
+        h->b ^= h->b >> 29;
+    }
+}
+
+static void hash_i64(Hash *h, int64_t v)
+{
+    hash_bytes(h, &v, sizeof v);
+}
+
+static void hash_f64(Hash *h, double v)
+{
+    hash_bytes(h, &v, sizeof v);
+}
+
+/* A string and its end (NULL apart from ""). */
+static void hash_str(Hash *h, const char *s)
+{
+    hash_i64(h, s ? (int64_t)strlen(s) : -1);
+    if (s)
+        hash_bytes(h, s, strlen(s));
+}
+
+static void hash_names(Hash *h, const StorePlanNames *nm)
+{
+    hash_i64(h, nm->n);
+    for (int64_t i = 0; i < nm->n; i++)
+        hash_str(h, nm->names[i]);
+}
+
+int plan_cache_key(Store *st, const Plan *p, const PlanCtx *c, const StorePlanGpus *inv,
+                   size_t ninv, int64_t roster_t, int64_t fit_t, char *key, size_t n, CpErr *err)
+{
+    char jobs[96];
+    int clean;
+    StorePlanNames clusters;
+    if (store_plan_jobs_state(st, jobs, sizeof jobs, &clean, err) < 0)
+        return -1;
+    if (!clean)
+        return 0;
+    if (store_plan_names(st, "clusters", &clusters, err) < 0)
+        return -1;
+    Hash h = {0xcbf29ce484222325ull, 0x6a09e667f3bcc909ull};
+    hash_names(&h, &c->users);
+    hash_names(&h, &c->accounts);
+    hash_names(&h, &clusters);
+    store_plan_names_free(&clusters);
+    hash_i64(&h, (int64_t)c->npeople);
+    for (size_t i = 0; i < c->npeople; i++) {
+        const StorePlanPerson *pp = &c->people[i];
+        hash_str(&h, pp->user);
+        hash_str(&h, pp->group);
+        hash_str(&h, pp->role);
+        hash_str(&h, pp->domain);
+        hash_i64(&h, pp->start);
+        hash_i64(&h, pp->end);
+    }
+    hash_i64(&h, (int64_t)ninv);
+    for (size_t i = 0; i < ninv; i++) {
+        hash_str(&h, inv[i].cluster);
+        hash_str(&h, inv[i].model);
+        hash_f64(&h, inv[i].gpus);
+        hash_f64(&h, inv[i].mem_gib);
+        hash_f64(&h, inv[i].speed);
+        hash_i64(&h, inv[i].from);
+        hash_i64(&h, inv[i].to);
+    }
+    hash_str(&h, p->roles);
+    const uint32_t probe = 0x01020304;
+    unsigned char order[4];
+    memcpy(order, &probe, sizeof order);
+    snprintf(key, n,
+             "plan %d/%zu/%zu/%zu/%zu/%zu/%zu/%zu order %u%u%u%u %s cpu %d roster %lld fit %lld "
+             "inputs %016llx%016llx",
+             PLAN_CACHE_MODEL, sizeof(DemFit), sizeof(DemUser), sizeof(DemGroup),
+             sizeof(PlanBacktest), sizeof(PlanBtCut), sizeof(BtGroup), sizeof(PlanYearUse),
+             order[0], order[1], order[2], order[3], jobs, p->cpu, (long long)roster_t,
+             (long long)fit_t, (unsigned long long)h.a, (unsigned long long)h.b);
+    return 1;
+}
+
+/* ---- writing ---- */
+
+typedef struct Out {
+    unsigned char *b;
+    size_t n, cap;
+} Out;
+
+static void put(Out *o, const void *v, size_t n)
+{
+    if (o->n + n > o->cap) {
+        o->cap = (o->n + n) * 2 + 256;
+        o->b = xrealloc(o->b, o->cap);
+    }
+    if (n)
+        memcpy(o->b + o->n, v, n);
+    o->n += n;
+}
+
+static void put_i64(Out *o, int64_t v)
+{
+    put(o, &v, sizeof v);
+}
+
+static void put_str(Out *o, const char *s)
+{
+    size_t len = s ? strlen(s) : 0;
+    put_i64(o, (int64_t)len);
+    put(o, s ? s : "", len);
+}
+
+static void put_fit(Out *o, const DemFit *f)
+{
+    DemFit x = *f;
+    x.users = NULL;
+    x.groups = NULL;
+    put(o, &x, sizeof x);
+    put(o, f->users, (size_t)f->nactive * sizeof *f->users);
+    put(o, f->groups, (size_t)f->ngroups * sizeof *f->groups);
+}
+
+static void put_bt(Out *o, const PlanBacktest *b)
+{
+    PlanBacktest x = *b;
+    x.cuts = NULL;
+    x.groups = NULL;
+    x.g = NULL;
+    x.cut_model = x.cut_actual = x.cut_naive = NULL;
+    put(o, &x, sizeof x);
+    put(o, b->cuts, (size_t)b->ncuts * sizeof *b->cuts);
+    int detail = b->g != NULL;
+    put_i64(o, detail);
+    if (!detail)
+        return;
+    for (int g = 0; g < b->ngroups; g++)
+        put_str(o, b->groups[g]);
+    put(o, b->g, (size_t)b->ngroups * sizeof *b->g);
+    size_t nc = (size_t)b->ncuts * (size_t)b->ngroups;
+    put(o, b->cut_model, nc * sizeof(double));
+    put(o, b->cut_actual, nc * sizeof(double));
+    put(o, b->cut_naive, nc * sizeof(double));
+}
+
+void plan_cache_save(Store *st, const char *key, const Plan *p, const PlanCtx *c, int with_fit)
+{
+    Out o = {NULL, 0, 0};
+    uint32_t magic = CACHE_MAGIC;
+    put(&o, &magic, sizeof magic);
+    put_i64(&o, c->hist.data_start);
+    put_i64(&o, c->data_end);
+    put_i64(&o, p->unflagged_speed);
+    put_i64(&o, c->hist.ngroups);
+    for (int g = 0; g < c->hist.ngroups; g++)
+        put_str(&o, c->hgroups[g]);
+    put_bt(&o, p->bt);
+    put_i64(&o, with_fit);
+    if (with_fit) {
+        put_fit(&o, &c->fit);
+        put_i64(&o, p->nyear_use);
+        put(&o, p->year_use, (size_t)p->nyear_use * sizeof *p->year_use);
+    }
+    store_plan_cache_put(st, key, o.b, o.n);
+    free(o.b);
+}
+
+/* ---- reading ---- */
+
+typedef struct In {
+    const unsigned char *b;
+    size_t n, at;
+    int bad;
+} In;
+
+static void get(In *in, void *v, size_t n)
+{
+    if (in->bad || n > in->n - in->at) {
+        in->bad = 1;
+        memset(v, 0, n);
+        return;
+    }
+    memcpy(v, in->b + in->at, n);
+    in->at += n;
+}
+
+static int64_t get_i64(In *in)
+{
+    int64_t v;
+    get(in, &v, sizeof v);
+    return v;
+}
+
+/* A count of items of size bytes that the rest of the entry can hold. */
+static size_t get_count(In *in, int64_t v, size_t size)
+{
+    if (v < 0 || (uint64_t)v > (in->n - in->at) / (size ? size : 1)) {
+        in->bad = 1;
+        return 0;
+    }
+    return (size_t)v;
+}
+
+static char *get_str(In *in)
+{
+    size_t len = get_count(in, get_i64(in), 1);
+    char *s = xmalloc(len + 1);
+    get(in, s, len);
+    s[len] = 0;
+    return s;
+}
+
+/* n items of size bytes into a new array (one more, zeroed, so that no
+ * allocation is empty). */
+static void *get_array(In *in, size_t n, size_t size)
+{
+    void *a = xcalloc(n + 1, size);
+    get(in, a, n * size);
+    return a;
+}
+
+static void get_fit(In *in, DemFit *f)
+{
+    get(in, f, sizeof *f);
+    size_t nu = get_count(in, f->nactive, sizeof *f->users);
+    size_t ng = get_count(in, f->ngroups, sizeof *f->groups);
+    f->users = get_array(in, nu, sizeof *f->users);
+    f->groups = get_array(in, ng, sizeof *f->groups);
+}
+
+static void get_bt(In *in, PlanBacktest *b)
+{
+    get(in, b, sizeof *b);
+    size_t ncuts = get_count(in, b->ncuts, sizeof *b->cuts);
+    b->cuts = get_array(in, ncuts, sizeof *b->cuts);
+    b->groups = NULL;
+    b->g = NULL;
+    b->cut_model = b->cut_actual = b->cut_naive = NULL;
+    int detail = get_i64(in) != 0;
+    size_t ng = detail ? get_count(in, b->ngroups, sizeof(int64_t)) : 0;
+    if (!detail || in->bad) {
+        b->ngroups = 0;
+        return;
+    }
+    b->groups = xcalloc(ng + 1, sizeof *b->groups);
+    for (size_t g = 0; g < ng; g++)
+        b->groups[g] = get_str(in);
+    b->g = get_array(in, ng, sizeof *b->g);
+    size_t nc = ncuts * ng;
+    if (ng && nc / ng != ncuts)
+        in->bad = 1;
+    b->cut_model = get_array(in, in->bad ? 0 : nc, sizeof(double));
+    b->cut_actual = get_array(in, in->bad ? 0 : nc, sizeof(double));
+    b->cut_naive = get_array(in, in->bad ? 0 : nc, sizeof(double));
+}
+
+int plan_cache_load(Store *st, const char *key, Plan *p, PlanCtx *c, int with_fit)
+{
+    unsigned char *data;
+    size_t n;
+    if (!store_plan_cache_get(st, key, &data, &n))
+        return 0;
+    In in = {data, n, 0, 0};
+    uint32_t magic;
+    get(&in, &magic, sizeof magic);
+    in.bad |= magic != CACHE_MAGIC;
+    int64_t data_start = get_i64(&in), data_end = get_i64(&in), unflagged = get_i64(&in);
+    size_t ng = get_count(&in, get_i64(&in), sizeof(int64_t));
+    char **groups = xcalloc(ng + 1, sizeof *groups);
+    for (size_t g = 0; g < ng && !in.bad; g++)
+        groups[g] = get_str(&in);
+    PlanBacktest *bt = xcalloc(1, sizeof *bt);
+    get_bt(&in, bt);
+    DemFit fit;
+    memset(&fit, 0, sizeof fit);
+    PlanYearUse *years = NULL;
+    size_t nyears = 0;
+    in.bad |= (get_i64(&in) != 0) != (with_fit != 0);
+    if (with_fit && !in.bad) {
+        get_fit(&in, &fit);
+        nyears = get_count(&in, get_i64(&in), sizeof *years);
+        years = get_array(&in, nyears, sizeof *years);
+    }
+    in.bad |= in.at != in.n || (size_t)fit.ngroups != (with_fit ? ng : 0) ||
+              bt->calib.half < 0 || bt->calib.half >= DEM_NHALF ||
+              (bt->ngroups > 0 && (size_t)bt->ngroups != ng);
+    for (int i = 0; i < fit.nactive && !in.bad; i++)
+        in.bad |= fit.users[i].group < 0 || (size_t)fit.users[i].group >= ng ||
+                  fit.users[i].user < 0 || fit.users[i].user >= c->users.n ||
+                  fit.users[i].first_month < 0 || fit.users[i].first_month >= DEM_HISTORY;
+    free(data);
+    if (in.bad) {
+        for (size_t g = 0; g < ng; g++)
+            free(groups[g]);
+        free(groups);
+        plan_backtest_free(bt);
+        free(bt);
+        demand_fit_done(&fit);
+        free(years);
+        return 0;
+    }
+    c->hist.data_start = data_start;
+    c->data_end = data_end;
+    p->unflagged_speed = (int)unflagged;
+    c->hgroups = groups;
+    c->hist.ngroups = (int)ng;
+    c->hist.nusers = (int)c->users.n;
+    for (size_t g = 0; g < ng; g++)
+        strmap_put(c->hgidx, groups[g], strlen(groups[g]), (int64_t)g);
+    p->bt = bt;
+    c->fit = fit;
+    p->year_use = years;
+    p->nyear_use = (int)nyears;
+    return 1;
+}
