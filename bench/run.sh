@@ -13,11 +13,20 @@
 # BENCH_TIMER=gnu-time|python3|none (how peak RSS is read; default: the first there),
 # BENCH_DAYS (days the generated accounting spans; the generator's default:
 # about 1500 jobs a day, at most two years), BENCH_WIDE=0 (skip the 26-field
-# export shape of issue 14).
+# export shape of issue 14), BENCH_KEEP=DIR (keep the generated files, the
+# baselines' times and capplan's imported database in DIR, and reuse them
+# on the next run: see bench/README), BENCH_SKIP_BASELINE="SIZES" (sizes, or
+# "all", at which the baselines -- sqlite3's .import, the naive queries,
+# pandas -- are not run; a time kept in BENCH_KEEP is still shown).
+#
+# The end prints a summary: one line per row with every size side by side
+# (time, CPU, peak RSS, the baseline), the import's seconds per million,
+# and the issue 20 figure at 10M where the issue's table has one.
 #
 # Ten million jobs (issue 20; about 11 GB of sacct text and 1.7 GB of
-# database under BENCH_TMPDIR, roughly an hour on 2 cores):
-#   BENCH_SIZES=10000000 BENCH_DAYS=1825 BENCH_IMPORT_RUNS=1 make bench
+# database, roughly an hour on 2 cores without BENCH_KEEP):
+#   BENCH_SIZES="1000000 10000000" BENCH_DAYS=1825 BENCH_IMPORT_RUNS=1 \
+#       BENCH_KEEP=/tmp/bench-keep make bench
 #
 # Every row of the table is one `bench_row` call:
 #   bench_row WHAT JOBS ROWS BASELINE_S CMD...
@@ -44,6 +53,16 @@ command -v sqlite3 >/dev/null 2>&1 || die "sqlite3 (the shell) is missing: make 
 
 TMP=$(mktemp -d "${BENCH_TMPDIR:-/tmp}/capplan-bench.XXXXXX") || die "mktemp failed"
 trap 'rm -rf "$TMP"' EXIT
+# BENCH_KEEP: the sacct files, capplan's databases and the baselines' times
+# live there and stay; else in the temporary folder.
+KEEP=${BENCH_KEEP:-}
+DATA=$TMP
+if [ -n "$KEEP" ]; then
+    mkdir -p "$KEEP" || die "BENCH_KEEP: cannot make $KEEP"
+    DATA=$KEEP
+fi
+RES=$TMP/results # the summary's input: what, jobs, seconds, CPU s, peak MB, baseline s
+: >"$RES"
 trap 'exit 129' HUP
 trap 'exit 130' INT
 trap 'exit 141' PIPE
@@ -62,7 +81,8 @@ else
 fi
 PYWRAP='import resource, subprocess, sys
 rc = subprocess.call(sys.argv[2:])
-open(sys.argv[1], "w").write("%d\n" % resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+r = resource.getrusage(resource.RUSAGE_CHILDREN)
+open(sys.argv[1], "w").write("%.2f %.2f %d\n" % (r.ru_utime, r.ru_stime, r.ru_maxrss))
 sys.exit(rc if rc >= 0 else 128 - rc)'
 
 FAILED=0
@@ -101,36 +121,61 @@ WIDE_LINEARITY=""
 BASE_LINEARITY=""
 
 # measure CMD...: runs CMD with stdout/stderr in $TMP/out, $TMP/err; sets
-# M_S (wall seconds), M_RSS (peak MB or "?") and M_RC (exit status).
+# M_S (wall seconds), M_CPU (user + system seconds, or "?"), M_RSS (peak MB
+# or "?") and M_RC (exit status).
 measure() {
     : >"$TMP/rss"
     sync # the previous row's writes reach the disk before this row is timed
     sync
     t0=$(date +%s.%N)
     case $TIMER in
-    gnu-time) /usr/bin/time -f %M -o "$TMP/rss" "$@" >"$TMP/out" 2>"$TMP/err" ;;
+    gnu-time) /usr/bin/time -f '%U %S %M' -o "$TMP/rss" "$@" >"$TMP/out" 2>"$TMP/err" ;;
     python3*) python3 -c "$PYWRAP" "$TMP/rss" "$@" >"$TMP/out" 2>"$TMP/err" ;;
     *) "$@" >"$TMP/out" 2>"$TMP/err" ;;
     esac
     M_RC=$?
     t1=$(date +%s.%N)
     M_S=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
-    kb=$(tail -n 1 "$TMP/rss" 2>/dev/null)
-    M_RSS=$(awk -v k="$kb" 'BEGIN { if (k ~ /^[0-9]+$/) printf "%.1f", k / 1024; else print "?" }')
+    # GNU time's last line: user, system, KB (a killed child adds a line before it)
+    # shellcheck disable=SC2046 # three numbers, split on purpose
+    set -- $(tail -n 1 "$TMP/rss" 2>/dev/null)
+    M_CPU=$(awk -v u="${1:-}" -v s="${2:-}" 'BEGIN { if (u ~ /^[0-9.]+$/ && s ~ /^[0-9.]+$/)
+        printf "%.2f", u + s; else print "?" }')
+    M_RSS=$(awk -v k="${3:-}" 'BEGIN { if (k ~ /^[0-9]+$/) printf "%.1f", k / 1024; else print "?" }')
 }
 
 header() {
-    printf '%-28s %8s %9s %8s %8s %10s %8s %10s %6s\n' \
-        what jobs rows "file MB" "time s" "rows/s" "peak MB" "sqlite3 s" ratio
+    printf '%-33s %8s %9s %8s %8s %7s %10s %8s %10s %6s\n' \
+        what jobs rows "file MB" "time s" "CPU s" "rows/s" "peak MB" "base s" ratio
 }
 
-# print_row WHAT JOBS ROWS SECONDS PEAK_MB BASELINE_S
+# record WHAT JOBS SECONDS CPU_S PEAK_MB BASELINE_S [MARK]: one line of the
+# summary's input ($RES), whatever printed it; MARK follows the time there.
+record() {
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "$5" "$6" "${7:-}" >>"$RES"
+}
+
+# print_row WHAT JOBS ROWS SECONDS PEAK_MB BASELINE_S [CPU_S]: a line of the
+# size's table, recorded for the summary.
 print_row() {
-    awk -v w="$1" -v j="$2" -v r="$3" -v s="$4" -v m="$5" -v b="$6" -v mb="$FILE_MB" 'BEGIN {
+    awk -v w="$1" -v j="$2" -v r="$3" -v s="$4" -v m="$5" -v b="$6" -v c="${7:-$M_CPU}" \
+        -v mb="$FILE_MB" 'BEGIN {
         rps = s > 0 ? sprintf("%.0f", r / s) : "-"
         ratio = (b != "-" && b > 0) ? sprintf("%.2f", s / b) : "-"
-        printf "%-28s %8d %9d %8s %8.2f %10s %8s %10s %6s\n", w, j, r, mb, s, rps, m, b, ratio
+        printf "%-33s %8d %9d %8s %8.2f %7s %10s %8s %10s %6s\n", w, j, r, mb, s, c, rps, m, b, ratio
     }'
+    record "$1" "$2" "$4" "${7:-$M_CPU}" "$5" "$6"
+}
+
+# kept_row WHAT JOBS ROWS FILE [BASELINE_S]: a row whose time was measured
+# by an earlier run and kept in FILE (BENCH_KEEP: "seconds cpu peak_mb");
+# sets BENCH_LAST_S, M_CPU and M_RSS as a measured row does.
+kept_row() {
+    _kb=${5:--}
+    # shellcheck disable=SC2046 # three numbers, split on purpose
+    set -- "$1" "$2" "$3" $(cat "$4")
+    BENCH_LAST_S=$4 M_CPU=${5:-?} M_RSS=${6:-?}
+    print_row "$1 (kept)" "$2" "$3" "$4" "$M_RSS" "$_kb"
 }
 
 # bench_row WHAT JOBS ROWS BASELINE_S CMD...: one timed row of the table.
@@ -142,7 +187,7 @@ bench_row() {
     BENCH_LAST_S=$M_S
     if [ "$M_RC" -ne 0 ]; then
         FAILED=1
-        printf '%-28s %8d  FAILED: exit %d after %s s\n' "$_what" "$_jobs" "$M_RC" "$M_S"
+        printf '%-33s %8d  FAILED: exit %d after %s s\n' "$_what" "$_jobs" "$M_RC" "$M_S"
         echo "bench: '$_what' failed (exit $M_RC): $*" >&2
         tail -n 20 "$TMP/err" | sed 's/^/    /' >&2
         [ "$KEEP_GOING" = 1 ] || exit 1
@@ -156,7 +201,7 @@ bench_row() {
 import_best() {
     _w=$1 _j=$2 _r=$3 _b=$4 _db=$5
     shift 5
-    _best="" _best_rss=""
+    _best="" _best_rss="" _best_cpu=""
     _i=0
     while [ "$_i" -lt "${BENCH_IMPORT_RUNS:-2}" ]; do
         rm -f "$_db" "$_db-wal" "$_db-shm" "$_db-journal"
@@ -166,14 +211,28 @@ import_best() {
             return 1
         fi
         if [ -z "$_best" ] || awk -v a="$M_S" -v b="$_best" 'BEGIN { exit !(a < b) }'; then
-            _best=$M_S _best_rss=$M_RSS
+            _best=$M_S _best_rss=$M_RSS _best_cpu=$M_CPU
             cp "$TMP/out" "$TMP/out.best"
         fi
         _i=$((_i + 1))
     done
     cp "$TMP/out.best" "$TMP/out"
     BENCH_LAST_S=$_best
-    print_row "$_w" "$_j" "$_r" "$_best" "$_best_rss" "$_b"
+    M_RSS=$_best_rss M_CPU=$_best_cpu
+    print_row "$_w" "$_j" "$_r" "$_best" "$_best_rss" "$_b" "$_best_cpu"
+}
+
+# skip_baseline N: 0 when BENCH_SKIP_BASELINE names size N (or "all").
+skip_baseline() {
+    for _s in ${BENCH_SKIP_BASELINE:-}; do
+        [ "$_s" = all ] || [ "$_s" = "$1" ] && return 0
+    done
+    return 1
+}
+
+# keep_time FILE: BENCH_KEEP's record of the row just measured.
+keep_time() {
+    [ -z "$KEEP" ] || echo "$BENCH_LAST_S $M_CPU $M_RSS" >"$1"
 }
 
 fmt_jobs() {
@@ -186,48 +245,98 @@ per100k() {
     awk -v s="$1" -v n="$2" 'BEGIN { printf "%.2f", s * 100000 / n }'
 }
 
+# gen_file N FILE [--wide]: the generated sacct file (kept in BENCH_KEEP:
+# a file already there, or a link to one, is used as it is).
+gen_file() {
+    _n=$1 _f=$2 _wide=${3:-}
+    days=${BENCH_DAYS:+--days $BENCH_DAYS}
+    if [ -n "$KEEP" ] && [ -s "$_f" ]; then
+        rows=$(($(wc -l <"$_f") - 1))
+        FILE_MB=$(awk -v b="$(wc -c <"$_f")" 'BEGIN { printf "%.1f", b / 1048576 }')
+        printf '%-33s %8d %9d %8s  kept: %s\n' "gen_sacct --steps${_wide:+ $_wide}" "$_n" \
+            "$rows" "$FILE_MB" "$(readlink -f "$_f")"
+        return 0
+    fi
+    # shellcheck disable=SC2016,SC2086 # $0..$5 are sh -c's own ($3: --days D or empty)
+    measure sh -c 'exec "$0" --jobs "$1" --seed "$2" --steps $3 $5 >"$4"' "$GEN" "$_n" "$SEED" \
+        "$days" "$_f" "$_wide"
+    [ "$M_RC" -eq 0 ] || die "gen_sacct failed (exit $M_RC): $(tail -n 3 "$TMP/err")"
+    rows=$(($(wc -l <"$_f") - 1))
+    FILE_MB=$(awk -v b="$(wc -c <"$_f")" 'BEGIN { printf "%.1f", b / 1048576 }')
+    print_row "gen_sacct --steps${_wide:+ $_wide}" "$_n" "$rows" "$M_S" "$M_RSS" -
+}
+
+# baseline_import WHAT N ROWS FILE KEPT: sqlite3's .import of FILE into an
+# untyped table (best of BENCH_IMPORT_RUNS), or its time kept in KEPT, or
+# nothing at a size of BENCH_SKIP_BASELINE; sets base ("-" when none).
+baseline_import() {
+    base=-
+    if [ -n "$KEEP" ] && [ -s "$5" ]; then
+        kept_row "$1" "$2" "$3" "$5"
+    elif skip_baseline "$2"; then
+        return 0
+    else
+        import_best "$1" "$2" "$3" - "$TMP/baseline_$2.db" \
+            sqlite3 "$TMP/baseline_$2.db" '.mode list' '.separator |' ".import \"$4\" t"
+        keep_time "$5"
+        rm -f "$TMP/baseline_$2.db"
+    fi
+    base=$BENCH_LAST_S
+}
+
 # One file size: generate, baseline, capplan, then the rows that use the db.
 bench_size() {
     n=$1
-    f=$TMP/sacct_$n.psv
-    db=$TMP/capplan_$n.db
+    f=$DATA/sacct_$n.psv
+    db=$DATA/capplan_$n.db
     FILE_MB=-
-    days=${BENCH_DAYS:+--days $BENCH_DAYS}
-    # shellcheck disable=SC2016 # $0..$4 are sh -c's own arguments ($3: empty or --days D)
-    measure sh -c 'exec "$0" --jobs "$1" --seed "$2" --steps $3 >"$4"' "$GEN" "$n" "$SEED" \
-        "$days" "$f"
-    [ "$M_RC" -eq 0 ] || die "gen_sacct failed (exit $M_RC): $(tail -n 3 "$TMP/err")"
-    rows=$(($(wc -l <"$f") - 1))
-    FILE_MB=$(awk -v b="$(wc -c <"$f")" 'BEGIN { printf "%.1f", b / 1048576 }')
-    print_row "gen_sacct --steps" "$n" "$rows" "$M_S" "$M_RSS" -
+    gen_file "$n" "$f"
 
     # The two imports: best of BENCH_IMPORT_RUNS runs each (2), each run
     # into a new database (the first run on a machine pays for memory the
     # kernel has not handed out yet, whichever program it is).
-    import_best "sqlite3 .import (baseline)" "$n" "$rows" - "$TMP/baseline_$n.db" \
-        sqlite3 "$TMP/baseline_$n.db" '.mode list' '.separator |' ".import \"$f\" t"
-    base=$BENCH_LAST_S
-    BASE_LINEARITY="$BASE_LINEARITY  $(fmt_jobs "$n") $(per100k "$base" "$n")"
+    baseline_import "sqlite3 .import (baseline)" "$n" "$rows" "$f" "$DATA/baseline_$n.time"
+    [ "$base" = - ] || BASE_LINEARITY="$BASE_LINEARITY  $(fmt_jobs "$n") $(per100k "$base" "$n")"
 
-    if import_best "capplan import sacct" "$n" "$rows" "$base" "$db" \
+    imported=0
+    if [ -n "$KEEP" ] && [ -s "$db" ]; then
+        # A kept database: its import is not run again (its time, when this
+        # script made it, was kept beside it).
+        if [ -s "$db.time" ]; then
+            kept_row "capplan import sacct" "$n" "$rows" "$db.time" "$base"
+            imported=1
+        else
+            printf '%-33s %8d  kept database, import not timed: %s\n' "capplan import sacct" \
+                "$n" "$(readlink -f "$db")"
+        fi
+    elif import_best "capplan import sacct" "$n" "$rows" "$base" "$db" \
         "$CAPPLAN" --db "$db" import sacct "$f"; then
-        LINEARITY="$LINEARITY  $(fmt_jobs "$n") $(per100k "$BENCH_LAST_S" "$n")"
+        keep_time "$db.time"
+        imported=1
         said=$(tail -n 1 "$TMP/out")
         [ -n "$said" ] || said=$(tail -n 1 "$TMP/err")
         NOTES="$NOTES
   $(fmt_jobs "$n"): $said"
     fi
+    if [ "$imported" = 1 ]; then
+        LINEARITY="$LINEARITY  $(fmt_jobs "$n") $(per100k "$BENCH_LAST_S" "$n")"
+        record "capplan import, s per million" "$n" \
+            "$(awk -v s="$BENCH_LAST_S" -v n="$n" 'BEGIN { printf "%.2f", s * 1e6 / n }')" \
+            "$(awk -v s="$M_CPU" -v n="$n" 'BEGIN { if (s ~ /^[0-9.]+$/)
+                printf "%.2f", s * 1e6 / n; else print "?" }')" "$M_RSS" \
+            "$(awk -v s="$base" -v n="$n" 'BEGIN { if (s ~ /^[0-9.]+$/)
+                printf "%.2f", s * 1e6 / n; else print "-" }')"
+    fi
     # status reads the counts kept at import (issue 20): no scan.
     bench_row "capplan status" "$n" "$rows" - "$CAPPLAN" --db "$db" status --json
     # The planner: profile + project beside pandas + scikit-learn doing the
     # same work (bench/baseline_plan.py) on the same database.
-    if [ -n "$PYSK" ]; then
+    pybase=-
+    if [ -n "$PYSK" ] && ! skip_baseline "$n"; then
         bench_row "python3 pandas+sklearn" "$n" "$rows" - "$PYSK" bench/baseline_plan.py "$db"
         pybase=$BENCH_LAST_S
         PY_SAID="$PY_SAID
   $(fmt_jobs "$n") python3: $(tail -n 1 "$TMP/out")"
-    else
-        pybase=-
     fi
     bench_row "capplan profile" "$n" "$rows" "$pybase" "$CAPPLAN" --db "$db" profile --json
     PY_SAID="$PY_SAID
@@ -238,27 +347,25 @@ bench_size() {
     RECOMPUTE="$RECOMPUTE
   $(fmt_jobs "$n"): $(grep 'recompute after one parameter change' "$TMP/out")"
 
-    # Statistics: the first call builds the cache, the rest read it; each
-    # beside one naive sqlite3 query over the jobs table.
+    # Statistics: the first after the import (a kept database's first only
+    # on its first run), then each kind from what it kept; each beside one
+    # naive sqlite3 query over the jobs table.
+    first=", first"
     for kind in utilization preemption waits efficiency domains pubs; do
-        bench_row "sqlite3 naive $kind" "$n" "$rows" - sqlite3 "$db" "$(naive_sql "$kind")"
-        bench_row "capplan stats $kind" "$n" "$rows" "$BENCH_LAST_S" \
+        nbase=-
+        if ! skip_baseline "$n"; then
+            bench_row "sqlite3 naive $kind" "$n" "$rows" - sqlite3 "$db" "$(naive_sql "$kind")"
+            nbase=$BENCH_LAST_S
+        fi
+        bench_row "capplan stats $kind$first" "$n" "$rows" "$nbase" \
             "$CAPPLAN" --db "$db" stats "$kind" --json
+        [ "$kind" != utilization ] || ubase=$nbase
+        first=""
     done
-    bench_row "capplan stats utilization" "$n" "$rows" - "$CAPPLAN" --db "$db" stats utilization --json
+    bench_row "capplan stats utilization" "$n" "$rows" "$ubase" \
+        "$CAPPLAN" --db "$db" stats utilization --json
 
-    # The dashboard, headless: start to first frame, the first switch to
-    # the Usage view (its figures from the jobs come from a worker thread),
-    # a redraw per key; then 400 keys walking every view for the p99
-    # (issue 16: first frame and first switch < 150 ms, p99 < 16 ms).
-    bench_row "capplan tui (headless)" "$n" "$rows" - \
-        "$CAPPLAN" --db "$db" tui --bench-keys '2s5<Enter>3<Enter><Esc>6471q'
-    TUI_SAID="$TUI_SAID
-  $(fmt_jobs "$n"): $(grep -E '^load|^usage|^redraw' "$TMP/out" | tr '\n' ';' | sed 's/;$//')"
-    bench_row "capplan tui 400 keys" "$n" "$rows" - \
-        "$CAPPLAN" --db "$db" tui --iterations 400
-    TUI_SAID="$TUI_SAID
-  $(fmt_jobs "$n") 400 keys: $(grep -E '^redraw' "$TMP/out" | tr '\n' ';' | sed 's/;$//')"
+    bench_tui "$n" "$rows" "$db"
 
     # The report and the spreadsheet tables (issue 20 item 4).
     bench_row "capplan export report.md" "$n" "$rows" - \
@@ -271,48 +378,143 @@ bench_size() {
         "$TMP/budget_$n.xlsx" --csv "$TMP/csv_$n"
     rm -rf "$TMP/report_$n.md" "$TMP/report_${n}_files" "$TMP/report_files" "$TMP/csv_$n" \
         "$TMP/report_$n.html" "$TMP/budget_$n.xlsx"
-    rm -f "$f" "$TMP"/*.db "$TMP"/*.db-*
+    [ -n "$KEEP" ] || rm -f "$f" "$db" "$db"-* "$db.time"
 
     # The wide export shape (issue 14 item 14: 26 fields, JobName third,
     # Group, QOS, Cluster last): its own file, baseline and import.
     [ "${BENCH_WIDE:-1}" = 0 ] || bench_wide "$n"
+}
 
+# tui_ms WHAT N PATTERN [nocpu]: a row of the summary from the headless
+# dashboard's output ($TMP/out): the first number after PATTERN (ms), the
+# CPU ms right after it when the line has one, and the mark "+" when the
+# view's frame said part of its figures were still coming from a worker.
+tui_ms() {
+    _l=$(grep -m 1 -E "$3" "$TMP/out") || return 0
+    _ms=$(echo "$_l" | sed -E "s/.*$3[^0-9]*([0-9.]+) ms.*/\1/")
+    _cpu=""
+    [ "${4:-}" = nocpu ] || _cpu=$(echo "$_l" | sed -nE 's/.*\(CPU ([0-9.]+) ms\).*/\1/p')
+    _mark=""
+    case $_l in *"still coming"*) _mark=+ ;; esac
+    record "$1" "$2" "$(awk -v m="$_ms" 'BEGIN { printf "%.4f", m / 1000 }')" \
+        "$(awk -v m="$_cpu" 'BEGIN { if (m != "") printf "%.4f", m / 1000; else print "?" }')" \
+        - - "$_mark"
+}
+
+# bench_tui N ROWS DB: the dashboard, headless. Start to first frame,
+# then every view once (2 Groups, 5 Projection and a parameter's why,
+# 3 Group and a member's jobs, 6 Usage, 4 Profiles, 7 Scenarios, 1
+# Overview): each view's first
+# display, key to frame; the Usage figures (a worker thread) and the
+# planner (another) after the first frame; a redraw per key. Then 400 keys
+# walking every view for the p99 (issues 16 and 20: first frame and every
+# view's first display <= 150 ms, p99 < 16 ms).
+bench_tui() {
+    bench_row "capplan tui (headless)" "$1" "$2" - \
+        "$CAPPLAN" --db "$3" tui --bench-keys '2s5<Enter><Esc>3<Enter><Esc>6471q'
+    TUI_SAID="$TUI_SAID
+  $(fmt_jobs "$1"): $(grep -E '^load|^usage|^redraw|^view' "$TMP/out" | tr '\n' ';' | sed 's/;$//')"
+    tui_ms "dashboard first frame" "$1" "first frame"
+    for v in 2:Groups 3:Group 4:Profiles 5:Projection 6:Usage 7:Scenarios; do
+        tui_ms "dashboard view ${v#*:}" "$1" "^view ${v%%:*} [A-Za-z]*: first display"
+    done
+    tui_ms "dashboard member's jobs" "$1" "^member detail"
+    tui_ms "dashboard Usage heat map" "$1" "^usage: heat map"
+    tui_ms "dashboard Usage energy panel" "$1" "^usage: figures"
+    tui_ms "dashboard planner" "$1" "planner" nocpu
+    bench_row "capplan tui 400 keys" "$1" "$2" - \
+        "$CAPPLAN" --db "$3" tui --iterations 400
+    TUI_SAID="$TUI_SAID
+  $(fmt_jobs "$1") 400 keys: $(grep -E '^redraw' "$TMP/out" | tr '\n' ';' | sed 's/;$//')"
 }
 
 # bench_wide N: gen_sacct --wide, sqlite3's .import of it, capplan's import.
 bench_wide() {
     n=$1
-    f=$TMP/sacct_wide_$n.psv
+    f=$DATA/sacct_wide_$n.psv
     db=$TMP/capplan_wide_$n.db
     FILE_MB=-
-    days=${BENCH_DAYS:+--days $BENCH_DAYS}
-    # shellcheck disable=SC2016,SC2086
-    measure sh -c 'exec "$0" --jobs "$1" --seed "$2" --steps --wide $3 >"$4"' "$GEN" "$n" \
-        "$SEED" "$days" "$f"
-    [ "$M_RC" -eq 0 ] || die "gen_sacct --wide failed (exit $M_RC): $(tail -n 3 "$TMP/err")"
-    rows=$(($(wc -l <"$f") - 1))
-    FILE_MB=$(awk -v b="$(wc -c <"$f")" 'BEGIN { printf "%.1f", b / 1048576 }')
-    print_row "gen_sacct --steps --wide" "$n" "$rows" "$M_S" "$M_RSS" -
-    import_best "sqlite3 .import wide" "$n" "$rows" - "$TMP/baseline_wide_$n.db" \
-        sqlite3 "$TMP/baseline_wide_$n.db" '.mode list' '.separator |' ".import \"$f\" t"
-    base=$BENCH_LAST_S
+    gen_file "$n" "$f" --wide
+    baseline_import "sqlite3 .import wide" "$n" "$rows" "$f" "$DATA/baseline_wide_$n.time"
     if import_best "capplan import sacct wide" "$n" "$rows" "$base" "$db" \
         "$CAPPLAN" --db "$db" import sacct "$f"; then
         WIDE_LINEARITY="$WIDE_LINEARITY  $(fmt_jobs "$n") $(per100k "$BENCH_LAST_S" "$n")"
     fi
-    rm -f "$f" "$TMP"/*.db "$TMP"/*.db-*
+    rm -f "$db" "$db"-*
+    [ -n "$KEEP" ] || rm -f "$f"
 }
 
 loadavg() {
     cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?'
 }
 
+# summary: one line per row of the sizes' tables, every size side by side
+# (wall time, CPU time, peak RSS, the row's baseline), and the figure of
+# issue 20's table at 10M (before the work on it) where it has one.
+summary() {
+    echo "summary, every size side by side: wall time, CPU time (user + system), peak RSS and" \
+        "the row's baseline (sqlite3 .import for an import, the naive query for a stats kind," \
+        "pandas + scikit-learn for profile and project); * kept from an earlier run (BENCH_KEEP);" \
+        "+ the view's frame came while part of its figures were still coming from a worker" \
+        "(the dashboard's rows below say when they came):"
+    awk -F '\t' -v sizes="$SIZES" '
+    function fmt(t) {
+        if (t == "" || t == "-" || t == "?") return t == "" ? "" : t
+        return t < 1 ? sprintf("%.1f ms", t * 1000) : sprintf("%.2f s", t)
+    }
+    function jobs(n) {
+        return n % 1000000 == 0 ? (n / 1000000) "M" : n % 1000 == 0 ? (n / 1000) "k" : n
+    }
+    BEGIN {
+        ns = split(sizes, sz, " ")
+        issue["capplan import sacct"] = "38.1 s, 94 MB"
+        issue["capplan import, s per million"] = "3.5 s (2.3 at 1M)"
+        issue["capplan status"] = "7.88 s, 70 MB"
+        issue["capplan profile"] = "3.04 s, 1.2 GB"
+        issue["capplan project"] = "0.04 s, 10 MB"
+        issue["capplan stats utilization, first"] = "16.9 s, 2.4 GB"
+        issue["capplan stats utilization"] = "1.1 s, 1.25 GB"
+        issue["capplan stats waits"] = "1.1 s, 1.25 GB"
+        issue["capplan stats efficiency"] = "1.4 s, 1.25 GB"
+        issue["capplan stats preemption"] = "1.6 s, 1.25 GB"
+        issue["capplan export report.md"] = "16.5 s, 2.65 GB"
+        issue["dashboard first frame"] = "61 ms"
+        issue["dashboard view Usage"] = "10.4 s"
+    }
+    {
+        w = $1; kept = sub(/ \(kept\)$/, "", w)
+        if (!(w in seen)) { seen[w] = 1; order[++nw] = w }
+        k = w SUBSEP $2
+        t[k] = fmt($3) (kept ? "*" : "") $7; c[k] = fmt($4); m[k] = $5; b[k] = fmt($6)
+    }
+    END {
+        printf "%-34s", "what"
+        for (i = 1; i <= ns; i++)
+            printf " %10s %9s %8s %9s", jobs(sz[i]) ": time", "CPU", "peak MB", "baseline"
+        printf "  %s\n", "issue 20 at 10M"
+        for (r = 1; r <= nw; r++) {
+            w = order[r]
+            printf "%-34s", w
+            for (i = 1; i <= ns; i++) {
+                k = w SUBSEP sz[i]
+                if (k in t)
+                    printf " %10s %9s %8s %9s", t[k], c[k], m[k], b[k]
+                else
+                    printf " %10s %9s %8s %9s", "", "", "", ""
+            }
+            printf "  %s\n", (w in issue) ? issue[w] : ""
+        }
+    }' "$RES"
+}
+
 echo "capplan bench: sizes $SIZES jobs, seed $SEED, peak RSS by $TIMER," \
-    "$(nproc 2>/dev/null || echo '?') cores, load average $(loadavg)"
+    "$(nproc 2>/dev/null || echo '?') cores, load average $(loadavg)${KEEP:+, files kept in $KEEP}"
 header
 for n in $SIZES; do
     bench_size "$n"
 done
+echo
+summary
 echo
 echo "load average at the end: $(loadavg) (timings are wall clock: other work on the machine counts)"
 echo "linearity, seconds per 100k jobs:"

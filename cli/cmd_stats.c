@@ -477,9 +477,7 @@ const CmdEntry cmd_stats = {
     "--cluster keep that group's or cluster's usage (capacity is the cluster's). Text\n"
     "tables by default; --json gives every table with stable keys (numbers as numbers,\n"
     "null when unknown); --csv prints one table (the first, or --table T) as RFC 4180.\n"
-    "utilization, preemption and waits read monthly aggregates the import keeps (table\n"
-    "stats_agg; wait quantiles from histograms, within 1/64 of the exact figure:\n"
-    "docs/scale.md); with --group they read that group's attempts. efficiency reads a\n"
-    "compact copy of the attempts (table stats_cache). A database the import did not\n"
-    "keep them for is read once, and the result kept.\n",
+    "utilization, preemption, waits and efficiency read monthly aggregates the import\n"
+    "keeps (wait quantiles within 1/64: docs/scale.md); with --group, the group's\n"
+    "attempts. A database the import did not keep them for is read once.\n",
     exec_stats};

@@ -11,8 +11,10 @@
 #include "data/store.h"
 #include "data/store_tui.h"
 #include "tui/app.h"
+#include "tui/heat_bg.h"
 #include "tui/term.h"
 #include "tui/usage_bg.h"
+#include "tui/view.h"
 
 typedef struct TuiOpts {
     const char *scenario;
@@ -81,6 +83,23 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Each view's first display (the first frame's view included), and what
+ * its frame still showed as coming from a worker. */
+static void print_views(const TuiTimings *t)
+{
+    for (int v = 0; v < TUI_V_COUNT; v++) {
+        if (!t->view_seen[v])
+            continue;
+        unsigned p = t->view_pending[v];
+        printf("view %d %s: first display %.1f ms (CPU %.1f ms)%s%s%s%s%s\n", v + 1,
+               tui_view((TuiViewId)v)->name, t->view_ms[v], t->view_cpu_ms[v],
+               p ? ", still coming:" : "", p & TUI_PENDING_PLAN ? " the planner" : "",
+               p & TUI_PENDING_USAGE ? " the heat map" : "",
+               p & TUI_PENDING_POLICY ? " the energy panel" : "",
+               p & TUI_PENDING_JOBS ? " the member's jobs" : "");
+    }
+}
+
 static void print_timings(const TuiOpts *o, TuiTimings *t, int frames)
 {
     printf("capplan tui: headless %dx%d, %d frames\n", o->w, o->h, frames);
@@ -92,6 +111,10 @@ static void print_timings(const TuiOpts *o, TuiTimings *t, int frames)
     if (t->usage_switched)
         printf("usage: first switch to the Usage view %.1f ms (key to frame)\n",
                t->usage_switch_ms);
+    print_views(t);
+    if (t->jobs_ms > 0)
+        printf("member detail: the member's biggest jobs %.1f ms after the key (a worker)\n",
+               t->jobs_ms);
     if (t->nframes == 0)
         return;
     double sum = 0;
@@ -132,9 +155,14 @@ static int run_headless(TuiState *s, const TuiOpts *o, TuiTimings *t)
     tui_script_io(&io, &sc, keys, o->w, o->h, o->iterations > 0);
     s->ascii = o->ascii;
     int frames = tui_run(s, &io, o->iterations, t);
-    int waited = s->usage_state == TUI_USAGE_COMPUTING;
+    int waited = s->usage_state == TUI_USAGE_COMPUTING, heat_waited = s->heat_bg != NULL;
+    heat_bg_wait(s);
     usage_bg_wait(s); /* the last frame with the Usage figures, and their time */
     print_timings(o, t, frames);
+    if (s->heat_ms > 0)
+        printf("usage: heat map and requested vs used (the aggregates) in %lld ms after the "
+               "first frame%s\n",
+               (long long)s->heat_ms, heat_waited ? " (still reading when the keys ended)" : "");
     if (s->usage_state == TUI_USAGE_READY || s->usage_state == TUI_USAGE_FAILED)
         printf("usage: figures computed in the background in %lld ms%s\n",
                (long long)s->usage_ms, waited ? " (still computing when the keys ended)" : "");

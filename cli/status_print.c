@@ -6,6 +6,7 @@
 #include "cli/cli.h"
 #include "cli/status_research.h"
 #include "cli/textcol.h"
+#include "core/utf8.h"
 #include "data/fields.h"
 #include "data/store.h"
 
@@ -82,8 +83,8 @@ static void print_text(const StoreStatus *s, FILE *out)
     fprintf(out, "clusters     %12lld\n", (long long)s->clusters_n);
     int w = 20; /* the names' column: 20 display columns, or the widest */
     for (int i = 0; i < s->nclusters; i++)
-        if (textcol_width(s->clusters[i].name) > w)
-            w = textcol_width(s->clusters[i].name);
+        if (utf8_width(s->clusters[i].name) > w)
+            w = utf8_width(s->clusters[i].name);
     for (int i = 0; i < s->nclusters; i++) {
         fputs("  ", out);
         textcol_put(out, s->clusters[i].name, w, 0);

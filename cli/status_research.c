@@ -2,6 +2,7 @@
 
 #include "cli/cli.h"
 #include "cli/textcol.h"
+#include "core/utf8.h"
 
 void status_research_json(cJSON *o, const ResearchData *d)
 {
@@ -30,8 +31,8 @@ void status_research_text(FILE *out, const ResearchData *d)
     int shown = d->nunmatched < STATUS_UNMATCHED_SHOWN ? d->nunmatched : STATUS_UNMATCHED_SHOWN;
     int w = 40; /* the names' column: 40 display columns, or the widest shown */
     for (int i = 0; i < shown; i++)
-        if (textcol_width(d->unmatched[i].name) > w)
-            w = textcol_width(d->unmatched[i].name);
+        if (utf8_width(d->unmatched[i].name) > w)
+            w = utf8_width(d->unmatched[i].name);
     for (int i = 0; i < shown; i++) {
         fputs("  ", out);
         textcol_put(out, d->unmatched[i].name, w, 0);

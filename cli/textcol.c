@@ -5,28 +5,20 @@
 #include <stdlib.h>
 
 #include "core/cp.h"
-#include "tui/canvas.h"
-
-int textcol_width(const char *s)
-{
-    int w = 0;
-    while (s && *s)
-        w += canvas_cp_width(canvas_utf8_next(&s));
-    return w;
-}
+#include "core/utf8.h"
 
 static void put_clean(FILE *out, const char *s)
 {
     char buf[4];
     while (s && *s) {
-        int n = canvas_utf8_put(canvas_cp_clean(canvas_utf8_next(&s)), buf);
+        int n = utf8_put(utf8_cp_clean(utf8_next(&s)), buf);
         fwrite(buf, 1, (size_t)n, out);
     }
 }
 
 void textcol_put(FILE *out, const char *s, int w, int right)
 {
-    int pad = w - textcol_width(s);
+    int pad = w - utf8_width(s);
     if (right && pad > 0)
         fprintf(out, "%*s", pad, "");
     put_clean(out, s);
@@ -57,11 +49,11 @@ void textcol_table(FILE *out, const TextCol *cols, int ncols, const char *const 
     const char **title = xcalloc((size_t)ncols, sizeof *title);
     for (int c = 0; c < ncols; c++) {
         title[c] = cols[c].title;
-        w[c] = textcol_width(title[c]);
+        w[c] = utf8_width(title[c]);
     }
     for (int r = 0; r < nrows; r++)
         for (int c = 0; c < ncols; c++) {
-            int cw = textcol_width(cells[(size_t)r * (size_t)ncols + (size_t)c]);
+            int cw = utf8_width(cells[(size_t)r * (size_t)ncols + (size_t)c]);
             w[c] = cw > w[c] ? cw : w[c];
         }
     put_row(out, cols, ncols, title, w);

@@ -4,15 +4,12 @@
  * terminal's columns, not bytes: "Müller" takes 6 columns in 7 bytes, a
  * CJK character 2, a combining accent none), and a plain table whose
  * columns are as wide as their widest cell. Text from data is sanitised
- * as it is printed, the way the dashboard's canvas does it (tui/canvas,
- * whose UTF-8 decoder and widths these are): malformed UTF-8, C0/C1
- * controls, DEL, ESC and bidirectional overrides print as '?'. No
- * allocation that outlives a call. */
+ * as it is printed, the way the dashboard's canvas does it (both use
+ * core/utf8's decoder and widths: utf8_width gives a string's columns):
+ * malformed UTF-8, C0/C1 controls, DEL, ESC and bidirectional overrides
+ * print as '?'. No allocation that outlives a call. */
 
 #include <stdio.h>
-
-/* Display columns of s as textcol_put prints it. */
-int textcol_width(const char *s);
 
 /* Print s, sanitised, in a field of w columns: padded with blanks after it
  * (right 0) or before it (right 1); a wider s is printed whole. */

@@ -58,7 +58,7 @@ static const struct {
     [STATS_PREEMPTION] = {"preemption", STATS_NEED_CELLS | STATS_NEED_ROSTER, STATS_BY_YEAR,
                           stats_kind_preemption},
     [STATS_WAITS] = {"waits", STATS_NEED_CELLS | STATS_NEED_ROSTER, STATS_BY_YEAR, stats_kind_waits},
-    [STATS_EFFICIENCY] = {"efficiency", STATS_NEED_JOBS | STATS_NEED_ROSTER | STATS_NEED_INVENTORY,
+    [STATS_EFFICIENCY] = {"efficiency", STATS_NEED_EFF | STATS_NEED_ROSTER,
                           STATS_BY_YEAR, stats_kind_efficiency},
     [STATS_DOMAINS] = {"domains", STATS_NEED_USAGE | STATS_NEED_ROSTER, STATS_BY_YEAR,
                        stats_kind_domains},
@@ -94,7 +94,7 @@ unsigned stats_opts_needs(const StatsOpts *o)
     unsigned n = stats_kind_needs(o->kind);
     /* the stored histograms and heat map sum every user: a group's own
      * are made from its attempts */
-    return o->group && (n & STATS_NEED_CELLS) ? n | STATS_NEED_JOBS : n;
+    return o->group && (n & (STATS_NEED_CELLS | STATS_NEED_EFF)) ? n | STATS_NEED_JOBS : n;
 }
 
 StatsBy stats_kind_default_by(StatsKind k)

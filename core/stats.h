@@ -125,7 +125,7 @@ typedef struct StatsJob {
 /* ---- Aggregates (issue 20): what the kinds read instead of the attempts ----
  *
  * The import keeps them (data/store_stats.c), one set a month, so that no
- * stats kind but efficiency reads the attempts: per cell (month of the
+ * stats kind reads the attempts (efficiency has its own, below): per cell (month of the
  * attempt's anchor, cluster, partition, GPU class, user, account) sums of
  * attempts, jobs, preemptions, GPU- and CPU-hours and waits; histograms of
  * waits, times to solution and runs before a preemption; and the
@@ -199,6 +199,50 @@ typedef struct StatsCells {
     size_t nheat;
 } StatsCells;
 
+/* ---- Efficiency aggregates (issue 20): what `stats efficiency` reads ----
+ *
+ * Per (month of the attempt's anchor, user, account, cluster) the sums
+ * behind the efficiency and waste tables, with the GPU memory a job held
+ * and whether it fits a smaller GPU or a MIG slice decided when it is
+ * added (from the inventory of that time: the stored set names it, and a
+ * load under another inventory rebuilds it); the GPU-hours each idle
+ * attempt held while others waited (hogging), from hourly curves of
+ * running and pending GPUs per cluster and GPU type (kept per month,
+ * bounded by hours, never by jobs); and, per (month, cluster), the
+ * STATS_HOG_KEEP attempts that hogged the most (ties: lower id first), so
+ * that the top STATS_HOG_KEEP over any months and clusters is exact. */
+#define STATS_HOG_KEEP 10
+
+typedef struct StatsEffKey {
+    int32_t month, user, account;
+    uint16_t cluster, pad;
+} StatsEffKey;
+
+typedef struct StatsEffSum {
+    StatsEffKey k;
+    int64_t attempts, smaller_jobs, mig_jobs;
+    double gpu_h, gh_util, util_x_gh, gh_mem, mem_x_gh, cpu_alloc_h, cpu_used_h;
+    double mem_req_h, mem_used_h, lim_h, lim_used_h, idle_gh, hog_gh, smaller_gh, mig_gh;
+} StatsEffSum;
+
+/* One attempt of a month's top hogs. */
+typedef struct StatsHogTop {
+    int64_t id; /* the attempt's order (the jobs table's id) */
+    double hog; /* GPU-hours held idle while others waited */
+    int32_t month, user, account, elapsed;
+    uint32_t job_raw, start;
+    float gpus, gpu_util;
+    uint16_t cluster, pad;
+    uint32_t pad2;
+} StatsHogTop;
+
+typedef struct StatsEff {
+    const StatsEffSum *cells;
+    size_t ncells;
+    const StatsHogTop *tops;
+    size_t ntops;
+} StatsEff;
+
 /* Everything a kind may read; all borrowed. Arrays a kind does not need
  * (stats_kind_needs) may be empty. */
 typedef struct StatsInput {
@@ -222,6 +266,10 @@ typedef struct StatsInput {
      * stats_window gives then is [win_from, win_to). */
     StatsCells cells;
     int has_cells;
+    /* The efficiency aggregates (has_eff): what efficiency reads (made
+     * from the jobs instead without them, or with --group). */
+    StatsEff eff;
+    int has_eff;
     int64_t win_from, win_to;
 } StatsInput;
 
@@ -243,7 +291,8 @@ enum {
     STATS_NEED_INVENTORY = 8,
     STATS_NEED_EVENTS = 16,
     STATS_NEED_PUBS = 32,
-    STATS_NEED_CELLS = 64 /* the aggregates, and the window */
+    STATS_NEED_CELLS = 64, /* the aggregates, and the window */
+    STATS_NEED_EFF = 128   /* the efficiency aggregates */
 };
 
 typedef enum StatsBy { STATS_BY_MONTH, STATS_BY_YEAR, STATS_BY_ALL } StatsBy;
@@ -404,5 +453,71 @@ void stats_cells_buf_done(StatsCellsBuf *buf);
 /* Epoch seconds of yyyymm's first second, and yyyymm of an epoch second. */
 int64_t stats_month_start(int32_t yyyymm);
 int32_t stats_month_of(int64_t t);
+
+
+/* ---- Building the efficiency aggregates (data/store_stats.c, and
+ * stats_run from jobs) ----
+ *
+ * Two passes: every attempt (stats_eff_build_job: its sums and the
+ * curves), then, once the curves are complete, each idle attempt's
+ * hogging (up to keep_idle of them kept from the first pass; beyond,
+ * the caller passes them again to stats_eff_build_hog). */
+typedef struct StatsEffBuild StatsEffBuild;
+
+/* An empty set deciding GPU memory from inv[0..ninv) (borrowed: it must
+ * outlive b). Free with stats_eff_build_free. */
+StatsEffBuild *stats_eff_build_new(const StatsGpus *inv, size_t ninv, size_t keep_idle);
+/* What the callers keep: 48 bytes an idle attempt, 48 MB. */
+#define STATS_EFF_IDLE_KEEP ((size_t)1 << 20)
+void stats_eff_build_free(StatsEffBuild *b);
+/* The GPU type names (ids 1, 2, ...) of a stored set, as
+ * stats_eff_types_blob wrote them, interned first so that stored curves
+ * keep their ids: 0, or -1 when malformed. Call before any job. */
+int stats_eff_build_types(StatsEffBuild *b, const void *blob, size_t n);
+void stats_eff_types_blob(const StatsEffBuild *b, CpBuf *out);
+/* Add one attempt of order id, on cluster (name, may be NULL) with GPUs
+ * of type (name, NULL or "" untyped): to the curves always, to the sums
+ * when count (an attempt with neither start nor submission is not
+ * counted); an idle counted attempt is kept for its hogging (see
+ * stats_eff_build_second_pass). */
+void stats_eff_build_job(StatsEffBuild *b, const StatsJob *j, int64_t id, const char *cluster,
+                         const char *type, int count);
+/* 1 when b could not keep every idle attempt (past keep_idle): after
+ * finish, the caller passes every attempt again to
+ * stats_eff_build_hog (it takes the idle ones). */
+int stats_eff_build_second_pass(const StatsEffBuild *b);
+/* A stored month of curves (stats_eff_curve_blob) added as what was
+ * there before this build: 0, or -1 when malformed. */
+int stats_eff_build_old_curves(StatsEffBuild *b, const void *blob, size_t n);
+/* The months whose curves b's attempts touched, ascending (caller frees). */
+size_t stats_eff_build_curve_months(const StatsEffBuild *b, int32_t **months);
+/* After the last job (and the old curves): the hourly conditions of
+ * hogging. Returns 1 when an hour's condition changed where stored idle
+ * attempts ran (their hogging is then stale: rebuild), else 0; then adds
+ * the hogging of the kept idle attempts. */
+int stats_eff_build_finish(StatsEffBuild *b);
+/* After finish, with a second pass: an attempt's hogging (nothing when it
+ * is not idle or has no time). */
+void stats_eff_build_hog(StatsEffBuild *b, const StatsJob *j, int64_t id, const char *type);
+/* A stored month of sums and tops merged into b: 0, or -1. */
+int stats_eff_build_month(StatsEffBuild *b, const void *blob, size_t n);
+/* The months of b's sums and tops, ascending (caller frees). */
+size_t stats_eff_build_months(const StatsEffBuild *b, int32_t **months);
+/* Month m of b's sums and tops, and of its curves (old and new), as bytes. */
+void stats_eff_month_blob(const StatsEffBuild *b, int32_t month, CpBuf *out);
+void stats_eff_curve_blob(const StatsEffBuild *b, int32_t month, CpBuf *out);
+
+/* The arrays of a StatsEff, owned. */
+typedef struct StatsEffBuf {
+    StatsEff e;
+    StatsEffSum *cells;
+    StatsHogTop *tops;
+    size_t cap[2];
+} StatsEffBuf;
+/* Append a month's blob: 0, or -1 when malformed (buf unchanged). */
+int stats_eff_buf_add(StatsEffBuf *buf, const void *blob, size_t n);
+/* Every month of b into buf. */
+void stats_eff_buf_from(StatsEffBuf *buf, const StatsEffBuild *b);
+void stats_eff_buf_done(StatsEffBuf *buf);
 
 #endif

@@ -1,4 +1,4 @@
-/* stats_cells: the aggregates every kind but efficiency reads (see
+/* stats_cells: the aggregates utilisation, preemption and waits read (see
  * stats.h): built from attempts, merged month by month, written as and
  * read from bytes; and the histograms' quantiles. */
 #include <math.h>

@@ -297,6 +297,13 @@ static int32_t key_group(const Ctx *c, const StatsCellKey *k)
     return g;
 }
 
+int32_t stats_month_group(const Ctx *c, int32_t user, int32_t account, int32_t month)
+{
+    int32_t g, d;
+    roster_who(&c->ro, user, account, month_mid(month), &g, &d);
+    return g;
+}
+
 static int key_kept(const Ctx *c, const StatsCellKey *k, int32_t group)
 {
     return stats_cluster_kept(c, k->cluster) && (c->group < 0 || (group >= 0 && group == c->group));

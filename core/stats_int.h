@@ -166,6 +166,9 @@ int32_t stats_job_period(const Ctx *c, size_t i);
 /* A usage row passes the filters; *group and *domain set (roster at the
  * middle of its month). */
 int stats_usage_kept(const Ctx *c, const StatsUsage *u, int32_t *group, int32_t *domain);
+/* The group of a user (with their account) at the middle of month
+ * yyyymm, as the aggregates count it. */
+int32_t stats_month_group(const Ctx *c, int32_t user, int32_t account, int32_t month);
 /* The period (yyyymm, yyyy or 0 for --by all) of a month, of a time. */
 int32_t stats_period_of_month(const Ctx *c, int32_t yyyymm);
 int32_t stats_period_of(const Ctx *c, int64_t t);
@@ -218,6 +221,10 @@ void stats_hist_rows_sum(Agg *rows);
  * sorted by bucket, their number in *n; returns the index after them. */
 size_t stats_hist_rows_run(const Agg *rows, const size_t *order, size_t i, StatsHistAcc **buf,
                            size_t *cap, size_t *n);
+
+/* ---- stats_effcells.c ---- */
+/* y's sums added to x's (not the key). */
+void stats_eff_sum_merge(StatsEffSum *x, const StatsEffSum *y);
 
 /* ---- the kinds' tables and their files ---- */
 /* Utilisation's last tables: the events (stats_events.c) and the

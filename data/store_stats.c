@@ -11,6 +11,7 @@
 #include "data/jobrec.h"
 #include "data/sqlrow.h"
 #include "data/store.h"
+#include "data/store_stats_eff.h"
 #include "data/store_tui.h"
 
 _Static_assert(STATS_TIME_NONE == CP_TIME_NONE, "one 'unknown time'");
@@ -43,6 +44,9 @@ struct StoreStatsData {
     StatsCellsBuf cells;     /* the aggregates */
     StatsCellsBuild *rebuilt; /* made by a scan: to write once the read is over */
     int cells_cached;
+    StatsEffBuf eff;             /* the efficiency aggregates */
+    StatsEffBuild *eff_rebuilt;  /* made by a scan: to write once the read is over */
+    int eff_cached;
 };
 
 /* A copy of s owned by d (NULL stays NULL). */
@@ -255,7 +259,7 @@ static int load_refs(sqlite3 *db, StoreStatsData *d, unsigned needs, CpErr *err)
          "read roster", person_row, (void **)&d->people, &in->npeople, sizeof *d->people},
         {STATS_NEED_ROSTER, "SELECT name, domain FROM groups", "read groups", group_row,
          (void **)&d->groups, &in->ngroups, sizeof *d->groups},
-        {STATS_NEED_INVENTORY | STATS_NEED_JOBS,
+        {STATS_NEED_INVENTORY | STATS_NEED_JOBS | STATS_NEED_EFF,
          "SELECT cluster, gpu_model, gpus, gpu_mem_gib, from_date, to_date FROM inventory",
          "read inventory", inventory_row, (void **)&d->inventory, &in->ninventory,
          sizeof *d->inventory},
@@ -289,6 +293,7 @@ typedef struct Scan {
     int64_t *first;  /* earliest submit of those attempts */
     unsigned char *preempted;
     size_t nfirst, capfirst;
+    struct EffFeed *eff; /* the efficiency aggregates the attempts go to, or NULL */
 } Scan;
 
 /* An empty scan that appends its attempts to d. */
@@ -389,7 +394,7 @@ static void scan_earlier(Scan *sc, const StatsJob *j)
     "SELECT cluster_id, job_raw, submit, start, end_time, elapsed, timelimit, "           \
     "ncpus, coalesce(user_id, 0), coalesce(account_id, 0), "                             \
     "coalesce(partition_id, 0), gpus, gpu_util, gpu_mem_gib, gpu_mem_source, "           \
-    "max_rss_mib, req_mem_mib, total_cpu_s, gpu_type, state, final FROM jobs"
+    "max_rss_mib, req_mem_mib, total_cpu_s, gpu_type, state, final, id FROM jobs"
 
 static uint32_t col_raw32(sqlite3_stmt *s, int i)
 {
@@ -427,6 +432,70 @@ static void job_fill(Scan *sc, sqlite3_stmt *s, StatsJob *j)
     j->flags = (uint8_t)((sqlite3_column_int(s, 20) ? STATS_JOB_FINAL : 0) |
                          (sqlite3_column_int(s, 14) >= 1 ? STATS_JOB_MEM_MEASURED : 0));
 }
+
+/* ---- the efficiency aggregates' attempts (issue 20) ---- */
+
+static const char *name_of(const StoreStatsData *d, int which, size_t id)
+{
+    return d && id < d->nnames[which] ? d->names[which][id] : NULL;
+}
+
+/* Where a scan's attempts go for the efficiency aggregates: the builder,
+ * and the cluster names it learns (names' clusters, read again when an
+ * attempt names a cluster made after they were read). */
+typedef struct EffFeed {
+    StatsEffBuild *b;
+    StoreStatsData *names;
+    sqlite3 *db;
+    size_t reread; /* ids below it were looked for in the table */
+} EffFeed;
+
+static const char *eff_cluster(EffFeed *e, uint16_t id)
+{
+    if (id >= e->names->nnames[N_CLUSTERS] && id >= e->reread) {
+        NamesCtx nc = {e->names, N_CLUSTERS};
+        e->reread = (size_t)id + 1;
+        CpErr err;
+        each_row(e->db, "SELECT id, name FROM clusters", name_row, &nc, "read names", &err);
+    }
+    return name_of(e->names, N_CLUSTERS, id);
+}
+
+/* Attempt *j (of order id, its GPU type an id of sc's) into the scan's
+ * efficiency aggregates: what a feed of the import's attempts calls. */
+static void eff_put(Scan *sc, const StatsJob *j, int64_t id)
+{
+    stats_eff_build_job(sc->eff->b, j, id, eff_cluster(sc->eff, j->cluster),
+                        name_of(sc->d, N_GPU_TYPES, j->gpu_type), 1);
+}
+
+/* Attempt *j of JOB_SQL row s into the scan's efficiency aggregates. */
+static void eff_job(Scan *sc, sqlite3_stmt *s, const StatsJob *j)
+{
+    eff_put(sc, j, sqlite3_column_int64(s, 21));
+}
+
+/* The second pass: a JOB_SQL row's hogging. */
+static void eff_hog_row(sqlite3_stmt *s, void *ctx)
+{
+    Scan *sc = ctx;
+    StatsJob j;
+    memset(&j, 0, sizeof j);
+    job_fill(sc, s, &j);
+    stats_eff_build_hog(sc->eff->b, &j, sqlite3_column_int64(s, 21),
+                        name_of(sc->d, N_GPU_TYPES, j.gpu_type));
+}
+
+static void eff_row(sqlite3_stmt *s, void *ctx)
+{
+    Scan *sc = ctx;
+    StatsJob j;
+    memset(&j, 0, sizeof j);
+    job_fill(sc, s, &j);
+    eff_job(sc, s, &j);
+}
+
+#define EFF_IDLE_SQL JOB_SQL " WHERE gpus > 0 AND gpu_util < 10"
 
 static void job_row(sqlite3_stmt *s, void *ctx)
 {
@@ -884,7 +953,8 @@ static void cells_write(Store *st, const StoreStatsData *d, const char *afp)
     store_wait(st, 0);
     if (exec(db, "BEGIN IMMEDIATE") == 0) {
         if (agg_fingerprint(db, now, sizeof now, NULL) == 0 && strcmp(now, afp) == 0 &&
-            exec(db, "DELETE FROM stats_agg") == 0 && agg_write(db, d->rebuilt, afp) == 0 &&
+            exec(db, "DELETE FROM stats_agg WHERE month >= 0") == 0 &&
+            agg_write(db, d->rebuilt, afp) == 0 &&
             exec(db, "COMMIT") == 0) {
             store_wait(st, 1);
             return;
@@ -894,12 +964,75 @@ static void cells_write(Store *st, const StoreStatsData *d, const char *afp)
     store_wait(st, 1); /* store_open's */
 }
 
+/* Every attempt into b (the curves, then each idle attempt's hogging: a
+ * second pass when b could not keep them); names: the cluster names. */
+static int eff_scan(sqlite3 *db, StoreStatsData *names, StatsEffBuild *b, CpErr *err)
+{
+    StoreStatsData *d = xcalloc(1, sizeof *d);
+    Scan sc;
+    EffFeed e = {b, names, db, 0};
+    scan_init(&sc, d);
+    sc.eff = &e;
+    int rc = each_row(db, JOB_SQL, eff_row, &sc, "read jobs", err);
+    if (rc == 0 && stats_eff_build_finish(b) == 0 && stats_eff_build_second_pass(b))
+        rc = each_row(db, EFF_IDLE_SQL, eff_hog_row, &sc, "read jobs", err);
+    scan_done(&sc);
+    store_stats_free(d);
+    return rc;
+}
+
+/* The efficiency aggregates: stored when current, else built (efp left
+ * set for the caller to write them). */
+static int load_eff(sqlite3 *db, StoreStatsData *d, char *efp, size_t efpsz, CpErr *err)
+{
+    char afp[256];
+    if (agg_fingerprint(db, afp, sizeof afp, err) < 0)
+        return -1;
+    if (store_eff_fingerprint(db, afp, efp, efpsz) < 0)
+        return sqlrow_err(db, err, "read the inventory");
+    d->in.has_eff = 1;
+    if (store_eff_current(db, efp) && store_eff_read(db, &d->eff) == 0) {
+        d->eff_cached = 1;
+        efp[0] = '\0';
+        return 0;
+    }
+    stats_eff_buf_done(&d->eff);
+    d->eff_rebuilt = stats_eff_build_new(d->inventory, d->in.ninventory, STATS_EFF_IDLE_KEEP);
+    /* a scan through the memory map would count every page of the jobs
+     * in the process's memory */
+    exec(db, "PRAGMA mmap_size=0");
+    if (eff_scan(db, d, d->eff_rebuilt, err) < 0)
+        return -1;
+    stats_eff_buf_from(&d->eff, d->eff_rebuilt);
+    return 0;
+}
+
+/* Write the efficiency aggregates a load built, when the write lock is
+ * free at once and the jobs and inventory are still those efp describes.
+ * Best effort. */
+static void eff_write(Store *st, const StoreStatsData *d, const char *efp)
+{
+    sqlite3 *db = store_db(st);
+    char afp[256], now[512];
+    store_wait(st, 0);
+    if (exec(db, "BEGIN IMMEDIATE") == 0) {
+        if (agg_fingerprint(db, afp, sizeof afp, NULL) == 0 &&
+            store_eff_fingerprint(db, afp, now, sizeof now) == 0 && strcmp(now, efp) == 0 &&
+            store_eff_clear(db) == 0 && store_eff_write(db, d->eff_rebuilt, efp) == 0 &&
+            exec(db, "COMMIT") == 0) {
+            store_wait(st, 1);
+            return;
+        }
+        exec(db, "ROLLBACK");
+    }
+    store_wait(st, 1); /* store_open's */
+}
 
 StoreStatsData *store_stats_load(Store *st, unsigned needs, CpErr *err)
 {
     sqlite3 *db = store_db(st);
     StoreStatsData *d = xcalloc(1, sizeof *d);
-    char fp[160] = "", afp[256] = "";
+    char fp[160] = "", afp[256] = "", efp[512] = "";
     int own = sqlite3_get_autocommit(db);
     /* Read the cache's BLOBs through a memory map (one copy less), then
      * back to store_open's setting (none). */
@@ -911,7 +1044,8 @@ StoreStatsData *store_stats_load(Store *st, unsigned needs, CpErr *err)
     if (load_names(db, d, err) < 0 || load_refs(db, d, needs, err) < 0 ||
         ((needs & (STATS_NEED_JOBS | STATS_NEED_USAGE)) &&
          load_cached(db, d, needs, fp, sizeof fp, err) < 0) ||
-        ((needs & STATS_NEED_CELLS) && load_cells(db, d, afp, sizeof afp, err) < 0)) {
+        ((needs & STATS_NEED_CELLS) && load_cells(db, d, afp, sizeof afp, err) < 0) ||
+        ((needs & STATS_NEED_EFF) && load_eff(db, d, efp, sizeof efp, err) < 0)) {
         if (own)
             exec(db, "ROLLBACK");
         goto fail;
@@ -922,6 +1056,7 @@ StoreStatsData *store_stats_load(Store *st, unsigned needs, CpErr *err)
     d->in.jobs = d->jobs;
     d->in.usage = d->usage;
     d->in.cells = d->cells.c;
+    d->in.eff = d->eff.e;
     names_publish(d);
     if (own && fp[0])
         cache_write(st, d, fp);
@@ -929,6 +1064,10 @@ StoreStatsData *store_stats_load(Store *st, unsigned needs, CpErr *err)
         cells_write(st, d, afp);
     stats_cells_build_free(d->rebuilt);
     d->rebuilt = NULL;
+    if (own && efp[0] && d->eff_rebuilt)
+        eff_write(st, d, efp);
+    stats_eff_build_free(d->eff_rebuilt);
+    d->eff_rebuilt = NULL;
     return d;
 fail:
     exec(db, "PRAGMA mmap_size=0");
@@ -949,6 +1088,11 @@ int store_stats_cached(const StoreStatsData *d)
 int store_stats_cells_cached(const StoreStatsData *d)
 {
     return d->cells_cached;
+}
+
+int store_stats_eff_cached(const StoreStatsData *d)
+{
+    return d->eff_cached;
 }
 
 void store_stats_free(StoreStatsData *d)
@@ -972,12 +1116,15 @@ void store_stats_free(StoreStatsData *d)
     free(d->jobs);
     stats_cells_buf_done(&d->cells);
     stats_cells_build_free(d->rebuilt);
+    stats_eff_buf_done(&d->eff);
+    stats_eff_build_free(d->eff_rebuilt);
     free(d);
 }
 
 int store_stats_refresh(Store *st, CpErr *err)
 {
-    StoreStatsData *d = store_stats_load(st, STATS_NEED_JOBS | STATS_NEED_CELLS, err);
+    StoreStatsData *d =
+        store_stats_load(st, STATS_NEED_JOBS | STATS_NEED_CELLS | STATS_NEED_EFF, err);
     int rc = d ? 0 : -1;
     store_stats_free(d);
     return rc;
@@ -1024,6 +1171,10 @@ int store_stats_mark(Store *st, StoreStatsMark *m, CpErr *err)
     size_t njobs, nusage;
     m->usable = m->since_id == 0 || cache_header(db, d, m->fp, &njobs, &nusage);
     m->agg_usable = m->since_id == 0 || agg_current(db, m->afp);
+    char efp[512];
+    if (store_eff_fingerprint(db, m->afp, efp, sizeof efp) < 0)
+        return sqlrow_err(db, err, "read the inventory");
+    m->eff_usable = m->since_id == 0 || store_eff_current(db, efp);
     store_stats_free(d);
     store_watch_old(st, m->since_id);
     return 0;
@@ -1074,6 +1225,8 @@ static int append_jobs(sqlite3 *db, Scan *sc, int64_t since, int64_t part, sqlit
                 scan_earlier(sc, &buf[k]);
             if (*cells)
                 stats_cells_build_job(*cells, &buf[k]);
+            if (sc->eff)
+                eff_job(sc, s, &buf[k]);
             k++;
         }
         if (k == EXTEND_CHUNK || (rc != SQLITE_ROW && k > 0)) {
@@ -1129,7 +1282,7 @@ static int extend_cells(sqlite3 *db, StatsCellsBuild *cells, int final, CpErr *e
     free(months);
     sqlite3_finalize(sel);
     if (rc < 0) /* a month that does not parse */
-        return exec(db, "DELETE FROM stats_agg") < 0
+        return exec(db, "DELETE FROM stats_agg WHERE month >= 0") < 0
                    ? sqlrow_err(db, err, "extend the statistics' aggregates")
                    : 1;
     return agg_write(db, cells, final ? afp : NULL) < 0
@@ -1156,7 +1309,7 @@ static int extend(Store *st, const StoreStatsMark *m, StoreStatsData *d, Scan *s
     }
     if (*cells && m->since_id == 0 && exec(db, "DELETE FROM stats_agg") < 0)
         return sqlrow_err(db, err, "extend the statistics' aggregates");
-    if (!ins && !*cells)
+    if (!ins && !*cells && !sc->eff)
         return 0;
     for (size_t i = 1; i < d->nnames[N_GPU_TYPES]; i++)
         strmap_put(sc->types, d->names[N_GPU_TYPES][i], strlen(d->names[N_GPU_TYPES][i]),
@@ -1184,9 +1337,64 @@ static int extend(Store *st, const StoreStatsMark *m, StoreStatsData *d, Scan *s
     return rc == 0 ? 0 : sqlrow_err(db, err, "extend the statistics cache");
 }
 
+/* The import's efficiency aggregates, started when m says the stored set
+ * describes the jobs: the inventory and cluster names into e->names (owned,
+ * with e->b: eff_end frees them), the stored type names (or none: an empty
+ * database) into e->b. 0 (e->b NULL: not kept), or -1 with err. */
+static int eff_begin(sqlite3 *db, const StoreStatsMark *m, EffFeed *e, CpErr *err)
+{
+    NamesCtx nc = {NULL, N_CLUSTERS};
+    memset(e, 0, sizeof *e);
+    if (!m->eff_usable)
+        return 0;
+    e->db = db;
+    e->names = nc.d = xcalloc(1, sizeof *e->names);
+    if (load_refs(db, e->names, STATS_NEED_INVENTORY, err) < 0 ||
+        each_row(db, "SELECT id, name FROM clusters", name_row, &nc, "read names", err) < 0)
+        return -1;
+    e->b = stats_eff_build_new(e->names->inventory, e->names->in.ninventory, STATS_EFF_IDLE_KEEP);
+    if (m->since_id == 0 ? store_eff_clear(db) < 0 : store_eff_types(db, e->b) < 0) {
+        stats_eff_build_free(e->b); /* gone meanwhile: the next load rebuilds it */
+        e->b = NULL;
+    }
+    return 0;
+}
+
+static void eff_end(EffFeed *e)
+{
+    stats_eff_build_free(e->b);
+    store_stats_free(e->names);
+    memset(e, 0, sizeof *e);
+}
+
+/* The import's new attempts (in sc->eff) merged with the stored months
+ * and written, with the fingerprint of the jobs as the import leaves
+ * them; when an hour's hogging condition changed under stored idle
+ * attempts (or a stored month does not parse), the stored set is
+ * forgotten instead: the next load rebuilds it. */
+static int eff_finish(sqlite3 *db, const StoreStatsMark *m, Scan *sc, CpErr *err)
+{
+    StatsEffBuild *b = sc->eff->b;
+    char afp[256], efp[512];
+    int rc = store_eff_old_curves(db, b);
+    if (rc == 0 && stats_eff_build_finish(b))
+        rc = 1;
+    if (rc == 0 && stats_eff_build_second_pass(b) &&
+        each_since(db, EFF_IDLE_SQL " AND id > ?1", m->since_id, eff_hog_row, sc, err) < 0)
+        return -1;
+    if (rc == 0)
+        rc = store_eff_old_months(db, b);
+    if (rc == 1)
+        return store_eff_drop(db) < 0 ? sqlrow_err(db, err, "extend the efficiency aggregates") : 0;
+    if (rc < 0 || agg_fingerprint(db, afp, sizeof afp, err) < 0 ||
+        store_eff_fingerprint(db, afp, efp, sizeof efp) < 0 || store_eff_write(db, b, efp) < 0)
+        return sqlrow_err(db, err, "extend the efficiency aggregates");
+    return 0;
+}
+
 int store_stats_extend(Store *st, const StoreStatsMark *m, CpErr *err)
 {
-    if ((!m->usable && !m->agg_usable) || store_touched_old(st))
+    if ((!m->usable && !m->agg_usable && !m->eff_usable) || store_touched_old(st))
         return 0;
     if (store_flush(st, err) < 0) /* usage_month as the commit will leave it */
         return -1;
@@ -1201,7 +1409,14 @@ int store_stats_extend(Store *st, const StoreStatsMark *m, CpErr *err)
     Scan sc;
     scan_init(&sc, d);
     StatsCellsBuild *cells = m->agg_usable ? stats_cells_build_new(0) : NULL;
-    int rc = extend(st, m, d, &sc, ins, &cells, err);
+    EffFeed ef;
+    int rc = eff_begin(db, m, &ef, err);
+    sc.eff = ef.b ? &ef : NULL;
+    if (rc == 0)
+        rc = extend(st, m, d, &sc, ins, &cells, err);
+    if (rc == 0 && sc.eff)
+        rc = eff_finish(db, m, &sc, err);
+    eff_end(&ef);
     sqlite3_finalize(ins);
     stats_cells_build_free(cells);
     scan_done(&sc);

@@ -50,6 +50,9 @@ int store_stats_cached(const StoreStatsData *d);
 /* 1 when the aggregates (STATS_NEED_CELLS) were read as stored, 0 when
  * built by a scan of the jobs (or not loaded). */
 int store_stats_cells_cached(const StoreStatsData *d);
+/* 1 when the efficiency aggregates came from the stored set (0: built by
+ * a scan of the jobs, or not asked for). */
+int store_stats_eff_cached(const StoreStatsData *d);
 
 /* Bring the cache up to date now (a scan and a write when it is stale;
  * nothing when it is current). For an import or a benchmark that wants
@@ -71,6 +74,7 @@ typedef struct StoreStatsMark {
     int64_t since_id; /* the highest attempt id before the import */
     int usable;       /* the cache describes the jobs up to since_id */
     int agg_usable;   /* ... and so do the aggregates */
+    int eff_usable;   /* ... and so do the efficiency aggregates (issue 20) */
 } StoreStatsMark;
 int store_stats_mark(Store *st, StoreStatsMark *m, CpErr *err);
 int store_stats_extend(Store *st, const StoreStatsMark *m, CpErr *err);

@@ -1,7 +1,6 @@
-/* textcol: display widths of UTF-8 text (an accented letter one column in
- * two bytes, a combining accent none, a CJK character two), padding by
- * them, sanitising as it prints, and a table sized from its content. The
- * expected strings are written out byte by byte. */
+/* textcol: padding UTF-8 text by its display width (tests/test_utf8.c
+ * checks the widths), sanitising as it prints, and a table sized from its
+ * content. The expected strings are written out byte by byte. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -34,19 +33,6 @@ static char *cap_close(Cap *c)
 {
     fclose(c->f);
     return c->buf;
-}
-
-static void test_width(void **state)
-{
-    (void)state;
-    assert_int_equal(textcol_width(""), 0);
-    assert_int_equal(textcol_width("Muller"), 6);
-    assert_int_equal(textcol_width("M\xc3\xbcller"), 6);     /* ü precomposed: 7 bytes */
-    assert_int_equal(textcol_width("Jos\xc3\xa9"), 4);        /* é precomposed */
-    assert_int_equal(textcol_width("Jose\xcc\x81"), 4);       /* e + U+0301 */
-    assert_int_equal(textcol_width("\xe4\xb8\xad\xe6\x96\x87"), 4); /* 中文 */
-    assert_int_equal(textcol_width("a\x1b[31mb"), 7);         /* ESC shown as '?' */
-    assert_int_equal(textcol_width("a\xffz"), 3);             /* a bad byte: '?' */
 }
 
 static void test_put(void **state)
@@ -91,7 +77,6 @@ static void test_table(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_width),
         cmocka_unit_test(test_put),
         cmocka_unit_test(test_table),
     };

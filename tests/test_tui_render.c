@@ -33,6 +33,7 @@
 #include "tui/lineedit.h"
 #include "tui/model.h"
 #include "tui/plan.h"
+#include "tui/heat_bg.h"
 #include "tui/jobs_bg.h"
 #include "tui/plan_bg.h"
 #include "tui/usage_bg.h"
@@ -993,6 +994,56 @@ static void test_headless_loop(void **state)
     tui_timings_free(&t);
 }
 
+/* The heat map and requested against used from the aggregates, by a
+ * worker of their own (issue 20): the same figures as store_tui_scan in
+ * place; shown while the energy panel is still computed, which then says
+ * so; a second start does nothing once they are in; stopping it while it
+ * runs leaves nothing behind. */
+static void test_heat_background(void **state)
+{
+    (void)state;
+    ProjFix *f = proj_open();
+    f->s.view = TUI_V_USAGE;
+    assert_int_equal(f->s.model->heat_loaded, 0);
+    heat_bg_start(&f->s);
+    assert_non_null(f->s.heat_bg); /* a file: a thread */
+    heat_bg_start(&f->s);          /* once */
+    assert_int_equal(heat_bg_wait(&f->s), TUI_REDRAW);
+    assert_null(f->s.heat_bg);
+    assert_int_equal(f->s.model->heat_loaded, 1);
+    assert_true(f->s.heat_ms >= 0);
+    assert_int_equal(heat_bg_poll(&f->s), 0);
+    TuiModel *m = f->s.model;
+    double heat[168], util = m->gpu_util, cpu = m->cpu_eff;
+    memcpy(heat, m->heat, sizeof heat);
+    StoreTuiScan scan;
+    CpErr err = {""};
+    assert_int_equal(store_tui_scan(f->st, tui_model_heat_since(m), &scan, &err), 0);
+    m->heat_loaded = 0;
+    tui_model_set_scan(m, &scan);
+    store_tui_scan_free(&scan);
+    assert_memory_equal(heat, m->heat, sizeof heat);
+    assert_true(m->gpu_util == util && m->cpu_eff == cpu);
+    /* The energy panel still being computed: the heat map shows, the
+     * panel says it is coming, and tui_pending tells them apart. */
+    f->s.usage_state = TUI_USAGE_COMPUTING;
+    proj_render(f, 100, 30);
+    assert_true(proj_find(f, "GPUs, 12 months") >= 0);
+    assert_int_equal(proj_find(f, "computing usage"), -1);
+    assert_true(proj_find(f, "energy, fair-share: computing") >= 0);
+    assert_int_equal(tui_pending(&f->s), TUI_PENDING_POLICY);
+    f->s.usage_state = TUI_USAGE_NONE;
+    heat_bg_start(&f->s); /* the model has them: nothing to read */
+    assert_null(f->s.heat_bg);
+    m->heat_loaded = 0;
+    assert_int_equal(tui_pending(&f->s), TUI_PENDING_USAGE | TUI_PENDING_POLICY);
+    heat_bg_start(&f->s);
+    heat_bg_stop(&f->s);
+    assert_null(f->s.heat_bg);
+    assert_int_equal(m->heat_loaded, 0); /* stopped: its figures dropped */
+    proj_close(f);
+}
+
 /* The Usage view's figures from a worker thread (issue 16): while it runs
  * the view says so and keys work; its figures are those of the same calls
  * made in place (store_tui_scan, store_policy_panel); stopping it at once
@@ -1143,6 +1194,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_headless_loop, setup, teardown),
         cmocka_unit_test(test_projection_view),
         cmocka_unit_test(test_usage_background),
+        cmocka_unit_test(test_heat_background),
     };
     return cmocka_run_group_tests_name("tui_render", tests, NULL, NULL);
 }

@@ -25,6 +25,7 @@ typedef struct Store Store;
 typedef struct TuiPlan TuiPlan;
 typedef struct UsageBg UsageBg;
 typedef struct JobsBg JobsBg;
+typedef struct HeatBg HeatBg;
 typedef struct PlanBg PlanBg;
 typedef struct StorePolicyPanel StorePolicyPanel;
 typedef struct TuiCompare TuiCompare;
@@ -169,6 +170,10 @@ typedef struct TuiState {
     int jobs_user;           /* whose jobs are loaded, -1 none */
     JobsBg *jobs_bg;         /* their read in the background (tui/jobs_bg.h), NULL none */
     struct Research *research; /* who does what research (tui/research.h), NULL: none */
+    HeatBg *heat_bg;         /* the heat map's read from the aggregates (tui/heat_bg.h), NULL
+                                none (owned) */
+    int64_t heat_t0;         /* ms (tui_now_ms) that read started */
+    int64_t heat_ms;         /* how long it took, when its figures were the model's first */
     UsageBg *usage_bg;       /* the worker computing the Usage figures, NULL: none (owned) */
     TuiUsageState usage_state;
     int64_t usage_t0;        /* ms (tui_now_ms) the worker started */
@@ -191,6 +196,17 @@ typedef struct TuiIO {
                       a person would have waited to see (the headless mode) */
 } TuiIO;
 
+/* What a view's frame showed as still coming from a worker. */
+enum {
+    TUI_PENDING_PLAN = 1u << 0,  /* the planner (Profiles, Projection, Group's plan columns) */
+    TUI_PENDING_USAGE = 1u << 1, /* the Usage view's heat map, requested vs used */
+    TUI_PENDING_JOBS = 1u << 2,  /* the Group view's member's biggest jobs */
+    TUI_PENDING_POLICY = 1u << 3 /* the Usage view's energy and fair-share panel */
+};
+
+/* The TUI_PENDING_* bits of what s's current view shows as still coming. */
+unsigned tui_pending(const TuiState *s);
+
 /* Per-frame timings, filled by tui_run when not NULL. */
 typedef struct TuiTimings {
     double load_ms;          /* reading the database into the model */
@@ -201,6 +217,15 @@ typedef struct TuiTimings {
     double lazy_ms;          /* the slowest load run after a frame (view's after_paint) */
     int usage_switched;      /* usage_switch_ms is measured */
     double usage_switch_ms;  /* the first key to the Usage view: to its frame on the screen */
+    /* Each view's first display after a key (the first frame's view is
+     * first_frame_ms): key to frame, wall and CPU; what it still waited
+     * for then (TUI_PENDING_* bits: a worker's figures it shows later). */
+    int view_seen[TUI_V_COUNT];
+    double view_ms[TUI_V_COUNT], view_cpu_ms[TUI_V_COUNT];
+    unsigned view_pending[TUI_V_COUNT];
+    double jobs_key_ms;      /* the first member detail's key to its worker's start */
+    double jobs_ms;          /* ... to the frame with the member's jobs (headless only: the
+                                script waits for them) */
     double *frame_ms;        /* each later frame: dispatch + recalc + render + paint */
     double *frame_cpu_ms;    /* the same frames' CPU time (this thread; a loaded machine's
                                 waits left out) */

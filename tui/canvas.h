@@ -7,7 +7,7 @@
  * as text, row by row, without a terminal.
  *
  * Every string written through canvas_text* is sanitised here, the one
- * door from data to screen: malformed UTF-8, C0/C1 control characters, DEL,
+ * door from data to screen (core/utf8 decodes and measures it): malformed UTF-8, C0/C1 control characters, DEL,
  * ESC and bidirectional overrides become '?', zero-width marks are dropped,
  * and wide (East Asian) characters take two cells. In ASCII mode (a locale
  * that is not UTF-8) every code point above 127 is replaced by an ASCII
@@ -74,16 +74,6 @@ void canvas_clear(Canvas *c);
 /* The cell at (x, y); NULL outside the grid. */
 const CanvasCell *canvas_at(const Canvas *c, int x, int y);
 
-/* Decode one code point from *s and advance it; malformed bytes yield
- * U+FFFD one byte at a time. *s must not point at the terminating NUL. */
-uint32_t canvas_utf8_next(const char **s);
-/* Append cp as UTF-8 to buf (4 bytes room); returns the bytes written. */
-int canvas_utf8_put(uint32_t cp, char *buf);
-/* Columns a sanitised code point takes: 0 (dropped), 1 or 2. */
-int canvas_cp_width(uint32_t cp);
-/* The code point shown for cp: '?' for controls, escapes, bidi overrides
- * and U+FFFD; cp itself otherwise. */
-uint32_t canvas_cp_clean(uint32_t cp);
 /* ASCII look-alike of cp (cp itself when below 128). */
 uint32_t canvas_ascii_of(uint32_t cp);
 /* Columns s takes once sanitised, in the canvas' mode. */

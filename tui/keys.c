@@ -4,7 +4,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "tui/canvas.h"
+#include "core/utf8.h"
 
 typedef struct KeyName {
     const char *name;
@@ -44,7 +44,7 @@ int tui_key_parse(const char **s)
             return TUI_KEY_EOF;
         }
     }
-    return (int)canvas_utf8_next(s);
+    return (int)utf8_next(s);
 }
 
 const char *tui_key_name(int key, char *buf, size_t n)
@@ -56,7 +56,7 @@ const char *tui_key_name(int key, char *buf, size_t n)
         }
     }
     if (key >= 0x20 && key < 0x110000 && n >= 5) {
-        int k = canvas_utf8_put((uint32_t)key, buf);
+        int k = utf8_put((uint32_t)key, buf);
         buf[k] = '\0';
     } else {
         snprintf(buf, n, "<%d>", key);
@@ -67,5 +67,5 @@ const char *tui_key_name(int key, char *buf, size_t n)
 int tui_key_printable(int key)
 {
     return key >= 0x20 && key < 0x110000 && key != 0x7f &&
-           canvas_cp_clean((uint32_t)key) == (uint32_t)key;
+           utf8_cp_clean((uint32_t)key) == (uint32_t)key;
 }

@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "core/utf8.h"
 #include "tui/fmt.h"
 #include "tui/keys.h"
 
@@ -45,7 +46,7 @@ static void cut(TuiPrompt *p, int from, int to)
 static void insert(TuiPrompt *p, int key)
 {
     char u[5];
-    int k = canvas_utf8_put((uint32_t)key, u);
+    int k = utf8_put((uint32_t)key, u);
     size_t n = strlen(p->text);
     if (n + (size_t)k + 1 > sizeof p->text)
         return;

@@ -8,6 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/utf8.h"
+#include "core/utf8.h"
 #include "reports/anon.h"
 #include "reports/csvw.h"
 #include "tui/view.h"
@@ -351,10 +353,10 @@ static void clean_text(const char *in, char *out, size_t n)
 {
     size_t o = 0;
     while (*in && o + 5 < n) {
-        uint32_t cp = canvas_cp_clean(canvas_utf8_next(&in));
+        uint32_t cp = utf8_cp_clean(utf8_next(&in));
         if (cp == 0xfffd)
             cp = '?';
-        o += (size_t)canvas_utf8_put(cp, out + o);
+        o += (size_t)utf8_put(cp, out + o);
     }
     out[o] = '\0';
 }

@@ -9,7 +9,10 @@
  * imported, data/store_policy) reads them through the statistics loader:
  * all three come from tui/usage_bg's worker thread, started when the
  * dashboard opens; until they arrive the view says "computing usage..."
- * and redraws itself when they do (issue 16). */
+ * and redraws itself when they do (issue 16). The heat map and requested
+ * against used, read from the statistics' aggregates, come sooner from
+ * tui/heat_bg's worker (issue 20): the energy panel then says it is still
+ * computing. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -330,6 +333,8 @@ static void render_policy(const TuiState *s, Canvas *c, int x, int y, int h)
 {
     const StorePolicyPanel *p = s->policy;
     char a[32], b[32];
+    if (h >= 1 && !p && s->model->heat_loaded && s->usage_state == TUI_USAGE_COMPUTING)
+        canvas_text(c, x, y, HEAT_W - 1, CV_DIM, "energy, fair-share: computing\xe2\x80\xa6");
     if (h < 2 || !p || p->nyears == 0)
         return;
     canvas_textf(c, x, y, HEAT_W - 1, CV_BOLD, "Energy (util %s measured)",

@@ -199,5 +199,39 @@ assert all(r["idle_pct"] > 20 for r in w[:3]), w[:3]
 assert all(r["idle_pct"] < 10 for r in w[3:]), w[3:]
 assert w[2]["hog_gpu_hours"] > 5 * w[3]["hog_gpu_hours"], w[:4]
 ' "$WORK/out" || fail "demo hogging"
+    # efficiency from the aggregates (issue 20): the same tables as a
+    # group's attempts give (--group), and as a rebuild from the jobs
+    cp "$WORK/out" "$WORK/eff_all.json"
+    g=$(python3 -c 'import json,sys; w=json.load(open(sys.argv[1]))["tables"]["waste"]; print(max(w, key=lambda r: r["hog_gpu_hours"] or 0)["group"])' "$WORK/eff_all.json")
+    expect_rc 0 "$CAPPLAN_BIN" --db "$WORK/demo.db" stats efficiency --by all --group "$g" --json
+    cp "$WORK/out" "$WORK/eff_group.json"
+    expect_rc 0 "$CAPPLAN_BIN" --db "$WORK/demo.db" stats efficiency --by month --json
+    cp "$WORK/out" "$WORK/eff_month.json"
+    sqlite3 "$WORK/demo.db" 'DELETE FROM stats_agg WHERE month < 0'
+    expect_rc 0 "$CAPPLAN_BIN" --db "$WORK/demo.db" stats efficiency --by month --json
+    [ "$(sqlite3 "$WORK/demo.db" 'SELECT count(*) FROM stats_agg WHERE month = -1')" = 1 ] ||
+        fail "efficiency aggregates not written back"
+    python3 -c '
+import json, math, sys
+def same(a, b, what):
+    assert len(a) == len(b), (what, len(a), len(b))
+    for x, y in zip(a, b):
+        for k in x:
+            p, q = x[k], y[k]
+            if isinstance(p, float) or isinstance(q, float):
+                assert (p is None) == (q is None) and (p is None or math.isclose(p, q, rel_tol=1e-9, abs_tol=1e-9)), (what, k, p, q)
+            else:
+                assert p == q, (what, k, p, q)
+al, gr, mo, re = (json.load(open(f))["tables"] for f in sys.argv[1:5])
+g = sys.argv[5]
+for t in ("efficiency", "waste"):
+    same([r for r in al[t] if r["group"] == g], [r for r in gr[t] if r["user"] == "all"], t)
+    same(mo[t], re[t], t + " rebuilt")
+same(mo["top_hogs"], re["top_hogs"], "top_hogs rebuilt")
+mine = [r for r in al["top_hogs"] if r["group"] == g]
+same(mine, gr["top_hogs"][:len(mine)], "top_hogs of the group")
+assert any(r["hog_gpu_hours"] for r in gr["waste"]), "no hogging in the group"
+' "$WORK/eff_all.json" "$WORK/eff_group.json" "$WORK/eff_month.json" "$WORK/out" "$g" ||
+        fail "efficiency: aggregates against attempts and rebuild"
 fi
 echo "stats_cli: ok"

@@ -26,7 +26,7 @@ keys 2; wait_for "capplan · Groups"
 keys /; typ "$G"; keys Enter; wait_for "$G · professor"
 last=$(sed -n '24p' "$WORK/screen")
 case "$last" in F1Help*F10Quit) ;; *) fail "80 columns: function bar '$last'";; esac
-keys /; typ "$U"; keys Enter; wait_for "biggest jobs first"
+keys /; typ "$U"; keys Enter; wait_for "biggest jobs first" # "the 200 ..." when it has 200
 wait_for "Job "
 # Every job row: its id and state exactly as stored for that member.
 sed -n '/^Job  /,/^row [0-9]* of/p' "$WORK/screen" | sed '1d;$d' >"$WORK/rows"

@@ -1,0 +1,849 @@
+/* stats_effcells: the efficiency aggregates (see stats.h): per-attempt
+ * sums, hourly curves of running and pending GPUs, hogging and the top
+ * hogs, built from attempts, merged month by month, written as and read
+ * from bytes. */
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/civil.h"
+#include "core/stats_int.h"
+
+#define MONTH_HOURS 744 /* 31 days */
+
+enum { CURVE_RUN, CURVE_PEND_ANY, CURVE_PEND, CURVE_IDLE, CURVE_KINDS };
+
+/* A month of one curve: GPUs per hour (GPU-hours in each hour), partial
+ * hours direct and whole hours through a difference array until
+ * finished. */
+typedef struct Curve {
+    double v[MONTH_HOURS + 1], diff[MONTH_HOURS + 1];
+} Curve;
+
+typedef struct TopList {
+    int n;
+    StatsHogTop e[STATS_HOG_KEEP];
+} TopList;
+
+/* An idle attempt kept for the second pass. */
+typedef struct Idle {
+    int64_t id;
+    uint32_t start, job_raw;
+    int32_t elapsed, month, user, account, type;
+    float gpus, gpu_util;
+    uint16_t cluster, pad;
+} Idle;
+
+
+struct StatsEffBuild {
+    const StatsGpus *inv;
+    size_t ninv;
+    double *sizes; /* the inventory's GPU memory sizes, ascending */
+    size_t nsizes;
+    /* GPU types by name: id 0 untyped */
+    StrMap *tmap;
+    char **tname;
+    double *tmem;
+    unsigned char *tmig;
+    size_t ntypes, captypes;
+    int32_t *tcache; /* the caller's type id -> id + 1 (0: not seen) */
+    size_t ntcache;
+    /* the last key of each curve kind and of the sums, and its index */
+    AggKey lastkey[CURVE_KINDS + 1];
+    size_t lastidx[CURVE_KINDS + 1];
+    /* per cluster id: its name (owned) and the memory of its GPUs */
+    char **cname;
+    double *cmem;
+    size_t nclusters;
+    Agg cells;  /* (month, user, account, cluster) -> StatsEffSum */
+    Agg tops;   /* (month, cluster) -> TopList */
+    Agg curves; /* (month, kind, cluster, type) -> Curve, this build's */
+    Agg old;    /* ... those stored before it */
+    Agg conds;  /* (month, cluster, type, old) -> unsigned char[MONTH_HOURS] */
+    int finished;
+    Idle *idle;
+    size_t nidle, capidle;
+    size_t keep_idle; /* how many idle attempts b may keep */
+    int dropped;      /* one was not kept: the caller's second pass, for all */
+    int32_t mc_month;
+    int64_t mc_from, mc_to;
+};
+
+/* ---- GPU memory: what a job held, what it would fit ---- */
+
+static int ieq(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++) {
+        int x = *a >= 'A' && *a <= 'Z' ? *a + 32 : *a, y = *b >= 'A' && *b <= 'Z' ? *b + 32 : *b;
+        if (x != y)
+            return 0;
+    }
+    return *a == *b;
+}
+
+/* "a100_3g.20gb" -> 20 (and *mig = 1); -1 when the name gives no size. */
+static double mem_from_name(const char *name, int *mig)
+{
+    double gib = -1;
+    *mig = 0;
+    for (const char *p = name; *p; p++) {
+        if (p[0] >= '0' && p[0] <= '9' && p[1] == 'g' && p[2] == '.')
+            *mig = 1;
+        if ((p[0] == 'g' || p[0] == 'G') && (p[1] == 'b' || p[1] == 'B') && p > name &&
+            p[-1] >= '0' && p[-1] <= '9') {
+            const char *q = p;
+            while (q > name && q[-1] >= '0' && q[-1] <= '9')
+                q--;
+            gib = strtod(q, NULL);
+        }
+    }
+    return gib;
+}
+
+static int dbl_cmp(const void *pa, const void *pb)
+{
+    double a = *(const double *)pa, b = *(const double *)pb;
+    return (a > b) - (a < b);
+}
+
+/* The id of GPU type name (0 untyped), interned with its memory. */
+static int32_t type_intern(StatsEffBuild *b, const char *name)
+{
+    int64_t id;
+    if (!name || !name[0])
+        return 0;
+    size_t len = strlen(name);
+    if (strmap_get(b->tmap, name, len, &id))
+        return (int32_t)id;
+    if (b->ntypes == b->captypes) {
+        b->captypes *= 2;
+        b->tname = xrealloc(b->tname, b->captypes * sizeof *b->tname);
+        b->tmem = xrealloc(b->tmem, b->captypes * sizeof *b->tmem);
+        b->tmig = xrealloc(b->tmig, b->captypes);
+    }
+    id = (int64_t)b->ntypes++;
+    b->tname[id] = xstrdup(name);
+    double mem = -1;
+    for (size_t i = 0; i < b->ninv && mem < 0; i++)
+        if (b->inv[i].gpu_model && ieq(b->inv[i].gpu_model, name))
+            mem = b->inv[i].gpu_mem_gib;
+    int mig = 0;
+    double named = mem_from_name(name, &mig);
+    b->tmem[id] = mem < 0 || mig ? named : mem;
+    b->tmig[id] = (unsigned char)mig;
+    strmap_put(b->tmap, name, len, id);
+    return (int32_t)id;
+}
+
+/* Cluster id's name learnt (first sight) and its GPUs' memory, -1 when
+ * they differ or are unknown. */
+static void cluster_learn(StatsEffBuild *b, uint16_t id, const char *name)
+{
+    if (id >= b->nclusters) {
+        size_t n = (size_t)id + 16;
+        b->cname = xrealloc(b->cname, n * sizeof *b->cname);
+        b->cmem = xrealloc(b->cmem, n * sizeof *b->cmem);
+        for (size_t i = b->nclusters; i < n; i++) {
+            b->cname[i] = NULL;
+            b->cmem[i] = -1;
+        }
+        b->nclusters = n;
+    }
+    if (b->cname[id] || !name)
+        return;
+    b->cname[id] = xstrdup(name);
+    double m = -1;
+    for (size_t i = 0; i < b->ninv; i++) {
+        if (!stats_str_eq(b->inv[i].cluster, name))
+            continue;
+        if (m < 0) {
+            m = b->inv[i].gpu_mem_gib;
+        } else if (m != b->inv[i].gpu_mem_gib) {
+            m = -1;
+            break;
+        }
+    }
+    b->cmem[id] = m;
+}
+
+static double held_mem(const StatsEffBuild *b, uint16_t cluster, int32_t type)
+{
+    if (type > 0 && b->tmem[type] > 0)
+        return b->tmem[type];
+    return cluster < b->nclusters ? b->cmem[cluster] : -1;
+}
+
+/* 1 when the peak fits a GPU of the inventory smaller than the one held. */
+static int fits_smaller(const StatsEffBuild *b, double held, double peak)
+{
+    for (size_t i = 0; i < b->nsizes; i++)
+        if (peak <= STATS_MEM_HEADROOM * b->sizes[i])
+            return b->sizes[i] < held;
+    return 0;
+}
+
+/* 1 when a one-GPU job (not already on a slice) would fit a MIG slice. */
+static int fits_mig(const StatsEffBuild *b, const StatsJob *j, int32_t type, double peak)
+{
+    if (j->gpus < 0.99f || j->gpus > 1.01f || b->tmig[type])
+        return 0;
+    return peak <= STATS_MEM_HEADROOM * STATS_MIG_MEM_GIB &&
+           (j->gpu_util < 0 || j->gpu_util <= STATS_MIG_UTIL);
+}
+
+/* ---- the builder ---- */
+
+StatsEffBuild *stats_eff_build_new(const StatsGpus *inv, size_t ninv, size_t keep_idle)
+{
+    StatsEffBuild *b = xcalloc(1, sizeof *b);
+    b->inv = inv;
+    b->ninv = ninv;
+    b->sizes = xmalloc((ninv + 1) * sizeof *b->sizes);
+    for (size_t i = 0; i < ninv; i++)
+        b->sizes[b->nsizes++] = inv[i].gpu_mem_gib;
+    qsort(b->sizes, b->nsizes, sizeof *b->sizes, dbl_cmp);
+    b->tmap = strmap_new();
+    b->captypes = 16;
+    b->tname = xmalloc(b->captypes * sizeof *b->tname);
+    b->tmem = xmalloc(b->captypes * sizeof *b->tmem);
+    b->tmig = xmalloc(b->captypes);
+    b->tname[0] = NULL;
+    b->tmem[0] = -1;
+    b->tmig[0] = 0;
+    b->ntypes = 1;
+    stats_agg_init(&b->cells, sizeof(StatsEffSum));
+    stats_agg_init(&b->tops, sizeof(TopList));
+    stats_agg_init(&b->curves, sizeof(Curve));
+    stats_agg_init(&b->old, sizeof(Curve));
+    stats_agg_init(&b->conds, MONTH_HOURS);
+    b->keep_idle = keep_idle;
+    b->mc_from = 1;
+    for (int k = 0; k <= CURVE_KINDS; k++)
+        b->lastkey[k].period = INT32_MIN;
+    return b;
+}
+
+void stats_eff_build_free(StatsEffBuild *b)
+{
+    if (!b)
+        return;
+    free(b->sizes);
+    strmap_free(b->tmap);
+    for (size_t i = 0; i < b->ntypes; i++)
+        free(b->tname[i]);
+    free(b->tname);
+    free(b->tmem);
+    free(b->tmig);
+    free(b->tcache);
+    for (size_t i = 0; i < b->nclusters; i++)
+        free(b->cname[i]);
+    free(b->cname);
+    free(b->cmem);
+    stats_agg_done(&b->cells);
+    stats_agg_done(&b->tops);
+    stats_agg_done(&b->curves);
+    stats_agg_done(&b->old);
+    stats_agg_done(&b->conds);
+    free(b->idle);
+    free(b);
+}
+
+int stats_eff_build_types(StatsEffBuild *b, const void *blob, size_t n)
+{
+    const char *p = blob;
+    if (b->ntypes != 1 || (n > 0 && p[n - 1] != '\0'))
+        return -1;
+    for (size_t i = 0; i < n;) {
+        size_t len = strlen(p + i);
+        if (len == 0 || type_intern(b, p + i) != (int32_t)b->ntypes - 1)
+            return -1;
+        i += len + 1;
+    }
+    return 0;
+}
+
+void stats_eff_types_blob(const StatsEffBuild *b, CpBuf *out)
+{
+    for (size_t i = 1; i < b->ntypes; i++)
+        cpbuf_append(out, b->tname[i], strlen(b->tname[i]) + 1);
+}
+
+static int32_t month_of(StatsEffBuild *b, int64_t t)
+{
+    if (t < b->mc_from || t >= b->mc_to) {
+        b->mc_month = stats_month_of(t);
+        b->mc_from = stats_month_start(b->mc_month);
+        b->mc_to = stats_month_start(stats_month_add(b->mc_month, 1));
+    }
+    return b->mc_month;
+}
+
+/* stats_agg_get through the last key of slot (the sums and each curve
+ * kind alternate: the aggregator's own one-key memory would miss). */
+static void *get_cached(StatsEffBuild *b, Agg *g, int slot, int32_t p, int32_t x, int32_t y,
+                        int32_t z)
+{
+    AggKey *k = &b->lastkey[slot];
+    if (k->period == p && k->a == x && k->b == y && k->c == z)
+        return stats_agg_val(g, b->lastidx[slot]);
+    char *v = stats_agg_get(g, p, x, y, z);
+    *k = (AggKey){p, x, y, z};
+    b->lastidx[slot] = (size_t)(v - g->vals) / g->valsz;
+    return v;
+}
+
+/* The id of the caller's GPU type id (named name). */
+static int32_t type_of(StatsEffBuild *b, uint16_t id, const char *name)
+{
+    if (id >= b->ntcache) {
+        size_t n = (size_t)id + 16;
+        b->tcache = xrealloc(b->tcache, n * sizeof *b->tcache);
+        memset(b->tcache + b->ntcache, 0, (n - b->ntcache) * sizeof *b->tcache);
+        b->ntcache = n;
+    }
+    if (b->tcache[id] == 0)
+        b->tcache[id] = type_intern(b, name) + 1;
+    return b->tcache[id] - 1;
+}
+
+/* Add w GPUs over [a, t1) to a curve, month by month. */
+static void curve_add(StatsEffBuild *b, int kind, uint16_t cluster, int32_t type, int64_t a,
+                      int64_t t1, double w)
+{
+    while (a < t1) {
+        int32_t m = month_of(b, a);
+        int64_t m0 = b->mc_from, m1 = b->mc_to, e = t1 < m1 ? t1 : m1;
+        Curve *c = get_cached(b, &b->curves, kind, m, kind, cluster, type);
+        int64_t h0 = m0 / HOUR, ha = civil_floor_div(a, HOUR) - h0,
+                hb = civil_floor_div(e, HOUR) - h0;
+        if (ha == hb) {
+            c->v[ha] += w * (double)(e - a) / HOUR;
+        } else {
+            c->v[ha] += w * (double)((ha + 1 + h0) * HOUR - a) / HOUR;
+            if (e > (hb + h0) * HOUR)
+                c->v[hb] += w * (double)(e - (hb + h0) * HOUR) / HOUR;
+            c->diff[ha + 1] += w;
+            c->diff[hb] -= w;
+        }
+        a = e;
+    }
+}
+
+static StatsEffSum *cell_of(StatsEffBuild *b, const StatsEffKey *k)
+{
+    size_t before = b->cells.n;
+    StatsEffSum *x = get_cached(b, &b->cells, CURVE_KINDS, k->month, k->user, k->account, k->cluster);
+    if (b->cells.n > before)
+        x->k = *k;
+    return x;
+}
+
+static void sums_add(StatsEffBuild *b, StatsEffSum *x, const StatsJob *j, int32_t type)
+{
+    double h = j->elapsed > 0 && stats_jstart(j) != STATS_TIME_NONE ? (double)j->elapsed / HOUR : 0;
+    double gh = j->gpus * h;
+    x->attempts++;
+    x->gpu_h += gh;
+    if (j->gpu_util >= 0 && gh > 0) {
+        x->gh_util += gh;
+        x->util_x_gh += j->gpu_util * gh;
+        x->idle_gh += j->gpu_util < STATS_IDLE_UTIL ? gh : 0;
+    }
+    double held = held_mem(b, j->cluster, type);
+    if ((j->flags & STATS_JOB_MEM_MEASURED) && j->gpu_mem_gib >= 0 && gh > 0 && held > 0) {
+        x->gh_mem += gh;
+        x->mem_x_gh += (j->gpu_mem_gib / held) * gh;
+        if (fits_smaller(b, held, j->gpu_mem_gib)) {
+            x->smaller_jobs++;
+            x->smaller_gh += gh;
+        }
+        if (fits_mig(b, j, type, j->gpu_mem_gib)) {
+            x->mig_jobs++;
+            x->mig_gh += gh;
+        }
+    }
+    if (j->total_cpu_s >= 0 && j->ncpus > 0 && h > 0) {
+        x->cpu_alloc_h += j->ncpus * h;
+        x->cpu_used_h += j->total_cpu_s / HOUR;
+    }
+    if (j->max_rss_mib >= 0 && j->req_mem_mib > 0 && h > 0) {
+        x->mem_req_h += j->req_mem_mib * h;
+        x->mem_used_h += j->max_rss_mib * h;
+    }
+    if (j->timelimit > 0 && h > 0) {
+        x->lim_h += (double)j->timelimit / HOUR;
+        x->lim_used_h += h;
+    }
+}
+
+static int job_idle(const StatsJob *j)
+{
+    return j->gpus > 0 && j->gpu_util >= 0 && j->gpu_util < STATS_IDLE_UTIL &&
+           stats_job_end(j) != STATS_TIME_NONE && j->elapsed > 0;
+}
+
+static void idle_keep(StatsEffBuild *b, const StatsJob *j, int64_t id, int32_t month, int32_t type)
+{
+    if (b->nidle == b->capidle)
+        b->idle = xrealloc(b->idle, (b->capidle = b->capidle ? b->capidle * 2 : 1024) *
+                                        sizeof *b->idle);
+    Idle *x = &b->idle[b->nidle++];
+    memset(x, 0, sizeof *x);
+    x->id = id;
+    x->start = j->start;
+    x->job_raw = j->job_raw;
+    x->elapsed = j->elapsed;
+    x->month = month;
+    x->user = j->user;
+    x->account = j->account;
+    x->type = type;
+    x->gpus = j->gpus;
+    x->gpu_util = j->gpu_util;
+    x->cluster = j->cluster;
+}
+
+void stats_eff_build_job(StatsEffBuild *b, const StatsJob *j, int64_t id, const char *cluster,
+                         const char *type, int count)
+{
+    int32_t t = type_of(b, j->gpu_type, type);
+    cluster_learn(b, j->cluster, cluster);
+    int64_t start = stats_jstart(j), sub = stats_jsub(j), end = stats_job_end(j);
+    if (j->gpus > 0) {
+        if (end != STATS_TIME_NONE)
+            curve_add(b, CURVE_RUN, j->cluster, 0, start, end, j->gpus);
+        if (start != STATS_TIME_NONE && sub != STATS_TIME_NONE && start > sub)
+            curve_add(b, t > 0 ? CURVE_PEND : CURVE_PEND_ANY, j->cluster, t, sub, start, j->gpus);
+    }
+    int64_t anchor = stats_job_anchor(j);
+    if (!count || anchor == STATS_TIME_NONE)
+        return;
+    StatsEffKey k = {month_of(b, anchor), j->user, j->account, j->cluster, 0};
+    sums_add(b, cell_of(b, &k), j, t);
+    if (!job_idle(j))
+        return;
+    curve_add(b, CURVE_IDLE, j->cluster, t, start, end, j->gpus);
+    if (!b->dropped && b->nidle < b->keep_idle) {
+        idle_keep(b, j, id, k.month, t);
+        return;
+    }
+    b->dropped = 1;
+    free(b->idle);
+    b->idle = NULL;
+    b->nidle = b->capidle = 0;
+}
+
+int stats_eff_build_second_pass(const StatsEffBuild *b)
+{
+    return b->dropped;
+}
+
+/* ---- curves as bytes ---- */
+
+#define CURVE_MAGIC 0x31434645u /* "EFC1" */
+#define MONTH_MAGIC 0x31464645u /* "EFF1" */
+
+typedef struct CurveHead {
+    uint32_t magic;
+    int32_t month;
+    uint32_t nseries, nhours;
+} CurveHead;
+
+typedef struct CurveKey {
+    uint8_t kind, pad;
+    uint16_t cluster;
+    int32_t type;
+} CurveKey;
+
+static uint32_t month_hours(int32_t m)
+{
+    return (uint32_t)((stats_month_start(stats_month_add(m, 1)) - stats_month_start(m)) / HOUR);
+}
+
+int stats_eff_build_old_curves(StatsEffBuild *b, const void *blob, size_t n)
+{
+    CurveHead h;
+    if (n < sizeof h)
+        return -1;
+    memcpy(&h, blob, sizeof h);
+    size_t each = sizeof(CurveKey) + h.nhours * sizeof(double);
+    if (h.magic != CURVE_MAGIC || h.month < 100001 || h.nhours != month_hours(h.month) ||
+        n != sizeof h + (size_t)h.nseries * each)
+        return -1;
+    const char *p = (const char *)blob + sizeof h;
+    for (uint32_t i = 0; i < h.nseries; i++, p += each) {
+        CurveKey k;
+        memcpy(&k, p, sizeof k);
+        if (k.kind >= CURVE_KINDS || k.type < 0 || (size_t)k.type >= b->ntypes)
+            return -1;
+    }
+    p = (const char *)blob + sizeof h;
+    for (uint32_t i = 0; i < h.nseries; i++, p += each) {
+        CurveKey k;
+        memcpy(&k, p, sizeof k);
+        Curve *c = stats_agg_get(&b->old, h.month, k.kind, k.cluster, k.type);
+        memcpy(c->v, p + sizeof k, h.nhours * sizeof(double));
+    }
+    return 0;
+}
+
+static int i32_cmp(const void *pa, const void *pb)
+{
+    int32_t a = *(const int32_t *)pa, b = *(const int32_t *)pb;
+    return (a > b) - (a < b);
+}
+
+/* The distinct periods of the keys of aggs[0..n), ascending. */
+static size_t agg_months(const Agg *const *aggs, int n, int32_t **months)
+{
+    size_t total = 0, u = 0;
+    for (int a = 0; a < n; a++)
+        total += aggs[a]->n;
+    int32_t *v = xmalloc((total + 1) * sizeof *v);
+    for (int a = 0; a < n; a++)
+        for (size_t i = 0; i < aggs[a]->n; i++)
+            v[u++] = aggs[a]->keys[i].period;
+    qsort(v, u, sizeof *v, i32_cmp);
+    size_t k = 0;
+    for (size_t i = 0; i < u; i++)
+        if (k == 0 || v[k - 1] != v[i])
+            v[k++] = v[i];
+    *months = v;
+    return k;
+}
+
+size_t stats_eff_build_curve_months(const StatsEffBuild *b, int32_t **months)
+{
+    const Agg *a[1] = {&b->curves};
+    return agg_months(a, 1, months);
+}
+
+void stats_eff_curve_blob(const StatsEffBuild *b, int32_t month, CpBuf *out)
+{
+    CurveHead h = {CURVE_MAGIC, month, 0, month_hours(month)};
+    size_t at = out->len;
+    cpbuf_append(out, &h, sizeof h);
+    const Agg *src[2] = {&b->old, &b->curves};
+    for (int s = 0; s < 2; s++) {
+        for (size_t i = 0; i < src[s]->n; i++) {
+            const AggKey *k = &src[s]->keys[i];
+            if (k->period != month || (s == 1 && stats_agg_find(&b->old, k->period, k->a, k->b, k->c)))
+                continue;
+            const Curve *c = stats_agg_val(src[s], i);
+            const Curve *o = s == 0 ? stats_agg_find(&b->curves, k->period, k->a, k->b, k->c) : NULL;
+            CurveKey ck = {(uint8_t)k->a, 0, (uint16_t)k->b, k->c};
+            cpbuf_append(out, &ck, sizeof ck);
+            for (uint32_t hr = 0; hr < h.nhours; hr++) {
+                double v = c->v[hr] + (o ? o->v[hr] : 0);
+                cpbuf_append(out, &v, sizeof v);
+            }
+            h.nseries++;
+        }
+    }
+    memcpy(out->data + at, &h, sizeof h);
+}
+
+/* ---- hogging ---- */
+
+static void curves_finish(StatsEffBuild *b)
+{
+    for (size_t i = 0; i < b->curves.n; i++) {
+        Curve *c = stats_agg_val(&b->curves, i);
+        double run = 0;
+        for (size_t hr = 0; hr < MONTH_HOURS; hr++) {
+            run += c->diff[hr];
+            c->v[hr] += run;
+            c->diff[hr] = 0;
+        }
+    }
+    b->finished = 1;
+}
+
+/* GPUs of a curve in hour hr of month m: stored before, plus this
+ * build's unless old_only. */
+static double curve_at(const Curve *const cv[2], size_t hr, int old_only)
+{
+    return (cv[0] ? cv[0]->v[hr] : 0) + (!old_only && cv[1] ? cv[1]->v[hr] : 0);
+}
+
+static void curve_pair(const StatsEffBuild *b, int32_t m, int kind, uint16_t cluster, int32_t type,
+                       const Curve *cv[2])
+{
+    cv[0] = stats_agg_find(&b->old, m, kind, cluster, type);
+    cv[1] = stats_agg_find(&b->curves, m, kind, cluster, type);
+}
+
+/* Per hour of month m: others of type's class waited on cluster while it
+ * was busy (the stored curves alone when old_only). */
+static const unsigned char *cond_of(StatsEffBuild *b, int32_t m, uint16_t cluster, int32_t type,
+                                    int old_only)
+{
+    unsigned char *c = stats_agg_find(&b->conds, m, cluster, type, old_only);
+    if (c)
+        return c;
+    const Curve *run[2], *any[2], *typed[2];
+    curve_pair(b, m, CURVE_RUN, cluster, 0, run);
+    curve_pair(b, m, CURVE_PEND_ANY, cluster, 0, any);
+    typed[0] = typed[1] = NULL;
+    if (type > 0)
+        curve_pair(b, m, CURVE_PEND, cluster, type, typed);
+    const char *name = cluster < b->nclusters ? b->cname[cluster] : NULL;
+    int64_t m0 = stats_month_start(m);
+    uint32_t nh = month_hours(m);
+    c = stats_agg_get(&b->conds, m, cluster, type, old_only);
+    for (uint32_t hr = 0; hr < nh; hr++) {
+        int64_t t = m0 + (int64_t)hr * HOUR;
+        double cap = name ? stats_capacity_hours(b->inv, b->ninv, name, t, t + HOUR) : 0;
+        double waiting = curve_at(any, hr, old_only) + curve_at(typed, hr, old_only);
+        int busy = cap > 0 ? curve_at(run, hr, old_only) >= STATS_BUSY_UTIL * cap : 1;
+        c[hr] = waiting >= STATS_WAITING_GPU_H && busy;
+    }
+    return c;
+}
+
+/* 1 when an hour's condition changed where stored idle attempts ran. */
+static int stale(StatsEffBuild *b)
+{
+    size_t n = b->old.n;
+    for (size_t i = 0; i < n; i++) {
+        AggKey k = b->old.keys[i];
+        if (k.a != CURVE_IDLE)
+            continue;
+        const Curve *idle = stats_agg_val(&b->old, i);
+        uint16_t cl = (uint16_t)k.b;
+        if (!stats_agg_find(&b->curves, k.period, CURVE_RUN, cl, 0) &&
+            !stats_agg_find(&b->curves, k.period, CURVE_PEND_ANY, cl, 0) &&
+            !stats_agg_find(&b->curves, k.period, CURVE_PEND, cl, k.c))
+            continue;
+        cond_of(b, k.period, cl, k.c, 1);
+        cond_of(b, k.period, cl, k.c, 0); /* may move the first: found again */
+        const unsigned char *was = stats_agg_find(&b->conds, k.period, cl, k.c, 1);
+        const unsigned char *now = stats_agg_find(&b->conds, k.period, cl, k.c, 0);
+        for (uint32_t hr = 0; hr < month_hours(k.period); hr++)
+            if (idle->v[hr] > 0 && was[hr] != now[hr])
+                return 1;
+    }
+    return 0;
+}
+
+static int top_before(const StatsHogTop *a, const StatsHogTop *b)
+{
+    return a->hog != b->hog ? a->hog > b->hog : a->id < b->id;
+}
+
+static void top_put(TopList *l, const StatsHogTop *e)
+{
+    if (l->n == STATS_HOG_KEEP && !top_before(e, &l->e[l->n - 1]))
+        return;
+    int i = l->n < STATS_HOG_KEEP ? l->n++ : l->n - 1;
+    while (i > 0 && top_before(e, &l->e[i - 1])) {
+        l->e[i] = l->e[i - 1];
+        i--;
+    }
+    l->e[i] = *e;
+}
+
+/* GPU-hours an idle attempt held in hours where others of its class
+ * waited on its busy cluster. */
+static double hog_hours(StatsEffBuild *b, const Idle *x)
+{
+    int64_t a = x->start, e = (int64_t)x->start + x->elapsed;
+    double sum = 0;
+    while (a < e) {
+        int32_t m = month_of(b, a);
+        int64_t m1 = b->mc_to, h0 = b->mc_from / HOUR;
+        const unsigned char *cond = cond_of(b, m, x->cluster, x->type, 0);
+        int64_t stop = e < m1 ? e : m1;
+        while (a < stop) {
+            int64_t next = (civil_floor_div(a, HOUR) + 1) * HOUR;
+            next = next > stop ? stop : next;
+            if (cond[civil_floor_div(a, HOUR) - h0])
+                sum += x->gpus * (double)(next - a) / HOUR;
+            a = next;
+        }
+    }
+    return sum;
+}
+
+static void hog_add(StatsEffBuild *b, const Idle *x)
+{
+    double hog = hog_hours(b, x);
+    if (hog <= 0)
+        return;
+    StatsEffKey k = {x->month, x->user, x->account, x->cluster, 0};
+    cell_of(b, &k)->hog_gh += hog;
+    StatsHogTop t;
+    memset(&t, 0, sizeof t);
+    t.id = x->id;
+    t.hog = hog;
+    t.month = x->month;
+    t.user = x->user;
+    t.account = x->account;
+    t.elapsed = x->elapsed;
+    t.job_raw = x->job_raw;
+    t.start = x->start;
+    t.gpus = x->gpus;
+    t.gpu_util = x->gpu_util;
+    t.cluster = x->cluster;
+    top_put(stats_agg_get(&b->tops, x->month, x->cluster, 0, 0), &t);
+}
+
+int stats_eff_build_finish(StatsEffBuild *b)
+{
+    curves_finish(b);
+    if (stale(b))
+        return 1;
+    for (size_t i = 0; i < b->nidle; i++)
+        hog_add(b, &b->idle[i]);
+    free(b->idle);
+    b->idle = NULL;
+    b->nidle = b->capidle = 0;
+    return 0;
+}
+
+void stats_eff_build_hog(StatsEffBuild *b, const StatsJob *j, int64_t id, const char *type)
+{
+    int64_t anchor = stats_job_anchor(j);
+    if (!b->finished || !job_idle(j) || anchor == STATS_TIME_NONE)
+        return;
+    Idle x;
+    memset(&x, 0, sizeof x);
+    x.id = id;
+    x.start = j->start;
+    x.job_raw = j->job_raw;
+    x.elapsed = j->elapsed;
+    x.month = month_of(b, anchor);
+    x.user = j->user;
+    x.account = j->account;
+    x.type = type_intern(b, type);
+    x.gpus = j->gpus;
+    x.gpu_util = j->gpu_util;
+    x.cluster = j->cluster;
+    hog_add(b, &x);
+}
+
+/* ---- sums and tops as bytes ---- */
+
+typedef struct MonthHead {
+    uint32_t magic;
+    int32_t month;
+    uint32_t ncells, ntops;
+} MonthHead;
+
+void stats_eff_sum_merge(StatsEffSum *x, const StatsEffSum *y)
+{
+    x->attempts += y->attempts;
+    x->smaller_jobs += y->smaller_jobs;
+    x->mig_jobs += y->mig_jobs;
+    double *xd = &x->gpu_h;
+    const double *yd = &y->gpu_h;
+    for (size_t i = 0; i < (sizeof *x - offsetof(StatsEffSum, gpu_h)) / sizeof(double); i++)
+        xd[i] += yd[i];
+}
+
+static int month_parse(const void *blob, size_t n, MonthHead *h)
+{
+    if (n < sizeof *h)
+        return -1;
+    memcpy(h, blob, sizeof *h);
+    uint64_t want = sizeof *h + (uint64_t)h->ncells * sizeof(StatsEffSum) +
+                    (uint64_t)h->ntops * sizeof(StatsHogTop);
+    return h->magic == MONTH_MAGIC && want == n ? 0 : -1;
+}
+
+int stats_eff_build_month(StatsEffBuild *b, const void *blob, size_t n)
+{
+    MonthHead h;
+    if (month_parse(blob, n, &h) < 0)
+        return -1;
+    const char *p = (const char *)blob + sizeof h;
+    for (uint32_t i = 0; i < h.ncells; i++, p += sizeof(StatsEffSum)) {
+        StatsEffSum c;
+        memcpy(&c, p, sizeof c);
+        stats_eff_sum_merge(cell_of(b, &c.k), &c);
+    }
+    for (uint32_t i = 0; i < h.ntops; i++, p += sizeof(StatsHogTop)) {
+        StatsHogTop t;
+        memcpy(&t, p, sizeof t);
+        top_put(stats_agg_get(&b->tops, t.month, t.cluster, 0, 0), &t);
+    }
+    return 0;
+}
+
+size_t stats_eff_build_months(const StatsEffBuild *b, int32_t **months)
+{
+    const Agg *a[2] = {&b->cells, &b->tops};
+    return agg_months(a, 2, months);
+}
+
+void stats_eff_month_blob(const StatsEffBuild *b, int32_t month, CpBuf *out)
+{
+    MonthHead h = {MONTH_MAGIC, month, 0, 0};
+    size_t at = out->len;
+    cpbuf_append(out, &h, sizeof h);
+    for (size_t i = 0; i < b->cells.n; i++) {
+        if (b->cells.keys[i].period != month)
+            continue;
+        cpbuf_append(out, stats_agg_val(&b->cells, i), sizeof(StatsEffSum));
+        h.ncells++;
+    }
+    for (size_t i = 0; i < b->tops.n; i++) {
+        if (b->tops.keys[i].period != month)
+            continue;
+        const TopList *l = stats_agg_val(&b->tops, i);
+        cpbuf_append(out, l->e, (size_t)l->n * sizeof *l->e);
+        h.ntops += (uint32_t)l->n;
+    }
+    memcpy(out->data + at, &h, sizeof h);
+}
+
+/* ---- the owned arrays ---- */
+
+int stats_eff_buf_add(StatsEffBuf *buf, const void *blob, size_t n)
+{
+    MonthHead h;
+    if (month_parse(blob, n, &h) < 0)
+        return -1;
+    StatsEff *e = &buf->e;
+    const char *p = (const char *)blob + sizeof h;
+    if (e->ncells + h.ncells > buf->cap[0]) {
+        buf->cap[0] = (e->ncells + h.ncells) * 2;
+        buf->cells = xrealloc(buf->cells, buf->cap[0] * sizeof *buf->cells);
+    }
+    if (e->ntops + h.ntops > buf->cap[1]) {
+        buf->cap[1] = (e->ntops + h.ntops) * 2;
+        buf->tops = xrealloc(buf->tops, buf->cap[1] * sizeof *buf->tops);
+    }
+    if (h.ncells)
+        memcpy(buf->cells + e->ncells, p, h.ncells * sizeof *buf->cells);
+    if (h.ntops)
+        memcpy(buf->tops + e->ntops, p + h.ncells * sizeof *buf->cells,
+               h.ntops * sizeof *buf->tops);
+    e->ncells += h.ncells;
+    e->ntops += h.ntops;
+    e->cells = buf->cells;
+    e->tops = buf->tops;
+    return 0;
+}
+
+void stats_eff_buf_from(StatsEffBuf *buf, const StatsEffBuild *b)
+{
+    int32_t *months;
+    size_t n = stats_eff_build_months(b, &months);
+    CpBuf blob;
+    cpbuf_init(&blob);
+    for (size_t i = 0; i < n; i++) {
+        cpbuf_clear(&blob);
+        stats_eff_month_blob(b, months[i], &blob);
+        stats_eff_buf_add(buf, blob.data, blob.len);
+    }
+    cpbuf_done(&blob);
+    free(months);
+}
+
+void stats_eff_buf_done(StatsEffBuf *buf)
+{
+    free(buf->cells);
+    free(buf->tops);
+    memset(buf, 0, sizeof *buf);
+}
