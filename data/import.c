@@ -14,6 +14,7 @@
 #include "data/sacct_kv.h"
 #include "data/sacct_text.h"
 #include "data/store.h"
+#include "data/store_policy.h"
 #include "data/store_stats.h"
 #include "data/store_sources.h"
 #include "data/textenc.h"
@@ -178,6 +179,9 @@ int import_jobs_with(Store *st, const char *kind, const char *path, const Import
      * written (data/store_feed.h), not read back */
     if (store_feed_begin(st, err) < 0 || store_stats_mark(st, &mark, err) < 0)
         goto fail;
+    StorePolicyMark pmark; /* the energy aggregate (hpol, issue 20 item 4) */
+    if (store_policy_mark(st, &pmark, err) < 0)
+        goto fail;
     sink.import_id = store_import_begin(st, kind, path, "", err);
     if (sink.import_id < 0 ||
         pipeline_run(produce, &pr, (CpJobSink){store_sink_job, &sink}, err) < 0 ||
@@ -196,7 +200,8 @@ int import_jobs_with(Store *st, const char *kind, const char *path, const Import
         store_import_format(st, sink.import_id, res->format, err) < 0 ||
         store_import_span(st, sink.import_id, sink.first_submit, sink.last_submit, err) < 0 ||
         store_link_metrics(st, sink.import_id, err) < 0 ||
-        store_stats_extend(st, &mark, err) < 0 || store_commit(st, err) < 0)
+        store_stats_extend(st, &mark, err) < 0 || store_policy_extend(st, &pmark, err) < 0 ||
+        store_commit(st, err) < 0)
         goto fail;
     res->stats_fed = store_stats_fed(&mark);
     ok = 0;
