@@ -94,6 +94,10 @@ static int exec_export(CliCtx *ctx, int argc, char **argv)
         return cli_usage(&cmd_export);
     a.o.version = CAPPLAN_VERSION;
     a.o.db_path = ctx->db_path;
+    a.o.tables_only = 1; /* unless a report is asked for */
+    for (int i = 0; i < a.nout; i++)
+        if (!kind_of(a.out[i]) || strcmp(kind_of(a.out[i]), "xlsx") != 0)
+            a.o.tables_only = 0;
     Store *st = cli_store(ctx);
     if (!st)
         return 1;

@@ -360,29 +360,23 @@ static int print_report(const StatsReport *rep, const StatsArgs *a)
     return 0;
 }
 
-/* fairshare and energy: the jobs through the stats cache, the rest
- * through data/store_policy, the tables from core/policy. */
+/* fairshare and energy: what data/store_policy loads (the runs'
+ * aggregate, the attempts only where still read), the tables from
+ * core/policy. */
 static int exec_policy(Store *st, const StatsArgs *a)
 {
     CpErr err;
-    StoreStatsData *d =
-        store_stats_load(st, STATS_NEED_JOBS | STATS_NEED_ROSTER | STATS_NEED_INVENTORY, &err);
-    if (!d)
-        return cli_error("%s", err.msg);
-    StorePolicyData *pd = store_policy_load(st, a->scenario, &err);
-    if (!pd) {
-        store_stats_free(d);
-        return cli_error("stats %s: %s", kind_name(a), err.msg);
-    }
     PolicyInput in;
-    policy_input_init(&in);
-    store_policy_input(pd, store_stats_input(d), &in);
+    StorePolicyOpen *po = store_policy_open(
+        st, a->scenario, a->policy == 1 ? STORE_POLICY_FAIRSHARE : STORE_POLICY_ENERGY, NULL, &in,
+        &err);
+    if (!po)
+        return cli_error("stats %s: %s", kind_name(a), err.msg);
     double *pg = NULL;
     int32_t *py = NULL;
     if (a->policy == 2 && a->scenario &&
         store_policy_projection(st, a->scenario, &pg, &py, &in.nproj, &err) < 0) {
-        store_policy_free(pd);
-        store_stats_free(d);
+        store_policy_close(po);
         return cli_error("stats energy: %s", err.msg);
     }
     in.proj_gpus = pg;
@@ -395,8 +389,7 @@ static int exec_policy(Store *st, const StatsArgs *a)
     stats_report_free(&rep);
     free(pg);
     free(py);
-    store_policy_free(pd);
-    store_stats_free(d);
+    store_policy_close(po);
     if (rc == 0 && fflush(stdout) != 0)
         rc = cli_error("stats: cannot write the output");
     return rc;

@@ -49,6 +49,40 @@ typedef struct PolicyTdp {
     double tdp_w;
 } PolicyTdp;
 
+/* ---- the runs' aggregate (issue 20) ----
+ *
+ * What `stats energy` reads instead of the attempts: the attempts that ran
+ * on GPUs summed per cell (month of their start, group and domain as
+ * above, cluster, partition, GPU type). Its size grows with months,
+ * groups, partitions and types, never with the number of jobs. The sums
+ * are those of each attempt as the tables computed them one by one, so
+ * a table's figure is the same sum in another order (equal to about 1e-15
+ * of itself). The carbon of a run over an hourly series depends on its
+ * hours: each run's is summed as it is added, so a cell set holds for the
+ * roster, sites and carbon series it was built with. */
+typedef struct PolicyCell {
+    int32_t month;              /* yyyymm of the runs' start (UTC) */
+    int32_t group, domain;      /* into PolicyCells.groups / .domains */
+    uint16_t cluster, partition; /* database ids (StatsInput's names) */
+    uint16_t gpu_type;          /* into PolicyCells.types; 0 untyped */
+    uint16_t pad;
+    double runs;
+    double gpu_h, gpu_h_meas;   /* GPU x elapsed (as float) / 3600; those with a utilisation */
+    double ghu, ghu_meas;       /* GPUs x hours x utilisation (0..1; 1 unmeasured); measured */
+    double util_x_h;            /* utilisation (%) x gpu_h, measured */
+    double ghu_ci;              /* ghu x the mean intensity over the run (gCO2e/kWh) */
+} PolicyCell;
+
+/* A set of cells with the names they index; owned (policy_cells_free). */
+typedef struct PolicyCells {
+    PolicyCell *cells;
+    size_t ncells;
+    char **groups, **domains, **types; /* types[0]: "" (untyped) */
+    size_t ngroups, ndomains, ntypes;
+    uint16_t *preempted; /* partition ids that saw a preempted attempt */
+    size_t npreempted;
+} PolicyCells;
+
 /* Everything borrowed. */
 typedef struct PolicyInput {
     const StatsInput *stats; /* jobs, roster, inventory */
@@ -67,6 +101,11 @@ typedef struct PolicyInput {
     const int32_t *proj_year;
     size_t nproj;
     const char *scenario; /* its name, for the table's note; may be NULL */
+    /* The runs' aggregate built with these roster, sites and series (NULL:
+     * policy_energy makes it from stats->jobs). Then stats->jobs need only
+     * hold the attempts of clusters with an hourly series (the shifting
+     * table moves those one by one), or none (policy_energy_needs_jobs). */
+    const PolicyCells *cells;
 } PolicyInput;
 
 /* 1 when key is a scenario key of this module: "policy.*" (see
@@ -83,6 +122,32 @@ void policy_input_init(PolicyInput *in);
  * with err when nothing is allocated or o's group/cluster is unknown.
  * Caller frees out with stats_report_free either way. o->kind is ignored. */
 int policy_fairshare(const PolicyInput *in, const StatsOpts *o, StatsReport *out, CpErr *err);
+
+/* The aggregate of every attempt in chunks: new (in borrowed; its stats'
+ * names, roster, sites and carbon are those the cells hold), add the
+ * attempts in id order (j->gpu_type an index into types, whose names are
+ * copied), then finish into out (the builder freed). */
+typedef struct PolicyCellsBuild PolicyCellsBuild;
+PolicyCellsBuild *policy_cells_build_new(const PolicyInput *in);
+/* A builder that goes on from c (taken: c is left empty), made for the
+ * same roster; NULL (c freed) when c's names do not follow from in's
+ * roster as a build would intern them. */
+PolicyCellsBuild *policy_cells_build_from(const PolicyInput *in, PolicyCells *c);
+void policy_cells_build_add(PolicyCellsBuild *b, const StatsJob *jobs, size_t n,
+                            const StatsNames *types);
+void policy_cells_build_finish(PolicyCellsBuild *b, PolicyCells *out);
+void policy_cells_free(PolicyCells *c);
+/* c as bytes (appended to out), and back: 0, or -1 when data is not such
+ * bytes (out then empty). */
+void policy_cells_pack(const PolicyCells *c, CpBuf *out);
+int policy_cells_unpack(const void *data, size_t n, PolicyCells *out);
+
+/* 1 when in's cluster has an hourly carbon series (its runs' shifting is
+ * then computed run by run). */
+int policy_cluster_hourly(const PolicyInput *in, const char *cluster);
+/* 1 when policy_energy over in->cells still reads attempts: a cluster has
+ * an hourly series and the shift delay is above 0. */
+int policy_energy_needs_jobs(const PolicyInput *in);
 
 /* Tables of `stats energy`: energy (per period), groups, domains, clusters
  * (PUE, intensity and TDP basis), shifting, and projection (when the input

@@ -14,6 +14,7 @@
 #include "data/sacct_kv.h"
 #include "data/sacct_text.h"
 #include "data/store.h"
+#include "data/store_policy.h"
 #include "data/store_stats.h"
 #include "data/store_sources.h"
 #include "data/textenc.h"
@@ -143,6 +144,8 @@ int import_jobs_with(Store *st, const char *kind, const char *path, const Import
     FILE *f = open_input(path, &size, err);
     if (!f)
         return -1;
+    StoreStatsMark mark;
+    memset(&mark, 0, sizeof mark);
     Progress prog = {size, now_s(), 0, 0};
     int given = o->cluster && o->cluster[0];
     StoreSink sink = {st, 0, given ? o->cluster : "default", given && strcmp(kind, "trace") == 0,
@@ -172,12 +175,17 @@ int import_jobs_with(Store *st, const char *kind, const char *path, const Import
     int bulk = !o->strict && o->bulk_min_bytes > 0 && size >= o->bulk_min_bytes;
     if ((bulk ? store_begin_bulk(st, err) : store_begin(st, err)) < 0)
         goto out;
-    StoreStatsMark mark;
-    if (store_stats_mark(st, &mark, err) < 0)
+    /* the attempts reach the job blocks and the statistics as they are
+     * written (data/store_feed.h), not read back */
+    if (store_feed_begin(st, err) < 0 || store_stats_mark(st, &mark, err) < 0)
+        goto fail;
+    StorePolicyMark pmark; /* the energy aggregate (hpol, issue 20 item 4) */
+    if (store_policy_mark(st, &pmark, err) < 0)
         goto fail;
     sink.import_id = store_import_begin(st, kind, path, "", err);
     if (sink.import_id < 0 ||
-        pipeline_run(produce, &pr, (CpJobSink){store_sink_job, &sink}, err) < 0)
+        pipeline_run(produce, &pr, (CpJobSink){store_sink_job, &sink}, err) < 0 ||
+        store_feed_finish(st, err) < 0)
         goto fail;
     res->rows_read = rc.rows_read;
     res->rejected = rc.rows_rejected;
@@ -192,8 +200,10 @@ int import_jobs_with(Store *st, const char *kind, const char *path, const Import
         store_import_format(st, sink.import_id, res->format, err) < 0 ||
         store_import_span(st, sink.import_id, sink.first_submit, sink.last_submit, err) < 0 ||
         store_link_metrics(st, sink.import_id, err) < 0 ||
-        store_stats_extend(st, &mark, err) < 0 || store_commit(st, err) < 0)
+        store_stats_extend(st, &mark, err) < 0 || store_policy_extend(st, &pmark, err) < 0 ||
+        store_commit(st, err) < 0)
         goto fail;
+    res->stats_fed = store_stats_fed(&mark);
     ok = 0;
     goto out;
 fail:
@@ -201,6 +211,7 @@ fail:
     if (strncmp(err->msg, shown_path(path), strlen(shown_path(path))) != 0)
         cp_err_prefix(err, shown_path(path));
 out:
+    store_stats_mark_done(&mark);
     if (prog.shown)
         fprintf(stderr, "\r%*s\r", 60, "");
     if (in && in != f)

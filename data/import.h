@@ -40,6 +40,8 @@ typedef struct ImportResult {
     int64_t rows_read;      /* records (job and step rows, or CSV rows) read */
     int64_t added, updated, unchanged, rejected;
     int64_t comments;       /* '#' comment lines skipped (sacct text) */
+    int stats_fed;          /* the statistics' cache and aggregates were extended from
+                               the attempts as written, not read back (issue 20) */
 } ImportResult;
 
 /* A reader of job records, as import_jobs_with calls it: reads f to its

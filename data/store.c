@@ -14,10 +14,11 @@
 #include "data/store_bind.h"
 #include "data/store_blocks.h"
 #include "data/store_fault.h"
+#include "data/store_feed.h"
 #include "data/store_schema.h"
 
 #define CACHE_KIB "-65536"     /* the page cache, KiB (negative: SQLite's way) */
-#define BULK_CACHE_KIB "-16384" /* ... during a bulk import (store_begin_bulk) */
+#define BULK_CACHE_KIB "-8192" /* ... during a bulk import (store_begin_bulk) */
 
 /* The name dictionaries, in the order job_bind takes their ids. */
 enum {
@@ -84,10 +85,14 @@ struct Store {
     char *path;             /* as opened */
     int64_t dict_version;   /* data_version when the name caches were read */
     StoreWait wait;         /* the current wait for another process's lock */
+    StoreFeed *feed;        /* store_feed_begin's, until the transaction ends */
+    size_t feed_window;     /* attempts it holds back; 0: STORE_FEED_WINDOW */
+    StoreBlocksFeed *blocks_feed;
 };
 
 static int journal_mode(Store *st, const char *mode);
 static void counts_clear(Store *st);
+static void feed_stop(Store *st);
 
 static int db_err(Store *st, CpErr *err, const char *what)
 {
@@ -464,6 +469,7 @@ void store_close(Store *st)
     free(st->max_raw);
     strmap_free(st->usage_index);
     free(st->usage);
+    feed_stop(st);
     sqlite3_close(st->db);
     free(st->path);
     free(st);
@@ -521,7 +527,10 @@ int store_begin_bulk(Store *st, CpErr *err)
     set_waiting(st, 1);
     /* Rows go in at the right edge of the jobs table and its index, so a
      * small page cache does: the rest of store_open's 64 MiB is peak RSS
-     * (issue 14 item 14: 100 MB at 1M jobs). */
+     * (issue 14 item 14: 100 MB at 1M jobs). 8 MiB since the job blocks
+     * and the statistics no longer read the new rows back (data/store_feed.h):
+     * what is left to read is a requeued job's earlier attempt, a few
+     * thousand rows back (the OS's cache has the rest). */
     exec_sql(st, "PRAGMA cache_size=" BULK_CACHE_KIB, NULL);
     if (store_begin(st, err) < 0) {
         store_end_bulk(st);
@@ -677,24 +686,111 @@ int store_flush(Store *st, CpErr *err)
                : 0;
 }
 
+static void feed_stop(Store *st)
+{
+    store_feed_free(st->feed);
+    store_blocks_feed_free(st->blocks_feed);
+    st->feed = NULL;
+    st->blocks_feed = NULL;
+}
+
 int store_commit(Store *st, CpErr *err)
 {
     if (store_flush(st, err) < 0)
         return -1;
     int rc = exec_sql(st, "COMMIT", err);
-    if (rc == 0)
+    if (rc == 0) {
         store_end_bulk(st);
+        feed_stop(st);
+    }
     return rc;
 }
 
 void store_rollback(Store *st)
 {
+    feed_stop(st);
     strmap_clear(st->usage_index);
     st->nusage = 0;
     counts_clear(st);
     if (!sqlite3_get_autocommit(st->db))
         exec_sql(st, "ROLLBACK", NULL);
     store_end_bulk(st);
+}
+
+/* ---- the feed (store_feed_begin) ---- */
+
+static int blocks_put(void *ctx, const StoreAttempt *a, CpErr *err)
+{
+    return store_blocks_feed_put(ctx, a, err);
+}
+
+static void blocks_changed(void *ctx, int64_t id)
+{
+    store_blocks_feed_changed(ctx, id);
+}
+
+static int blocks_done(void *ctx, CpErr *err)
+{
+    return store_blocks_feed_done(ctx, err);
+}
+
+int store_feed_begin(Store *st, CpErr *err)
+{
+    feed_stop(st);
+    if (store_blocks_feed_new(st, &st->blocks_feed, err) < 0)
+        return -1;
+    st->feed = store_feed_new(st->feed_window ? st->feed_window : STORE_FEED_WINDOW);
+    if (st->blocks_feed) {
+        StoreFeedSink s = {blocks_put, blocks_changed, blocks_done, st->blocks_feed};
+        store_feed_sink(st->feed, s);
+    }
+    return 0;
+}
+
+void store_feed_window(Store *st, size_t n)
+{
+    st->feed_window = n;
+}
+
+int store_feed_add(Store *st, const StoreFeedSink *sink)
+{
+    if (!st->feed)
+        return 0;
+    store_feed_sink(st->feed, *sink);
+    return 1;
+}
+
+int store_feed_finish(Store *st, CpErr *err)
+{
+    return st->feed ? store_feed_end(st->feed, err) : 0;
+}
+
+/* The attempt just inserted for r, to the feed. */
+static int feed_inserted(Store *st, const CpJobRec *r, const int64_t ids[DICT_COUNT], int final,
+                         CpErr *err)
+{
+    StoreAttempt a;
+    job_attempt(r, ids, final, &a);
+    a.id = sqlite3_last_insert_rowid(st->db);
+    return store_feed_insert(st->feed, &a, err);
+}
+
+/* Row id rewritten from r (its final flag kept), to the feed. */
+static void feed_updated(Store *st, int64_t id, const CpJobRec *r, const int64_t ids[DICT_COUNT])
+{
+    StoreAttempt a;
+    job_attempt(r, ids, 0, &a);
+    a.id = id;
+    store_feed_update(st->feed, &a);
+}
+
+/* An attempt from before store_watch_old's floor was written or gained
+ * an attempt: what the feed's sinks extend no longer holds. */
+static void note_old(Store *st)
+{
+    st->touched_old = 1;
+    if (st->feed)
+        store_feed_spoil(st->feed);
 }
 
 int64_t store_import_begin(Store *st, const char *kind, const char *path, const char *format,
@@ -1165,12 +1261,14 @@ int store_job_put(Store *st, int64_t import_id, const char *default_cluster,
             return 0;
         }
         if (same.id <= st->old_floor)
-            st->touched_old = 1;
+            note_old(st);
         usage_apply(st, &same.facts, -1, same.final, 1);
         job_bind(&st->update_bind, import_id, r, ids, hash, same.final);
         sqlite3_bind_int64(st->update_job, 36, same.id);
         if (step_done(st, st->update_job, err, "update job") < 0)
             return -1;
+        if (st->feed)
+            feed_updated(st, same.id, r, ids);
         usage_apply(st, &f, +1, same.final, 1);
         window_add(st, r);
         counts->updated++;
@@ -1178,18 +1276,24 @@ int store_job_put(Store *st, int64_t import_id, const char *default_cluster,
     }
     int final = !latest.id || submit > latest.submit;
     if (latest.id && latest.id <= st->old_floor)
-        st->touched_old = 1;
-    if (latest.id && !final)
-        st->late_attempts = 1;
+        note_old(st);
+    if (latest.id && !final) {
+        st->late_attempts = 1; /* the feed hands attempts on in id order: lost */
+        if (st->feed)
+            store_feed_spoil(st->feed);
+    }
     if (final && latest.id) {
         sqlite3_bind_int64(st->unset_final, 1, latest.id);
         if (step_done(st, st->unset_final, err, "update job") < 0)
             return -1;
+        if (st->feed)
+            store_feed_unfinal(st->feed, latest.id);
         usage_apply(st, &latest.facts, -1, 1, 0);
         counts_slot(st, ids[DICT_CLUSTER])->jobs--;
     }
     job_bind(&st->insert_bind, import_id, r, ids, hash, final);
-    if (step_done(st, st->insert_job, err, "insert job") < 0)
+    if (step_done(st, st->insert_job, err, "insert job") < 0 ||
+        (st->feed && feed_inserted(st, r, ids, final, err) < 0))
         return -1;
     usage_apply(st, &f, +1, final, 1);
     window_add(st, r);
@@ -1250,5 +1354,7 @@ int store_link_metrics(Store *st, int64_t import_id, CpErr *err)
     sqlite3_bind_int64(s, 1, import_id);
     int rc = sqlite3_step(s);
     sqlite3_finalize(s);
+    if (rc == SQLITE_DONE && st->feed && sqlite3_changes(st->db) > 0)
+        store_feed_spoil(st->feed); /* the import's attempts changed after the feed */
     return rc == SQLITE_DONE ? 0 : db_err(st, err, "link GPU metrics");
 }

@@ -10,6 +10,7 @@
  * Usage per month (cluster, account, user, partition) is kept up to date
  * as jobs are written, so no view scans every job. */
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/cp.h"
@@ -73,6 +74,24 @@ void store_end_bulk(Store *st);
 int store_flush(Store *st, CpErr *err);
 int store_commit(Store *st, CpErr *err);
 void store_rollback(Store *st);
+
+/* The attempts an import writes, handed on as they are written (issue 20
+ * item 2, data/store_feed.h) instead of read back from the jobs table:
+ * store_feed_begin, inside the import's transaction before its first
+ * attempt, starts handing every attempt store_job_put writes to the
+ * planner's job blocks (data/store_blocks.h) and to the sinks
+ * store_feed_add adds; store_feed_finish, after the last attempt, hands on
+ * those still held back. The feed ends with the transaction. Each 0, or -1
+ * with err (a sink's error stops the import). */
+typedef struct StoreFeedSink StoreFeedSink;
+int store_feed_begin(Store *st, CpErr *err);
+/* Hand the attempts to *sink too (copied); 0 when no feed is on. */
+int store_feed_add(Store *st, const StoreFeedSink *sink);
+int store_feed_finish(Store *st, CpErr *err);
+/* Hold back n attempts in the feeds begun from now on (0: the default,
+ * STORE_FEED_WINDOW of data/store_feed.h): for tests of a requeue that
+ * comes after its attempt left the window. */
+void store_feed_window(Store *st, size_t n);
 
 /* One import of one file: kind ("sacct", "roster", ...), path as given,
  * format detected. Returns the import id (> 0) or -1. */

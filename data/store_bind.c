@@ -118,3 +118,38 @@ void job_bind(JobBind *b, int64_t import_id, const CpJobRec *r,
     put_int(b, 34, import_id);
     put_int(b, 35, final);
 }
+
+/* A REAL column's value as read back: NULL (-1) for a negative one, and
+ * SQLite stores -0.0 as the integer 0. */
+static double real_of(double v)
+{
+    return v < 0 ? -1 : v == 0 ? 0.0 : v;
+}
+
+void job_attempt(const CpJobRec *r, const int64_t ids[JOB_BIND_NIDS], int final,
+                 StoreAttempt *a)
+{
+    a->id = 0;
+    a->cluster_id = ids[JOB_BIND_CLUSTER];
+    a->user_id = ids[JOB_BIND_USER];
+    a->account_id = ids[JOB_BIND_ACCOUNT];
+    a->partition_id = ids[JOB_BIND_PARTITION];
+    a->job_raw = r->job_raw;
+    a->submit = r->submit == CP_TIME_NONE ? 0 : r->submit;
+    a->eligible = r->eligible;
+    a->start = r->start;
+    a->end = r->end;
+    a->elapsed = r->elapsed;
+    a->timelimit = r->timelimit;
+    a->ncpus = r->ncpus;
+    a->gpus = r->gpus == 0 ? 0.0 : r->gpus;
+    a->req_mem_mib = real_of(r->req_mem_mib);
+    a->max_rss_mib = real_of(r->max_rss_mib);
+    a->gpu_mem_gib = real_of(r->gpu_mem_gib);
+    a->gpu_util = real_of(r->gpu_util);
+    a->total_cpu_s = real_of(r->total_cpu_s);
+    a->gpu_type = r->gpu_type;
+    a->gpu_mem_source = r->gpu_mem_gib >= 0 ? 1 : 0;
+    a->state = (int)r->state;
+    a->final = final;
+}

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "data/jobrec.h"
+#include "data/store_feed.h"
 
 #define JOB_BIND_PARAMS 35
 
@@ -35,5 +36,11 @@ void job_bind_init(JobBind *b, sqlite3_stmt *s);
  * KNOWN_COLS in data/store.c counts by). */
 void job_bind(JobBind *b, int64_t import_id, const CpJobRec *r,
               const int64_t ids[JOB_BIND_NIDS], uint64_t hash, int final);
+
+/* *a: the values job_bind writes for r (id left 0), as the jobs table
+ * then holds them (a REAL -0.0 reads back as 0.0). a->gpu_type points
+ * into r. */
+void job_attempt(const CpJobRec *r, const int64_t ids[JOB_BIND_NIDS], int final,
+                 StoreAttempt *a);
 
 #endif

@@ -7,6 +7,7 @@
 
 #include "data/sqlrow.h"
 #include "data/store.h"
+#include "data/store_feed.h"
 
 #define BLOCK_MAGIC 0x31425043u /* "CPB1" in host order */
 #define HEADER_BYTES 16         /* magic, records, types, bytes of type names */
@@ -39,40 +40,47 @@ static int packer_type(Packer *p, const char *t)
     return p->last_type = p->ntypes++;
 }
 
-/* Add one job's record from its values (A_* order) to p. */
-static void packer_add(Packer *p, sqlite3_value **v)
+/* Add record r of rowid id, GPU type name t, to p. */
+static void packer_push(Packer *p, int64_t id, const StoreBlockRec *r, const char *t)
 {
     if (p->n == p->cap) {
         p->cap = p->cap ? p->cap * 2 : 256;
         p->recs = xrealloc(p->recs, p->cap * sizeof *p->recs);
         p->ids = xrealloc(p->ids, p->cap * sizeof *p->ids);
     }
-    StoreBlockRec *r = &p->recs[p->n];
-    memset(r, 0, sizeof *r);
-    p->ids[p->n++] = sqlite3_value_int64(v[A_ID]);
-    r->user = (int32_t)sqlite3_value_int64(v[A_USER]);
-    r->account = sqlite3_value_type(v[A_ACCOUNT]) == SQLITE_NULL
-                     ? -1
-                     : (int32_t)sqlite3_value_int64(v[A_ACCOUNT]);
-    r->cluster = (int32_t)sqlite3_value_int64(v[A_CLUSTER]);
-    const char *t = (const char *)sqlite3_value_text(v[A_TYPE]);
-    r->type = (uint16_t)packer_type(p, t ? t : "");
+    p->recs[p->n] = *r;
+    p->recs[p->n].type = (uint16_t)packer_type(p, t);
+    p->ids[p->n++] = id;
+}
+
+/* Add one job's record from its values (A_* order) to p. */
+static void packer_add(Packer *p, sqlite3_value **v)
+{
+    StoreBlockRec r;
+    memset(&r, 0, sizeof r);
+    r.user = (int32_t)sqlite3_value_int64(v[A_USER]);
+    r.account = sqlite3_value_type(v[A_ACCOUNT]) == SQLITE_NULL
+                    ? -1
+                    : (int32_t)sqlite3_value_int64(v[A_ACCOUNT]);
+    r.cluster = (int32_t)sqlite3_value_int64(v[A_CLUSTER]);
     int64_t submit = sqlite3_value_int64(v[A_SUBMIT]);
     if (sqlite3_value_type(v[A_START]) != SQLITE_NULL) {
-        r->start = sqlite3_value_int64(v[A_START]);
-        r->flags |= STORE_REC_STARTED;
+        r.start = sqlite3_value_int64(v[A_START]);
+        r.flags |= STORE_REC_STARTED;
     } else {
-        r->start = submit;
+        r.start = submit;
     }
     int64_t el = sqlite3_value_int64(v[A_ELIGIBLE]); /* NULL reads 0 */
-    r->elig = el != 0 ? el : submit;
-    r->run = sqlite3_value_int64(v[A_RUN]);
-    r->gpus = sqlite3_value_double(v[A_GPUS]);
-    r->ncpus = sqlite3_value_double(v[A_NCPUS]);
+    r.elig = el != 0 ? el : submit;
+    r.run = sqlite3_value_int64(v[A_RUN]);
+    r.gpus = sqlite3_value_double(v[A_GPUS]);
+    r.ncpus = sqlite3_value_double(v[A_NCPUS]);
     if (sqlite3_value_type(v[A_MEM]) != SQLITE_NULL) {
-        r->mem = sqlite3_value_double(v[A_MEM]);
-        r->flags |= STORE_REC_MEM;
+        r.mem = sqlite3_value_double(v[A_MEM]);
+        r.flags |= STORE_REC_MEM;
     }
+    const char *t = (const char *)sqlite3_value_text(v[A_TYPE]);
+    packer_push(p, sqlite3_value_int64(v[A_ID]), &r, t ? t : "");
 }
 
 static void pack_step(sqlite3_context *ctx, int argc, sqlite3_value **v)
@@ -257,6 +265,55 @@ typedef struct Sync {
     Packer pk;
 } Sync;
 
+/* y's statements prepared (also after a failure: sync_done then). 0, or
+ * -1 with err. */
+static int sync_init(Sync *y, sqlite3 *db, CpErr *err)
+{
+    memset(y, 0, sizeof *y);
+    y->db = db;
+    y->pk.last_type = -1;
+    if (sqlite3_prepare_v2(db, rows_sql, -1, &y->rows, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(db,
+                           "INSERT OR REPLACE INTO job_blocks(block, n, lo, hi, data) "
+                           "VALUES(?1, ?2, ?3, ?4, ?5)",
+                           -1, &y->put, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(db, "SELECT min(id) FROM jobs WHERE id > ?1", -1, &y->next, NULL) !=
+            SQLITE_OK)
+        return sqlrow_err(db, err, "job blocks");
+    return 0;
+}
+
+static void sync_done(Sync *y)
+{
+    sqlite3_finalize(y->rows);
+    sqlite3_finalize(y->put);
+    sqlite3_finalize(y->next);
+    free(y->pk.recs);
+    free(y->pk.ids);
+    for (int i = 0; i < y->pk.ntypes; i++)
+        free(y->pk.types[i]);
+    free(y->pk.types);
+}
+
+/* Write y->pk's n records as block b, their starts first..last (first >
+ * last: none started); y->pk is emptied. */
+static int put_block(Sync *y, int64_t b, int64_t n, int64_t first, int64_t last, CpErr *err)
+{
+    size_t len;
+    unsigned char *blob = packer_blob(&y->pk, &len);
+    sqlite3_bind_int64(y->put, 1, b);
+    sqlite3_bind_int64(y->put, 2, n);
+    if (first <= last) {
+        sqlite3_bind_int64(y->put, 3, first);
+        sqlite3_bind_int64(y->put, 4, last);
+    }
+    sqlite3_bind_blob64(y->put, 5, blob, len, free);
+    int rc = sqlite3_step(y->put);
+    sqlite3_reset(y->put);
+    sqlite3_clear_bindings(y->put);
+    return rc == SQLITE_DONE ? 0 : sqlrow_err(y->db, err, "job blocks");
+}
+
 /* Pack rowids [lo, hi] into block b (a row even when it holds none). */
 static int pack_block(Sync *y, int64_t b, int64_t lo, int64_t hi, CpErr *err)
 {
@@ -280,19 +337,7 @@ static int pack_block(Sync *y, int64_t b, int64_t lo, int64_t hi, CpErr *err)
     if (rc != SQLITE_DONE)
         return rc == SQLITE_ROW ? cp_err_set(err, "job blocks: too many GPU types in a block")
                                 : sqlrow_err(y->db, err, "job blocks");
-    size_t len;
-    unsigned char *blob = packer_blob(&y->pk, &len);
-    sqlite3_bind_int64(y->put, 1, b);
-    sqlite3_bind_int64(y->put, 2, n);
-    if (first <= last) {
-        sqlite3_bind_int64(y->put, 3, first);
-        sqlite3_bind_int64(y->put, 4, last);
-    }
-    sqlite3_bind_blob64(y->put, 5, blob, len, free);
-    rc = sqlite3_step(y->put);
-    sqlite3_reset(y->put);
-    sqlite3_clear_bindings(y->put);
-    return rc == SQLITE_DONE ? 0 : sqlrow_err(y->db, err, "job blocks");
+    return put_block(y, b, n, first, last, err);
 }
 
 /* Rebuild block b; *next: the block of the first rowid after it (-1 none). */
@@ -366,17 +411,9 @@ int store_blocks_sync(Store *st, CpErr *err)
         return -1;
     if (nstale == 0 && maxid <= built)
         return 0; /* the usual case: nothing written since */
-    Sync y = {db, NULL, NULL, NULL, {NULL, NULL, 0, 0, NULL, 0, -1}};
-    if (sqlite3_prepare_v2(db, rows_sql, -1, &y.rows, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(db,
-                           "INSERT OR REPLACE INTO job_blocks(block, n, lo, hi, data) "
-                           "VALUES(?1, ?2, ?3, ?4, ?5)",
-                           -1, &y.put, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(db, "SELECT min(id) FROM jobs WHERE id > ?1", -1, &y.next, NULL) !=
-            SQLITE_OK) {
-        sqlrow_err(db, err, "job blocks");
+    Sync y;
+    if (sync_init(&y, db, err) < 0)
         goto out;
-    }
     int64_t tb = maxid > built ? (built + 1) >> STORE_BLOCK_SHIFT : INT64_MAX;
     if (sync_blocks(&y, tb, err) < 0)
         goto out;
@@ -396,14 +433,188 @@ int store_blocks_sync(Store *st, CpErr *err)
     rc = sqlite3_step(s) == SQLITE_DONE ? 0 : sqlrow_err(db, err, "job blocks");
     sqlite3_finalize(s);
 out:
-    sqlite3_finalize(y.rows);
-    sqlite3_finalize(y.put);
-    sqlite3_finalize(y.next);
-    free(y.pk.recs);
-    free(y.pk.ids);
-    for (int i = 0; i < y.pk.ntypes; i++)
-        free(y.pk.types[i]);
-    free(y.pk.types);
+    sync_done(&y);
+    return rc;
+}
+
+/* ---- packing from the import's own records (data/store_feed.h) ---- */
+
+struct StoreBlocksFeed {
+    Sync y;
+    sqlite3_stmt *unstale;
+    int64_t built;        /* built_max when the feed began */
+    int64_t block;        /* the block being packed; -1 none */
+    int64_t n, first, last; /* its records and their starts */
+    int64_t lo_id, hi_id; /* the attempts put; lo_id > hi_id: none */
+    int dirty;            /* an attempt of the block changed after its put */
+    int lost;             /* the feed lost track: leave every block to the sync */
+};
+
+int store_blocks_feed_new(Store *st, StoreBlocksFeed **out, CpErr *err)
+{
+    sqlite3 *db = store_db(st);
+    int64_t built;
+    int null;
+    *out = NULL;
+    if (!has_tables(db))
+        return 0;
+    if (int_of(db, "SELECT built_max FROM job_blocks_state WHERE id = 1", 0, &built, &null,
+               err) < 0)
+        return -1;
+    StoreBlocksFeed *f = xcalloc(1, sizeof *f);
+    int rc = sync_init(&f->y, db, err);
+    if (rc == 0 && sqlite3_prepare_v2(db, "DELETE FROM job_blocks_stale WHERE block = ?1", -1,
+                                      &f->unstale, NULL) != SQLITE_OK)
+        rc = sqlrow_err(db, err, "job blocks");
+    if (rc < 0) {
+        store_blocks_feed_free(f);
+        return -1;
+    }
+    f->built = null ? -1 : built;
+    f->block = -1;
+    f->lo_id = 1;
+    *out = f;
+    return 0;
+}
+
+void store_blocks_feed_free(StoreBlocksFeed *f)
+{
+    if (!f)
+        return;
+    sync_done(&f->y);
+    sqlite3_finalize(f->unstale);
+    free(f);
+}
+
+/* The planning record of a (store_blocks.h; what rows_sql selects, as
+ * packer_add reads it): 1, or 0 when a is not one. */
+static int plan_rec(const StoreAttempt *a, StoreBlockRec *r)
+{
+    int64_t run;
+    if (!a->final || a->user_id == 0 || !(a->gpus > 0 || a->ncpus > 0))
+        return 0;
+    if (a->elapsed != CP_DUR_UNKNOWN)
+        run = a->elapsed;
+    else if (a->end != CP_TIME_NONE && a->start != CP_TIME_NONE)
+        run = a->end - a->start;
+    else
+        return 0;
+    memset(r, 0, sizeof *r);
+    r->user = (int32_t)a->user_id;
+    r->account = a->account_id == 0 ? -1 : (int32_t)a->account_id;
+    r->cluster = (int32_t)a->cluster_id;
+    if (a->start != CP_TIME_NONE) {
+        r->start = a->start;
+        r->flags |= STORE_REC_STARTED;
+    } else {
+        r->start = a->submit;
+    }
+    int64_t el = a->eligible == CP_TIME_NONE ? 0 : a->eligible;
+    r->elig = el != 0 ? el : a->submit;
+    r->run = run;
+    r->gpus = a->gpus;
+    r->ncpus = a->ncpus == -1 ? 0.0 : (double)a->ncpus;
+    if (a->gpu_mem_source > 0 && a->gpu_mem_gib >= 0) {
+        r->mem = a->gpu_mem_gib;
+        r->flags |= STORE_REC_MEM;
+    }
+    return 1;
+}
+
+/* Write the block being packed: from the records put, or from the table
+ * when it holds rows from before the import; not when one of them changed
+ * since (the table's trigger marked it stale: store_blocks_sync rebuilds
+ * it). Its stale mark, made by the import's own changes to attempts still
+ * held, goes. */
+static int feed_block(StoreBlocksFeed *f, CpErr *err)
+{
+    int64_t b = f->block, lo = b << STORE_BLOCK_SHIFT;
+    int rc = 0;
+    if (f->dirty) {
+        Packer *p = &f->y.pk; /* drop what was packed */
+        for (int i = 0; i < p->ntypes; i++)
+            free(p->types[i]);
+        free(p->types);
+        p->types = NULL;
+        p->ntypes = 0;
+        p->n = 0;
+        p->last_type = -1;
+    } else if (f->lo_id > lo) { /* nothing was packed for it: see store_blocks_feed_put */
+        rc = pack_block(&f->y, b, lo, lo + (1 << STORE_BLOCK_SHIFT) - 1, err);
+    } else {
+        rc = put_block(&f->y, b, f->n, f->first, f->last, err);
+    }
+    if (rc == 0 && !f->dirty) {
+        sqlite3_bind_int64(f->unstale, 1, b);
+        rc = sqlite3_step(f->unstale) == SQLITE_DONE ? 0 : sqlrow_err(f->y.db, err, "job blocks");
+        sqlite3_reset(f->unstale);
+    }
+    f->block = -1;
+    f->dirty = 0;
+    return rc;
+}
+
+int store_blocks_feed_put(StoreBlocksFeed *f, const StoreAttempt *a, CpErr *err)
+{
+    int64_t b = a->id >> STORE_BLOCK_SHIFT;
+    if (f->lost)
+        return 0;
+    if (b != f->block) {
+        if (f->block >= 0 && feed_block(f, err) < 0)
+            return -1;
+        f->block = b;
+        f->n = 0;
+        f->first = INT64_MAX;
+        f->last = INT64_MIN;
+    }
+    if (f->lo_id > f->hi_id)
+        f->lo_id = a->id;
+    f->hi_id = a->id;
+    StoreBlockRec r;
+    /* the block that holds rows from before the import is packed from the
+     * table when it is done */
+    if (f->lo_id > (b << STORE_BLOCK_SHIFT) || !plan_rec(a, &r))
+        return 0;
+    if (f->y.pk.ntypes >= 0xffff)
+        return cp_err_set(err, "job blocks: too many GPU types in a block");
+    if (a->start != CP_TIME_NONE) {
+        f->first = a->start < f->first ? a->start : f->first;
+        f->last = a->start > f->last ? a->start : f->last;
+    }
+    packer_push(&f->y.pk, a->id, &r, a->gpu_type);
+    f->n++;
+    return 0;
+}
+
+void store_blocks_feed_changed(StoreBlocksFeed *f, int64_t id)
+{
+    if (id == 0)
+        f->lost = 1;
+    else if (id >> STORE_BLOCK_SHIFT == f->block)
+        f->dirty = 1;
+}
+
+int store_blocks_feed_done(StoreBlocksFeed *f, CpErr *err)
+{
+    if (f->lost || f->lo_id > f->hi_id)
+        return 0;
+    if (f->block >= 0 && feed_block(f, err) < 0)
+        return -1;
+    int64_t maxid;
+    int null;
+    if (int_of(f->y.db, "SELECT max(id) FROM jobs", 0, &maxid, &null, err) < 0)
+        return -1;
+    /* every block from the first rowid after built_max is written: the
+     * sync has nothing left but what the triggers mark from now on */
+    if (f->built < 0 || f->built + 1 != f->lo_id || null || maxid != f->hi_id)
+        return 0;
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(f->y.db, "UPDATE job_blocks_state SET built_max = ?1 WHERE id = 1", -1,
+                           &s, NULL) != SQLITE_OK)
+        return sqlrow_err(f->y.db, err, "job blocks");
+    sqlite3_bind_int64(s, 1, f->hi_id);
+    int rc = sqlite3_step(s) == SQLITE_DONE ? 0 : sqlrow_err(f->y.db, err, "job blocks");
+    sqlite3_finalize(s);
     return rc;
 }
 

@@ -61,6 +61,28 @@ int store_blocks_register(Store *st, CpErr *err);
  * read-only) is left alone. */
 int store_blocks_sync(Store *st, CpErr *err);
 
+/* Packing the blocks from the attempts an import writes, as it writes
+ * them (data/store_feed.h: the feed hands them on in rowid order once they
+ * can no longer change), instead of reading them back from the table. The
+ * blocks it writes are those store_blocks_sync would: a block that holds
+ * rows from before the import is packed from the table, a block one of
+ * whose attempts changed after it was handed on is left to the sync (the
+ * table's trigger marked it stale). When every block from the first rowid
+ * after built_max was written, done moves built_max to the last rowid and
+ * the sync at the commit has nothing left to pack.
+ *
+ * store_blocks_feed_new: *out NULL when the database has no job blocks
+ * (older schema). Inside the import's transaction; caller frees with
+ * store_blocks_feed_free. put, changed and done are a StoreFeedSink's
+ * (data/store_feed.h). Each returning int: 0, or -1 with err. */
+typedef struct StoreBlocksFeed StoreBlocksFeed;
+struct StoreAttempt;
+int store_blocks_feed_new(Store *st, StoreBlocksFeed **out, CpErr *err);
+void store_blocks_feed_free(StoreBlocksFeed *f);
+int store_blocks_feed_put(StoreBlocksFeed *f, const struct StoreAttempt *a, CpErr *err);
+void store_blocks_feed_changed(StoreBlocksFeed *f, int64_t id);
+int store_blocks_feed_done(StoreBlocksFeed *f, CpErr *err);
+
 /* What store_blocks_each calls, in rowid order. sized (may be NULL), once
  * before the others: the records of the blocks to be visited (ranges come
  * on top). block: n records (borrowed for the call) and the block's ntypes

@@ -613,22 +613,14 @@ static void panel_groups(const PolicyInput *in, StorePolicyPanel *out)
 int store_policy_panel(Store *st, const char *scenario, StorePolicyPanel *out, CpErr *err)
 {
     memset(out, 0, sizeof *out);
-    StoreStatsData *sd =
-        store_stats_load(st, STATS_NEED_JOBS | STATS_NEED_ROSTER | STATS_NEED_INVENTORY, err);
-    if (!sd)
-        return -1;
-    StorePolicyData *pd = store_policy_load(st, scenario, err);
-    if (!pd) {
-        store_stats_free(sd);
-        return -1;
-    }
     PolicyInput in;
-    policy_input_init(&in);
-    store_policy_input(pd, store_stats_input(sd), &in);
+    StorePolicyOpen *o = store_policy_open(
+        st, scenario, STORE_POLICY_ENERGY | STORE_POLICY_FAIRSHARE, NULL, &in, err);
+    if (!o)
+        return -1;
     panel_energy(&in, out);
     panel_groups(&in, out);
-    store_policy_free(pd);
-    store_stats_free(sd);
+    store_policy_close(o);
     return 0;
 }
 

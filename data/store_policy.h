@@ -17,6 +17,7 @@
 
 #include "core/cp.h"
 #include "core/policy.h"
+#include "data/store_stats.h"
 
 typedef struct Store Store;
 
@@ -81,8 +82,48 @@ typedef struct StorePolicyPanel {
 } StorePolicyPanel;
 
 /* Compute the panel (scenario's policy.* parameters; NULL for the base).
- * Reads the jobs through the stats cache. 0, or -1 with err. */
+ * Reads what store_policy_open loads. 0, or -1 with err. */
 int store_policy_panel(Store *st, const char *scenario, StorePolicyPanel *out, CpErr *err);
+
+/* ---- the runs' aggregate (issue 20) ---- */
+
+/* The cells of every attempt for in (its roster, sites and carbon): those
+ * stored in policy_agg when they describe the database as it is, else
+ * built in one pass over the jobs (8,192 attempts at a time: memory grows
+ * with the cells, not the jobs) and stored when the write lock is free at
+ * once (*built 1). 0, or -1 with err. Caller frees out with
+ * policy_cells_free. */
+int store_policy_cells(Store *st, const PolicyInput *in, PolicyCells *out, int *built,
+                       CpErr *err);
+
+/* An import keeps them current: store_policy_mark before its first job
+ * is written (after store_stats_mark, whose store_watch_old it reads),
+ * store_policy_extend before its commit: the stored cells, when they
+ * described the database at the mark and the import only appended
+ * attempts, take the new attempts in (read once more in id order, 8,192
+ * at a time); else they are dropped and the next replay builds them. 0,
+ * or -1 with err. */
+typedef struct StorePolicyMark {
+    int64_t since_id; /* the highest attempt id before the import */
+    int usable;       /* the stored cells were current */
+} StorePolicyMark;
+int store_policy_mark(Store *st, StorePolicyMark *m, CpErr *err);
+int store_policy_extend(Store *st, const StorePolicyMark *m, CpErr *err);
+
+/* Everything policy_energy (what has STORE_POLICY_ENERGY) and
+ * policy_fairshare (STORE_POLICY_FAIRSHARE) read, with scenario's
+ * parameters (NULL: base), filled into in: the stored data of issue 9,
+ * the roster and inventory (have's when given: a load the caller holds,
+ * borrowed), the runs' aggregate for energy, and the attempts only where
+ * they are still read (the fair-share replay when there are allocations,
+ * the shifting of clusters with an hourly series; have's when it holds
+ * them), once for both. NULL with err. in is valid until
+ * store_policy_close. */
+enum { STORE_POLICY_ENERGY = 1, STORE_POLICY_FAIRSHARE = 2 };
+typedef struct StorePolicyOpen StorePolicyOpen;
+StorePolicyOpen *store_policy_open(Store *st, const char *scenario, unsigned what,
+                                   const StoreStatsData *have, PolicyInput *in, CpErr *err);
+void store_policy_close(StorePolicyOpen *o);
 
 /* Counts of what is stored (for the dashboard: is there anything). */
 size_t store_policy_nallocs(const StorePolicyData *d);

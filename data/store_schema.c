@@ -376,7 +376,16 @@ static const char v19[] =
     "END;\n"
     "DELETE FROM plan_cache;\n";
 
+/* Version 20 (issue 20 items 4 and 5): the runs' aggregate of the energy
+ * tables (data/store_policy_agg.c): one row, the cells core/policy packs
+ * and the fingerprint of the jobs, roster, sites and carbon series they
+ * describe. A cache: built by the first replay that finds it absent or
+ * stale; deleting the row is safe. */
+static const char v20[] =
+    "CREATE TABLE IF NOT EXISTS policy_agg(id INTEGER PRIMARY KEY CHECK (id = 1),\n"
+    "  fingerprint TEXT NOT NULL, data BLOB NOT NULL);\n";
+
 const char *const store_migrations[] = {v1,  v2,  v3,  v4,  v5,  v6,  v7,  v8,
                                         v9,  v10, v11, v12, v13, v14, v15, v16,
-                                        v17, v18, v19};
+                                        v17, v18, v19, v20};
 const int store_nmigrations = (int)(sizeof store_migrations / sizeof store_migrations[0]);

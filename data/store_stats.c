@@ -11,6 +11,7 @@
 #include "data/jobrec.h"
 #include "data/sqlrow.h"
 #include "data/store.h"
+#include "data/store_feed.h"
 #include "data/store_stats_eff.h"
 #include "data/store_tui.h"
 
@@ -294,6 +295,8 @@ typedef struct Scan {
     unsigned char *preempted;
     size_t nfirst, capfirst;
     struct EffFeed *eff; /* the efficiency aggregates the attempts go to, or NULL */
+    const char *last_name; /* job_of_attempt: the last GPU type name seen, */
+    uint16_t last_type;    /* ... and its id */
 } Scan;
 
 /* An empty scan that appends its attempts to d. */
@@ -322,17 +325,26 @@ static int64_t col_time(sqlite3_stmt *s, int i)
     return t > 0 ? t : STATS_TIME_NONE;
 }
 
-/* An epoch second as StatsJob keeps it: 32 bits, 0 unknown. */
+/* An epoch second as StatsJob keeps it: 32 bits, 0 unknown (t <= 0
+ * included: col_time's rule). */
+static uint32_t epoch32(int64_t t)
+{
+    return t > 0 && t <= (int64_t)UINT32_MAX ? (uint32_t)t : 0;
+}
+
 static uint32_t col_epoch32(sqlite3_stmt *s, int i)
 {
-    int64_t t = col_time(s, i);
-    return t != STATS_TIME_NONE && t <= (int64_t)UINT32_MAX ? (uint32_t)t : 0;
+    return epoch32(col_time(s, i));
+}
+
+static uint16_t id16(int64_t v)
+{
+    return v > 0 && v <= UINT16_MAX ? (uint16_t)v : 0;
 }
 
 static uint16_t col_id16(sqlite3_stmt *s, int i)
 {
-    int64_t v = sqlite3_column_int64(s, i);
-    return v > 0 && v <= UINT16_MAX ? (uint16_t)v : 0;
+    return id16(sqlite3_column_int64(s, i));
 }
 
 static float col_real(sqlite3_stmt *s, int i)
@@ -431,6 +443,43 @@ static void job_fill(Scan *sc, sqlite3_stmt *s, StatsJob *j)
     j->state = (uint8_t)sqlite3_column_int(s, 19);
     j->flags = (uint8_t)((sqlite3_column_int(s, 20) ? STATS_JOB_FINAL : 0) |
                          (sqlite3_column_int(s, 14) >= 1 ? STATS_JOB_MEM_MEASURED : 0));
+}
+
+/* *j (zeroed) from an attempt the import wrote (data/store_feed.h), as
+ * job_fill reads its row back: keep the two in step (the tests compare an
+ * extended cache with a rebuild byte for byte). */
+static void job_of_attempt(Scan *sc, const StoreAttempt *a, StatsJob *j)
+{
+    j->job_raw = a->job_raw > 0 && a->job_raw <= (int64_t)UINT32_MAX ? (uint32_t)a->job_raw : 0;
+    j->submit = epoch32(a->submit);
+    j->start = epoch32(a->start);
+    int64_t end = a->end != CP_TIME_NONE && a->end > 0 ? a->end : STATS_TIME_NONE;
+    if (a->elapsed != CP_DUR_UNKNOWN)
+        j->elapsed = clamp32(a->elapsed);
+    else
+        j->elapsed =
+            j->start && end != STATS_TIME_NONE && end >= j->start ? clamp32(end - j->start) : -1;
+    j->timelimit = a->timelimit == CP_DUR_UNKNOWN ? -1 : clamp32(a->timelimit);
+    j->ncpus = a->ncpus == -1 ? -1 : clamp32(a->ncpus);
+    j->cluster = id16(a->cluster_id);
+    j->user = clamp32(a->user_id);
+    j->account = clamp32(a->account_id);
+    j->partition = id16(a->partition_id);
+    j->gpus = (float)a->gpus;
+    j->gpu_util = a->gpu_util < 0 ? -1.0f : (float)a->gpu_util;
+    j->gpu_mem_gib = a->gpu_mem_gib < 0 ? -1.0f : (float)a->gpu_mem_gib;
+    j->max_rss_mib = a->max_rss_mib < 0 ? -1.0f : (float)a->max_rss_mib;
+    j->req_mem_mib = a->req_mem_mib < 0 ? -1.0f : (float)a->req_mem_mib;
+    j->total_cpu_s = a->total_cpu_s < 0 ? -1.0f : (float)a->total_cpu_s;
+    if (a->gpu_type != sc->last_name) { /* the feed hands one copy of each name */
+        sc->last_name = a->gpu_type;
+        sc->last_type =
+            type_id(sc, (const unsigned char *)a->gpu_type, (int)strlen(a->gpu_type));
+    }
+    j->gpu_type = sc->last_type;
+    j->state = (uint8_t)a->state;
+    j->flags = (uint8_t)((a->final ? STATS_JOB_FINAL : 0) |
+                         (a->gpu_mem_source >= 1 ? STATS_JOB_MEM_MEASURED : 0));
 }
 
 /* ---- the efficiency aggregates' attempts (issue 20) ---- */
@@ -1157,6 +1206,8 @@ static int each_since(sqlite3 *db, const char *sql, int64_t since,
     return rc == SQLITE_DONE ? 0 : sqlrow_err(db, err, "extend the statistics cache");
 }
 
+static int feed_start(Store *st, StoreStatsMark *m, CpErr *err);
+
 int store_stats_mark(Store *st, StoreStatsMark *m, CpErr *err)
 {
     sqlite3 *db = store_db(st);
@@ -1177,7 +1228,7 @@ int store_stats_mark(Store *st, StoreStatsMark *m, CpErr *err)
     m->eff_usable = m->since_id == 0 || store_eff_current(db, efp);
     store_stats_free(d);
     store_watch_old(st, m->since_id);
-    return 0;
+    return feed_start(st, m, err);
 }
 
 /* The attempts with id > since, linked among themselves, appended as the
@@ -1392,23 +1443,239 @@ static int eff_finish(sqlite3 *db, const StoreStatsMark *m, Scan *sc, CpErr *err
     return 0;
 }
 
-int store_stats_extend(Store *st, const StoreStatsMark *m, CpErr *err)
+/* ---- the extension fed by the import's own records (store_feed_add) ----
+ *
+ * The attempts reach the cache and the aggregates as data/store.c writes
+ * them, in id order, once they can no longer change (data/store_feed.h):
+ * each is made a StatsJob as job_fill would read it back, linked as
+ * append_jobs links it, appended to the cache's parts (written as they
+ * fill, EXTEND_CHUNK records each) and added to the aggregates. When an
+ * attempt changed after it was handed on (or came before a later attempt
+ * of its job, or GPU metrics were linked to the import's jobs), the feed
+ * is spoiled: store_stats_extend drops the parts it wrote and reads the
+ * attempts back as before (the aggregates too, unless some of the feed's
+ * months were already merged into the stored ones: then they are left
+ * stale, for the next load to rebuild). */
+
+struct StoreStatsFeed {
+    sqlite3 *db;
+    StoreStatsData *d;      /* the cache's GPU type names, then its usage rows */
+    Scan sc;
+    sqlite3_stmt *ins;      /* NULL: the cache is not extended */
+    StatsCellsBuild *cells; /* NULL: the aggregates are not */
+    char fp[160];           /* the parts' fingerprint (the header's is written last) */
+    StatsJob *buf;          /* the part being filled */
+    size_t k;
+    int64_t part0, part;    /* the cache's last part before the import, the last written */
+    size_t old_jobs, added;
+    int spoiled;            /* read the attempts back instead */
+    int merged;             /* the aggregates' months were merged into the stored ones */
+    int done;               /* every attempt was handed on */
+    int used;               /* store_stats_extend extended from it */
+    EffFeed eff;            /* the efficiency aggregates (eff.b NULL: not kept) */
+};
+
+/* The filled part written and merged as append_jobs does. */
+static int feed_chunk(StoreStatsFeed *f, CpErr *err)
 {
-    if ((!m->usable && !m->agg_usable && !m->eff_usable) || store_touched_old(st))
+    if (f->ins && put_part(f->ins, ++f->part, f->fp, f->buf, f->k * sizeof *f->buf) < 0)
+        return sqlrow_err(f->db, err, "extend the statistics cache");
+    f->added += f->k;
+    f->k = 0;
+    if (f->cells && stats_cells_build_size(f->cells) >= AGG_FLUSH)
+        f->merged = 1;
+    return cells_flush(f->db, &f->cells, err);
+}
+
+static int feed_put(void *ctx, const StoreAttempt *a, CpErr *err)
+{
+    StoreStatsFeed *f = ctx;
+    if (f->spoiled)
         return 0;
-    if (store_flush(st, err) < 0) /* usage_month as the commit will leave it */
-        return -1;
-    sqlite3 *db = store_db(st);
-    sqlite3_stmt *ins = NULL;
+    StatsJob *j = &f->buf[f->k++];
+    memset(j, 0, sizeof *j);
+    job_of_attempt(&f->sc, a, j);
+    if (j->flags & STATS_JOB_FINAL)
+        link_one(&f->sc, j);
+    else
+        scan_earlier(&f->sc, j);
+    if (f->cells)
+        stats_cells_build_job(f->cells, j);
+    if (f->sc.eff)
+        eff_put(&f->sc, j, a->id);
+    return f->k == EXTEND_CHUNK ? feed_chunk(f, err) : 0;
+}
+
+static void feed_changed(void *ctx, int64_t id)
+{
+    StoreStatsFeed *f = ctx;
+    (void)id;
+    f->spoiled = 1;
+}
+
+static int feed_done(void *ctx, CpErr *err)
+{
+    StoreStatsFeed *f = ctx;
+    (void)err;
+    f->done = 1;
+    return 0;
+}
+
+static void feed_free(StoreStatsFeed *f)
+{
+    if (!f)
+        return;
+    sqlite3_finalize(f->ins);
+    stats_cells_build_free(f->cells);
+    eff_end(&f->eff);
+    scan_done(&f->sc);
+    store_stats_free(f->d);
+    free(f->buf);
+    free(f);
+}
+
+/* What extend does before it reads the attempts back, done before the
+ * first is written: the cache's header and last part (or an empty cache
+ * and aggregates for a first import). */
+static int feed_init(StoreStatsFeed *f, Store *st, const StoreStatsMark *m, CpErr *err)
+{
+    sqlite3 *db = f->db;
+    size_t old_usage = 0;
     if (m->usable && sqlite3_prepare_v2(db,
                                         "INSERT OR REPLACE INTO stats_cache(part, fingerprint, "
                                         "data) VALUES(?1, ?2, ?3)",
-                                        -1, &ins, NULL) != SQLITE_OK)
+                                        -1, &f->ins, NULL) != SQLITE_OK)
+        return sqlrow_err(db, err, "extend the statistics cache");
+    if (f->ins && m->since_id > 0) {
+        if (!cache_header(db, f->d, m->fp, &f->old_jobs, &old_usage)) {
+            sqlite3_finalize(f->ins);
+            f->ins = NULL;
+        } else if ((f->part0 = store_scalar(st, "SELECT coalesce(max(part), 0) FROM "
+                                                "stats_cache")) < 0) {
+            return sqlrow_err(db, err, "extend the statistics cache");
+        }
+    } else if (f->ins && exec(db, "DELETE FROM stats_cache") < 0) {
+        return sqlrow_err(db, err, "extend the statistics cache");
+    }
+    f->part = f->part0;
+    f->cells = m->agg_usable ? stats_cells_build_new(0) : NULL;
+    if (f->cells && m->since_id == 0 && exec(db, "DELETE FROM stats_agg") < 0)
+        return sqlrow_err(db, err, "extend the statistics' aggregates");
+    for (size_t i = 1; i < f->d->nnames[N_GPU_TYPES]; i++)
+        strmap_put(f->sc.types, f->d->names[N_GPU_TYPES][i], strlen(f->d->names[N_GPU_TYPES][i]),
+                   (int64_t)i);
+    snprintf(f->fp, sizeof f->fp, "%s", m->fp);
+    if (eff_begin(db, m, &f->eff, err) < 0)
+        return -1;
+    f->sc.eff = f->eff.b ? &f->eff : NULL;
+    return 0;
+}
+
+/* A feed for the import's attempts when the store hands them on
+ * (store_feed_begin) and the cache or the aggregates can be extended. */
+static int feed_start(Store *st, StoreStatsMark *m, CpErr *err)
+{
+    if (!m->usable && !m->agg_usable && !m->eff_usable)
+        return 0;
+    StoreStatsFeed *f = xcalloc(1, sizeof *f);
+    f->db = store_db(st);
+    f->d = xcalloc(1, sizeof *f->d);
+    scan_init(&f->sc, f->d);
+    f->buf = xmalloc(EXTEND_CHUNK * sizeof *f->buf);
+    if (feed_init(f, st, m, err) < 0) {
+        feed_free(f);
+        return -1;
+    }
+    StoreFeedSink sink = {feed_put, feed_changed, feed_done, f};
+    if ((!f->ins && !f->cells && !f->sc.eff) || !store_feed_add(st, &sink)) {
+        feed_free(f);
+        return 0;
+    }
+    m->feed = f;
+    return 0;
+}
+
+int store_stats_fed(const StoreStatsMark *m)
+{
+    return m->feed && m->feed->used;
+}
+
+void store_stats_mark_done(StoreStatsMark *m)
+{
+    feed_free(m->feed);
+    m->feed = NULL;
+}
+
+/* The end of the fed extension: the last part, the aggregates' months
+ * merged, the usage rows and the header (extend's tail), the efficiency
+ * aggregates (as after extend). */
+static int extend_fed(StoreStatsFeed *f, const StoreStatsMark *m, CpErr *err)
+{
+    char fp[160];
+    if ((f->k > 0 && feed_chunk(f, err) < 0) || fingerprint(f->db, fp, sizeof fp, err) < 0 ||
+        (f->cells && extend_cells(f->db, f->cells, 1, err) < 0))
+        return -1;
+    if (f->ins) {
+        if (write_usage(f->db, f->d, f->ins, fp, err) < 0)
+            return -1;
+        f->d->in.njobs = f->old_jobs + f->added;
+        CpBuf h;
+        cpbuf_init(&h);
+        header_blob(f->d, &h);
+        int rc = put_part(f->ins, 0, fp, h.data, h.len);
+        cpbuf_done(&h);
+        if (rc < 0)
+            return sqlrow_err(f->db, err, "extend the statistics cache");
+    }
+    return f->sc.eff ? eff_finish(f->db, m, &f->sc, err) : 0;
+}
+
+/* The parts the feed wrote, dropped. */
+static int feed_drop(StoreStatsFeed *f, CpErr *err)
+{
+    sqlite3_stmt *s;
+    if (!f->ins || f->part == f->part0)
+        return 0;
+    if (sqlite3_prepare_v2(f->db, "DELETE FROM stats_cache WHERE part > ?1", -1, &s, NULL) !=
+        SQLITE_OK)
+        return sqlrow_err(f->db, err, "extend the statistics cache");
+    sqlite3_bind_int64(s, 1, f->part0);
+    int rc = sqlite3_step(s);
+    sqlite3_finalize(s);
+    f->part = f->part0;
+    return rc == SQLITE_DONE ? 0 : sqlrow_err(f->db, err, "extend the statistics cache");
+}
+
+int store_stats_extend(Store *st, const StoreStatsMark *m, CpErr *err)
+{
+    StoreStatsFeed *f = m->feed;
+    int usable = m->usable, agg_usable = m->agg_usable;
+    if ((!usable && !agg_usable && !m->eff_usable) || store_touched_old(st))
+        return f ? feed_drop(f, err) : 0;
+    if (store_flush(st, err) < 0) /* usage_month as the commit will leave it */
+        return -1;
+    if (f && f->done && !f->spoiled) {
+        f->used = 1;
+        return extend_fed(f, m, err);
+    }
+    if (f) { /* read the attempts back */
+        if (feed_drop(f, err) < 0)
+            return -1;
+        agg_usable = agg_usable && !f->merged;
+        if (!usable && !agg_usable && !m->eff_usable)
+            return 0;
+    }
+    sqlite3 *db = store_db(st);
+    sqlite3_stmt *ins = NULL;
+    if (usable && sqlite3_prepare_v2(db,
+                                     "INSERT OR REPLACE INTO stats_cache(part, fingerprint, "
+                                     "data) VALUES(?1, ?2, ?3)",
+                                     -1, &ins, NULL) != SQLITE_OK)
         return sqlrow_err(db, err, "extend the statistics cache");
     StoreStatsData *d = xcalloc(1, sizeof *d);
     Scan sc;
     scan_init(&sc, d);
-    StatsCellsBuild *cells = m->agg_usable ? stats_cells_build_new(0) : NULL;
+    StatsCellsBuild *cells = agg_usable ? stats_cells_build_new(0) : NULL;
     EffFeed ef;
     int rc = eff_begin(db, m, &ef, err);
     sc.eff = ef.b ? &ef : NULL;

@@ -61,23 +61,36 @@ int store_stats_refresh(Store *st, CpErr *err);
 
 /* The import keeps the cache and the aggregates current (issue 20):
  * store_stats_mark, inside the import's transaction before any job is
- * written, notes the state of the jobs and whether each describes it;
- * store_stats_extend, before the commit, reads the import's new attempts
- * once more (in chunks: memory does not grow with the jobs), appends them
- * to the cache (and rewrites its usage rows and header) and merges them
- * into the aggregates' months, so that the first `capplan stats` after an
- * import reads them. When the import rewrote or added to jobs they
- * already held, or one was stale, it leaves that one (the next load
- * rebuilds it). 0, or -1 with err on a database error. */
+ * written (after store_feed_begin, data/store.h), notes the state of the
+ * jobs and whether each describes it, and asks the store to hand it every
+ * attempt the import writes (data/store_feed.h): each goes to the cache's
+ * new parts and the aggregates (the efficiency ones too) as it is
+ * written, in id order (memory does not grow with the jobs).
+ * store_stats_extend, after store_feed_finish and before the commit,
+ * writes the last part, the usage rows and the header and merges the
+ * aggregates into the stored months, so that the first `capplan stats`
+ * after an import reads them. When an attempt changed after it was handed
+ * on (a requeue further back than the feed's window, GPU metrics linked to
+ * the import's jobs), it reads the import's new attempts back instead, as
+ * without a feed. When the import rewrote or added to jobs they already
+ * held, or one was stale, it leaves that one (the next load rebuilds it).
+ * 0, or -1 with err on a database error. store_stats_mark_done frees what
+ * the mark holds, after the commit or the rollback. */
+typedef struct StoreStatsFeed StoreStatsFeed;
 typedef struct StoreStatsMark {
     char fp[160], afp[256];
-    int64_t since_id; /* the highest attempt id before the import */
-    int usable;       /* the cache describes the jobs up to since_id */
-    int agg_usable;   /* ... and so do the aggregates */
-    int eff_usable;   /* ... and so do the efficiency aggregates (issue 20) */
+    int64_t since_id;     /* the highest attempt id before the import */
+    int usable;           /* the cache describes the jobs up to since_id */
+    int agg_usable;       /* ... and so do the aggregates */
+    int eff_usable;       /* ... and so do the efficiency aggregates (issue 20) */
+    StoreStatsFeed *feed; /* the attempts as written; NULL: read them back */
 } StoreStatsMark;
 int store_stats_mark(Store *st, StoreStatsMark *m, CpErr *err);
 int store_stats_extend(Store *st, const StoreStatsMark *m, CpErr *err);
+void store_stats_mark_done(StoreStatsMark *m);
+/* 1 when store_stats_extend extended them from the attempts as written,
+ * 0 when it read them back (or did nothing). */
+int store_stats_fed(const StoreStatsMark *m);
 
 /* What the dashboard's Usage view shows (data/store_tui.h's
  * store_tui_scan) from the aggregates: the attempts of the months from

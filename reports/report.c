@@ -117,19 +117,33 @@ static void gather_backtest(Report *r, Store *st)
     r->bt = b;
 }
 
+/* 1 when the export reads stats run i (tables only: when a table does). */
+static int run_wanted(const Report *r, int i)
+{
+    return !r->o.tables_only || rpt_csv_reads_run(i);
+}
+
+/* The stats runs, from two loads when some read the attempts: the others
+ * then read the stored aggregates (with the attempts loaded, core/stats
+ * would make the aggregates again from them). */
 static int gather_stats(Report *r, Store *st, CpErr *err)
 {
-    unsigned needs = 0;
+    unsigned agg = 0, jobs = 0;
     for (int i = 0; i < RS_COUNT; i++)
-        needs |= stats_kind_needs(runs[i].kind);
-    StoreStatsData *d = store_stats_load(st, needs, err);
-    if (!d)
+        if (run_wanted(r, i)) {
+            unsigned n = stats_kind_needs(runs[i].kind);
+            *(n & STATS_NEED_JOBS ? &jobs : &agg) |= n;
+        }
+    if ((agg && !(r->stats_data = store_stats_load(st, agg, err))) ||
+        (jobs && !(r->jobs_data = store_stats_load(st, jobs, err))))
         return -1;
-    r->stats_data = d;
-    r->stats_needs = needs;
+    r->stats_needs = r->stats_data ? agg : 0;
+    r->jobs_needs = r->jobs_data ? jobs : 0;
     for (int i = 0; i < RS_COUNT; i++) {
         StatsOpts so = {runs[i].kind, runs[i].by, NULL, NULL};
-        if (stats_run(store_stats_input(d), &so, &r->stats[i], err) < 0)
+        const StoreStatsData *d =
+            stats_kind_needs(runs[i].kind) & STATS_NEED_JOBS ? r->jobs_data : r->stats_data;
+        if (run_wanted(r, i) && stats_run(store_stats_input(d), &so, &r->stats[i], err) < 0)
             return -1;
     }
     return 0;
@@ -176,7 +190,8 @@ Report *report_new(Store *st, const ReportOpts *o, CpErr *err)
                      : peers_load(st, &r->peers, &r->npeers, err) < 0)
         goto fail;
     gather_backtest(r, st);
-    if (rpt_policy_gather(r, st, err) < 0 || rpt_research_gather(r, st, err) < 0)
+    if (!o->tables_only &&
+        (rpt_policy_gather(r, st, err) < 0 || rpt_research_gather(r, st, err) < 0))
         goto fail;
     return r;
 fail:
@@ -197,9 +212,10 @@ void report_free(Report *r)
     catalog_free(r->catalog, r->ncatalog);
     rpt_research_free(r);
     for (int i = 0; i < RS_COUNT; i++)
-        if (r->stats_data)
+        if (r->stats_data || r->jobs_data)
             stats_report_free(&r->stats[i]);
     store_stats_free(r->stats_data);
+    store_stats_free(r->jobs_data);
     store_tui_snapshot_free(&r->tui);
     peers_free(r->peers, r->npeers);
     plan_backtest_free(&r->own_bt);

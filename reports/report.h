@@ -38,6 +38,10 @@ typedef struct ReportOpts {
     const char *db_path;   /* the database, for the provenance; NULL: not shown */
     int64_t now;           /* when the report is written (epoch s); 0: now */
     int bom;               /* CSV files start with a UTF-8 byte order mark */
+    int tables_only;       /* only the CSV tables and the workbook will be written: the
+                              figures only the report shows (the stats runs no table
+                              reads, the policy replay, the research clusters) are not
+                              gathered */
 } ReportOpts;
 
 /* The sections, in the report's order; REPORT_FIRST is the first page

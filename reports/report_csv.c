@@ -322,6 +322,14 @@ static const struct {
 
 static const char *files[NTABLES + 1];
 
+int rpt_csv_reads_run(int run)
+{
+    for (size_t i = 0; i < NTABLES; i++)
+        if (!tables[i].plan && tables[i].run == run)
+            return 1;
+    return 0;
+}
+
 const char *const *report_csv_files(void)
 {
     for (size_t i = 0; i < NTABLES; i++)

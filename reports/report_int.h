@@ -52,8 +52,10 @@ struct Report {
     PlanBacktest own_bt;      /* that cut run alone, when needed */
     RBtSummary bts;           /* the rolling backtest over every cut (the first page) */
     char bt_why[CP_ERR_MAX];  /* why there is no backtest */
-    void *stats_data;         /* StoreStatsData */
+    void *stats_data;         /* StoreStatsData of the runs that read no attempt */
     unsigned stats_needs;     /* what stats_data holds (STATS_NEED_* bits) */
+    void *jobs_data;          /* ... of those that read them (efficiency), NULL none */
+    unsigned jobs_needs;      /* what jobs_data holds */
     StatsReport stats[RS_COUNT];
     StoreTuiSnapshot tui;     /* notes and stated needs, as the dashboard reads them */
     Peer *peers;
@@ -143,6 +145,9 @@ int rpt_policy_gather(Report *r, Store *st, CpErr *err);
 void rpt_policy_free(Report *r);
 int rpt_energy(const Report *r, FILE *out, CpErr *err);
 int rpt_allocation(const Report *r, FILE *out, CpErr *err);
+/* 1 when a CSV table (and so the workbook) reads stats run run (RS_*). */
+int rpt_csv_reads_run(int run);
+
 /* The CSV table i (0, 1, ... in report_csv_files' order) as text into a
  * new buffer (*text, *len; caller frees); *totals (when not NULL) the
  * columns a workbook totals, NULL-terminated (static). Returns the file's

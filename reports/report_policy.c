@@ -33,38 +33,33 @@ static void projection_of(const Report *r, double *gpus, int32_t *years, size_t 
 
 int rpt_policy_gather(Report *r, Store *st, CpErr *err)
 {
-    /* the report's own load when it holds what the replay reads */
-    unsigned needs = STATS_NEED_JOBS | STATS_NEED_ROSTER | STATS_NEED_INVENTORY;
-    StoreStatsData *own = (r->stats_needs & needs) == needs ? NULL
-                                                             : store_stats_load(st, needs, err);
-    const StoreStatsData *sd = own ? own : r->stats_data;
-    if (!sd)
-        return -1;
-    StorePolicyData *pd = store_policy_load(st, r->scenario, err);
-    if (!pd) {
-        store_stats_free(own);
-        return -1;
-    }
-    RPolicy *p = xcalloc(1, sizeof *p);
+    /* the report's own load when it holds the roster and inventory (that
+     * with the attempts first, when it read them) */
+    unsigned needs = STATS_NEED_ROSTER | STATS_NEED_INVENTORY;
+    const StoreStatsData *have = (r->jobs_needs & needs) == needs    ? r->jobs_data
+                                 : (r->stats_needs & needs) == needs ? r->stats_data
+                                                                     : NULL;
     PolicyInput in;
-    policy_input_init(&in);
-    store_policy_input(pd, store_stats_input(sd), &in);
+    StorePolicyOpen *o = store_policy_open(
+        st, r->scenario, STORE_POLICY_ENERGY | STORE_POLICY_FAIRSHARE, have, &in, err);
+    if (!o)
+        return -1;
+    RPolicy *p = xcalloc(1, sizeof *p);
     double gpus[PROJ_MAX_YEARS + 1];
     int32_t years[PROJ_MAX_YEARS + 1];
     projection_of(r, gpus, years, &in.nproj);
     in.proj_gpus = gpus;
     in.proj_year = years;
     p->params = in.params;
-    StatsOpts o = {.by = STATS_BY_YEAR};
+    StatsOpts so = {.by = STATS_BY_YEAR};
     CpErr e;
-    int rc = policy_energy(&in, &o, &p->energy, err);
+    int rc = policy_energy(&in, &so, &p->energy, err);
     if (rc == 0) {
-        p->have_fairshare = policy_fairshare(&in, &o, &p->fairshare, &e) == 0;
+        p->have_fairshare = policy_fairshare(&in, &so, &p->fairshare, &e) == 0;
         if (!p->have_fairshare)
             snprintf(p->why, sizeof p->why, "%s", e.msg);
     }
-    store_policy_free(pd);
-    store_stats_free(own);
+    store_policy_close(o);
     r->policy = p;
     return rc;
 }
