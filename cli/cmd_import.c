@@ -162,6 +162,7 @@ static void refresh_plan(Store *st, int progress)
     CpErr err;
     if (progress)
         fprintf(stderr, "\r  updating the planner's cache   ");
+    store_release_memory(st);
     (void)plan_cache_refresh(st, 1, &err);
     if (progress)
         fprintf(stderr, "\r%*s\r", 40, "");

@@ -1,6 +1,9 @@
 #include "data/store.h"
 
 #include <math.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -478,6 +481,14 @@ void store_close(Store *st)
 struct sqlite3 *store_db(Store *st)
 {
     return st->db;
+}
+
+void store_release_memory(Store *st)
+{
+    sqlite3_db_release_memory(st->db);
+#ifdef __GLIBC__
+    malloc_trim(0);
+#endif
 }
 
 int store_begin(Store *st, CpErr *err)

@@ -56,6 +56,12 @@ void store_close(Store *st);
  * store_*.c file of their own. Borrowed. */
 struct sqlite3 *store_db(Store *st);
 
+/* Hand back memory the last phase no longer needs before the next phase of
+ * the same process (an import's, then the planner's refresh): this
+ * connection's page cache, and the heap's free pages (glibc's malloc_trim),
+ * so the process's peak is its larger phase, not both added up. */
+void store_release_memory(Store *st);
+
 /* Transactions (BEGIN IMMEDIATE). commit also flushes pending usage. */
 int store_begin(Store *st, CpErr *err);
 /* store_begin for a bulk load (an accounting file): the transaction writes
