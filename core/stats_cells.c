@@ -101,12 +101,47 @@ typedef struct HistVal {
     double sum;
 } HistVal;
 
+/* The histograms, dense: per (hkey, kind) a row of blocks found by index,
+ * a block HIST_BLK buckets wide made on first use; and the buckets in the
+ * order they were made (the order a month's blob lists them). A value
+ * costs two index steps and one block, not a probe of a hash over (hkey,
+ * kind, bucket) of up to 400,000 buckets. */
+enum { HIST_BLK = 16, HIST_NBLK = (STATS_HIST_BUCKETS + HIST_BLK - 1) / HIST_BLK };
+
+typedef struct HistBlock {
+    HistVal v[HIST_BLK];
+    uint32_t used; /* bit s: v[s] is a bucket */
+} HistBlock;
+
+typedef struct HistRow {
+    uint32_t blk[HIST_NBLK]; /* block index + 1, 0 none */
+} HistRow;
+
+typedef struct HistRef {
+    uint32_t hkey, blk;
+    uint16_t bucket;
+    uint8_t what;
+} HistRef;
+
+typedef struct Hist {
+    uint32_t *row_of; /* [hkey * STATS_HIST_KINDS + kind]: row index + 1, 0 none */
+    HistRow *rows;
+    HistBlock *blocks;
+    HistRef *refs; /* the buckets, in the order they were made */
+    size_t nrow_of, nrows, nblocks, n;
+    size_t cap_row_of, cap_rows, cap_blocks, cap_refs;
+} Hist;
+
 struct StatsCellsBuild {
     int fine;
     Agg cells; /* packed key -> StatsCellSum */
     Agg hkeys; /* packed key -> StatsCellKey */
-    Agg hist;  /* (hkey index, what, bucket) -> HistVal */
+    Hist hist;
     Agg heat;  /* packed key -> HeatVal */
+    /* per cell (index in cells) the index + 1 of the keys its attempts
+     * add to (LINK_*; 0 not looked up yet): one hash look-up an attempt */
+    uint32_t *link;
+    size_t nlink, cap_link;
     int64_t mc_from, mc_to;
     int32_t mc_month;
 };
@@ -146,7 +181,6 @@ StatsCellsBuild *stats_cells_build_new(int fine)
     b->fine = fine;
     stats_agg_init(&b->cells, sizeof(StatsCellSum));
     stats_agg_init(&b->hkeys, sizeof(StatsCellKey));
-    stats_agg_init(&b->hist, sizeof(HistVal));
     stats_agg_init(&b->heat, sizeof(HeatVal));
     b->mc_from = 1;
     return b;
@@ -158,7 +192,11 @@ void stats_cells_build_free(StatsCellsBuild *b)
         return;
     stats_agg_done(&b->cells);
     stats_agg_done(&b->hkeys);
-    stats_agg_done(&b->hist);
+    free(b->hist.row_of);
+    free(b->hist.rows);
+    free(b->hist.blocks);
+    free(b->hist.refs);
+    free(b->link);
     stats_agg_done(&b->heat);
     free(b);
 }
@@ -181,12 +219,63 @@ static uint32_t hkey_of(StatsCellsBuild *b, const StatsCellKey *k)
     return (uint32_t)(x - (StatsCellKey *)b->hkeys.vals);
 }
 
+/* Room for need items of size bytes in v (capacity *cap); items n to
+ * need zeroed (the capacity beyond them is left untouched). */
+static void *room(void *v, size_t *cap, size_t n, size_t need, size_t size)
+{
+    if (need > *cap) {
+        size_t want = *cap ? *cap * 2 : 64;
+        *cap = want > need ? want : need;
+        v = xrealloc(v, *cap * size);
+    }
+    memset((char *)v + n * size, 0, (need - n) * size);
+    return v;
+}
+
+/* Bucket's value in row (hkey, what), made (zeroed, listed) when new. */
+static HistVal *hist_get(Hist *h, uint32_t hkey, int what, int bucket)
+{
+    size_t r = (size_t)hkey * STATS_HIST_KINDS + (size_t)what;
+    if (r >= h->nrow_of) {
+        h->row_of = room(h->row_of, &h->cap_row_of, h->nrow_of, r + 1, sizeof *h->row_of);
+        h->nrow_of = r + 1;
+    }
+    if (!h->row_of[r]) {
+        h->rows = room(h->rows, &h->cap_rows, h->nrows, h->nrows + 1, sizeof *h->rows);
+        h->row_of[r] = (uint32_t)++h->nrows;
+    }
+    uint32_t *blk = &h->rows[h->row_of[r] - 1].blk[bucket / HIST_BLK];
+    if (!*blk) {
+        h->blocks = room(h->blocks, &h->cap_blocks, h->nblocks, h->nblocks + 1, sizeof *h->blocks);
+        *blk = (uint32_t)++h->nblocks;
+    }
+    HistBlock *k = &h->blocks[*blk - 1];
+    unsigned s = (unsigned)bucket % HIST_BLK;
+    if (!(k->used >> s & 1u)) {
+        k->used |= 1u << s;
+        h->refs = room(h->refs, &h->cap_refs, h->n, h->n + 1, sizeof *h->refs);
+        HistRef *f = &h->refs[h->n++];
+        f->hkey = hkey;
+        f->blk = *blk - 1;
+        f->bucket = (uint16_t)bucket;
+        f->what = (uint8_t)what;
+    }
+    return &k->v[s];
+}
+
+/* The value of the i-th bucket made. */
+static const HistVal *hist_val(const Hist *h, size_t i)
+{
+    const HistRef *f = &h->refs[i];
+    return &h->blocks[f->blk].v[f->bucket % HIST_BLK];
+}
+
 static void hist_add(StatsCellsBuild *b, uint32_t hkey, int what, int bucket, int64_t count,
                      double sum)
 {
-    HistVal *h = stats_agg_get(&b->hist, (int32_t)hkey, what, bucket, 0);
-    h->count += count;
-    h->sum += sum;
+    HistVal *v = hist_get(&b->hist, hkey, what, bucket);
+    v->count += count;
+    v->sum += sum;
 }
 
 static HeatVal *heat_of(StatsCellsBuild *b, const StatsCellKey *k)
@@ -196,6 +285,41 @@ static HeatVal *heat_of(StatsCellsBuild *b, const StatsCellKey *k)
     if (created)
         h->k = *k;
     return h;
+}
+
+/* The keys a cell's attempts add to besides the cell: the histograms'
+ * (the cell's own key, or every user's), the runs before a preemption's
+ * (the cell's own) and the heat map's. */
+enum { LINK_HKEY, LINK_FINE, LINK_HEAT, NLINK };
+
+/* Cell ci's link slot (zeroed when new). */
+static uint32_t *link_of(StatsCellsBuild *b, size_t ci, int slot)
+{
+    size_t need = b->cells.n * NLINK;
+    if (need > b->nlink) {
+        b->link = room(b->link, &b->cap_link, b->nlink, need, sizeof *b->link);
+        b->nlink = need;
+    }
+    return &b->link[ci * NLINK + (size_t)slot];
+}
+
+/* The index of hkey k, which cell ci's link slot keeps after the first
+ * look-up (k follows from the cell's key: the same every time). */
+static uint32_t linked_hkey(StatsCellsBuild *b, size_t ci, int slot, const StatsCellKey *k)
+{
+    uint32_t *l = link_of(b, ci, slot);
+    if (!*l)
+        *l = hkey_of(b, k) + 1;
+    return *l - 1;
+}
+
+/* The heat map entry of key k, kept in cell ci's link as linked_hkey. */
+static HeatVal *linked_heat(StatsCellsBuild *b, size_t ci, const StatsCellKey *k)
+{
+    uint32_t *l = link_of(b, ci, LINK_HEAT);
+    if (!*l)
+        *l = (uint32_t)(heat_of(b, k) - (HeatVal *)b->heat.vals) + 1;
+    return (HeatVal *)b->heat.vals + (*l - 1);
 }
 
 /* The same key summed over every user (user, account -1; partition and
@@ -292,15 +416,17 @@ void stats_cells_build_job(StatsCellsBuild *b, const StatsJob *j)
     k.partition = j->partition;
     k.gclass = (uint8_t)stats_gpu_class(j->gpus);
     double wait = stats_job_wait(j), tts = stats_job_tts(j);
-    add_sums(cell_of(b, &k), j, wait, tts);
+    StatsCellSum *cell = cell_of(b, &k);
+    size_t ci = (size_t)(cell - (StatsCellSum *)b->cells.vals);
+    add_sums(cell, j, wait, tts);
     StatsCellKey ck = coarse(&k, 0);
-    const StatsCellKey *hk = b->fine ? &k : &ck;
+    uint32_t hk = wait >= 0 || tts >= 0 ? linked_hkey(b, ci, LINK_HKEY, b->fine ? &k : &ck) : 0;
     if (wait >= 0)
-        hist_add(b, hkey_of(b, hk), STATS_HIST_WAIT, stats_hist_bucket(wait), 1, wait);
+        hist_add(b, hk, STATS_HIST_WAIT, stats_hist_bucket(wait), 1, wait);
     if (tts >= 0)
-        hist_add(b, hkey_of(b, hk), STATS_HIST_TTS, stats_hist_bucket(tts), 1, tts);
+        hist_add(b, hk, STATS_HIST_TTS, stats_hist_bucket(tts), 1, tts);
     if (j->state == STATS_ST_PREEMPTED && j->elapsed >= 0 && stats_jstart(j) != STATS_TIME_NONE)
-        hist_add(b, hkey_of(b, &k), STATS_HIST_PRERUN, stats_hist_bucket(j->elapsed), 1,
+        hist_add(b, linked_hkey(b, ci, LINK_FINE, &k), STATS_HIST_PRERUN, stats_hist_bucket(j->elapsed), 1,
                  (double)j->elapsed);
     int64_t end = stats_job_end(j);
     if (j->gpus > 0 && end != STATS_TIME_NONE) {
@@ -309,7 +435,7 @@ void stats_cells_build_job(StatsCellsBuild *b, const StatsJob *j)
             hk2.user = k.user;
             hk2.account = k.account;
         }
-        stats_week_add(&heat_of(b, &hk2)->w, stats_jstart(j), end, j->gpus);
+        stats_week_add(&linked_heat(b, ci, &hk2)->w, stats_jstart(j), end, j->gpus);
     }
 }
 
@@ -366,7 +492,7 @@ void stats_cells_month_blob(const StatsCellsBuild *b, int32_t month, CpBuf *out)
     for (size_t i = 0; i < b->hkeys.n; i++)
         local[i] = key_month(&b->hkeys, i) == month ? h.nhkeys++ : UINT32_MAX;
     for (size_t i = 0; i < b->hist.n; i++)
-        h.nhist += local[b->hist.keys[i].period] != UINT32_MAX;
+        h.nhist += local[b->hist.refs[i].hkey] != UINT32_MAX;
     for (size_t i = 0; i < b->heat.n; i++)
         h.nheat += key_month(&b->heat, i) == month;
     cpbuf_append(out, &h, sizeof h);
@@ -377,15 +503,15 @@ void stats_cells_month_blob(const StatsCellsBuild *b, int32_t month, CpBuf *out)
         if (local[i] != UINT32_MAX)
             cpbuf_append(out, stats_agg_val(&b->hkeys, i), sizeof(StatsCellKey));
     for (size_t i = 0; i < b->hist.n; i++) {
-        const AggKey *k = &b->hist.keys[i];
-        if (local[k->period] == UINT32_MAX)
+        const HistRef *f = &b->hist.refs[i];
+        if (local[f->hkey] == UINT32_MAX)
             continue;
-        const HistVal *v = stats_agg_val(&b->hist, i);
+        const HistVal *v = hist_val(&b->hist, i);
         StatsHist e;
         memset(&e, 0, sizeof e);
-        e.key = local[k->period];
-        e.what = (uint8_t)k->a;
-        e.bucket = (uint16_t)k->b;
+        e.key = local[f->hkey];
+        e.what = f->what;
+        e.bucket = f->bucket;
         e.count = v->count > UINT32_MAX ? UINT32_MAX : (uint32_t)v->count;
         e.sum = v->sum;
         cpbuf_append(out, &e, sizeof e);
@@ -459,7 +585,7 @@ int stats_cells_build_blob(StatsCellsBuild *b, const void *blob, size_t n)
     for (uint32_t i = 0; i < h.nhist; i++) {
         StatsHist e;
         memcpy(&e, hist + i * sizeof e, sizeof e);
-        if (e.key >= h.nhkeys)
+        if (e.key >= h.nhkeys || e.what >= STATS_HIST_KINDS || e.bucket >= STATS_HIST_BUCKETS)
             return -1;
     }
     for (uint32_t i = 0; i < h.ncells; i++) {
