@@ -102,15 +102,15 @@ typedef struct HistVal {
 } HistVal;
 
 /* The histograms, dense: per (hkey, kind) a row of blocks found by index,
- * a block HIST_BLK buckets wide made on first use; and the buckets in the
- * order they were made (the order a month's blob lists them). A value
- * costs two index steps and one block, not a probe of a hash over (hkey,
- * kind, bucket) of up to 400,000 buckets. */
+ * a block (one cache line) HIST_BLK buckets wide made on first use, and
+ * the buckets themselves in the order they were made (the order a month's
+ * blob lists them). A value costs two index steps, a block and its bucket,
+ * not a probe of a hash over (hkey, kind, bucket) of up to 400,000
+ * buckets. */
 enum { HIST_BLK = 16, HIST_NBLK = (STATS_HIST_BUCKETS + HIST_BLK - 1) / HIST_BLK };
 
 typedef struct HistBlock {
-    HistVal v[HIST_BLK];
-    uint32_t used; /* bit s: v[s] is a bucket */
+    uint32_t ent[HIST_BLK]; /* the bucket's index in refs + 1, 0 none */
 } HistBlock;
 
 typedef struct HistRow {
@@ -118,7 +118,8 @@ typedef struct HistRow {
 } HistRow;
 
 typedef struct HistRef {
-    uint32_t hkey, blk;
+    HistVal v;
+    uint32_t hkey;
     uint16_t bucket;
     uint8_t what;
 } HistRef;
@@ -249,25 +250,22 @@ static HistVal *hist_get(Hist *h, uint32_t hkey, int what, int bucket)
         h->blocks = room(h->blocks, &h->cap_blocks, h->nblocks, h->nblocks + 1, sizeof *h->blocks);
         *blk = (uint32_t)++h->nblocks;
     }
-    HistBlock *k = &h->blocks[*blk - 1];
-    unsigned s = (unsigned)bucket % HIST_BLK;
-    if (!(k->used >> s & 1u)) {
-        k->used |= 1u << s;
+    uint32_t *e = &h->blocks[*blk - 1].ent[(unsigned)bucket % HIST_BLK];
+    if (!*e) {
         h->refs = room(h->refs, &h->cap_refs, h->n, h->n + 1, sizeof *h->refs);
-        HistRef *f = &h->refs[h->n++];
+        HistRef *f = &h->refs[h->n];
         f->hkey = hkey;
-        f->blk = *blk - 1;
         f->bucket = (uint16_t)bucket;
         f->what = (uint8_t)what;
+        *e = (uint32_t)++h->n;
     }
-    return &k->v[s];
+    return &h->refs[*e - 1].v;
 }
 
 /* The value of the i-th bucket made. */
 static const HistVal *hist_val(const Hist *h, size_t i)
 {
-    const HistRef *f = &h->refs[i];
-    return &h->blocks[f->blk].v[f->bucket % HIST_BLK];
+    return &h->refs[i].v;
 }
 
 static void hist_add(StatsCellsBuild *b, uint32_t hkey, int what, int bucket, int64_t count,

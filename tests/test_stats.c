@@ -945,6 +945,188 @@ static void test_hour_of_week_walk(void **state)
         assert_float_equal(used[s], want[s], 1e-6);
 }
 
+/* ---- the histograms' layout in a month's blob ---- */
+
+/* A bucket as stats.h describes them: whole seconds below 128, then 64 an
+ * octave. */
+static int ref_bucket(uint32_t v)
+{
+    if (v < 128)
+        return (int)v;
+    int e = 31;
+    while (!(v >> e))
+        e--;
+    return 128 + (e - 7) * 64 + (int)((v >> (e - 6)) & 63);
+}
+
+/* One bucket of the model: its month, key (user, account -1 when summed
+ * over users), kind, bucket, count and sum, in the order first seen. */
+typedef struct RefBucket {
+    int32_t month, user, account;
+    uint16_t cluster, partition;
+    uint8_t gclass, what;
+    int bucket;
+    uint32_t count;
+    double sum;
+} RefBucket;
+
+static void ref_add(RefBucket *m, size_t *n, const RefBucket *x)
+{
+    for (size_t i = 0; i < *n; i++) {
+        RefBucket *y = &m[i];
+        if (y->month == x->month && y->user == x->user && y->account == x->account &&
+            y->cluster == x->cluster && y->partition == x->partition && y->gclass == x->gclass &&
+            y->what == x->what && y->bucket == x->bucket) {
+            y->count++;
+            y->sum += x->sum;
+            return;
+        }
+    }
+    m[(*n)++] = *x;
+}
+
+/* The blob's header (magic, cells, hkeys, buckets, heat entries, pad). */
+static void blob_counts(const CpBuf *b, uint32_t h[6])
+{
+    assert_true(b->len >= 6 * sizeof *h);
+    memcpy(h, b->data, 6 * sizeof *h);
+}
+
+/* N attempts over three months from 1 s to 190 days of wait, three kinds
+ * of histogram (waits and times to solution summed over users, runs
+ * before a preemption per user): each month's blob lists its buckets in
+ * the order they were first filled, with the counts and sums of a plain
+ * list; merged back into a new builder the months give the same bytes,
+ * merged twice twice the counts and sums; a bucket or kind out of range is
+ * refused. */
+static void test_hist_layout(void **state)
+{
+    (void)state;
+    enum { N = 4000 };
+    StatsJob *jobs = calloc(N, sizeof *jobs);
+    RefBucket *model = calloc(3 * N, sizeof *model);
+    size_t nmodel = 0;
+    uint64_t x = 0x2545F4914F6CDD1DULL;
+    uint32_t base = (uint32_t)fields_epoch_of(2024, 1, 1, 0, 0, 0);
+    StatsCellsBuild *b = stats_cells_build_new(0);
+    for (int i = 0; i < N; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        StatsJob *j = &jobs[i];
+        uint32_t wait = (uint32_t)((x >> 20) % (1u << (1 + (x >> 8) % 24)));
+        j->submit = base + (uint32_t)((x >> 40) % (80 * 86400));
+        j->start = j->submit + wait;
+        j->elapsed = (int32_t)((x >> 16) % 200000);
+        j->first_ago = i % 5 == 0 ? (int32_t)(i * 7) : 0;
+        j->gpus = (float)(i % 3); /* classes 0, 2 (1 GPU), 3 (2 GPUs) */
+        j->user = 1 + i % 7;
+        j->account = 1 + i % 2;
+        j->cluster = (uint16_t)(1 + i % 2);
+        j->partition = (uint16_t)(i % 3);
+        j->state = i % 4 == 0 ? STATS_ST_PREEMPTED : STATS_ST_COMPLETED;
+        j->flags = i % 4 == 0 ? 0 : STATS_JOB_FINAL;
+        stats_cells_build_job(b, j);
+        RefBucket r = {stats_month_of(j->start), -1, -1, j->cluster, j->partition,
+                       (uint8_t)(i % 3 == 0 ? 0 : i % 3 == 1 ? 2 : 3), STATS_HIST_WAIT,
+                       ref_bucket(wait), 1, wait};
+        ref_add(model, &nmodel, &r);
+        if (j->state == STATS_ST_COMPLETED) {
+            uint32_t tts = wait + (uint32_t)j->elapsed + (uint32_t)j->first_ago;
+            r.what = STATS_HIST_TTS;
+            r.bucket = ref_bucket(tts);
+            r.sum = tts;
+            ref_add(model, &nmodel, &r);
+        } else {
+            r.user = j->user;
+            r.account = j->account;
+            r.what = STATS_HIST_PRERUN;
+            r.bucket = ref_bucket((uint32_t)j->elapsed);
+            r.sum = j->elapsed;
+            ref_add(model, &nmodel, &r);
+        }
+    }
+    int32_t *months;
+    size_t nm = stats_cells_build_months(b, &months), seen = 0;
+    assert_true(nm >= 3);
+    StatsCellsBuild *again = stats_cells_build_new(0);
+    CpBuf blob, blob2;
+    cpbuf_init(&blob);
+    cpbuf_init(&blob2);
+    for (size_t m = 0; m < nm; m++) {
+        cpbuf_clear(&blob);
+        stats_cells_month_blob(b, months[m], &blob);
+        uint32_t h[6];
+        blob_counts(&blob, h);
+        const char *keys = blob.data + 6 * sizeof *h + h[1] * sizeof(StatsCellSum);
+        const char *hist = keys + h[2] * sizeof(StatsCellKey);
+        size_t k = 0;
+        for (size_t i = 0; i < nmodel; i++) {
+            if (model[i].month != months[m])
+                continue;
+            assert_true(k < h[3]);
+            StatsHist e;
+            StatsCellKey key;
+            memcpy(&e, hist + k++ * sizeof e, sizeof e);
+            assert_true(e.key < h[2]);
+            memcpy(&key, keys + e.key * sizeof key, sizeof key);
+            assert_int_equal(key.month, model[i].month);
+            assert_int_equal(key.user, model[i].user);
+            assert_int_equal(key.account, model[i].account);
+            assert_int_equal(key.cluster, model[i].cluster);
+            assert_int_equal(key.partition, model[i].partition);
+            assert_int_equal(key.gclass, model[i].gclass);
+            assert_int_equal(e.what, model[i].what);
+            assert_int_equal(e.bucket, model[i].bucket);
+            assert_int_equal(e.count, model[i].count);
+            assert_true(e.sum == model[i].sum);
+        }
+        assert_int_equal(k, h[3]);
+        seen += k;
+        assert_int_equal(stats_cells_build_blob(again, blob.data, blob.len), 0);
+        cpbuf_clear(&blob2);
+        stats_cells_month_blob(again, months[m], &blob2);
+        assert_int_equal(blob2.len, blob.len);
+        assert_memory_equal(blob2.data, blob.data, blob.len);
+        /* merged twice: the same buckets in the same order, twice the counts and sums */
+        assert_int_equal(stats_cells_build_blob(again, blob.data, blob.len), 0);
+        cpbuf_clear(&blob2);
+        stats_cells_month_blob(again, months[m], &blob2);
+        assert_int_equal(blob2.len, blob.len);
+        for (size_t i = 0; i < h[3]; i++) {
+            StatsHist e1, e2;
+            memcpy(&e1, hist + i * sizeof e1, sizeof e1);
+            memcpy(&e2, blob2.data + (hist - blob.data) + i * sizeof e2, sizeof e2);
+            assert_int_equal(e2.key, e1.key);
+            assert_int_equal(e2.what, e1.what);
+            assert_int_equal(e2.bucket, e1.bucket);
+            assert_int_equal(e2.count, 2 * e1.count);
+            assert_true(e2.sum == 2 * e1.sum);
+        }
+    }
+    assert_int_equal(seen, nmodel);
+    /* the first bucket of the last month out of range, then its kind */
+    uint32_t h[6];
+    blob_counts(&blob, h);
+    assert_true(h[3] > 0);
+    size_t at = 6 * sizeof *h + h[1] * sizeof(StatsCellSum) + h[2] * sizeof(StatsCellKey);
+    StatsHist e;
+    memcpy(&e, blob.data + at, sizeof e);
+    StatsHist bad = e;
+    bad.bucket = STATS_HIST_BUCKETS;
+    memcpy(blob.data + at, &bad, sizeof bad);
+    assert_int_equal(stats_cells_build_blob(again, blob.data, blob.len), -1);
+    bad = e;
+    bad.what = STATS_HIST_KINDS;
+    memcpy(blob.data + at, &bad, sizeof bad);
+    assert_int_equal(stats_cells_build_blob(again, blob.data, blob.len), -1);
+    cpbuf_done(&blob);
+    cpbuf_done(&blob2);
+    free(months);
+    stats_cells_build_free(again);
+    stats_cells_build_free(b);
+    free(model);
+    free(jobs);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -972,6 +1154,7 @@ int main(void)
         cmocka_unit_test(test_quantile),
         cmocka_unit_test(test_calendar_and_capacity),
         cmocka_unit_test(test_hour_of_week_walk),
+        cmocka_unit_test(test_hist_layout),
     };
     return cmocka_run_group_tests_name("stats", tests, NULL, NULL);
 }
