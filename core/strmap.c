@@ -121,6 +121,28 @@ void strmap_put(StrMap *m, const char *key, size_t n, int64_t value)
     s->value = value;
 }
 
+/* Linear probing keeps no tombstones: the slots after the hole that may
+ * move into it (their home is not between the hole and them) are shifted
+ * back, so that every probe still meets its key before an empty slot. */
+int strmap_del(StrMap *m, const char *key, size_t n)
+{
+    Slot *s = find(m, key, n, strmap_hash(0, key, n));
+    if (!s->key)
+        return 0;
+    free(s->key);
+    size_t mask = m->cap - 1, hole = (size_t)(s - m->slots);
+    for (size_t j = (hole + 1) & mask; m->slots[j].key; j = (j + 1) & mask) {
+        size_t home = (size_t)m->slots[j].hash & mask;
+        if (((j - home) & mask) >= ((j - hole) & mask)) {
+            m->slots[hole] = m->slots[j];
+            hole = j;
+        }
+    }
+    m->slots[hole].key = NULL;
+    m->count--;
+    return 1;
+}
+
 size_t strmap_count(const StrMap *m)
 {
     return m->count;

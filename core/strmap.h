@@ -17,6 +17,10 @@ void strmap_free(StrMap *m);
 int strmap_get(const StrMap *m, const char *key, size_t n, int64_t *value);
 /* Insert or overwrite. */
 void strmap_put(StrMap *m, const char *key, size_t n, int64_t value);
+/* Remove key (n bytes) and free its copy: 1 if it was present, else 0.
+ * The table keeps its size (a map whose keys come and go stays as large
+ * as the most keys it held at once). */
+int strmap_del(StrMap *m, const char *key, size_t n);
 size_t strmap_count(const StrMap *m);
 void strmap_clear(StrMap *m);
 

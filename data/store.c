@@ -485,6 +485,14 @@ struct sqlite3 *store_db(Store *st)
 
 void store_release_memory(Store *st)
 {
+    if (st->nusage == 0) { /* written: the import's usage table and its index, emptied */
+        free(st->usage);
+        st->usage = NULL;
+        st->capusage = 0;
+        st->last_usage = 0;
+        strmap_free(st->usage_index);
+        st->usage_index = strmap_new();
+    }
     sqlite3_db_release_memory(st->db);
 #ifdef __GLIBC__
     malloc_trim(0);

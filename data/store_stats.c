@@ -290,10 +290,7 @@ typedef struct Scan {
     StoreStatsData *d;
     Vec v;
     StrMap *types;   /* gpu type name -> id */
-    StrMap *earlier; /* (cluster, job_raw) of non-final attempts -> index in first[] */
-    int64_t *first;  /* earliest submit of those attempts */
-    unsigned char *preempted;
-    size_t nfirst, capfirst;
+    StrMap *earlier; /* (cluster, job_raw) of non-final attempts -> earlier_pack() */
     struct EffFeed *eff; /* the efficiency aggregates the attempts go to, or NULL */
     const char *last_name; /* job_of_attempt: the last GPU type name seen, */
     uint16_t last_type;    /* ... and its id */
@@ -313,8 +310,6 @@ static void scan_done(Scan *sc)
 {
     strmap_free(sc->types);
     strmap_free(sc->earlier);
-    free(sc->first);
-    free(sc->preempted);
 }
 
 static int64_t col_time(sqlite3_stmt *s, int i)
@@ -379,26 +374,29 @@ static uint16_t type_id(Scan *sc, const unsigned char *name, int n)
     return (uint16_t)id;
 }
 
+/* What sc->earlier keeps of a job's non-final attempts, in its value: the
+ * earliest submit (an epoch of 32 bits; EARLIER_NONE: none known) times
+ * two, plus 1 when one of them was preempted. No array beside the map:
+ * an entry the feed drops (feed_put) gives all its memory back. */
+#define EARLIER_NONE ((int64_t)1 << 33)
+
+static int64_t earlier_pack(int64_t first, int preempted)
+{
+    return first * 2 + (preempted != 0);
+}
+
 /* A non-final attempt: remember the job's earliest submit and whether
  * it was preempted. */
 static void scan_earlier(Scan *sc, const StatsJob *j)
 {
-    int64_t key[2] = {j->cluster, j->job_raw}, idx;
-    if (!strmap_get(sc->earlier, (const char *)key, sizeof key, &idx)) {
-        if (sc->nfirst == sc->capfirst) {
-            sc->capfirst = sc->capfirst ? sc->capfirst * 2 : 1024;
-            sc->first = xrealloc(sc->first, sc->capfirst * sizeof *sc->first);
-            sc->preempted = xrealloc(sc->preempted, sc->capfirst);
-        }
-        idx = (int64_t)sc->nfirst++;
-        sc->first[idx] = INT64_MAX;
-        sc->preempted[idx] = 0;
-        strmap_put(sc->earlier, (const char *)key, sizeof key, idx);
-    }
-    if (j->submit && j->submit < sc->first[idx])
-        sc->first[idx] = j->submit;
-    if (j->state == STATS_ST_PREEMPTED)
-        sc->preempted[idx] = 1;
+    int64_t key[2] = {j->cluster, j->job_raw}, v;
+    if (!strmap_get(sc->earlier, (const char *)key, sizeof key, &v))
+        v = earlier_pack(EARLIER_NONE, 0);
+    int64_t first = v >> 1;
+    if (j->submit && j->submit < first)
+        first = j->submit;
+    strmap_put(sc->earlier, (const char *)key, sizeof key,
+               earlier_pack(first, (v & 1) || j->state == STATS_ST_PREEMPTED));
 }
 
 /* The columns a StatsJob is read from, in job_fill's order. */
@@ -558,20 +556,30 @@ static void job_row(sqlite3_stmt *s, void *ctx)
 /* A final attempt learns its job's first submission and preemptions. */
 static void link_one(const Scan *sc, StatsJob *j)
 {
-    int64_t key[2] = {j->cluster, j->job_raw}, idx;
+    int64_t key[2] = {j->cluster, j->job_raw}, v;
     if (!(j->flags & STATS_JOB_FINAL) ||
-        !strmap_get(sc->earlier, (const char *)key, sizeof key, &idx))
+        !strmap_get(sc->earlier, (const char *)key, sizeof key, &v))
         return;
-    if (j->submit && sc->first[idx] < j->submit)
-        j->first_ago = clamp32(j->submit - sc->first[idx]);
-    if (sc->preempted[idx])
+    int64_t first = v >> 1;
+    if (j->submit && first < j->submit)
+        j->first_ago = clamp32(j->submit - first);
+    if (v & 1)
         j->flags |= STATS_JOB_WAS_PREEMPTED;
+}
+
+/* The final attempt j's job forgotten by sc->earlier (the feed's: no
+ * attempt of the job comes after its final one unless the feed is
+ * spoiled, and then it reads them back with a new scan). */
+static void forget_job(Scan *sc, const StatsJob *j)
+{
+    int64_t key[2] = {j->cluster, j->job_raw};
+    strmap_del(sc->earlier, (const char *)key, sizeof key);
 }
 
 static void scan_link(Scan *sc)
 {
     StoreStatsData *d = sc->d;
-    if (sc->nfirst == 0)
+    if (strmap_count(sc->earlier) == 0)
         return;
     for (size_t i = 0; i < d->in.njobs; i++)
         link_one(sc, &d->jobs[i]);
@@ -1495,10 +1503,12 @@ static int feed_put(void *ctx, const StoreAttempt *a, CpErr *err)
     StatsJob *j = &f->buf[f->k++];
     memset(j, 0, sizeof *j);
     job_of_attempt(&f->sc, a, j);
-    if (j->flags & STATS_JOB_FINAL)
+    if (j->flags & STATS_JOB_FINAL) {
         link_one(&f->sc, j);
-    else
+        forget_job(&f->sc, j);
+    } else {
         scan_earlier(&f->sc, j);
+    }
     if (f->cells)
         stats_cells_build_job(f->cells, j);
     if (f->sc.eff)

@@ -161,11 +161,16 @@ static void test_features_by_hand(void **state)
 {
     (void)state;
     const FeatJob j[] = {
-        {0, 0, 3600, 1, 10, FEAT_MEM_MEASURED},
-        {0, 1800, 9000, 2, 40, FEAT_MEM_REQUESTED},
-        {0, 9000, 12600, 4, -1, FEAT_MEM_UNKNOWN},
-        {0, 20000, 20100, 8, 80, FEAT_MEM_MEASURED},
-        {1, 50 * 86400, 50 * 86400 + 3600, 1, -1, 0}, /* outside the window */
+        {.user = 0, .start = 0, .end = 3600, .gpus = 1,
+         .mem_gib = 10, .mem_src = FEAT_MEM_MEASURED},
+        {.user = 0, .start = 1800, .end = 9000, .gpus = 2,
+         .mem_gib = 40, .mem_src = FEAT_MEM_REQUESTED},
+        {.user = 0, .start = 9000, .end = 12600, .gpus = 4,
+         .mem_gib = -1, .mem_src = FEAT_MEM_UNKNOWN},
+        {.user = 0, .start = 20000, .end = 20100, .gpus = 8,
+         .mem_gib = 80, .mem_src = FEAT_MEM_MEASURED},
+        {.user = 1, .start = 50 * 86400, .end = 50 * 86400 + 3600, .gpus = 1,
+         .mem_gib = -1, .mem_src = 0}, /* outside the window */
     };
     FeatOpts o = {0, 30 * 86400, 300};
     FeatUser u[2];
@@ -194,9 +199,11 @@ static void test_features_span(void **state)
 {
     (void)state;
     const FeatJob j[] = {
-        {0, 0, 3600, 1, -1, 0},
-        {1, 50 * 86400, 50 * 86400 + 36000, 1, -1, 0},
-        {2, 95 * 86400, 95 * 86400 + 3600, 1, -1, 0},
+        {.user = 0, .start = 0, .end = 3600, .gpus = 1, .mem_gib = -1, .mem_src = 0},
+        {.user = 1, .start = 50 * 86400, .end = 50 * 86400 + 36000, .gpus = 1,
+         .mem_gib = -1, .mem_src = 0},
+        {.user = 2, .start = 95 * 86400, .end = 95 * 86400 + 3600, .gpus = 1,
+         .mem_gib = -1, .mem_src = 0},
     };
     FeatOpts o = {0, 100 * 86400, 300};
     FeatUser u[3];

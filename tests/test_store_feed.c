@@ -367,6 +367,35 @@ static void test_fed_as_read_back(void **state)
     close_db(b, pb);
 }
 
+/* store_release_memory between two imports of one process (it frees the
+ * usage sums the first import kept once written): the second import's
+ * tables as without it, fed both times; the feed's map of requeued jobs
+ * (emptied as each final attempt is linked) leaves the cache as read back
+ * (test_fed_as_read_back). */
+static void test_release_between_imports(void **state)
+{
+    (void)state;
+    char *pa, *pb;
+    Store *a = open_db(&pa, 16), *b = open_db(&pb, 16);
+    ImportResult ra, rb;
+    CpErr err;
+    char *text = gen(1, 5000);
+    assert_int_equal(import_gen(a, text, 1, &ra, &err), 0);
+    assert_int_equal(import_gen(b, text, 1, &rb, &err), 0);
+    free(text);
+    store_release_memory(a);
+    text = gen(5001, 8400);
+    assert_int_equal(import_gen(a, text, 1, &ra, &err), 0);
+    assert_int_equal(import_gen(b, text, 1, &rb, &err), 0);
+    free(text);
+    assert_int_equal(ra.stats_fed, 1);
+    assert_int_equal(rb.stats_fed, 1);
+    assert_true(store_scalar(a, "SELECT count(*) FROM usage_month") > 0);
+    same_kept(a, b);
+    close_db(a, pa);
+    close_db(b, pb);
+}
+
 /* A strict import that fails on its last line, after the feed wrote a job
  * block and cache parts: every table as it was. */
 static void test_failed_import_leaves_all(void **state)
@@ -467,6 +496,7 @@ int main(void)
         cmocka_unit_test(test_feed_window),
         cmocka_unit_test(test_feed_out_of_step),
         cmocka_unit_test(test_fed_as_read_back),
+        cmocka_unit_test(test_release_between_imports),
         cmocka_unit_test(test_failed_import_leaves_all),
         cmocka_unit_test(test_requeue_across_files),
         cmocka_unit_test(test_metrics_after_feed),
