@@ -1494,6 +1494,7 @@ static int eff_finish(sqlite3 *db, const StoreStatsMark *m, Scan *sc, CpErr *err
 
 #define FEED_BATCH 2048 /* attempts a batch takes to the worker (360 KB) */
 #define FEED_QUEUE 3    /* batches on their way to it, at most */
+#define FEED_TYPE_SLOTS 16 /* GPU type names' copies found by address (the feed has one of each) */
 
 /* Attempts on their way to the worker. */
 typedef struct FeedBatch {
@@ -1532,7 +1533,7 @@ struct StoreStatsFeed {
     StrMap *types;          /* GPU type name -> index in type_copy */
     char **type_copy;
     size_t ntypes;
-    const char *type_in, *type_out; /* the last name copied, and its copy */
+    const char *type_in[FEED_TYPE_SLOTS], *type_out[FEED_TYPE_SLOTS]; /* copies by address */
     /* the worker's (the import's thread's when none runs or once joined) */
     StoreStatsData *d;      /* the cache's GPU type names, then its usage rows */
     Scan sc;
@@ -1695,8 +1696,9 @@ static void feed_join(StoreStatsFeed *f, int stop)
  * with the store's feed, which a failed import frees first). */
 static const char *feed_type(StoreStatsFeed *f, const char *t)
 {
-    if (t == f->type_in)
-        return f->type_out;
+    size_t slot = ((uintptr_t)t >> 4) % FEED_TYPE_SLOTS;
+    if (t == f->type_in[slot])
+        return f->type_out[slot];
     size_t len = strlen(t);
     int64_t i;
     if (!strmap_get(f->types, t, len, &i)) {
@@ -1705,8 +1707,8 @@ static const char *feed_type(StoreStatsFeed *f, const char *t)
         i = (int64_t)f->ntypes++;
         strmap_put(f->types, t, len, i);
     }
-    f->type_in = t;
-    return f->type_out = f->type_copy[i];
+    f->type_in[slot] = t;
+    return f->type_out[slot] = f->type_copy[i];
 }
 
 static FeedBatch *batch_new(void)
