@@ -1266,9 +1266,16 @@ static int extend_cells(sqlite3 *db, StatsCellsBuild *cells, int final, CpErr *e
  * later attempts fall in them). 0, or -1 with err; *cells NULL when the
  * stored months were dropped (see extend_cells). */
 #define AGG_FLUSH 400000
+static size_t agg_flush = AGG_FLUSH; /* store_stats_merge_every */
+
+void store_stats_merge_every(size_t n)
+{
+    agg_flush = n > 0 ? n : AGG_FLUSH;
+}
+
 static int cells_flush(sqlite3 *db, StatsCellsBuild **cells, CpErr *err)
 {
-    if (!*cells || stats_cells_build_size(*cells) < AGG_FLUSH)
+    if (!*cells || stats_cells_build_size(*cells) < agg_flush)
         return 0;
     int rc = extend_cells(db, *cells, 0, err);
     stats_cells_build_free(*cells);
@@ -1579,7 +1586,7 @@ static void feed_chunk(StoreStatsFeed *f)
     }
     f->added += f->k;
     f->k = 0;
-    if (f->cells && stats_cells_build_size(f->cells) >= AGG_FLUSH) {
+    if (f->cells && stats_cells_build_size(f->cells) >= agg_flush) {
         FeedWrite *w = xcalloc(1, sizeof *w);
         w->cells = f->cells;
         hand_back(f, w);

@@ -92,6 +92,12 @@ void store_stats_mark_done(StoreStatsMark *m);
  * 0 when it read them back (or did nothing). */
 int store_stats_fed(const StoreStatsMark *m);
 
+/* Tests: an import merges the aggregates it built into the stored months
+ * whenever they hold n cells and buckets (0: 400,000), as an import of
+ * years of jobs does. Set between imports (the statistics' feed reads it
+ * on its worker thread). */
+void store_stats_merge_every(size_t n);
+
 /* What the dashboard's Usage view shows (data/store_tui.h's
  * store_tui_scan) from the aggregates: the attempts of the months from
  * since's (since a month's first second) that ran, their hour-of-week

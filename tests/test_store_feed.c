@@ -490,6 +490,53 @@ static void test_metrics_after_feed(void **state)
     close_db(st, path);
 }
 
+/* Jobs from on cluster c1 moved to a cluster c3 (same length: in place). */
+static void move_to_c3(char *text, int from)
+{
+    for (char *l = text; *l; l = strchr(l, '\n') + 1) {
+        char *c = strchr(strchr(l, '|') + 1, '|') + 1;
+        if (atoi(l) >= from && strncmp(c, "c1|", 3) == 0)
+            c[1] = '3';
+    }
+}
+
+/* The statistics' per-attempt work on its worker thread, as in a long
+ * import (data/store_stats.c, the feed): 20,000 jobs (20,400 attempts),
+ * so two cache parts of 8,192 records are handed back and written while
+ * the import runs; the aggregates merged into the stored months whenever
+ * they hold 500 cells and buckets (three times: after 8,192 and 16,384
+ * attempts and after the last, counted with gdb on merge_cells); cluster c3 first named by job 15,000, so the efficiency
+ * aggregates' cluster names are read again mid-import on the import's
+ * thread and sent to the worker. The same tables as read back with the
+ * same merges, byte for byte. */
+static void test_fed_long_import(void **state)
+{
+    (void)state;
+    char *pa, *pb;
+    Store *a = open_db(&pa, 16), *b = open_db(&pb, 2);
+    ImportResult ra, rb;
+    CpErr err;
+    store_stats_merge_every(500);
+    char *text = gen(1, 20000);
+    move_to_c3(text, 15000);
+    assert_int_equal(import_gen(a, text, 1, &ra, &err), 0);
+    assert_int_equal(import_gen(b, text, 1, &rb, &err), 0);
+    free(text);
+    store_stats_merge_every(0);
+    assert_int_equal(ra.added, 20400);
+    assert_int_equal(ra.stats_fed, 1);
+    assert_int_equal(rb.stats_fed, 0);
+    assert_int_equal(store_scalar(a, "SELECT count(*) FROM stats_cache WHERE part > 0"), 3);
+    assert_int_equal(store_scalar(a, "SELECT id FROM clusters WHERE name = 'c3'"), 3);
+    /* jobs 15,000 to 20,000 of c1 (the even ones: 2,501) and the requeued
+     * runs of the preempted among them (multiples of 50: 101) */
+    assert_int_equal(store_scalar(a, "SELECT count(*) FROM jobs WHERE cluster_id = 3"), 2602);
+    same_kept(a, b);
+    stats_current(a);
+    close_db(a, pa);
+    close_db(b, pb);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -500,6 +547,7 @@ int main(void)
         cmocka_unit_test(test_failed_import_leaves_all),
         cmocka_unit_test(test_requeue_across_files),
         cmocka_unit_test(test_metrics_after_feed),
+        cmocka_unit_test(test_fed_long_import),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
