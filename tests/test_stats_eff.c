@@ -327,6 +327,26 @@ static void test_inventory_change(void **state)
     hogs(d, 1, 0, -1);
 }
 
+/* A cluster first named by the import itself (the inventory names c1; no
+ * job did before): the efficiency aggregates the import keeps learn its
+ * name as its first attempt reaches them (read on the import's thread,
+ * handed to the statistics' worker: data/store_stats.c, feed_clusters),
+ * so its inventory counts. Files A and B in one import, c1 with 8 GPUs:
+ * 50 % busy while 105 waits, nobody hogs (without the name the capacity
+ * is unknown, the cluster counts as busy, and 103 would hog 16 GPU-h). */
+static void test_cluster_named_by_import(void **state)
+{
+    Db *d = *state;
+    import_text(d->st, "inventory", "cluster,gpu_model,gpus,gpu_mem_gib,from,to\n"
+                                    "c1,a100,8,80,2024-01-01,\n");
+    char both[sizeof file_a + sizeof file_b];
+    snprintf(both, sizeof both, "%s%s", file_a, file_b + strlen(HDR));
+    import_text(d->st, "sacct", both);
+    assert_int_equal(rows(d, -1), 1); /* kept by the import */
+    hogs(d, 1, 0, -1);
+    paths_agree(d, 1);
+}
+
 /* Real files: the stored aggregates (kept by the import), the attempts
  * and a rebuild agree (and match main's per-attempt computation: see
  * docs/scale.md). */
@@ -372,6 +392,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_second_pass, db_open, db_teardown),
         cmocka_unit_test_setup_teardown(test_database_before, db_open, db_teardown),
         cmocka_unit_test_setup_teardown(test_inventory_change, db_open, db_teardown),
+        cmocka_unit_test_setup_teardown(test_cluster_named_by_import, db_open, db_teardown),
         cmocka_unit_test_setup_teardown(test_real_data, db_open, db_teardown),
     };
     return cmocka_run_group_tests_name("stats_eff", tests, NULL, NULL);

@@ -505,10 +505,11 @@ static void move_to_c3(char *text, int from)
  * so two cache parts of 8,192 records are handed back and written while
  * the import runs; the aggregates merged into the stored months whenever
  * they hold 500 cells and buckets (three times: after 8,192 and 16,384
- * attempts and after the last, counted with gdb on merge_cells); cluster c3 first named by job 15,000, so the efficiency
- * aggregates' cluster names are read again mid-import on the import's
- * thread and sent to the worker. The same tables as read back with the
- * same merges, byte for byte. */
+ * attempts and after the last, counted with gdb on merge_cells); cluster
+ * c3 first named by job 15,000, so the efficiency aggregates' cluster
+ * names are read again mid-import on the import's thread and sent to the
+ * worker. The same tables as read back with the same merges, byte for
+ * byte. */
 static void test_fed_long_import(void **state)
 {
     (void)state;
