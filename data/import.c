@@ -145,7 +145,9 @@ int import_jobs_with(Store *st, const char *kind, const char *path, const Import
     if (!f)
         return -1;
     StoreStatsMark mark;
+    StorePolicyMark pmark; /* the energy aggregate (hpol, issue 20 item 4) */
     memset(&mark, 0, sizeof mark);
+    memset(&pmark, 0, sizeof pmark);
     Progress prog = {size, now_s(), 0, 0};
     int given = o->cluster && o->cluster[0];
     StoreSink sink = {st, 0, given ? o->cluster : "default", given && strcmp(kind, "trace") == 0,
@@ -179,7 +181,6 @@ int import_jobs_with(Store *st, const char *kind, const char *path, const Import
      * written (data/store_feed.h), not read back */
     if (store_feed_begin(st, err) < 0 || store_stats_mark(st, &mark, err) < 0)
         goto fail;
-    StorePolicyMark pmark; /* the energy aggregate (hpol, issue 20 item 4) */
     if (store_policy_mark(st, &pmark, err) < 0)
         goto fail;
     sink.import_id = store_import_begin(st, kind, path, "", err);
@@ -204,6 +205,7 @@ int import_jobs_with(Store *st, const char *kind, const char *path, const Import
         store_commit(st, err) < 0)
         goto fail;
     res->stats_fed = store_stats_fed(&mark);
+    res->policy_fed = store_policy_fed(&pmark);
     ok = 0;
     goto out;
 fail:
@@ -212,6 +214,7 @@ fail:
         cp_err_prefix(err, shown_path(path));
 out:
     store_stats_mark_done(&mark);
+    store_policy_mark_done(&pmark);
     if (prog.shown)
         fprintf(stderr, "\r%*s\r", 60, "");
     if (in && in != f)
