@@ -135,6 +135,14 @@ PolicyCellsBuild *policy_cells_build_new(const PolicyInput *in);
 PolicyCellsBuild *policy_cells_build_from(const PolicyInput *in, PolicyCells *c);
 void policy_cells_build_add(PolicyCellsBuild *b, const StatsJob *jobs, size_t n,
                             const StatsNames *types);
+/* The input's stats->users, accounts or clusters gained ids (appended;
+ * the names of the ids before unchanged; the roster, groups, sites and
+ * series as they were): the attempts added from now on may name them,
+ * and the cells come out as a builder made over the input as it is now
+ * would make them. Until then an attempt naming an id beyond those the
+ * builder knows counts as no one's (its account's group, else none; no
+ * cell when its cluster is unknown). */
+void policy_cells_build_grow(PolicyCellsBuild *b);
 void policy_cells_build_finish(PolicyCellsBuild *b, PolicyCells *out);
 void policy_cells_free(PolicyCells *c);
 /* c as bytes (appended to out), and back: 0, or -1 when data is not such

@@ -21,6 +21,7 @@ struct PolicyCellsBuild {
     PolicyCells seed; /* policy_cells_build_from's: its names are borrowed */
     Owners w;
     PolSite *site;
+    size_t nsites; /* the clusters site covers */
     StrMap *map; /* CellKey -> index into cells */
     PolicyCell *cells;
     size_t n, cap;
@@ -37,6 +38,7 @@ PolicyCellsBuild *policy_cells_build_new(const PolicyInput *in)
     b->pi = in;
     owners_setup(&b->w, in->stats);
     b->site = pol_sites(in);
+    b->nsites = in->stats->clusters.n;
     b->map = strmap_new();
     names_init(&b->types);
     b->typestr = xcalloc(1, sizeof *b->typestr);
@@ -44,6 +46,15 @@ PolicyCellsBuild *policy_cells_build_new(const PolicyInput *in)
     names_id(&b->types, b->typestr[0]);
     b->preempted = xcalloc(PART_MAX, 1);
     return b;
+}
+
+void policy_cells_build_grow(PolicyCellsBuild *b)
+{
+    owners_grow(&b->w);
+    if (b->pi->stats->clusters.n > b->nsites) {
+        b->site = pol_sites_grow(b->pi, b->site, b->nsites);
+        b->nsites = b->pi->stats->clusters.n;
+    }
 }
 
 /* The cells' type id of input type t. */
@@ -141,13 +152,12 @@ static int32_t month_of(uint32_t start)
  * computed them for each run. */
 static void add_one(PolicyCellsBuild *b, const StatsJob *j, const StatsNames *types)
 {
-    const StatsInput *in = b->pi->stats;
     if (j->state == STATS_ST_PREEMPTED)
         b->preempted[j->partition] = 1;
     CellKey k;
     memset(&k, 0, sizeof k);
     owners_of(&b->w, j, &k.group, &k.domain);
-    if (!pol_job_ran(j) || (size_t)j->cluster >= in->clusters.n)
+    if (!pol_job_ran(j) || (size_t)j->cluster >= b->nsites)
         return;
     k.month = month_of(j->start);
     k.cluster = j->cluster;
@@ -201,7 +211,7 @@ void policy_cells_build_finish(PolicyCellsBuild *b, PolicyCells *out)
             out->preempted[out->npreempted++] = (uint16_t)p;
     owners_done(&b->w);
     policy_cells_free(&b->seed);
-    pol_sites_free(b->site, b->pi->stats->clusters.n);
+    pol_sites_free(b->site, b->nsites);
     strmap_free(b->map);
     names_done(&b->types);
     free(b->typemap);

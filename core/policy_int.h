@@ -43,11 +43,19 @@ typedef struct Owners {
     const StatsInput *in;
     const StatsPerson **lines; /* the roster by user, then start */
     int32_t *first, *count;    /* per user id: its lines in lines[] (first -1: none) */
-    int32_t (*memo)[2];        /* (group, domain) per roster line, then per account */
+    size_t nusers, naccounts;  /* the ids of in's names first and memo cover */
+    int32_t (*memo)[2];        /* (group, domain) per roster line, then per account, then
+                                * none (npeople + naccounts) */
 } Owners;
 
 /* Names of in's groups and roster, ready for owners_of (in borrowed). */
 void owners_setup(Owners *w, const StatsInput *in);
+/* in's users and accounts gained ids (appended: the names of the ids
+ * before stay as they were): owners_of then knows them, as an
+ * owners_setup over in as it is now would (and owners_of gives the ids it
+ * gave before). An id beyond those at the last setup or grow is no one's
+ * (its account: none). */
+void owners_grow(Owners *w);
 /* owners_setup, then the group and domain of every job of in. */
 void owners_init(Owners *w, const StatsInput *in);
 /* The group and domain ids of job j (interned when first seen). */
@@ -92,6 +100,10 @@ typedef struct PolTdp {
 /* The sites of in's clusters (clusters.n + 1 slots); free with
  * pol_sites_free. */
 PolSite *pol_sites(const PolicyInput *pi);
+/* s, the sites of pi's first n clusters (NULL when n is 0), grown to
+ * those of all its clusters (n <= clusters.n; clusters.n + 1 slots, the
+ * last zeroed). */
+PolSite *pol_sites_grow(const PolicyInput *pi, PolSite *s, size_t n);
 void pol_sites_free(PolSite *s, size_t n);
 /* The TDP of a GPU type on a cluster (type NULL or "": the cluster's
  * inventory's mean). */

@@ -99,27 +99,31 @@ static const StatsPerson *line_at(const StatsPerson *const *lines, size_t lo, si
     return before ? before : lines[lo];
 }
 
-/* first[u], count[u]: user id u's lines in the sorted roster. */
-static void user_lines(Owners *w)
+/* first[u], count[u] of user id u: its lines in the sorted roster
+ * (first -1: none). */
+static void user_lines(Owners *w, size_t u)
 {
     const StatsInput *in = w->in;
-    StrMap *m = strmap_new();
-    for (size_t i = 0; i < in->npeople; i++)
-        if (i == 0 || strcmp(w->lines[i]->user, w->lines[i - 1]->user) != 0)
-            strmap_put(m, w->lines[i]->user, strlen(w->lines[i]->user), (int64_t)i);
-    for (size_t u = 0; u < in->users.n; u++) {
-        int64_t i;
-        const char *name = in->users.v[u];
-        w->first[u] = -1;
-        if (!name || !strmap_get(m, name, strlen(name), &i))
-            continue;
-        size_t j = (size_t)i;
-        while (j < in->npeople && strcmp(w->lines[j]->user, name) == 0)
-            j++;
-        w->first[u] = (int32_t)i;
-        w->count[u] = (int32_t)(j - (size_t)i);
+    const char *name = in->users.v[u];
+    size_t lo = 0, hi = in->npeople;
+    w->first[u] = -1;
+    w->count[u] = 0;
+    if (!name)
+        return;
+    while (lo < hi) { /* the first line whose user is not below name */
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(w->lines[mid]->user, name) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
-    strmap_free(m);
+    size_t j = lo;
+    while (j < in->npeople && strcmp(w->lines[j]->user, name) == 0)
+        j++;
+    if (j > lo) {
+        w->first[u] = (int32_t)lo;
+        w->count[u] = (int32_t)(j - lo);
+    }
 }
 
 /* The ids of roster line p (the first time: interned as before). */
@@ -138,7 +142,7 @@ static const int32_t *owners_account(Owners *w, size_t a)
 {
     int32_t *m = w->memo[w->in->npeople + a];
     if (m[0] < 0) {
-        const char *acct = a < w->in->accounts.n ? w->in->accounts.v[a] : NULL;
+        const char *acct = a < w->naccounts ? w->in->accounts.v[a] : NULL;
         m[0] = names_id(&w->groups, acct && acct[0] ? acct : POLICY_NONE_GROUP);
         m[1] = gdomain_get(w, m[0]);
     }
@@ -147,15 +151,14 @@ static const int32_t *owners_account(Owners *w, size_t a)
 
 void owners_of(Owners *w, const StatsJob *j, int32_t *group, int32_t *domain)
 {
-    const StatsInput *in = w->in;
     int64_t t = j->start ? (int64_t)j->start : (int64_t)j->submit;
     const int32_t *m;
-    if (j->user >= 0 && (size_t)j->user < in->users.n && w->first[j->user] >= 0) {
+    if (j->user >= 0 && (size_t)j->user < w->nusers && w->first[j->user] >= 0) {
         size_t lo = (size_t)w->first[j->user];
         m = owners_line(w, line_at(w->lines, lo, lo + (size_t)w->count[j->user], t));
     } else {
-        int acct_ok = j->account >= 0 && (size_t)j->account < in->accounts.n;
-        m = owners_account(w, acct_ok ? (size_t)j->account : in->accounts.n);
+        int acct_ok = j->account >= 0 && (size_t)j->account < w->naccounts;
+        m = owners_account(w, acct_ok ? (size_t)j->account : w->naccounts);
     }
     *group = m[0];
     *domain = m[1];
@@ -180,11 +183,33 @@ void owners_setup(Owners *w, const StatsInput *in)
             gdomain_set(w, names_id(&w->groups, w->lines[i]->group),
                         names_id(&w->domains, w->lines[i]->domain));
     size_t nmemo = in->npeople + in->accounts.n + 1;
+    w->nusers = in->users.n;
+    w->naccounts = in->accounts.n;
     w->first = xmalloc((in->users.n + 1) * sizeof *w->first);
     w->count = xcalloc(in->users.n + 1, sizeof *w->count);
     w->memo = xmalloc(nmemo * sizeof *w->memo);
     memset(w->memo, 0xff, nmemo * sizeof *w->memo);
-    user_lines(w);
+    for (size_t u = 0; u < in->users.n; u++)
+        user_lines(w, u);
+}
+
+void owners_grow(Owners *w)
+{
+    const StatsInput *in = w->in;
+    if (in->users.n > w->nusers) {
+        w->first = xrealloc(w->first, (in->users.n + 1) * sizeof *w->first);
+        w->count = xrealloc(w->count, (in->users.n + 1) * sizeof *w->count);
+        for (size_t u = w->nusers; u < in->users.n; u++)
+            user_lines(w, u);
+        w->nusers = in->users.n;
+    }
+    if (in->accounts.n > w->naccounts) {
+        size_t none = in->npeople + w->naccounts, n = in->npeople + in->accounts.n;
+        w->memo = xrealloc(w->memo, (n + 1) * sizeof *w->memo);
+        memcpy(w->memo[n], w->memo[none], sizeof *w->memo); /* "none" moves to the end */
+        memset(w->memo[none], 0xff, (n - none) * sizeof *w->memo); /* new accounts: unseen */
+        w->naccounts = in->accounts.n;
+    }
 }
 
 void owners_init(Owners *w, const StatsInput *in)

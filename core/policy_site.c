@@ -61,13 +61,19 @@ static void site_init(PolSite *s, const PolicyInput *pi, const char *cluster)
     energy_series_build(&s->series, NULL, NULL, 0, ci);
 }
 
-PolSite *pol_sites(const PolicyInput *pi)
+PolSite *pol_sites_grow(const PolicyInput *pi, PolSite *s, size_t n)
 {
     const StatsInput *in = pi->stats;
-    PolSite *s = xcalloc(in->clusters.n + 1, sizeof *s);
-    for (size_t c = 0; c < in->clusters.n; c++)
+    s = xrealloc(s, (in->clusters.n + 1) * sizeof *s);
+    for (size_t c = n; c < in->clusters.n; c++)
         site_init(&s[c], pi, pol_name_of(&in->clusters, (int32_t)c));
+    memset(&s[in->clusters.n], 0, sizeof *s);
     return s;
+}
+
+PolSite *pol_sites(const PolicyInput *pi)
+{
+    return pol_sites_grow(pi, NULL, 0);
 }
 
 void pol_sites_free(PolSite *s, size_t n)

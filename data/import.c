@@ -121,12 +121,30 @@ typedef struct Produce {
     char *fmt;
     size_t fmtsz;
     int64_t orphans; /* steps without their job (fold_orphans) */
+    const char *cluster; /* the store sink's default_cluster */
+    int override;        /* ... which replaces the records' own */
+    CpJobSink next;      /* the pipeline's: each record with its hash */
 } Produce;
+
+/* A folded record with its hash (store_rec_hash, for the cluster the store
+ * sink will give it) to the pipeline: hashing it here, on the reader's
+ * thread, takes it off the writer's. */
+static int hashed(void *ctx, const CpJobRec *r, CpErr *err)
+{
+    Produce *p = ctx;
+    CpJobRec h = *r;
+    if (p->override)
+        h.cluster = p->cluster;
+    h.rec_hash = store_rec_hash(&h, p->cluster);
+    h.cluster = r->cluster;
+    return p->next.job(p->next.ctx, &h, err);
+}
 
 static int produce(void *arg, CpJobSink sink, CpErr *err)
 {
     Produce *p = arg;
-    Fold *fold = fold_new(sink);
+    p->next = sink;
+    Fold *fold = fold_new((CpJobSink){hashed, p});
     p->rc->sink = fold_sink(fold);
     int rc = p->read(p->f, p->rc, p->arg, p->fmt, p->fmtsz, err);
     if (rc == 0)
@@ -145,7 +163,9 @@ int import_jobs_with(Store *st, const char *kind, const char *path, const Import
     if (!f)
         return -1;
     StoreStatsMark mark;
+    StorePolicyMark pmark; /* the energy aggregate (hpol, issue 20 item 4) */
     memset(&mark, 0, sizeof mark);
+    memset(&pmark, 0, sizeof pmark);
     Progress prog = {size, now_s(), 0, 0};
     int given = o->cluster && o->cluster[0];
     StoreSink sink = {st, 0, given ? o->cluster : "default", given && strcmp(kind, "trace") == 0,
@@ -168,7 +188,8 @@ int import_jobs_with(Store *st, const char *kind, const char *path, const Import
         cp_err_set(err, "%s: %s", shown_path(path), strerror(errno));
         goto out;
     }
-    Produce pr = {in, &rc, read, arg, res->format, sizeof res->format, 0};
+    Produce pr = {in, &rc, read, arg, res->format, sizeof res->format, 0, sink.default_cluster,
+                  sink.override_cluster, {NULL, NULL}};
     /* A bulk load for a large file only: the journal mode's switch rewrites
      * the file's header, and --strict, a collect (a pipe) or a small file
      * that fails must leave the database byte for byte as it was. */
@@ -179,7 +200,6 @@ int import_jobs_with(Store *st, const char *kind, const char *path, const Import
      * written (data/store_feed.h), not read back */
     if (store_feed_begin(st, err) < 0 || store_stats_mark(st, &mark, err) < 0)
         goto fail;
-    StorePolicyMark pmark; /* the energy aggregate (hpol, issue 20 item 4) */
     if (store_policy_mark(st, &pmark, err) < 0)
         goto fail;
     sink.import_id = store_import_begin(st, kind, path, "", err);
@@ -204,6 +224,7 @@ int import_jobs_with(Store *st, const char *kind, const char *path, const Import
         store_commit(st, err) < 0)
         goto fail;
     res->stats_fed = store_stats_fed(&mark);
+    res->policy_fed = store_policy_fed(&pmark);
     ok = 0;
     goto out;
 fail:
@@ -212,6 +233,7 @@ fail:
         cp_err_prefix(err, shown_path(path));
 out:
     store_stats_mark_done(&mark);
+    store_policy_mark_done(&pmark);
     if (prog.shown)
         fprintf(stderr, "\r%*s\r", 60, "");
     if (in && in != f)

@@ -42,6 +42,7 @@ typedef struct ImportResult {
     int64_t comments;       /* '#' comment lines skipped (sacct text) */
     int stats_fed;          /* the statistics' cache and aggregates were extended from
                                the attempts as written, not read back (issue 20) */
+    int policy_fed;         /* the energy aggregate likewise */
 } ImportResult;
 
 /* A reader of job records, as import_jobs_with calls it: reads f to its

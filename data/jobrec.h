@@ -68,6 +68,7 @@ typedef struct CpJobRec {
     double gpu_util;       /* mean GPU utilisation 0..100, -1 unknown */
     double total_cpu_s;    /* CPU time used, -1 unknown */
     unsigned flags;        /* CP_REC_*: what the reader doubted */
+    uint64_t rec_hash;     /* store_rec_hash of it, computed on the reader's thread; 0 not yet */
 } CpJobRec;
 
 /* flags: ReqMem disagreed with ReqTRES's mem (or was Slurm's 2^31 per-CPU

@@ -1010,6 +1010,13 @@ static uint64_t record_hash(const CpJobRec *r, const char *const names[DICT_COUN
     return h & 0x7fffffffffffffffULL;
 }
 
+uint64_t store_rec_hash(const CpJobRec *r, const char *default_cluster)
+{
+    const char *names[DICT_COUNT] = {r->cluster[0] ? r->cluster : default_cluster, r->user,
+                                     r->account, r->partition, r->qos};
+    return record_hash(r, names);
+}
+
 typedef struct Attempt {
     int64_t id, submit, hash;
     int final;
@@ -1251,7 +1258,7 @@ int store_job_put(Store *st, int64_t import_id, const char *default_cluster,
         if (names[d][0] && dict_id(st, d, names[d], &ids[d], err) < 0)
             return -1;
     int64_t submit = r->submit == CP_TIME_NONE ? 0 : r->submit;
-    uint64_t hash = record_hash(r, names);
+    uint64_t hash = r->rec_hash ? r->rec_hash : record_hash(r, names);
     UsageFacts f = {ids[DICT_CLUSTER], ids[DICT_ACCOUNT], ids[DICT_USER], ids[DICT_PARTITION],
                     r->submit, r->start, r->end, r->elapsed, r->gpus, r->ncpus, (int)r->state,
                     r->timelimit};

@@ -127,6 +127,13 @@ typedef struct StoreJobCounts {
 int store_job_put(Store *st, int64_t import_id, const char *default_cluster,
                   const CpJobRec *rec, StoreJobCounts *counts, CpErr *err);
 
+/* The hash store_job_put stores with r (rec_hash: it breaks ties between
+ * two snapshots of an attempt): of its names (its cluster, default_cluster
+ * when it has none), numbers and texts. Pure; any thread. An import
+ * computes it on the reader's thread and hands it in r->rec_hash, which
+ * store_job_put then takes as is (0: it computes it). */
+uint64_t store_rec_hash(const CpJobRec *r, const char *default_cluster);
+
 /* As store_job_put, but the record's own cluster name is replaced by
  * cluster (--cluster given to a trace import). */
 int store_job_put_as(Store *st, int64_t import_id, const char *cluster, const CpJobRec *rec,

@@ -97,18 +97,30 @@ int store_policy_cells(Store *st, const PolicyInput *in, PolicyCells *out, int *
                        CpErr *err);
 
 /* An import keeps them current: store_policy_mark before its first job
- * is written (after store_stats_mark, whose store_watch_old it reads),
- * store_policy_extend before its commit: the stored cells, when they
- * described the database at the mark and the import only appended
- * attempts, take the new attempts in (read once more in id order, 8,192
- * at a time); else they are dropped and the next replay builds them. 0,
- * or -1 with err. */
+ * is written (after store_feed_begin and store_stats_mark, whose
+ * store_watch_old it reads), store_policy_extend before its commit,
+ * store_policy_mark_done after either (it frees what the mark holds).
+ * When the stored cells described the database at the mark and the import
+ * only appended attempts, they take the new attempts in: from the
+ * import's feed (data/store_feed.h: the mark loads the roster, sites and
+ * series, and each attempt is added as it is written), or, when the feed
+ * could not follow them (an attempt changed after it was handed on), read
+ * once more in id order, 8,192 at a time; the same bytes either way. Else
+ * they are dropped and the next replay builds them. 0, or -1 with err. */
+typedef struct StorePolicyFeed StorePolicyFeed;
 typedef struct StorePolicyMark {
     int64_t since_id; /* the highest attempt id before the import */
     int usable;       /* the stored cells were current */
+    StorePolicyFeed *feed; /* the feed's sink, or NULL (owned) */
 } StorePolicyMark;
 int store_policy_mark(Store *st, StorePolicyMark *m, CpErr *err);
 int store_policy_extend(Store *st, const StorePolicyMark *m, CpErr *err);
+void store_policy_mark_done(StorePolicyMark *m);
+/* 1 when store_policy_extend took the attempts from the feed. */
+int store_policy_fed(const StorePolicyMark *m);
+/* Tests: 0 makes the marks from now on read the attempts back (as when
+ * the feed cannot follow them); 1 (the default) feeds them. */
+void store_policy_feed_use(int on);
 
 /* Everything policy_energy (what has STORE_POLICY_ENERGY) and
  * policy_fairshare (STORE_POLICY_FAIRSHARE) read, with scenario's

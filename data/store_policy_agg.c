@@ -1,6 +1,7 @@
 /* store_policy_agg: the runs' aggregate of core/policy (policy.h) kept in
  * the table policy_agg, and what a replay loads (store_policy.h). Order:
- * the fingerprint; reading the attempts in one pass; the table; opening
+ * the fingerprint; reading the attempts in one pass; the table; the
+ * import's attempts from its feed; the import extends the table; opening
  * a replay. */
 #include <math.h>
 #include <sqlite3.h>
@@ -10,7 +11,9 @@
 
 #include "core/strmap.h"
 #include "data/sqlrow.h"
+#include "data/jobrec.h"
 #include "data/store.h"
+#include "data/store_feed.h"
 #include "data/store_policy.h"
 #include "data/store_stats.h"
 
@@ -86,15 +89,34 @@ static uint32_t col_epoch32(sqlite3_stmt *s, int i)
     return t != INT64_MIN && t <= (int64_t)UINT32_MAX ? (uint32_t)t : 0;
 }
 
+static uint16_t id16(int64_t v)
+{
+    return v > 0 && v <= UINT16_MAX ? (uint16_t)v : 0;
+}
+
 static uint16_t col_id16(sqlite3_stmt *s, int i)
 {
-    int64_t v = sqlite3_column_int64(s, i);
-    return v > 0 && v <= UINT16_MAX ? (uint16_t)v : 0;
+    return id16(sqlite3_column_int64(s, i));
 }
 
 static int32_t clamp32(int64_t v)
 {
     return v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : (int32_t)v;
+}
+
+static void reader_init(Reader *r)
+{
+    r->types = strmap_new();
+    r->tv = xcalloc(1, sizeof(char *));
+    r->ntv = 1;
+}
+
+static void reader_done(Reader *r)
+{
+    for (size_t i = 0; i < r->ntv; i++)
+        free(r->tv[i]);
+    free(r->tv);
+    strmap_free(r->types);
 }
 
 static uint16_t type_id(Reader *r, const unsigned char *name, int n)
@@ -149,7 +171,8 @@ static int scan_runs(sqlite3 *db, PolicyCellsBuild *b, int64_t since, CpErr *err
     if (sqlite3_prepare_v2(db, RUN_SQL, -1, &s, NULL) != SQLITE_OK)
         return sqlrow_err(db, err, "read jobs");
     sqlite3_bind_int64(s, 1, since);
-    Reader r = {strmap_new(), xcalloc(1, sizeof(char *)), 1};
+    Reader r;
+    reader_init(&r);
     StatsJob *buf = xmalloc(CHUNK * sizeof *buf);
     size_t k = 0;
     int rc;
@@ -166,10 +189,7 @@ static int scan_runs(sqlite3 *db, PolicyCellsBuild *b, int64_t since, CpErr *err
     }
     sqlite3_finalize(s);
     free(buf);
-    for (size_t i = 0; i < r.ntv; i++)
-        free(r.tv[i]);
-    free(r.tv);
-    strmap_free(r.types);
+    reader_done(&r);
     return rc == SQLITE_DONE ? 0 : sqlrow_err(db, err, "read jobs");
 }
 
@@ -268,6 +288,250 @@ int store_policy_cells(Store *st, const PolicyInput *in, PolicyCells *out, int *
     return 0;
 }
 
+/* ---- the import's attempts from its feed (data/store_feed.h) ----
+ *
+ * What extend does after the import, done as the import writes: the
+ * policy input loaded and the builder made at the mark, each attempt the
+ * feed hands on made the StatsJob run_fill would read back and added. The
+ * import makes users, accounts and clusters that the input loaded at the
+ * mark does not name: the first attempt naming an id beyond those known
+ * reads the names up to it from the table (the feed's own copy of the
+ * input's names, grown) and grows the builder, so that the cells come out
+ * as a read-back over the input loaded after the import makes them. */
+
+enum { FN_CLUSTERS, FN_USERS, FN_ACCOUNTS, FN_COUNT };
+
+typedef struct FedNames {
+    char **v; /* by id, NULL: no such id (owned) */
+    size_t n;
+    sqlite3_stmt *q; /* the names of ids ?1..?2 */
+} FedNames;
+
+struct StorePolicyFeed {
+    StorePolicyData *pd;
+    StoreStatsData *sd;
+    StatsInput sin; /* sd's, but for the names below */
+    PolicyInput in; /* over sin */
+    FedNames names[FN_COUNT];
+    PolicyCellsBuild *b;
+    Reader types;
+    const char *last_name; /* the feed's copy of the last GPU type seen, */
+    uint16_t last_type;    /* ... and its id */
+    int spoiled, done, used;
+};
+
+static int feed_on = 1; /* store_policy_feed_use */
+
+void store_policy_feed_use(int on)
+{
+    feed_on = on;
+}
+
+/* *j from attempt a as run_fill reads its row back: keep the two in step
+ * (the tests compare a fed aggregate with a read-back one byte for
+ * byte). */
+static void job_of_attempt(StorePolicyFeed *f, const StoreAttempt *a, StatsJob *j)
+{
+    memset(j, 0, sizeof *j);
+    j->cluster = id16(a->cluster_id);
+    j->submit = a->submit > 0 && a->submit <= (int64_t)UINT32_MAX ? (uint32_t)a->submit : 0;
+    j->start = a->start != CP_TIME_NONE && a->start > 0 && a->start <= (int64_t)UINT32_MAX
+                   ? (uint32_t)a->start
+                   : 0;
+    int64_t end = a->end != CP_TIME_NONE && a->end > 0 ? a->end : INT64_MIN;
+    if (a->elapsed != CP_DUR_UNKNOWN)
+        j->elapsed = clamp32(a->elapsed);
+    else
+        j->elapsed =
+            j->start && end != INT64_MIN && end >= j->start ? clamp32(end - j->start) : -1;
+    j->user = clamp32(a->user_id);
+    j->account = clamp32(a->account_id);
+    j->partition = id16(a->partition_id);
+    j->gpus = isnan(a->gpus) ? 0.0f : (float)a->gpus; /* SQLite stores NaN as NULL */
+    j->gpu_util = a->gpu_util < 0 || isnan(a->gpu_util) ? -1.0f : (float)a->gpu_util;
+    if (a->gpu_type != f->last_name) { /* the feed hands one copy of each name */
+        f->last_name = a->gpu_type;
+        f->last_type = type_id(&f->types, (const unsigned char *)a->gpu_type,
+                               (int)strlen(a->gpu_type));
+    }
+    j->gpu_type = f->last_type;
+    j->state = (uint8_t)a->state;
+}
+
+/* sin's names from the feed's. */
+static void names_publish(StorePolicyFeed *f)
+{
+    StatsNames *dst[FN_COUNT] = {&f->sin.clusters, &f->sin.users, &f->sin.accounts};
+    for (int w = 0; w < FN_COUNT; w++) {
+        dst[w]->v = (const char *const *)f->names[w].v;
+        dst[w]->n = f->names[w].n;
+    }
+}
+
+/* The names of ids below id + 1 not known yet (as store_stats_load reads
+ * them: "" for a NULL name): 0, or -1 (a database error). */
+static int names_learn(FedNames *d, int64_t id)
+{
+    size_t need = (size_t)id + 1;
+    d->v = xrealloc(d->v, need * sizeof *d->v);
+    for (size_t i = d->n; i < need; i++)
+        d->v[i] = NULL;
+    sqlite3_reset(d->q);
+    sqlite3_bind_int64(d->q, 1, (int64_t)d->n);
+    sqlite3_bind_int64(d->q, 2, id);
+    d->n = need;
+    int rc;
+    while ((rc = sqlite3_step(d->q)) == SQLITE_ROW) {
+        int64_t at = sqlite3_column_int64(d->q, 0);
+        const unsigned char *name = sqlite3_column_text(d->q, 1);
+        if (at >= 0 && (size_t)at < need && !d->v[at])
+            d->v[at] = xstrdup(name ? (const char *)name : "");
+    }
+    sqlite3_reset(d->q);
+    return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* The ids of a known to the builder: 0, or -1 when their names could not
+ * be read. */
+static int ids_known(StorePolicyFeed *f, const StoreAttempt *a)
+{
+    const int64_t id[FN_COUNT] = {a->cluster_id, a->user_id, a->account_id};
+    int grew = 0;
+    for (int w = 0; w < FN_COUNT; w++) {
+        if (id[w] <= 0 || id[w] > INT32_MAX - 1 || (size_t)id[w] < f->names[w].n)
+            continue; /* store_stats_load leaves such ids out too */
+        if (names_learn(&f->names[w], id[w]) < 0)
+            return -1;
+        grew = 1;
+    }
+    if (grew) {
+        names_publish(f);
+        policy_cells_build_grow(f->b);
+    }
+    return 0;
+}
+
+static int fed_put(void *ctx, const StoreAttempt *a, CpErr *err)
+{
+    StorePolicyFeed *f = ctx;
+    (void)err;
+    if (f->spoiled)
+        return 0;
+    if (ids_known(f, a) < 0) {
+        f->spoiled = 1; /* extend reads them back (and says what failed) */
+        return 0;
+    }
+    StatsJob j;
+    job_of_attempt(f, a, &j);
+    StatsNames types = {(const char *const *)f->types.tv, f->types.ntv};
+    policy_cells_build_add(f->b, &j, 1, &types);
+    return 0;
+}
+
+static void fed_changed(void *ctx, int64_t id)
+{
+    StorePolicyFeed *f = ctx;
+    (void)id;
+    f->spoiled = 1;
+}
+
+static int fed_done(void *ctx, CpErr *err)
+{
+    StorePolicyFeed *f = ctx;
+    (void)err;
+    f->done = 1;
+    return 0;
+}
+
+static void fed_free(StorePolicyFeed *f)
+{
+    if (!f)
+        return;
+    if (f->b) {
+        PolicyCells out;
+        policy_cells_build_finish(f->b, &out);
+        policy_cells_free(&out);
+    }
+    for (int w = 0; w < FN_COUNT; w++) {
+        for (size_t i = 0; i < f->names[w].n; i++)
+            free(f->names[w].v[i]);
+        free(f->names[w].v);
+        sqlite3_finalize(f->names[w].q);
+    }
+    reader_done(&f->types);
+    store_stats_free(f->sd);
+    store_policy_free(f->pd);
+    free(f);
+}
+
+/* The input extend loads, with the feed's own copy of its names, and the
+ * builder (from the stored cells when since > 0): 0 (f->b NULL when the
+ * stored cells cannot be taken up), or -1 with err. */
+static int fed_init(StorePolicyFeed *f, Store *st, int64_t since, CpErr *err)
+{
+    static const char *const sql[FN_COUNT] = {
+        "SELECT id, name FROM clusters WHERE id BETWEEN ?1 AND ?2",
+        "SELECT id, name FROM users WHERE id BETWEEN ?1 AND ?2",
+        "SELECT id, name FROM accounts WHERE id BETWEEN ?1 AND ?2"};
+    sqlite3 *db = store_db(st);
+    f->pd = store_policy_load(st, NULL, err);
+    f->sd = f->pd ? store_stats_load(st, STATS_NEED_ROSTER, err) : NULL;
+    if (!f->sd)
+        return -1;
+    f->sin = *store_stats_input(f->sd);
+    const StatsNames *from[FN_COUNT] = {&f->sin.clusters, &f->sin.users, &f->sin.accounts};
+    for (int w = 0; w < FN_COUNT; w++) {
+        FedNames *d = &f->names[w];
+        if (sqlite3_prepare_v2(db, sql[w], -1, &d->q, NULL) != SQLITE_OK)
+            return sqlrow_err(db, err, "read names");
+        d->n = from[w]->n;
+        d->v = xcalloc(d->n + 1, sizeof *d->v);
+        for (size_t i = 0; i < d->n; i++)
+            d->v[i] = from[w]->v[i] ? xstrdup(from[w]->v[i]) : NULL;
+    }
+    names_publish(f);
+    reader_init(&f->types);
+    policy_input_init(&f->in);
+    store_policy_input(f->pd, &f->sin, &f->in);
+    PolicyCells c;
+    memset(&c, 0, sizeof c);
+    if (since == 0)
+        f->b = policy_cells_build_new(&f->in);
+    else if (cells_read_any(db, &c))
+        f->b = policy_cells_build_from(&f->in, &c);
+    policy_cells_free(&c);
+    return 0;
+}
+
+/* A sink of the import's feed for m, when the store hands the attempts on
+ * and the stored cells can be extended: 0, or -1 with err. */
+static int fed_start(Store *st, StorePolicyMark *m, CpErr *err)
+{
+    StorePolicyFeed *f = xcalloc(1, sizeof *f);
+    if (fed_init(f, st, m->since_id, err) < 0) {
+        fed_free(f);
+        return -1;
+    }
+    StoreFeedSink sink = {fed_put, fed_changed, fed_done, f};
+    if (!f->b || !store_feed_add(st, &sink)) {
+        fed_free(f);
+        return 0;
+    }
+    m->feed = f;
+    return 0;
+}
+
+int store_policy_fed(const StorePolicyMark *m)
+{
+    return m->feed && m->feed->used;
+}
+
+void store_policy_mark_done(StorePolicyMark *m)
+{
+    fed_free(m->feed);
+    m->feed = NULL;
+}
+
 /* ---- the import extends them ---- */
 
 int store_policy_mark(Store *st, StorePolicyMark *m, CpErr *err)
@@ -286,7 +550,7 @@ int store_policy_mark(Store *st, StorePolicyMark *m, CpErr *err)
                      strcmp((const char *)sqlite3_column_text(s, 0), fp) == 0);
         sqlite3_finalize(s);
     }
-    return 0;
+    return m->usable && feed_on ? fed_start(st, m, err) : 0;
 }
 
 /* The stored cells (current at the mark) with the attempts after since
@@ -328,6 +592,16 @@ int store_policy_extend(Store *st, const StorePolicyMark *m, CpErr *err)
         return exec(db, "DELETE FROM policy_agg") == 0 ? 0 : sqlrow_err(db, err, "delete");
     if (fingerprint(db, fp, sizeof fp, err) < 0)
         return -1;
+    StorePolicyFeed *f = m->feed;
+    if (f && f->done && !f->spoiled) {
+        PolicyCells out;
+        policy_cells_build_finish(f->b, &out);
+        f->b = NULL;
+        f->used = 1;
+        int rc = put_cells(db, &out, fp);
+        policy_cells_free(&out);
+        return rc < 0 ? sqlrow_err(db, err, "extend the energy aggregate") : 0;
+    }
     int rc = extend(st, m->since_id, fp, err);
     if (rc == 1 && exec(db, "DELETE FROM policy_agg") < 0)
         return sqlrow_err(db, err, "delete");

@@ -793,6 +793,121 @@ static void test_alloc_nodes_and_orphan_steps(void **state)
     assert_int_equal(r.unchanged, 3);
 }
 
+/* ---- the record's hash, computed on the reader's thread ---- */
+
+/* Three job records as a reader gives them: one naming no cluster. */
+static void three_records(CpJobRec r[3])
+{
+    static const char *const clusters[3] = {"", "alpha", "beta"};
+    static const char *const ids[3] = {"101", "102", "103_4"};
+    for (int i = 0; i < 3; i++) {
+        jobrec_clear(&r[i]);
+        r[i].cluster = clusters[i];
+        r[i].job_id = ids[i];
+        r[i].job_raw = 101 + i;
+        r[i].user = i == 2 ? "bob" : "alice";
+        r[i].account = "vision";
+        r[i].partition = "gpu";
+        r[i].job_name = "train";
+        r[i].state = CP_ST_COMPLETED;
+        r[i].state_raw = "COMPLETED";
+        r[i].submit = 1700000000 + 100 * i;
+        r[i].start = r[i].submit + 60;
+        r[i].end = r[i].start + 3600 * (i + 1);
+        r[i].elapsed = 3600 * (i + 1);
+        r[i].ncpus = 8;
+        r[i].gpus = 0.5 * (i + 1);
+        snprintf(r[i].gpu_type, sizeof r[i].gpu_type, "%s", i ? "a100" : "");
+    }
+}
+
+static int read_three(FILE *f, CpReadCtx *rc, const void *arg, char *fmt, size_t fmtsz,
+                      CpErr *err)
+{
+    (void)f;
+    (void)arg;
+    snprintf(fmt, fmtsz, "three records");
+    CpJobRec r[3];
+    three_records(r);
+    for (int i = 0; i < 3; i++)
+        if (rc->sink.job(rc->sink.ctx, &r[i], err) < 0)
+            return -1;
+    return 0;
+}
+
+/* The rec_hash of row id (0: no row). */
+static uint64_t stored_hash(Store *st, int64_t id)
+{
+    sqlite3_stmt *s;
+    uint64_t h = 0;
+    assert_int_equal(sqlite3_prepare_v2(store_db(st), "SELECT rec_hash FROM jobs WHERE id = ?1",
+                                        -1, &s, NULL),
+                     SQLITE_OK);
+    sqlite3_bind_int64(s, 1, id);
+    if (sqlite3_step(s) == SQLITE_ROW)
+        h = (uint64_t)sqlite3_column_int64(s, 0);
+    sqlite3_finalize(s);
+    return h;
+}
+
+/* The three records imported as kind (a trace given --cluster forces it)
+ * into one new database, and put by store_job_put, without their hash,
+ * into another: both hold the hash store_rec_hash gives each record with
+ * the cluster it is stored under. */
+static void hash_both_ways(const char *kind, const char *cluster)
+{
+    void *imported, *put;
+    CpErr err;
+    ImportResult res;
+    ImportOpts o;
+    CpJobRec r[3];
+    StoreJobCounts counts = {0, 0, 0};
+    int forced = cluster != NULL;
+    three_records(r);
+    assert_int_equal(tu_db_setup(&imported), 0);
+    assert_int_equal(tu_db_setup(&put), 0);
+    Store *a = ((TuDb *)imported)->st, *b = ((TuDb *)put)->st;
+    import_opts_init(&o);
+    o.cluster = cluster;
+    assert_int_equal(import_jobs_with(a, kind, "/dev/null", &o, read_three, NULL, &res, &err), 0);
+    assert_int_equal(res.added, 3);
+    assert_int_equal(store_begin(b, &err), 0);
+    int64_t imp = store_import_begin(b, "test", "three", "", &err);
+    assert_true(imp > 0);
+    for (int i = 0; i < 3; i++) {
+        assert_true(r[i].rec_hash == 0);
+        int rc = forced ? store_job_put_as(b, imp, cluster, &r[i], &counts, &err)
+                        : store_job_put(b, imp, "default", &r[i], &counts, &err);
+        assert_int_equal(rc, 0);
+    }
+    assert_int_equal(store_commit(b, &err), 0);
+    for (int i = 0; i < 3; i++) {
+        CpJobRec h = r[i];
+        if (forced)
+            h.cluster = cluster;
+        uint64_t want = store_rec_hash(&h, "default");
+        assert_true(want != 0);
+        assert_true(stored_hash(a, i + 1) == want);
+        assert_true(stored_hash(b, i + 1) == want);
+    }
+    /* the cluster is hashed: "default" or forced, "alpha" differ */
+    assert_true(stored_hash(a, 1) != stored_hash(a, 2));
+    tu_db_teardown(&imported);
+    tu_db_teardown(&put);
+}
+
+/* An import hashes each record on its reader's thread (store_rec_hash)
+ * and store_job_put keeps that hash: it is the one store_job_put computes
+ * itself for a record that comes without it (the demo, a collect), also
+ * with the cluster a trace's --cluster forces, so that a re-import by
+ * either path finds the attempts unchanged. */
+static void test_hash_on_reader_thread(void **state)
+{
+    (void)state;
+    hash_both_ways("sacct", NULL);
+    hash_both_ways("trace", "forced");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -811,6 +926,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_bogus_memory, tu_db_setup, tu_db_teardown),
         cmocka_unit_test_setup_teardown(test_out_of_range, tu_db_setup, tu_db_teardown),
         cmocka_unit_test_setup_teardown(test_alloc_nodes_and_orphan_steps, tu_db_setup, tu_db_teardown),
+        cmocka_unit_test_setup_teardown(test_hash_on_reader_thread, tu_db_setup, tu_db_teardown),
     };
     return cmocka_run_group_tests_name("import", tests, NULL, NULL);
 }
