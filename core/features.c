@@ -305,66 +305,73 @@ static void user_features(const FeatJob *jobs, const size_t *idx, int m, const F
     u->burst_frac = above / span_s > 1 ? 1 : above / span_s;
 }
 
-static int job_counts(const FeatJob *j, const FeatOpts *o, int nusers)
+static int job_counts(const FeatJob *j, const FeatOpts *o, int lo, int hi)
 {
-    return j->user >= 0 && j->user < nusers && j->start >= o->win_start &&
+    return j->user >= lo && j->user < hi && j->start >= o->win_start &&
            j->start < o->win_end && j->end - j->start >= o->min_run_s && j->gpus > 0;
 }
 
-/* The counted jobs grouped by user (a counting sort): user u's jobs are
- * idx[start[u] .. start[u + 1]); also the effective window start, the jobs
- * counted and the most jobs of one user. */
+/* The counted jobs of users [lo, hi) grouped by user (a counting sort):
+ * user lo + u's jobs are idx[start[u] .. start[u + 1]), in the order given;
+ * also the effective window start, the jobs counted and the most jobs of
+ * one user. */
 typedef struct Groups {
     size_t *idx, *start;
     int64_t eff_start;
     size_t used, maxm;
 } Groups;
 
-static void group_jobs(const FeatJob *jobs, size_t n, int nusers, const FeatOpts *o, Groups *g)
+static void group_jobs(const FeatJob *jobs, size_t n, int lo, int hi, const FeatOpts *o,
+                       Groups *g)
 {
-    g->start = xcalloc((size_t)nusers + 1, sizeof *g->start);
+    size_t nu = (size_t)(hi - lo);
+    g->start = xcalloc(nu + 1, sizeof *g->start);
     g->eff_start = o->win_end;
     g->used = g->maxm = 0;
     for (size_t i = 0; i < n; i++) {
-        if (!job_counts(&jobs[i], o, nusers))
+        if (!job_counts(&jobs[i], o, lo, hi))
             continue;
-        g->start[jobs[i].user + 1]++;
+        g->start[jobs[i].user - lo + 1]++;
         g->used++;
         if (jobs[i].start < g->eff_start)
             g->eff_start = jobs[i].start;
     }
     if (g->eff_start < o->win_start)
         g->eff_start = o->win_start;
-    for (int u = 0; u < nusers; u++) {
+    for (size_t u = 0; u < nu; u++) {
         if (g->start[u + 1] > g->maxm)
             g->maxm = g->start[u + 1];
         g->start[u + 1] += g->start[u];
     }
     g->idx = xmalloc((g->used ? g->used : 1) * sizeof *g->idx);
-    size_t *fill = xmalloc(((size_t)nusers + 1) * sizeof *fill);
-    memcpy(fill, g->start, ((size_t)nusers + 1) * sizeof *fill);
+    size_t *fill = xmalloc((nu + 1) * sizeof *fill);
+    memcpy(fill, g->start, (nu + 1) * sizeof *fill);
     for (size_t i = 0; i < n; i++)
-        if (job_counts(&jobs[i], o, nusers))
-            g->idx[fill[jobs[i].user]++] = i;
+        if (job_counts(&jobs[i], o, lo, hi))
+            g->idx[fill[jobs[i].user - lo]++] = i;
     free(fill);
 }
 
-void features_compute(const FeatJob *jobs, size_t n, int nusers, const FeatOpts *o,
-                      FeatUser *out, FeatSummary *sum)
+/* Features of users [lo, hi) into out[lo .. hi), with the effective window
+ * start eff_start (INT64_MIN: the one these jobs give). */
+static void compute_users(const FeatJob *jobs, size_t n, int lo, int hi, const FeatOpts *o,
+                          int64_t eff_start, FeatUser *out, FeatSummary *sum)
 {
     Groups g;
-    group_jobs(jobs, n, nusers, o, &g);
+    group_jobs(jobs, n, lo, hi, o, &g);
+    if (eff_start != INT64_MIN)
+        g.eff_start = eff_start;
     size_t m1 = g.maxm + 1;
     Scratch s = {xmalloc(m1 * sizeof(Ev)), xmalloc(m1 * sizeof(Ev)), xmalloc(m1 * sizeof(Ev)),
                  xmalloc(m1 * sizeof(double)), xmalloc(m1 * sizeof(double))};
     int with_jobs = 0;
-    for (int u = 0; u < nusers; u++) {
+    for (int u = lo; u < hi; u++) {
         memset(&out[u], 0, sizeof out[u]);
         out[u].raw[FEAT_MEM_GIB] = -1;
-        int m = (int)(g.start[u + 1] - g.start[u]);
+        int m = (int)(g.start[u - lo + 1] - g.start[u - lo]);
         if (m == 0)
             continue;
-        user_features(jobs, g.idx + g.start[u], m, o, g.eff_start, &s, &out[u]);
+        user_features(jobs, g.idx + g.start[u - lo], m, o, g.eff_start, &s, &out[u]);
         with_jobs++;
     }
     if (sum) {
@@ -380,6 +387,24 @@ void features_compute(const FeatJob *jobs, size_t n, int nusers, const FeatOpts 
     free(s.w);
     free(g.idx);
     free(g.start);
+}
+
+void features_compute(const FeatJob *jobs, size_t n, int nusers, const FeatOpts *o,
+                      FeatUser *out, FeatSummary *sum)
+{
+    compute_users(jobs, n, 0, nusers, o, INT64_MIN, out, sum);
+}
+
+void features_compute_users(const FeatJob *jobs, size_t n, int lo, int hi, const FeatOpts *o,
+                            int64_t eff_start, FeatUser *out, FeatSummary *sum)
+{
+    compute_users(jobs, n, lo, hi, o, eff_start, out, sum);
+}
+
+int64_t features_eff_start(int64_t first_counted, const FeatOpts *o)
+{
+    int64_t e = first_counted < o->win_end ? first_counted : o->win_end;
+    return e < o->win_start ? o->win_start : e;
 }
 
 /* ---- scaling ---- */

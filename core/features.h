@@ -51,8 +51,8 @@ enum { FEAT_MEM_UNKNOWN = 0, FEAT_MEM_MEASURED = 1, FEAT_MEM_REQUESTED = 2 };
 /* Stable names ("gpus_p90", ...), as the JSON output uses. Static storage. */
 const char *features_name(int f);
 
-/* 40 bytes, no padding (the planner holds one per job of its window: 2.2
- * million at 10M jobs over five years). */
+/* 40 bytes, no padding (the planner holds one per job of its window, a
+ * batch of users at a time: data/plan_build.c). */
 typedef struct FeatJob {
     int32_t user;    /* 0..nusers-1 */
     int32_t mem_src; /* FEAT_MEM_* of mem_gib */
@@ -89,6 +89,21 @@ typedef struct FeatSummary {
  * and zero features. sum may be NULL. */
 void features_compute(const FeatJob *jobs, size_t n, int nusers, const FeatOpts *o,
                       FeatUser *out, FeatSummary *sum);
+
+/* The same for users [lo, hi) alone (0 <= lo <= hi), with the effective
+ * window start given (window-wide: from every user's jobs, see
+ * features_eff_start), so that the users of a window can be computed a
+ * batch at a time in bounded memory: jobs of other users are ignored;
+ * out[lo .. hi) filled (out indexed by user id, caller-owned); sum (may be
+ * NULL) counts these users' jobs and users, its eff_start and months from
+ * the eff_start given. Each user's figures are those features_compute
+ * gives from the same jobs in the same relative order. */
+void features_compute_users(const FeatJob *jobs, size_t n, int lo, int hi, const FeatOpts *o,
+                            int64_t eff_start, FeatUser *out, FeatSummary *sum);
+
+/* The effective window start features_compute finds, from the earliest
+ * start of a counted job of any user (INT64_MAX when none counted). */
+int64_t features_eff_start(int64_t first_counted, const FeatOpts *o);
 
 /* How raw features map to the standardised ones: z = (log1p(raw) - mean)
  * / sd (population sd); a feature with sd 0 (or unknown for everyone) gets

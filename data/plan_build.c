@@ -210,37 +210,100 @@ static void add_user(Plan *p, PlanCtx *c, int64_t id, const FeatUser *f, int64_t
     u->f = *f;
 }
 
+/* ---- features, a batch of users at a time ---- */
+
+#define PLAN_JOBS_BUDGET ((size_t)1 << 20) /* FeatJobs held at once: 40 MiB */
+
+static size_t jobs_budget = PLAN_JOBS_BUDGET;
+
+void plan_jobs_budget(size_t n)
+{
+    jobs_budget = n > 0 ? n : PLAN_JOBS_BUDGET;
+}
+
+/* The features of the window's users when their jobs exceed the budget:
+ * users [lo, hi) a batch at a time, each batch's jobs (counts[] of them
+ * at most, from the first pass) read in a pass of their own; the first
+ * batch's pass also finds the window's effective start. */
+static int features_batched(Store *st, const Plan *p, const int64_t *counts, int nids,
+                            int64_t from, int64_t before, FeatUser *f, FeatSummary *out,
+                            CpErr *err)
+{
+    FeatOpts fo = {p->win_start, p->win_end, PLAN_MIN_RUN_S};
+    FeatSummary sum = {0, 0, 0, 0};
+    int64_t eff = INT64_MIN;
+    for (int lo = 0; lo < nids;) {
+        size_t need = 0;
+        int hi = lo;
+        while (hi < nids && (need == 0 || need + (size_t)counts[hi] <= jobs_budget))
+            need += (size_t)counts[hi++];
+        StorePlanJobsReq q = {from, before, PLAN_MIN_RUN_S, p->cpu, lo, hi, need, NULL, nids,
+                              eff == INT64_MIN ? p->win_start : INT64_MAX, p->win_end};
+        StorePlanJobsOut r = {NULL, 0, 0, INT64_MAX, INT64_MIN};
+        if (need > 0 && store_plan_jobs_read(st, &q, &r, err) < 0)
+            return -1;
+        if (r.overflow) { /* cannot be: one snapshot (store_plan_snapshot_begin) */
+            free(r.jobs);
+            return cp_err_set(err, "the jobs changed while they were read");
+        }
+        if (eff == INT64_MIN)
+            eff = features_eff_start(r.first, &fo);
+        FeatSummary part;
+        features_compute_users(r.jobs, r.n, lo, hi, &fo, eff, f, &part);
+        free(r.jobs);
+        sum.jobs_used += part.jobs_used;
+        sum.users_with_jobs += part.users_with_jobs;
+        sum.eff_start = part.eff_start;
+        sum.months = part.months;
+        lo = hi;
+    }
+    if (nids == 0) { /* no user: what features_compute gives */
+        sum.eff_start = features_eff_start(INT64_MAX, &fo);
+        sum.months = (double)(p->win_end - sum.eff_start) / FEAT_MONTH_S;
+    }
+    *out = sum;
+    return 0;
+}
+
 int plan_from_jobs(Store *st, Plan *p, const PlanOpts *o, PlanCtx *c, int64_t from,
                    int64_t before, CpErr *err)
 {
-    FeatJob *jobs = NULL;
-    size_t n = 0;
-    int64_t last_start;
-    if (from != INT64_MAX &&
-        store_plan_jobs(st, from, before, PLAN_MIN_RUN_S, p->cpu, &jobs, &n, &last_start, err) < 0)
-        return -1;
-    if (from == INT64_MAX)
-        last_start = INT64_MIN;
-    plan_set_window_end(p, o->cut ? o->cut : last_start != INT64_MIN ? last_start + 1
-                                                                      : (int64_t)time(NULL));
-    plan_ctx_roster(c, p->win_end);
-    if (load_usage(st, p, c, err) < 0) {
-        free(jobs);
-        return -1;
-    }
     int nids = (int)c->users.n;
-    FeatUser *f = xcalloc((size_t)nids + 1, sizeof *f);
+    int64_t *counts = xcalloc((size_t)nids + 1, sizeof *counts);
+    StorePlanJobsReq q = {from,       before, PLAN_MIN_RUN_S, p->cpu,    INT32_MIN, INT32_MAX,
+                          jobs_budget, counts, nids,           INT64_MAX, INT64_MAX};
+    StorePlanJobsOut r = {NULL, 0, 0, INT64_MAX, INT64_MIN};
+    int rc = -1;
+    FeatUser *f = NULL;
+    int began = 0;
+    if (store_plan_snapshot_begin(st, &began, err) < 0)
+        goto out;
+    if (from != INT64_MAX && store_plan_jobs_read(st, &q, &r, err) < 0)
+        goto out;
+    plan_set_window_end(p, o->cut ? o->cut : r.last_start != INT64_MIN ? r.last_start + 1
+                                                                        : (int64_t)time(NULL));
+    plan_ctx_roster(c, p->win_end);
+    if (load_usage(st, p, c, err) < 0)
+        goto out;
+    f = xcalloc((size_t)nids + 1, sizeof *f);
     FeatOpts fo = {p->win_start, p->win_end, PLAN_MIN_RUN_S};
-    features_compute(jobs, n, nids, &fo, f, &p->summary);
-    free(jobs);
+    if (!r.overflow)
+        features_compute(r.jobs, r.n, nids, &fo, f, &p->summary);
+    else if (features_batched(st, p, counts, nids, from, before, f, &p->summary, err) < 0)
+        goto out;
     int64_t *acct = dominant_accounts(p, c);
     p->users = xcalloc((size_t)p->summary.users_with_jobs + 1, sizeof *p->users);
     for (int id = 0; id < nids; id++)
         if (f[id].njobs > 0)
             add_user(p, c, id, &f[id], acct[id]);
     free(acct);
+    rc = 0;
+out:
+    store_plan_snapshot_end(st, began);
+    free(r.jobs);
+    free(counts);
     free(f);
-    return 0;
+    return rc;
 }
 
 /* ---- users from the saved run ---- */

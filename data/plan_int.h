@@ -63,9 +63,13 @@ void plan_ctx_roster(PlanCtx *c, int64_t t);
 /* The latest saved run (c->have_run, *found). */
 int plan_ctx_saved(Store *st, PlanCtx *c, int *found, CpErr *err);
 
-/* Users and features from the jobs in [from, before). */
+/* Users and features from the jobs in [from, before): one pass over them
+ * when they fit the jobs budget, else a counting pass and one pass per
+ * batch of users whose jobs fit it (the same figures). */
 int plan_from_jobs(Store *st, Plan *p, const PlanOpts *o, PlanCtx *c, int64_t from,
                    int64_t before, CpErr *err);
+/* For tests: the most jobs held at once (0: the default, 2^20). */
+void plan_jobs_budget(size_t n);
 /* Users, features and profiles from the saved run. */
 int plan_from_run(Store *st, Plan *p, PlanCtx *c, CpErr *err);
 /* Arrivals' groups, then every group's domain. */

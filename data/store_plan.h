@@ -56,6 +56,47 @@ int store_plan_last_import(Store *st, int64_t *id, CpErr *err);
 int store_plan_jobs(Store *st, int64_t from, int64_t before, int64_t min_run, int cpu,
                     FeatJob **jobs, size_t *njobs, int64_t *last_start, CpErr *err);
 
+/* store_plan_jobs in bounded memory (data/plan_build.c reads a large
+ * window a batch of users at a time). The jobs read are store_plan_jobs's;
+ * of them:
+ *   kept:    those of users [user_lo, user_hi), in rowid order, at most
+ *            budget of them: one more and none is kept (*overflow = 1,
+ *            *jobs NULL), the pass goes on for the rest;
+ *   counts:  when not NULL, counts[u] += 1 for each job of user u in
+ *            [0, nusers), kept or not;
+ *   *first:  the earliest start in [first_from, first_before) of a job of
+ *            a user in [0, nusers) (INT64_MAX when none);
+ *   *last_start as store_plan_jobs's (every job read; of the users kept
+ *            alone when neither counts nor first is asked for).
+ * The rowids no block covers are read from the jobs table whole first
+ * (memory: that range's jobs). 0, or -1 with err (nothing kept). Caller
+ * frees *jobs. */
+typedef struct StorePlanJobsReq {
+    int64_t from, before, min_run;
+    int cpu;
+    int32_t user_lo, user_hi;
+    size_t budget;
+    int64_t *counts;
+    int32_t nusers;
+    int64_t first_from, first_before;
+} StorePlanJobsReq;
+
+typedef struct StorePlanJobsOut {
+    FeatJob *jobs;
+    size_t n;
+    int overflow;
+    int64_t first, last_start;
+} StorePlanJobsOut;
+
+int store_plan_jobs_read(Store *st, const StorePlanJobsReq *q, StorePlanJobsOut *out,
+                         CpErr *err);
+
+/* One read snapshot for several passes of store_plan_jobs_read (their
+ * counts then agree): a deferred transaction, unless one is open already
+ * (*began 0 then). end closes what begin opened. 0, or -1 with err. */
+int store_plan_snapshot_begin(Store *st, int *began, CpErr *err);
+void store_plan_snapshot_end(Store *st, int began);
+
 /* Every final job that ran with GPUs (CPUs when cpu) and a user, for model
  * v2 (core/demand), read as store_plan_jobs reads (blocks, then the jobs
  * table where they do not reach): user and account ids, eligible time (else submit,

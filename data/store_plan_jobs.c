@@ -4,6 +4,7 @@
  * either way. */
 #include <pthread.h>
 #include <sqlite3.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -306,46 +307,58 @@ out:
     return NULL;
 }
 
-/* b's jobs after a's. */
-static void feat_join(FeatVec *a, FeatVec *b)
-{
-    if (b->n > 0) {
-        if (a->n + b->n > a->cap) {
-            a->cap = a->n + b->n;
-            a->out = xrealloc(a->out, a->cap * sizeof *a->out);
-        }
-        memcpy(a->out + a->n, b->out, b->n * sizeof *b->out);
-        a->n += b->n;
-    }
-    if (b->last_start > a->last_start)
-        a->last_start = b->last_start;
-    free(b->out);
-}
-
-/* store_plan_jobs over the job blocks (data/store_blocks.h). */
+/* store_plan_jobs_read over the job blocks (data/store_blocks.h). */
 typedef struct JobsRead {
     sqlite3 *db;
-    int64_t from, before, min_run;
-    int cpu;
+    const StorePlanJobsReq *q;
     MemMap mm; /* the inventory's GPU memory (mm.cache NULL: not read yet) */
-    FeatVec v;
+    FeatVec v; /* the jobs kept */
+    int overflow;
+    int64_t first, last_start;
     CpErr err;
 } JobsRead;
 
 static void jobs_sized(void *ctx, size_t n)
 {
     JobsRead *r = ctx;
+    if (n > r->q->budget)
+        n = r->q->budget;
     if (n > r->v.cap) {
         r->v.cap = n;
         r->v.out = xrealloc(r->v.out, n * sizeof *r->v.out);
     }
 }
 
+/* A job read (it passed the filters): counted, and the slot to keep it in,
+ * or NULL when its user is not kept or the budget is spent. */
+static FeatJob *jobs_take(JobsRead *r, int32_t user, int64_t start)
+{
+    const StorePlanJobsReq *q = r->q;
+    if (start > r->last_start)
+        r->last_start = start;
+    if (user >= 0 && user < q->nusers) {
+        if (q->counts)
+            q->counts[user]++;
+        if (start >= q->first_from && start < q->first_before && start < r->first)
+            r->first = start;
+    }
+    if (user < q->user_lo || user >= q->user_hi || r->overflow)
+        return NULL;
+    if (r->v.n == q->budget) {
+        free(r->v.out);
+        r->v.out = NULL;
+        r->v.n = r->v.cap = 0;
+        r->overflow = 1;
+        return NULL;
+    }
+    return feat_push(&r->v, start);
+}
+
 static void rec_memory(JobsRead *r, const StoreBlockRec *b, const char *type, FeatJob *j)
 {
     j->mem_gib = -1;
     j->mem_src = FEAT_MEM_UNKNOWN;
-    if (r->cpu)
+    if (r->q->cpu)
         return;
     if (b->flags & STORE_REC_MEM) {
         j->mem_gib = b->mem;
@@ -363,16 +376,24 @@ static int jobs_block(void *ctx, const StoreBlockRec *recs, size_t n, const char
                       int ntypes)
 {
     JobsRead *r = ctx;
+    const StorePlanJobsReq *q = r->q;
     (void)ntypes;
-    if (!r->cpu && !r->mm.cache && mem_rows(r->db, &r->mm, &r->err) < 0)
+    if (!q->cpu && !r->mm.cache && mem_rows(r->db, &r->mm, &r->err) < 0)
         return -1;
+    /* a pass for some users' jobs alone looks at the user first */
+    int32_t lo = q->counts || q->first_from != INT64_MAX ? INT32_MIN : q->user_lo;
+    int32_t hi = lo == INT32_MIN ? INT32_MAX : q->user_hi;
     for (size_t i = 0; i < n; i++) {
         const StoreBlockRec *b = &recs[i];
-        double amount = r->cpu ? b->ncpus : b->gpus;
-        if (!(b->flags & STORE_REC_STARTED) || b->start < r->from || b->start >= r->before ||
-            b->run < r->min_run || !(amount > 0))
+        if (b->user < lo || b->user >= hi)
             continue;
-        FeatJob *j = feat_push(&r->v, b->start);
+        double amount = q->cpu ? b->ncpus : b->gpus;
+        if (!(b->flags & STORE_REC_STARTED) || b->start < q->from || b->start >= q->before ||
+            b->run < q->min_run || !(amount > 0))
+            continue;
+        FeatJob *j = jobs_take(r, b->user, b->start);
+        if (!j)
+            continue;
         j->user = b->user;
         j->start = b->start;
         j->end = b->start + b->run;
@@ -382,33 +403,43 @@ static int jobs_block(void *ctx, const StoreBlockRec *recs, size_t n, const char
     return 0;
 }
 
+/* The jobs of one half, in order, through jobs_take. */
+static void jobs_half(JobsRead *r, FeatVec *h)
+{
+    for (size_t i = 0; i < h->n; i++) {
+        FeatJob *j = jobs_take(r, h->out[i].user, h->out[i].start);
+        if (j)
+            *j = h->out[i];
+    }
+    free(h->out);
+}
+
 static int jobs_range(void *ctx, int64_t lo, int64_t hi)
 {
     JobsRead *r = ctx;
-    Scan a = {{NULL, 0, 0, 0, -1, {{0}}}, r->from, r->before, r->min_run, r->cpu,
+    const StorePlanJobsReq *q = r->q;
+    Scan a = {{NULL, 0, 0, 0, -1, {{0}}}, q->from, q->before, q->min_run, q->cpu,
               {NULL, 0, 0, INT64_MIN}};
     Scan b = a;
     int threaded = halves_run(r->db, lo, hi, scan_run, &a.h, &b.h);
-    feat_join(&r->v, &a.v);
+    jobs_half(r, &a.v);
     if (threaded)
-        feat_join(&r->v, &b.v);
+        jobs_half(r, &b.v);
     if (a.h.rc < 0)
         r->err = a.h.err;
     return a.h.rc;
 }
 
-int store_plan_jobs(Store *st, int64_t from, int64_t before, int64_t min_run, int cpu,
-                    FeatJob **jobs, size_t *njobs, int64_t *last_start, CpErr *err)
+int store_plan_jobs_read(Store *st, const StorePlanJobsReq *q, StorePlanJobsOut *out,
+                         CpErr *err)
 {
     JobsRead r;
     memset(&r, 0, sizeof r);
     r.db = store_db(st);
-    r.from = from;
-    r.before = before;
-    r.min_run = min_run;
-    r.cpu = cpu;
-    r.v.last_start = INT64_MIN;
-    StoreBlocksVisit v = {jobs_sized, jobs_block, jobs_range, &r, from, before};
+    r.q = q;
+    r.first = INT64_MAX;
+    r.last_start = INT64_MIN;
+    StoreBlocksVisit v = {jobs_sized, jobs_block, jobs_range, &r, q->from, q->before};
     CpErr own = {{0}};
     int rc = store_blocks_each(st, &v, &own);
     if (r.mm.cache)
@@ -420,9 +451,43 @@ int store_plan_jobs(Store *st, int64_t from, int64_t before, int64_t min_run, in
         r.v.out = NULL;
         r.v.n = 0;
     }
-    *jobs = r.v.out;
-    *njobs = r.v.n;
-    *last_start = rc < 0 ? INT64_MIN : r.v.last_start;
+    out->jobs = r.v.out;
+    out->n = r.v.n;
+    out->overflow = rc < 0 ? 0 : r.overflow;
+    out->first = r.first;
+    out->last_start = rc < 0 ? INT64_MIN : r.last_start;
+    return rc;
+}
+
+int store_plan_snapshot_begin(Store *st, int *began, CpErr *err)
+{
+    sqlite3 *db = store_db(st);
+    *began = 0;
+    if (!sqlite3_get_autocommit(db))
+        return 0;
+    if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+        return sqlrow_err(db, err, "read jobs");
+    *began = 1;
+    return 0;
+}
+
+void store_plan_snapshot_end(Store *st, int began)
+{
+    if (began)
+        sqlite3_exec(store_db(st), "COMMIT", NULL, NULL, NULL);
+}
+
+int store_plan_jobs(Store *st, int64_t from, int64_t before, int64_t min_run, int cpu,
+                    FeatJob **jobs, size_t *njobs, int64_t *last_start, CpErr *err)
+{
+    StorePlanJobsReq q = {from,      before, min_run, cpu,       INT32_MIN,
+                          INT32_MAX, SIZE_MAX, NULL,  0,         INT64_MAX,
+                          INT64_MAX};
+    StorePlanJobsOut o;
+    int rc = store_plan_jobs_read(st, &q, &o, err);
+    *jobs = o.jobs;
+    *njobs = o.n;
+    *last_start = o.last_start;
     return rc;
 }
 
