@@ -232,37 +232,48 @@ static int features_batched(Store *st, const Plan *p, const int64_t *counts, int
     FeatOpts fo = {p->win_start, p->win_end, PLAN_MIN_RUN_S};
     FeatSummary sum = {0, 0, 0, 0};
     int64_t eff = INT64_MIN;
-    for (int lo = 0; lo < nids;) {
+    FeatJob *buf = NULL; /* one array for every batch: allocated (and faulted in) once */
+    size_t cap = 0;
+    int rc = 0;
+    for (int lo = 0; lo < nids && rc == 0;) {
         size_t need = 0;
         int hi = lo;
         while (hi < nids && (need == 0 || need + (size_t)counts[hi] <= jobs_budget))
             need += (size_t)counts[hi++];
-        StorePlanJobsReq q = {from, before, PLAN_MIN_RUN_S, p->cpu, lo, hi, need, NULL, nids,
-                              eff == INT64_MIN ? p->win_start : INT64_MAX, p->win_end};
+        if (need > cap) {
+            free(buf);
+            cap = need;
+            buf = xmalloc(cap * sizeof *buf);
+        }
+        StorePlanJobsReq q = {.from = from, .before = before, .min_run = PLAN_MIN_RUN_S,
+                              .cpu = p->cpu, .user_lo = lo, .user_hi = hi, .budget = need,
+                              .buf = buf, .nusers = nids,
+                              .first_from = eff == INT64_MIN ? p->win_start : INT64_MAX,
+                              .first_before = p->win_end};
         StorePlanJobsOut r = {NULL, 0, 0, INT64_MAX, INT64_MIN};
         if (need > 0 && store_plan_jobs_read(st, &q, &r, err) < 0)
-            return -1;
-        if (r.overflow) { /* cannot be: one snapshot (store_plan_snapshot_begin) */
-            free(r.jobs);
-            return cp_err_set(err, "the jobs changed while they were read");
-        }
+            rc = -1;
+        else if (r.overflow) /* cannot be: one snapshot (store_plan_snapshot_begin) */
+            rc = cp_err_set(err, "the jobs changed while they were read");
+        if (rc < 0)
+            break;
         if (eff == INT64_MIN)
             eff = features_eff_start(r.first, &fo);
         FeatSummary part;
         features_compute_users(r.jobs, r.n, lo, hi, &fo, eff, f, &part);
-        free(r.jobs);
         sum.jobs_used += part.jobs_used;
         sum.users_with_jobs += part.users_with_jobs;
         sum.eff_start = part.eff_start;
         sum.months = part.months;
         lo = hi;
     }
+    free(buf);
     if (nids == 0) { /* no user: what features_compute gives */
         sum.eff_start = features_eff_start(INT64_MAX, &fo);
         sum.months = (double)(p->win_end - sum.eff_start) / FEAT_MONTH_S;
     }
     *out = sum;
-    return 0;
+    return rc;
 }
 
 int plan_from_jobs(Store *st, Plan *p, const PlanOpts *o, PlanCtx *c, int64_t from,
@@ -270,8 +281,10 @@ int plan_from_jobs(Store *st, Plan *p, const PlanOpts *o, PlanCtx *c, int64_t fr
 {
     int nids = (int)c->users.n;
     int64_t *counts = xcalloc((size_t)nids + 1, sizeof *counts);
-    StorePlanJobsReq q = {from,       before, PLAN_MIN_RUN_S, p->cpu,    INT32_MIN, INT32_MAX,
-                          jobs_budget, counts, nids,           INT64_MAX, INT64_MAX};
+    StorePlanJobsReq q = {.from = from, .before = before, .min_run = PLAN_MIN_RUN_S,
+                          .cpu = p->cpu, .user_lo = INT32_MIN, .user_hi = INT32_MAX,
+                          .budget = jobs_budget, .counts = counts, .nusers = nids,
+                          .first_from = INT64_MAX, .first_before = INT64_MAX};
     StorePlanJobsOut r = {NULL, 0, 0, INT64_MAX, INT64_MIN};
     int rc = -1;
     FeatUser *f = NULL;

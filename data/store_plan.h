@@ -60,8 +60,10 @@ int store_plan_jobs(Store *st, int64_t from, int64_t before, int64_t min_run, in
  * window a batch of users at a time). The jobs read are store_plan_jobs's;
  * of them:
  *   kept:    those of users [user_lo, user_hi), in rowid order, at most
- *            budget of them: one more and none is kept (*overflow = 1,
- *            *jobs NULL), the pass goes on for the rest;
+ *            budget of them: one more and none is kept (overflow = 1, n 0,
+ *            jobs NULL unless buf), the pass goes on for the rest; kept in
+ *            buf when not NULL (budget slots, caller-owned: out->jobs is
+ *            buf then, reused from pass to pass), else in a new array;
  *   counts:  when not NULL, counts[u] += 1 for each job of user u in
  *            [0, nusers), kept or not;
  *   *first:  the earliest start in [first_from, first_before) of a job of
@@ -70,12 +72,13 @@ int store_plan_jobs(Store *st, int64_t from, int64_t before, int64_t min_run, in
  *            alone when neither counts nor first is asked for).
  * The rowids no block covers are read from the jobs table whole first
  * (memory: that range's jobs). 0, or -1 with err (nothing kept). Caller
- * frees *jobs. */
+ * frees out->jobs when it is not buf. */
 typedef struct StorePlanJobsReq {
     int64_t from, before, min_run;
     int cpu;
     int32_t user_lo, user_hi;
     size_t budget;
+    FeatJob *buf;
     int64_t *counts;
     int32_t nusers;
     int64_t first_from, first_before;

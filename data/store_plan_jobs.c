@@ -321,6 +321,8 @@ typedef struct JobsRead {
 static void jobs_sized(void *ctx, size_t n)
 {
     JobsRead *r = ctx;
+    if (r->q->buf)
+        return;
     if (n > r->q->budget)
         n = r->q->budget;
     if (n > r->v.cap) {
@@ -345,13 +347,16 @@ static FeatJob *jobs_take(JobsRead *r, int32_t user, int64_t start)
     if (user < q->user_lo || user >= q->user_hi || r->overflow)
         return NULL;
     if (r->v.n == q->budget) {
-        free(r->v.out);
-        r->v.out = NULL;
-        r->v.n = r->v.cap = 0;
+        if (!q->buf) {
+            free(r->v.out);
+            r->v.out = NULL;
+            r->v.cap = 0;
+        }
+        r->v.n = 0;
         r->overflow = 1;
         return NULL;
     }
-    return feat_push(&r->v, start);
+    return q->buf ? &q->buf[r->v.n++] : feat_push(&r->v, start);
 }
 
 static void rec_memory(JobsRead *r, const StoreBlockRec *b, const char *type, FeatJob *j)
@@ -451,7 +456,7 @@ int store_plan_jobs_read(Store *st, const StorePlanJobsReq *q, StorePlanJobsOut 
         r.v.out = NULL;
         r.v.n = 0;
     }
-    out->jobs = r.v.out;
+    out->jobs = q->buf ? q->buf : r.v.out;
     out->n = r.v.n;
     out->overflow = rc < 0 ? 0 : r.overflow;
     out->first = r.first;
@@ -480,9 +485,8 @@ void store_plan_snapshot_end(Store *st, int began)
 int store_plan_jobs(Store *st, int64_t from, int64_t before, int64_t min_run, int cpu,
                     FeatJob **jobs, size_t *njobs, int64_t *last_start, CpErr *err)
 {
-    StorePlanJobsReq q = {from,      before, min_run, cpu,       INT32_MIN,
-                          INT32_MAX, SIZE_MAX, NULL,  0,         INT64_MAX,
-                          INT64_MAX};
+    StorePlanJobsReq q = {from,     before, min_run, cpu, INT32_MIN, INT32_MAX,
+                          SIZE_MAX, NULL,   NULL,    0,   INT64_MAX, INT64_MAX};
     StorePlanJobsOut o;
     int rc = store_plan_jobs_read(st, &q, &o, err);
     *jobs = o.jobs;

@@ -273,8 +273,9 @@ static void test_read_budget(void **state)
         if (all[i].start >= p->win_start && all[i].start < p->win_end && all[i].start < first)
             first = all[i].start;
     }
-    StorePlanJobsReq q = {from,   before, 300, 0, INT32_MIN, INT32_MAX, nall - 1, counts, 64,
-                          p->win_start, p->win_end};
+    StorePlanJobsReq q = {.from = from, .before = before, .min_run = 300, .user_lo = INT32_MIN,
+                          .user_hi = INT32_MAX, .budget = nall - 1, .counts = counts,
+                          .nusers = 64, .first_from = p->win_start, .first_before = p->win_end};
     StorePlanJobsOut o;
     assert_int_equal(store_plan_jobs_read(d->st, &q, &o, &err), 0);
     assert_int_equal(o.overflow, 1);
@@ -285,8 +286,12 @@ static void test_read_budget(void **state)
     int64_t first_sql, jobs_sql, users_sql;
     sql_counts(d->st, p, &jobs_sql, &first_sql, &users_sql);
     assert_int_equal(o.first, first_sql);
-    StorePlanJobsReq r = {from, before, 300, 0, 10, 20, nall, NULL, 64, INT64_MAX, INT64_MAX};
+    FeatJob *buf = malloc(nall * sizeof *buf);
+    StorePlanJobsReq r = {.from = from, .before = before, .min_run = 300, .user_lo = 10,
+                          .user_hi = 20, .budget = nall, .buf = buf, .nusers = 64,
+                          .first_from = INT64_MAX, .first_before = INT64_MAX};
     assert_int_equal(store_plan_jobs_read(d->st, &r, &o, &err), 0);
+    assert_ptr_equal(o.jobs, buf);
     assert_int_equal(o.overflow, 0);
     size_t k = 0;
     for (size_t i = 0; i < nall; i++)
@@ -297,7 +302,7 @@ static void test_read_budget(void **state)
         }
     assert_int_equal(k, o.n);
     assert_true(k > 50);
-    free(o.jobs);
+    free(buf);
     free(all);
     plan_free(p);
 }
