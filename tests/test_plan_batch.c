@@ -13,6 +13,8 @@
  *   - real: the KTH SP2 SWF log of the Parallel Workloads Archive
  *     (data/swf-pwa; CPUs stand in for GPUs): the window counts 16,398 jobs
  *     of 173 users.
+ * Each budget is tried on the job blocks, then with the blocks deleted
+ * (the jobs table read instead: the rowid ranges' path).
  * The counts, users and earliest start are checked against SQL over the
  * jobs table; a mutation of the batched effective start (+1 s) fails both
  * comparisons. */
@@ -231,11 +233,19 @@ static void same_in_batches(Store *st)
     assert_int_equal(one->summary.eff_start, first);
     assert_int_equal(one->summary.users_with_jobs, users);
     const size_t budgets[] = {(size_t)jobs - 1, (size_t)jobs / 3, 97, 1};
-    for (size_t i = 0; i < sizeof budgets / sizeof *budgets; i++) {
-        Plan *b = build(st, budgets[i]);
-        assert_same_plan(one, b);
-        plan_free(b);
+    for (int blocks = 1; blocks >= 0; blocks--) {
+        for (size_t i = 0; i < sizeof budgets / sizeof *budgets; i++) {
+            Plan *b = build(st, budgets[i]);
+            assert_same_plan(one, b);
+            plan_free(b);
+        }
+        /* then without the job blocks: every job read from the jobs table */
+        assert_int_equal(sqlite3_exec(store_db(st), "DELETE FROM job_blocks", NULL, NULL, NULL),
+                         SQLITE_OK);
     }
+    Plan *b = build(st, (size_t)1 << 30);
+    assert_same_plan(one, b);
+    plan_free(b);
     plan_free(one);
 }
 
