@@ -300,9 +300,11 @@ int plan_from_jobs(Store *st, Plan *p, const PlanOpts *o, PlanCtx *c, int64_t fr
         goto out;
     f = xcalloc((size_t)nids + 1, sizeof *f);
     FeatOpts fo = {p->win_start, p->win_end, PLAN_MIN_RUN_S};
-    if (!r.overflow)
+    if (!r.overflow) {
         features_compute(r.jobs, r.n, nids, &fo, f, &p->summary);
-    else if (features_batched(st, p, counts, nids, from, before, f, &p->summary, err) < 0)
+        free(r.jobs);
+        r.jobs = NULL;
+    } else if (features_batched(st, p, counts, nids, from, before, f, &p->summary, err) < 0)
         goto out;
     int64_t *acct = dominant_accounts(p, c);
     p->users = xcalloc((size_t)p->summary.users_with_jobs + 1, sizeof *p->users);
