@@ -36,12 +36,8 @@
 #include "data/plan_int.h"
 #include "data/store.h"
 #include "data/store_plan.h"
+#include "tests/lib/testdb.h"
 #include "tests/lib/testutil.h"
-
-typedef struct Db {
-    char *path;
-    Store *st;
-} Db;
 
 static uint32_t lcg(uint32_t *s)
 {
@@ -84,24 +80,17 @@ static char *generated_jobs(void)
 
 static void import_text(Store *st, const char *kind, const char *text)
 {
-    char *p = tu_write_temp(text, strlen(text));
-    ImportOpts o;
     ImportResult r;
     CpErr err;
-    import_opts_init(&o);
-    if (import_csv(st, kind, p, &o, &r, &err) < 0)
+    if (tu_import_text(st, kind, text, strlen(text), NULL, &r, &err, NULL, 0) < 0)
         fail_msg("import %s: %s", kind, err.msg);
-    unlink(p);
-    free(p);
 }
 
 static int generated_setup(void **state)
 {
-    Db *d = calloc(1, sizeof *d);
     CpErr err;
-    d->path = tu_temp_path(".db");
-    d->st = store_open(d->path, &err);
-    assert_non_null(d->st);
+    tu_db_setup(state);
+    TuDb *d = *state;
     import_text(d->st, "inventory",
                 "cluster,gpu_model,gpus,gpu_mem_gib,from,to,relative_speed\n"
                 "c1,a100,64,80,2021-01-01,,1.0\n");
@@ -114,43 +103,31 @@ static int generated_setup(void **state)
     unlink(jobs);
     free(jobs);
     import_text(d->st, "gpu-metrics", "job_id,gpu_mem_max_gib,cluster\n3,33,c1\n10,71.5,c1\n");
-    *state = d;
     return 0;
 }
 
 static int kth_setup(void **state)
 {
-    Db *d = calloc(1, sizeof *d);
     CpErr err;
     ImportOpts o;
     ImportResult r;
-    if (!tu_have_shared()) { /* the test skips, saying why */
-        free(d);
-        *state = NULL;
+    *state = NULL;
+    if (!tu_have_shared()) /* the test skips, saying why */
         return 0;
-    }
-    d->path = tu_temp_path(".db");
-    d->st = store_open(d->path, &err);
-    assert_non_null(d->st);
+    tu_db_setup(state);
+    TuDb *d = *state;
     import_opts_init(&o);
     o.trace_kind = "swf";
     if (import_trace(d->st, tu_shared("data/swf-pwa/KTH-SP2-1996-2.1-cln.swf"), &o, &r, &err) <
         0)
         fail_msg("import: %s", err.msg);
-    *state = d;
     return 0;
 }
 
+/* tu_db_teardown, unless the set-up skipped (no shared data). */
 static int db_teardown(void **state)
 {
-    Db *d = *state;
-    if (!d)
-        return 0;
-    store_close(d->st);
-    tu_remove_db(d->path);
-    free(d->path);
-    free(d);
-    return 0;
+    return *state ? tu_db_teardown(state) : 0;
 }
 
 /* ---- the comparison ---- */
@@ -251,13 +228,13 @@ static void same_in_batches(Store *st)
 
 static void test_generated_batches(void **state)
 {
-    Db *d = *state;
+    TuDb *d = *state;
     same_in_batches(d->st);
 }
 
 static void test_kth_batches(void **state)
 {
-    Db *d = *state;
+    TuDb *d = *state;
     if (!d)
         tu_shared("data/swf-pwa/KTH-SP2-1996-2.1-cln.swf");
     same_in_batches(d->st);
@@ -268,7 +245,7 @@ static void test_kth_batches(void **state)
  * jobs alone, in the order of the full read. */
 static void test_read_budget(void **state)
 {
-    Db *d = *state;
+    TuDb *d = *state;
     CpErr err;
     Plan *p = build(d->st, 0);
     int64_t from = p->win_start - 86400 * 40, before = INT64_MAX;

@@ -11,7 +11,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <cmocka.h>
 #include <sqlite3.h>
@@ -20,6 +19,7 @@
 #include "data/import.h"
 #include "data/store.h"
 #include "data/store_stats.h"
+#include "tests/lib/testdb.h"
 #include "tests/lib/testutil.h"
 
 /* ---- the fixture ----
@@ -65,50 +65,20 @@ static const char file_d[] =
 static const char inventory[] = "cluster,gpu_model,gpus,gpu_mem_gib,from,to\n"
                                 "c1,a100,4,80,2024-01-01,\n";
 
-typedef struct Db {
-    char *path;
-    Store *st;
-} Db;
-
+/* text imported as kind, strictly: any rejected line fails the test. */
 static void import_text(Store *st, const char *kind, const char *text)
 {
-    char *p = tu_write_temp(text, strlen(text));
     ImportOpts o;
     ImportResult res;
     CpErr err;
     import_opts_init(&o);
     o.strict = 1;
-    int rc = strcmp(kind, "sacct") == 0 ? import_sacct(st, p, &o, &res, &err)
-                                        : import_csv(st, kind, p, &o, &res, &err);
-    if (rc != 0)
+    if (tu_import_text(st, kind, text, strlen(text), &o, &res, &err, NULL, 0) != 0)
         fail_msg("import %s: %s", kind, err.msg);
-    unlink(p);
-    free(p);
-}
-
-static int db_open(void **state)
-{
-    Db *d = calloc(1, sizeof *d);
-    CpErr err;
-    d->path = tu_temp_path(".db");
-    d->st = store_open(d->path, &err);
-    assert_non_null(d->st);
-    *state = d;
-    return 0;
-}
-
-static int db_teardown(void **state)
-{
-    Db *d = *state;
-    store_close(d->st);
-    tu_remove_db(d->path);
-    free(d->path);
-    free(d);
-    return 0;
 }
 
 /* Rows of stats_agg with month = m. */
-static int64_t rows(Db *d, int m)
+static int64_t rows(TuDb *d, int m)
 {
     char sql[80];
     snprintf(sql, sizeof sql, "SELECT count(*) FROM stats_agg WHERE month = %d", m);
@@ -117,7 +87,7 @@ static int64_t rows(Db *d, int m)
 
 /* Efficiency by by, from the stored aggregates (want_cached: read as
  * stored, else built by a scan), or from the attempts when jobs. */
-static StatsReport eff(Db *d, StatsBy by, int jobs, int want_cached)
+static StatsReport eff(TuDb *d, StatsBy by, int jobs, int want_cached)
 {
     CpErr err;
     StatsOpts o = {STATS_EFFICIENCY, by, NULL, NULL};
@@ -176,7 +146,7 @@ static void same_report(const StatsReport *a, const StatsReport *b)
 
 /* The stored aggregates, the attempts, and a rebuild from nothing give
  * the same tables, by month and over everything. */
-static void paths_agree(Db *d, int want_cached)
+static void paths_agree(TuDb *d, int want_cached)
 {
     static const StatsBy bys[] = {STATS_BY_MONTH, STATS_BY_ALL};
     CpErr err;
@@ -192,7 +162,7 @@ static void paths_agree(Db *d, int want_cached)
     }
 }
 
-static void hogs(Db *d, int want_cached, double jan, double feb)
+static void hogs(TuDb *d, int want_cached, double jan, double feb)
 {
     StatsReport r = eff(d, STATS_BY_MONTH, 0, want_cached);
     near(num(&r, "waste", "hog_gpu_hours", "period", "2024-01", "group", "acc-a"), jan);
@@ -214,7 +184,7 @@ static void hogs(Db *d, int want_cached, double jan, double feb)
 
 static void test_hogging_across_imports(void **state)
 {
-    Db *d = *state;
+    TuDb *d = *state;
     import_text(d->st, "inventory", inventory);
     import_text(d->st, "sacct", file_a);
     assert_int_equal(rows(d, -1), 1); /* kept by the import */
@@ -268,7 +238,7 @@ static void build_blobs(const StatsInput *in, size_t keep, CpBuf *out)
  * second pass gives the same bytes. */
 static void test_second_pass(void **state)
 {
-    Db *d = *state;
+    TuDb *d = *state;
     CpErr err;
     import_text(d->st, "inventory", inventory);
     import_text(d->st, "sacct", file_a);
@@ -296,7 +266,7 @@ static void test_second_pass(void **state)
  * rows): the first load builds them from the jobs and writes them. */
 static void test_database_before(void **state)
 {
-    Db *d = *state;
+    TuDb *d = *state;
     import_text(d->st, "inventory", inventory);
     import_text(d->st, "sacct", file_a);
     import_text(d->st, "sacct", file_b);
@@ -315,7 +285,7 @@ static void test_database_before(void **state)
  * busy on Jan 5: nobody hogs. */
 static void test_inventory_change(void **state)
 {
-    Db *d = *state;
+    TuDb *d = *state;
     import_text(d->st, "inventory", inventory);
     import_text(d->st, "sacct", file_a);
     import_text(d->st, "sacct", file_b);
@@ -336,7 +306,7 @@ static void test_inventory_change(void **state)
  * is unknown, the cluster counts as busy, and 103 would hog 16 GPU-h). */
 static void test_cluster_named_by_import(void **state)
 {
-    Db *d = *state;
+    TuDb *d = *state;
     import_text(d->st, "inventory", "cluster,gpu_model,gpus,gpu_mem_gib,from,to\n"
                                     "c1,a100,8,80,2024-01-01,\n");
     char both[sizeof file_a + sizeof file_b];
@@ -352,7 +322,7 @@ static void test_cluster_named_by_import(void **state)
  * docs/scale.md). */
 static void test_real_data(void **state)
 {
-    Db *d = *state;
+    TuDb *d = *state;
     ImportOpts o;
     ImportResult res;
     CpErr err;
@@ -388,12 +358,12 @@ static void test_real_data(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_hogging_across_imports, db_open, db_teardown),
-        cmocka_unit_test_setup_teardown(test_second_pass, db_open, db_teardown),
-        cmocka_unit_test_setup_teardown(test_database_before, db_open, db_teardown),
-        cmocka_unit_test_setup_teardown(test_inventory_change, db_open, db_teardown),
-        cmocka_unit_test_setup_teardown(test_cluster_named_by_import, db_open, db_teardown),
-        cmocka_unit_test_setup_teardown(test_real_data, db_open, db_teardown),
+        cmocka_unit_test_setup_teardown(test_hogging_across_imports, tu_db_setup, tu_db_teardown),
+        cmocka_unit_test_setup_teardown(test_second_pass, tu_db_setup, tu_db_teardown),
+        cmocka_unit_test_setup_teardown(test_database_before, tu_db_setup, tu_db_teardown),
+        cmocka_unit_test_setup_teardown(test_inventory_change, tu_db_setup, tu_db_teardown),
+        cmocka_unit_test_setup_teardown(test_cluster_named_by_import, tu_db_setup, tu_db_teardown),
+        cmocka_unit_test_setup_teardown(test_real_data, tu_db_setup, tu_db_teardown),
     };
     return cmocka_run_group_tests_name("stats_eff", tests, NULL, NULL);
 }
