@@ -27,9 +27,22 @@ for t in "$BUILD"/tests/test_*; do
     if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; echo "FAIL: $t exited $rc"; fi
     passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + k))
 done
+# shared_first SCRIPT: the line of its first use of $DATA comes after a
+# need_shared line (else a clone without ../shared fails instead of skipping)
+shared_first() {
+    first=$(grep -n '\$DATA\|\${DATA' "$1" | head -n 1 | cut -d: -f1)
+    [ -z "$first" ] && return 0
+    need=$(grep -n '^ *need_shared *$' "$1" | head -n 1 | cut -d: -f1)
+    [ -n "$need" ] && [ "$need" -lt "$first" ]
+}
 for t in tests/e2e/*.sh; do
     [ "$(basename "$t")" = lib.sh ] && continue
     [ -f "$t" ] || continue
+    if ! shared_first "$t"; then
+        failed=$((failed + 1))
+        echo "FAIL: $t reads \$DATA (line $first) before calling need_shared"
+        continue
+    fi
     sh "$t" >"$log" 2>&1
     rc=$?
     if [ "$rc" -eq 0 ]; then

@@ -184,16 +184,17 @@ static void measure_cached(const TuiTable *t, const TuiState *s, const TuiCursor
     memcpy(cache[k].need, need, sizeof cache[k].need);
 }
 
-/* Column widths for w columns: each its minimum, the most droppable
- * hidden first while they do not fit; then the width left goes to the
- * columns whose text is cut (need: what each needs), in proportion to how
- * much each is cut. */
-static void layout(const TuiTable *t, int w, const int *need, int *cw)
+/* Column widths for w columns, hidden[c] set for those hidden already:
+ * each its minimum, the most droppable hidden first while they do not
+ * fit; then the width left goes first to the cut columns that must show
+ * whole, then to the others whose text is cut (need: what each needs), in
+ * proportion to how much each is cut. */
+static void layout_once(const TuiTable *t, int w, const int *need, const int *hidden, int *cw)
 {
     int total = -1;
     for (int c = 0; c < t->ncols; c++) {
-        cw[c] = t->cols[c].width;
-        total += cw[c] + 1;
+        cw[c] = hidden[c] ? -1 : t->cols[c].width;
+        total += cw[c] >= 0 ? cw[c] + 1 : 0;
     }
     while (total > w) {
         int victim = -1;
@@ -207,6 +208,13 @@ static void layout(const TuiTable *t, int w, const int *need, int *cw)
         cw[victim] = -1;
     }
     int extra = w - total, maxdrop = 0, deficit = 0;
+    for (int c = 0; c < t->ncols && extra > 0; c++) {
+        if (cw[c] < 0 || !t->cols[c].whole || need[c] <= cw[c])
+            continue;
+        int add = need[c] - cw[c] < extra ? need[c] - cw[c] : extra;
+        cw[c] += add;
+        extra -= add;
+    }
     for (int c = 0; c < t->ncols; c++) {
         maxdrop = t->cols[c].drop > maxdrop ? t->cols[c].drop : maxdrop;
         deficit += cw[c] >= 0 && need[c] > cw[c] ? need[c] - cw[c] : 0;
@@ -230,6 +238,40 @@ static void layout(const TuiTable *t, int w, const int *need, int *cw)
             extra -= add;
         }
     (void)extra; /* what is left stays blank at the right, not inside a column */
+}
+
+/* The column to hide so that a cut whole column gets its width: the most
+ * droppable shown one that is more droppable than the cut one; -1 if none
+ * is cut or none can go. */
+static int whole_victim(const TuiTable *t, const int *need, const int *cw)
+{
+    int cut_drop = -1;
+    for (int c = 0; c < t->ncols; c++)
+        if (cw[c] >= 0 && t->cols[c].whole && need[c] > cw[c] &&
+            (cut_drop < 0 || t->cols[c].drop < cut_drop))
+            cut_drop = t->cols[c].drop;
+    if (cut_drop < 0)
+        return -1;
+    int victim = -1;
+    for (int c = 0; c < t->ncols; c++)
+        if (cw[c] >= 0 && t->cols[c].drop > cut_drop &&
+            (victim < 0 || t->cols[c].drop >= t->cols[victim].drop))
+            victim = c;
+    return victim;
+}
+
+/* Column widths for w columns: layout_once, hiding one more droppable
+ * column at a time while a whole column is still cut. */
+static void layout(const TuiTable *t, int w, const int *need, int *cw)
+{
+    int hidden[TUI_MAX_COLS] = {0};
+    for (;;) {
+        layout_once(t, w, need, hidden, cw);
+        int victim = whole_victim(t, need, cw);
+        if (victim < 0)
+            return;
+        hidden[victim] = 1;
+    }
 }
 
 /* A column title with the sort arrow, cut so that the arrow always shows. */

@@ -19,6 +19,8 @@ typedef struct TuiCol {
     int flex;      /* share of the width left over */
     int numeric;   /* right-aligned, sorted by value, exported as a number */
     int drop;      /* 0: always shown; higher numbers hidden first when narrow */
+    int whole;     /* never cut while a more droppable column could be hidden instead
+                      (job ids, states); free text (names, reasons) is cut */
 } TuiCol;
 
 typedef struct TuiTable {

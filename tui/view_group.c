@@ -188,9 +188,9 @@ static const TuiTable members = {mcols, M_COUNT, m_nrows, m_cell, m_value, m_att
 enum { J_ID, J_NAME, J_CLUSTER, J_PART, J_STATE, J_START, J_ELAPSED, J_GPUS, J_GPUH, J_MEM, J_COUNT };
 
 static const TuiCol jcols[J_COUNT] = {
-    [J_ID] = {"Job", 8, 0, 0, 0},         [J_NAME] = {"Name", 10, 3, 0, 0},
+    [J_ID] = {"Job", 8, 0, 0, 0, 1},         [J_NAME] = {"Name", 10, 3, 0, 0},
     [J_CLUSTER] = {"Cluster", 7, 0, 0, 4}, [J_PART] = {"Partition", 9, 0, 0, 5},
-    [J_STATE] = {"State", 9, 0, 0, 2},     [J_START] = {"Start", 10, 0, 0, 3},
+    [J_STATE] = {"State", 9, 0, 0, 2, 1},     [J_START] = {"Start", 10, 0, 0, 3},
     [J_ELAPSED] = {"Run time", 5, 0, 1, 0},    [J_GPUS] = {"GPUs", 4, 0, 1, 0},
     [J_GPUH] = {"GPU-h", 6, 0, 1, 0},      [J_MEM] = {"Mem GiB", 7, 0, 1, 1},
 };

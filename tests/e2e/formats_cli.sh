@@ -64,6 +64,8 @@ gh = d['gpu_hours'] if 'gpu_hours' in d else d['totals']['gpu_hours']
 assert abs(gh - 3.0) < 1e-9, gh" || fail "MIG slice GPU-hours"
 
 # ---- Alibaba GPU sharing: pods and the node list, profile and project ----
+# the rest reads ../shared/data
+need_shared
 A="$DATA/gpu-trace-alibaba-openb-sample"
 start=$(date -u -d '160 days ago' +%F) # the whole trace (149 days) inside the 12-month window
 P() { "$CAPPLAN_BIN" --db "$WORK/a.db" "$@"; }

@@ -654,7 +654,7 @@ PY
 
 # ---- the demo database
 DEMO="$WORK/demo.db"
-"$CAPPLAN_BIN" --db "$DEMO" demo --no-tui --seed 7 --jobs 20000 >/dev/null 2>&1 || fail "demo"
+"$CAPPLAN_BIN" --db "$DEMO" demo --today 2026-11-25 --no-tui --seed 7 --jobs 20000 >/dev/null 2>&1 || fail "demo"
 printf 'model,mem_gib,relative_speed,tdp_w,price\nH100 SXM,80,5,700,30000\nL40S,48,3,350,9000\nL4,24,0.9,72,\n' >"$WORK/democat.csv"
 "$CAPPLAN_BIN" --db "$DEMO" import catalog "$WORK/democat.csv" >/dev/null || fail "demo catalog"
 # an import makes the saved profiles stale: save them again, as after any import

@@ -4,6 +4,7 @@
 # rosters, a bad entry's message, and the demo's research lines, planted
 # mismatches and agreement figures checked against scikit-learn.
 . "$(dirname "$0")/lib.sh"
+need_shared
 LABS="$DATA/bibtex-lab-publications"
 
 PY=

@@ -4,6 +4,7 @@
 # readable; a future schema is refused untouched; a held lock gives exit 3
 # after CAPPLAN_LOCK_TIMEOUT; pages overwritten with dd give exit 4.
 . "$(dirname "$0")/lib.sh"
+need_shared
 POZ="$DATA/sacct-pipe-xdmod/pozidriv.head.with-header.psv"
 XD="$DATA/sacct-pipe-xdmod/pozidriv.head.log"
 

@@ -26,6 +26,8 @@ printf 'user,group,role,domain,user\nann,lab,student,bio,bob\n' >"$WORK/dup.csv"
 expect_rc 1 cap import roster "$WORK/dup.csv"
 grep -q "dup.csv:1: columns 1 and 5 ('user', 'user') name the same field" "$WORK/err" || fail "dup: $(cat "$WORK/err")"
 
+# the rest reads ../shared/data
+need_shared
 python3 - "$DATA/slurm-sandbox/sacct.json" "$WORK/nul.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))

@@ -10,7 +10,7 @@
 . "$(dirname "$0")/tui_helpers.inc"
 
 DB="$WORK/demo.db"
-"$CAPPLAN_BIN" --db "$DB" demo --no-tui --seed 7 --jobs 20000 >/dev/null 2>&1 || fail "capplan demo"
+"$CAPPLAN_BIN" --db "$DB" demo --today 2026-11-25 --no-tui --seed 7 --jobs 20000 >/dev/null 2>&1 || fail "capplan demo"
 "$CAPPLAN_BIN" --db "$DB" profile >/dev/null || fail "capplan profile"
 # The busiest group of the last year and its professor, straight from SQL.
 GROUP=$(sqlite3 "$DB" "SELECT p.group_name FROM usage_month m JOIN users u ON u.id = m.user_id
@@ -122,7 +122,7 @@ tui_quit
 rm -f "$WORK/tui.rc" "$WORK/tui.err"
 tm kill-server 2>/dev/null
 tm -f /dev/null new-session -d -x 100 -y 30 \
-    "env LC_ALL=C.UTF-8 TERM=xterm-256color '$CAPPLAN_BIN' --db '$WORK/made.db' demo --jobs 5000 --seed 3 2>'$WORK/tui.err'; echo \$? >'$WORK/tui.rc'"
+    "env LC_ALL=C.UTF-8 TERM=xterm-256color '$CAPPLAN_BIN' --db '$WORK/made.db' demo --today 2026-11-25 --jobs 5000 --seed 3 2>'$WORK/tui.err'; echo \$? >'$WORK/tui.rc'"
 wait_for "capplan · Overview · scenario base"
 wait_for "Mean GPU-eq (v100 = 1) a year: capacity ░, use █"
 tui_quit

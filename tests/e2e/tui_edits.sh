@@ -10,7 +10,7 @@
 . "$(dirname "$0")/tui_helpers.inc"
 
 DB="$WORK/demo.db"
-"$CAPPLAN_BIN" --db "$DB" demo --no-tui --seed 7 --jobs 20000 >/dev/null 2>&1 || fail "capplan demo"
+"$CAPPLAN_BIN" --db "$DB" demo --today 2026-11-25 --no-tui --seed 7 --jobs 20000 >/dev/null 2>&1 || fail "capplan demo"
 q() { sqlite3 "$DB" "$1"; }
 param() { # KEY: the stored value of KEY for the shown group in plan-2027
     q "SELECT value FROM scenario_params p JOIN scenarios s ON s.id = p.scenario_id

@@ -12,7 +12,7 @@
 . "$(dirname "$0")/tui_helpers.inc"
 
 DB="$WORK/demo.db"
-"$CAPPLAN_BIN" --db "$DB" demo --no-tui >/dev/null 2>&1 || fail "capplan demo"
+"$CAPPLAN_BIN" --db "$DB" demo --today 2026-11-25 --no-tui >/dev/null 2>&1 || fail "capplan demo"
 "$CAPPLAN_BIN" --db "$DB" scenario new plan-2027 >/dev/null || fail "scenario new"
 "$CAPPLAN_BIN" --db "$DB" project --json >"$WORK/p.json" || fail "project --json"
 

@@ -10,7 +10,7 @@
 . "$(dirname "$0")/tui_helpers.inc"
 
 DB="$WORK/demo.db"
-"$CAPPLAN_BIN" --db "$DB" demo --no-tui --seed 7 --jobs 20000 >/dev/null 2>&1 || fail "capplan demo"
+"$CAPPLAN_BIN" --db "$DB" demo --today 2026-11-25 --no-tui --seed 7 --jobs 20000 >/dev/null 2>&1 || fail "capplan demo"
 [ "$(sqlite3 "$DB" "SELECT count(*) FROM profile_runs")" = 0 ] || fail "the demo saved a profile run"
 cp "$DB" "$WORK/saved.db"
 "$CAPPLAN_BIN" --db "$WORK/saved.db" profile >/dev/null || fail "capplan profile"

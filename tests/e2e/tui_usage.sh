@@ -12,7 +12,7 @@
 . "$(dirname "$0")/tui_helpers.inc"
 
 DB="$WORK/demo.db"
-"$CAPPLAN_BIN" --db "$DB" demo --no-tui --seed 7 --jobs 20000 >/dev/null 2>&1 || fail "capplan demo"
+"$CAPPLAN_BIN" --db "$DB" demo --today 2026-11-25 --no-tui --seed 7 --jobs 20000 >/dev/null 2>&1 || fail "capplan demo"
 "$CAPPLAN_BIN" --db "$DB" profile >/dev/null || fail "capplan profile"
 "$CAPPLAN_BIN" --db "$DB" stats utilization --by month --json >"$WORK/month.json" || fail "stats by month"
 "$CAPPLAN_BIN" --db "$DB" stats utilization --by year --json >"$WORK/year.json" || fail "stats by year"

@@ -12,7 +12,7 @@
 
 DB="$WORK/demo.db"
 HOLD="$WORK/hold"
-"$CAPPLAN_BIN" --db "$DB" demo --no-tui --seed 7 --jobs 20000 >/dev/null 2>&1 || fail "capplan demo"
+"$CAPPLAN_BIN" --db "$DB" demo --today 2026-11-25 --no-tui --seed 7 --jobs 20000 >/dev/null 2>&1 || fail "capplan demo"
 
 # 1. Held: the view shows its table and says the figures are coming.
 : >"$HOLD"

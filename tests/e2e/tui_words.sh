@@ -8,7 +8,7 @@
 . "$(dirname "$0")/tui_helpers.inc"
 
 DB="$WORK/demo.db"
-"$CAPPLAN_BIN" --db "$DB" demo --no-tui --seed 7 --jobs 20000 >/dev/null 2>&1 || fail "capplan demo"
+"$CAPPLAN_BIN" --db "$DB" demo --today 2026-11-25 --no-tui --seed 7 --jobs 20000 >/dev/null 2>&1 || fail "capplan demo"
 q() { sqlite3 "$DB" "$1"; }
 
 tui_start "$DB"
