@@ -45,7 +45,7 @@ wait_for "chansen: no stated need"
 keys e; wait_for "Enter saves, Esc cancels"
 keys C-u; typ "-1"; keys Enter; wait_for "refused: '-1' is not a number of GPUs"
 keys C-u 3 Enter; wait_for "saved: 3 GPUs full-time (measured 0.03)"
-wait_for "chansen says 3 GPUs full-time (2026-"
+wait_for "chansen says 3 GPUs full-time ($(date -u +%Y)-" # typed today
 wait_for "used a mean of 0.03 over 12 months"
 grep -q "^chansen .* 3\.0 ≠ x99 " "$WORK/screen" || { cat "$WORK/screen"; fail "mismatch not marked"; }
 [ "$(sqlite3 "$DB" "SELECT gpus_fulltime FROM stated_needs WHERE user='chansen'")" = 3.0 ] \
@@ -69,7 +69,7 @@ d1=$(sed -n 's/^.* = need  *\([0-9.k]*\) .*/\1/p' "$WORK/screen" | head -1)
 [ -n "$d1" ] && [ "$d0" != "$d1" ] || { cat "$WORK/screen"; fail "demand did not change: $d0 -> $d1"; }
 reason=$(sqlite3 "$DB" "SELECT reason FROM scenario_params WHERE key='gpus.2'")
 case "$reason" in
-"the professor agrees; stated by chansen (tanaka-lab, 2026-"*"): 3 GPUs full-time, applied to the 3 students of profile P2 in tanaka-lab") ;;
+"the professor agrees; stated by chansen (tanaka-lab, "$(date -u +%Y)"-"*"): 3 GPUs full-time, applied to the 3 students of profile P2 in tanaka-lab") ;;
 *) fail "reason: $reason" ;;
 esac
 
