@@ -20,9 +20,9 @@ ALL_CFLAGS += -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-p
 LDSAN   := -fsanitize=$(SANITIZE)
 endif
 
-LIB_SRC := $(wildcard core/*.c data/*.c data/demo/*.c reports/*.c tui/*.c) $(filter-out cli/main.c,$(wildcard cli/*.c))
+LIB_SRC := $(wildcard core/*.c data/ingest/*.c data/store/*.c data/plan/*.c data/demo/*.c reports/*.c tui/*.c) $(filter-out cli/main.c,$(wildcard cli/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
-# data/terms.txt, the research terms dictionary, compiled in as a C string.
+# data/plan/terms.txt, the research terms dictionary, compiled in as a C string.
 TERMS_OBJ := $(BUILD)/gen/terms_txt.o
 LIB_OBJ += $(TERMS_OBJ)
 MAIN_OBJ := $(BUILD)/cli/main.o
@@ -57,7 +57,7 @@ $(BUILD)/tests/%: $(BUILD)/tests/%.o $(TESTLIB_OBJ) $(LIB_OBJ)
 	@$(if $(V),,echo "  LD      $@")
 	$(Q)$(CC) $(LDSAN) -o $@ $^ -lcmocka $(PKG_LIBS)
 
-$(BUILD)/gen/terms_txt.c: data/terms.txt
+$(BUILD)/gen/terms_txt.c: data/plan/terms.txt
 	@mkdir -p $(dir $@)
 	$(Q){ echo '#include "core/research_terms.h"'; echo 'const char *const research_terms_builtin[] = {'; \
 	  sed 's/\\/\\\\/g; s/"/\\"/g; s/.*/    "&",/' $<; echo '    0};'; } > $@

@@ -9,7 +9,7 @@
 
 #include <cJSON.h>
 
-#include "data/store.h"
+#include "data/store/store.h"
 #include "reports/rtext.h"
 
 Store *cli_store(CliCtx *ctx)

@@ -3,8 +3,8 @@
 #include <stdio.h>
 
 #include "cli/cli.h"
-#include "data/store.h"
-#include "data/store_check.h"
+#include "data/store/store.h"
+#include "data/store/store_check.h"
 
 static void print_problem(void *ctx, const char *line)
 {

@@ -4,9 +4,9 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "data/collect.h"
-#include "data/fields.h"
-#include "data/store.h"
+#include "data/ingest/collect.h"
+#include "data/ingest/fields.h"
+#include "data/store/store.h"
 
 static const char collect_usage[] =
     "capplan collect [--since DATE] [--clusters LIST|all] [--sacct-format text|json]\n"

@@ -3,8 +3,8 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "data/store.h"
-#include "data/store_plan.h"
+#include "data/store/store.h"
+#include "data/store/store_plan.h"
 
 static const char complete_usage[] = "capplan complete scenarios|groups|clusters";
 

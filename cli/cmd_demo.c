@@ -10,7 +10,7 @@
 #include "cli/cli.h"
 #include "cli/status_print.h"
 #include "data/demo/demo.h"
-#include "data/fields.h"
+#include "data/ingest/fields.h"
 
 /* A whole non-negative decimal number. */
 static int parse_count(const char *s, int64_t *out)

@@ -4,16 +4,16 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "data/catalog.h"
-#include "data/fields.h"
-#include "data/import.h"
-#include "data/peers.h"
-#include "data/plan.h"
-#include "data/pubs.h"
-#include "data/store.h"
-#include "data/store_policy.h"
-#include "data/textenc.h"
-#include "data/tz.h"
+#include "data/ingest/catalog.h"
+#include "data/ingest/fields.h"
+#include "data/ingest/import.h"
+#include "data/ingest/peers.h"
+#include "data/plan/plan.h"
+#include "data/ingest/pubs.h"
+#include "data/store/store.h"
+#include "data/store/store_policy.h"
+#include "data/ingest/textenc.h"
+#include "data/ingest/tz.h"
 
 static const char import_usage[] =
     "capplan import sacct|trace|roster|inventory|gpu-metrics|events|pubs|peers|catalog|"

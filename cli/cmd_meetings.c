@@ -8,10 +8,10 @@
 
 #include "cli/cli.h"
 #include "cli/plan_cli.h"
-#include "data/meetings.h"
-#include "data/plan.h"
-#include "data/store.h"
-#include "data/store_plan.h"
+#include "data/plan/meetings.h"
+#include "data/plan/plan.h"
+#include "data/store/store.h"
+#include "data/store/store_plan.h"
 
 typedef struct MeetArgs {
     const char *sub, *arg, *scenario, *reason;

@@ -5,9 +5,9 @@
 
 #include "cli/cli.h"
 #include "cli/plan_cli.h"
-#include "data/plan.h"
-#include "data/store.h"
-#include "data/store_plan.h"
+#include "data/plan/plan.h"
+#include "data/store/store.h"
+#include "data/store/store_plan.h"
 
 typedef struct ProfileArgs {
     PlanOpts o;

@@ -9,9 +9,9 @@
 #include "cli/plan_cli.h"
 #include "cli/project_backtest.h"
 #include "cli/project_explain.h"
-#include "data/plan.h"
-#include "data/store.h"
-#include "data/store_plan.h"
+#include "data/plan/plan.h"
+#include "data/store/store.h"
+#include "data/store/store_plan.h"
 
 typedef struct ProjectArgs {
     PlanOpts o;

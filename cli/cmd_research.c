@@ -7,9 +7,9 @@
 
 #include "cli/cli.h"
 #include "cli/plan_cli.h"
-#include "data/plan.h"
-#include "data/research_apply.h"
-#include "data/research_run.h"
+#include "data/plan/plan.h"
+#include "data/plan/research_apply.h"
+#include "data/plan/research_run.h"
 
 static const char research_usage[] =
     "capplan research [--since YEAR] [--k N] [--by kmeans|coauthors] [--terms FILE] "

@@ -7,9 +7,9 @@
 #include "cli/cli.h"
 #include "cli/plan_cli.h"
 #include "cli/textcol.h"
-#include "data/plan.h"
-#include "data/store.h"
-#include "data/store_plan.h"
+#include "data/plan/plan.h"
+#include "data/store/store.h"
+#include "data/store/store_plan.h"
 
 /* ---- list, new, rm, undo ---- */
 

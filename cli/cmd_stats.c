@@ -8,8 +8,8 @@
 #include "cli/cli.h"
 #include "core/stats.h"
 #include "core/policy.h"
-#include "data/store_policy.h"
-#include "data/store_stats.h"
+#include "data/store/store_policy.h"
+#include "data/store/store_stats.h"
 
 typedef enum Format { FMT_TEXT, FMT_JSON, FMT_CSV } Format;
 

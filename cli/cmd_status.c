@@ -3,7 +3,7 @@
 
 #include "cli/cli.h"
 #include "cli/status_print.h"
-#include "data/store.h"
+#include "data/store/store.h"
 
 static int exec_status(CliCtx *ctx, int argc, char **argv)
 {

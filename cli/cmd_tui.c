@@ -8,8 +8,8 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "data/store.h"
-#include "data/store_tui.h"
+#include "data/store/store.h"
+#include "data/store/store_tui.h"
 #include "tui/app.h"
 #include "tui/heat_bg.h"
 #include "tui/term.h"

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "data/store.h"
+#include "data/store/store.h"
 
 static const CmdEntry *const commands[] = {&cmd_import, &cmd_collect, &cmd_status, &cmd_demo, &cmd_profile,
                                            &cmd_project, &cmd_scenario, &cmd_tui, &cmd_stats, &cmd_meetings,

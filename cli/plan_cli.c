@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "data/fields.h"
+#include "data/ingest/fields.h"
 
 static int int_value(const char *opt, const char *s, int lo, int hi, int *out)
 {

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "data/plan.h"
+#include "data/plan/plan.h"
 
 /* Consume argv[*i] (and its value) when it is one of the shared plan
  * options, filling o. Returns 1 consumed, 0 not a plan option, -1 bad

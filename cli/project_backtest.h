@@ -9,7 +9,7 @@
 
 #include <stdio.h>
 
-#include "data/plan.h"
+#include "data/plan/plan.h"
 
 /* Print b to out as text, or as JSON when json. */
 void project_backtest_print(const PlanBacktest *b, int json, FILE *out);

@@ -4,7 +4,7 @@
 #include "cli/project_explain.h"
 
 #include "cli/cli.h"
-#include "data/plan_explain.h"
+#include "data/plan/plan_explain.h"
 
 #define NAMES_SHOWN 12
 

@@ -7,7 +7,7 @@
 
 #include <stdio.h>
 
-#include "data/plan.h"
+#include "data/plan/plan.h"
 
 /* Print group's explanation under params (r: projection_run's result for
  * them) to out. 0, or cli_error's status (message on stderr) when there is

@@ -7,8 +7,8 @@
 #include "cli/status_research.h"
 #include "cli/textcol.h"
 #include "core/utf8.h"
-#include "data/fields.h"
-#include "data/store.h"
+#include "data/ingest/fields.h"
+#include "data/store/store.h"
 
 static void fmt_date(int64_t t, char *buf, size_t n)
 {

@@ -7,7 +7,7 @@
 #include <cJSON.h>
 #include <stdio.h>
 
-#include "data/store_research.h"
+#include "data/store/store_research.h"
 
 #define STATUS_UNMATCHED_SHOWN 20
 

@@ -28,29 +28,29 @@ FUZZ_CFLAGS  := $(filter-out -Werror -O2 -O3 -g -fsanitize=% -fno-sanitize-recov
 # links only the modules it reaches, and another engineer's half-written
 # file elsewhere does not stop the fuzzers. A reader that starts using
 # another module shows as an undefined reference: add the module here.
-FUZZ_LIB_SRC := $(wildcard core/cp.c core/strmap.c core/civil.c data/fields.c data/jobrec.c data/reader.c \
-                  data/linereader.c data/peekfile.c data/sacct_fields.c data/sacct_text.c \
-                  data/fold.c data/json_stream.c data/sacct_json.c data/csvin.c \
-                  data/sacct_kv.c data/trace.c data/trace_*.c data/textenc.c data/tz.c \
-                  data/jobstats.c)
+FUZZ_LIB_SRC := $(wildcard core/cp.c core/strmap.c core/civil.c data/ingest/fields.c data/ingest/jobrec.c data/ingest/reader.c \
+                  data/ingest/linereader.c data/ingest/peekfile.c data/ingest/sacct_fields.c data/ingest/sacct_text.c \
+                  data/ingest/fold.c data/ingest/json_stream.c data/ingest/sacct_json.c data/ingest/csvin.c \
+                  data/ingest/sacct_kv.c data/ingest/trace.c data/ingest/trace_*.c data/ingest/textenc.c data/ingest/tz.c \
+                  data/ingest/jobstats.c)
 FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=$(FUZZ_DIR)/%.o)
 FUZZ_LIB     := $(FUZZ_DIR)/libcapplan_fuzz.a
 
 # The deep target (fuzz_pipeline: import into an in-memory database, then
 # status, every stats kind, profile, project and the report) links the
 # whole program less main, as a second archive.
-FUZZ_DEEP_SRC := $(wildcard core/*.c data/*.c data/demo/*.c reports/*.c tui/*.c) \
+FUZZ_DEEP_SRC := $(wildcard core/*.c data/ingest/*.c data/store/*.c data/plan/*.c data/demo/*.c reports/*.c tui/*.c) \
                  $(filter-out cli/main.c,$(wildcard cli/*.c))
 FUZZ_DEEP_OBJ := $(FUZZ_DEEP_SRC:%.c=$(FUZZ_DIR)/%.o) $(FUZZ_DIR)/gen/terms_txt.o
 FUZZ_DEEP_LIB := $(FUZZ_DIR)/libcapplan_deep.a
 
 # A reader's target exists only once the reader's header does.
 FUZZ_ALL     := fuzz_fields fuzz_pipeline \
-                $(if $(wildcard data/sacct_text.h),fuzz_sacct_text) \
-                $(if $(wildcard data/sacct_json.h),fuzz_sacct_json) \
-                $(if $(wildcard data/csvin.h),fuzz_csvin) \
-                $(if $(wildcard data/sacct_kv.h),fuzz_sacct_kv) \
-                $(if $(wildcard data/trace.h),fuzz_trace)
+                $(if $(wildcard data/ingest/sacct_text.h),fuzz_sacct_text) \
+                $(if $(wildcard data/ingest/sacct_json.h),fuzz_sacct_json) \
+                $(if $(wildcard data/ingest/csvin.h),fuzz_csvin) \
+                $(if $(wildcard data/ingest/sacct_kv.h),fuzz_sacct_kv) \
+                $(if $(wildcard data/ingest/trace.h),fuzz_trace)
 FUZZ_TARGETS ?= $(strip $(FUZZ_ALL))
 FUZZ_BIN     := $(FUZZ_TARGETS:%=$(FUZZ_DIR)/%)
 FUZZ_OPTS    ?=

@@ -6,12 +6,12 @@
 #include <stdio.h>
 
 #include "core/stats.h"
-#include "data/peers.h"
-#include "data/catalog.h"
-#include "data/plan.h"
-#include "data/store_sources.h"
-#include "data/store_plan.h"
-#include "data/store_tui.h"
+#include "data/ingest/peers.h"
+#include "data/ingest/catalog.h"
+#include "data/plan/plan.h"
+#include "data/store/store_sources.h"
+#include "data/store/store_plan.h"
+#include "data/store/store_tui.h"
 #include "reports/report.h"
 #include "reports/svg.h"
 

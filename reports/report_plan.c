@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "data/meetings.h"
+#include "data/plan/meetings.h"
 #include "reports/mdw.h"
 #include "reports/report_int.h"
 

@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "core/policy.h"
-#include "data/store_policy.h"
-#include "data/store_stats.h"
+#include "data/store/store_policy.h"
+#include "data/store/store_stats.h"
 #include "reports/report_int.h"
 
 /* What rpt_policy_gather keeps (Report.policy). */

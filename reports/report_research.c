@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "data/research_run.h"
+#include "data/plan/research_run.h"
 #include "reports/mdw.h"
 #include "reports/report_int.h"
 

@@ -14,7 +14,7 @@
 #include <unistd.h>
 #include <xlsxwriter.h>
 
-#include "data/csvin.h"
+#include "data/ingest/csvin.h"
 #include "reports/csvw.h"
 #include "reports/report_int.h"
 

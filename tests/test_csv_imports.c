@@ -13,9 +13,9 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
-#include "data/import.h"
-#include "data/store.h"
-#include "data/textenc.h"
+#include "data/ingest/import.h"
+#include "data/store/store.h"
+#include "data/ingest/textenc.h"
 #include "tests/lib/testdb.h"
 #include "tests/lib/testutil.h"
 

@@ -22,8 +22,8 @@
 #include <unistd.h>
 
 #include "data/demo/demo.h"
-#include "data/fields.h"
-#include "data/store.h"
+#include "data/ingest/fields.h"
+#include "data/store/store.h"
 
 #define TEST_JOBS 20000
 #define TEST_SEED 7

@@ -10,8 +10,8 @@
 
 #include <cmocka.h>
 
-#include "data/fields.h"
-#include "data/tz.h"
+#include "data/ingest/fields.h"
+#include "data/ingest/tz.h"
 
 static int64_t tm(const char *s)
 {

@@ -16,9 +16,9 @@
 
 #include <cmocka.h>
 
-#include "data/import.h"
-#include "data/store.h"
-#include "data/store_schema.h"
+#include "data/ingest/import.h"
+#include "data/store/store.h"
+#include "data/store/store_schema.h"
 #include "tests/lib/testdb.h"
 #include "tests/lib/testutil.h"
 

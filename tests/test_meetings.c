@@ -27,11 +27,11 @@
 
 #include "core/pick.h"
 #include "data/demo/demo.h"
-#include "data/fields.h"
-#include "data/meetings.h"
-#include "data/plan.h"
-#include "data/store.h"
-#include "data/store_plan.h"
+#include "data/ingest/fields.h"
+#include "data/plan/meetings.h"
+#include "data/plan/plan.h"
+#include "data/store/store.h"
+#include "data/store/store_plan.h"
 #include "tests/lib/testutil.h"
 
 static const double fz[] = {0.1, 0, 1, 1, -0.5, 0, 5, 6, 5, 5.2, 0, 0, 9, 9};

@@ -28,10 +28,10 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
-#include "data/fields.h"
-#include "data/store.h"
-#include "data/store_plan.h"
-#include "data/store_schema.h"
+#include "data/ingest/fields.h"
+#include "data/store/store.h"
+#include "data/store/store_plan.h"
+#include "data/store/store_schema.h"
 #include "tests/lib/testutil.h"
 
 static int64_t t_of(int y, int mo, int d, int h)

@@ -25,12 +25,12 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
-#include "data/fields.h"
-#include "data/import.h"
-#include "data/plan.h"
-#include "data/store.h"
-#include "data/store_plan.h"
-#include "data/store_schema.h"
+#include "data/ingest/fields.h"
+#include "data/ingest/import.h"
+#include "data/plan/plan.h"
+#include "data/store/store.h"
+#include "data/store/store_plan.h"
+#include "data/store/store_schema.h"
 #include "tests/lib/testutil.h"
 
 typedef struct Db {

@@ -24,9 +24,9 @@
 
 #include "core/energy.h"
 #include "core/policy.h"
-#include "data/store.h"
-#include "data/store_policy.h"
-#include "data/store_schema.h"
+#include "data/store/store.h"
+#include "data/store/store_policy.h"
+#include "data/store/store_schema.h"
 #include "tests/lib/testdb.h"
 
 #define H 3600

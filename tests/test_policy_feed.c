@@ -30,9 +30,9 @@
 #include <sqlite3.h>
 
 #include "core/policy.h"
-#include "data/store.h"
-#include "data/store_policy.h"
-#include "data/textenc.h"
+#include "data/store/store.h"
+#include "data/store/store_policy.h"
+#include "data/ingest/textenc.h"
 #include "tests/lib/testdb.h"
 #include "tests/lib/testutil.h"
 

@@ -21,12 +21,12 @@
 #include <cmocka.h>
 
 #include "core/cp.h"
-#include "data/import.h"
-#include "data/plan.h"
-#include "data/store.h"
+#include "data/ingest/import.h"
+#include "data/plan/plan.h"
+#include "data/store/store.h"
 #include "reports/anon.h"
 #include "reports/csvw.h"
-#include "data/catalog.h"
+#include "data/ingest/catalog.h"
 #include "reports/mdfit.h"
 #include "reports/mdhtml.h"
 #include "reports/mdtable.h"

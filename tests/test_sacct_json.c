@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "data/json_stream.h"
-#include "data/sacct_json.h"
+#include "data/ingest/json_stream.h"
+#include "data/ingest/sacct_json.h"
 #include "tests/lib/testutil.h"
 
 /* ---- a sink that keeps copies of what it receives ---- */

@@ -12,8 +12,8 @@
 
 #include <cmocka.h>
 
-#include "data/sacct_kv.h"
-#include "data/tz.h"
+#include "data/ingest/sacct_kv.h"
+#include "data/ingest/tz.h"
 #include "tests/lib/testutil.h"
 
 #define FOX "data/sacct-kv-jobanalyzer-fox/slurm-sacct.csv"

@@ -12,9 +12,9 @@
 
 #include <cmocka.h>
 
-#include "data/fold.h"
-#include "data/sacct_text.h"
-#include "data/textenc.h"
+#include "data/ingest/fold.h"
+#include "data/ingest/sacct_text.h"
+#include "data/ingest/textenc.h"
 #include "tests/lib/testutil.h"
 
 static int64_t last_comments; /* comment lines the last read skipped */

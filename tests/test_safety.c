@@ -16,9 +16,9 @@
 #include <sqlite3.h>
 
 #include "core/cp.h"
-#include "data/jobrec.h"
-#include "data/store.h"
-#include "data/store_check.h"
+#include "data/ingest/jobrec.h"
+#include "data/store/store.h"
+#include "data/store/store_check.h"
 #include "reports/anon.h"
 #include "reports/csvw.h"
 #include "reports/rfile.h"

@@ -15,12 +15,12 @@
 #include <cmocka.h>
 
 #include "core/stats.h"
-#include "data/fields.h"
-#include "data/import.h"
-#include "data/pubs.h"
-#include "data/store.h"
-#include "data/store_stats.h"
-#include "data/store_tui.h"
+#include "data/ingest/fields.h"
+#include "data/ingest/import.h"
+#include "data/ingest/pubs.h"
+#include "data/store/store.h"
+#include "data/store/store_stats.h"
+#include "data/store/store_tui.h"
 #include "tests/lib/testutil.h"
 
 /* ---- the fixture ----

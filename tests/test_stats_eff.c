@@ -16,9 +16,9 @@
 #include <sqlite3.h>
 
 #include "core/stats.h"
-#include "data/import.h"
-#include "data/store.h"
-#include "data/store_stats.h"
+#include "data/ingest/import.h"
+#include "data/store/store.h"
+#include "data/store/store_stats.h"
 #include "tests/lib/testdb.h"
 #include "tests/lib/testutil.h"
 

@@ -30,10 +30,10 @@
 #include <sqlite3.h>
 
 #include "core/strmap.h"
-#include "data/import.h"
-#include "data/store.h"
-#include "data/store_feed.h"
-#include "data/store_stats.h"
+#include "data/ingest/import.h"
+#include "data/store/store.h"
+#include "data/store/store_feed.h"
+#include "data/store/store_stats.h"
 #include "tests/lib/testutil.h"
 
 /* ---- the feed alone ---- */

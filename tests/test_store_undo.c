@@ -17,9 +17,9 @@
 
 #include <cmocka.h>
 
-#include "data/store.h"
-#include "data/store_plan.h"
-#include "data/store_undo.h"
+#include "data/store/store.h"
+#include "data/store/store_plan.h"
+#include "data/store/store_undo.h"
 #include "tests/lib/testdb.h"
 
 static int scen_setup(void **state)

@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "data/textenc.h"
+#include "data/ingest/textenc.h"
 
 static void test_utf8_bad(void **state)
 {

@@ -14,9 +14,9 @@
 #include <cmocka.h>
 
 #include "core/strmap.h"
-#include "data/fields.h"
-#include "data/trace.h"
-#include "data/tz.h"
+#include "data/ingest/fields.h"
+#include "data/ingest/trace.h"
+#include "data/ingest/tz.h"
 #include "tests/lib/testutil.h"
 
 #define MAX_REJECTS 16

@@ -13,9 +13,9 @@
 
 #include <cmocka.h>
 
-#include "data/fields.h"
-#include "data/sacct_text.h"
-#include "data/tz.h"
+#include "data/ingest/fields.h"
+#include "data/ingest/sacct_text.h"
+#include "data/ingest/tz.h"
 #include "tests/lib/testutil.h"
 
 /* The UTC instant of the zone-less time s in zone z. */

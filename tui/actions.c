@@ -8,9 +8,9 @@
 #include <time.h>
 
 #include "core/features.h"
-#include "data/meetings.h"
-#include "data/store_meetings.h"
-#include "data/store_tui.h"
+#include "data/plan/meetings.h"
+#include "data/store/store_meetings.h"
+#include "data/store/store_tui.h"
 #include "tui/export.h"
 #include "tui/fmt.h"
 #include "tui/help.h"

@@ -10,8 +10,8 @@
 #include <time.h>
 
 #include "core/features.h"
-#include "data/store.h"
-#include "data/store_tui.h"
+#include "data/store/store.h"
+#include "data/store/store_tui.h"
 #include "tui/redact.h"
 #include "tui/actions.h"
 #include "tui/compare.h"

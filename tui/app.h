@@ -18,7 +18,7 @@
 
 #include "core/cp.h"
 #include "tui/canvas.h"
-#include "data/store_undo.h"
+#include "data/store/store_undo.h"
 #include "tui/model.h"
 
 typedef struct Store Store;

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "data/store.h"
-#include "data/store_tui.h"
+#include "data/store/store.h"
+#include "data/store/store_tui.h"
 
 struct TuiBg {
     pthread_t th;

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "data/plan.h"
+#include "data/plan/plan.h"
 #include "tui/plan.h"
 
 /* The stored edits of scenario name ("base": none). */

@@ -8,7 +8,7 @@
  * core/projection); reads the database, writes nothing. */
 
 #include "core/cp.h"
-#include "data/store_plan.h"
+#include "data/store/store_plan.h"
 #include "tui/model.h"
 
 typedef struct Store Store;

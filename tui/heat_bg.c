@@ -6,7 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "data/store_tui.h"
+#include "data/store/store_tui.h"
 #include "tui/bg.h"
 
 struct HeatBg {

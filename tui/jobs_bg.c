@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "data/store_tui.h"
+#include "data/store/store_tui.h"
 #include "tui/bg.h"
 #include "tui/canvas.h"
 

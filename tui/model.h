@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #include "core/cp.h"
-#include "data/store_tui.h"
+#include "data/store/store_tui.h"
 
 #define TUI_MAX_MONTHS 240
 #define TUI_CLASSES 4 /* GPU-memory classes <=24, <=48, <=80, >80 GiB */

@@ -8,9 +8,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "data/meetings.h"
-#include "data/store_plan.h"
-#include "data/store_tui.h"
+#include "data/plan/meetings.h"
+#include "data/store/store_plan.h"
+#include "data/store/store_tui.h"
 #include "tui/actions.h"
 
 #define GROUP_KEYS 5 /* the group keys of model v2, then the institute's */

@@ -14,9 +14,9 @@
 
 #include "core/cp.h"
 #include "core/projection.h"
-#include "data/meetings.h"
-#include "data/plan.h"
-#include "data/store_plan.h"
+#include "data/plan/meetings.h"
+#include "data/plan/plan.h"
+#include "data/store/store_plan.h"
 #include "tui/app.h"
 #include "tui/model.h"
 

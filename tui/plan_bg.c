@@ -3,7 +3,7 @@
 
 #include <stdlib.h>
 
-#include "data/plan.h"
+#include "data/plan/plan.h"
 #include "tui/bg.h"
 #include "tui/canvas.h"
 #include "tui/plan.h"

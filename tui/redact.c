@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "data/store_anon.h"
+#include "data/store/store_anon.h"
 #include "reports/anon.h"
 #include "tui/app.h"
 

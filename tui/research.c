@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "core/cp.h"
-#include "data/research_run.h"
+#include "data/plan/research_run.h"
 
 Research *tui_research_open(Store *st, const Plan *plan)
 {

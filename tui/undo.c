@@ -7,8 +7,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "data/store_meetings.h"
-#include "data/store_tui.h"
+#include "data/store/store_meetings.h"
+#include "data/store/store_tui.h"
 #include "tui/fmt.h"
 #include "tui/plan.h"
 

@@ -7,9 +7,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "data/store.h"
-#include "data/store_policy.h"
-#include "data/store_tui.h"
+#include "data/store/store.h"
+#include "data/store/store_policy.h"
+#include "data/store/store_tui.h"
 #include "tui/bg.h"
 #include "tui/canvas.h"
 

@@ -10,9 +10,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "data/meetings.h"
-#include "data/plan.h"
-#include "data/store_tui.h"
+#include "data/plan/meetings.h"
+#include "data/plan/plan.h"
+#include "data/store/store_tui.h"
 #include "tui/actions.h"
 #include "tui/fmt.h"
 #include "tui/lineedit.h"

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "data/plan_explain.h"
+#include "data/plan/plan_explain.h"
 #include "tui/actions.h"
 #include "tui/fmt.h"
 #include "tui/institute.h"

@@ -17,8 +17,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "data/store_policy.h"
-#include "data/store_tui.h"
+#include "data/store/store_policy.h"
+#include "data/store/store_tui.h"
 #include "tui/fmt.h"
 #include "tui/usage_bg.h"
 #include "tui/view.h"

@@ -17,12 +17,12 @@
 
 #include "data/demo/demo.h"
 #include "data/demo/demo_model.h"
-#include "data/plan.h"
-#include "data/pubs.h"
-#include "data/import.h"
-#include "data/store.h"
-#include "data/store_policy.h"
-#include "data/textenc.h"
+#include "data/plan/plan.h"
+#include "data/ingest/pubs.h"
+#include "data/ingest/import.h"
+#include "data/store/store.h"
+#include "data/store/store_policy.h"
+#include "data/ingest/textenc.h"
 
 #define DEMO_MARKER ".capplan-demo"
 

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "data/demo/demo_model.h"
-#include "data/fields.h"
+#include "data/ingest/fields.h"
 
 #define CARBON_STREAM 13
 

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "data/demo/demo_model.h"
-#include "data/store.h"
+#include "data/store/store.h"
 
 static int has_capplan_tables(sqlite3 *db)
 {

@@ -1,13 +1,13 @@
-#include "data/catalog.h"
+#include "data/ingest/catalog.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "data/csvin.h"
-#include "data/store.h"
-#include "data/store_catalog.h"
+#include "data/ingest/csvin.h"
+#include "data/store/store.h"
+#include "data/store/store_catalog.h"
 
 enum { C_MODEL, C_MEM, C_SPEED, C_TDP, C_PRICE, C_CURRENCY, C_COUNT };
 

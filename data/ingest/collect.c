@@ -1,4 +1,4 @@
-#include "data/collect.h"
+#include "data/ingest/collect.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -14,8 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "data/fields.h"
-#include "data/store_collect.h"
+#include "data/ingest/fields.h"
+#include "data/store/store_collect.h"
 
 extern char **environ;
 

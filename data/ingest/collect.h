@@ -48,7 +48,7 @@
 #include <stdint.h>
 
 #include "core/cp.h"
-#include "data/import.h"
+#include "data/ingest/import.h"
 
 typedef struct Store Store;
 

@@ -1,4 +1,4 @@
-#include "data/csvin.h"
+#include "data/ingest/csvin.h"
 
 #include <csv.h>
 #include <errno.h>
@@ -6,7 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "data/textenc.h"
+#include "data/ingest/textenc.h"
 
 #define CSVIN_CHUNK ((size_t)64 * 1024)
 

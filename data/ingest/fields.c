@@ -1,9 +1,9 @@
-#include "data/fields.h"
+#include "data/ingest/fields.h"
 
 #include <math.h>
 #include <string.h>
 #include "core/civil.h"
-#include "data/tz.h"
+#include "data/ingest/tz.h"
 
 static int is_digit(char c)
 {

@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "core/cp.h"
-#include "data/jobrec.h"
+#include "data/ingest/jobrec.h"
 
 typedef struct CpTz CpTz; /* data/tz.h */
 

@@ -1,4 +1,4 @@
-#include "data/fold.h"
+#include "data/ingest/fold.h"
 
 #include <stdlib.h>
 #include <string.h>

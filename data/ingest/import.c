@@ -1,4 +1,4 @@
-#include "data/import.h"
+#include "data/ingest/import.h"
 
 #include <errno.h>
 #include <string.h>
@@ -6,18 +6,18 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "data/fold.h"
-#include "data/peekfile.h"
-#include "data/pipeline.h"
-#include "data/reader.h"
-#include "data/sacct_json.h"
-#include "data/sacct_kv.h"
-#include "data/sacct_text.h"
-#include "data/store.h"
-#include "data/store_policy.h"
-#include "data/store_stats.h"
-#include "data/store_sources.h"
-#include "data/textenc.h"
+#include "data/ingest/fold.h"
+#include "data/ingest/peekfile.h"
+#include "data/ingest/pipeline.h"
+#include "data/ingest/reader.h"
+#include "data/ingest/sacct_json.h"
+#include "data/ingest/sacct_kv.h"
+#include "data/ingest/sacct_text.h"
+#include "data/store/store.h"
+#include "data/store/store_policy.h"
+#include "data/store/store_stats.h"
+#include "data/store/store_sources.h"
+#include "data/ingest/textenc.h"
 
 #define BULK_MIN_BYTES (8 << 20) /* smaller files load fast in WAL mode anyway */
 

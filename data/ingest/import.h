@@ -11,7 +11,7 @@
 #include <stdio.h>
 
 #include "core/cp.h"
-#include "data/reader.h"
+#include "data/ingest/reader.h"
 
 typedef struct CpTz CpTz; /* data/tz.h */
 

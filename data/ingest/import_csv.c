@@ -11,14 +11,14 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "data/csvin.h"
-#include "data/import.h"
-#include "data/reader.h"
-#include "data/refs.h"
-#include "data/store.h"
-#include "data/store_ref.h"
-#include "data/store_stats.h"
-#include "data/textenc.h"
+#include "data/ingest/csvin.h"
+#include "data/ingest/import.h"
+#include "data/ingest/reader.h"
+#include "data/ingest/refs.h"
+#include "data/store/store.h"
+#include "data/store/store_ref.h"
+#include "data/store/store_stats.h"
+#include "data/ingest/textenc.h"
 
 typedef struct CsvImport {
     Store *st;

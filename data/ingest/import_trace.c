@@ -5,13 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "data/csvin.h"
-#include "data/fields.h"
-#include "data/import.h"
-#include "data/store.h"
-#include "data/store_ref.h"
-#include "data/textenc.h"
-#include "data/trace.h"
+#include "data/ingest/csvin.h"
+#include "data/ingest/fields.h"
+#include "data/ingest/import.h"
+#include "data/store/store.h"
+#include "data/store/store_ref.h"
+#include "data/ingest/textenc.h"
+#include "data/ingest/trace.h"
 
 #define NODE_MODELS_MAX 64
 

@@ -1,10 +1,10 @@
-#include "data/jobrec.h"
+#include "data/ingest/jobrec.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "data/fields.h"
+#include "data/ingest/fields.h"
 
 void jobrec_clear(CpJobRec *r)
 {

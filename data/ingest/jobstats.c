@@ -1,4 +1,4 @@
-#include "data/jobstats.h"
+#include "data/ingest/jobstats.h"
 
 #include <cJSON.h>
 #include <math.h>

@@ -1,4 +1,4 @@
-#include "data/json_stream.h"
+#include "data/ingest/json_stream.h"
 
 #include <errno.h>
 #include <stdarg.h>

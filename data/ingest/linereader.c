@@ -1,4 +1,4 @@
-#include "data/linereader.h"
+#include "data/ingest/linereader.h"
 
 #include <stdlib.h>
 #include <string.h>

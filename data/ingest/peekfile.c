@@ -1,4 +1,4 @@
-#include "data/peekfile.h"
+#include "data/ingest/peekfile.h"
 
 #include <stdlib.h>
 #include <string.h>

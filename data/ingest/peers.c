@@ -1,4 +1,4 @@
-#include "data/peers.h"
+#include "data/ingest/peers.h"
 
 #include <errno.h>
 #include <sqlite3.h>
@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "data/csvin.h"
-#include "data/refs.h"
-#include "data/store.h"
+#include "data/ingest/csvin.h"
+#include "data/ingest/refs.h"
+#include "data/store/store.h"
 
 typedef struct PeersRead {
     const char *name; /* as shown in messages */

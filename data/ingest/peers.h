@@ -13,7 +13,7 @@
 #include <stddef.h>
 
 #include "core/cp.h"
-#include "data/import.h"
+#include "data/ingest/import.h"
 
 typedef struct Store Store;
 

@@ -1,4 +1,4 @@
-#include "data/pipeline.h"
+#include "data/ingest/pipeline.h"
 
 #include <pthread.h>
 #include <stdlib.h>

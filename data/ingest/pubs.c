@@ -1,4 +1,4 @@
-#include "data/pubs.h"
+#include "data/ingest/pubs.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -6,9 +6,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "data/pubs_int.h"
-#include "data/textenc.h"
-#include "data/store.h"
+#include "data/ingest/pubs_int.h"
+#include "data/ingest/textenc.h"
+#include "data/store/store.h"
 
 int pubs_put(PubsCtx *c, const PubRec *p, CpErr *err)
 {

@@ -11,7 +11,7 @@
  * `year,group,title,domain[,authors]` (and standard input) goes on to
  * import_csv as before. Re-importing a file adds nothing. */
 
-#include "data/import.h"
+#include "data/ingest/import.h"
 
 typedef struct Store Store;
 

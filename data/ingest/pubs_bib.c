@@ -12,8 +12,8 @@
 #include <unistd.h>
 
 #include "core/names.h"
-#include "data/pubs_int.h"
-#include "data/textenc.h"
+#include "data/ingest/pubs_int.h"
+#include "data/ingest/textenc.h"
 
 /* stderr caught into a temporary file while btparse runs. */
 typedef struct Catch {

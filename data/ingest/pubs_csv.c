@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "core/names.h"
-#include "data/csvin.h"
-#include "data/pubs_int.h"
+#include "data/ingest/csvin.h"
+#include "data/ingest/pubs_int.h"
 
 enum { C_YEAR, C_TITLE, C_AUTHORS, C_VENUE, C_KEYWORDS, C_ABSTRACT, C_NCOLS };
 

@@ -6,9 +6,9 @@
 
 #include <stdio.h>
 
-#include "data/import.h"
-#include "data/reader.h"
-#include "data/store_research.h"
+#include "data/ingest/import.h"
+#include "data/ingest/reader.h"
+#include "data/store/store_research.h"
 
 typedef struct PubsCtx {
     const char *name;     /* the file as shown in messages */

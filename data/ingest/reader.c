@@ -1,4 +1,4 @@
-#include "data/reader.h"
+#include "data/ingest/reader.h"
 
 #include <string.h>
 

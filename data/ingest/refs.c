@@ -1,11 +1,11 @@
-#include "data/refs.h"
+#include "data/ingest/refs.h"
 
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/strmap.h"
-#include "data/fields.h"
+#include "data/ingest/fields.h"
 
 /* Column positions of each shape, in the order of its column list. */
 enum { R_USER, R_GROUP, R_ROLE, R_DOMAIN, R_START, R_END, R_SUPERVISOR, R_NAME, R_ALIASES };

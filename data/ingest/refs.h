@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #include "core/cp.h"
-#include "data/csvin.h"
+#include "data/ingest/csvin.h"
 
 /* The layouts a reference file can have; gpu-metrics has two, told apart
  * by the header. */

@@ -1,11 +1,11 @@
-#include "data/sacct_fields.h"
+#include "data/ingest/sacct_fields.h"
 
 #include <math.h>
 #include <string.h>
 #include <strings.h>
 
-#include "data/fields.h"
-#include "data/jobstats.h"
+#include "data/ingest/fields.h"
+#include "data/ingest/jobstats.h"
 
 static const struct {
     const char *name;

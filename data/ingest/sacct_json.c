@@ -1,4 +1,4 @@
-#include "data/sacct_json.h"
+#include "data/ingest/sacct_json.h"
 
 #include <limits.h>
 #include <math.h>
@@ -9,9 +9,9 @@
 
 #include <cJSON.h>
 
-#include "data/fields.h"
-#include "data/json_stream.h"
-#include "data/textenc.h"
+#include "data/ingest/fields.h"
+#include "data/ingest/json_stream.h"
+#include "data/ingest/textenc.h"
 
 #define SJ_NO_VAL32 4294967294.0   /* Slurm's NO_VAL in plain-int versions */
 #define SJ_INFINITE32 4294967295.0 /* Slurm's INFINITE */

@@ -17,7 +17,7 @@
 #include <stdio.h>
 
 #include "core/cp.h"
-#include "data/reader.h"
+#include "data/ingest/reader.h"
 
 /* Largest job element accepted (a job with thousands of steps stays far
  * below); a larger one is rejected as a bad line. */

@@ -1,9 +1,9 @@
-#include "data/sacct_kv.h"
+#include "data/ingest/sacct_kv.h"
 
 #include <string.h>
 
-#include "data/csvin.h"
-#include "data/sacct_fields.h"
+#include "data/ingest/csvin.h"
+#include "data/ingest/sacct_fields.h"
 
 #define KV_PROGRESS_EVERY 4096
 

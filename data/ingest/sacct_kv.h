@@ -18,7 +18,7 @@
 #include <stdio.h>
 
 #include "core/cp.h"
-#include "data/reader.h"
+#include "data/ingest/reader.h"
 
 /* Read f to its end, calling ctx->sink.job for each record (borrowed: it
  * dies when the sink returns) and ctx->progress, when set, every few

@@ -1,12 +1,12 @@
-#include "data/sacct_text.h"
+#include "data/ingest/sacct_text.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "data/linereader.h"
-#include "data/sacct_fields.h"
-#include "data/textenc.h"
+#include "data/ingest/linereader.h"
+#include "data/ingest/sacct_fields.h"
+#include "data/ingest/textenc.h"
 
 #define MAX_LINE (1u << 20) /* 1 MiB: far beyond any real sacct line */
 #define MAX_COLS 256        /* sacct --format=ALL has 109 */

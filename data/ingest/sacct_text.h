@@ -12,7 +12,7 @@
 
 #include <stdio.h>
 
-#include "data/reader.h"
+#include "data/ingest/reader.h"
 
 /* delimiter: NULL to read it from the header line (the bytes between its
  * first two field names; "|" without a header or with one field); any

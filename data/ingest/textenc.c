@@ -1,4 +1,4 @@
-#include "data/textenc.h"
+#include "data/ingest/textenc.h"
 
 #include <stdint.h>
 #include <stdlib.h>

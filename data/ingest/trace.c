@@ -1,13 +1,13 @@
 /* trace: picks the reader for a trace kind and holds what the trace
  * readers share (state words, row counting, number parsing). */
-#include "data/trace.h"
+#include "data/ingest/trace.h"
 
 #include <errno.h>
 #include <math.h>
 #include <string.h>
 
-#include "data/fields.h"
-#include "data/peekfile.h"
+#include "data/ingest/fields.h"
+#include "data/ingest/peekfile.h"
 
 #define TRACE_PEEK 512          /* bytes looked at to tell formats apart */
 #define TRACE_PROGRESS_ROWS 4096 /* progress is reported every so many rows */

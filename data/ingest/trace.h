@@ -31,8 +31,8 @@
 #include <stdio.h>
 
 #include "core/cp.h"
-#include "data/jobrec.h"
-#include "data/reader.h"
+#include "data/ingest/jobrec.h"
+#include "data/ingest/reader.h"
 
 /* Read the trace f of kind "philly", "swf", "helios", "pai" or
  * "alibaba-pod" to its end,

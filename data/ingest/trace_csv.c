@@ -24,13 +24,13 @@
  * "YYYY-MM-DD HH:MM:SS" carry no zone: local to ctx->tz (UTC when NULL), as
  * fields_time reads them. PAI times are seconds (already shifted by the
  * trace's publisher): no zone is applied. */
-#include "data/trace.h"
+#include "data/ingest/trace.h"
 
 #include <math.h>
 #include <string.h>
 
-#include "data/csvin.h"
-#include "data/fields.h"
+#include "data/ingest/csvin.h"
+#include "data/ingest/fields.h"
 
 #define TC_MAX_COLS 16
 #define NCOLS(a) (sizeof(a) / sizeof((a)[0]))

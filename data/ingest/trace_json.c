@@ -12,15 +12,15 @@
  * nodes = the entries of detail. Times carry no zone: UTC shifted by
  * ctx->tz. job_raw is the 1-based element number (Philly's ids
  * are not numbers), the same as the row number of the flattened CSV. */
-#include "data/trace.h"
+#include "data/ingest/trace.h"
 
 #include <string.h>
 
 #include <cJSON.h>
 
-#include "data/fields.h"
-#include "data/json_stream.h"
-#include "data/textenc.h"
+#include "data/ingest/fields.h"
+#include "data/ingest/json_stream.h"
+#include "data/ingest/textenc.h"
 
 #define PJ_MAX_ELEM ((size_t)1 << 20) /* a job with hundreds of nodes is ~30 KiB */
 

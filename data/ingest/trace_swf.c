@@ -16,15 +16,15 @@
  * lines (the number itself when unnamed), else the queue (field 15,
  * named by "; Queue: N name"). The cluster name is the header's whole
  * Installation (lower-cased), however long. */
-#include "data/trace.h"
+#include "data/ingest/trace.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "data/fields.h"
-#include "data/linereader.h"
-#include "data/textenc.h"
+#include "data/ingest/fields.h"
+#include "data/ingest/linereader.h"
+#include "data/ingest/textenc.h"
 
 #define SWF_FIELDS 18
 #define SWF_MAX_LINE ((size_t)1 << 16) /* real lines are under 120 bytes */

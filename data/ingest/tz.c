@@ -1,4 +1,4 @@
-#include "data/tz.h"
+#include "data/ingest/tz.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -6,7 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "data/fields.h"
+#include "data/ingest/fields.h"
 
 #define TZ_FIRST 0               /* 1970-01-01 */
 #define TZ_LAST 4102444800LL     /* 2100-01-01 */

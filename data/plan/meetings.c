@@ -1,5 +1,5 @@
 /* meetings: the meeting workflow (data/meetings.h). */
-#include "data/meetings.h"
+#include "data/plan/meetings.h"
 
 #include <errno.h>
 #include <math.h>
@@ -9,10 +9,10 @@
 #include <unistd.h>
 
 #include "core/profiles.h"
-#include "data/csvin.h"
-#include "data/plan.h"
-#include "data/store.h"
-#include "data/store_plan.h"
+#include "data/ingest/csvin.h"
+#include "data/plan/plan.h"
+#include "data/store/store.h"
+#include "data/store/store_plan.h"
 
 /* ---- the tolerance rule ---- */
 

@@ -29,7 +29,7 @@
 
 #include "core/cp.h"
 #include "core/pick.h"
-#include "data/store_meetings.h"
+#include "data/store/store_meetings.h"
 
 typedef struct Store Store;
 typedef struct Plan Plan;

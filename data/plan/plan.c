@@ -1,4 +1,4 @@
-#include "data/plan.h"
+#include "data/plan/plan.h"
 
 #include <math.h>
 #include <pwd.h>
@@ -10,10 +10,10 @@
 #include <unistd.h>
 
 #include "core/strmap.h"
-#include "data/fields.h"
-#include "data/plan_int.h"
-#include "data/store.h"
-#include "data/store_plan.h"
+#include "data/ingest/fields.h"
+#include "data/plan/plan_int.h"
+#include "data/store/store.h"
+#include "data/store/store_plan.h"
 
 /* ---- calendar ---- */
 

@@ -10,7 +10,7 @@
 #include <time.h>
 
 #include "core/kmeans.h"
-#include "data/plan_int.h"
+#include "data/plan/plan_int.h"
 
 /* ---- context ---- */
 

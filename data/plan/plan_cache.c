@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "data/plan_int.h"
+#include "data/plan/plan_int.h"
 
 /* Bump when the model's code (core/demand.c, core/projection.c,
  * core/backtest.c, data/plan_hist.c) changes what it computes, or this

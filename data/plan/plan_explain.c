@@ -1,5 +1,5 @@
 /* plan_explain: a year's need in parts (plan_explain.h). */
-#include "data/plan_explain.h"
+#include "data/plan/plan_explain.h"
 
 #include <stdio.h>
 

@@ -7,7 +7,7 @@
  * computation, so that the two never disagree. Reads a plan and a
  * projection result; prints nothing, allocates nothing. */
 
-#include "data/plan.h"
+#include "data/plan/plan.h"
 
 enum {
     PLAN_X_STAYERS,

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "data/plan_int.h"
+#include "data/plan/plan_int.h"
 
 #define BT_MIN_HISTORY 6 /* months of data a cut needs before it */
 #define BT_DEFAULT_HALF 2 /* 6 months while no earlier cut is scored */

@@ -8,8 +8,8 @@
 
 #include "core/demand.h"
 #include "core/strmap.h"
-#include "data/plan.h"
-#include "data/store_plan.h"
+#include "data/plan/plan.h"
+#include "data/store/store_plan.h"
 
 typedef struct PlanHistRun PlanHistRun; /* plan_hist.c */
 

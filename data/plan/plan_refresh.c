@@ -4,8 +4,8 @@
  * issue 20 item 3; docs/plan-speed.md). */
 #include <string.h>
 
-#include "data/plan.h"
-#include "data/store_plan.h"
+#include "data/plan/plan.h"
+#include "data/store/store_plan.h"
 
 int plan_cache_refresh(Store *st, int save_profiles, CpErr *err)
 {

@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "core/policy.h"
-#include "data/fields.h"
-#include "data/plan_int.h"
+#include "data/ingest/fields.h"
+#include "data/plan/plan_int.h"
 
 /* ---- scenario edits ---- */
 

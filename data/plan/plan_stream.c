@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "data/plan_int.h"
+#include "data/plan/plan_int.h"
 
 /* One consumer of the second pass: a fit (feed) or a sum of use (act). */
 typedef struct Cons {

@@ -1,12 +1,12 @@
-#include "data/research_apply.h"
+#include "data/plan/research_apply.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #include "core/projection.h"
-#include "data/plan.h"
-#include "data/research_run.h"
-#include "data/store_plan.h"
+#include "data/plan/plan.h"
+#include "data/plan/research_run.h"
+#include "data/store/store_plan.h"
 
 /* The planner's groups with students of cluster c, and how many in each. */
 static void cluster_groups(const Research *r, const Plan *p, int c, ResearchApply *out)

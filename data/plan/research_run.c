@@ -1,4 +1,4 @@
-#include "data/research_run.h"
+#include "data/plan/research_run.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -8,7 +8,7 @@
 #include "core/research_terms.h"
 #include "core/strmap.h"
 #include "core/tfidf.h"
-#include "data/plan.h"
+#include "data/plan/plan.h"
 
 void research_opts_init(ResearchOpts *o)
 {

@@ -18,7 +18,7 @@
 #include <stdint.h>
 
 #include "core/research.h"
-#include "data/store_research.h"
+#include "data/store/store_research.h"
 
 typedef struct Store Store;
 typedef struct Terms Terms;

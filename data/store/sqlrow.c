@@ -1,5 +1,5 @@
 /* sqlrow: see sqlrow.h. */
-#include "data/sqlrow.h"
+#include "data/store/sqlrow.h"
 
 #include <math.h>
 

@@ -1,4 +1,4 @@
-#include "data/store.h"
+#include "data/store/store.h"
 
 #include <math.h>
 #ifdef __GLIBC__
@@ -13,12 +13,12 @@
 #include <unistd.h>
 
 #include "core/strmap.h"
-#include "data/fields.h"
-#include "data/store_bind.h"
-#include "data/store_blocks.h"
-#include "data/store_fault.h"
-#include "data/store_feed.h"
-#include "data/store_schema.h"
+#include "data/ingest/fields.h"
+#include "data/store/store_bind.h"
+#include "data/store/store_blocks.h"
+#include "data/store/store_fault.h"
+#include "data/store/store_feed.h"
+#include "data/store/store_schema.h"
 
 #define CACHE_KIB "-65536"     /* the page cache, KiB (negative: SQLite's way) */
 #define BULK_CACHE_KIB "-8192" /* ... during a bulk import (store_begin_bulk) */

@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #include "core/cp.h"
-#include "data/jobrec.h"
+#include "data/ingest/jobrec.h"
 
 typedef struct Store Store;
 

@@ -1,5 +1,5 @@
 /* store_anon: the site key and the names (see store_anon.h). */
-#include "data/store_anon.h"
+#include "data/store/store_anon.h"
 
 #include <errno.h>
 #include <sqlite3.h>
@@ -8,8 +8,8 @@
 #include <string.h>
 #include <sys/random.h>
 
-#include "data/sqlrow.h"
-#include "data/store.h"
+#include "data/store/sqlrow.h"
+#include "data/store/store.h"
 
 static int read_key(sqlite3 *db, unsigned char *key, CpErr *err)
 {

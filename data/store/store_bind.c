@@ -1,4 +1,4 @@
-#include "data/store_bind.h"
+#include "data/store/store_bind.h"
 
 #include <string.h>
 

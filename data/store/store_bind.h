@@ -12,8 +12,8 @@
 #include <sqlite3.h>
 #include <stdint.h>
 
-#include "data/jobrec.h"
-#include "data/store_feed.h"
+#include "data/ingest/jobrec.h"
+#include "data/store/store_feed.h"
 
 #define JOB_BIND_PARAMS 35
 

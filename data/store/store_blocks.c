@@ -1,13 +1,13 @@
-#include "data/store_blocks.h"
+#include "data/store/store_blocks.h"
 
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "data/sqlrow.h"
-#include "data/store.h"
-#include "data/store_feed.h"
+#include "data/store/sqlrow.h"
+#include "data/store/store.h"
+#include "data/store/store_feed.h"
 
 #define BLOCK_MAGIC 0x31425043u /* "CPB1" in host order */
 #define HEADER_BYTES 16         /* magic, records, types, bytes of type names */

@@ -1,11 +1,11 @@
-#include "data/store_catalog.h"
+#include "data/store/store_catalog.h"
 
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "data/sqlrow.h"
-#include "data/store.h"
+#include "data/store/sqlrow.h"
+#include "data/store/store.h"
 
 static void bind_opt(sqlite3_stmt *q, int i, double v)
 {

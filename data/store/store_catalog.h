@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 #include "core/cp.h"
-#include "data/catalog.h"
+#include "data/ingest/catalog.h"
 
 /* Record an import of path and write v[0..n): a new model is added, a
  * known one with other values updated, else left (res counts each). 0, or

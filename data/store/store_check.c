@@ -1,15 +1,15 @@
 /* store_check: PRAGMA integrity_check, then the materialised tables against
  * the jobs table, each recomputed in one SQL statement (see store.c's
  * usage_apply and schema v9 for what they hold). */
-#include "data/store_check.h"
+#include "data/store/store_check.h"
 
 #include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
 
-#include "data/sqlrow.h"
-#include "data/jobrec.h"
-#include "data/store.h"
+#include "data/store/sqlrow.h"
+#include "data/ingest/jobrec.h"
+#include "data/store/store.h"
 
 #define MAX_INTEGRITY_LINES 20
 

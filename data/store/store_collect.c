@@ -1,11 +1,11 @@
-#include "data/store_collect.h"
+#include "data/store/store_collect.h"
 
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <time.h>
 
-#include "data/sqlrow.h"
-#include "data/store.h"
+#include "data/store/sqlrow.h"
+#include "data/store/store.h"
 
 int store_collect_windows(Store *st, const char *clusters, StoreCollectWindow **out, size_t *n,
                           CpErr *err)

@@ -1,12 +1,12 @@
 /* store_fault: what went wrong with the database in this process (for the
  * exit code), and the wait for another process's lock (see store.h and
  * store_fault.h). */
-#include "data/store_fault.h"
+#include "data/store/store_fault.h"
 
 #include <sqlite3.h>
 #include <stdatomic.h>
 
-#include "data/store.h"
+#include "data/store/store.h"
 
 static atomic_int fault; /* STORE_FAULT_* seen in this process (any thread: the dashboard's worker) */
 static void (*wait_notice)(const char *path); /* told once per wait, or NULL */

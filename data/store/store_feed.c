@@ -1,5 +1,5 @@
 /* store_feed: see store_feed.h. */
-#include "data/store_feed.h"
+#include "data/store/store_feed.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,13 +1,13 @@
 /* store_meetings: the meeting workflow's SQL (data/store_meetings.h). */
-#include "data/store_meetings.h"
+#include "data/store/store_meetings.h"
 
 #include <math.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "data/sqlrow.h"
-#include "data/store.h"
+#include "data/store/sqlrow.h"
+#include "data/store/store.h"
 
 static void bind_num(sqlite3_stmt *s, int i, double v)
 {

@@ -1,4 +1,4 @@
-#include "data/store_plan.h"
+#include "data/store/store_plan.h"
 
 #include <math.h>
 #include <sqlite3.h>
@@ -9,10 +9,10 @@
 #include <time.h>
 
 #include "core/strmap.h"
-#include "data/fields.h"
-#include "data/sqlrow.h"
-#include "data/store.h"
-#include "data/store_plan_int.h"
+#include "data/ingest/fields.h"
+#include "data/store/sqlrow.h"
+#include "data/store/store.h"
+#include "data/store/store_plan_int.h"
 
 /* ---- helpers ---- */
 

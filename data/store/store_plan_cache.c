@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "data/sqlrow.h"
-#include "data/store.h"
-#include "data/store_plan_int.h"
+#include "data/store/sqlrow.h"
+#include "data/store/store.h"
+#include "data/store/store_plan_int.h"
 
 int store_plan_read_begin(Store *st)
 {

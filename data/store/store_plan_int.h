@@ -8,7 +8,7 @@
 #include <sqlite3.h>
 #include <stdint.h>
 
-#include "data/store_plan.h"
+#include "data/store/store_plan.h"
 
 typedef int (*StorePlanRowFn)(sqlite3_stmt *s, void *ctx);
 

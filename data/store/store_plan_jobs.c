@@ -11,10 +11,10 @@
 #include <strings.h>
 
 #include "core/strmap.h"
-#include "data/sqlrow.h"
-#include "data/store.h"
-#include "data/store_blocks.h"
-#include "data/store_plan_int.h"
+#include "data/store/sqlrow.h"
+#include "data/store/store.h"
+#include "data/store/store_blocks.h"
+#include "data/store/store_plan_int.h"
 
 /* ---- GPU memory of a job's GPU model ---- */
 

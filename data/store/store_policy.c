@@ -1,6 +1,6 @@
 /* store_policy: see store_policy.h. Order: reading and checking a CSV
  * into rows; writing the rows; loading for core/policy. */
-#include "data/store_policy.h"
+#include "data/store/store_policy.h"
 
 #include <math.h>
 #include <sqlite3.h>
@@ -9,14 +9,14 @@
 #include <string.h>
 
 #include "core/projection.h"
-#include "data/csvin.h"
-#include "data/fields.h"
-#include "data/plan.h"
-#include "data/sqlrow.h"
-#include "data/store.h"
-#include "data/store_meetings.h"
-#include "data/store_plan.h"
-#include "data/store_stats.h"
+#include "data/ingest/csvin.h"
+#include "data/ingest/fields.h"
+#include "data/plan/plan.h"
+#include "data/store/sqlrow.h"
+#include "data/store/store.h"
+#include "data/store/store_meetings.h"
+#include "data/store/store_plan.h"
+#include "data/store/store_stats.h"
 
 /* ---- reading a file ---- */
 

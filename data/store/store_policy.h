@@ -17,7 +17,7 @@
 
 #include "core/cp.h"
 #include "core/policy.h"
-#include "data/store_stats.h"
+#include "data/store/store_stats.h"
 
 typedef struct Store Store;
 

@@ -10,12 +10,12 @@
 #include <string.h>
 
 #include "core/strmap.h"
-#include "data/sqlrow.h"
-#include "data/jobrec.h"
-#include "data/store.h"
-#include "data/store_feed.h"
-#include "data/store_policy.h"
-#include "data/store_stats.h"
+#include "data/store/sqlrow.h"
+#include "data/ingest/jobrec.h"
+#include "data/store/store.h"
+#include "data/store/store_feed.h"
+#include "data/store/store_policy.h"
+#include "data/store/store_stats.h"
 
 #define LAYOUT 1
 #define CHUNK 8192 /* attempts per builder call */

@@ -1,11 +1,11 @@
-#include "data/store_ref.h"
+#include "data/store/store_ref.h"
 
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "data/fields.h"
-#include "data/store.h"
+#include "data/ingest/fields.h"
+#include "data/store/store.h"
 
 /* Statements. An upsert is a pair: an INSERT that does nothing on its key's
  * conflict, then (when nothing was inserted) an UPDATE that only touches a

@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #include "core/cp.h"
-#include "data/refs.h"
+#include "data/ingest/refs.h"
 
 typedef struct Store Store;
 typedef struct StoreRef StoreRef;

@@ -1,4 +1,4 @@
-#include "data/store_research.h"
+#include "data/store/store_research.h"
 
 #include <sqlite3.h>
 #include <stdio.h>
@@ -7,8 +7,8 @@
 
 #include "core/names.h"
 #include "core/strmap.h"
-#include "data/sqlrow.h"
-#include "data/store.h"
+#include "data/store/sqlrow.h"
+#include "data/store/store.h"
 
 struct StorePubs {
     sqlite3 *db;

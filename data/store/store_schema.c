@@ -1,4 +1,4 @@
-#include "data/store_schema.h"
+#include "data/store/store_schema.h"
 
 /* Version 1: accounting, people, reference data, materialised usage. */
 static const char v1[] =

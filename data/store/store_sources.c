@@ -1,10 +1,10 @@
-#include "data/store_sources.h"
+#include "data/store/store_sources.h"
 
 #include <sqlite3.h>
 #include <stdlib.h>
 
-#include "data/sqlrow.h"
-#include "data/store.h"
+#include "data/store/sqlrow.h"
+#include "data/store/store.h"
 
 static int64_t count_of(sqlite3_stmt *q, int i)
 {

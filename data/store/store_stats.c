@@ -1,5 +1,5 @@
 /* store_stats: see store_stats.h. */
-#include "data/store_stats.h"
+#include "data/store/store_stats.h"
 
 #include <sqlite3.h>
 #include <stdio.h>
@@ -7,13 +7,13 @@
 #include <string.h>
 
 #include "core/strmap.h"
-#include "data/fields.h"
-#include "data/jobrec.h"
-#include "data/sqlrow.h"
-#include "data/store.h"
-#include "data/store_feed.h"
-#include "data/store_stats_eff.h"
-#include "data/store_stats_int.h"
+#include "data/ingest/fields.h"
+#include "data/ingest/jobrec.h"
+#include "data/store/sqlrow.h"
+#include "data/store/store.h"
+#include "data/store/store_feed.h"
+#include "data/store/store_stats_eff.h"
+#include "data/store/store_stats_int.h"
 
 _Static_assert(STATS_TIME_NONE == CP_TIME_NONE, "one 'unknown time'");
 _Static_assert(STATS_ST_COMPLETED == (int)CP_ST_COMPLETED &&

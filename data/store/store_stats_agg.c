@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "data/sqlrow.h"
-#include "data/store.h"
-#include "data/store_stats_int.h"
+#include "data/store/sqlrow.h"
+#include "data/store/store.h"
+#include "data/store/store_stats_int.h"
 
 /* ---- the aggregates (issue 20) ----
  *

@@ -1,5 +1,5 @@
 /* store_stats_eff: see store_stats_eff.h. */
-#include "data/store_stats_eff.h"
+#include "data/store/store_stats_eff.h"
 
 #include <stdio.h>
 #include <stdlib.h>

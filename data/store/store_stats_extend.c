@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "data/sqlrow.h"
-#include "data/store.h"
-#include "data/store_stats_int.h"
+#include "data/store/sqlrow.h"
+#include "data/store/store.h"
+#include "data/store/store_stats_int.h"
 
 /* Run sql (one parameter: ?1 = since) row by row. */
 static int each_since(sqlite3 *db, const char *sql, int64_t since,

@@ -9,10 +9,10 @@
 
 #include "core/handoff.h"
 #include "core/strmap.h"
-#include "data/sqlrow.h"
-#include "data/store.h"
-#include "data/store_feed.h"
-#include "data/store_stats_int.h"
+#include "data/store/sqlrow.h"
+#include "data/store/store.h"
+#include "data/store/store_feed.h"
+#include "data/store/store_stats_int.h"
 
 /* ---- the extension fed by the import's own records (store_feed_add) ----
  *

@@ -17,9 +17,9 @@
 #include "core/cp.h"
 #include "core/stats.h"
 #include "core/strmap.h"
-#include "data/store_feed.h"
-#include "data/store_stats.h"
-#include "data/store_stats_eff.h"
+#include "data/store/store_feed.h"
+#include "data/store/store_stats.h"
+#include "data/store/store_stats_eff.h"
 
 #define CACHE_CHUNK 65536 /* records per BLOB of the cache */
 #define EXTEND_CHUNK 8192 /* ... of those an import appends (its memory stays small) */

@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "data/store_stats_int.h"
-#include "data/store_tui.h"
+#include "data/store/store_stats_int.h"
+#include "data/store/store_tui.h"
 
 /* ---- the dashboard's Usage view (issue 20) ---- */
 

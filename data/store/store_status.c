@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "data/sqlrow.h"
-#include "data/store.h"
+#include "data/store/sqlrow.h"
+#include "data/store/store.h"
 
 /* One count for status: a table a database does not have yet reads as 0,
  * any other failure (a corrupt page) is an error, never a 0. */

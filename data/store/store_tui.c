@@ -1,4 +1,4 @@
-#include "data/store_tui.h"
+#include "data/store/store_tui.h"
 
 #include <sqlite3.h>
 #include <stdio.h>
@@ -6,10 +6,10 @@
 #include <string.h>
 
 #include "core/stats.h"
-#include "data/jobrec.h"
-#include "data/sqlrow.h"
-#include "data/store.h"
-#include "data/store_stats.h"
+#include "data/ingest/jobrec.h"
+#include "data/store/sqlrow.h"
+#include "data/store/store.h"
+#include "data/store/store_stats.h"
 
 /* A statement's rows, one callback each. */
 typedef int (*RowFn)(sqlite3_stmt *s, void *ctx);

@@ -1,5 +1,5 @@
 /* store_undo: conditional puts of scenario parameters (store_undo.h). */
-#include "data/store_undo.h"
+#include "data/store/store_undo.h"
 
 #include <math.h>
 #include <sqlite3.h>
@@ -7,8 +7,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "data/sqlrow.h"
-#include "data/store.h"
+#include "data/store/sqlrow.h"
+#include "data/store/store.h"
 
 void store_undo_param_clear(StoreUndoParam *p)
 {

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "data/jobrec.h"
-#include "data/reader.h"
+#include "data/ingest/jobrec.h"
+#include "data/ingest/reader.h"
 
 #define FUZZ_CHECK(c)                                                                  \
     do {                                                                               \

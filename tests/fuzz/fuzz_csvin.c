@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "data/csvin.h"
+#include "data/ingest/csvin.h"
 #include "tests/fuzz/fuzz_common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

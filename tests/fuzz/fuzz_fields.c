@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "data/fields.h"
-#include "data/tz.h"
+#include "data/ingest/fields.h"
+#include "data/ingest/tz.h"
 #include "tests/fuzz/fuzz_common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

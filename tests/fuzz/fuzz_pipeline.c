@@ -25,8 +25,8 @@
 #include "cli/cli.h"
 #include "cli/status_print.h"
 #include "core/stats.h"
-#include "data/import.h"
-#include "data/store.h"
+#include "data/ingest/import.h"
+#include "data/store/store.h"
 #include "reports/report.h"
 #include "tests/fuzz/fuzz_common.h"
 

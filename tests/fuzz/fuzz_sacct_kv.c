@@ -6,8 +6,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "data/fold.h"
-#include "data/sacct_kv.h"
+#include "data/ingest/fold.h"
+#include "data/ingest/sacct_kv.h"
 #include "tests/fuzz/fuzz_common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

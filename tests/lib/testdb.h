@@ -10,8 +10,8 @@
 #include <stdint.h>
 
 #include "core/cp.h"
-#include "data/import.h"
-#include "data/store.h"
+#include "data/ingest/import.h"
+#include "data/store/store.h"
 
 typedef struct TuDb {
     char *path;                    /* the database file (owned) */

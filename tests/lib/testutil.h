@@ -6,8 +6,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "data/jobrec.h"
-#include "data/reader.h"
+#include "data/ingest/jobrec.h"
+#include "data/ingest/reader.h"
 
 /* 1 when the shared data folder ($CAPPLAN_SHARED/data, else
  * ../shared/data) exists. */
