@@ -265,6 +265,18 @@ double projection_heads_t0(const ProjModel *m, int g);
 double projection_user_present(const ProjModel *m, int user, int y);
 double projection_user_rate(const ProjModel *m, const ProjParams *p, int user);
 
+/* Issue 28: the forecaster chosen by the backtest sets each group's level.
+ * Group g's members' and newcomers' use (before intensity) is multiplied by
+ * level (g < 0: the institute's new groups); extra is use the forecaster
+ * gives groups without members now, added to the new groups (once a year,
+ * before intensity). A group's range takes its own q10/q90 (the spread of
+ * its size class's errors) when set, else the institute's. A need's range
+ * always holds the need. */
+void projection_set_level(ProjModel *m, int g, double level);
+double projection_level(const ProjModel *m, int g);
+void projection_set_extra(ProjModel *m, double extra);
+void projection_set_group_range(ProjModel *m, int g, double q10, double q90);
+
 /* One member's year-y expected use under p (GPU-eq), for explanations:
  * own rate x share of the year present x intensity. user indexes
  * ProjInput.users. */

@@ -13,7 +13,7 @@
 /* Bump when the model's code (core/demand.c, core/projection.c,
  * core/backtest.c, data/plan_hist.c) changes what it computes, or this
  * layout changes: an entry of an older build is then never read. */
-#define PLAN_CACHE_MODEL 1
+#define PLAN_CACHE_MODEL 2 /* 2: issue 28's forecasters */
 #define CACHE_MAGIC 0x43504331u /* "CPC1" */
 
 /* ---- the key ---- */
@@ -156,8 +156,15 @@ static void put_bt(Out *o, const PlanBacktest *b)
     x.groups = NULL;
     x.g = NULL;
     x.cut_model = x.cut_actual = x.cut_naive = NULL;
+    x.target = NULL;
+    x.target_groups = NULL;
     put(o, &x, sizeof x);
     put(o, b->cuts, (size_t)b->ncuts * sizeof *b->cuts);
+    put_i64(o, b->target != NULL);
+    for (int g = 0; g < b->ntarget; g++)
+        put_str(o, b->target_groups[g]);
+    if (b->target)
+        put(o, b->target, ((size_t)b->ntarget + 1) * sizeof *b->target);
     int detail = b->g != NULL;
     put_i64(o, detail);
     if (!detail)
@@ -261,6 +268,18 @@ static void get_bt(In *in, PlanBacktest *b)
     get(in, b, sizeof *b);
     size_t ncuts = get_count(in, b->ncuts, sizeof *b->cuts);
     b->cuts = get_array(in, ncuts, sizeof *b->cuts);
+    int has_target = get_i64(in) != 0;
+    size_t nt = get_count(in, b->ntarget, sizeof(int64_t));
+    b->target_groups = NULL;
+    b->target = NULL;
+    if (in->bad)
+        b->ntarget = 0;
+    else if (nt || has_target) {
+        b->target_groups = xcalloc(nt + 1, sizeof *b->target_groups);
+        for (size_t g = 0; g < nt; g++)
+            b->target_groups[g] = get_str(in);
+        b->target = get_array(in, has_target ? nt + 1 : 0, sizeof(double));
+    }
     b->groups = NULL;
     b->g = NULL;
     b->cut_model = b->cut_actual = b->cut_naive = NULL;

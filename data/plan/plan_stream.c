@@ -64,13 +64,13 @@ static void scan_job(Pass *r, const DemJob *j)
     PlanCtx *c = r->c;
     if (r->n == 0) {
         c->hist.data_start = j->start;
-        c->data_end = j->end; /* the latest end of a run */
+        c->data_end = j->start + 1; /* the latest start: the history's end */
         r->emax = INT64_MIN;
     }
     if (j->start < c->hist.data_start)
         c->hist.data_start = j->start;
-    if (j->end > c->data_end)
-        c->data_end = j->end;
+    if (j->start + 1 > c->data_end)
+        c->data_end = j->start + 1;
     size_t k = r->n / DEM_SPAN;
     if (k == r->ns) { /* a new span */
         if (r->ns == r->scap) {
@@ -147,9 +147,12 @@ static void pass_rows(void *ctx, const StorePlanUse *rows, size_t n, const Store
         r->bcap = n;
         r->buf = xrealloc(r->buf, n * sizeof *r->buf);
     }
+    size_t kept = 0;
     for (size_t i = 0; i < n; i++) {
         const StorePlanUse *u = &rows[i];
-        DemJob *j = &r->buf[i];
+        if (c->asof && u->start >= c->asof)
+            continue; /* not known at the as-of date */
+        DemJob *j = &r->buf[kept++];
         j->user = (int32_t)u->user_id;
         j->group = plan_job_group(c, r->ucache, u->user_id, u->account_id);
         j->elig = u->elig;
@@ -162,6 +165,7 @@ static void pass_rows(void *ctx, const StorePlanUse *rows, size_t n, const Store
             r->n++;
         }
     }
+    n = kept;
     if (!r->second)
         return;
     if (r->changed || r->n + n > c->hist.njobs || c->hist.ngroups != c->hgroups_scanned) {
@@ -227,6 +231,8 @@ int plan_hist_scan(Store *st, Plan *p, PlanCtx *c, const StorePlanGpus *inv, siz
     }
     free(r.send);
     free(r.smin);
+    if (c->asof)
+        c->data_end = c->asof;
     c->hist.jobs = NULL;
     c->hist.njobs = r.n;
     c->hist.nusers = (int)c->users.n;
