@@ -3,6 +3,7 @@
 
 #include <cJSON.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "cli/cli.h"
@@ -30,6 +31,21 @@ static void backtest_json(const PlanBacktest *b, FILE *out)
         cJSON_AddNumberToObject(e, "naive", k->naive);
         cJSON_AddNumberToObject(e, "err_model", k->err_model);
         cJSON_AddNumberToObject(e, "err_naive", k->err_naive);
+        char key[32], name[96];
+        fc_cand_key(k->cand, key, sizeof key);
+        fc_cand_name(k->cand, name, sizeof name);
+        cJSON_AddStringToObject(e, "forecaster", key);
+        cJSON_AddStringToObject(e, "forecaster_name", name);
+        cJSON_AddNumberToObject(e, "record_cuts", k->nrec);
+        cJSON_AddBoolToObject(e, "set_apart", k->apart);
+        if (k->calibrated) {
+            cJSON *rg = cJSON_AddObjectToObject(e, "range");
+            cJSON_AddNumberToObject(rg, "p10", k->lo);
+            cJSON_AddNumberToObject(rg, "p90", k->hi);
+            cJSON_AddBoolToObject(e, "covered", k->cover_total);
+            cJSON_AddNumberToObject(e, "groups_covered", k->cover_groups);
+        } else
+            cJSON_AddNullToObject(e, "range");
         cJSON *gm = cJSON_AddObjectToObject(e, "groups"); /* groups with a forecast or use */
         for (int g = 0; g < b->ngroups; g++) {
             size_t at = (size_t)i * b->ngroups + g;
@@ -42,6 +58,42 @@ static void backtest_json(const PlanBacktest *b, FILE *out)
         }
         cJSON_AddItemToArray(cs, e);
     }
+    cJSON *fa = cJSON_AddArrayToObject(o, "forecasters"); /* issue 28 */
+    for (int k = 0; k <= FC_NCAND; k++) {
+        const FcRec *r = &b->rec[k];
+        char key[32], name[96];
+        if (r->n == 0)
+            continue;
+        cJSON *e = cJSON_CreateObject();
+        if (k < FC_NCAND) {
+            fc_cand_key(k, key, sizeof key);
+            fc_cand_name(k, name, sizeof name);
+        } else {
+            snprintf(key, sizeof key, "chosen");
+            snprintf(name, sizeof name, "chosen at each cut (what users got)");
+        }
+        cJSON_AddStringToObject(e, "key", key);
+        cJSON_AddStringToObject(e, "name", name);
+        cJSON_AddNumberToObject(e, "cuts", r->n);
+        cJSON_AddNumberToObject(e, "wape", r->wape);
+        cJSON_AddNumberToObject(e, "abs_total_error", r->mae);
+        cJSON_AddNumberToObject(e, "bias", r->bias);
+        cJSON_AddNumberToObject(e, "covered_cuts", r->cover);
+        cJSON_AddNumberToObject(e, "calibrated_cuts", r->ncal);
+        cJSON_AddNumberToObject(e, "groups_covered", r->cover_groups);
+        cJSON_AddItemToArray(fa, e);
+    }
+    char fl[256], key[32];
+    cJSON *ch = cJSON_AddObjectToObject(o, "forecaster"); /* what `project` uses now */
+    fc_cand_key(b->choice.cand, key, sizeof key);
+    cJSON_AddStringToObject(ch, "key", key);
+    cJSON_AddNumberToObject(ch, "cuts", b->choice.nrec);
+    cJSON_AddStringToObject(ch, "new_groups", b->choice.ng == FC_NG_MODEL ? "model" : "recent");
+    plan_forecaster_text(b, fl, sizeof fl);
+    cJSON_AddStringToObject(ch, "text", fl);
+    plan_coverage_text(b, fl, sizeof fl);
+    cJSON_AddStringToObject(o, "coverage", fl);
+    cJSON_AddNumberToObject(o, "set_apart", b->napart);
     cJSON *m = cJSON_AddObjectToObject(o, "mean");
     cJSON_AddNumberToObject(m, "wape_model", b->mean_wape_model);
     cJSON_AddNumberToObject(m, "wape_naive", b->mean_wape_naive);

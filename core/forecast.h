@@ -18,14 +18,21 @@
  *                    weights 0.5^(age / h), h = 1..12 months;
  *   model h          the member-level model v2 at half-life h (1, 3, 6, 12
  *                    months), computed by the caller at each origin;
- *   shrunk h         half the model's, half smoothing's at the same h.
+ *   shrunk h         half the model's, half smoothing's at the same h;
+ *   trend h          smoothing h x (1 + the institute's trend): the total's
+ *                    last 6 months over the 6 before, carried 9 months on
+ *                    (to the middle of the year ahead), halved, capped at
+ *                    +-50 % (0 with fewer than 12 months).
  * Every candidate but the model adds new groups to its total: the use of
  * the groups first seen in the last W <= 6 months (mean over them) x 12 / W
- * (arrivals at the recent rate, each present half of the year on average).
+ * (arrivals at the recent rate, each present half of the year on average),
+ * W = the months after the first 6 of the data (none before).
  *
  * The record at month L: every origin o (a month with a forecast) with at
  * least FC_MIN_SCORED months between o and L, scored on [o, min(o + 12, L))
- * only: nothing at or after L is read. The chosen forecaster is the best
+ * only: nothing at or after L is read; when FC_MIN_RECORD of them were
+ * scored on 12 full months, those alone (the horizon the forecast is for).
+ * The chosen forecaster is the best
  * mean per-group WAPE over that record (then the best mean |total error|);
  * with fewer than FC_MIN_RECORD origins, FC_DEFAULT. Its ranges: the 10th
  * and 90th percentiles of log(actual / forecast) over the record's origins
@@ -46,12 +53,15 @@ enum {
     FC_SMOOTH0 = 2,                      /* + h - 1, h = 1..12 */
     FC_MODEL0 = FC_SMOOTH0 + FC_NSMOOTH, /* + half-life index (dem_halflives) */
     FC_SHRUNK0 = FC_MODEL0 + DEM_NHALF,
-    FC_NCAND = FC_SHRUNK0 + DEM_NHALF
+    FC_TREND0 = FC_SHRUNK0 + DEM_NHALF, /* + h - 1: smoothing h x the institute trend */
+    FC_NCAND = FC_TREND0 + FC_NSMOOTH
 };
-#define FC_MIN_SCORED 3  /* months an origin needs scored to enter a record */
+#define FC_MIN_SCORED 6  /* months an origin needs scored to enter a record (3 tried: worse
+                            on both test logs, docs/planning.md) */
 #define FC_MIN_RECORD 3  /* origins a record needs to choose (else FC_DEFAULT) */
-#define FC_DEFAULT (FC_SMOOTH0 + 1) /* smoothing, half-life 2 months: best over the test
-                                       logs (docs/planning.md) */
+#define FC_DEFAULT (FC_SMOOTH0 + 5) /* smoothing, half-life 6 months: the lowest mean of
+                                       per-group WAPE / naive's over the test logs, OSC and
+                                       the demo (docs/planning.md) */
 #define FC_NSIZE 3
 #define FC_NEW_MONTHS 6  /* W: months whose new groups give the new-groups term */
 
@@ -74,6 +84,12 @@ typedef struct FcData {
                                     origin per group, and its total; NULL: no model */
     const unsigned char *apart;  /* n: 1 when the origin's following year saw capacity
                                     change by more than 25 % (left out); NULL none */
+    int first_cut;               /* the backtest scores origins from this month on (6 months
+                                    of data before); earlier ones only enter records */
+    const double *hours;         /* T: the hours of each month (means over months weigh
+                                    them by it); NULL: equal */
+    int one;                     /* an origin the backtest scores alone, on what follows it
+                                    (fewer than 12 months allowed); -1 every cut */
 } FcData;
 
 typedef struct FcTable FcTable;
@@ -99,8 +115,15 @@ typedef struct FcRange {
     double gq10[FC_NSIZE], gq90[FC_NSIZE]; /* per size class of group */
 } FcRange;
 
+/* The institute's new groups in a total: at the recent rate (forecast.h
+ * above), or the model's (its total less its groups, half-life 6 months). */
+enum { FC_NG_RECENT = 0, FC_NG_MODEL = 1 };
+#define FC_NG_DEFAULT FC_NG_RECENT /* the default forecaster's new groups */
+
 typedef struct FcChoice {
     int cand;                    /* the chosen candidate */
+    int ng;                      /* its new groups (FC_NG_*): the better total error over the
+                                    record, for a candidate that is not the model */
     int nrec;                    /* origins behind the choice (< FC_MIN_RECORD: default) */
     double wape, mae;            /* its record */
     FcRange range;
@@ -109,7 +132,10 @@ typedef struct FcChoice {
 /* The choice at month L (what was known on its first day). */
 void fc_choose(const FcTable *t, int L, FcChoice *out);
 /* Candidate k's ranges at month L. */
-void fc_ranges(const FcTable *t, int k, int L, FcRange *out);
+void fc_ranges(const FcTable *t, int k, int ng, int L, FcRange *out);
+/* A forecast's total (f: G + 1 values) with new groups ng, the model's
+ * forecast at the same month model (DEM_NHALF x (G + 1), may be NULL). */
+double fc_total_with(const FcTable *t, const double *f, const double *model, int ng);
 /* The size class of a group forecast f in a total tot. */
 int fc_size_class(double f, double tot);
 /* The range [f e^q10, f e^q90] of group forecast f (class by tot), or of

@@ -186,6 +186,7 @@ void plan_cache_save(Store *st, const char *key, const Plan *p, const PlanCtx *c
     put_i64(&o, c->hist.data_start);
     put_i64(&o, c->data_end);
     put_i64(&o, p->unflagged_speed);
+    put_i64(&o, c->hist_end);
     put_i64(&o, c->hist.ngroups);
     for (int g = 0; g < c->hist.ngroups; g++)
         put_str(&o, c->hgroups[g]);
@@ -312,6 +313,7 @@ int plan_cache_load(Store *st, const char *key, Plan *p, PlanCtx *c, int with_fi
     get(&in, &magic, sizeof magic);
     in.bad |= magic != CACHE_MAGIC;
     int64_t data_start = get_i64(&in), data_end = get_i64(&in), unflagged = get_i64(&in);
+    int64_t hist_end = get_i64(&in);
     size_t ng = get_count(&in, get_i64(&in), sizeof(int64_t));
     char **groups = xcalloc(ng + 1, sizeof *groups);
     for (size_t g = 0; g < ng && !in.bad; g++)
@@ -348,6 +350,7 @@ int plan_cache_load(Store *st, const char *key, Plan *p, PlanCtx *c, int with_fi
     }
     c->hist.data_start = data_start;
     c->data_end = data_end;
+    c->hist_end = hist_end;
     p->unflagged_speed = (int)unflagged;
     c->hgroups = groups;
     c->hist.ngroups = (int)ng;

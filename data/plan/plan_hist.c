@@ -10,7 +10,8 @@
 
 #include "data/plan/plan_int.h"
 
-#define BT_MIN_HISTORY 6 /* months of data a cut needs before it */
+#define BT_MIN_HISTORY 6 /* months of data a scored cut needs before it */
+#define BT_MIN_ORIGIN 3  /* months of data an origin needs before it (records only) */
 #define BT_DEFAULT_HALF 2 /* the model's half-life index when the forecaster has none */
 #define BUFFER_Q 80.0
 
@@ -120,14 +121,14 @@ int plan_hist_load(Store *st, Plan *p, PlanCtx *c, int64_t roster_t, int64_t fit
         goto out;
     if (cacheable && plan_cache_load(st, c->cache_key, p, c, fit_t != 0)) {
         c->cached = 1;
-        c->now_t = fit_t ? fit_t : c->data_end;
+        c->now_t = fit_t ? fit_t : c->hist_end;
         rc = fit_t ? plan_hist_fit(p, c) : 0;
         goto out;
     }
     c->cache_save = cacheable;
     if (plan_hist_scan(st, p, c, inv, ninv, err) < 0)
         goto out;
-    c->now_t = fit_t ? fit_t : c->data_end;
+    c->now_t = fit_t ? fit_t : c->hist_end;
     if (one && (one < plan_add_months(c->hist.data_start, 6) || one >= c->data_end)) {
         cp_err_set(err, "backtest date: needs 6 months of data before it and some after it");
         goto out;
@@ -251,7 +252,9 @@ struct PlanHistRun {
     DemFit *fit;             /* n: at each origin (pools when 12 months follow) */
     int T, Tfull;            /* months of history [m0, data_end); of them complete */
     int64_t m0;
-    double *months;          /* T x G: each month's mean use (the part before data_end) */
+    double *months;          /* T x G: each month's mean use (the part before hist_end) */
+    double *hours;           /* T: the hours each month covers */
+    double *one_act;         /* G: use after the cut asked for, to the data's end */
     int *om;                 /* n: month index of each origin */
     double *f;               /* n x DEM_NHALF x (G + 1): the model's forecasts */
     double *today;           /* DEM_NHALF x (G + 1) at the fit (fit_t), or NULL */
@@ -269,18 +272,26 @@ static int64_t month_index_start(const BtRun *b, int m)
     return plan_add_months(b->m0, m);
 }
 
-/* The origins: month starts with 6 months of data before (the first month
- * counted when the data begins in its first 3 days) and some after. */
-static int list_cuts(const PlanCtx *c, int64_t **out)
+/* The first month counted as data (counted when the data begins in its
+ * first 3 days). */
+static int64_t first_month(const PlanCtx *c)
 {
     int64_t first = plan_ym_start(plan_month_of(c->hist.data_start));
-    if (c->hist.data_start - first > 3 * 86400) /* the first month counts when nearly whole */
+    if (c->hist.data_start - first > 3 * 86400)
         first = plan_add_months(first, 1);
+    return first;
+}
+
+/* The origins: month starts with 3 months of data before and some after
+ * (the backtest's cuts: those with 6 months before, 12 after). */
+static int list_cuts(const PlanCtx *c, int64_t **out)
+{
+    int64_t first = first_month(c);
     int n = 0, cap = 0;
     *out = NULL;
     if (c->hist.njobs == 0)
         return 0;
-    for (int64_t t = plan_add_months(first, BT_MIN_HISTORY); t < c->data_end;
+    for (int64_t t = plan_add_months(first, BT_MIN_ORIGIN); t < c->hist_end;
          t = plan_add_months(t, 1)) {
         if (n == cap) {
             cap = cap ? cap * 2 : 16;
@@ -328,8 +339,10 @@ static double hl_of(int k)
         return k - FC_SMOOTH0 + 1;
     if (k >= FC_MODEL0 && k < FC_SHRUNK0)
         return dem_halflives[k - FC_MODEL0];
-    if (k >= FC_SHRUNK0 && k < FC_NCAND)
+    if (k >= FC_SHRUNK0 && k < FC_TREND0)
         return dem_halflives[k - FC_SHRUNK0];
+    if (k >= FC_TREND0 && k < FC_NCAND)
+        return k - FC_TREND0 + 1;
     return 0;
 }
 
@@ -419,6 +432,7 @@ static void bt_summary(const PlanCtx *c, BtRun *b, const FcTable *t, PlanBacktes
         out->target = xcalloc((size_t)G + 1, sizeof *out->target);
         out->target_groups = xcalloc((size_t)G + 1, sizeof *out->target_groups);
         fc_forecast(t, out->choice.cand, b->T, b->today, out->target);
+        out->target[G] = fc_total_with(t, out->target, b->today, out->choice.ng);
         for (int g = 0; g < G; g++)
             out->target_groups[g] = xstrdup(c->hgroups[g]);
     }
@@ -447,7 +461,8 @@ static void bt_detail(const PlanCtx *c, const BtRun *b, const FcTable *t, PlanBa
         for (int g = 0; g < G; g++) {
             out->cut_model[(size_t)k * G + g] = f[g];
             out->cut_naive[(size_t)k * G + g] = nv[g];
-            out->cut_actual[(size_t)k * G + g] = fc_mean(t, g, b->om[i], b->om[i] + 12);
+            out->cut_actual[(size_t)k * G + g] =
+                b->one ? b->one_act[g] : fc_mean(t, g, b->om[i], b->om[i] + 12);
         }
     }
     out->cut = b->cut[last];
@@ -488,7 +503,14 @@ int plan_hist_backtest(const Plan *p, PlanCtx *c, int64_t one, PlanBacktest *out
     for (int m = 0; m < b->T; m++)
         for (int g = 0; g < G; g++)
             use[(size_t)g * b->T + m] = b->months[(size_t)m * G + g];
-    FcData d = {G, b->T, use, b->n, b->om, b->f, b->apart};
+    int first_cut = 0;
+    while (month_index_start(b, first_cut) < plan_add_months(first_month(c), BT_MIN_HISTORY))
+        first_cut++;
+    int one_o = -1;
+    for (int i = 0; i < b->n; i++)
+        if (b->one && b->cut[i] == b->one)
+            one_o = i;
+    FcData d = {G, b->T, use, b->n, b->om, b->f, b->apart, first_cut, b->hours, one_o};
     FcTable *t = fc_table_new(&d);
     out->cpu = p->cpu;
     snprintf(out->ref_model, sizeof out->ref_model, "%s", p->ref_model);
@@ -513,6 +535,8 @@ void plan_hist_free(PlanCtx *c)
     free(b->cut);
     free(b->until);
     free(b->months);
+    free(b->hours);
+    free(b->one_act);
     free(b->om);
     free(b->f);
     free(b->today);
@@ -536,10 +560,11 @@ static PlanHistRun *hist_requests(PlanCtx *c, int64_t one, int64_t fit_t, PlanFe
     size_t n = (size_t)b->n;
     b->m0 = plan_ym_start(plan_month_of(c->hist.data_start));
     if (c->hist.njobs > 0)
-        while (month_index_start(b, b->T) < c->data_end)
+        while (month_index_start(b, b->T) < c->hist_end)
             b->T++;
-    while (b->Tfull < b->T && month_index_start(b, b->Tfull + 1) <= c->data_end)
+    while (b->Tfull < b->T && month_index_start(b, b->Tfull + 1) <= c->hist_end)
         b->Tfull++;
+    b->hours = xcalloc((size_t)b->T + 1, sizeof *b->hours);
     b->months = xcalloc((size_t)b->T * G + 1, sizeof *b->months);
     b->fit = xcalloc(n + 1, sizeof *b->fit);
     b->until = xcalloc(n + 1, sizeof *b->until);
@@ -556,7 +581,8 @@ static PlanHistRun *hist_requests(PlanCtx *c, int64_t one, int64_t fit_t, PlanFe
     }
     b->years = xcalloc((size_t)b->nyears * G + 1, sizeof *b->years);
     *fits = xcalloc(n + 2, sizeof **fits);
-    *sums = xcalloc((size_t)b->T + (size_t)b->nyears + 1, sizeof **sums);
+    *sums = xcalloc((size_t)b->T + (size_t)b->nyears + 2, sizeof **sums);
+    b->one_act = xcalloc((size_t)G + 1, sizeof *b->one_act);
     *nfits = *nsums = 0;
     for (int i = 0; i < b->n; i++) {
         int64_t until = plan_add_months(b->cut[i], 12);
@@ -567,12 +593,16 @@ static PlanHistRun *hist_requests(PlanCtx *c, int64_t one, int64_t fit_t, PlanFe
     }
     for (int m = 0; m < b->T; m++) {
         int64_t a = month_index_start(b, m), e = month_index_start(b, m + 1);
-        if (a < c->hist.data_start)
-            a = c->hist.data_start;
-        if (e > c->data_end)
-            e = c->data_end;
+        if (e > c->hist_end)
+            e = c->hist_end;
+        b->hours[m] = e > a ? (double)(e - a) / 3600 : 0;
         (*sums)[(*nsums)++] = (PlanSumReq){a, e, b->months + (size_t)m * G};
     }
+    if (one) /* the cut asked for, scored on what exists after it */
+        (*sums)[(*nsums)++] = (PlanSumReq){one, plan_add_months(one, 12) < c->data_end
+                                                    ? plan_add_months(one, 12)
+                                                    : c->data_end,
+                                           b->one_act};
     if (fit_t)
         (*fits)[(*nfits)++] = (PlanFeedReq){fit_t, 1, &c->fit};
     for (int y = 0; y < b->nyears; y++) {

@@ -44,8 +44,9 @@ typedef struct PlanCtx {
     StrMap *hgidx;                /* group name -> index in hgroups */
     ProjModelInfo models[PROJ_MAX_MODELS];
     int nmodels;
-    int64_t data_end;             /* the history's end: its latest start + 1, or the as-of
-                                     date (nothing at or after it is read) */
+    int64_t data_end;             /* the latest end of a run (the as-of date with one) */
+    int64_t hist_end;             /* what the forecasters read: the latest start + 1, or
+                                     the as-of date (nothing at or after it is read) */
     int64_t now_t;                /* what the roster says is known from this time on
                                      (the fit's); at an earlier cut, only end dates
                                      before it and no later start */

@@ -64,13 +64,16 @@ static void scan_job(Pass *r, const DemJob *j)
     PlanCtx *c = r->c;
     if (r->n == 0) {
         c->hist.data_start = j->start;
-        c->data_end = j->start + 1; /* the latest start: the history's end */
+        c->data_end = j->end; /* the latest end of a run */
+        c->hist_end = j->start + 1; /* the latest start: what the forecasters read */
         r->emax = INT64_MIN;
     }
     if (j->start < c->hist.data_start)
         c->hist.data_start = j->start;
-    if (j->start + 1 > c->data_end)
-        c->data_end = j->start + 1;
+    if (j->end > c->data_end)
+        c->data_end = j->end;
+    if (j->start + 1 > c->hist_end)
+        c->hist_end = j->start + 1;
     size_t k = r->n / DEM_SPAN;
     if (k == r->ns) { /* a new span */
         if (r->ns == r->scap) {
@@ -210,7 +213,7 @@ int plan_hist_scan(Store *st, Plan *p, PlanCtx *c, const StorePlanGpus *inv, siz
     r.inv = inv;
     r.ninv = ninv;
     c->hist.data_start = 0;
-    c->data_end = INT64_MIN;
+    c->data_end = c->hist_end = INT64_MIN;
     int rc = pass_run(st, &r, err);
     free(r.guessed);
     if (rc < 0) {
@@ -232,7 +235,7 @@ int plan_hist_scan(Store *st, Plan *p, PlanCtx *c, const StorePlanGpus *inv, siz
     free(r.send);
     free(r.smin);
     if (c->asof)
-        c->data_end = c->asof;
+        c->data_end = c->hist_end = c->asof;
     c->hist.jobs = NULL;
     c->hist.njobs = r.n;
     c->hist.nusers = (int)c->users.n;
