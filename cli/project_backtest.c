@@ -38,6 +38,16 @@ static void backtest_json(const PlanBacktest *b, FILE *out)
         cJSON_AddStringToObject(e, "forecaster_name", name);
         cJSON_AddNumberToObject(e, "record_cuts", k->nrec);
         cJSON_AddBoolToObject(e, "set_apart", k->apart);
+        cJSON *bw = cJSON_AddObjectToObject(e, "wape_by_forecaster");
+        cJSON *be = cJSON_AddObjectToObject(e, "total_error_by_forecaster");
+        for (int c = 0; c < FC_NCAND; c++) {
+            char ck[32];
+            if (k->cand_wape[c] == 0 && k->cand_err[c] == 0)
+                continue;
+            fc_cand_key(c, ck, sizeof ck);
+            cJSON_AddNumberToObject(bw, ck, k->cand_wape[c]);
+            cJSON_AddNumberToObject(be, ck, k->cand_err[c]);
+        }
         if (k->calibrated) {
             cJSON *rg = cJSON_AddObjectToObject(e, "range");
             cJSON_AddNumberToObject(rg, "p10", k->lo);

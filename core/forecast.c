@@ -379,7 +379,7 @@ void fc_range_of(const FcRange *r, double f, double tot, int group, double *lo, 
 void fc_choose(const FcTable *t, int L, FcChoice *out)
 {
     memset(out, 0, sizeof *out);
-    out->cand = FC_DEFAULT;
+    out->cand = t->d.model ? FC_DEFAULT : FC_DEFAULT_NOMODEL;
     out->ng = t->d.model ? FC_NG_DEFAULT : FC_NG_RECENT;
     double bw = INFINITY, bm = INFINITY;
     int nfull = 0;
@@ -485,6 +485,10 @@ int fc_backtest(const FcTable *t, int T_end, FcCut *cuts, FcRec *rec)
             int cal, in;
             if (!score(t, o, kk, FC_NG_RECENT, T_end, &w, &e, NULL, NULL))
                 continue;
+            if (k < FC_NCAND) {
+                c->cand_wape[k] = w;
+                c->cand_err[k] = e;
+            }
             r->n++;
             r->wape += w;
             r->mae += fabs(e);

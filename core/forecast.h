@@ -59,9 +59,12 @@ enum {
 #define FC_MIN_SCORED 6  /* months an origin needs scored to enter a record (3 tried: worse
                             on both test logs, docs/planning.md) */
 #define FC_MIN_RECORD 3  /* origins a record needs to choose (else FC_DEFAULT) */
-#define FC_DEFAULT (FC_SMOOTH0 + 5) /* smoothing, half-life 6 months: the lowest mean of
-                                       per-group WAPE / naive's over the test logs, OSC and
-                                       the demo (docs/planning.md) */
+#define FC_DEFAULT FC_SHRUNK0 /* the model shrunk to smoothing, half-life 1 month: at the
+                                cuts where the default applies (fewer than 3 earlier ones),
+                                the best worst case over the test logs (OSC, the demo) of
+                                per-group WAPE / naive's (docs/planning.md) */
+#define FC_DEFAULT_NOMODEL (FC_SMOOTH0 + 1) /* without the model: smoothing, 2 months (the
+                                               next by the same rule) */
 #define FC_NSIZE 3
 #define FC_NEW_MONTHS 6  /* W: months whose new groups give the new-groups term */
 
@@ -152,6 +155,7 @@ typedef struct FcCut {
     double wape, actual, forecast, err; /* the chosen forecaster's */
     int calibrated, cover_total; /* its total inside its range */
     double cover_groups;         /* share of the use inside the groups' ranges */
+    double cand_wape[FC_NCAND], cand_err[FC_NCAND]; /* every candidate at this cut (0: none) */
 } FcCut;
 
 typedef struct FcRec {

@@ -184,6 +184,7 @@ typedef struct PlanBtCut {
     int calibrated, cover_total;  /* a range from earlier cuts; the total inside it */
     double lo, hi;                /* the total's p10-p90 range (NAN: not calibrated) */
     double cover_groups;          /* share of the groups' use inside their ranges */
+    double cand_wape[FC_NCAND], cand_err[FC_NCAND]; /* every forecaster at this cut */
 } PlanBtCut;
 
 typedef struct PlanBacktest {

@@ -335,8 +335,9 @@ int plan_from_jobs(Store *st, Plan *p, const PlanOpts *o, PlanCtx *c, int64_t fr
         goto out;
     if (from != INT64_MAX && store_plan_jobs_read(st, &q, &r, err) < 0)
         goto out;
-    plan_set_window_end(p, o->cut ? o->cut : r.last_start != INT64_MIN ? r.last_start + 1
-                                                                        : (int64_t)time(NULL));
+    plan_set_window_end(p, o->cut ? o->cut
+                           : r.last_start != INT64_MIN ? plan_obs_end(r.last_start + 1)
+                                                        : (int64_t)time(NULL));
     plan_ctx_roster(c, p->win_end);
     if (load_usage(st, p, c, err) < 0)
         goto out;

@@ -75,3 +75,9 @@ void plan_forecast_apply(Plan *p)
     projection_result_free(r);
     free(tg);
 }
+
+int64_t plan_obs_end(int64_t t)
+{
+    int64_t next = plan_ym_start(plan_ym_add(plan_month_of(t - 1), 1));
+    return next - t < 86400 ? next : t;
+}

@@ -399,6 +399,8 @@ static void bt_summary(const PlanCtx *c, BtRun *b, const FcTable *t, PlanBacktes
         k->calibrated = x->calibrated;
         k->cover_total = x->cover_total;
         k->cover_groups = x->cover_groups;
+        memcpy(k->cand_wape, x->cand_wape, sizeof k->cand_wape);
+        memcpy(k->cand_err, x->cand_err, sizeof k->cand_err);
         fc_range_of(&x->choice.range, x->forecast, x->forecast, -1, &k->lo, &k->hi);
         out->napart += x->apart;
         if (x->apart || x->forecast <= 0 || x->actual <= 0)

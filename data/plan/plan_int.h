@@ -164,6 +164,12 @@ int plan_cache_load(Store *st, const char *key, Plan *p, PlanCtx *c, int with_fi
  * class's errors (plan_forecast.c). */
 void plan_forecast_apply(Plan *p);
 
+/* Where the data's present ends: the latest start + 1 s (t), or the first
+ * of the next month when t falls in its month's last day (a month whose
+ * last day is in the data is whole: a database holding the jobs started
+ * before a month's first day projects from that day, as `--as-of` does). */
+int64_t plan_obs_end(int64_t t);
+
 /* Window and projected years from the window's end. */
 void plan_set_window_end(Plan *p, int64_t win_end);
 /* Standardise and cluster (plan.c). */

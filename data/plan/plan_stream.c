@@ -236,6 +236,8 @@ int plan_hist_scan(Store *st, Plan *p, PlanCtx *c, const StorePlanGpus *inv, siz
     free(r.smin);
     if (c->asof)
         c->data_end = c->hist_end = c->asof;
+    else if (r.n)
+        c->hist_end = plan_obs_end(c->hist_end);
     c->hist.jobs = NULL;
     c->hist.njobs = r.n;
     c->hist.nusers = (int)c->users.n;
