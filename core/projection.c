@@ -33,6 +33,8 @@ struct ProjModel {
     double level_new;         /* the same for the institute's new groups */
     double extra_new;         /* use the forecaster gives groups the model has not */
     double *gq;               /* G x 2: the group's q10, q90 (NAN: the institute's) */
+    double *matf;             /* G: the factor on the group's recent arrivals (1 none) */
+    int *matn;                /* G: how many they are */
 };
 
 /* ---- small helpers ---- */
@@ -153,6 +155,8 @@ static void take_fit(ProjModel *m, const DemFit *f)
         m->ramp[g] = d->ramp > 0 ? fin(d->ramp) : 1;
         m->used[g] = fin(d->used);
         m->pool[g] = fin(d->pool);
+        m->matf[g] = d->mature_factor > 0 ? fin(d->mature_factor) : 1;
+        m->matn[g] = d->mature_n;
     }
     if (f) {
         m->pool_inst = fin(f->pool_inst);
@@ -205,6 +209,8 @@ ProjModel *projection_prepare(const ProjInput *in)
     m->gpus = dup_or_zero(NULL, m->P);
     m->mem = dup_or_zero(NULL, m->P);
     m->level = dup_or_zero(NULL, m->G);
+    m->matf = dup_or_zero(NULL, m->G);
+    m->matn = xcalloc((size_t)m->G + 1, sizeof *m->matn);
     m->gq = dup_or_zero(NULL, 2 * m->G);
     for (int g = 0; g < m->G; g++) {
         m->level[g] = 1;
@@ -246,6 +252,8 @@ void projection_model_free(ProjModel *m)
     free(m->mem);
     free(m->level);
     free(m->gq);
+    free(m->matf);
+    free(m->matn);
     free(m);
 }
 
@@ -792,6 +800,12 @@ int64_t projection_user_leaves(const ProjModel *m, int user)
 int projection_user_matured(const ProjModel *m, int user)
 {
     return user >= 0 && user < m->U && m->users[user].matured;
+}
+
+double projection_group_maturation(const ProjModel *m, int g, int *n)
+{
+    *n = g >= 0 && g < m->G ? m->matn[g] : 0;
+    return g >= 0 && g < m->G && m->matf[g] > 0 ? m->matf[g] : 1;
 }
 
 double projection_maturation(const ProjModel *m)

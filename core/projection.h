@@ -261,6 +261,10 @@ int projection_user_matured(const ProjModel *m, int user);
  * g's members still there at t0 (roster end after it: the heads its
  * newcomers keep, times the growth; g < 0: the institute). */
 double projection_maturation(const ProjModel *m);
+/* The factor group g's recent arrivals' rates carry together (the
+ * maturation capped at a member's mean use each: DemGroup.mature_factor),
+ * and how many they are (*n). */
+double projection_group_maturation(const ProjModel *m, int g, int *n);
 double projection_heads_t0(const ProjModel *m, int g);
 double projection_user_present(const ProjModel *m, int user, int y);
 double projection_user_rate(const ProjModel *m, const ProjParams *p, int user);

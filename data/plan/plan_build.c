@@ -579,7 +579,7 @@ static DemFit plan_fit(const Plan *p, const PlanCtx *c)
             f.groups[g] = c->fit.groups[h];
         else
             f.groups[g] = (DemGroup){0, 0, 0, 0, 0, 0, c->fit.growth, NAN, 0, c->fit.newrate,
-                                     c->fit.ramp, 0, 0};
+                                     c->fit.ramp, 0, 0, 1, 0};
     }
     return f;
 }

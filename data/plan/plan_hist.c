@@ -368,7 +368,8 @@ static void bt_summary(const PlanCtx *c, BtRun *b, const FcTable *t, PlanBacktes
     FcCut *fc = xcalloc((size_t)n + 1, sizeof *fc);
     int nc = fc_backtest(t, b->Tfull, fc, out->rec);
     double *ratio = xcalloc((size_t)nc + 1, sizeof *ratio), *over = xcalloc((size_t)nc + 1, sizeof *over);
-    int nr = 0, nk = 0;
+    int nr = 0, nk = 0, nnv = 0;
+    double mae_nv = 0, bias_nv = 0;
     out->cuts = xcalloc((size_t)nc + 1, sizeof *out->cuts);
     for (int j = 0; j < nc; j++) {
         const FcCut *x = &fc[j];
@@ -377,11 +378,12 @@ static void bt_summary(const PlanCtx *c, BtRun *b, const FcTable *t, PlanBacktes
             continue;
         PlanBtCut *k = &out->cuts[nk++];
         const double *nv = fc_table_at(t, i, FC_NAIVE);
-        double e = 0, s = 0;
+        double e = 0, s = 0, ns = 0; /* naive here: the groups' last 12 months alone */
         for (int g = 0; g < G; g++) {
             double a = fc_mean(t, g, b->om[i], b->om[i] + 12);
             e += fabs(nv[g] - a);
             s += a;
+            ns += nv[g];
         }
         k->cut = b->cut[i];
         k->until = b->until[i];
@@ -392,9 +394,9 @@ static void bt_summary(const PlanCtx *c, BtRun *b, const FcTable *t, PlanBacktes
         k->wape_naive = s > 0 ? e / s : 0;
         k->actual = x->actual;
         k->model = x->forecast;
-        k->naive = nv[G];
+        k->naive = ns;
         k->err_model = x->err;
-        k->err_naive = s > 0 ? (nv[G] - s) / s : 0;
+        k->err_naive = s > 0 ? (ns - s) / s : 0;
         k->apart = x->apart;
         k->calibrated = x->calibrated;
         k->cover_total = x->cover_total;
@@ -403,6 +405,11 @@ static void bt_summary(const PlanCtx *c, BtRun *b, const FcTable *t, PlanBacktes
         memcpy(k->cand_err, x->cand_err, sizeof k->cand_err);
         fc_range_of(&x->choice.range, x->forecast, x->forecast, -1, &k->lo, &k->hi);
         out->napart += x->apart;
+        if (!x->apart) {
+            nnv++;
+            mae_nv += fabs(k->err_naive);
+            bias_nv += k->err_naive;
+        }
         if (x->apart || x->forecast <= 0 || x->actual <= 0)
             continue;
         ratio[nr] = x->actual / x->forecast;
@@ -414,9 +421,9 @@ static void bt_summary(const PlanCtx *c, BtRun *b, const FcTable *t, PlanBacktes
     out->mean_wape_model = ch->wape;
     out->mean_wape_naive = nvr->wape;
     out->mae_model = ch->mae;
-    out->mae_naive = nvr->mae;
+    out->mae_naive = nnv ? mae_nv / nnv : 0; /* the groups' last 12 months alone */
     out->bias_model = ch->bias;
-    out->bias_naive = nvr->bias;
+    out->bias_naive = nnv ? bias_nv / nnv : 0;
     for (int h = 0; h < DEM_NHALF; h++)
         out->wape_by_half[h] = out->rec[FC_MODEL0 + h].wape;
     fc_choose(t, b->T, &out->choice);
