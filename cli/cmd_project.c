@@ -683,15 +683,20 @@ static int exec_project(CliCtx *ctx, int argc, char **argv)
 
 const CmdEntry cmd_project = {
     "project",
-    "capplan project [--scenario S] [--years N] [--json|--csv|--explain GROUP] | --backtest "
-    "[DATE] [--json]",
+    "capplan project [--as-of DATE] [--scenario S] [--years N] [--json|--csv|--explain GROUP] | "
+    "--backtest [DATE] [--json]",
     "\nModel v2 (docs/planning.md): per group and year, expected use = each member's own\n"
     "exponentially weighted rate (leavers by the roster), newcomers at the measured rate\n"
     "and ramp, head growth and the institute's intensity trend; need = expected use +\n"
     "the group's exploration/HPO pool (q90 of its burst curve) + the buffer measured by\n"
     "the backtest. All in GPU-eq (GPUs x relative speed, the reference model named), with\n"
-    "the p10-p90 range of the rolling backtest (\"not calibrated\" below 3 cuts).\n\n"
+    "the p10-p90 range of the rolling backtest (\"not calibrated\" below 3 cuts). Each\n"
+    "group's level comes from the forecaster with the best record on this site's own\n"
+    "history (naive, last 3 months, smoothing, the model, the model shrunk), named in\n"
+    "every output with its ranges' past coverage.\n\n"
     "options:\n"
+    "  --as-of DATE      what project said on DATE (the first of a month): only what was\n"
+    "                    known then, every choice from earlier cuts (a backtest's cut)\n"
     "  --scenario S      apply scenario S's edits (default: base, the measured values)\n"
     "  --years N         horizon in years (default 3, at most 10; a warning past 5)\n"
     "  --json            every term per group and year, parameters measured and edited\n"
@@ -700,7 +705,7 @@ const CmdEntry cmd_project = {
     "                    intensity, pool share, buffer share, naming the people\n"
     "  --window, --roles, --min-jobs, --k   as for capplan profile\n"
     "  --backtest [DATE] the rolling backtest: every monthly cut with 6 months before and\n"
-    "                    12 after (DATE: that cut alone), per-group WAPE of expected use\n"
-    "                    and of naive, the total's error and bias, actual/forecast p10-p90\n"
+    "                    12 after (DATE: that cut alone), each what --as-of said then:\n"
+    "                    every forecaster's per-group WAPE, total error, bias, coverage\n"
     "  --bench           time a recompute after one parameter change\n",
     exec_project};
