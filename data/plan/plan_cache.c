@@ -13,7 +13,7 @@
 /* Bump when the model's code (core/demand.c, core/projection.c,
  * core/backtest.c, data/plan_hist.c) changes what it computes, or this
  * layout changes: an entry of an older build is then never read. */
-#define PLAN_CACHE_MODEL 2 /* 2: issue 28's forecasters */
+#define PLAN_CACHE_MODEL 3 /* 3: issue 28 (the forecasters, arrivals maturing together) */
 #define CACHE_MAGIC 0x43504331u /* "CPC1" */
 
 /* ---- the key ---- */

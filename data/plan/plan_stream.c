@@ -234,6 +234,12 @@ int plan_hist_scan(Store *st, Plan *p, PlanCtx *c, const StorePlanGpus *inv, siz
     }
     free(r.send);
     free(r.smin);
+    if (c->asof && r.n && plan_obs_end(c->hist_end) < c->asof) {
+        int64_t ym = plan_month_of(c->hist_end - 1);
+        return cp_err_set(err, "--as-of: after the data's end (the last job started in "
+                               "%04lld-%02lld): run project without it",
+                          (long long)(ym / 100), (long long)(ym % 100));
+    }
     if (c->asof)
         c->data_end = c->hist_end = c->asof;
     else if (r.n)

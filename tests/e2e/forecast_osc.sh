@@ -24,6 +24,8 @@ expect_rc 0 cap project --csv
 grep -q '^total,"forecaster: ' "$WORK/out" || fail "project --csv names no forecaster"
 expect_rc 1 cap project --as-of 2000-09-15
 expect_rc 1 cap project --as-of bogus
+expect_rc 1 cap project --as-of 2003-01-01
+grep -q 'after the data.s end (the last job started in 2001-11)' "$WORK/err" || fail "as-of after the end: $(cat "$WORK/err")"
 
 for cut in 2000-07-01 2000-09-01 2000-11-01; do
     expect_rc 0 cap project --as-of "$cut" --json
