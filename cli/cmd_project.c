@@ -16,7 +16,7 @@
 typedef struct ProjectArgs {
     PlanOpts o;
     const char *scenario;
-    const char *backtest, *explain;
+    const char *backtest, *explain, *asof;
     int json, csv, bench, do_backtest;
 } ProjectArgs;
 
@@ -234,6 +234,42 @@ static void json_edits(cJSON *o, const View *v)
     cJSON_AddNumberToObject(o, "edits_skipped", v->skipped);
 }
 
+/* The forecaster and its past coverage (issue 28). */
+static void json_forecaster(cJSON *o, const Plan *p)
+{
+    char buf[512], key[32];
+    if (!p->bt)
+        return;
+    const PlanBacktest *b = p->bt;
+    cJSON *f = cJSON_AddObjectToObject(o, "forecaster");
+    fc_cand_name(b->choice.cand, buf, sizeof buf);
+    fc_cand_key(b->choice.cand, key, sizeof key);
+    cJSON_AddStringToObject(f, "name", buf);
+    cJSON_AddStringToObject(f, "key", key);
+    cJSON_AddNumberToObject(f, "cuts", b->choice.nrec);
+    cJSON_AddBoolToObject(f, "default", b->choice.nrec < FC_MIN_RECORD);
+    plan_forecaster_text(b, buf, sizeof buf);
+    cJSON_AddStringToObject(f, "text", buf);
+    int cal = 0, in = 0;
+    for (int i = 0; i < b->ncuts; i++)
+        if (b->cuts[i].calibrated && !b->cuts[i].apart) {
+            cal++;
+            in += b->cuts[i].cover_total;
+        }
+    cJSON *c = cJSON_AddObjectToObject(o, "coverage");
+    cJSON_AddNumberToObject(c, "held", in);
+    cJSON_AddNumberToObject(c, "cuts", cal);
+    plan_coverage_text(b, buf, sizeof buf);
+    cJSON_AddStringToObject(c, "text", buf);
+    if (p->bt->target) {
+        cJSON *t = cJSON_AddObjectToObject(f, "expected_use"); /* year 1, per group */
+        for (int g = 0; g < b->ntarget; g++)
+            if (b->target[g] > 0)
+                cJSON_AddNumberToObject(t, b->target_groups[g], b->target[g]);
+        cJSON_AddNumberToObject(f, "expected_total", b->target[b->ntarget]);
+    }
+}
+
 static void print_json(const View *v, FILE *out)
 {
     char t0[16];
@@ -253,6 +289,7 @@ static void print_json(const View *v, FILE *out)
     cJSON_AddNumberToObject(o, "institute_buffer", v->p->institute_buffer);
     cJSON_AddNumberToObject(o, "backtest_cuts", c->ncuts);
     cJSON_AddBoolToObject(o, "calibrated", c->ncuts >= PROJ_MIN_CUTS);
+    json_forecaster(o, v->p);
     if (v->r->nyears > PROJ_WARN_YEARS)
         cJSON_AddStringToObject(o, "warning", "past 5 years the ranges are wide and the roster "
                                               "rarely says who will be there");
@@ -277,6 +314,19 @@ static void print_json(const View *v, FILE *out)
 }
 
 /* ---- CSV: one table, a row per group, domain or total and year ---- */
+
+/* "forecaster: ...; p10-p90 held N of M past cuts" (issue 28). */
+static void forecaster_line(const Plan *p, char *buf, size_t n)
+{
+    char f[256], c[128];
+    if (!p->bt) {
+        snprintf(buf, n, "forecaster: none (no backtest)");
+        return;
+    }
+    plan_forecaster_text(p->bt, f, sizeof f);
+    plan_coverage_text(p->bt, c, sizeof c);
+    snprintf(buf, n, "%s; %s", f, c);
+}
 
 static void csv_row(FILE *out, const View *v, const char *kind, const char *name,
                     const char *domain, int y, const ProjTotals *t, const ProjGroupYear *g)
@@ -317,8 +367,10 @@ static void print_csv(const View *v, FILE *out)
         for (int y = 1; y <= Y; y++)
             csv_row(out, v, "domain", p->domains[d], p->domains[d], y,
                     &v->r->dom[(size_t)d * Y + y - 1], NULL);
+    char fl[512];
+    forecaster_line(p, fl, sizeof fl); /* the total rows name the forecaster (issue 28) */
     for (int y = 1; y <= Y; y++)
-        csv_row(out, v, "total", "", "", y, &v->r->total[y - 1], NULL);
+        csv_row(out, v, "total", fl, "", y, &v->r->total[y - 1], NULL);
 }
 
 /* ---- text ---- */
@@ -342,6 +394,9 @@ static void text_header(const View *v, FILE *out)
         plan_cli_date(t, b, sizeof b);
         fprintf(out, "%sy%d = %s..%s", y == 1 ? "  " : ", ", y, a, b);
     }
+    char fl[512];
+    forecaster_line(p, fl, sizeof fl);
+    fprintf(out, "\n  %s", fl);
     const ProjCalib *c = projection_calib(p->model);
     if (c->ncuts >= PROJ_MIN_CUTS)
         fprintf(out, "\n  ranges: p10-p90 from %d backtest cuts; half-life %g months; buffer "
@@ -523,6 +578,8 @@ static int parse_args(int argc, char **argv, ProjectArgs *a)
             a->csv = 1;
         else if (strcmp(argv[i], "--bench") == 0)
             a->bench = 1;
+        else if (strcmp(argv[i], "--as-of") == 0 && i + 1 < argc)
+            a->asof = argv[++i];
         else if (strcmp(argv[i], "--scenario") == 0 && i + 1 < argc)
             a->scenario = argv[++i];
         else if (strcmp(argv[i], "--backtest") == 0) {
@@ -568,7 +625,7 @@ static int project(Store *st, const ProjectArgs *a)
     if (!p)
         return cli_error("%s", err.msg);
     v.p = p;
-    if (!p->reused && p->nusers > 0 && plan_save(st, p, plan_cli_who(), &err) < 0) {
+    if (!a->o.asof && !p->reused && p->nusers > 0 && plan_save(st, p, plan_cli_who(), &err) < 0) {
         char msg[CP_ERR_MAX];
         cli_sanitize(msg, sizeof msg, err.msg);
         fprintf(stderr, "capplan: note: profiles not saved: %s\n", msg);
@@ -611,6 +668,12 @@ static int exec_project(CliCtx *ctx, int argc, char **argv)
     Store *st = cli_store(ctx);
     if (!st)
         return 1;
+    if (a.asof) { /* issue 28: what `project` said on that day */
+        if (plan_cli_parse_date(a.asof, &a.o.cut) < 0 || !plan_is_month_start(a.o.cut))
+            return cli_error("--as-of: bad date '%s' (the first day of a month: YYYY-MM-01 or "
+                             "YYYY-MM)", a.asof);
+        a.o.asof = 1;
+    }
     if (a.do_backtest)
         return run_backtest(st, &a);
     if (check_scenario(st, a.scenario))
@@ -620,15 +683,20 @@ static int exec_project(CliCtx *ctx, int argc, char **argv)
 
 const CmdEntry cmd_project = {
     "project",
-    "capplan project [--scenario S] [--years N] [--json|--csv|--explain GROUP] | --backtest "
-    "[DATE] [--json]",
+    "capplan project [--as-of DATE] [--scenario S] [--years N] [--json|--csv|--explain GROUP] | "
+    "--backtest [DATE] [--json]",
     "\nModel v2 (docs/planning.md): per group and year, expected use = each member's own\n"
     "exponentially weighted rate (leavers by the roster), newcomers at the measured rate\n"
     "and ramp, head growth and the institute's intensity trend; need = expected use +\n"
     "the group's exploration/HPO pool (q90 of its burst curve) + the buffer measured by\n"
     "the backtest. All in GPU-eq (GPUs x relative speed, the reference model named), with\n"
-    "the p10-p90 range of the rolling backtest (\"not calibrated\" below 3 cuts).\n\n"
+    "the p10-p90 range of the rolling backtest (\"not calibrated\" below 3 cuts). Each\n"
+    "group's level comes from the forecaster with the best record on this site's own\n"
+    "history (naive, last 3 months, smoothing, the model, the model shrunk), named in\n"
+    "every output with its ranges' past coverage.\n\n"
     "options:\n"
+    "  --as-of DATE      what project said on DATE (the first of a month): only what was\n"
+    "                    known then, every choice from earlier cuts (a backtest's cut)\n"
     "  --scenario S      apply scenario S's edits (default: base, the measured values)\n"
     "  --years N         horizon in years (default 3, at most 10; a warning past 5)\n"
     "  --json            every term per group and year, parameters measured and edited\n"
@@ -637,7 +705,7 @@ const CmdEntry cmd_project = {
     "                    intensity, pool share, buffer share, naming the people\n"
     "  --window, --roles, --min-jobs, --k   as for capplan profile\n"
     "  --backtest [DATE] the rolling backtest: every monthly cut with 6 months before and\n"
-    "                    12 after (DATE: that cut alone), per-group WAPE of expected use\n"
-    "                    and of naive, the total's error and bias, actual/forecast p10-p90\n"
+    "                    12 after (DATE: that cut alone), each what --as-of said then:\n"
+    "                    every forecaster's per-group WAPE, total error, bias, coverage\n"
     "  --bench           time a recompute after one parameter change\n",
     exec_project};

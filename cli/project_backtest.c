@@ -3,6 +3,7 @@
 
 #include <cJSON.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "cli/cli.h"
@@ -30,6 +31,31 @@ static void backtest_json(const PlanBacktest *b, FILE *out)
         cJSON_AddNumberToObject(e, "naive", k->naive);
         cJSON_AddNumberToObject(e, "err_model", k->err_model);
         cJSON_AddNumberToObject(e, "err_naive", k->err_naive);
+        char key[32], name[96];
+        fc_cand_key(k->cand, key, sizeof key);
+        fc_cand_name(k->cand, name, sizeof name);
+        cJSON_AddStringToObject(e, "forecaster", key);
+        cJSON_AddStringToObject(e, "forecaster_name", name);
+        cJSON_AddNumberToObject(e, "record_cuts", k->nrec);
+        cJSON_AddBoolToObject(e, "set_apart", k->apart);
+        cJSON *bw = cJSON_AddObjectToObject(e, "wape_by_forecaster");
+        cJSON *be = cJSON_AddObjectToObject(e, "total_error_by_forecaster");
+        for (int c = 0; c < FC_NCAND; c++) {
+            char ck[32];
+            if (k->cand_wape[c] == 0 && k->cand_err[c] == 0)
+                continue;
+            fc_cand_key(c, ck, sizeof ck);
+            cJSON_AddNumberToObject(bw, ck, k->cand_wape[c]);
+            cJSON_AddNumberToObject(be, ck, k->cand_err[c]);
+        }
+        if (k->calibrated) {
+            cJSON *rg = cJSON_AddObjectToObject(e, "range");
+            cJSON_AddNumberToObject(rg, "p10", k->lo);
+            cJSON_AddNumberToObject(rg, "p90", k->hi);
+            cJSON_AddBoolToObject(e, "covered", k->cover_total);
+            cJSON_AddNumberToObject(e, "groups_covered", k->cover_groups);
+        } else
+            cJSON_AddNullToObject(e, "range");
         cJSON *gm = cJSON_AddObjectToObject(e, "groups"); /* groups with a forecast or use */
         for (int g = 0; g < b->ngroups; g++) {
             size_t at = (size_t)i * b->ngroups + g;
@@ -42,6 +68,42 @@ static void backtest_json(const PlanBacktest *b, FILE *out)
         }
         cJSON_AddItemToArray(cs, e);
     }
+    cJSON *fa = cJSON_AddArrayToObject(o, "forecasters"); /* issue 28 */
+    for (int k = 0; k <= FC_NCAND; k++) {
+        const FcRec *r = &b->rec[k];
+        char key[32], name[96];
+        if (r->n == 0)
+            continue;
+        cJSON *e = cJSON_CreateObject();
+        if (k < FC_NCAND) {
+            fc_cand_key(k, key, sizeof key);
+            fc_cand_name(k, name, sizeof name);
+        } else {
+            snprintf(key, sizeof key, "chosen");
+            snprintf(name, sizeof name, "chosen at each cut (what users got)");
+        }
+        cJSON_AddStringToObject(e, "key", key);
+        cJSON_AddStringToObject(e, "name", name);
+        cJSON_AddNumberToObject(e, "cuts", r->n);
+        cJSON_AddNumberToObject(e, "wape", r->wape);
+        cJSON_AddNumberToObject(e, "abs_total_error", r->mae);
+        cJSON_AddNumberToObject(e, "bias", r->bias);
+        cJSON_AddNumberToObject(e, "covered_cuts", r->cover);
+        cJSON_AddNumberToObject(e, "calibrated_cuts", r->ncal);
+        cJSON_AddNumberToObject(e, "groups_covered", r->cover_groups);
+        cJSON_AddItemToArray(fa, e);
+    }
+    char fl[256], key[32];
+    cJSON *ch = cJSON_AddObjectToObject(o, "forecaster"); /* what `project` uses now */
+    fc_cand_key(b->choice.cand, key, sizeof key);
+    cJSON_AddStringToObject(ch, "key", key);
+    cJSON_AddNumberToObject(ch, "cuts", b->choice.nrec);
+    cJSON_AddStringToObject(ch, "new_groups", b->choice.ng == FC_NG_MODEL ? "model" : "recent");
+    plan_forecaster_text(b, fl, sizeof fl);
+    cJSON_AddStringToObject(ch, "text", fl);
+    plan_coverage_text(b, fl, sizeof fl);
+    cJSON_AddStringToObject(o, "coverage", fl);
+    cJSON_AddNumberToObject(o, "set_apart", b->napart);
     cJSON *m = cJSON_AddObjectToObject(o, "mean");
     cJSON_AddNumberToObject(m, "wape_model", b->mean_wape_model);
     cJSON_AddNumberToObject(m, "wape_naive", b->mean_wape_naive);
@@ -89,38 +151,68 @@ static void backtest_json(const PlanBacktest *b, FILE *out)
 
 static void backtest_text(const PlanBacktest *b, FILE *out)
 {
-    char d1[16], d2[16];
+    char d1[16], d2[16], key[32], name[96];
     const char *u = b->cpu ? "CPUs" : "GPU-eq";
-    fprintf(out, "rolling backtest: %d cuts, each refit on what was known then, scored on the "
-                 "12 months after; mean %s (%s)\n",
+    fprintf(out, "rolling backtest: %d cuts, each what `project --as-of CUT` said (only what was "
+                 "known then, every choice from earlier cuts), scored on the 12 months after; "
+                 "mean %s (%s)\n",
             b->ncuts, u, b->cpu ? "CPUs stand in for GPUs" : b->ref_model);
     if (b->cpu)
         fprintf(out, "no job in this database holds a GPU: CPU-hours stand in for GPU-hours\n");
-    fprintf(out, "naive = each group's last 12 months (or the months that exist)\n\n");
-    fprintf(out, "%-10s %-10s %5s %10s %10s %9s %9s %9s %8s %8s\n", "cut", "until", "H", "WAPE "
-            "model", "WAPE naive", "actual", "model", "naive", "err mdl", "err nv");
+    fprintf(out, "naive = each group's last 12 months; every forecaster but the model adds new "
+                 "groups at the recent rate to its total\n\n");
+    fprintf(out, "%-10s %-10s %-9s %4s %10s %10s %9s %9s %9s %8s %8s %13s %5s %6s\n", "cut",
+            "until", "forecast", "rec", "WAPE fcst", "WAPE naive", "actual", "forecast", "naive",
+            "err fc", "err nv", "p10-p90", "held", "groups");
     for (int i = 0; i < b->ncuts; i++) {
         const PlanBtCut *k = &b->cuts[i];
+        char rg[32] = "-";
         plan_cli_date(k->cut, d1, sizeof d1);
         plan_cli_date(k->until, d2, sizeof d2);
-        fprintf(out, "%-10s %-10s %5g %9.1f%% %9.1f%% %9.2f %9.2f %9.2f %+7.1f%% %+7.1f%%\n", d1,
-                d2, k->halflife, 100 * k->wape_model, 100 * k->wape_naive, k->actual, k->model,
-                k->naive, 100 * k->err_model, 100 * k->err_naive);
+        fc_cand_key(k->cand, key, sizeof key);
+        if (k->calibrated)
+            snprintf(rg, sizeof rg, "%.2f-%.2f", k->lo, k->hi);
+        fprintf(out, "%-10s %-10s %-9s %4d %9.1f%% %9.1f%% %9.2f %9.2f %9.2f %+7.1f%% %+7.1f%% "
+                     "%13s %5s %5.0f%%%s\n",
+                d1, d2, key, k->nrec, 100 * k->wape_model, 100 * k->wape_naive, k->actual,
+                k->model, k->naive, 100 * k->err_model, 100 * k->err_naive, rg,
+                !k->calibrated ? "-" : k->cover_total ? "yes" : "no",
+                k->calibrated ? 100 * k->cover_groups : 0,
+                k->apart ? "  set apart: capacity changed > 25 % in the year after" : "");
     }
     if (b->ncuts == 0) {
         fprintf(out, "no cut: the data needs 6 months before a cut and 12 after it\n");
         return;
     }
-    fprintf(out, "\nerror (WAPE: sum |forecast - actual| / sum actual, per group), mean over "
-                 "cuts: model %.1f %%, naive %.1f %%\n",
-            100 * b->mean_wape_model, 100 * b->mean_wape_naive);
-    fprintf(out, "institute total: mean |error| model %.1f %%, naive %.1f %%; bias model "
-                 "%+.1f %%, naive %+.1f %%\n",
-            100 * b->mae_model, 100 * b->mae_naive, 100 * b->bias_model, 100 * b->bias_naive);
-    fprintf(out, "actual / forecast of the total: p10 %.2f, p50 %.2f, p90 %.2f; buffer %.0f %%; "
-                 "half-life %g months\n",
-            b->ratio_p10, b->ratio_p50, b->ratio_p90, 100 * b->calib.buffer,
-            dem_halflives[b->calib.half]);
+    if (b->napart)
+        fprintf(out, "\n%d cut(s) set apart (capacity changed by more than 25 %% in the year "
+                     "after): not in the means, the choices or the ranges\n", b->napart);
+    fprintf(out, "\nforecasters over the same cuts (WAPE: sum |forecast - actual| / sum actual "
+                 "over the groups; total error: (forecast - actual) / actual of the institute; "
+                 "coverage: the p10-p90 from earlier cuts held the actual)\n");
+    fprintf(out, "%-46s %5s %10s %10s %8s %14s %8s\n", "forecaster", "cuts", "WAPE", "|total err|",
+            "bias", "total held", "groups");
+    for (int k = 0; k <= FC_NCAND; k++) {
+        const FcRec *r = &b->rec[k];
+        if (r->n == 0)
+            continue;
+        char held[32] = "-";
+        if (k < FC_NCAND)
+            fc_cand_name(k, name, sizeof name);
+        else
+            snprintf(name, sizeof name, "chosen at each cut (what users got)");
+        if (r->ncal)
+            snprintf(held, sizeof held, "%d of %d", r->cover, r->ncal);
+        fprintf(out, "%-46s %5d %9.1f%% %10.1f%% %+7.1f%% %14s %7.0f%%\n", name, r->n,
+                100 * r->wape, 100 * r->mae, 100 * r->bias, held, r->ncal ? 100 * r->cover_groups : 0);
+    }
+    char fl[256];
+    plan_forecaster_text(b, fl, sizeof fl);
+    fprintf(out, "\nnow (what `project` uses): %s\n", fl);
+    plan_coverage_text(b, fl, sizeof fl);
+    fprintf(out, "%s\n", fl);
+    fprintf(out, "actual / forecast of the total: p10 %.2f, p50 %.2f, p90 %.2f; buffer %.0f %%\n",
+            b->ratio_p10, b->ratio_p50, b->ratio_p90, 100 * b->calib.buffer);
     fprintf(out, "use is capped by capacity: long waits mark demand that went unmet\n");
 }
 

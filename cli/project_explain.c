@@ -32,15 +32,19 @@ static void people(const Plan *p, int g, int leaving, const char *what, FILE *ou
     names(p, idx, n, leaving, out);
 }
 
-/* The members who arrived in the last months, at their rate x the
- * maturation; nothing when there is none. */
+/* The members who arrived in the last months, their rates together x the
+ * group's factor (the measured maturation, capped at a member's mean use
+ * each); nothing when there is none. */
 static void matured(const Plan *p, int g, double factor, FILE *out)
 {
-    int idx[NAMES_SHOWN], n = plan_explain_matured(p, g, idx, NAMES_SHOWN);
+    int idx[NAMES_SHOWN], n = plan_explain_matured(p, g, idx, NAMES_SHOWN), k;
     if (n == 0)
         return;
-    fprintf(out, "    arrived in the last %d months, own rate x %.2f (measured maturation) (%d):",
-            DEM_MATURE_MONTHS, factor, n);
+    double f = projection_group_maturation(p->model, g, &k);
+    fprintf(out, "    arrived in the last %d months, together x %.2f (the measured maturation "
+                 "%.2f%s) (%d):",
+            DEM_MATURE_MONTHS, f, factor,
+            f < factor ? ", capped: as many members' mean use at most" : "", n);
     names(p, idx, n, 0, out);
 }
 
@@ -59,6 +63,12 @@ int project_explain_print(const Plan *p, const ProjParams *params, const ProjRes
     fprintf(out, "%s, year 1: need %.2f %s (%s)\n", name, x.need, u, rg);
     fprintf(out, "  used now     %9.2f %s  mean over the 12 months before the projection\n",
             x.used_now, u);
+    double lv = projection_level(p->model, g);
+    if (p->bt && lv != 1) {
+        char fl[256];
+        plan_forecaster_text(p->bt, fl, sizeof fl);
+        fprintf(out, "  level        x%8.2f     each part below x this: the %s\n", lv, fl);
+    }
     fprintf(out, "  stayers      %+9.2f %s  the %.0f members of the last 12 months at their own rates\n",
             v[PLAN_X_STAYERS], u, x.heads0);
     people(p, g, 0, "members", out);

@@ -425,20 +425,52 @@ static void pools_finish(DemFit *f, Pools *pl)
 
 /* Maturation: the arrivals' use after their first DEM_MATURE_MONTHS
  * against their use in them (ratio of the sums of their means; 1 with
- * fewer than DEM_MATURE_MIN arrivals to measure it on). The members who
- * arrived in the last DEM_MATURE_MONTHS months take their own rate times
- * it. */
+ * fewer than DEM_MATURE_MIN arrivals to measure it on). It applies to a
+ * group's recent arrivals (the last DEM_MATURE_MONTHS months) together,
+ * never to one person's burst alone (issue 28): their rates are multiplied
+ * by the maturation, capped so that together they use at most what as many
+ * of the group's other members use on average (the institute's members
+ * without any), and never by less than 1. */
 static void mature(const DemHist *h, const DemCut *c, const double *mat, DemFit *f)
 {
     f->maturation = mat[2] >= DEM_MATURE_MIN && mat[0] > 0 ? mat[1] / mat[0] : 1;
+    int G = f->ngroups;
+    double *own = xcalloc(4 * (size_t)G + 1, sizeof *own), *oth = own + G, *nown = oth + G,
+           *noth = nown + G, all = 0, nall = 0;
     for (int i = 0; i < f->nactive; i++) {
         DemUser *u = &f->users[i];
-        if (!arrived(h, c, u->first_month) || u->first_month < DEM_HISTORY - DEM_MATURE_MONTHS)
+        int g = u->group;
+        u->matured = arrived(h, c, u->first_month) &&
+                     u->first_month >= DEM_HISTORY - DEM_MATURE_MONTHS;
+        if (g < 0 || g >= G)
             continue;
-        u->matured = 1;
-        for (int k = 0; k < DEM_NHALF; k++)
-            u->rate[k] *= f->maturation;
+        if (u->matured) {
+            own[g] += u->used;
+            nown[g]++;
+        } else {
+            oth[g] += u->used;
+            noth[g]++;
+            all += u->used;
+            nall++;
+        }
     }
+    for (int g = 0; g < G; g++) {
+        DemGroup *d = &f->groups[g];
+        double member = noth[g] > 0 ? oth[g] / noth[g] : nall > 0 ? all / nall : 0;
+        double cap = nown[g] * member, k = f->maturation;
+        if (own[g] * k > cap)
+            k = own[g] > 0 ? cap / own[g] : 1;
+        d->mature_factor = k > 1 ? k : 1;
+        d->mature_n = (int)nown[g];
+    }
+    for (int i = 0; i < f->nactive; i++) {
+        DemUser *u = &f->users[i];
+        if (!u->matured || u->group < 0 || u->group >= G)
+            continue;
+        for (int k = 0; k < DEM_NHALF; k++)
+            u->rate[k] *= f->groups[u->group].mature_factor;
+    }
+    free(own);
 }
 
 /* A fit fed with the jobs in order (demand.h). */

@@ -98,7 +98,7 @@ typedef struct DemUser {
     int first_month;          /* 0..DEM_HISTORY-1: first month with use */
     int newcomer;             /* first use in the window, none the year before (complete) */
     int matured;              /* arrived in the last DEM_MATURE_MONTHS months: rate x
-                                 DemFit.maturation */
+                                 their group's mature_factor */
 } DemUser;
 
 typedef struct DemGroup {
@@ -110,6 +110,11 @@ typedef struct DemGroup {
     double newrate;             /* a newcomer's first-year rate (GPU-eq) */
     double ramp;                /* newcomers' first year / the group's members' mean */
     double burst_mean, pool;    /* mean and q90 of the burst curve above the baseline */
+    double mature_factor;       /* what the group's recent arrivals' rates are multiplied by
+                                   together: the maturation, capped so that they reach at
+                                   most a member's mean use each (1: none, or not above
+                                   their own) (issue 28) */
+    int mature_n;               /* the recent arrivals it applies to */
 } DemGroup;
 
 typedef struct DemFit {

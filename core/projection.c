@@ -29,6 +29,12 @@ struct ProjModel {
     double *gpus, *mem;       /* P: members' mean rate at the chosen half-life, memory p75 */
     ProjModelInfo models[PROJ_MAX_MODELS];
     ProjCalib calib;
+    double *level;            /* G: the forecaster's level / the members' (1: the model's) */
+    double level_new;         /* the same for the institute's new groups */
+    double extra_new;         /* use the forecaster gives groups the model has not */
+    double *gq;               /* G x 2: the group's q10, q90 (NAN: the institute's) */
+    double *matf;             /* G: the factor on the group's recent arrivals (1 none) */
+    int *matn;                /* G: how many they are */
 };
 
 /* ---- small helpers ---- */
@@ -149,6 +155,8 @@ static void take_fit(ProjModel *m, const DemFit *f)
         m->ramp[g] = d->ramp > 0 ? fin(d->ramp) : 1;
         m->used[g] = fin(d->used);
         m->pool[g] = fin(d->pool);
+        m->matf[g] = d->mature_factor > 0 ? fin(d->mature_factor) : 1;
+        m->matn[g] = d->mature_n;
     }
     if (f) {
         m->pool_inst = fin(f->pool_inst);
@@ -200,6 +208,15 @@ ProjModel *projection_prepare(const ProjInput *in)
     m->pool = dup_or_zero(NULL, m->G);
     m->gpus = dup_or_zero(NULL, m->P);
     m->mem = dup_or_zero(NULL, m->P);
+    m->level = dup_or_zero(NULL, m->G);
+    m->matf = dup_or_zero(NULL, m->G);
+    m->matn = xcalloc((size_t)m->G + 1, sizeof *m->matn);
+    m->gq = dup_or_zero(NULL, 2 * m->G);
+    for (int g = 0; g < m->G; g++) {
+        m->level[g] = 1;
+        m->gq[2 * g] = m->gq[2 * g + 1] = NAN;
+    }
+    m->level_new = 1;
     if (m->P > 0)
         build_mix(m);
     take_fit(m, in->fit);
@@ -233,7 +250,63 @@ void projection_model_free(ProjModel *m)
     free(m->pool);
     free(m->gpus);
     free(m->mem);
+    free(m->level);
+    free(m->gq);
+    free(m->matf);
+    free(m->matn);
     free(m);
+}
+
+void projection_set_level(ProjModel *m, int g, double level)
+{
+    if (!isfinite(level) || level < 0)
+        return;
+    if (g < 0)
+        m->level_new = level;
+    else if (g < m->G)
+        m->level[g] = level;
+}
+
+double projection_level(const ProjModel *m, int g)
+{
+    return g < 0 ? m->level_new : g < m->G ? m->level[g] : 1;
+}
+
+void projection_set_extra(ProjModel *m, double v)
+{
+    m->extra_new = isfinite(v) && v > 0 ? v : 0;
+}
+
+void projection_set_group_range(ProjModel *m, int g, double q10, double q90)
+{
+    if (g >= 0 && g < m->G) {
+        m->gq[2 * g] = q10;
+        m->gq[2 * g + 1] = q90;
+    }
+}
+
+/* The range of group g's value v in year y: its own errors' spread when
+ * set, else the institute's. */
+static ProjRange group_range(const ProjModel *m, int g, double v, int y)
+{
+    if (isnan(m->gq[2 * g]) || m->calib.ncuts < PROJ_MIN_CUTS)
+        return projection_range(&m->calib, v, y);
+    ProjCalib c = m->calib;
+    c.q10 = m->gq[2 * g];
+    c.q90 = m->gq[2 * g + 1];
+    return projection_range(&c, v, y);
+}
+
+/* A need's range holds the need itself. */
+static ProjRange holding(ProjRange r, double v)
+{
+    if (isnan(r.lo))
+        return r;
+    if (r.lo > v)
+        r.lo = v;
+    if (r.hi < v)
+        r.hi = v;
+    return r;
 }
 
 int projection_ngroups(const ProjModel *m)
@@ -729,6 +802,12 @@ int projection_user_matured(const ProjModel *m, int user)
     return user >= 0 && user < m->U && m->users[user].matured;
 }
 
+double projection_group_maturation(const ProjModel *m, int g, int *n)
+{
+    *n = g >= 0 && g < m->G ? m->matn[g] : 0;
+    return g >= 0 && g < m->G && m->matf[g] > 0 ? m->matf[g] : 1;
+}
+
 double projection_maturation(const ProjModel *m)
 {
     return m->maturation > 0 ? m->maturation : 1;
@@ -760,7 +839,9 @@ double projection_user_use(const ProjModel *m, const ProjParams *p, int user, in
 {
     if (user < 0 || user >= m->U || y < 1 || y > m->Y)
         return 0;
-    return fin(user_rate(m, p, user) * m->present[(size_t)user * m->Y + y - 1] *
+    int g = m->users[user].group;
+    double lv = g >= 0 && g < m->G ? m->level[g] : 1;
+    return fin(user_rate(m, p, user) * lv * m->present[(size_t)user * m->Y + y - 1] *
                pow(1 + p->intensity, y));
 }
 
@@ -805,6 +886,12 @@ static void run_group(const ProjModel *m, const ProjParams *p, int g, int y, Pro
     if (y == 0)
         fresh = newh;
     t->newcomers_use = fin((newh - fresh) * full + fresh * full * ramp);
+    double lv = m->level[g]; /* the forecaster's level (issue 28) */
+    if (lv != 1) {
+        t->stayers = fin(t->stayers * lv);
+        t->leavers = fin(t->leavers * lv);
+        t->newcomers_use = fin(t->newcomers_use * lv);
+    }
     double before = t->stayers + t->leavers + t->newcomers_use;
     t->intensity = fin(before * (pow(1 + p->intensity, y + 1) - 1));
     t->base = fin(before + t->intensity);
@@ -820,8 +907,8 @@ static void run_group(const ProjModel *m, const ProjParams *p, int g, int y, Pro
     double scale = t->demand;
     for (int k = 0; k < MEMCLASS_COUNT; k++)
         t->demand_c[k] = fin(members > 0 ? scale * c[k] / members : scale * sh[k]);
-    t->base_r = projection_range(&m->calib, t->base, y + 1);
-    t->demand_r = projection_range(&m->calib, t->demand, y + 1);
+    t->base_r = group_range(m, g, t->base, y + 1);
+    t->demand_r = holding(group_range(m, g, t->demand, y + 1), t->demand);
 }
 
 static void add_totals(ProjTotals *s, const ProjGroupYear *t)
@@ -850,7 +937,8 @@ static void run_institute(const ProjModel *m, const ProjParams *p, int y, ProjTo
     t->new_heads = extra > 0 ? fin(extra) : 0;
     double full = m->ramp_inst > 0 ? m->newrate_inst / m->ramp_inst : m->newrate_inst;
     double prev = y > 0 ? (t - 1)->new_heads : 0, fresh = t->new_heads > prev ? t->new_heads - prev : 0;
-    t->new_groups = fin(((t->new_heads - fresh) * full + fresh * full * m->ramp_inst) *
+    t->new_groups = fin((((t->new_heads - fresh) * full + fresh * full * m->ramp_inst) *
+                             m->level_new + m->extra_new) *
                         pow(1 + p->intensity, y + 1));
     t->heads += t->new_heads;
     t->base += t->new_groups;
@@ -891,7 +979,7 @@ static void run_capacity(const ProjModel *m, const ProjParams *p, int y, ProjTot
     }
     t->gap = t->demand - t->capacity;
     t->base_r = projection_range(&m->calib, t->base, y + 1);
-    t->demand_r = projection_range(&m->calib, t->demand, y + 1);
+    t->demand_r = holding(projection_range(&m->calib, t->demand, y + 1), t->demand);
     t->gap_r.lo = t->demand_r.lo - t->capacity;
     t->gap_r.hi = t->demand_r.hi - t->capacity;
 }
@@ -918,7 +1006,7 @@ void projection_run(const ProjModel *m, const ProjParams *p, ProjResult *r)
         for (int d = 0; d < m->D; d++) {
             ProjTotals *t = &r->dom[(size_t)d * m->Y + y];
             t->base_r = projection_range(&m->calib, t->base, y + 1);
-            t->demand_r = projection_range(&m->calib, t->demand, y + 1);
+            t->demand_r = holding(projection_range(&m->calib, t->demand, y + 1), t->demand);
         }
     }
 }

@@ -261,9 +261,25 @@ int projection_user_matured(const ProjModel *m, int user);
  * g's members still there at t0 (roster end after it: the heads its
  * newcomers keep, times the growth; g < 0: the institute). */
 double projection_maturation(const ProjModel *m);
+/* The factor group g's recent arrivals' rates carry together (the
+ * maturation capped at a member's mean use each: DemGroup.mature_factor),
+ * and how many they are (*n). */
+double projection_group_maturation(const ProjModel *m, int g, int *n);
 double projection_heads_t0(const ProjModel *m, int g);
 double projection_user_present(const ProjModel *m, int user, int y);
 double projection_user_rate(const ProjModel *m, const ProjParams *p, int user);
+
+/* Issue 28: the forecaster chosen by the backtest sets each group's level.
+ * Group g's members' and newcomers' use (before intensity) is multiplied by
+ * level (g < 0: the institute's new groups); extra is use the forecaster
+ * gives groups without members now, added to the new groups (once a year,
+ * before intensity). A group's range takes its own q10/q90 (the spread of
+ * its size class's errors) when set, else the institute's. A need's range
+ * always holds the need. */
+void projection_set_level(ProjModel *m, int g, double level);
+double projection_level(const ProjModel *m, int g);
+void projection_set_extra(ProjModel *m, double extra);
+void projection_set_group_range(ProjModel *m, int g, double q10, double q90);
 
 /* One member's year-y expected use under p (GPU-eq), for explanations:
  * own rate x share of the year present x intensity. user indexes

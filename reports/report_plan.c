@@ -562,6 +562,12 @@ int rpt_projections(const Report *r, FILE *out, const char *dir, const char *rel
                  "rate and ramp, times the intensity trend; need = expected use + the group's "
                  "exploration/HPO pool (q90 of its burst curve) + the buffer; %s.\n\n",
             r->plan->cpu ? "CPUs" : "GPU-eq");
+    if (r->plan->bt) { /* issue 28: the forecaster that sets the levels, and its record */
+        char f[256], c[128];
+        plan_forecaster_text(r->plan->bt, f, sizeof f);
+        plan_coverage_text(r->plan->bt, c, sizeof c);
+        fprintf(out, "The %s; %s (`capplan project --backtest`).\n\n", f, c);
+    }
     if (domain_chart(r, out, dir, rel, err) < 0)
         return -1;
     fprintf(out, "### By group\n\n");

@@ -52,8 +52,8 @@ static ProjModel *model_of(int ncuts, const ProjUser *us)
 {
     static DemGroup groups[2];
     static DemFit fit;
-    groups[0] = (DemGroup){2, 0, 0, 0, 3, 0, 0, NAN, 0, 0.5, 0.5, 0, 3};
-    groups[1] = (DemGroup){0, 0, 0, 0, 0, 0, 0, NAN, 0, 0.5, 0.5, 0, 0};
+    groups[0] = (DemGroup){2, 0, 0, 0, 3, 0, 0, NAN, 0, 0.5, 0.5, 0, 3, 1, 0};
+    groups[1] = (DemGroup){0, 0, 0, 0, 0, 0, 0, NAN, 0, 0.5, 0.5, 0, 0, 1, 0};
     memset(&fit, 0, sizeof fit);
     fit.groups = groups;
     fit.ngroups = 2;

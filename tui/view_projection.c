@@ -444,6 +444,13 @@ static void render_institute(const TuiState *s, Canvas *c, int y, int h)
         at += n + 1;
         at += render_parts(s, c, 0, at, pw, y + h - at, -1, "Institute", c->h >= 40) + 1;
     }
+    const Plan *p = tui_plan_plan(s->plan);
+    if (p->bt && y + h - at >= 10) { /* issue 28: the forecaster and its past coverage */
+        char fl[256], cv[128];
+        plan_forecaster_text(p->bt, fl, sizeof fl);
+        plan_coverage_text(p->bt, cv, sizeof cv);
+        canvas_textf(c, 1, at++, c->w - 2, CV_DIM, "%s; %s", fl, cv);
+    }
     if (y + h - at >= 9)
         institute_render(s, c, at, y + h - at);
     else if (at < y + h)

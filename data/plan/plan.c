@@ -241,6 +241,7 @@ Plan *plan_build(Store *st, const PlanOpts *o, CpErr *err)
     int64_t last_import, from, before;
     int found = 0;
     plan_ctx_init(&c);
+    c.asof = o->asof ? o->cut : 0;
     if (!o->fresh && !o->cut && plan_ctx_saved(st, &c, &found, err) < 0)
         goto fail;
     if (found)

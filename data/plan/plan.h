@@ -26,6 +26,7 @@
 #include "core/backtest.h"
 #include "core/cp.h"
 #include "core/features.h"
+#include "core/forecast.h"
 #include "core/profiles.h"
 #include "core/projection.h"
 
@@ -44,6 +45,9 @@ typedef struct PlanOpts {
     const char *roles;  /* comma-separated roster roles to keep ("unknown": users not on
                            the roster); NULL: everyone */
     int64_t cut;        /* 0: all data; else only jobs that started before it */
+    int asof;           /* with cut: `project --as-of`: everything as known at cut (roster
+                           lines started before it, end dates after it unknown, the
+                           backtest's cuts before it only) */
     int years;          /* projection horizon; 0: PLAN_YEARS */
     int fresh;          /* 1: always recompute (never reuse the saved profiles) */
     int profiles_only;  /* 1: features and profiles only: no job history, backtest or
@@ -173,6 +177,14 @@ typedef struct PlanBtCut {
     double wape_model, wape_naive; /* per-group WAPE of expected use, of naive */
     double actual, model, naive;  /* institute totals */
     double err_model, err_naive;  /* (forecast - actual) / actual of the totals */
+    /* issue 28: "model" above is the forecaster chosen at this cut (core/forecast.h) */
+    int cand;                     /* the forecaster chosen at the cut (FcCand) */
+    int nrec;                     /* earlier origins behind the choice */
+    int apart;                    /* the following year's capacity changed > 25 %: left out */
+    int calibrated, cover_total;  /* a range from earlier cuts; the total inside it */
+    double lo, hi;                /* the total's p10-p90 range (NAN: not calibrated) */
+    double cover_groups;          /* share of the groups' use inside their ranges */
+    double cand_wape[FC_NCAND], cand_err[FC_NCAND]; /* every forecaster at this cut */
 } PlanBtCut;
 
 typedef struct PlanBacktest {
@@ -196,7 +208,23 @@ typedef struct PlanBacktest {
     BtScore score;
     int profiles;               /* 0: profiles are not refit per cut */
     int users;                  /* active users at the cut */
+    /* issue 28: the forecasters' records over the cuts (rec[FC_NCAND]: the
+     * forecaster chosen at each cut), the one chosen now (at the history's
+     * end: what `project` uses) and its forecast per history group (target,
+     * hist groups + 1: the institute total; NULL without the fit) */
+    FcRec rec[FC_NCAND + 1];
+    FcChoice choice;
+    int napart;                 /* cuts left out (capacity changed > 25 %) */
+    int ntarget;
+    char **target_groups;       /* ntarget names, owned */
+    double *target;             /* ntarget + 1, owned */
 } PlanBacktest;
+
+/* "forecaster: smoothing, half-life 2 months, best over 14 cuts" into buf. */
+void plan_forecaster_text(const PlanBacktest *b, char *buf, size_t n);
+/* "p10-p90 held 24 of 30 past cuts" (the chosen forecasters' totals at
+ * each cut with a range), or "p10-p90 not yet tested" into buf. */
+void plan_coverage_text(const PlanBacktest *b, char *buf, size_t n);
 
 /* o->cut 0: every cut; else that cut alone (the first second of a month
  * that has 6 months of data before it; scored on what exists after it). */
@@ -208,6 +236,8 @@ void plan_backtest_free(PlanBacktest *b);
 int64_t plan_add_months(int64_t t, int months);
 /* yyyymm of t. */
 int64_t plan_month_of(int64_t t);
+/* 1 when t is the first second of a month (UTC). */
+int plan_is_month_start(int64_t t);
 
 /* The projection as CSV, the same columns in `capplan project --csv` and
  * the report's projection.csv: kind, name, domain, year, from, to (text),

@@ -46,15 +46,57 @@ void plan_ctx_done(PlanCtx *c)
     memset(c, 0, sizeof *c);
 }
 
+/* As of c->asof: the roster lines started before it, their end dates after
+ * it unknown (issue 28: what was known then). */
+static void people_asof(PlanCtx *c)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < c->npeople; i++) {
+        StorePlanPerson *pp = &c->people[i];
+        if (pp->start != STORE_PLAN_NO_DATE && pp->start >= c->asof) {
+            free(pp->user);
+            free(pp->group);
+            free(pp->role);
+            free(pp->domain);
+            continue;
+        }
+        if (pp->end != STORE_PLAN_NO_DATE && pp->end >= c->asof)
+            pp->end = STORE_PLAN_NO_DATE;
+        c->people[k++] = *pp;
+    }
+    c->npeople = k;
+}
+
+void plan_inventory_asof(const PlanCtx *c, StorePlanGpus *inv, size_t *n)
+{
+    size_t k = 0;
+    if (!c->asof)
+        return;
+    for (size_t i = 0; i < *n; i++) {
+        if (inv[i].from != STORE_PLAN_NO_DATE && inv[i].from >= c->asof) {
+            free(inv[i].cluster);
+            free(inv[i].model);
+            continue;
+        }
+        if (inv[i].to != STORE_PLAN_NO_DATE && inv[i].to >= c->asof)
+            inv[i].to = STORE_PLAN_NO_DATE;
+        inv[k++] = inv[i];
+    }
+    *n = k;
+}
+
 int plan_ctx_load(Store *st, Plan *p, PlanCtx *c, CpErr *err)
 {
     (void)p;
-    return store_plan_names(st, "users", &c->users, err) < 0 ||
-                   store_plan_names(st, "accounts", &c->accounts, err) < 0 ||
-                   store_plan_people(st, &c->people, &c->npeople, err) < 0 ||
-                   store_plan_groups(st, &c->gtab, &c->ngtab, err) < 0
-               ? -1
-               : 0;
+    int rc = store_plan_names(st, "users", &c->users, err) < 0 ||
+                     store_plan_names(st, "accounts", &c->accounts, err) < 0 ||
+                     store_plan_people(st, &c->people, &c->npeople, err) < 0 ||
+                     store_plan_groups(st, &c->gtab, &c->ngtab, err) < 0
+                 ? -1
+                 : 0;
+    if (rc == 0 && c->asof)
+        people_asof(c);
+    return rc;
 }
 
 int plan_ctx_saved(Store *st, PlanCtx *c, int *found, CpErr *err)
@@ -293,8 +335,9 @@ int plan_from_jobs(Store *st, Plan *p, const PlanOpts *o, PlanCtx *c, int64_t fr
         goto out;
     if (from != INT64_MAX && store_plan_jobs_read(st, &q, &r, err) < 0)
         goto out;
-    plan_set_window_end(p, o->cut ? o->cut : r.last_start != INT64_MIN ? r.last_start + 1
-                                                                        : (int64_t)time(NULL));
+    plan_set_window_end(p, o->cut ? o->cut
+                           : r.last_start != INT64_MIN ? plan_obs_end(r.last_start + 1)
+                                                        : (int64_t)time(NULL));
     plan_ctx_roster(c, p->win_end);
     if (load_usage(st, p, c, err) < 0)
         goto out;
@@ -475,6 +518,7 @@ static ProjGpus *read_gpus(Store *st, const PlanCtx *c, int *n, CpErr *err)
     size_t ninv;
     if (store_plan_inventory(st, &inv, &ninv, err) < 0)
         return NULL;
+    plan_inventory_asof(c, inv, &ninv);
     ProjGpus *g = xcalloc(ninv + 1, sizeof *g);
     for (size_t i = 0; i < ninv; i++) {
         g[i] = (ProjGpus){inv[i].gpus, inv[i].mem_gib, inv[i].speed > 0 ? inv[i].speed : 1,
@@ -535,7 +579,7 @@ static DemFit plan_fit(const Plan *p, const PlanCtx *c)
             f.groups[g] = c->fit.groups[h];
         else
             f.groups[g] = (DemGroup){0, 0, 0, 0, 0, 0, c->fit.growth, NAN, 0, c->fit.newrate,
-                                     c->fit.ramp, 0, 0};
+                                     c->fit.ramp, 0, 0, 1, 0};
     }
     return f;
 }
@@ -567,6 +611,7 @@ int plan_projection(Store *st, Plan *p, PlanCtx *c, CpErr *err)
                     bt->calib, p->win_end, p->year_start};
     p->model = projection_prepare(&in);
     p->measured = projection_params_new(p->model);
+    plan_forecast_apply(p);
     if (!c->cached)
         plan_hist_years(p, c, gpus, ngpus);
     if (c->cache_save)

@@ -13,7 +13,7 @@
 /* Bump when the model's code (core/demand.c, core/projection.c,
  * core/backtest.c, data/plan_hist.c) changes what it computes, or this
  * layout changes: an entry of an older build is then never read. */
-#define PLAN_CACHE_MODEL 1
+#define PLAN_CACHE_MODEL 3 /* 3: issue 28 (the forecasters, arrivals maturing together) */
 #define CACHE_MAGIC 0x43504331u /* "CPC1" */
 
 /* ---- the key ---- */
@@ -156,8 +156,15 @@ static void put_bt(Out *o, const PlanBacktest *b)
     x.groups = NULL;
     x.g = NULL;
     x.cut_model = x.cut_actual = x.cut_naive = NULL;
+    x.target = NULL;
+    x.target_groups = NULL;
     put(o, &x, sizeof x);
     put(o, b->cuts, (size_t)b->ncuts * sizeof *b->cuts);
+    put_i64(o, b->target != NULL);
+    for (int g = 0; g < b->ntarget; g++)
+        put_str(o, b->target_groups[g]);
+    if (b->target)
+        put(o, b->target, ((size_t)b->ntarget + 1) * sizeof *b->target);
     int detail = b->g != NULL;
     put_i64(o, detail);
     if (!detail)
@@ -179,6 +186,7 @@ void plan_cache_save(Store *st, const char *key, const Plan *p, const PlanCtx *c
     put_i64(&o, c->hist.data_start);
     put_i64(&o, c->data_end);
     put_i64(&o, p->unflagged_speed);
+    put_i64(&o, c->hist_end);
     put_i64(&o, c->hist.ngroups);
     for (int g = 0; g < c->hist.ngroups; g++)
         put_str(&o, c->hgroups[g]);
@@ -261,6 +269,18 @@ static void get_bt(In *in, PlanBacktest *b)
     get(in, b, sizeof *b);
     size_t ncuts = get_count(in, b->ncuts, sizeof *b->cuts);
     b->cuts = get_array(in, ncuts, sizeof *b->cuts);
+    int has_target = get_i64(in) != 0;
+    size_t nt = get_count(in, b->ntarget, sizeof(int64_t));
+    b->target_groups = NULL;
+    b->target = NULL;
+    if (in->bad)
+        b->ntarget = 0;
+    else if (nt || has_target) {
+        b->target_groups = xcalloc(nt + 1, sizeof *b->target_groups);
+        for (size_t g = 0; g < nt; g++)
+            b->target_groups[g] = get_str(in);
+        b->target = get_array(in, has_target ? nt + 1 : 0, sizeof(double));
+    }
     b->groups = NULL;
     b->g = NULL;
     b->cut_model = b->cut_actual = b->cut_naive = NULL;
@@ -293,6 +313,7 @@ int plan_cache_load(Store *st, const char *key, Plan *p, PlanCtx *c, int with_fi
     get(&in, &magic, sizeof magic);
     in.bad |= magic != CACHE_MAGIC;
     int64_t data_start = get_i64(&in), data_end = get_i64(&in), unflagged = get_i64(&in);
+    int64_t hist_end = get_i64(&in);
     size_t ng = get_count(&in, get_i64(&in), sizeof(int64_t));
     char **groups = xcalloc(ng + 1, sizeof *groups);
     for (size_t g = 0; g < ng && !in.bad; g++)
@@ -329,6 +350,7 @@ int plan_cache_load(Store *st, const char *key, Plan *p, PlanCtx *c, int with_fi
     }
     c->hist.data_start = data_start;
     c->data_end = data_end;
+    c->hist_end = hist_end;
     p->unflagged_speed = (int)unflagged;
     c->hgroups = groups;
     c->hist.ngroups = (int)ng;

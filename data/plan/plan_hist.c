@@ -10,8 +10,9 @@
 
 #include "data/plan/plan_int.h"
 
-#define BT_MIN_HISTORY 6 /* months of data a cut needs before it */
-#define BT_DEFAULT_HALF 2 /* 6 months while no earlier cut is scored */
+#define BT_MIN_HISTORY 6 /* months of data a scored cut needs before it */
+#define BT_MIN_ORIGIN 3  /* months of data an origin needs before it (records only) */
+#define BT_DEFAULT_HALF 2 /* the model's half-life index when the forecaster has none */
 #define BUFFER_Q 80.0
 
 /* ---- GPU-eq ---- */
@@ -110,6 +111,7 @@ int plan_hist_load(Store *st, Plan *p, PlanCtx *c, int64_t roster_t, int64_t fit
     int rc = -1;
     if (!p->cpu && store_plan_inventory(st, &inv, &ninv, err) < 0)
         goto out;
+    plan_inventory_asof(c, inv, &ninv);
     read_models(p, c, inv, ninv);
     read_fleet(c, inv, ninv);
     int cacheable = c->nocache ? 0
@@ -119,12 +121,14 @@ int plan_hist_load(Store *st, Plan *p, PlanCtx *c, int64_t roster_t, int64_t fit
         goto out;
     if (cacheable && plan_cache_load(st, c->cache_key, p, c, fit_t != 0)) {
         c->cached = 1;
+        c->now_t = fit_t ? fit_t : c->hist_end;
         rc = fit_t ? plan_hist_fit(p, c) : 0;
         goto out;
     }
     c->cache_save = cacheable;
     if (plan_hist_scan(st, p, c, inv, ninv, err) < 0)
         goto out;
+    c->now_t = fit_t ? fit_t : c->hist_end;
     if (one && (one < plan_add_months(c->hist.data_start, 6) || one >= c->data_end)) {
         cp_err_set(err, "backtest date: needs 6 months of data before it and some after it");
         goto out;
@@ -154,6 +158,13 @@ void plan_hist_months(int64_t t0, DemCut *cut)
         cut->mb[m] = plan_add_months(t0, m - DEM_HISTORY);
 }
 
+/* What is known at t0: at a past cut (before the history's present), an
+ * end date after it was not known then, nor anyone who starts after it. */
+static int known_now(const PlanCtx *c, int64_t t0)
+{
+    return t0 >= c->now_t;
+}
+
 void plan_hist_cut(PlanCtx *c, int64_t t0, DemCut *cut, int64_t *leaves, int *on_roster)
 {
     plan_hist_months(t0, cut);
@@ -166,8 +177,9 @@ void plan_hist_cut(PlanCtx *c, int64_t t0, DemCut *cut, int64_t *leaves, int *on
         if (!name || !strmap_get(c->roster, name, strlen(name), &i))
             continue;
         on_roster[u] = 1;
-        if (c->people[i].end != STORE_PLAN_NO_DATE)
-            leaves[u] = c->people[i].end;
+        int64_t e = c->people[i].end;
+        if (e != STORE_PLAN_NO_DATE && (e < t0 || known_now(c, t0)))
+            leaves[u] = e;
     }
     cut->leaves = leaves;
     cut->on_roster = on_roster;
@@ -177,7 +189,7 @@ ProjArrival *plan_hist_arrivals(const Plan *p, const PlanCtx *c, int64_t t0, int
 {
     ProjArrival *a = xcalloc(c->npeople + 1, sizeof *a);
     *n = 0;
-    for (size_t i = 0; i < c->npeople; i++) {
+    for (size_t i = 0; i < c->npeople && known_now(c, t0); i++) {
         const StorePlanPerson *pp = &c->people[i];
         int64_t g;
         if (pp->start == STORE_PLAN_NO_DATE || pp->start <= t0 ||
@@ -230,63 +242,57 @@ int plan_hist_fit(Plan *p, PlanCtx *c)
     return 0;
 }
 
-/* ---- the rolling backtest ---- */
+/* ---- the rolling backtest (issue 28: the forecasters of core/forecast) ---- */
 
 struct PlanHistRun {
-    int n;                   /* cuts */
+    int n;                   /* origins: every month start with 6 months before, some after */
     int G;
     int64_t one;             /* the cut asked for (0: every cut) */
     int64_t *cut, *until;
-    DemFit *fit;             /* n: at each cut, with pools (from the pass) */
-    DemFit *inner_fit;       /* n: at each cut - INNER_MONTHS, without pools, when no
-                                earlier cut is that month (groups NULL otherwise) */
-    double *actual, *naive;  /* n x G: used after each cut, in the 12 months before it */
-    double *inner_act;       /* n x G: used in the INNER_MONTHS before each cut */
-    int *naive_of;           /* n: the earlier cut whose actual is cut i's naive, -1 */
-    double *f;               /* n x DEM_NHALF x (G + 1) forecasts */
-    double *inner;           /* n x DEM_NHALF: WAPE of the inner validation */
+    DemFit *fit;             /* n: at each origin (pools when 12 months follow) */
+    int T, Tfull;            /* months of history [m0, data_end); of them complete */
+    int64_t m0;
+    double *months;          /* T x G: each month's mean use (the part before hist_end) */
+    double *hours;           /* T: the hours each month covers */
+    double *one_act;         /* G: use after the cut asked for, to the data's end */
+    int *om;                 /* n: month index of each origin */
+    double *f;               /* n x DEM_NHALF x (G + 1): the model's forecasts */
+    double *today;           /* DEM_NHALF x (G + 1) at the fit (fit_t), or NULL */
+    unsigned char *apart;    /* n */
     int *users;
-    double *pool;            /* n: the institute's pool at each cut */
+    double *pool;            /* n: the institute's pool at each origin */
     int64_t y0;              /* past years: y0.., nyears of them */
     int nyears;
     double *years;           /* nyears x G */
 };
 typedef PlanHistRun BtRun;
 
-static double wape(const double *f, const double *a, int n)
+static int64_t month_index_start(const BtRun *b, int m)
 {
-    double e = 0, s = 0;
-    for (int i = 0; i < n; i++) {
-        e += fabs(f[i] - a[i]);
-        s += a[i];
-    }
-    return s > 0 ? e / s : 0;
+    return plan_add_months(b->m0, m);
 }
 
-static double sum(const double *v, int n)
+/* The first month counted as data (counted when the data begins in its
+ * first 3 days). */
+static int64_t first_month(const PlanCtx *c)
 {
-    double s = 0;
-    for (int i = 0; i < n; i++)
-        s += v[i];
-    return s;
+    int64_t first = plan_ym_start(plan_month_of(c->hist.data_start));
+    if (c->hist.data_start - first > 3 * 86400)
+        first = plan_add_months(first, 1);
+    return first;
 }
 
-/* The month starts of the cuts: 6 months of data before, 12 after (a
- * single cut asked for: as far as the data goes after it). */
-static int list_cuts(const PlanCtx *c, int64_t one, int64_t **out)
+/* The origins: month starts with 3 months of data before and some after
+ * (the backtest's cuts: those with 6 months before, 12 after). */
+static int list_cuts(const PlanCtx *c, int64_t **out)
 {
-    int64_t first = plan_ym_start(plan_ym_add(plan_month_of(c->hist.data_start), 1));
+    int64_t first = first_month(c);
     int n = 0, cap = 0;
     *out = NULL;
-    if (one) {
-        *out = xmalloc(sizeof **out);
-        (*out)[0] = one;
-        return 1;
-    }
     if (c->hist.njobs == 0)
         return 0;
-    for (int64_t t = plan_add_months(first, BT_MIN_HISTORY);
-         plan_add_months(t, 12) <= c->data_end; t = plan_add_months(t, 1)) {
+    for (int64_t t = plan_add_months(first, BT_MIN_ORIGIN); t < c->hist_end;
+         t = plan_add_months(t, 1)) {
         if (n == cap) {
             cap = cap ? cap * 2 : 16;
             *out = xrealloc(*out, (size_t)cap * sizeof **out);
@@ -296,37 +302,20 @@ static int list_cuts(const PlanCtx *c, int64_t one, int64_t **out)
     return n;
 }
 
-#define INNER_MONTHS 2 /* the backtest's comparison: 1, 2, 3, 4, 6 tried */
-
-/* The inner validation at cut i: the fit 2 months before it (cut i - 2's,
- * with pools, which it does not use: zeroed, it is demand_fit's without
- * them; else its own), each half-life's forecast scored on those 2 months
- * (all known at the cut). */
-static void bt_inner(const Plan *p, PlanCtx *c, BtRun *b, int i, int64_t *leaves, int *onr)
+/* GPU-eq capacity in service at t, and its mean over [t, e). */
+static double fleet_at(const DemHist *h, int64_t t, int64_t e)
 {
-    int G = b->G;
-    int64_t t = plan_add_months(b->cut[i], -INNER_MONTHS);
-    DemCut cut;
-    double *fc = xcalloc((size_t)G + 2, sizeof *fc);
-    plan_hist_cut(c, t, &cut, leaves, onr);
-    DemFit f = b->inner_fit[i];
-    DemGroup *groups = NULL;
-    for (int k = 0; k < i && !f.groups; k++)
-        if (b->cut[k] == t) { /* the same fit, less its pools */
-            f = b->fit[k];
-            groups = xmalloc(((size_t)f.ngroups + 1) * sizeof *groups);
-            memcpy(groups, b->fit[k].groups, (size_t)f.ngroups * sizeof *groups);
-            for (int g = 0; g < f.ngroups; g++)
-                groups[g].burst_mean = groups[g].pool = 0;
-            f.groups = groups;
-            f.pool_inst = f.pool_sum = 0;
-        }
-    for (int h = 0; h < DEM_NHALF; h++) {
-        forecast(p, c, &f, t, leaves, h, fc);
-        b->inner[(size_t)i * DEM_NHALF + h] = wape(fc, b->inner_act + (size_t)i * G, G);
+    double s = 0;
+    for (int i = 0; i < h->nfleet; i++) {
+        const DemGpus *r = &h->fleet[i];
+        int64_t a = r->from > t ? r->from : t, z = r->to < e ? r->to : e;
+        if (e == t) {
+            if (r->from <= t && t < r->to)
+                s += r->gpus * r->speed;
+        } else if (z > a)
+            s += r->gpus * r->speed * (double)(z - a) / (double)(e - t);
     }
-    free(groups);
-    free(fc);
+    return s;
 }
 
 static void bt_run_cut(const Plan *p, PlanCtx *c, BtRun *b, int i, int64_t *leaves, int *onr)
@@ -339,124 +328,164 @@ static void bt_run_cut(const Plan *p, PlanCtx *c, BtRun *b, int i, int64_t *leav
     for (int h = 0; h < DEM_NHALF; h++)
         forecast(p, c, f, b->cut[i], leaves, h, b->f + ((size_t)i * DEM_NHALF + h) * (G + 1));
     b->users[i] = f->nactive;
-    if (b->naive_of[i] >= 0) /* the naive forecast of cut i is what cut i - 12 scored */
-        memcpy(b->naive + (size_t)i * G, b->actual + (size_t)b->naive_of[i] * G,
-               (size_t)G * sizeof *b->naive);
-    bt_inner(p, c, b, i, leaves, onr);
+    double c0 = fleet_at(&c->hist, b->cut[i], b->cut[i]);
+    double c1 = fleet_at(&c->hist, b->cut[i], plan_add_months(b->cut[i], 12));
+    b->apart[i] = c0 > 0 && fabs(c1 / c0 - 1) > 0.25;
 }
 
-/* The half-life chosen at cut i: the best per-group WAPE of the inner
- * validation (the 2 months before the cut forecast from 2 months before:
- * all known at the cut); for today's projection (i < 0): the best mean
- * per-group WAPE over every cut (by_half gets each mean). */
-static int choose_half(const BtRun *b, int i, double *by_half)
+static double hl_of(int k)
 {
-    int best = BT_DEFAULT_HALF, k = 0;
-    double bw = INFINITY, w[DEM_NHALF] = {0};
-    if (i >= 0) { /* at a cut: the inner validation, what was known then */
-        for (int h = 0; h < DEM_NHALF; h++)
-            if (b->inner[(size_t)i * DEM_NHALF + h] < bw) {
-                bw = b->inner[(size_t)i * DEM_NHALF + h];
-                best = h;
-            }
-        return best;
-    }
-    for (int j = 0; j < b->n; j++) {
-        k++;
-        for (int h = 0; h < DEM_NHALF; h++)
-            w[h] += wape(b->f + ((size_t)j * DEM_NHALF + h) * (b->G + 1), b->actual + (size_t)j * b->G,
-                         b->G);
-    }
-    for (int h = 0; h < DEM_NHALF && k > 0; h++) {
-        if (by_half)
-            by_half[h] = w[h] / k;
-        if (w[h] < bw) {
-            bw = w[h];
-            best = h;
+    if (k >= FC_SMOOTH0 && k < FC_MODEL0)
+        return k - FC_SMOOTH0 + 1;
+    if (k >= FC_MODEL0 && k < FC_SHRUNK0)
+        return dem_halflives[k - FC_MODEL0];
+    if (k >= FC_SHRUNK0 && k < FC_TREND0)
+        return dem_halflives[k - FC_SHRUNK0];
+    if (k >= FC_TREND0 && k < FC_NCAND)
+        return k - FC_TREND0 + 1;
+    return 0;
+}
+
+/* The model's half-life index nearest forecaster k's (the projection's
+ * members' rates). */
+static int model_half(int k)
+{
+    double h = hl_of(k);
+    int best = BT_DEFAULT_HALF;
+    double bd = INFINITY;
+    for (int i = 0; i < DEM_NHALF && h > 0; i++)
+        if (fabs(dem_halflives[i] - h) < bd) {
+            bd = fabs(dem_halflives[i] - h);
+            best = i;
         }
-    }
     return best;
 }
 
-static void bt_summary(BtRun *b, PlanBacktest *out)
+/* The cuts, the records, the choice now and its forecast into out. */
+static void bt_summary(const PlanCtx *c, BtRun *b, const FcTable *t, PlanBacktest *out)
 {
     int n = b->n, G = b->G;
-    double *ratio = xcalloc((size_t)n + 1, sizeof *ratio), *lr = xcalloc((size_t)n + 1, sizeof *lr);
-    double *over = xcalloc((size_t)n + 1, sizeof *over);
-    int nr = 0;
-    out->cuts = xcalloc((size_t)n + 1, sizeof *out->cuts);
-    out->ncuts = n;
-    for (int i = 0; i < n; i++) {
-        int h = choose_half(b, i, NULL);
-        const double *f = b->f + ((size_t)i * DEM_NHALF + h) * (G + 1), *a = b->actual + (size_t)i * G,
-                     *nv = b->naive + (size_t)i * G;
-        PlanBtCut *k = &out->cuts[i];
+    FcCut *fc = xcalloc((size_t)n + 1, sizeof *fc);
+    int nc = fc_backtest(t, b->Tfull, fc, out->rec);
+    double *ratio = xcalloc((size_t)nc + 1, sizeof *ratio), *over = xcalloc((size_t)nc + 1, sizeof *over);
+    int nr = 0, nk = 0, nnv = 0;
+    double mae_nv = 0, bias_nv = 0;
+    out->cuts = xcalloc((size_t)nc + 1, sizeof *out->cuts);
+    for (int j = 0; j < nc; j++) {
+        const FcCut *x = &fc[j];
+        int i = x->o;
+        if (b->one && b->cut[i] != b->one)
+            continue;
+        PlanBtCut *k = &out->cuts[nk++];
+        const double *nv = fc_table_at(t, i, FC_NAIVE);
+        double e = 0, s = 0, ns = 0; /* naive here: the groups' last 12 months alone */
+        for (int g = 0; g < G; g++) {
+            double a = fc_mean(t, g, b->om[i], b->om[i] + 12);
+            e += fabs(nv[g] - a);
+            s += a;
+            ns += nv[g];
+        }
         k->cut = b->cut[i];
         k->until = b->until[i];
-        k->halflife = dem_halflives[h];
-        k->wape_model = wape(f, a, G);
-        k->wape_naive = wape(nv, a, G);
-        k->actual = sum(a, G);
-        k->model = f[G]; /* the groups' forecasts and the institute's new groups */
-        k->naive = sum(nv, G);
-        k->err_model = k->actual > 0 ? (k->model - k->actual) / k->actual : 0;
-        k->err_naive = k->actual > 0 ? (k->naive - k->actual) / k->actual : 0;
-        out->mean_wape_model += k->wape_model / n;
-        out->mean_wape_naive += k->wape_naive / n;
-        out->mae_model += fabs(k->err_model) / n;
-        out->mae_naive += fabs(k->err_naive) / n;
-        out->bias_model += k->err_model / n;
-        out->bias_naive += k->err_naive / n;
-        if (k->model > 0 && k->actual > 0) {
-            ratio[nr] = k->actual / k->model;
-            lr[nr] = log(ratio[nr]);
-            over[nr] = k->actual / (k->model + b->pool[i]) - 1; /* use above expected + pool */
-            nr++;
+        k->cand = x->choice.cand;
+        k->nrec = x->choice.nrec;
+        k->halflife = hl_of(k->cand);
+        k->wape_model = x->wape;
+        k->wape_naive = s > 0 ? e / s : 0;
+        k->actual = x->actual;
+        k->model = x->forecast;
+        k->naive = ns;
+        k->err_model = x->err;
+        k->err_naive = s > 0 ? (ns - s) / s : 0;
+        k->apart = x->apart;
+        k->calibrated = x->calibrated;
+        k->cover_total = x->cover_total;
+        k->cover_groups = x->cover_groups;
+        memcpy(k->cand_wape, x->cand_wape, sizeof k->cand_wape);
+        memcpy(k->cand_err, x->cand_err, sizeof k->cand_err);
+        fc_range_of(&x->choice.range, x->forecast, x->forecast, -1, &k->lo, &k->hi);
+        out->napart += x->apart;
+        if (!x->apart) {
+            nnv++;
+            mae_nv += fabs(k->err_naive);
+            bias_nv += k->err_naive;
         }
+        if (x->apart || x->forecast <= 0 || x->actual <= 0)
+            continue;
+        ratio[nr] = x->actual / x->forecast;
+        over[nr] = x->actual / (x->forecast + b->pool[i]) - 1;
+        nr++;
     }
-    out->calib.half = choose_half(b, -1, out->wape_by_half);
-    out->calib.ncuts = nr;
-    out->calib.q10 = nr ? backtest_percentile(lr, nr, 10) : NAN;
-    out->calib.q90 = nr ? backtest_percentile(lr, nr, 90) : NAN;
+    out->ncuts = nk;
+    const FcRec *ch = &out->rec[FC_NCAND], *nvr = &out->rec[FC_NAIVE];
+    out->mean_wape_model = ch->wape;
+    out->mean_wape_naive = nvr->wape;
+    out->mae_model = ch->mae;
+    out->mae_naive = nnv ? mae_nv / nnv : 0; /* the groups' last 12 months alone */
+    out->bias_model = ch->bias;
+    out->bias_naive = nnv ? bias_nv / nnv : 0;
+    for (int h = 0; h < DEM_NHALF; h++)
+        out->wape_by_half[h] = out->rec[FC_MODEL0 + h].wape;
+    fc_choose(t, b->T, &out->choice);
+    out->calib.half = model_half(out->choice.cand);
+    out->calib.ncuts = out->choice.range.n;
+    out->calib.q10 = out->choice.range.q10;
+    out->calib.q90 = out->choice.range.q90;
     double bu = nr ? backtest_percentile(over, nr, BUFFER_Q) : 0;
     out->calib.buffer = nr >= PROJ_MIN_CUTS && bu > 0 ? bu : 0;
     out->ratio_p10 = nr ? backtest_percentile(ratio, nr, 10) : NAN;
     out->ratio_p50 = nr ? backtest_percentile(ratio, nr, 50) : NAN;
     out->ratio_p90 = nr ? backtest_percentile(ratio, nr, 90) : NAN;
+    if (b->today || !fc_cand_uses_model(out->choice.cand)) { /* the forecast now */
+        out->ntarget = G;
+        out->target = xcalloc((size_t)G + 1, sizeof *out->target);
+        out->target_groups = xcalloc((size_t)G + 1, sizeof *out->target_groups);
+        fc_forecast(t, out->choice.cand, b->T, b->today, out->target);
+        out->target[G] = fc_total_with(t, out->target, b->today, out->choice.ng);
+        for (int g = 0; g < G; g++)
+            out->target_groups[g] = xstrdup(c->hgroups[g]);
+    }
     free(ratio);
-    free(lr);
     free(over);
+    free(fc);
 }
 
-/* The per-group detail of cut i (the last one). */
-static void bt_detail(const PlanCtx *c, const BtRun *b, int i, PlanBacktest *out)
+/* The per-group detail of the last cut listed. */
+static void bt_detail(const PlanCtx *c, const BtRun *b, const FcTable *t, PlanBacktest *out)
 {
-    int G = b->G, h = demand_half_index(out->cuts[i].halflife);
-    out->cut = b->cut[i];
-    out->scored_until = b->until[i];
-    out->scored_months = (double)(b->until[i] - b->cut[i]) / FEAT_MONTH_S;
-    out->users = b->users[i];
+    int G = b->G, nk = out->ncuts;
     out->groups = xcalloc((size_t)G + 1, sizeof *out->groups);
     out->g = xcalloc((size_t)G + 1, sizeof *out->g);
-    size_t nc = (size_t)b->n * G + 1;
+    size_t nc = (size_t)nk * G + 1;
     out->cut_model = xcalloc(nc, sizeof *out->cut_model);
     out->cut_actual = xcalloc(nc, sizeof *out->cut_actual);
     out->cut_naive = xcalloc(nc, sizeof *out->cut_naive);
-    for (int k = 0; k < b->n; k++) {
-        int hk = demand_half_index(out->cuts[k].halflife);
-        memcpy(out->cut_model + (size_t)k * G, b->f + ((size_t)k * DEM_NHALF + hk) * (G + 1),
-               (size_t)G * sizeof(double));
-        memcpy(out->cut_actual + (size_t)k * G, b->actual + (size_t)k * G, (size_t)G * sizeof(double));
-        memcpy(out->cut_naive + (size_t)k * G, b->naive + (size_t)k * G, (size_t)G * sizeof(double));
+    int last = -1;
+    for (int k = 0; k < nk; k++) {
+        int i = 0;
+        while (b->cut[i] != out->cuts[k].cut)
+            i++;
+        last = i;
+        const double *f = fc_table_at(t, i, out->cuts[k].cand), *nv = fc_table_at(t, i, FC_NAIVE);
+        for (int g = 0; g < G; g++) {
+            out->cut_model[(size_t)k * G + g] = f[g];
+            out->cut_naive[(size_t)k * G + g] = nv[g];
+            out->cut_actual[(size_t)k * G + g] =
+                b->one ? b->one_act[g] : fc_mean(t, g, b->om[i], b->om[i] + 12);
+        }
     }
+    out->cut = b->cut[last];
+    out->scored_until = b->until[last];
+    out->scored_months = (double)(b->until[last] - b->cut[last]) / FEAT_MONTH_S;
+    out->users = b->users[last];
     for (int g = 0; g < G; g++) {
-        const double *f = b->f + ((size_t)i * DEM_NHALF + h) * (G + 1);
+        size_t at = (size_t)(nk - 1) * G + g;
         out->groups[out->ngroups] = xstrdup(c->hgroups[g]);
         BtGroup *x = &out->g[out->ngroups++];
-        x->before = b->naive[(size_t)i * G + g];
-        x->after = b->actual[(size_t)i * G + g];
-        x->model_base = f[g];
-        x->model_demand = f[g] * (1 + out->calib.buffer);
+        x->before = out->cut_naive[at];
+        x->after = out->cut_actual[at];
+        x->model_base = out->cut_model[at];
+        x->model_demand = x->model_base * (1 + out->calib.buffer);
     }
     backtest_score(out->g, out->ngroups, &out->score);
 }
@@ -469,13 +498,36 @@ int plan_hist_backtest(const Plan *p, PlanCtx *c, int64_t one, PlanBacktest *out
     size_t nu = (size_t)c->users.n + 1;
     int64_t *leaves = xcalloc(nu, sizeof *leaves);
     int *onr = xcalloc(nu, sizeof *onr);
+    int G = b->G;
     for (int i = 0; i < b->n; i++)
         bt_run_cut(p, c, b, i, leaves, onr);
+    if (c->fit.groups) { /* the model now, at the fit */
+        DemCut cut;
+        b->today = xcalloc((size_t)DEM_NHALF * (G + 1) + 1, sizeof *b->today);
+        plan_hist_cut(c, p->win_end, &cut, leaves, onr);
+        for (int h = 0; h < DEM_NHALF; h++)
+            forecast(p, c, &c->fit, p->win_end, leaves, h, b->today + (size_t)h * (G + 1));
+    }
+    double *use = xcalloc((size_t)G * b->T + 1, sizeof *use); /* G x T */
+    for (int m = 0; m < b->T; m++)
+        for (int g = 0; g < G; g++)
+            use[(size_t)g * b->T + m] = b->months[(size_t)m * G + g];
+    int first_cut = 0;
+    while (month_index_start(b, first_cut) < plan_add_months(first_month(c), BT_MIN_HISTORY))
+        first_cut++;
+    int one_o = -1;
+    for (int i = 0; i < b->n; i++)
+        if (b->one && b->cut[i] == b->one)
+            one_o = i;
+    FcData d = {G, b->T, use, b->n, b->om, b->f, b->apart, first_cut, b->hours, one_o};
+    FcTable *t = fc_table_new(&d);
     out->cpu = p->cpu;
     snprintf(out->ref_model, sizeof out->ref_model, "%s", p->ref_model);
-    bt_summary(b, out);
-    if (b->n > 0)
-        bt_detail(c, b, b->n - 1, out);
+    bt_summary(c, b, t, out);
+    if (out->ncuts > 0)
+        bt_detail(c, b, t, out);
+    fc_table_free(t);
+    free(use);
     free(leaves);
     free(onr);
     return 0;
@@ -486,20 +538,18 @@ void plan_hist_free(PlanCtx *c)
     BtRun *b = c->hrun;
     if (!b)
         return;
-    for (int i = 0; i < b->n; i++) {
+    for (int i = 0; i < b->n; i++)
         demand_fit_done(&b->fit[i]);
-        demand_fit_done(&b->inner_fit[i]);
-    }
     free(b->fit);
-    free(b->inner_fit);
     free(b->cut);
     free(b->until);
-    free(b->actual);
-    free(b->naive);
-    free(b->inner_act);
-    free(b->naive_of);
+    free(b->months);
+    free(b->hours);
+    free(b->one_act);
+    free(b->om);
     free(b->f);
-    free(b->inner);
+    free(b->today);
+    free(b->apart);
     free(b->users);
     free(b->pool);
     free(b->years);
@@ -507,26 +557,29 @@ void plan_hist_free(PlanCtx *c)
     c->hrun = NULL;
 }
 
-/* What the pass computes: the backtest's fits and sums at each cut (one:
- * that cut alone), and with fit_t the fit at fit_t and each past year's
- * use. */
+/* What the pass computes: a fit at each origin, each month's use, and with
+ * fit_t the fit at fit_t and each past year's use. */
 static PlanHistRun *hist_requests(PlanCtx *c, int64_t one, int64_t fit_t, PlanFeedReq **fits,
                                   int *nfits, PlanSumReq **sums, int *nsums)
 {
     BtRun *b = xcalloc(1, sizeof *b);
     int G = b->G = c->hist.ngroups;
     b->one = one;
-    b->n = list_cuts(c, one, &b->cut);
+    b->n = list_cuts(c, &b->cut);
     size_t n = (size_t)b->n;
+    b->m0 = plan_ym_start(plan_month_of(c->hist.data_start));
+    if (c->hist.njobs > 0)
+        while (month_index_start(b, b->T) < c->hist_end)
+            b->T++;
+    while (b->Tfull < b->T && month_index_start(b, b->Tfull + 1) <= c->hist_end)
+        b->Tfull++;
+    b->hours = xcalloc((size_t)b->T + 1, sizeof *b->hours);
+    b->months = xcalloc((size_t)b->T * G + 1, sizeof *b->months);
     b->fit = xcalloc(n + 1, sizeof *b->fit);
-    b->inner_fit = xcalloc(n + 1, sizeof *b->inner_fit);
     b->until = xcalloc(n + 1, sizeof *b->until);
-    b->actual = xcalloc(n * G + 1, sizeof *b->actual);
-    b->naive = xcalloc(n * G + 1, sizeof *b->naive);
-    b->inner_act = xcalloc(n * G + 1, sizeof *b->inner_act);
-    b->naive_of = xcalloc(n + 1, sizeof *b->naive_of);
+    b->om = xcalloc(n + 1, sizeof *b->om);
     b->f = xcalloc(n * DEM_NHALF * (G + 1) + 1, sizeof *b->f);
-    b->inner = xcalloc(n * DEM_NHALF + 1, sizeof *b->inner);
+    b->apart = xcalloc(n + 1, sizeof *b->apart);
     b->users = xcalloc(n + 1, sizeof *b->users);
     b->pool = xcalloc(n + 1, sizeof *b->pool);
     int64_t y1 = 0;
@@ -536,33 +589,29 @@ static PlanHistRun *hist_requests(PlanCtx *c, int64_t one, int64_t fit_t, PlanFe
         b->nyears = (int)(y1 - b->y0 + 1);
     }
     b->years = xcalloc((size_t)b->nyears * G + 1, sizeof *b->years);
-    *fits = xcalloc(2 * n + 2, sizeof **fits);
-    *sums = xcalloc(3 * n + (size_t)b->nyears + 1, sizeof **sums);
+    *fits = xcalloc(n + 2, sizeof **fits);
+    *sums = xcalloc((size_t)b->T + (size_t)b->nyears + 2, sizeof **sums);
+    b->one_act = xcalloc((size_t)G + 1, sizeof *b->one_act);
     *nfits = *nsums = 0;
-    int64_t first = plan_ym_start(plan_month_of(c->hist.data_start));
     for (int i = 0; i < b->n; i++) {
-        int64_t until = plan_add_months(b->cut[i], 12), t = plan_add_months(b->cut[i], -INNER_MONTHS);
+        int64_t until = plan_add_months(b->cut[i], 12);
         b->until[i] = until < c->data_end ? until : c->data_end;
-        (*fits)[(*nfits)++] = (PlanFeedReq){b->cut[i], 1, &b->fit[i]};
-        int kept = 0;
-        for (int k = 0; k < i; k++)
-            kept |= b->cut[k] == t;
-        if (!kept)
-            (*fits)[(*nfits)++] = (PlanFeedReq){t, 0, &b->inner_fit[i]};
-        (*sums)[(*nsums)++] = (PlanSumReq){b->cut[i], b->until[i], b->actual + (size_t)i * G};
-        DemCut cut;
-        plan_hist_months(b->cut[i], &cut);
-        int64_t from = cut.mb[DEM_HISTORY - DEM_WINDOW];
-        if (from < first)
-            from = first; /* the months that exist */
-        b->naive_of[i] = -1;
-        for (int k = 0; k < i; k++)
-            if (b->cut[k] == from && b->until[k] == b->cut[i])
-                b->naive_of[i] = k;
-        if (b->naive_of[i] < 0)
-            (*sums)[(*nsums)++] = (PlanSumReq){from, b->cut[i], b->naive + (size_t)i * G};
-        (*sums)[(*nsums)++] = (PlanSumReq){t, b->cut[i], b->inner_act + (size_t)i * G};
+        while (month_index_start(b, b->om[i]) < b->cut[i])
+            b->om[i]++;
+        (*fits)[(*nfits)++] = (PlanFeedReq){b->cut[i], until <= c->data_end, &b->fit[i]};
     }
+    for (int m = 0; m < b->T; m++) {
+        int64_t a = month_index_start(b, m), e = month_index_start(b, m + 1);
+        if (e > c->hist_end)
+            e = c->hist_end;
+        b->hours[m] = e > a ? (double)(e - a) / 3600 : 0;
+        (*sums)[(*nsums)++] = (PlanSumReq){a, e, b->months + (size_t)m * G};
+    }
+    if (one) /* the cut asked for, scored on what exists after it */
+        (*sums)[(*nsums)++] = (PlanSumReq){one, plan_add_months(one, 12) < c->data_end
+                                                    ? plan_add_months(one, 12)
+                                                    : c->data_end,
+                                           b->one_act};
     if (fit_t)
         (*fits)[(*nfits)++] = (PlanFeedReq){fit_t, 1, &c->fit};
     for (int y = 0; y < b->nyears; y++) {

@@ -44,7 +44,14 @@ typedef struct PlanCtx {
     StrMap *hgidx;                /* group name -> index in hgroups */
     ProjModelInfo models[PROJ_MAX_MODELS];
     int nmodels;
-    int64_t data_end;
+    int64_t data_end;             /* the latest end of a run (the as-of date with one) */
+    int64_t hist_end;             /* what the forecasters read: the latest start + 1, or
+                                     the as-of date (nothing at or after it is read) */
+    int64_t now_t;                /* what the roster says is known from this time on
+                                     (the fit's); at an earlier cut, only end dates
+                                     before it and no later start */
+    int64_t asof;                 /* `project --as-of`: only jobs started before it, the
+                                     roster as known then (0: everything) */
     DemFit fit;                   /* at the plan's window end */
     /* the cache (plan_cache.c) */
     int nocache;                  /* set by the caller: neither read nor write the cache */
@@ -57,6 +64,9 @@ void plan_ctx_init(PlanCtx *c);
 void plan_ctx_done(PlanCtx *c);
 /* Names, roster, groups table. */
 int plan_ctx_load(Store *st, Plan *p, PlanCtx *c, CpErr *err);
+/* The inventory as known at c->asof (rows in service from before it; their
+ * end after it unknown); nothing when c->asof is 0. */
+void plan_inventory_asof(const PlanCtx *c, StorePlanGpus *inv, size_t *n);
 /* Pick each user's roster line as at t (in force, else the latest
  * started, else the earliest to come). */
 void plan_ctx_roster(PlanCtx *c, int64_t t);
@@ -147,6 +157,18 @@ void plan_cache_save(Store *st, const char *key, const Plan *p, const PlanCtx *c
 /* Read them back: 1 (c->hgroups, hgidx, hist bounds, p->unflagged_speed,
  * p->bt and, with_fit, c->fit and p->year_use set), 0 not cached. */
 int plan_cache_load(Store *st, const char *key, Plan *p, PlanCtx *c, int with_fit);
+
+/* The forecaster chosen by the backtest (p->bt->choice, target) applied to
+ * p->model: each group's level so that its year-1 expected use under the
+ * measured parameters is the forecaster's, its range from its size
+ * class's errors (plan_forecast.c). */
+void plan_forecast_apply(Plan *p);
+
+/* Where the data's present ends: the latest start + 1 s (t), or the first
+ * of the next month when t falls in its month's last day (a month whose
+ * last day is in the data is whole: a database holding the jobs started
+ * before a month's first day projects from that day, as `--as-of` does). */
+int64_t plan_obs_end(int64_t t);
 
 /* Window and projected years from the window's end. */
 void plan_set_window_end(Plan *p, int64_t win_end);

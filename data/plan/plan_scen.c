@@ -144,5 +144,9 @@ void plan_backtest_free(PlanBacktest *b)
     free(b->cut_model);
     free(b->cut_actual);
     free(b->cut_naive);
+    for (int g = 0; g < b->ntarget; g++)
+        free(b->target_groups[g]);
+    free(b->target_groups);
+    free(b->target);
     memset(b, 0, sizeof *b);
 }

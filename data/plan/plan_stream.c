@@ -65,12 +65,15 @@ static void scan_job(Pass *r, const DemJob *j)
     if (r->n == 0) {
         c->hist.data_start = j->start;
         c->data_end = j->end; /* the latest end of a run */
+        c->hist_end = j->start + 1; /* the latest start: what the forecasters read */
         r->emax = INT64_MIN;
     }
     if (j->start < c->hist.data_start)
         c->hist.data_start = j->start;
     if (j->end > c->data_end)
         c->data_end = j->end;
+    if (j->start + 1 > c->hist_end)
+        c->hist_end = j->start + 1;
     size_t k = r->n / DEM_SPAN;
     if (k == r->ns) { /* a new span */
         if (r->ns == r->scap) {
@@ -147,9 +150,12 @@ static void pass_rows(void *ctx, const StorePlanUse *rows, size_t n, const Store
         r->bcap = n;
         r->buf = xrealloc(r->buf, n * sizeof *r->buf);
     }
+    size_t kept = 0;
     for (size_t i = 0; i < n; i++) {
         const StorePlanUse *u = &rows[i];
-        DemJob *j = &r->buf[i];
+        if (c->asof && u->start >= c->asof)
+            continue; /* not known at the as-of date */
+        DemJob *j = &r->buf[kept++];
         j->user = (int32_t)u->user_id;
         j->group = plan_job_group(c, r->ucache, u->user_id, u->account_id);
         j->elig = u->elig;
@@ -162,6 +168,7 @@ static void pass_rows(void *ctx, const StorePlanUse *rows, size_t n, const Store
             r->n++;
         }
     }
+    n = kept;
     if (!r->second)
         return;
     if (r->changed || r->n + n > c->hist.njobs || c->hist.ngroups != c->hgroups_scanned) {
@@ -206,7 +213,7 @@ int plan_hist_scan(Store *st, Plan *p, PlanCtx *c, const StorePlanGpus *inv, siz
     r.inv = inv;
     r.ninv = ninv;
     c->hist.data_start = 0;
-    c->data_end = INT64_MIN;
+    c->data_end = c->hist_end = INT64_MIN;
     int rc = pass_run(st, &r, err);
     free(r.guessed);
     if (rc < 0) {
@@ -227,6 +234,16 @@ int plan_hist_scan(Store *st, Plan *p, PlanCtx *c, const StorePlanGpus *inv, siz
     }
     free(r.send);
     free(r.smin);
+    if (c->asof && r.n && plan_obs_end(c->hist_end) < c->asof) {
+        int64_t ym = plan_month_of(c->hist_end - 1);
+        return cp_err_set(err, "--as-of: after the data's end (the last job started in "
+                               "%04lld-%02lld): run project without it",
+                          (long long)(ym / 100), (long long)(ym % 100));
+    }
+    if (c->asof)
+        c->data_end = c->hist_end = c->asof;
+    else if (r.n)
+        c->hist_end = plan_obs_end(c->hist_end);
     c->hist.jobs = NULL;
     c->hist.njobs = r.n;
     c->hist.nusers = (int)c->users.n;

@@ -1,0 +1,523 @@
+#include "core/forecast.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/backtest.h"
+#include "core/cp.h"
+
+struct FcTable {
+    FcData d;
+    double *cum;   /* G x (T + 1): prefix sums of use x hours */
+    double *hcum;  /* T + 1: prefix sums of hours */
+    double *f;     /* n x FC_NCAND x (G + 1) */
+    int *first;    /* G: first month with use, T none */
+};
+
+static const int model_half[DEM_NHALF] = {1, 3, 6, 12};
+
+void fc_cand_name(int k, char *buf, int n)
+{
+    if (k == FC_NAIVE)
+        snprintf(buf, (size_t)n, "naive (last 12 months)");
+    else if (k == FC_LAST3)
+        snprintf(buf, (size_t)n, "last 3 months");
+    else if (k >= FC_SMOOTH0 && k < FC_MODEL0)
+        snprintf(buf, (size_t)n, "smoothing, half-life %d month%s", k - FC_SMOOTH0 + 1,
+                 k == FC_SMOOTH0 ? "" : "s");
+    else if (k >= FC_MODEL0 && k < FC_SHRUNK0)
+        snprintf(buf, (size_t)n, "member-level model, half-life %d month%s",
+                 model_half[k - FC_MODEL0], k == FC_MODEL0 ? "" : "s");
+    else if (k >= FC_SHRUNK0 && k < FC_TREND0)
+        snprintf(buf, (size_t)n, "model shrunk to smoothing, half-life %d month%s",
+                 model_half[k - FC_SHRUNK0], k == FC_SHRUNK0 ? "" : "s");
+    else if (k >= FC_TREND0 && k < FC_NCAND)
+        snprintf(buf, (size_t)n, "smoothing x institute trend, half-life %d month%s",
+                 k - FC_TREND0 + 1, k == FC_TREND0 ? "" : "s");
+    else
+        snprintf(buf, (size_t)n, "?");
+}
+
+void fc_cand_key(int k, char *buf, int n)
+{
+    if (k == FC_NAIVE)
+        snprintf(buf, (size_t)n, "naive");
+    else if (k == FC_LAST3)
+        snprintf(buf, (size_t)n, "last3");
+    else if (k >= FC_SMOOTH0 && k < FC_MODEL0)
+        snprintf(buf, (size_t)n, "smooth%d", k - FC_SMOOTH0 + 1);
+    else if (k >= FC_MODEL0 && k < FC_SHRUNK0)
+        snprintf(buf, (size_t)n, "model%d", model_half[k - FC_MODEL0]);
+    else if (k >= FC_SHRUNK0 && k < FC_TREND0)
+        snprintf(buf, (size_t)n, "shrunk%d", model_half[k - FC_SHRUNK0]);
+    else if (k >= FC_TREND0 && k < FC_NCAND)
+        snprintf(buf, (size_t)n, "trend%d", k - FC_TREND0 + 1);
+    else
+        snprintf(buf, (size_t)n, "?");
+}
+
+int fc_cand_by_key(const char *key)
+{
+    char b[32];
+    for (int k = 0; k < FC_NCAND; k++) {
+        fc_cand_key(k, b, sizeof b);
+        if (strcmp(b, key) == 0)
+            return k;
+    }
+    return -1;
+}
+
+int fc_cand_uses_model(int k)
+{
+    return k >= FC_MODEL0 && k < FC_TREND0;
+}
+
+static double mean_of(const FcTable *t, int g, int a, int b);
+
+/* The institute's trend at L (see forecast.h). */
+static double trend(const FcTable *t, int L)
+{
+    if (L < 12)
+        return 0;
+    double a = 0, b = 0;
+    for (int g = 0; g < t->d.G; g++) {
+        a += mean_of(t, g, L - 6, L);
+        b += mean_of(t, g, L - 12, L - 6);
+    }
+    if (a <= 0 || b <= 0)
+        return 0;
+    double r = 0.5 * (pow(a / b, 1.5) - 1);
+    return r > 0.5 ? 0.5 : r < -0.5 ? -0.5 : r;
+}
+
+/* ---- forecasts ---- */
+
+/* Mean of group g's months [a, b). */
+static double mean_of(const FcTable *t, int g, int a, int b)
+{
+    if (a < 0)
+        a = 0;
+    if (b > t->d.T)
+        b = t->d.T;
+    if (b <= a)
+        return 0;
+    const double *c = t->cum + (size_t)g * (t->d.T + 1);
+    double h = t->hcum[b] - t->hcum[a];
+    return h > 0 ? (c[b] - c[a]) / h : 0;
+}
+
+static double smooth(const FcTable *t, int g, int L, int h)
+{
+    const double *u = t->d.use + (size_t)g * t->d.T;
+    double s = 0, w = 0;
+    for (int a = 0; a < 36 && L - 1 - a >= 0; a++) {
+        double hr = t->d.hours ? t->d.hours[L - 1 - a] : 1; /* a partial month weighs less */
+        double wa = pow(0.5, (double)a / h) * hr;
+        s += wa * u[L - 1 - a];
+        w += wa;
+    }
+    return w > 0 ? s / w : 0;
+}
+
+/* New groups at the recent rate (see forecast.h). */
+static double new_groups(const FcTable *t, int L)
+{
+    int W = L - FC_NEW_MONTHS < FC_NEW_MONTHS ? L - FC_NEW_MONTHS : FC_NEW_MONTHS;
+    if (W < 3) /* a group is new only after 6 months of data that did not see it; and
+                  fewer than 3 months of arrivals say little */
+        return 0;
+    double s = 0;
+    for (int g = 0; g < t->d.G; g++)
+        if (t->first[g] >= L - W && t->first[g] < L)
+            s += mean_of(t, g, L - W, L);
+    return s * 12.0 / W;
+}
+
+void fc_forecast(const FcTable *t, int k, int L, const double *model, double *out)
+{
+    int G = t->d.G;
+    double tot = 0;
+    if (fc_cand_uses_model(k) && !model) {
+        memset(out, 0, ((size_t)G + 1) * sizeof *out);
+        return;
+    }
+    int mh = k >= FC_SHRUNK0 ? k - FC_SHRUNK0 : k - FC_MODEL0;
+    const double *mf = fc_cand_uses_model(k) ? model + (size_t)mh * (G + 1) : NULL;
+    double tr = k >= FC_TREND0 ? 1 + trend(t, L) : 1;
+    for (int g = 0; g < G; g++) {
+        double v;
+        if (k == FC_NAIVE)
+            v = mean_of(t, g, L - 12, L);
+        else if (k == FC_LAST3)
+            v = mean_of(t, g, L - 3, L);
+        else if (k < FC_MODEL0)
+            v = smooth(t, g, L, k - FC_SMOOTH0 + 1);
+        else if (k < FC_SHRUNK0)
+            v = mf[g];
+        else if (k < FC_TREND0)
+            v = 0.5 * mf[g] + 0.5 * smooth(t, g, L, model_half[mh]);
+        else
+            v = tr * smooth(t, g, L, k - FC_TREND0 + 1);
+        out[g] = v;
+        tot += v;
+    }
+    double ng = new_groups(t, L);
+    if (k >= FC_MODEL0 && k < FC_SHRUNK0)
+        out[G] = mf[G];
+    else if (k >= FC_SHRUNK0 && k < FC_TREND0)
+        out[G] = 0.5 * mf[G] + 0.5 * (tot + ng);
+    else
+        out[G] = tot + ng;
+}
+
+FcTable *fc_table_new(const FcData *d)
+{
+    FcTable *t = xcalloc(1, sizeof *t);
+    t->d = *d;
+    int G = d->G, T = d->T;
+    t->cum = xcalloc((size_t)G * (T + 1) + 1, sizeof *t->cum);
+    t->hcum = xcalloc((size_t)T + 2, sizeof *t->hcum);
+    for (int m = 0; m < T; m++)
+        t->hcum[m + 1] = t->hcum[m] + (d->hours ? d->hours[m] : 1);
+    t->first = xcalloc((size_t)G + 1, sizeof *t->first);
+    for (int g = 0; g < G; g++) {
+        double *c = t->cum + (size_t)g * (T + 1);
+        t->first[g] = T;
+        for (int m = 0; m < T; m++) {
+            double u = d->use[(size_t)g * T + m];
+            c[m + 1] = c[m] + u * (d->hours ? d->hours[m] : 1);
+            if (u > 0 && t->first[g] == T)
+                t->first[g] = m;
+        }
+    }
+    t->f = xcalloc((size_t)d->n * FC_NCAND * (G + 1) + 1, sizeof *t->f);
+    for (int o = 0; o < d->n; o++)
+        for (int k = 0; k < FC_NCAND; k++)
+            fc_forecast(t, k, d->om[o],
+                        d->model ? d->model + (size_t)o * DEM_NHALF * (G + 1) : NULL,
+                        t->f + ((size_t)o * FC_NCAND + k) * (G + 1));
+    return t;
+}
+
+void fc_table_free(FcTable *t)
+{
+    if (!t)
+        return;
+    free(t->cum);
+    free(t->hcum);
+    free(t->f);
+    free(t->first);
+    free(t);
+}
+
+/* ---- scoring ---- */
+
+double fc_mean(const FcTable *t, int g, int a, int b)
+{
+    return mean_of(t, g, a, b);
+}
+
+const double *fc_table_at(const FcTable *t, int o, int k)
+{
+    return t->f + ((size_t)o * FC_NCAND + k) * (t->d.G + 1);
+}
+
+/* The model's new groups at half-life 6 months from the model's forecast
+ * mf (G + 1 values). */
+static double model_new(const double *mf, int G)
+{
+    double s = 0;
+    for (int g = 0; g < G; g++)
+        s += mf[g];
+    return mf[G] - s > 0 ? mf[G] - s : 0;
+}
+
+/* Candidate k's total at origin o with new groups ng (FC_NG_*). */
+static double total_of(const FcTable *t, int o, int k, int ng)
+{
+    const double *f = fc_table_at(t, o, k);
+    int G = t->d.G;
+    if (ng == FC_NG_RECENT || fc_cand_uses_model(k) || !t->d.model)
+        return f[G];
+    double s = 0;
+    for (int g = 0; g < G; g++)
+        s += f[g];
+    return s + model_new(t->d.model + ((size_t)o * DEM_NHALF + 2) * (G + 1), G);
+}
+
+double fc_total_with(const FcTable *t, const double *f, const double *model, int ng)
+{
+    int G = t->d.G;
+    if (ng == FC_NG_RECENT || !model)
+        return f[G];
+    double s = 0;
+    for (int g = 0; g < G; g++)
+        s += f[g];
+    return s + model_new(model + (size_t)2 * (G + 1), G);
+}
+
+/* Origin o scored up to month L: per-group WAPE, total error, the
+ * scored months (0: none). */
+static int score(const FcTable *t, int o, int k, int ng, int L, double *wape, double *err,
+                 double *act, double *fct)
+{
+    int a = t->d.om[o], b = a + 12 < L ? a + 12 : L;
+    if (b > t->d.T)
+        b = t->d.T;
+    if (b <= a)
+        return 0;
+    const double *f = fc_table_at(t, o, k);
+    double e = 0, s = 0;
+    for (int g = 0; g < t->d.G; g++) {
+        double x = mean_of(t, g, a, b);
+        e += fabs(f[g] - x);
+        s += x;
+    }
+    double tot = total_of(t, o, k, ng);
+    *wape = s > 0 ? e / s : 0;
+    *err = s > 0 ? (tot - s) / s : 0;
+    if (act)
+        *act = s;
+    if (fct)
+        *fct = tot;
+    return s > 0 ? b - a : 0;
+}
+
+/* Origins in the record at month L. */
+static int in_record(const FcTable *t, int o, int L)
+{
+    return t->d.om[o] + FC_MIN_SCORED <= L && !(t->d.apart && t->d.apart[o]);
+}
+
+int fc_size_class(double f, double tot)
+{
+    double s = tot > 0 ? f / tot : 0;
+    return s < 0.02 ? 0 : s < 0.10 ? 1 : 2;
+}
+
+static void quantiles(double *v, int n, double *q10, double *q90)
+{
+    *q10 = n ? backtest_percentile(v, n, 10) : NAN;
+    *q90 = n ? backtest_percentile(v, n, 90) : NAN;
+}
+
+void fc_ranges(const FcTable *t, int k, int newg, int L, FcRange *out)
+{
+    int G = t->d.G, nfull = 0;
+    memset(out, 0, sizeof *out);
+    for (int o = 0; o < t->d.n; o++)
+        nfull += in_record(t, o, L) && t->d.om[o] + 12 <= L;
+    out->full = nfull >= FC_MIN_RECORD;
+    double *lt = xcalloc((size_t)t->d.n + 1, sizeof *lt);
+    double *lg[FC_NSIZE];
+    for (int c = 0; c < FC_NSIZE; c++)
+        lg[c] = xcalloc((size_t)t->d.n * G + 1, sizeof *lg[c]);
+    int nt = 0, ng[FC_NSIZE] = {0};
+    for (int o = 0; o < t->d.n; o++) {
+        if (!in_record(t, o, L) || (out->full && t->d.om[o] + 12 > L))
+            continue;
+        int a = t->d.om[o], b = a + 12 < L ? a + 12 : L;
+        const double *f = fc_table_at(t, o, k);
+        double s = 0;
+        for (int g = 0; g < G; g++) {
+            double x = mean_of(t, g, a, b);
+            s += x;
+            if (f[g] > 0) {
+                int c = fc_size_class(f[g], f[G]);
+                lg[c][ng[c]++] = log((x > 0.02 * f[g] ? x : 0.02 * f[g]) / f[g]);
+            }
+        }
+        double tot = total_of(t, o, k, newg);
+        if (s > 0 && tot > 0)
+            lt[nt++] = log(s / tot);
+    }
+    out->n = nt >= FC_MIN_RECORD ? nt : 0;
+    quantiles(lt, nt, &out->q10, &out->q90);
+    int all = 0;
+    for (int c = 0; c < FC_NSIZE; c++)
+        all += ng[c];
+    double *pool = xcalloc((size_t)all + 1, sizeof *pool);
+    int np = 0;
+    for (int c = 0; c < FC_NSIZE; c++)
+        for (int i = 0; i < ng[c]; i++)
+            pool[np++] = lg[c][i];
+    double p10, p90;
+    quantiles(pool, np, &p10, &p90);
+    for (int c = 0; c < FC_NSIZE; c++) {
+        if (ng[c] >= 10) /* enough of its own size: its own spread */
+            quantiles(lg[c], ng[c], &out->gq10[c], &out->gq90[c]);
+        else {
+            out->gq10[c] = p10;
+            out->gq90[c] = p90;
+        }
+        out->gn[c] = out->n ? (ng[c] >= 10 ? ng[c] : np) : 0;
+        free(lg[c]);
+    }
+    free(pool);
+    free(lt);
+}
+
+void fc_range_of(const FcRange *r, double f, double tot, int group, double *lo, double *hi)
+{
+    *lo = *hi = NAN;
+    if (!r || r->n == 0)
+        return;
+    double q10 = r->q10, q90 = r->q90;
+    if (group >= 0) {
+        int c = fc_size_class(f, tot);
+        if (r->gn[c] == 0)
+            return;
+        q10 = r->gq10[c];
+        q90 = r->gq90[c];
+    }
+    *lo = f * exp(q10);
+    *hi = f * exp(q90);
+}
+
+void fc_choose(const FcTable *t, int L, FcChoice *out)
+{
+    memset(out, 0, sizeof *out);
+    out->cand = t->d.model ? FC_DEFAULT : FC_DEFAULT_NOMODEL;
+    out->ng = t->d.model ? FC_NG_DEFAULT : FC_NG_RECENT;
+    double bw = INFINITY, bm = INFINITY;
+    int nfull = 0;
+    for (int o = 0; o < t->d.n; o++)
+        nfull += in_record(t, o, L) && t->d.om[o] + 12 <= L;
+    int full = nfull >= FC_MIN_RECORD; /* scored on 12 months, when there are enough */
+    for (int k = 0; k < FC_NCAND; k++) {
+        if (fc_cand_uses_model(k) && !t->d.model)
+            continue;
+        double sw = 0, sm = 0;
+        int n = 0;
+        for (int o = 0; o < t->d.n; o++) {
+            double w, e;
+            if (!in_record(t, o, L) || (full && t->d.om[o] + 12 > L) ||
+                !score(t, o, k, FC_NG_RECENT, L, &w, &e, NULL, NULL))
+                continue;
+            sw += w;
+            sm += fabs(e);
+            n++;
+        }
+        if (n < FC_MIN_RECORD)
+            continue;
+        sw /= n;
+        sm /= n;
+        if (sw < bw - 1e-12 || (fabs(sw - bw) <= 1e-12 && sm < bm)) {
+            bw = sw;
+            bm = sm;
+            out->cand = k;
+            out->nrec = n;
+            out->wape = sw;
+            out->mae = sm;
+        }
+    }
+    if (out->nrec >= FC_MIN_RECORD && t->d.model && !fc_cand_uses_model(out->cand)) {
+        double m[2] = {0, 0}; /* the new groups: the recent rate's or the model's */
+        int n = 0;
+        for (int o = 0; o < t->d.n; o++) {
+            double w, e0, e1;
+            if (!in_record(t, o, L) || (full && t->d.om[o] + 12 > L) ||
+                !score(t, o, out->cand, FC_NG_RECENT, L, &w, &e0, NULL, NULL))
+                continue;
+            score(t, o, out->cand, FC_NG_MODEL, L, &w, &e1, NULL, NULL);
+            m[0] += fabs(e0);
+            m[1] += fabs(e1);
+            n++;
+        }
+        out->ng = n && m[1] < m[0] ? FC_NG_MODEL : FC_NG_RECENT;
+        if (n)
+            out->mae = m[out->ng] / n;
+    }
+    fc_ranges(t, out->cand, out->ng, L, &out->range);
+}
+
+/* Candidate k at origin o scored on 12 months, with ranges r. */
+static void cover(const FcTable *t, int o, int k, int ng, const FcRange *r, int *cal,
+                  int *tot_in, double *grp)
+{
+    int G = t->d.G, a = t->d.om[o];
+    const double *f = fc_table_at(t, o, k);
+    double s = 0, in = 0, lo, hi;
+    *cal = r->n > 0;
+    *tot_in = 0;
+    *grp = 0;
+    if (!*cal)
+        return;
+    for (int g = 0; g < G; g++) {
+        double x = mean_of(t, g, a, a + 12);
+        s += x;
+        fc_range_of(r, f[g], f[G], g, &lo, &hi);
+        if (f[g] > 0 && x >= lo && x <= hi)
+            in += x;
+    }
+    *grp = s > 0 ? in / s : 0;
+    double tot = total_of(t, o, k, ng);
+    fc_range_of(r, tot, tot, -1, &lo, &hi);
+    *tot_in = s >= lo && s <= hi;
+}
+
+int fc_backtest(const FcTable *t, int T_end, FcCut *cuts, FcRec *rec)
+{
+    int nc = 0;
+    memset(rec, 0, (FC_NCAND + 1) * sizeof *rec);
+    for (int o = 0; o < t->d.n; o++) {
+        if (t->d.one >= 0 ? o != t->d.one
+                          : t->d.om[o] + 12 > T_end || t->d.om[o] < t->d.first_cut)
+            continue;
+        FcCut *c = &cuts[nc++];
+        memset(c, 0, sizeof *c);
+        c->o = o;
+        c->apart = t->d.apart && t->d.apart[o];
+        fc_choose(t, t->d.om[o], &c->choice);
+        score(t, o, c->choice.cand, c->choice.ng, T_end, &c->wape, &c->err, &c->actual, &c->forecast);
+        cover(t, o, c->choice.cand, c->choice.ng, &c->choice.range, &c->calibrated,
+              &c->cover_total, &c->cover_groups);
+        if (c->apart)
+            continue;
+        for (int k = 0; k <= FC_NCAND; k++) {
+            int kk = k < FC_NCAND ? k : c->choice.cand;
+            if (fc_cand_uses_model(kk) && !t->d.model)
+                continue;
+            FcRec *r = &rec[k];
+            double w, e, g;
+            int cal, in;
+            if (!score(t, o, kk, FC_NG_RECENT, T_end, &w, &e, NULL, NULL))
+                continue;
+            if (k < FC_NCAND) {
+                c->cand_wape[k] = w;
+                c->cand_err[k] = e;
+            }
+            r->n++;
+            r->wape += w;
+            r->mae += fabs(e);
+            r->bias += e;
+            if (k < FC_NCAND) {
+                FcRange rg;
+                fc_ranges(t, kk, FC_NG_RECENT, t->d.om[o], &rg);
+                cover(t, o, kk, FC_NG_RECENT, &rg, &cal, &in, &g);
+            } else {
+                cal = c->calibrated;
+                in = c->cover_total;
+                g = c->cover_groups;
+            }
+            if (cal) {
+                r->ncal++;
+                r->cover += in;
+                r->cover_groups += g;
+            }
+        }
+    }
+    for (int k = 0; k <= FC_NCAND; k++) {
+        FcRec *r = &rec[k];
+        if (r->n) {
+            r->wape /= r->n;
+            r->mae /= r->n;
+            r->bias /= r->n;
+        }
+        if (r->ncal)
+            r->cover_groups /= r->ncal;
+    }
+    return nc;
+}

@@ -1,0 +1,171 @@
+/* core/forecast (issue 28): the forecasters' levels worked by hand, the
+ * choice at a month reads nothing at or after it (changing every later
+ * month changes no choice, range or forecast made before them), the
+ * backtest's per-candidate records are the means of its cuts, and the new
+ * groups' term. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "core/forecast.h"
+
+#define G 3
+#define T 40
+
+/* Group 0 flat at 2, group 1 growing 0.1 a month from 1, group 2 on and
+ * off (4 in even months, 0 in odd ones). */
+static void series(double *use)
+{
+    for (int m = 0; m < T; m++) {
+        use[0 * T + m] = 2;
+        use[1 * T + m] = 1 + 0.1 * m;
+        use[2 * T + m] = m % 2 ? 0 : 4;
+    }
+}
+
+static FcTable *table(double *use, int *om, int *n)
+{
+    *n = 0;
+    for (int m = 3; m < T; m++)
+        om[(*n)++] = m;
+    FcData d = {G, T, use, *n, om, NULL, NULL, 6, NULL, -1};
+    return fc_table_new(&d);
+}
+
+static void test_levels(void **state)
+{
+    (void)state;
+    double use[G * T], out[G + 1];
+    int om[T], n;
+    series(use);
+    FcTable *t = table(use, om, &n);
+    fc_forecast(t, FC_NAIVE, 20, NULL, out);
+    assert_float_equal(out[0], 2, 1e-12);
+    assert_float_equal(out[1], 1 + 0.1 * 13.5, 1e-12); /* months 8..19: mean 13.5 */
+    assert_float_equal(out[2], 2, 1e-12);
+    fc_forecast(t, FC_LAST3, 20, NULL, out);
+    assert_float_equal(out[1], 1 + 0.1 * 18, 1e-12); /* months 17..19 */
+    assert_float_equal(out[2], 4.0 / 3, 1e-12);       /* 18 on, 17 and 19 off */
+    /* smoothing, half-life 1: weights 1, 1/2, 1/4, ... over the last 36 months
+     * that exist (20): month 19 (off) weighs most */
+    fc_forecast(t, FC_SMOOTH0, 20, NULL, out);
+    double s = 0, w = 0;
+    for (int a = 0; a < 20; a++) {
+        s += pow(0.5, a) * ((19 - a) % 2 ? 0 : 4);
+        w += pow(0.5, a);
+    }
+    assert_float_equal(out[2], s / w, 1e-12);
+    assert_true(out[2] < 2);
+    /* no group is new after month 0: the total is the groups' sum */
+    assert_float_equal(out[3], out[0] + out[1] + out[2], 1e-12);
+    /* model candidates need the model */
+    fc_forecast(t, FC_MODEL0, 20, NULL, out);
+    assert_float_equal(out[3], 0, 0);
+    char k[32];
+    fc_cand_key(FC_SMOOTH0 + 1, k, sizeof k);
+    assert_string_equal(k, "smooth2");
+    assert_int_equal(fc_cand_by_key("shrunk3"), FC_SHRUNK0 + 1);
+    assert_int_equal(fc_cand_by_key("bogus"), -1);
+    fc_table_free(t);
+}
+
+/* Changing every month from L on changes nothing chosen at L. */
+static void test_no_look_ahead(void **state)
+{
+    (void)state;
+    double a[G * T], b[G * T];
+    int om[T], n;
+    series(a);
+    memcpy(b, a, sizeof a);
+    const int L = 30;
+    for (int g = 0; g < G; g++)
+        for (int m = L; m < T; m++)
+            b[g * T + m] = 50 + g * 7 + m; /* a different future */
+    FcTable *ta = table(a, om, &n), *tb = table(b, om, &n);
+    for (int l = 4; l <= L; l++) {
+        FcChoice x, y;
+        fc_choose(ta, l, &x);
+        fc_choose(tb, l, &y);
+        assert_memory_equal(&x, &y, sizeof x);
+        double fx[G + 1], fy[G + 1];
+        fc_forecast(ta, x.cand, l, NULL, fx);
+        fc_forecast(tb, y.cand, l, NULL, fy);
+        assert_memory_equal(fx, fy, sizeof fx);
+    }
+    /* and the future is what the backtest scores */
+    FcChoice x, y;
+    fc_choose(ta, T, &x);
+    fc_choose(tb, T, &y);
+    assert_true(x.nrec >= FC_MIN_RECORD);
+    assert_true(x.wape != y.wape);
+    fc_table_free(ta);
+    fc_table_free(tb);
+}
+
+/* The backtest's record of a candidate is the mean of its cuts'. */
+static void test_backtest_record(void **state)
+{
+    (void)state;
+    double use[G * T];
+    int om[T], n;
+    series(use);
+    FcTable *t = table(use, om, &n);
+    FcCut cuts[T];
+    FcRec rec[FC_NCAND + 1];
+    int nc = fc_backtest(t, T, cuts, rec);
+    /* origins from month 6 (first_cut) with 12 months after, to 40: 6..28 */
+    assert_int_equal(nc, 23);
+    double w = 0;
+    for (int i = 0; i < nc; i++)
+        w += cuts[i].cand_wape[FC_NAIVE];
+    assert_float_equal(rec[FC_NAIVE].wape, w / nc, 1e-12);
+    assert_int_equal(rec[FC_NAIVE].n, nc);
+    assert_int_equal(rec[FC_MODEL0].n, 0); /* no model given */
+    /* the chosen forecaster's record: what was chosen at each cut */
+    w = 0;
+    for (int i = 0; i < nc; i++)
+        w += cuts[i].wape;
+    assert_float_equal(rec[FC_NCAND].wape, w / nc, 1e-12);
+    /* a range needs 3 earlier errors: the first cut has none */
+    assert_int_equal(cuts[0].calibrated, 0);
+    assert_true(cuts[nc - 1].calibrated);
+    fc_table_free(t);
+}
+
+/* A group first seen after the data's first 6 months counts as new: its
+ * mean over the last W months x 12 / W joins the total. */
+static void test_new_groups(void **state)
+{
+    (void)state;
+    double use[G * T];
+    int om[T], n;
+    memset(use, 0, sizeof use);
+    for (int m = 0; m < T; m++)
+        use[0 * T + m] = 1;
+    for (int m = 16; m < T; m++)
+        use[2 * T + m] = 3; /* group 2 from month 16 */
+    FcTable *t = table(use, om, &n);
+    double out[G + 1];
+    fc_forecast(t, FC_NAIVE, 20, NULL, out);
+    /* W = 6: group 2's mean over months 14..19 = 3 x 4 / 6 = 2, x 12 / 6 = 4 */
+    assert_float_equal(out[2], 3 * 4 / 12.0, 1e-12);
+    assert_float_equal(out[3], out[0] + out[2] + 4, 1e-12);
+    fc_table_free(t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_levels),
+        cmocka_unit_test(test_no_look_ahead),
+        cmocka_unit_test(test_backtest_record),
+        cmocka_unit_test(test_new_groups),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
