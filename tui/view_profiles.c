@@ -13,6 +13,7 @@
 #include "tui/actions.h"
 #include "tui/fmt.h"
 #include "tui/plan.h"
+#include "tui/editform.h"
 #include "tui/view.h"
 
 #define LEGEND_W 30
@@ -219,6 +220,15 @@ static unsigned edit_accept(TuiState *s)
     return TUI_SAVE | TUI_RECALC | TUI_REDRAW;
 }
 
+/* The rename's form (tui/editform.h). */
+static void edit_form(const TuiState *s, TuiEditForm *f)
+{
+    snprintf(f->field, sizeof f->field, "the name of profile P%d (saved at once)",
+             s->prompt.row + 1);
+    fmt_copy(f->old, sizeof f->old, plan_of(s)->names[s->prompt.row]);
+    fmt_copy(f->now, sizeof f->now, s->prompt.text);
+}
+
 const TuiView view_profiles = {
     .name = "Profiles",
     .tab = "Profiles",
@@ -226,4 +236,5 @@ const TuiView view_profiles = {
     .render = render,
     .edit = edit,
     .edit_accept = edit_accept,
+    .edit_form = edit_form,
 };

@@ -15,10 +15,12 @@
 
 #include "data/plan/plan_explain.h"
 #include "tui/actions.h"
+#include "tui/editform.h"
 #include "tui/fmt.h"
 #include "tui/institute.h"
 #include "tui/plan.h"
 #include "tui/view.h"
+#include "tui/watch.h"
 
 #define PANEL_W 37 /* the demand panel on the right */
 
@@ -486,6 +488,23 @@ static void render(const TuiState *s, Canvas *c, int y, int h, TuiFrame *f)
 
 /* ---- editing ---------------------------------------------------------- */
 
+/* "pool, GPU-eq · lab-x · scenario plan-2027": the parameter as people say
+ * it, whose it is, where the edit goes. */
+static void edit_field(const TuiState *s, const char *key, char *buf, size_t n)
+{
+    char label[96], name[64];
+    param_label(s, key, label, sizeof label);
+    const Plan *p = tui_plan_plan(s->plan);
+    int g = shown_group(s);
+    if (projection_key_takes_group(key))
+        tui_model_group_label(s->model, tui_model_group_find(s->model, p->groups[g]), s->redact,
+                              name, sizeof name);
+    else
+        fmt_copy(name, sizeof name, "every group");
+    snprintf(buf, n, "%.80s%s \xc2\xb7 %.60s \xc2\xb7 scenario %.32s", label,
+             is_pct(key) ? " (%)" : "", name, s->scenario);
+}
+
 static unsigned edit(TuiState *s)
 {
     int row = table_selected(&s->cur[TUI_V_PROJECTION]);
@@ -499,9 +518,12 @@ static unsigned edit(TuiState *s)
         snprintf(now, sizeof now, "%.4g", v * 100);
     else
         snprintf(now, sizeof now, "%.4g", v);
-    char full[256];
+    char full[320];
     const char *why = NULL;
-    if (tui_plan_edited(s->plan, key, shown_group(s), &why) && why && why[0])
+    if (strcmp(s->scenario, "base") == 0)
+        snprintf(full, sizeof full, "%s%s, then why (required; into a new scenario)", label,
+                 is_pct(key) ? " (%)" : "");
+    else if (tui_plan_edited(s->plan, key, shown_group(s), &why) && why && why[0])
         snprintf(full, sizeof full, "%s%s, then why (none: keep '%.40s')", label,
                  is_pct(key) ? " (%)" : "", why);
     else
@@ -532,6 +554,47 @@ static int parse_edit(const char *text, int pct, double *v, const char **reason)
     return 0;
 }
 
+/* The form of the open edit (tui/editform.h): the value before, the typed
+ * value and reason as they will be read, the need before -> after. */
+static void edit_form(const TuiState *s, TuiEditForm *f)
+{
+    const char *key = s->prompt.key, *reason = NULL, *stored = NULL;
+    int g = shown_group(s), base = strcmp(s->scenario, "base") == 0;
+    char was[48];
+    edit_field(s, key, f->field, sizeof f->field);
+    int edited = tui_plan_edited(s->plan, key, g, &stored);
+    value_text(key, tui_plan_value(s->plan, key, g, 0), was, sizeof was);
+    snprintf(f->old, sizeof f->old, "%s (%s%s)", was, edited ? "edited in " : "measured",
+             edited ? s->scenario : "");
+    double v;
+    const char *t = s->prompt.text + strspn(s->prompt.text, " ");
+    if (!t[0]) {
+        f->now[0] = '\0';
+    } else if (parse_edit(t, is_pct(key), &v, &reason) < 0) {
+        snprintf(f->now, sizeof f->now, "'%.60s' does not read as a number%s", t,
+                 is_pct(key) ? " (in %)" : "");
+        f->bad = 1;
+    } else {
+        value_text(key, v, f->now, sizeof f->now);
+        TuiPlanPreview pv;
+        if (tui_plan_preview(s->plan, key, g, v, &pv) == 0)
+            snprintf(f->effect, sizeof f->effect,
+                     "need next year: group %.2f -> %.2f, institute %.2f -> %.2f %s",
+                     pv.group_before, pv.group_after, pv.total_before, pv.total_after,
+                     tui_plan_unit(s->plan));
+    }
+    if (reason)
+        fmt_copy(f->why, sizeof f->why, reason);
+    else if (edited && stored && stored[0] && !base)
+        snprintf(f->why, sizeof f->why, "(none typed: keeps '%s')", stored);
+    else
+        fmt_copy(f->why, sizeof f->why, "(required: type it after the value, a space between)");
+    if (base)
+        fmt_copy(f->offer, sizeof f->offer,
+                 "base holds the measured values: Enter starts a new scenario from base with "
+                 "this value and reason (you name it next; Esc cancels)");
+}
+
 static unsigned edit_accept(TuiState *s)
 {
     const char *key = s->prompt.key, *reason;
@@ -546,16 +609,21 @@ static unsigned edit_accept(TuiState *s)
         tui_status(s, CV_BAD, 0, "refused: growth cannot be negative");
         return TUI_REDRAW;
     }
-    double before = tui_plan_result(s->plan, 0)->gy[shown_group(s) * tui_plan_result(s->plan, 0)->nyears].demand;
-    if (tui_plan_set(s, key, shown_group(s), v, reason, &err) < 0) {
+    if (strcmp(s->scenario, "base") == 0)
+        return tui_plan_offer_scenario(s, key, shown_group(s), v, reason);
+    tui_sync(s); /* "before" as the database holds it now */
+    int g = shown_group(s);
+    const ProjResult *r = tui_plan_result(s->plan, 0);
+    double before = r->gy[g * r->nyears].demand;
+    if (tui_plan_set(s, key, g, v, reason, &err) < 0) {
         tui_status(s, CV_BAD, 0, "refused: %s", err.msg);
         return TUI_REDRAW;
     }
     s->prompt.kind = TUI_P_NONE;
-    const ProjResult *r = tui_plan_result(s->plan, 0);
+    r = tui_plan_result(s->plan, 0);
     tui_status(s, CV_GOOD, 0, "saved to %s: need next year %.2f -> %.2f %s; %s; u undoes",
-               s->scenario, before, r->gy[shown_group(s) * r->nyears].demand,
-               tui_plan_unit(s->plan), s->edit_note);
+               s->scenario, before, r->gy[g * r->nyears].demand, tui_plan_unit(s->plan),
+               s->edit_note);
     return TUI_SAVE | TUI_RECALC | TUI_REDRAW;
 }
 
@@ -573,4 +641,5 @@ const TuiView view_projection = {
     .enter_label = "Edit",
     .edit = edit,
     .edit_accept = edit_accept,
+    .edit_form = edit_form,
 };
