@@ -454,23 +454,17 @@ void tui_plan_key_words(const TuiPlan *p, const char *key, char *buf, size_t n)
 {
     int k, y;
     char cls[32];
-    const char *name = p ? plan_key_label(p->plan, key) : NULL;
-    if (strcmp(key, "growth") == 0)
-        snprintf(buf, n, "head-count growth a year");
-    else if (strcmp(key, "pool") == 0 || strcmp(key, "buffer") == 0)
-        snprintf(buf, n, "%s", key);
-    else if (strcmp(key, "intensity") == 0)
-        snprintf(buf, n, "intensity a year");
-    else if (strcmp(key, "halflife") == 0)
-        snprintf(buf, n, "half-life in months");
+    (void)p;
+    if (strcmp(key, "halflife") == 0)
+        snprintf(buf, n, "half-life");
     else if (sscanf(key, "gpus.%d", &k) == 1)
-        snprintf(buf, n, "GPU-eq a member, P%d%s%s", k, name ? " " : "", name ? name : "");
+        snprintf(buf, n, "GPU-eq a member, P%d", k);
     else if (sscanf(key, "mem.%d", &k) == 1)
-        snprintf(buf, n, "GiB a GPU, P%d%s%s", k, name ? " " : "", name ? name : "");
+        snprintf(buf, n, "GiB a GPU, P%d", k);
     else if (sscanf(key, "purchase.%31[^.].y%d", cls, &y) == 2)
         snprintf(buf, n, "%s GPUs bought in year %d", cls, y);
     else
-        snprintf(buf, n, "%s", key);
+        snprintf(buf, n, "%s", key); /* growth, pool, buffer, intensity: as people say them */
 }
 
 unsigned tui_plan_offer_scenario(TuiState *s, const char *key, int g, double value,

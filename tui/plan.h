@@ -85,8 +85,8 @@ typedef struct TuiPlanPreview {
     double group_before, group_after, total_before, total_after;
 } TuiPlanPreview;
 int tui_plan_preview(const TuiPlan *p, const char *key, int g, double value, TuiPlanPreview *out);
-/* key as people say it ("pool", "GPU-eq a member, P1 gpu-heavy"), never
- * the internal key alone (p may be NULL: profiles then named P1...). */
+/* key as people say it ("pool", "GPU-eq a member, P1"), never the
+ * internal key (gpus.1) in a message. p may be NULL. */
 void tui_plan_key_words(const TuiPlan *p, const char *key, char *buf, size_t n);
 /* An edit typed on base: a reason is required; then the new-scenario
  * prompt opens with a proposed name (plan-YEAR) selected, carrying key,

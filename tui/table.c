@@ -426,6 +426,11 @@ static char *redacted(const TuiState *s, char *buf, size_t n)
     return buf;
 }
 
+static const char *file_title(const TuiCol *col)
+{
+    return col->file_title ? col->file_title : col->title;
+}
+
 static void export_md(FILE *f, const TuiTable *t, const TuiState *s, const TuiCursor *cur,
                       const char *title)
 {
@@ -437,7 +442,7 @@ static void export_md(FILE *f, const TuiTable *t, const TuiState *s, const TuiCu
     }
     fputs("|", f);
     for (int k = 0; k < t->ncols; k++)
-        put_md_cell(f, t->cols[k].title);
+        put_md_cell(f, file_title(&t->cols[k]));
     fputs("\n|", f);
     for (int k = 0; k < t->ncols; k++)
         fputs(t->cols[k].numeric ? " ---: |" : " --- |", f);
@@ -457,12 +462,14 @@ static void export_csv(FILE *f, const TuiTable *t, const TuiState *s, const TuiC
 {
     char raw[CELL_MAX], buf[CELL_MAX];
     for (int k = 0; k < t->ncols; k++)
-        put_csv_cell(f, t->cols[k].title, 0, k == t->ncols - 1);
+        put_csv_cell(f, file_title(&t->cols[k]), 0, k == t->ncols - 1);
     for (int i = 0; i < cur->nidx; i++) {
         for (int k = 0; k < t->ncols; k++) {
             int num = t->cols[k].numeric && t->value;
             if (num) {
                 double v = t->value(s, cur->idx[i], k);
+                if (t->cols[k].file_scale != 0)
+                    v *= t->cols[k].file_scale;
                 if (isnan(v))
                     buf[0] = '\0';
                 else

@@ -23,6 +23,9 @@ typedef struct TuiCol {
     int drop;      /* 0: always shown; higher numbers hidden first when narrow */
     int whole;     /* never cut while a more droppable column could be hidden instead
                       (job ids, states); free text (names, reasons) is cut */
+    const char *file_title; /* the header in an export, units said (NULL: title) */
+    double file_scale;      /* a numeric cell's value times this in a CSV (0: 1), so that
+                               percentages are percentages and waits hours */
 } TuiCol;
 
 typedef struct TuiTable {

@@ -18,15 +18,16 @@ static const TuiCol cols[C_COUNT] = {
     [C_GROUP] = {"Group", 11, 3, 0, 0},
     [C_PROF] = {"Professor", 10, 2, 0, 3},
     [C_DOMAIN] = {"Domain", 8, 1, 0, 5},
-    [C_STUDENTS] = {"Stud.", 5, 0, 1, 0},
-    [C_GPUH] = {"GPU-h", 7, 0, 1, 0},
-    [C_SHARE] = {"Share %", 8, 0, 1, 0},
-    [C_PREEMPT] = {"Preempt %", 10, 0, 1, 0},
-    [C_WAIT] = {"Wait", 5, 0, 1, 2},
-    [C_GROWTH] = {"Trend %", 7, 0, 1, 4}, /* GPU-h trend: not the projection's growth */
-    [C_DEMAND] = {"Need", 6, 0, 1, 1},
-    [C_RANGE] = {"p10-p90", 11, 0, 0, 6},
-    [C_DELTA] = {"vs base", 7, 0, 1, 1},
+    [C_STUDENTS] = {"Stud.", 5, 0, 1, 0, 0, "Students (people)", 0},
+    [C_GPUH] = {"GPU-h", 7, 0, 1, 0, 0, "GPU-hours, last 12 months", 0},
+    [C_SHARE] = {"Share %", 8, 0, 1, 0, 0, "Share of GPU-hours, 12 months (%)", 100},
+    [C_PREEMPT] = {"Preempt %", 10, 0, 1, 0, 0, "Preempted attempts (%)", 100},
+    [C_WAIT] = {"Wait", 5, 0, 1, 2, 0, "Mean wait (hours)", 1.0 / 3600},
+    /* GPU-h trend: not the projection's growth */
+    [C_GROWTH] = {"Trend %", 7, 0, 1, 4, 0, "GPU-hours trend a year (%)", 100},
+    [C_DEMAND] = {"Need", 6, 0, 1, 1, 0, "Need next year (GPU-eq)", 0},
+    [C_RANGE] = {"p10-p90", 11, 0, 0, 6, 0, "Need next year p10-p90 (GPU-eq)", 0},
+    [C_DELTA] = {"vs base", 7, 0, 1, 1, 0, "Need vs base (GPU-eq)", 0},
 };
 
 static int nrows(const TuiState *s)
