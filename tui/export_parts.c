@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "reports/anon.h"
 #include "tui/compare.h"
 #include "tui/fmt.h"
 #include "tui/plan.h"
@@ -21,6 +22,15 @@ static const char *unit_of(const TuiState *s)
     if (s->plan)
         return tui_plan_unit(s->plan);
     return s->model->unit[0] && strncmp(s->model->unit, "CPUs", 4) == 0 ? "CPUs" : "GPU-eq";
+}
+
+/* A scenario's name as presentation mode shows it (tui/redact): a name
+ * after a group or a person names them. */
+static const char *shown(const TuiState *s, const char *name, char *buf, size_t n)
+{
+    if (!s->redact || !s->scrub)
+        return name;
+    return anon_scrub_buf(s->scrub, name, buf, n);
 }
 
 static void put_num(double v, char *buf, size_t n)
@@ -76,7 +86,9 @@ static void name_years_cols(const TuiState *s)
     const char *u = unit_of(s);
     snprintf(yt[Y_USED], sizeof yt[Y_USED], "Used, mean (%s)", u);
     snprintf(yt[Y_CAP], sizeof yt[Y_CAP], "Capacity, mean (%s)", u);
-    snprintf(yt[Y_NEED], sizeof yt[Y_NEED], "Need (%s, %s)", u, s->scenario);
+    char sc[64];
+    snprintf(yt[Y_NEED], sizeof yt[Y_NEED], "Need (%s, %.40s)", u,
+             shown(s, s->scenario, sc, sizeof sc));
     snprintf(yt[Y_LO], sizeof yt[Y_LO], "Need p10 (%s)", u);
     snprintf(yt[Y_HI], sizeof yt[Y_HI], "Need p90 (%s)", u);
     snprintf(yt[Y_BASE], sizeof yt[Y_BASE], "Need in base (%s)", u);
@@ -275,11 +287,12 @@ static const TuiTable needs = {ncols, N_COUNT, n_nrows, n_cell, n_value, NULL, -
 static void name_compare(const TuiState *s)
 {
     const char *u = unit_of(s);
-    snprintf(t_a[0], sizeof t_a[0], "A: %.40s", s->cmp->a);
-    snprintf(t_a[1], sizeof t_a[1], "B: %.40s", s->cmp->b);
+    char a[64], b[64];
+    snprintf(t_a[0], sizeof t_a[0], "A: %.40s", shown(s, s->cmp->a, a, sizeof a));
+    snprintf(t_a[1], sizeof t_a[1], "B: %.40s", shown(s, s->cmp->b, b, sizeof b));
     snprintf(t_a[2], sizeof t_a[2], "Effect on next year's need (%s)", u);
-    snprintf(t_a[3], sizeof t_a[3], "Need in A: %.40s (%s)", s->cmp->a, u);
-    snprintf(t_a[4], sizeof t_a[4], "Need in B: %.40s (%s)", s->cmp->b, u);
+    snprintf(t_a[3], sizeof t_a[3], "Need in A: %.40s (%s)", shown(s, s->cmp->a, a, sizeof a), u);
+    snprintf(t_a[4], sizeof t_a[4], "Need in B: %.40s (%s)", shown(s, s->cmp->b, b, sizeof b), u);
     snprintf(t_a[5], sizeof t_a[5], "B - A (%s)", u);
 }
 

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "tui/actions.h"
+#include "tui/empty.h"
 #include "tui/fmt.h"
 #include "tui/view.h"
 
@@ -120,11 +121,15 @@ static void render(const TuiState *s, Canvas *c, int y, int h, TuiFrame *f)
     char total[32], month[16];
     canvas_textf(c, 1, y, c->w - 2, CV_NORMAL,
                  "%d groups (%s) \xc2\xb7 last 12 months to %s: %s GPU-h%s%s", m->ngroups,
-                 m->roster ? "from the roster" : "accounts: no roster imported",
+                 m->roster ? "from the roster" : "accounts, no roster",
                  fmt_month(m->ref_month, month, sizeof month),
                  fmt_num(m->total_gpu_h_12m, total, sizeof total),
                  m->unit[0] ? " \xc2\xb7 need next year in " : "", m->unit);
-    table_draw(&table, s, &s->cur[TUI_V_GROUPS], c, 0, y + 1, c->w, h - 1, f);
+    const char *hint[2];
+    int nh = tui_missing_lines(s, TUI_MISS_ROSTER | TUI_MISS_GPU, hint, 2);
+    for (int i = 0; i < nh; i++)
+        canvas_text(c, 1, y + 1 + i, c->w - 2, CV_WARN, hint[i]);
+    table_draw(&table, s, &s->cur[TUI_V_GROUPS], c, 0, y + 1 + nh, c->w, h - 1 - nh, f);
 }
 
 static unsigned enter(TuiState *s)

@@ -16,6 +16,7 @@
 #include "data/plan/plan_explain.h"
 #include "tui/actions.h"
 #include "tui/editform.h"
+#include "tui/empty.h"
 #include "tui/fmt.h"
 #include "tui/institute.h"
 #include "tui/plan.h"
@@ -72,7 +73,7 @@ static void param_label(const TuiState *s, const char *key, char *buf, size_t n)
     if (strcmp(key, "growth") == 0)
         snprintf(buf, n, "head-count growth a year");
     else if (strcmp(key, "pool") == 0)
-        snprintf(buf, n, "pool GPU-eq");
+        snprintf(buf, n, "pool %s", tui_plan_unit(s->plan));
     else if (strcmp(key, "buffer") == 0)
         snprintf(buf, n, "buffer");
     else if (strcmp(key, "intensity") == 0)
@@ -80,7 +81,7 @@ static void param_label(const TuiState *s, const char *key, char *buf, size_t n)
     else if (strcmp(key, "halflife") == 0)
         snprintf(buf, n, "half-life, months (all)");
     else if (sscanf(key, "gpus.%d", &k) == 1 && k >= 1 && k <= p->fit.k)
-        snprintf(buf, n, "GPU-eq/member P%d %s", k, p->names[k - 1]);
+        snprintf(buf, n, "%s/member P%d %s", tui_plan_unit(s->plan), k, p->names[k - 1]);
     else if (sscanf(key, "mem.%d", &k) == 1 && k >= 1 && k <= p->fit.k)
         snprintf(buf, n, "GiB/GPU P%d %s", k, p->names[k - 1]);
     else if (sscanf(key, "purchase.%31[^.].y%d", cls, &k) == 2)
@@ -456,10 +457,14 @@ static void render_institute(const TuiState *s, Canvas *c, int y, int h)
 static void render(const TuiState *s, Canvas *c, int y, int h, TuiFrame *f)
 {
     if (!s->plan) {
-        canvas_text(c, 1, y + 1, c->w - 2, CV_DIM,
-                    s->plan_pending ? "reading the planner..."
-                                    : "No projection: the database has no jobs to plan from "
-                                      "(import accounting data, then capplan profile).");
+        if (s->plan_pending) {
+            canvas_text(c, 1, y + 1, c->w - 2, CV_DIM, "reading the planner...");
+            return;
+        }
+        const char *hint[4];
+        int nh = tui_missing_lines(s, ~0u, hint, 4);
+        for (int i = 0; i < nh && i + 1 < h; i++)
+            canvas_text(c, 1, y + 1 + i, c->w - 2, CV_WARN | CV_BOLD, hint[i]);
         return;
     }
     if (s->institute) {

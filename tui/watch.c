@@ -27,7 +27,7 @@ static void announce(TuiState *s, int64_t after)
     int found = 0, count = 0;
     CpErr err = {""};
     if (store_tui_change_newest(s->store, after, &ch, &found, &count, &err) < 0 || !found) {
-        tui_status(s, CV_WARN, 8000, "the database was changed by another process: reloaded");
+        tui_status(s, CV_WARN, 0, "the database was changed by another process: reloaded");
         store_tui_change_clear(&ch);
         return;
     }
@@ -55,7 +55,7 @@ static void announce(TuiState *s, int64_t after)
     char more[64] = "";
     if (count > 1)
         snprintf(more, sizeof more, " (and %d more: capplan scenario diff)", count - 1);
-    tui_status(s, CV_WARN, 8000, "%s changed by %s at %s UTC: %s%s %s -> %s%s",
+    tui_status(s, CV_WARN, 0, "%s changed by %s at %s UTC: %s%s %s -> %s%s",
                ch.scenario ? ch.scenario : "?",
                s->redact || !ch.who ? "someone else" : ch.who, when, words, group, was, now,
                more);
@@ -101,7 +101,7 @@ unsigned tui_watch_check(TuiState *s, int force)
     if (sig.v[STORE_TUI_SIG_EDITS] != (double)seen)
         announce(s, seen);
     else
-        tui_status(s, CV_WARN, 8000, "the database was changed by another process: reloaded");
+        tui_status(s, CV_WARN, 0, "the database was changed by another process: reloaded");
     return TUI_RECALC | TUI_REDRAW;
 }
 
