@@ -48,6 +48,8 @@ for size in 80x24 200x60; do
     # Item 2: base, no reason: refused, the prompt still open and showing it.
     typ "8"; keys Enter; wait_for "refused: a reason is required"
     wait_for " new   8.0"
+    # The refused text is selected: what is typed next replaces it.
+    typ "9 why not"; wait_for " new   9.0"; wait_for " why   why not"
     keys Escape; wait_gone " Edit pool GPU-eq"
     # The full edit: value and reason readable, need before -> after.
     keys Enter; typ "8 postdoc runs 8-GPU sweeps"
@@ -84,6 +86,14 @@ for size in 80x24 200x60; do
     after=$(need "$SC" "$G")
     wait_for "saved to $SC: need next year $before -> $after GPU-eq"
     [ "$(param pool)" = "30.0|the budget" ] || fail "$size: pool after the save: $(param pool)"
+    # The Group view: a stated need typed with words is read in the form,
+    # the table cell untouched.
+    keys 3; wait_for "capplan · Group"
+    keys e; wait_for " Edit the GPUs "
+    typ "8 postdoc runs"; wait_for " new   '8 postdoc runs' is not a number of GPUs (0 to 10000)"
+    wait_for " > 8 postdoc runs"
+    [ "$(grep -c "8 postdoc runs" "$WORK/screen")" = 2 ] || { cat "$WORK/screen"; fail "$size: the typed text is in the table"; }
+    keys Escape; wait_gone " Edit the GPUs "
     tui_quit
 done
 exit 0
