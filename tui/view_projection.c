@@ -29,8 +29,8 @@ enum { P_PARAM, P_MEASURED, P_VALUE, P_REASON, P_COUNT };
 
 static const TuiCol pcols[P_COUNT] = {
     [P_PARAM] = {"Parameter", 18, 2, 0, 0},
-    [P_MEASURED] = {"Measured", 8, 0, 1, 0},
-    [P_VALUE] = {"Scenario", 9, 0, 1, 0},
+    [P_MEASURED] = {"Measured", 8, 0, 1, 0, 0, "Measured (in % for growth, buffer, intensity)", 0},
+    [P_VALUE] = {"Scenario", 9, 0, 1, 0, 0, "Scenario (in % for growth, buffer, intensity)", 0},
     [P_REASON] = {"Reason", 10, 1, 0, 1},
 };
 
@@ -107,7 +107,8 @@ static int p_nrows(const TuiState *s)
     return tui_plan_nparams(s->plan);
 }
 
-static double p_value(const TuiState *s, int row, int col)
+/* A parameter's value in the planner's units (growth 0.2). */
+static double raw_value(const TuiState *s, int row, int col)
 {
     char key[48];
     key_of(s, row, key, sizeof key);
@@ -118,6 +119,14 @@ static double p_value(const TuiState *s, int row, int col)
     return NAN;
 }
 
+/* As shown: percentages in percent (20), for sorting and the CSV. */
+static double p_value(const TuiState *s, int row, int col)
+{
+    char key[48];
+    key_of(s, row, key, sizeof key);
+    return raw_value(s, row, col) * (is_pct(key) ? 100 : 1);
+}
+
 static void p_cell(const TuiState *s, int row, int col, char *buf, size_t n)
 {
     char key[48], v[32];
@@ -125,9 +134,9 @@ static void p_cell(const TuiState *s, int row, int col, char *buf, size_t n)
     key_of(s, row, key, sizeof key);
     switch (col) {
     case P_PARAM: param_label(s, key, buf, n); break;
-    case P_MEASURED: value_text(key, p_value(s, row, col), buf, n); break;
+    case P_MEASURED: value_text(key, raw_value(s, row, col), buf, n); break;
     case P_VALUE:
-        value_text(key, p_value(s, row, col), v, sizeof v);
+        value_text(key, raw_value(s, row, col), v, sizeof v);
         snprintf(buf, n, "%s%s", v, tui_plan_edited(s->plan, key, shown_group(s), NULL) ? "*" : "");
         break;
     case P_REASON:

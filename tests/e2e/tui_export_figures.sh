@@ -83,6 +83,11 @@ for r, t in zip(proj_rows, proj["total"]):
     close(r[5], t["need_range"]["p10"], "need p10 %s" % r[0])
     close(r[6], t["need_range"]["p90"], "need p90 %s" % r[0])
 
+# Projection: its parameters as shown, percentages in percent.
+pp = parts("projection.csv")[0]
+assert pp[0][1] == "Measured (in % for growth, buffer, intensity)", pp[0]
+close({r[0]: r for r in pp[1:]}["head-count growth a year"][2], 20, "growth in percent")
+close({r[0]: r for r in pp[1:]}["pool GPU-eq"][2], 30, "pool")
 # Projection: the group's need in parts and its range, the institute's.
 need = {r[0]: r[1:] for r in parts("projection.csv")[1][1:]}
 gj = [x for x in proj["groups"] if x["name"] == g][0]["years"]
