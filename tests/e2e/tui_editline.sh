@@ -96,4 +96,24 @@ for size in 80x24 200x60; do
     keys Escape; wait_gone " Edit the GPUs "
     tui_quit
 done
+
+# An undo in a second dashboard: the first shows it within a second.
+DB="$WORK/200x60.db"
+TUI_W=100; TUI_H=30
+tui_start "$DB" --scenario "$SC"
+keys 5; wait_for "growth a year"
+tm new-window -d "env LC_ALL=C.UTF-8 TERM=xterm-256color '$CAPPLAN_BIN' --db '$DB' tui --scenario '$SC' 2>'$WORK/tui2.err'"
+two() { tm send-keys -t :1 "$@"; }
+i=0; while [ $i -lt 300 ] && ! tm capture-pane -p -t :1 | grep -q "growth a year"; do
+    two 5; sleep 0.1; i=$((i + 1)); done
+two j Enter; sleep 0.3; tm send-keys -t :1 -l "12 second dashboard"; two Enter
+wait_for "$SC changed by $ME at "; wait_for "UTC: pool of $G 30 -> 12"
+two u
+t0=$(date +%s%N)
+wait_for "UTC: pool of $G 12 -> 30"
+echo "an undo in a second dashboard on the first's screen after $((($(date +%s%N) - t0) / 1000000)) ms"
+[ "$(param pool)" = "30.0|the budget" ] || fail "the second dashboard's undo: $(param pool)"
+tm send-keys -t :1 q
+tui_quit
+[ ! -s "$WORK/tui2.err" ] || { cat "$WORK/tui2.err"; fail "the second dashboard wrote to stderr"; }
 exit 0
