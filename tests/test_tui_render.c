@@ -769,7 +769,9 @@ static void test_export(void **state)
     snprintf(keys, sizeof keys, "x<C-u>%s<Enter>", csv);
     press(f, keys);
     text = read_all(csv);
-    assert_true(starts(text, "Group,Professor,Domain,Stud.,GPU-h,"));
+    /* units in every header, shares in percent (issue 30 item 4) */
+    assert_true(starts(text, "Group,Professor,Domain,Students (people),\"GPU-hours, last 12 "
+                             "months\",\"Share of GPU-hours, 12 months (%)\","));
     assert_non_null(strstr(text, "\r\nalpha-lab,Prof Alpha,Physics,1,1200,"));
     assert_non_null(strstr(text, "\"'=sum(A1)\""));
     unlink(md);

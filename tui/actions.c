@@ -656,8 +656,15 @@ unsigned actions_prompt_key(TuiState *s, int key)
     TuiPrompt *p = &s->prompt;
     if (p->kind == TUI_P_CONFIRM)
         return key == TUI_KEY_TIMEOUT || key == TUI_KEY_MOUSE ? 0 : export_confirm(s, key);
-    if (key == TUI_KEY_ENTER)
-        return prompt_accept(s);
+    if (key == TUI_KEY_ENTER) {
+        unsigned f = prompt_accept(s);
+        if (p->kind == TUI_P_EDIT) { /* refused: the text stays to read, selected, so that */
+            char keep[TUI_PROMPT_MAX]; /* the next key replaces it, never appends to it */
+            fmt_copy(keep, sizeof keep, p->text);
+            lineedit_set(p, keep);
+        }
+        return f;
+    }
     if (key == TUI_KEY_ESC) {
         unsigned f = TUI_REDRAW;
         if (p->kind == TUI_P_FILTER && tui_cursor(s)->filter[0]) {

@@ -15,6 +15,7 @@
 #include "tui/redact.h"
 #include "tui/actions.h"
 #include "tui/compare.h"
+#include "tui/editform.h"
 #include "tui/fmt.h"
 #include "tui/help.h"
 #include "tui/heat_bg.h"
@@ -26,6 +27,7 @@
 #include "tui/undo.h"
 #include "tui/usage_bg.h"
 #include "tui/view.h"
+#include "tui/watch.h"
 
 #define STATUS_MS 4000
 #define MIN_W 40
@@ -101,6 +103,7 @@ int tui_state_init(TuiState *s, Store *st, const char *scenario, CpErr *err)
     if (!s->model)
         return -1;
     s->plan_pending = 1;
+    tui_watch_mark(s);
     return 0;
 }
 
@@ -421,6 +424,11 @@ void tui_render(TuiState *s, Canvas *c)
     render_title(s, c);
     render_tabs(s, c, &f);
     tui_view(s->view)->render(s, c, 2, c->h - 4, &f);
+    if (s->prompt.kind == TUI_P_EDIT && strcmp(s->prompt.key, TUI_MEETING_KEY) != 0) {
+        TuiEditForm ef;
+        editform_fill(s, &ef);
+        editform_draw(s, &ef, c, c->h - 2, c->h - 4);
+    }
     render_status(s, c);
     render_fbar(s, c);
     if (s->help)
@@ -482,6 +490,8 @@ static int key_wait(const TuiState *s)
     if ((s->usage_bg || s->heat_bg || s->jobs_bg || s->plan_bg) &&
         (left < 0 || left > USAGE_BG_POLL_MS))
         left = USAGE_BG_POLL_MS;
+    if (s->store && (left < 0 || left > TUI_WATCH_MS)) /* another process's change, seen */
+        left = TUI_WATCH_MS;
     return (int)left;
 }
 
@@ -503,6 +513,8 @@ static int paint_frame(TuiState *s, TuiIO *io, Canvas *c, unsigned flags)
             tui_status(s, CV_BAD, 0, "%s", err.msg);
         flags |= TUI_RECALC;
     }
+    if (flags & (TUI_RELOAD | TUI_SAVE))
+        tui_watch_mark(s); /* this session's own writes are not another's change */
     if (flags & TUI_RECALC) {
         tui_recalc(s);
         flags |= TUI_REDRAW;
@@ -639,6 +651,8 @@ int tui_run(TuiState *s, TuiIO *io, int max_frames, TuiTimings *t)
         if (bg && t)
             t->plan_ms = ms_now() - up;
         bg |= heat_bg_poll(s) | usage_bg_poll(s) | jobs_bg_poll(s);
+        if (!(f & TUI_SAVE))
+            bg |= tui_watch_check(s, 0);
         if (paint_frame(s, io, c, f | bg)) {
             frames++;
             if (f) /* a key's frame, not a worker's result alone */

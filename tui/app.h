@@ -18,6 +18,7 @@
 
 #include "core/cp.h"
 #include "tui/canvas.h"
+#include "data/store/store_tui_watch.h"
 #include "data/store/store_undo.h"
 #include "tui/model.h"
 
@@ -74,14 +75,13 @@ typedef struct TuiFrame {
     int head_y;            /* the table's header row */
     int col_x[TUI_MAX_COLS], col_w[TUI_MAX_COLS]; /* -1: hidden */
     int tab_x[TUI_V_COUNT + 1]; /* tab starts on the tab row, [COUNT] = end */
-    int edit_x, edit_w;    /* the cell being edited in place (edit_w 0: none) */
 } TuiFrame;
 
 typedef enum TuiPromptKind {
     TUI_P_NONE,
     TUI_P_FILTER,
     TUI_P_EXPORT,
-    TUI_P_EDIT,      /* a value edited in place in the table */
+    TUI_P_EDIT,      /* a value edited in its own form (tui/editform.h) */
     TUI_P_NOTE,
     TUI_P_SCENARIO,  /* the name of a new scenario */
     TUI_P_CONFIRM    /* overwrite the export file (text: its name)? y/n */
@@ -96,6 +96,11 @@ typedef struct TuiPrompt {
     int row, col;    /* the edited cell (model row, table column) */
     char key[48];    /* the edited parameter's key; TUI_MEETING_KEY: the Group view's
                         meeting line (m) */
+    /* TUI_P_SCENARIO opened from an edit of base (tui_plan_offer_scenario):
+     * the edit it carries into the new scenario, key of plan group row. */
+    int carry;
+    double carry_value;
+    char carry_reason[TUI_PROMPT_MAX];
 } TuiPrompt;
 
 #define TUI_MEETING_KEY "meeting"
@@ -180,6 +185,11 @@ typedef struct TuiState {
     int64_t usage_ms;        /* how long the worker took (READY, FAILED) */
     char usage_err[200];     /* FAILED: why */
     StorePolicyPanel *policy; /* energy and fair-share panel, NULL: not computed (owned) */
+    /* Another process's changes (tui/watch.h): the database as last seen. */
+    int64_t db_version;      /* PRAGMA data_version */
+    StoreTuiSig db_sig;      /* what the views show, summed up */
+    int64_t db_edit;         /* the newest scenario edit seen */
+    int64_t watch_at;        /* ms of the last check */
 } TuiState;
 
 /* The terminal, or a script standing in for it. */

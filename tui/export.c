@@ -10,6 +10,7 @@
 
 #include "reports/anon.h"
 #include "tui/actions.h"
+#include "tui/export_parts.h"
 #include "tui/fmt.h"
 #include "tui/plan.h"
 #include "tui/view.h"
@@ -20,6 +21,12 @@ static int export_group(const TuiState *s)
 {
     if (s->view == TUI_V_GROUP)
         return s->group;
+    if (s->view == TUI_V_USAGE) { /* the group the Usage view follows (view_usage.c) */
+        if (s->group >= 0 && s->group < s->model->ngroups)
+            return s->group;
+        int row = s->cur[TUI_V_GROUPS].nidx > 0 ? table_selected(&s->cur[TUI_V_GROUPS]) : -1;
+        return row >= 0 && row < s->model->ngroups ? row : -1;
+    }
     if (s->view != TUI_V_PROJECTION || !s->plan)
         return -1;
     if (tui_plan_group(s->plan, s->model, s->group) >= 0)
@@ -83,88 +90,6 @@ unsigned export_open(TuiState *s)
     return TUI_REDRAW;
 }
 
-/* ---- the Projection's demand by year ---------------------------------- */
-
-enum { D_WHAT, D_Y1, D_Y2, D_Y3, D_COUNT };
-/* The years' titles are the calendar years of the projection, set when
- * the file is written (name_years). */
-static char year_title[3][16] = {"year 1", "year 2", "year 3"};
-static const TuiCol dcols[D_COUNT] = {
-    [D_WHAT] = {"Projected, mean a year", 30, 0, 0, 0},
-    [D_Y1] = {year_title[0], 8, 0, 1, 0},
-    [D_Y2] = {year_title[1], 8, 0, 1, 0},
-    [D_Y3] = {year_title[2], 8, 0, 1, 0},
-};
-
-static void name_years(const TuiModel *m)
-{
-    for (int y = 0; y < 3; y++) {
-        int i = m->nhist_years + y;
-        if (i < m->nyears && m->years[i].projected)
-            snprintf(year_title[y], sizeof year_title[y], "%d", m->years[i].year);
-        else
-            snprintf(year_title[y], sizeof year_title[y], "year %d", y + 1);
-    }
-}
-
-#define D_GROUP_ROWS 3
-#define D_ROWS (D_GROUP_ROWS + 4 + TUI_CLASSES)
-
-static const char *const drow_names[D_ROWS] = {
-    "group: demand (GPUs)",
-    "group: demand in base (GPUs)",
-    "group: members (people)",
-    "institute: demand (GPUs)",
-    "institute: demand in base (GPUs)",
-    "institute: capacity (GPUs)",
-    "institute: gap (GPUs)",
-    "institute: <=24 GiB class demand (GPUs)",
-    "institute: <=48 GiB class demand (GPUs)",
-    "institute: <=80 GiB class demand (GPUs)",
-    "institute: >80 GiB class demand (GPUs)",
-};
-
-static int d_nrows(const TuiState *s)
-{
-    return s->plan ? D_ROWS : 0;
-}
-
-static double d_value(const TuiState *s, int row, int col)
-{
-    const ProjResult *r = tui_plan_result(s->plan, 0), *b = tui_plan_result(s->plan, 1);
-    int y = col - D_Y1;
-    if (col == D_WHAT || !r || y >= r->nyears)
-        return NAN;
-    int g = tui_plan_group(s->plan, s->model, export_group(s));
-    if (row < D_GROUP_ROWS && g < 0)
-        return NAN;
-    switch (row) {
-    case 0: return r->gy[g * r->nyears + y].demand;
-    case 1: return b->gy[g * b->nyears + y].demand;
-    case 2: return r->gy[g * r->nyears + y].heads;
-    case 3: return r->total[y].demand;
-    case 4: return b->total[y].demand;
-    case 5: return r->total[y].capacity;
-    case 6: return r->total[y].gap;
-    default: return r->total[y].demand_c[row - D_GROUP_ROWS - 4];
-    }
-}
-
-static void d_cell(const TuiState *s, int row, int col, char *buf, size_t n)
-{
-    if (col == D_WHAT) {
-        snprintf(buf, n, "%s", drow_names[row]);
-        return;
-    }
-    double v = d_value(s, row, col);
-    if (isnan(v))
-        snprintf(buf, n, "-");
-    else
-        snprintf(buf, n, "%.2f", v);
-}
-
-static const TuiTable demand_table = {dcols, D_COUNT, d_nrows, d_cell, d_value, NULL, -1, 0};
-
 /* ---- writing ---------------------------------------------------------- */
 
 static int ends_with(const char *s, const char *ext)
@@ -185,26 +110,20 @@ static unsigned write_file(TuiState *s)
         tui_model_group_label(s->model, g, s->redact, label, sizeof label);
     snprintf(title, sizeof title, "capplan \xc2\xb7 %s%s%s \xc2\xb7 scenario %s", v->name,
              label[0] ? " \xc2\xb7 " : "", label, scenario_shown(s, scen, sizeof scen));
-    TuiExportPart parts[2] = {{t, tui_cursor(s), NULL}, {NULL, NULL, NULL}};
-    int nparts = 1;
-    TuiCursor all;
-    memset(&all, 0, sizeof all);
-    all.sort_col = -1;
-    if (s->view == TUI_V_PROJECTION && s->plan) {
-        name_years(s->model);
-        table_prepare(&demand_table, s, &all);
-        parts[nparts++] = (TuiExportPart){&demand_table, &all, "Demand by year"};
-    }
+    TuiExportPart parts[1 + EXPORT_PARTS_MAX] = {{t, tui_cursor(s), NULL}};
+    TuiCursor curs[EXPORT_PARTS_MAX];
+    int nparts = 1 + export_parts_add(s, g, parts + 1, curs, EXPORT_PARTS_MAX);
     CpErr err = {""};
     int rc = table_export_parts(parts, nparts, s, title, path, csv, &err);
-    free(all.idx);
+    for (int i = 1; i < nparts; i++)
+        free(curs[i - 1].idx);
     s->prompt.kind = TUI_P_NONE;
     if (rc < 0) {
         tui_status(s, CV_BAD, 0, "export failed: %s", err.msg);
         return TUI_REDRAW;
     }
     tui_status(s, CV_GOOD, 0, "exported %d rows%s to %s (%s)", tui_cursor(s)->nidx,
-               nparts > 1 ? " and the demand by year" : "", path, csv ? "CSV" : "Markdown");
+               nparts > 1 ? " and the figures beside them" : "", path, csv ? "CSV" : "Markdown");
     return TUI_REDRAW;
 }
 

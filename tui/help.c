@@ -4,8 +4,11 @@
 #define NOTE "\xc2\xb7"
 
 static const char *const overview[] = {
-    "Bars: mean GPUs a year, \xe2\x96\x91 capacity, \xe2\x96\x88 use; projected years: the need "
-    "against GPUs x relative speed",
+    "Bars: mean GPU-eq a year (GPUs x their model's relative speed; CPUs for a CPU-only "
+    "history), \xe2\x96\x91 capacity, \xe2\x96\x88 use; projected years: the need, "
+    "\xe2\x96\x93 p10 to the need, \xe2\x96\x92 the need to p90, red beyond capacity",
+    "No inventory: no capacity is shown (never a shortage against 0); the Overview names the "
+    "command that adds what is missing",
     "Alerts: ! warning, !! bad " NOTE " Value: the figure the alert is about, in its unit",
     "Enter on an alert: its group, its cluster (Usage) or, for a memory class, the institute's "
     "projection",
@@ -17,8 +20,10 @@ static const char *const groups[] = {
     " Wait: mean queue wait",
     "Trend %: GPU-hours of the last 12 months against the 12 before (usage; the projection's "
     "growth is head count)",
-    "Demand: projected mean GPUs next year in the shown scenario " NOTE
-    " vs base: minus base's, GPUs",
+    "Need: projected mean GPU-eq next year in the shown scenario " NOTE " p10-p90: its range "
+    "(8 in 10 backtest years fell inside; n/cal: not calibrated) " NOTE
+    " vs base: minus base's, GPU-eq",
+    "Dim rows: groups without use in the last 12 months (or not on the roster)",
 };
 
 static const char *const group[] = {
@@ -29,13 +34,19 @@ static const char *const group[] = {
     "\xe2\x89\xa0 mem: another memory class",
     "GPU-h a month: the last 24 months, \xe2\x96\x81 none to \xe2\x96\x88 the member's busiest",
     "whom to ask: per compute profile, the students nearest its centre, still on the roster",
+    "Profile: the member's compute profile (P1..., key 4) " NOTE " Preempt %: preempted "
+    "attempts " NOTE " Wait: mean queue wait " NOTE " Jobs: job attempts, 12 months",
+    "Research: R3 the member's research cluster from their papers (capplan research); R3? "
+    "in yellow: the member computes like another profile than their cluster's peers, ask why "
+    "(the line under the table says which); -: no papers",
 };
 
 static const char *const profiles[] = {
     "Profiles: members grouped by how they compute (k-means over standardised features)",
     "GPUs/job: 90th percentile " NOTE " Mem GiB: the GPU memory they need " NOTE
     " * requested, not measured " NOTE " Mean h, Max h: run time " NOTE
-    " Peak: most GPUs held at once " NOTE " GPUs/member: full-time GPUs each",
+    " Peak: most GPUs held at once " NOTE " GPU-eq/member: full-time GPU-eq each (as the "
+    "Projection's GPU-eq/member)",
 };
 
 static const char *const projection[] = {
@@ -51,7 +62,10 @@ static const char *const projection[] = {
     "pool GPU-eq: the group's burst pool " NOTE " buffer: a share on top of use + pool",
     "Measured: from the accounting " NOTE " Scenario: the shown scenario's value, * edited " NOTE
     " Reason: why",
-    "An edit needs a reason (Enter on an empty one keeps the stored reason)",
+    "An edit needs a reason (Enter on an empty one keeps the stored reason); it opens a form: "
+    "the value before, the new one, the reason and the need before -> after, Enter saves",
+    "On base (the measured values) an edit starts a new scenario: Enter names it, Enter again "
+    "makes it with the edit",
 };
 
 static const char *const usage[] = {
@@ -68,7 +82,7 @@ static const char *const usage[] = {
 
 static const char *const scenarios[] = {
     "c picks two scenarios (A, then B); without a pick: base against the shown one",
-    "Need: mean GPUs a year in A -> in B (change) " NOTE
+    "Need: mean GPU-eq a year in A -> in B (change) " NOTE
     " next year: one parameter's effect alone",
     "u and C-r undo and redo this session's edits only; earlier ones are listed here",
 };

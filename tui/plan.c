@@ -12,6 +12,7 @@
 #include "data/store/store_plan.h"
 #include "data/store/store_tui.h"
 #include "tui/actions.h"
+#include "tui/fmt.h"
 
 #define GROUP_KEYS 5 /* the group keys of model v2, then the institute's */
 
@@ -377,7 +378,7 @@ int tui_plan_set(TuiState *s, const char *key, int g, double value, const char *
                                                  "moment"
                                                : "the planner is not available");
     if (strcmp(p->scenario, "base") == 0)
-        return cp_err_set(err, "base holds the measured values: 7 then N makes a scenario");
+        return cp_err_set(err, "base holds the measured values: edits go into a scenario");
     int gk = projection_key_takes_group(key), kept;
     ProjParams *tmp = projection_params_copy(p->params);
     int rc = projection_param_set(p->plan->model, tmp, key, gk ? g : -1, value, err);
@@ -425,6 +426,76 @@ int tui_plan_set(TuiState *s, const char *key, int g, double value, const char *
         return -1;
     fill_model(p);
     return 0;
+}
+
+int tui_plan_preview(const TuiPlan *p, const char *key, int g, double value, TuiPlanPreview *out)
+{
+    if (!p || g < 0 || g >= p->plan->ngroups)
+        return -1;
+    CpErr err = {""};
+    int gk = projection_key_takes_group(key);
+    ProjParams *tmp = projection_params_copy(p->params);
+    int rc = projection_param_set(p->plan->model, tmp, key, gk ? g : -1, value, &err);
+    if (rc == 0) {
+        ProjResult *r = projection_result_new(p->plan->model);
+        projection_run(p->plan->model, tmp, r);
+        int ny = r->nyears;
+        out->group_before = p->res->gy[g * ny].demand;
+        out->group_after = r->gy[g * ny].demand;
+        out->total_before = p->res->total[0].demand;
+        out->total_after = r->total[0].demand;
+        projection_result_free(r);
+    }
+    projection_params_free(tmp);
+    return rc < 0 ? -1 : 0;
+}
+
+void tui_plan_key_words(const TuiPlan *p, const char *key, char *buf, size_t n)
+{
+    int k, y;
+    char cls[32];
+    (void)p;
+    if (strcmp(key, "halflife") == 0)
+        snprintf(buf, n, "half-life");
+    else if (sscanf(key, "gpus.%d", &k) == 1)
+        snprintf(buf, n, "GPU-eq a member, P%d", k);
+    else if (sscanf(key, "mem.%d", &k) == 1)
+        snprintf(buf, n, "GiB a GPU, P%d", k);
+    else if (sscanf(key, "purchase.%31[^.].y%d", cls, &y) == 2)
+        snprintf(buf, n, "%s GPUs bought in year %d", cls, y);
+    else
+        snprintf(buf, n, "%s", key); /* growth, pool, buffer, intensity: as people say them */
+}
+
+unsigned tui_plan_offer_scenario(TuiState *s, const char *key, int g, double value,
+                                 const char *reason)
+{
+    if (!reason || !reason[strspn(reason, " ")]) {
+        tui_status(s, CV_BAD, 0, "refused: a reason is required: type the value, a space, then why");
+        return TUI_REDRAW;
+    }
+    char name[64], words[80], v[32];
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    snprintf(name, sizeof name, "plan-%d", tm.tm_year + 1900 + 1);
+    for (int i = 2; tui_plan_edits(s->plan, name) >= 0 && i < 100; i++)
+        snprintf(name, sizeof name, "plan-%d-%d", tm.tm_year + 1900 + 1, i);
+    tui_plan_key_words(s->plan, key, words, sizeof words);
+    tui_plan_value_text(key, value, v, sizeof v);
+    char label[200];
+    snprintf(label, sizeof label, "new scenario from base, with %s = %s (Enter makes it):", words,
+             v);
+    char why[TUI_PROMPT_MAX], k[48]; /* both may point into the prompt opened anew */
+    fmt_copy(why, sizeof why, reason + strspn(reason, " "));
+    fmt_copy(k, sizeof k, key);
+    actions_prompt_open(s, TUI_P_SCENARIO, label, name);
+    s->prompt.carry = 1;
+    s->prompt.row = g;
+    s->prompt.carry_value = value;
+    fmt_copy(s->prompt.key, sizeof s->prompt.key, k);
+    fmt_copy(s->prompt.carry_reason, sizeof s->prompt.carry_reason, why);
+    return TUI_REDRAW;
 }
 
 int tui_plan_put(TuiPlan *p, TuiUndo *u, int redo, int redact, char *why, size_t wn, CpErr *err)
@@ -566,7 +637,20 @@ unsigned tui_plan_prompt_accept(TuiState *s)
     }
     char copy[64];
     snprintf(copy, sizeof copy, "%s", name);
-    return tui_plan_switch(s, copy) | TUI_RELOAD | TUI_SAVE;
+    unsigned f = tui_plan_switch(s, copy) | TUI_RELOAD | TUI_SAVE;
+    if (!s->prompt.carry || strcmp(s->scenario, copy) != 0)
+        return f;
+    /* The edit typed on base, carried into the scenario just made. */
+    int g = s->prompt.row, ny = p->res->nyears;
+    double before = g >= 0 && g < p->plan->ngroups ? p->res->gy[g * ny].demand : NAN;
+    if (tui_plan_set(s, s->prompt.key, g, s->prompt.carry_value, s->prompt.carry_reason, &err) < 0) {
+        tui_status(s, CV_BAD, 0, "scenario %s made from base; the edit was refused: %s", copy,
+                   err.msg);
+        return f;
+    }
+    tui_status(s, CV_GOOD, 0, "new scenario %s: need next year %.2f -> %.2f %s; u undoes; %s",
+               copy, before, p->res->gy[g * ny].demand, tui_plan_unit(p), s->edit_note);
+    return f;
 }
 
 const char *tui_plan_unit(const TuiPlan *p)

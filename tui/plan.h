@@ -78,6 +78,22 @@ int tui_plan_set(TuiState *s, const char *key, int g, double value, const char *
  * "someone else" when redact), -1 err. */
 int tui_plan_put(TuiPlan *p, TuiUndo *u, int redo, int redact, char *why, size_t wn,
                  CpErr *err);
+/* Need next year with key of plan group g set to value, without saving:
+ * the group's and the institute's, before (as shown) and after. -1 when
+ * the value is refused. */
+typedef struct TuiPlanPreview {
+    double group_before, group_after, total_before, total_after;
+} TuiPlanPreview;
+int tui_plan_preview(const TuiPlan *p, const char *key, int g, double value, TuiPlanPreview *out);
+/* key as people say it ("pool", "GPU-eq a member, P1"), never the
+ * internal key (gpus.1) in a message. p may be NULL. */
+void tui_plan_key_words(const TuiPlan *p, const char *key, char *buf, size_t n);
+/* An edit typed on base: a reason is required; then the new-scenario
+ * prompt opens with a proposed name (plan-YEAR) selected, carrying key,
+ * g, value and reason: its Enter makes the scenario from base, shows it
+ * and saves the edit into it (tui_plan_prompt_accept). TUI_* flags. */
+unsigned tui_plan_offer_scenario(TuiState *s, const char *key, int g, double value,
+                                 const char *reason);
 /* A parameter's value as the dashboard shows it ("20%", "6.4", "-"). */
 void tui_plan_value_text(const char *key, double v, char *buf, size_t n);
 /* Give profile k (0-based) a name (saved at once). */

@@ -310,35 +310,21 @@ static void draw_header(const TuiTable *t, const TuiCursor *cur, Canvas *c, int 
     }
 }
 
-/* The in-place editor over the edited cell, growing right up to the
- * table's edge (right) as the text gets longer. */
-static void draw_edit(const TuiState *s, Canvas *c, int x, int y, int w, int right, TuiFrame *f)
-{
-    int tw = canvas_width(c, s->prompt.text) + 1;
-    int ew = tw > w ? tw : w;
-    if (x + ew > right)
-        ew = right - x;
-    canvas_fill(c, x, y, ew, ' ', CV_EDITED);
-    lineedit_draw(&s->prompt, c, x, y, ew, CV_EDITED);
-    f->edit_x = x;
-    f->edit_w = ew;
-}
-
 static void draw_row(const TuiTable *t, const TuiState *s, Canvas *c, int y, int row, int sel,
-                     const int *xs, const int *cw, int right, TuiFrame *f)
+                     const int *xs, const int *cw)
 {
     char buf[CELL_MAX];
+    /* An edit is typed in its own form (tui/editform), never in a cell:
+     * the edited cell keeps its value, under the cursor. */
     int editing = sel && s->prompt.kind == TUI_P_EDIT && s->prompt.row == row;
     for (int k = 0; k < t->ncols; k++) {
         if (cw[k] < 0)
             continue;
-        if (editing && s->prompt.col == k) {
-            draw_edit(s, c, xs[k], y, cw[k], right, f);
-            continue;
-        }
         uint16_t a = t->attr ? t->attr(s, row, k) : CV_NORMAL;
         if (sel)
             a = (uint16_t)((a & ~CV_ROLE_MASK) | CV_SELECTED);
+        if (editing && s->prompt.col == k)
+            a = (uint16_t)((a & ~CV_ROLE_MASK) | CV_CURSOR | CV_BOLD);
         t->cell(s, row, k, buf, sizeof buf);
         if (t->cols[k].numeric)
             canvas_text_right(c, xs[k], y, cw[k], a, buf);
@@ -381,7 +367,7 @@ void table_draw(const TuiTable *t, const TuiState *s, const TuiCursor *cur, Canv
         int sel = top + i == cur->row;
         if (sel)
             canvas_fill(c, x, y + 1 + i, w, ' ', CV_SELECTED);
-        draw_row(t, s, c, y + 1 + i, cur->idx[top + i], sel, xs, cw, x + w, f);
+        draw_row(t, s, c, y + 1 + i, cur->idx[top + i], sel, xs, cw);
     }
     if (cur->nidx == 0)
         canvas_text(c, x + 1, y + 1, w - 1, CV_DIM,
@@ -440,6 +426,11 @@ static char *redacted(const TuiState *s, char *buf, size_t n)
     return buf;
 }
 
+static const char *file_title(const TuiCol *col)
+{
+    return col->file_title ? col->file_title : col->title;
+}
+
 static void export_md(FILE *f, const TuiTable *t, const TuiState *s, const TuiCursor *cur,
                       const char *title)
 {
@@ -451,7 +442,7 @@ static void export_md(FILE *f, const TuiTable *t, const TuiState *s, const TuiCu
     }
     fputs("|", f);
     for (int k = 0; k < t->ncols; k++)
-        put_md_cell(f, t->cols[k].title);
+        put_md_cell(f, file_title(&t->cols[k]));
     fputs("\n|", f);
     for (int k = 0; k < t->ncols; k++)
         fputs(t->cols[k].numeric ? " ---: |" : " --- |", f);
@@ -471,12 +462,14 @@ static void export_csv(FILE *f, const TuiTable *t, const TuiState *s, const TuiC
 {
     char raw[CELL_MAX], buf[CELL_MAX];
     for (int k = 0; k < t->ncols; k++)
-        put_csv_cell(f, t->cols[k].title, 0, k == t->ncols - 1);
+        put_csv_cell(f, file_title(&t->cols[k]), 0, k == t->ncols - 1);
     for (int i = 0; i < cur->nidx; i++) {
         for (int k = 0; k < t->ncols; k++) {
             int num = t->cols[k].numeric && t->value;
             if (num) {
                 double v = t->value(s, cur->idx[i], k);
+                if (t->cols[k].file_scale != 0)
+                    v *= t->cols[k].file_scale;
                 if (isnan(v))
                     buf[0] = '\0';
                 else

@@ -81,12 +81,14 @@ static void describe(const TuiState *s, const TuiUndo *u, int redo, char *buf, s
         if (!from->had)
             snprintf(a, sizeof a, "measured");
         tui_plan_value_text(u->key, to->had ? to->value : NAN, b, sizeof b);
+        char words[64];
+        tui_plan_key_words(s->plan, u->key, words, sizeof words);
         if (u->gi >= 0 && u->group[0]) {
             group_words(s, u->group, g, sizeof g);
-            snprintf(buf, n, "%s of %s in %s: %s -> %s", u->key, g, u->scenario, a,
+            snprintf(buf, n, "%s of %s in %s: %s -> %s", words, g, u->scenario, a,
                      to->had ? b : "measured");
         } else {
-            snprintf(buf, n, "%s in %s: %s -> %s", u->key, u->scenario, a,
+            snprintf(buf, n, "%s in %s: %s -> %s", words, u->scenario, a,
                      to->had ? b : "measured");
         }
         return;
@@ -113,13 +115,16 @@ static void subject(const TuiState *s, const TuiUndo *u, char *buf, size_t n)
 {
     char g[128], who[128];
     switch (u->kind) {
-    case TUI_U_PARAM:
+    case TUI_U_PARAM: {
+        char words[64];
+        tui_plan_key_words(s->plan, u->key, words, sizeof words);
         group_words(s, u->group, g, sizeof g);
-        snprintf(buf, n, "%s%s%s%s%s", u->key, u->gi >= 0 && u->group[0] ? " of " : "",
+        snprintf(buf, n, "%s%s%s%s%s", words, u->gi >= 0 && u->group[0] ? " of " : "",
                  u->gi >= 0 && u->group[0] ? g : "",
                  strcmp(u->scenario, s->scenario) ? " in " : "", /* the shown one goes unsaid */
                  strcmp(u->scenario, s->scenario) ? u->scenario : "");
         return;
+    }
     case TUI_U_STATED:
         user_words(s, u->user, who, sizeof who);
         snprintf(buf, n, "%s's stated need of %s", who, u->date);

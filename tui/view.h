@@ -13,6 +13,8 @@
 
 #include "tui/app.h"
 
+typedef struct TuiEditForm TuiEditForm;
+
 typedef struct TuiCol {
     const char *title;
     int width;     /* minimum columns */
@@ -21,6 +23,9 @@ typedef struct TuiCol {
     int drop;      /* 0: always shown; higher numbers hidden first when narrow */
     int whole;     /* never cut while a more droppable column could be hidden instead
                       (job ids, states); free text (names, reasons) is cut */
+    const char *file_title; /* the header in an export, units said (NULL: title) */
+    double file_scale;      /* a numeric cell's value times this in a CSV (0: 1), so that
+                               percentages are percentages and waits hours */
 } TuiCol;
 
 typedef struct TuiTable {
@@ -52,9 +57,13 @@ typedef struct TuiView {
     const char *enter_label;
     /* e: start editing the selected row; NULL: nothing editable. */
     unsigned (*edit)(TuiState *s);
-    /* Accept the text of the in-place edit (s->prompt); refuse with a
-     * status message and keep the prompt open when invalid. */
+    /* Accept the text of the edit (s->prompt); refuse with a status
+     * message and keep the prompt open when invalid. */
     unsigned (*edit_accept)(TuiState *s);
+    /* What the open edit's form shows (tui/editform.h): the field, the
+     * value before, the typed value and reason as they will be read, the
+     * effect of saving; NULL: the prompt's label and text alone. */
+    void (*edit_form)(const TuiState *s, TuiEditForm *f);
     /* Esc inside the view (member detail back to the table); 0: not
      * handled, the loop goes back a view. */
     unsigned (*esc)(TuiState *s);

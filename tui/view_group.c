@@ -14,6 +14,7 @@
 #include "data/plan/plan.h"
 #include "data/store/store_tui.h"
 #include "tui/actions.h"
+#include "tui/editform.h"
 #include "tui/fmt.h"
 #include "tui/lineedit.h"
 #include "tui/plan.h"
@@ -596,8 +597,8 @@ static unsigned apply_open(TuiState *s, int row)
     }
     int same = meetings_same_profile(tui_plan_plan(s->plan), group_of(s)->name, pu->profile);
     char label[200];
-    snprintf(label, sizeof label, "apply %g GPUs full-time to the %d P%d students (gpus.%d), "
-             "reason", u->stated_gpus, same, pu->profile + 1, pu->profile + 1);
+    snprintf(label, sizeof label, "apply %g GPUs full-time to the %d P%d students, reason",
+             u->stated_gpus, same, pu->profile + 1);
     actions_prompt_open(s, TUI_P_EDIT, label, "");
     s->prompt.row = row;
     s->prompt.col = M_PROFILE;
@@ -622,13 +623,15 @@ static unsigned apply_accept(TuiState *s)
     CpErr err = {""};
     int g = plan_group_index(p, gname); /* the group's own value for the profile */
     double value = u->stated_gpus, before = tui_plan_value(s->plan, key, g, 0);
+    if (strcmp(s->scenario, "base") == 0)
+        return tui_plan_offer_scenario(s, key, g, value, why);
     if (tui_plan_set(s, key, g, value, why, &err) < 0) {
         tui_status(s, CV_BAD, 0, "not applied: %s", err.msg);
         return TUI_REDRAW;
     }
     s->prompt.kind = TUI_P_NONE;
-    tui_status(s, CV_GOOD, 0, "applied to %s: %s of %s = %g (was %.2f); u undoes", s->scenario,
-               key, gname, value, before);
+    tui_status(s, CV_GOOD, 0, "applied to %s: GPU-eq a member, P%d of %s = %g (was %.2f); u "
+               "undoes", s->scenario, pu->profile + 1, gname, value, before);
     return TUI_SAVE | TUI_RECALC | TUI_REDRAW;
 }
 
@@ -706,6 +709,58 @@ static unsigned edit_accept(TuiState *s)
     return TUI_SAVE | TUI_RECALC | TUI_REDRAW;
 }
 
+/* The open edit's form (tui/editform.h): a stated need, or a stated need
+ * applied to the member's profile with the need before -> after. */
+static void edit_form(const TuiState *s, TuiEditForm *f)
+{
+    const TuiUser *u = member(s, s->prompt.row);
+    char name[128];
+    tui_model_user_label(s->model, group_of(s)->members[s->prompt.row], s->redact, name,
+                         sizeof name);
+    if (s->prompt.col != M_PROFILE) {
+        double v;
+        snprintf(f->field, sizeof f->field, "the GPUs %s says they need full-time (saved at once)",
+                 name);
+        if (u->stated_gpus >= 0)
+            snprintf(f->old, sizeof f->old, "%g GPUs, stated %s", u->stated_gpus,
+                     u->stated_date ? u->stated_date : "");
+        else
+            fmt_copy(f->old, sizeof f->old, "none stated");
+        if (!s->prompt.text[0])
+            f->now[0] = '\0';
+        else if (parse_gpus(s->prompt.text, &v) < 0)
+            f->bad = 1, snprintf(f->now, sizeof f->now, "'%.60s' is not a number of GPUs "
+                                 "(0 to 10000)", s->prompt.text);
+        else
+            snprintf(f->now, sizeof f->now, "%g GPUs full-time", v);
+        snprintf(f->effect, sizeof f->effect, "measured %.2f GPUs full-time (mean in use)",
+                 measured_gpus(s, u));
+        return;
+    }
+    const PlanUser *pu = plan_user(s, u);
+    if (!pu || pu->profile < 0)
+        return;
+    char key[32], words[96], was[32];
+    snprintf(key, sizeof key, "gpus.%d", pu->profile + 1);
+    tui_plan_key_words(s->plan, key, words, sizeof words);
+    int g = plan_group_index(tui_plan_plan(s->plan), group_of(s)->name);
+    snprintf(f->field, sizeof f->field, "%s \xc2\xb7 %s \xc2\xb7 scenario %s", words,
+             group_of(s)->name, s->scenario);
+    fmt_gpus(tui_plan_value(s->plan, key, g, 0), was, sizeof was);
+    snprintf(f->old, sizeof f->old, "%s GPU-eq a member (scenario %s)", was, s->scenario);
+    snprintf(f->now, sizeof f->now, "%g, as %s stated", u->stated_gpus, name);
+    snprintf(f->why, sizeof f->why, "%s", s->prompt.text[0] ? s->prompt.text
+             : "(optional: the stated need is named in the reason saved)");
+    TuiPlanPreview pv;
+    if (tui_plan_preview(s->plan, key, g, u->stated_gpus, &pv) == 0)
+        snprintf(f->effect, sizeof f->effect, "need next year: group %.2f -> %.2f, institute "
+                 "%.2f -> %.2f %s", pv.group_before, pv.group_after, pv.total_before,
+                 pv.total_after, tui_plan_unit(s->plan));
+    if (strcmp(s->scenario, "base") == 0)
+        fmt_copy(f->offer, sizeof f->offer, "base holds the measured values: Enter starts a new "
+                 "scenario from base with this value (you name it next; Esc cancels)");
+}
+
 const TuiView view_group = {
     .name = "Group",
     .tab = "Group",
@@ -716,6 +771,7 @@ const TuiView view_group = {
     .enter_label = "Jobs",
     .edit = edit,
     .edit_accept = edit_accept,
+    .edit_form = edit_form,
     .esc = esc,
     .after_paint = after_paint,
 };

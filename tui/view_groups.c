@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "tui/actions.h"
+#include "tui/empty.h"
 #include "tui/fmt.h"
 #include "tui/view.h"
 
@@ -18,15 +19,16 @@ static const TuiCol cols[C_COUNT] = {
     [C_GROUP] = {"Group", 11, 3, 0, 0},
     [C_PROF] = {"Professor", 10, 2, 0, 3},
     [C_DOMAIN] = {"Domain", 8, 1, 0, 5},
-    [C_STUDENTS] = {"Stud.", 5, 0, 1, 0},
-    [C_GPUH] = {"GPU-h", 7, 0, 1, 0},
-    [C_SHARE] = {"Share %", 8, 0, 1, 0},
-    [C_PREEMPT] = {"Preempt %", 10, 0, 1, 0},
-    [C_WAIT] = {"Wait", 5, 0, 1, 2},
-    [C_GROWTH] = {"Trend %", 7, 0, 1, 4}, /* GPU-h trend: not the projection's growth */
-    [C_DEMAND] = {"Need", 6, 0, 1, 1},
-    [C_RANGE] = {"p10-p90", 11, 0, 0, 6},
-    [C_DELTA] = {"vs base", 7, 0, 1, 1},
+    [C_STUDENTS] = {"Stud.", 5, 0, 1, 0, 0, "Students (people)", 0},
+    [C_GPUH] = {"GPU-h", 7, 0, 1, 0, 0, "GPU-hours, last 12 months", 0},
+    [C_SHARE] = {"Share %", 8, 0, 1, 0, 0, "Share of GPU-hours, 12 months (%)", 100},
+    [C_PREEMPT] = {"Preempt %", 10, 0, 1, 0, 0, "Preempted attempts (%)", 100},
+    [C_WAIT] = {"Wait", 5, 0, 1, 2, 0, "Mean wait (hours)", 1.0 / 3600},
+    /* GPU-h trend: not the projection's growth */
+    [C_GROWTH] = {"Trend %", 7, 0, 1, 4, 0, "GPU-hours trend a year (%)", 100},
+    [C_DEMAND] = {"Need", 6, 0, 1, 1, 0, "Need next year (GPU-eq)", 0},
+    [C_RANGE] = {"p10-p90", 11, 0, 0, 6, 0, "Need next year p10-p90 (GPU-eq)", 0},
+    [C_DELTA] = {"vs base", 7, 0, 1, 1, 0, "Need vs base (GPU-eq)", 0},
 };
 
 static int nrows(const TuiState *s)
@@ -119,11 +121,15 @@ static void render(const TuiState *s, Canvas *c, int y, int h, TuiFrame *f)
     char total[32], month[16];
     canvas_textf(c, 1, y, c->w - 2, CV_NORMAL,
                  "%d groups (%s) \xc2\xb7 last 12 months to %s: %s GPU-h%s%s", m->ngroups,
-                 m->roster ? "from the roster" : "accounts: no roster imported",
+                 m->roster ? "from the roster" : "accounts, no roster",
                  fmt_month(m->ref_month, month, sizeof month),
                  fmt_num(m->total_gpu_h_12m, total, sizeof total),
                  m->unit[0] ? " \xc2\xb7 need next year in " : "", m->unit);
-    table_draw(&table, s, &s->cur[TUI_V_GROUPS], c, 0, y + 1, c->w, h - 1, f);
+    const char *hint[2];
+    int nh = tui_missing_lines(s, TUI_MISS_ROSTER | TUI_MISS_GPU, hint, 2);
+    for (int i = 0; i < nh; i++)
+        canvas_text(c, 1, y + 1 + i, c->w - 2, CV_WARN, hint[i]);
+    table_draw(&table, s, &s->cur[TUI_V_GROUPS], c, 0, y + 1 + nh, c->w, h - 1 - nh, f);
 }
 
 static unsigned enter(TuiState *s)

@@ -4,8 +4,10 @@
  * alerts; Enter on an alert opens its group or the Usage view. */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "tui/actions.h"
+#include "tui/empty.h"
 #include "tui/fmt.h"
 #include "tui/view.h"
 
@@ -119,14 +121,15 @@ static void render_band(const TuiYear *y, double scale, int bw, Canvas *c, int r
 
 /* One year: capacity as a light bar, use (or demand) as a full one over
  * it, the part beyond capacity in the "bad" colour. */
-static void render_year(const TuiYear *y, double scale, Canvas *c, int row)
+static void render_year(const TuiModel *m, const TuiYear *y, const char *label, double scale,
+                        Canvas *c, int row)
 {
     char a[32], b[32], p[32];
     int bw = c->w - 50 < 10 ? 10 : c->w - 50; /* 41 columns of text */
     double use = y->projected ? y->demand : y->used_gpus;
     int cw = (int)lround(y->cap_gpus / scale * bw), uw = (int)lround((use > 0 ? use : 0) / scale * bw);
     uint16_t on = y->projected ? CV_EDITED : CV_ACCENT;
-    canvas_textf(c, 1, row, 5, y->projected ? CV_EDITED : CV_NORMAL, "%d", y->year);
+    canvas_text(c, 1, row, 5, y->projected ? CV_EDITED : CV_NORMAL, label);
     canvas_fill(c, 7, row, cw, 0x2591, CV_DIM);
     canvas_bar(c, 7, row, uw < cw || cw == 0 ? uw : cw, 1.0, on);
     if (cw > 0 && uw > cw)
@@ -135,8 +138,17 @@ static void render_year(const TuiYear *y, double scale, Canvas *c, int row)
         render_band(y, scale, bw, c, row, uw);
     fmt_gpus(use, a, sizeof a);
     fmt_gpus(y->cap_gpus, b, sizeof b);
-    const char *u = y->eq ? "GPU-eq" : "GPUs";
-    if (y->projected && isfinite(y->demand_lo) && isfinite(y->demand_hi)) {
+    const char *u = strncmp(m->unit, "CPUs", 4) == 0 ? "CPUs" : y->eq ? "GPU-eq" : "GPUs";
+    if (y->projected && !(y->cap_gpus > 0)) { /* no inventory: capacity unknown, not 0 */
+        char range[80] = " (not calibrated)";
+        if (isfinite(y->demand_lo) && isfinite(y->demand_hi)) {
+            char lo[32], hi[32];
+            snprintf(range, sizeof range, " (%s-%s)", fmt_gpus(y->demand_lo, lo, sizeof lo),
+                     fmt_gpus(y->demand_hi, hi, sizeof hi));
+        }
+        canvas_textf(c, 8 + bw, row, c->w - 9 - bw, CV_EDITED, "need %s%s %s, capacity unknown",
+                     a, range, u);
+    } else if (y->projected && isfinite(y->demand_lo) && isfinite(y->demand_hi)) {
         char lo[32], hi[32];
         fmt_gpus(y->demand_lo, lo, sizeof lo);
         fmt_gpus(y->demand_hi, hi, sizeof hi);
@@ -173,8 +185,19 @@ static int render_years(const TuiState *s, Canvas *c, int y)
     else
         canvas_text(c, 1, y, c->w - 2, CV_BOLD,
                     "Mean GPUs a year: capacity \xe2\x96\x91, use \xe2\x96\x88");
-    for (int i = first; i < m->nyears; i++)
-        render_year(&m->years[i], scale, c, y + 1 + i - first);
+    for (int i = first, prev = 0, k = 0; i < m->nyears; i++) {
+        /* A projected year whose calendar year was measured already (a
+         * short history) is named by its distance, never twice. */
+        char label[16];
+        const TuiYear *yr = &m->years[i];
+        k += yr->projected;
+        if (yr->projected && yr->year <= prev)
+            snprintf(label, sizeof label, "+%dy", k);
+        else
+            snprintf(label, sizeof label, "%d", yr->year);
+        prev = yr->year > prev ? yr->year : prev;
+        render_year(m, yr, label, scale, c, y + 1 + i - first);
+    }
     return 1 + m->nyears - first;
 }
 
@@ -185,6 +208,13 @@ static void render_classes(const TuiState *s, Canvas *c, int y)
     /* Projected: the projection's capacity next year (GPUs x relative
      * speed) against demand, so that capacity - demand is the alert's gap;
      * else the real GPUs in service now. */
+    unsigned miss = tui_missing(s);
+    if (miss & (TUI_MISS_GPU | TUI_MISS_INVENTORY)) { /* no class to set need against */
+        canvas_text(c, 1, y, c->w - 2, CV_DIM,
+                    miss & TUI_MISS_GPU ? "Memory classes: for GPU jobs only (none here)"
+                                        : "Memory classes: capacity by class needs an inventory");
+        return;
+    }
     int projected = !isnan(m->demand_class_next[0]) && !isnan(m->cap_class_next[0]);
     int o = snprintf(buf, sizeof buf, "%s", projected ? "Next year cap/need, GPU-eq:"
                                                        : "GPUs now by memory class:");
@@ -223,6 +253,11 @@ static void render_util(const TuiState *s, Canvas *c, int y)
         cap_last = cap;
     }
     char a[32];
+    if (!any_cap && tui_cpu_only(m)) {
+        canvas_textf(c, 1, y, c->w - 2, CV_DIM, "GPU-hours, %d months: none (a CPU-only history)",
+                     months);
+        return;
+    }
     int x = 1 + canvas_textf(c, 1, y, 30, CV_BOLD, "%s, %d months",
                              any_cap ? "Utilisation" : "GPU-hours", months);
     canvas_spark(c, x + 1, y, 36, v, months, any_cap ? 1.0 : 0, CV_ACCENT);
@@ -264,6 +299,10 @@ static void render(const TuiState *s, Canvas *c, int y, int h, TuiFrame *f)
     render_util(s, c, y + used + 1);
     render_to_meet(s, c, y + used + 2);
     int ty = y + used + 3;
+    const char *hint[4];
+    int nh = tui_missing_lines(s, ~0u, hint, 4);
+    for (int i = 0; i < nh && ty < y + h - 1; i++)
+        canvas_text(c, 1, ty++, c->w - 2, CV_WARN | CV_BOLD, hint[i]);
     if (s->model->nalerts == 0) {
         canvas_text(c, 1, ty, c->w - 2, CV_GOOD, "No alerts.");
         return;

@@ -13,6 +13,7 @@
 #include "tui/actions.h"
 #include "tui/fmt.h"
 #include "tui/plan.h"
+#include "tui/editform.h"
 #include "tui/view.h"
 
 #define LEGEND_W 30
@@ -24,7 +25,7 @@ static const TuiCol fcols[F_COUNT] = {
     [F_USERS] = {"Users", 5, 0, 1, 0},    [F_WIDTH] = {"GPUs/job", 8, 0, 1, 0},
     [F_MEM] = {"Mem GiB", 8, 0, 1, 0},        [F_MEAN] = {"Mean h", 6, 0, 1, 2},
     [F_MAX] = {"Max h", 6, 0, 1, 3},      [F_GPUH] = {"GPU-h/mo", 8, 0, 1, 1},
-    [F_CONC] = {"Peak", 5, 0, 1, 4},      [F_BP] = {"GPUs/member", 11, 0, 1, 0},
+    [F_CONC] = {"Peak", 5, 0, 1, 4},      [F_BP] = {"GPU-eq/member", 13, 0, 1, 0},
 };
 
 static const Plan *plan_of(const TuiState *s)
@@ -177,8 +178,8 @@ static void render(const TuiState *s, Canvas *c, int y, int h, TuiFrame *f)
     if (!p) {
         canvas_text(c, 1, y + 1, c->w - 2, CV_DIM,
                     s->plan_pending ? "reading the planner..."
-                                    : "No compute profiles: the database has no jobs to plan "
-                                      "from (import accounting data, then capplan profile).");
+                                    : "No compute profiles yet (too few jobs or months): capplan "
+                                      "import sacct FILE");
         return;
     }
     canvas_textf(c, 1, y, c->w - 2, CV_NORMAL,
@@ -219,6 +220,15 @@ static unsigned edit_accept(TuiState *s)
     return TUI_SAVE | TUI_RECALC | TUI_REDRAW;
 }
 
+/* The rename's form (tui/editform.h). */
+static void edit_form(const TuiState *s, TuiEditForm *f)
+{
+    snprintf(f->field, sizeof f->field, "the name of profile P%d (saved at once)",
+             s->prompt.row + 1);
+    fmt_copy(f->old, sizeof f->old, plan_of(s)->names[s->prompt.row]);
+    fmt_copy(f->now, sizeof f->now, s->prompt.text);
+}
+
 const TuiView view_profiles = {
     .name = "Profiles",
     .tab = "Profiles",
@@ -226,4 +236,5 @@ const TuiView view_profiles = {
     .render = render,
     .edit = edit,
     .edit_accept = edit_accept,
+    .edit_form = edit_form,
 };

@@ -15,10 +15,13 @@
 
 #include "data/plan/plan_explain.h"
 #include "tui/actions.h"
+#include "tui/editform.h"
+#include "tui/empty.h"
 #include "tui/fmt.h"
 #include "tui/institute.h"
 #include "tui/plan.h"
 #include "tui/view.h"
+#include "tui/watch.h"
 
 #define PANEL_W 37 /* the demand panel on the right */
 
@@ -26,8 +29,8 @@ enum { P_PARAM, P_MEASURED, P_VALUE, P_REASON, P_COUNT };
 
 static const TuiCol pcols[P_COUNT] = {
     [P_PARAM] = {"Parameter", 18, 2, 0, 0},
-    [P_MEASURED] = {"Measured", 8, 0, 1, 0},
-    [P_VALUE] = {"Scenario", 9, 0, 1, 0},
+    [P_MEASURED] = {"Measured", 8, 0, 1, 0, 0, "Measured (in % for growth, buffer, intensity)", 0},
+    [P_VALUE] = {"Scenario", 9, 0, 1, 0, 0, "Scenario (in % for growth, buffer, intensity)", 0},
     [P_REASON] = {"Reason", 10, 1, 0, 1},
 };
 
@@ -70,7 +73,7 @@ static void param_label(const TuiState *s, const char *key, char *buf, size_t n)
     if (strcmp(key, "growth") == 0)
         snprintf(buf, n, "head-count growth a year");
     else if (strcmp(key, "pool") == 0)
-        snprintf(buf, n, "pool GPU-eq");
+        snprintf(buf, n, "pool %s", tui_plan_unit(s->plan));
     else if (strcmp(key, "buffer") == 0)
         snprintf(buf, n, "buffer");
     else if (strcmp(key, "intensity") == 0)
@@ -78,7 +81,7 @@ static void param_label(const TuiState *s, const char *key, char *buf, size_t n)
     else if (strcmp(key, "halflife") == 0)
         snprintf(buf, n, "half-life, months (all)");
     else if (sscanf(key, "gpus.%d", &k) == 1 && k >= 1 && k <= p->fit.k)
-        snprintf(buf, n, "GPU-eq/member P%d %s", k, p->names[k - 1]);
+        snprintf(buf, n, "%s/member P%d %s", tui_plan_unit(s->plan), k, p->names[k - 1]);
     else if (sscanf(key, "mem.%d", &k) == 1 && k >= 1 && k <= p->fit.k)
         snprintf(buf, n, "GiB/GPU P%d %s", k, p->names[k - 1]);
     else if (sscanf(key, "purchase.%31[^.].y%d", cls, &k) == 2)
@@ -104,7 +107,8 @@ static int p_nrows(const TuiState *s)
     return tui_plan_nparams(s->plan);
 }
 
-static double p_value(const TuiState *s, int row, int col)
+/* A parameter's value in the planner's units (growth 0.2). */
+static double raw_value(const TuiState *s, int row, int col)
 {
     char key[48];
     key_of(s, row, key, sizeof key);
@@ -115,6 +119,14 @@ static double p_value(const TuiState *s, int row, int col)
     return NAN;
 }
 
+/* As shown: percentages in percent (20), for sorting and the CSV. */
+static double p_value(const TuiState *s, int row, int col)
+{
+    char key[48];
+    key_of(s, row, key, sizeof key);
+    return raw_value(s, row, col) * (is_pct(key) ? 100 : 1);
+}
+
 static void p_cell(const TuiState *s, int row, int col, char *buf, size_t n)
 {
     char key[48], v[32];
@@ -122,9 +134,9 @@ static void p_cell(const TuiState *s, int row, int col, char *buf, size_t n)
     key_of(s, row, key, sizeof key);
     switch (col) {
     case P_PARAM: param_label(s, key, buf, n); break;
-    case P_MEASURED: value_text(key, p_value(s, row, col), buf, n); break;
+    case P_MEASURED: value_text(key, raw_value(s, row, col), buf, n); break;
     case P_VALUE:
-        value_text(key, p_value(s, row, col), v, sizeof v);
+        value_text(key, raw_value(s, row, col), v, sizeof v);
         snprintf(buf, n, "%s%s", v, tui_plan_edited(s->plan, key, shown_group(s), NULL) ? "*" : "");
         break;
     case P_REASON:
@@ -461,10 +473,14 @@ static void render_institute(const TuiState *s, Canvas *c, int y, int h)
 static void render(const TuiState *s, Canvas *c, int y, int h, TuiFrame *f)
 {
     if (!s->plan) {
-        canvas_text(c, 1, y + 1, c->w - 2, CV_DIM,
-                    s->plan_pending ? "reading the planner..."
-                                    : "No projection: the database has no jobs to plan from "
-                                      "(import accounting data, then capplan profile).");
+        if (s->plan_pending) {
+            canvas_text(c, 1, y + 1, c->w - 2, CV_DIM, "reading the planner...");
+            return;
+        }
+        const char *hint[4];
+        int nh = tui_missing_lines(s, ~0u, hint, 4);
+        for (int i = 0; i < nh && i + 1 < h; i++)
+            canvas_text(c, 1, y + 1 + i, c->w - 2, CV_WARN | CV_BOLD, hint[i]);
         return;
     }
     if (s->institute) {
@@ -493,6 +509,23 @@ static void render(const TuiState *s, Canvas *c, int y, int h, TuiFrame *f)
 
 /* ---- editing ---------------------------------------------------------- */
 
+/* "pool, GPU-eq · lab-x · scenario plan-2027": the parameter as people say
+ * it, whose it is, where the edit goes. */
+static void edit_field(const TuiState *s, const char *key, char *buf, size_t n)
+{
+    char label[96], name[64];
+    param_label(s, key, label, sizeof label);
+    const Plan *p = tui_plan_plan(s->plan);
+    int g = shown_group(s);
+    if (projection_key_takes_group(key))
+        tui_model_group_label(s->model, tui_model_group_find(s->model, p->groups[g]), s->redact,
+                              name, sizeof name);
+    else
+        fmt_copy(name, sizeof name, "every group");
+    snprintf(buf, n, "%.80s%s \xc2\xb7 %.60s \xc2\xb7 scenario %.32s", label,
+             is_pct(key) ? " (%)" : "", name, s->scenario);
+}
+
 static unsigned edit(TuiState *s)
 {
     int row = table_selected(&s->cur[TUI_V_PROJECTION]);
@@ -506,9 +539,12 @@ static unsigned edit(TuiState *s)
         snprintf(now, sizeof now, "%.4g", v * 100);
     else
         snprintf(now, sizeof now, "%.4g", v);
-    char full[256];
+    char full[320];
     const char *why = NULL;
-    if (tui_plan_edited(s->plan, key, shown_group(s), &why) && why && why[0])
+    if (strcmp(s->scenario, "base") == 0)
+        snprintf(full, sizeof full, "%s%s, then why (required; into a new scenario)", label,
+                 is_pct(key) ? " (%)" : "");
+    else if (tui_plan_edited(s->plan, key, shown_group(s), &why) && why && why[0])
         snprintf(full, sizeof full, "%s%s, then why (none: keep '%.40s')", label,
                  is_pct(key) ? " (%)" : "", why);
     else
@@ -539,6 +575,47 @@ static int parse_edit(const char *text, int pct, double *v, const char **reason)
     return 0;
 }
 
+/* The form of the open edit (tui/editform.h): the value before, the typed
+ * value and reason as they will be read, the need before -> after. */
+static void edit_form(const TuiState *s, TuiEditForm *f)
+{
+    const char *key = s->prompt.key, *reason = NULL, *stored = NULL;
+    int g = shown_group(s), base = strcmp(s->scenario, "base") == 0;
+    char was[48];
+    edit_field(s, key, f->field, sizeof f->field);
+    int edited = tui_plan_edited(s->plan, key, g, &stored);
+    value_text(key, tui_plan_value(s->plan, key, g, 0), was, sizeof was);
+    snprintf(f->old, sizeof f->old, "%s (%s%s)", was, edited ? "edited in " : "measured",
+             edited ? s->scenario : "");
+    double v;
+    const char *t = s->prompt.text + strspn(s->prompt.text, " ");
+    if (!t[0]) {
+        f->now[0] = '\0';
+    } else if (parse_edit(t, is_pct(key), &v, &reason) < 0) {
+        snprintf(f->now, sizeof f->now, "'%.60s' does not read as a number%s", t,
+                 is_pct(key) ? " (in %)" : "");
+        f->bad = 1;
+    } else {
+        value_text(key, v, f->now, sizeof f->now);
+        TuiPlanPreview pv;
+        if (tui_plan_preview(s->plan, key, g, v, &pv) == 0)
+            snprintf(f->effect, sizeof f->effect,
+                     "need next year: group %.2f -> %.2f, institute %.2f -> %.2f %s",
+                     pv.group_before, pv.group_after, pv.total_before, pv.total_after,
+                     tui_plan_unit(s->plan));
+    }
+    if (reason)
+        fmt_copy(f->why, sizeof f->why, reason);
+    else if (edited && stored && stored[0] && !base)
+        snprintf(f->why, sizeof f->why, "(none typed: keeps '%s')", stored);
+    else
+        fmt_copy(f->why, sizeof f->why, "(required: type it after the value, a space between)");
+    if (base)
+        fmt_copy(f->offer, sizeof f->offer,
+                 "base holds the measured values: Enter starts a new scenario from base with "
+                 "this value and reason (you name it next; Esc cancels)");
+}
+
 static unsigned edit_accept(TuiState *s)
 {
     const char *key = s->prompt.key, *reason;
@@ -553,16 +630,21 @@ static unsigned edit_accept(TuiState *s)
         tui_status(s, CV_BAD, 0, "refused: growth cannot be negative");
         return TUI_REDRAW;
     }
-    double before = tui_plan_result(s->plan, 0)->gy[shown_group(s) * tui_plan_result(s->plan, 0)->nyears].demand;
-    if (tui_plan_set(s, key, shown_group(s), v, reason, &err) < 0) {
+    if (strcmp(s->scenario, "base") == 0)
+        return tui_plan_offer_scenario(s, key, shown_group(s), v, reason);
+    tui_sync(s); /* "before" as the database holds it now */
+    int g = shown_group(s);
+    const ProjResult *r = tui_plan_result(s->plan, 0);
+    double before = r->gy[g * r->nyears].demand;
+    if (tui_plan_set(s, key, g, v, reason, &err) < 0) {
         tui_status(s, CV_BAD, 0, "refused: %s", err.msg);
         return TUI_REDRAW;
     }
     s->prompt.kind = TUI_P_NONE;
-    const ProjResult *r = tui_plan_result(s->plan, 0);
+    r = tui_plan_result(s->plan, 0);
     tui_status(s, CV_GOOD, 0, "saved to %s: need next year %.2f -> %.2f %s; %s; u undoes",
-               s->scenario, before, r->gy[shown_group(s) * r->nyears].demand,
-               tui_plan_unit(s->plan), s->edit_note);
+               s->scenario, before, r->gy[g * r->nyears].demand, tui_plan_unit(s->plan),
+               s->edit_note);
     return TUI_SAVE | TUI_RECALC | TUI_REDRAW;
 }
 
@@ -580,4 +662,5 @@ const TuiView view_projection = {
     .enter_label = "Edit",
     .edit = edit,
     .edit_accept = edit_accept,
+    .edit_form = edit_form,
 };

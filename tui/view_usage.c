@@ -19,6 +19,7 @@
 
 #include "data/store/store_policy.h"
 #include "data/store/store_tui.h"
+#include "tui/empty.h"
 #include "tui/fmt.h"
 #include "tui/usage_bg.h"
 #include "tui/view.h"
@@ -188,7 +189,7 @@ static int render_group(const TuiState *s, Canvas *c, int y, int w, int g, int m
     institute_rates(m, &ip, &iw);
     tui_model_group_label(m, g, s->redact, name, sizeof name);
     canvas_textf(c, 1, y, w - 1, CV_BOLD,
-                 "%s, last 12 months: the group/all groups \xc2\xb7 [ ] other group", name);
+                 "%s, 12 months: group/all \xc2\xb7 keys [ and ]: other group", name);
     int gm = months, first = m->nmonths - gm, x0 = 11;
     double v[3][TUI_MAX_MONTHS];
     for (int i = 0; i < gm; i++) {
@@ -296,7 +297,11 @@ static void render_heat(const TuiState *s, Canvas *c, int x, int y, int h)
     char a[32];
     if (h > 8)
         canvas_text(c, x + 4, y + 8, 25, CV_DIM, "0     6     12    18   ");
-    if (h > 9)
+    if (h > 9 && tui_cpu_only(m))
+        canvas_text(c, x, y + 9, HEAT_W - 1, CV_DIM, "CPU-only: no GPU in use");
+    else if (h > 9 && !(max >= 0.005))
+        canvas_text(c, x, y + 9, HEAT_W - 1, CV_DIM, "no GPU in use in 12 months");
+    else if (h > 9)
         canvas_textf(c, x, y + 9, HEAT_W - 1, CV_NORMAL, "\xe2\x96\x88 = %s GPUs, 12 months",
                      fmt_gpus(max, a, sizeof a));
 }

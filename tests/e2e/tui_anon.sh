@@ -62,7 +62,7 @@ keys 2; sleep 0.2; keys /; typ "$g1"; keys Enter; keys Escape; keys g Enter
 wait_for "$g1 · professor"
 keys a; wait_for "[presentation]"; shot
 # Usage follows the group, then the next one
-keys 6; wait_for "[ ] other group"; shot
+keys 6; wait_for "keys [ and ]: other group"; shot
 keys ]; sleep 0.3; shot
 # the Projection of g1: growth holds a reason, offered and then kept
 keys 3; sleep 0.2; keys 5; wait_for "growth a year"; shot

@@ -45,12 +45,12 @@ head -1 members.csv | grep -q '^Member,' || { head -2 members.csv; fail "members
 keys 5; wait_for "growth a year"
 P=$(sed -n '3s/^ \([^ ]*\) · scenario base against base.*/\1/p' "$WORK/screen")
 keys x; wait_for "capplan-projection-$P-base.md"; keys Enter
-wait_for "and the demand by year to capplan-projection-$P-base.md (Markdown)"
-grep -q "^## Demand by year" "capplan-projection-$P-base.md" || fail "no demand by year"
+wait_for "and the figures beside them to capplan-projection-$P-base.md (Markdown)"
+grep -q "^## Need by year, in parts, with its p10-p90 range" "capplan-projection-$P-base.md" || fail "no demand by year"
 Y1=$(sqlite3 "$DB" "SELECT substr(max(month), 1, 4) + 1 FROM usage_month")
 grep -q "^| Projected, mean a year | $Y1 | $((Y1 + 1)) | $((Y1 + 2)) |" "capplan-projection-$P-base.md" \
     || { cat "capplan-projection-$P-base.md"; fail "years not named"; }
-grep -q "^| institute: demand (GPUs) | [0-9.]* |" "capplan-projection-$P-base.md" || fail "institute demand"
+grep -q "^| institute: need (GPU-eq) | [0-9.]* |" "capplan-projection-$P-base.md" || fail "institute demand"
 
 # Item 6: Enter on an institute alert opens the institute's projection.
 keys 1; wait_for "GiB class short next year"

@@ -128,7 +128,7 @@ python3 -c 'import sys; sys.exit(any(len(l.rstrip("\n")) > 80 for l in open(sys.
 # Export the Groups table as CSV, atomically, into the work folder.
 keys x C-u; typ "$WORK/groups.csv"; keys Enter
 wait_for "exported 5 rows"
-head -1 "$WORK/groups.csv" | grep -q '^Group,Professor,Domain,Stud\.,GPU-h,Share %,Preempt %' || fail "CSV header"
+head -1 "$WORK/groups.csv" | grep -q '^Group,Professor,Domain,Students (people),"GPU-hours, last 12 months","Share of GPU-hours, 12 months (%)",Preempted attempts (%),Mean wait (hours)' || fail "CSV header"
 grep -q '^lab-ocean,oprof,Earth Sciences,' "$WORK/groups.csv" || fail "CSV row"
 ls "$WORK"/groups.csv.* >/dev/null 2>&1 && fail "temporary file left"
 

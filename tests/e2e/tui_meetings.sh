@@ -60,9 +60,15 @@ d0=$(sed -n 's/^.* = need  *\([0-9.k]*\) .*/\1/p' "$WORK/screen" | head -1)
 # apply it to the profile: e on the Prof column, a reason
 keys 3; wait_for "tanaka-lab · professor ktanaka"
 keys Left Left Left; keys e
-wait_for "apply 3 GPUs full-time to the 3 P2 students (gpus.2), reason"
+wait_for "apply 3 GPUs full-time to the 3 P2 students, reason"
+# issue 30 item 1: the form names the parameter as people say it, the
+# value before and the one applied, the reason typed, the need before -> after
+wait_for " Edit GPU-eq a member, P2 "
+wait_for " was   $P2"
+wait_for " new   3, as chansen stated"
+grep -q "^ then  need next year: group [0-9.]* -> [0-9.]*, institute" "$WORK/screen" || { cat "$WORK/screen"; fail "no need before -> after"; }
 typ "the professor agrees"; keys Enter
-wait_for "applied to plan-2027: gpus.2 of tanaka-lab = 3 (was $P2); u undoes"
+wait_for "applied to plan-2027: GPU-eq a member, P2 of tanaka-lab = 3 (was $P2); u undoes"
 keys 5; wait_for "capplan · Projection · scenario plan-2027"
 wait_for "3.0* the professor"
 d1=$(sed -n 's/^.* = need  *\([0-9.k]*\) .*/\1/p' "$WORK/screen" | head -1)

@@ -27,7 +27,7 @@ keys ?; wait_for "head-count growth a year: of the group's active members"; keys
 keys 2 g Enter; wait_for "$G · professor"
 keys ?; wait_for "In Group:"; wait_for "≠ x27: stated 27"; keys Escape
 # Usage follows the group: its line, its sparklines, requested vs used.
-keys 6; wait_for "$G, last 12 months: the group/all groups · [ ] other group"
+keys 6; wait_for "$G, 12 months: group/all · keys [ and ]: other group"
 wait_for "Requested vs used, 12 mo"
 wait_for "CPU time used"
 keys ?; wait_for "░ under 25 %"; wait_for "▓ under 80 %"; keys Escape; wait_gone "In Usage:"
@@ -47,7 +47,7 @@ want=$(q "WITH cur AS (SELECT user, group_name, row_number() OVER (PARTITION BY 
 got=$(sed -n "s/.*CPU time used *\([0-9.]*%\) .*/\1/p" "$WORK/screen" | head -1); [ -n "$got" ] || cat "$WORK/screen"
 [ -n "$want" ] && [ "$got" = "$want" ] || fail "CPU time used of $G: shown '$got', SQL '$want'"
 # [ ] moves to another group.
-keys ]; wait_gone "$G, last 12 months"; wait_for ", last 12 months: the group/all groups · [ ] other group"
+keys ]; wait_gone "$G, 12 months"; wait_for ", 12 months: group/all · keys [ and ]: other group"
 tui_quit
 
 # ASCII: a stated need far from the use shows '! x', never the bar '#'.
