@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -505,6 +506,143 @@ static int matched_slots(const ResearchData *rd, const char *user)
     return n;
 }
 
+/* ---- no paper lost (issue 32) ---- */
+
+static const char lab_a_bib[] =
+    "@article{p1, author = {Silva, Ana and Pat Bell}, title = {Same Title}, year = 2023}\n"
+    "@article{p2, author = {A. Silva and Zed External}, title = {Solo}, year = 2022}\n";
+static const char lab_b_bib[] =
+    "@article{q1, author = {Qi Chen and Bo Wu}, title = {Same Title}, year = 2023}\n"
+    "@article{q2, author = {Pat Bell and Silva, Ana and Qi Chen}, title = {Joint}, year = 2024,\n"
+    "  journal = {JMLR}}\n";
+static const char other_bib[] =
+    "@article{r1, author = {Ana Silva and Qi Chen}, title = {Third}, year = 2021}\n"
+    "@article{r2, author = {Ana Silva and Nobody Known}, title = {Fourth}, year = 2021}\n"
+    "@article{r3, author = {Pat Bell and Extra Person}, title = {Joint}, year = 2024,\n"
+    "  journal = {A Journal}, abstract = {Found twice.}}\n";
+/* the same entries, in the other order */
+static const char lab_a_rev[] =
+    "@article{p2, author = {A. Silva and Zed External}, title = {Solo}, year = 2022}\n"
+    "@article{p1, author = {Silva, Ana and Pat Bell}, title = {Same Title}, year = 2023}\n";
+static const char lab_b_rev[] =
+    "@article{q2, author = {Pat Bell and Silva, Ana and Qi Chen}, title = {Joint}, year = 2024,\n"
+    "  journal = {JMLR}}\n"
+    "@article{q1, author = {Qi Chen and Bo Wu}, title = {Same Title}, year = 2023}\n";
+static const char other_rev[] =
+    "@article{r3, author = {Pat Bell and Extra Person}, title = {Joint}, year = 2024,\n"
+    "  journal = {A Journal}, abstract = {Found twice.}}\n"
+    "@article{r2, author = {Ana Silva and Nobody Known}, title = {Fourth}, year = 2021}\n"
+    "@article{r1, author = {Ana Silva and Qi Chen}, title = {Third}, year = 2021}\n";
+
+/* Write text to dir/name; the path, caller frees. */
+static char *write_named(const char *dir, const char *name, const char *text)
+{
+    size_t n = strlen(dir) + strlen(name) + 2;
+    char *p = malloc(n);
+    snprintf(p, n, "%s/%s", dir, name);
+    FILE *f = fopen(p, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    return p;
+}
+
+/* What the database holds of papers, in an order of their content alone
+ * (ids aside): each paper with its fields, its authors as written (sorted)
+ * and its sources. Caller frees. */
+static char *papers_dump(TuDb *d)
+{
+    sqlite3_stmt *s;
+    assert_int_equal(
+        sqlite3_prepare_v2(store_db(d->st),
+                           "SELECT group_concat(x, char(10)) FROM (SELECT p.year || '|' || "
+                           "p.title || '|' || p.authors_key || '|' || coalesce(p.venue, '') || "
+                           "'|' || coalesce(p.keywords, '') || '|' || coalesce(p.abstract, '') "
+                           "|| '|' || coalesce(p.bibkey, '') || '|' || (SELECT group_concat(n, "
+                           "';') FROM (SELECT name AS n FROM paper_authors WHERE paper_id = p.id "
+                           "ORDER BY name)) || '|' || (SELECT group_concat(source, ';') FROM "
+                           "(SELECT source FROM paper_sources WHERE paper_id = p.id ORDER BY "
+                           "source)) AS x FROM papers p ORDER BY x)",
+                           -1, &s, NULL),
+        SQLITE_OK);
+    assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+    const char *t = (const char *)sqlite3_column_text(s, 0);
+    char *out = strdup(t ? t : "");
+    sqlite3_finalize(s);
+    return out;
+}
+
+static void test_no_paper_lost(void **state)
+{
+    TuDb *d = *state;
+    char *dir = tu_temp_path(".d");
+    assert_int_equal(mkdir(dir, 0700), 0);
+    char *roster = write_named(dir, "roster.csv",
+                               "user,group,role,domain,start,end,name\n"
+                               "asilva,lab-a,phd-student,ML,2020-01-01,,Ana Silva\n"
+                               "pbell,lab-a,phd-student,ML,2020-01-01,,Pat Bell\n"
+                               "asilva2,lab-b,phd-student,ML,2020-01-01,,Ana Silva\n"
+                               "qchen,lab-b,phd-student,ML,2020-01-01,,Qi Chen\n");
+    const char *names[3] = {"pubs-lab-a.bib", "pubs-lab-b.bib", "other.bib"};
+    const char *fwd[3] = {lab_a_bib, lab_b_bib, other_bib}, *rev[3] = {lab_a_rev, lab_b_rev, other_rev};
+    ImportResult res;
+    CpErr err = {""};
+    assert_int_equal(import_csv(d->st, "roster", roster, NULL, &res, &err), 0);
+    char *dump[2];
+    for (int pass = 0; pass < 2; pass++) {
+        for (int i = 0; i < 3; i++) { /* pass 1: the files and their entries reversed */
+            int f = pass ? 2 - i : i;
+            char *path = write_named(dir, names[f], pass ? rev[f] : fwd[f]);
+            assert_int_equal(import_pubs(d, path, 1, &res, &err), 0);
+            unlink(path);
+            free(path);
+        }
+        /* 7 entries, 7 rows: "Same Title" (2023) by other authors is two papers */
+        assert_int_equal(q(d, "SELECT count(*) FROM papers"), 7);
+        assert_int_equal(q(d, "SELECT count(*) FROM paper_authors"), 15);
+        assert_int_equal(q(d, "SELECT count(*) FROM papers WHERE title = 'Same Title'"), 2);
+        ResearchData rd;
+        assert_int_equal(store_research_load(d->st, 0, &rd, &err), 0);
+        /* "Joint" (2024) listed twice with Pat Bell in both: one paper, the
+         * union of the authors (Pat Bell once) */
+        assert_int_equal(rd.npapers, 6);
+        assert_int_equal(rd.rows_merged, 1);
+        assert_int_equal(rd.slots, 14);
+        assert_int_equal(rd.matched, 9);
+        /* Ana Silva of lab-a by lab-a's file, of lab-b by lab-b's file
+         * ("Joint") or her co-author Qi Chen ("Third"); "Fourth" (other.bib, no roster co-author)
+         * stays ambiguous, not unmatched */
+        assert_int_equal(matched_slots(&rd, "asilva"), 2);
+        assert_int_equal(matched_slots(&rd, "asilva2"), 2);
+        assert_int_equal(matched_slots(&rd, "pbell"), 2);
+        assert_int_equal(rd.slots_ambiguous, 1);
+        assert_int_equal(rd.nambiguous, 1);
+        assert_string_equal(rd.ambiguous[0].name, "Ana Silva");
+        assert_int_equal(rd.nunmatched, 4);
+        store_research_done(&rd);
+        /* the optional fields of "Joint" settle on the smaller text */
+        assert_int_equal(q(d, "SELECT count(*) FROM papers WHERE venue = 'A Journal'"), 1);
+        assert_int_equal(q(d, "SELECT count(*) FROM papers WHERE venue = 'JMLR'"), 1);
+        dump[pass] = papers_dump(d);
+        /* again: nothing added */
+        char *path = write_named(dir, names[1], lab_b_bib);
+        assert_int_equal(import_pubs(d, path, 1, &res, &err), 0);
+        assert_int_equal(res.added, 0);
+        assert_int_equal(res.unchanged, 2);
+        unlink(path);
+        free(path);
+        assert_int_equal(sqlite3_exec(store_db(d->st), "DELETE FROM paper_authors; DELETE FROM "
+                                  "paper_sources; DELETE FROM papers;", NULL, NULL, NULL), SQLITE_OK);
+    }
+    assert_string_equal(dump[0], dump[1]);
+    free(dump[0]);
+    free(dump[1]);
+    unlink(roster);
+    free(roster);
+    rmdir(dir);
+    free(dir);
+}
+
 static void test_real_lab_bibs(void **state)
 {
     TuDb *d = *state;
@@ -617,7 +755,7 @@ int main(void)
         cmocka_unit_test(test_clusters),     cmocka_unit_test(test_compare),
         T(test_bib_bad_entries),             T(test_bib_field_errors),
         T(test_research_csv),                T(test_roster_aliases),
-        T(test_bib_encoding),
+        T(test_bib_encoding),                T(test_no_paper_lost),
         T(test_real_lab_bibs),
         T(test_ten_thousand),
     };

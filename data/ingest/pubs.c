@@ -12,7 +12,9 @@
 
 int pubs_put(PubsCtx *c, const PubRec *p, CpErr *err)
 {
-    int rc = store_pubs_put(c->sp, c->import_id, p, err);
+    PubRec q = *p;
+    q.source = c->name;
+    int rc = store_pubs_put(c->sp, c->import_id, &q, err);
     if (rc < 0)
         return -1;
     if (rc > 0)

@@ -199,7 +199,7 @@ static int put_entry(PubsCtx *c, AST *entry, Entry *e, Catch *k, CpErr *err)
     else {
         char *venue = plain(e->venue), *kw = plain(e->keywords), *ab = plain(e->abstract);
         PubRec p = {year, title, venue, kw, ab, bt_entry_key(entry),
-                    (const char *const *)names, kept};
+                    (const char *const *)names, kept, NULL};
         rc = pubs_put(c, &p, err);
         free(venue);
         free(kw);
