@@ -492,19 +492,12 @@ void names_index_add(NamesIndex *ix, const char *name, int id)
     free(k);
 }
 
-/* 1 when every token of k but the last is one letter long. */
+/* 1 when the given name is initials only: k's first token is one letter
+ * long and another follows ("j wayland", "i mensah foss", "r van der goot":
+ * a hyphenated or particle surname after initials, in either order). */
 static int initials_only(const char *k)
 {
-    const char *last = strrchr(k, ' ');
-    if (!last)
-        return 0;
-    for (const char *t = k; t < last;) {
-        const char *e = strchr(t, ' ');
-        if (e - t != 1)
-            return 0;
-        t = e + 1;
-    }
-    return 1;
+    return k[0] && k[1] == ' ' && k[2];
 }
 
 static int64_t lookup(const StrMap *m, const char *k, size_t n)

@@ -7,9 +7,10 @@
  * "First Last" alike, hyphens and dots as spaces). A NamesIndex holds the
  * roster's names and aliases and matches an author to one person: the
  * whole name first, then given name + surname (middle initials and
- * particles left out), then initials + surname when the author gives
- * only initials; a key two people share matches no one
- * (names_index_candidates lists them).
+ * particles left out), then first initial + last surname word when the
+ * author's given name is initials ("I. Mensah-Foss", "van der Goot, R.");
+ * a key two people share matches no one (names_index_candidates lists
+ * them).
  *
  * Pure computation: no I/O. */
 

@@ -506,6 +506,89 @@ static int matched_slots(const ResearchData *rd, const char *user)
     return n;
 }
 
+/* ---- real BibTeX (issue 32) ---- */
+
+static const char crossref_bib[] =
+    "@inproceedings{child1, author = {I. Mensah-Foss and R. van der Goot},\n"
+    "  title = {Child paper}, crossref = {proc22}}\n"
+    "@inproceedings{child2, author = {Goot, R. van der and Mensah-Foss, I.},\n"
+    "  title = {Second child}, crossref = {PROC22}, keywords = {own}}\n"
+    "@article{bl, author = {Ann Lee}, title = {Biblatex dated}, date = {2022-05-01},\n"
+    "  journaltitle = {JMLR}}\n"
+    "@article{bl2, author = {Ann Lee}, title = {Bad date}, date = {May 2022}}\n"
+    "@proceedings{proc22, title = {Proceedings of ACL 2022}, year = 2022,\n"
+    "  booktitle = {ACL 2022}, keywords = {parsing}}\n";
+
+static void test_bib_real_world(void **state)
+{
+    TuDb *d = *state;
+    char *roster = write_file(".csv", "user,group,role,domain,start,end,name\n"
+                                      "imf,lab,phd-student,ML,2020-01-01,,Ines Mensah-Foss\n"
+                                      "rvdg,lab,phd-student,ML,2020-01-01,,Rob van der Goot\n"
+                                      "alee,lab,phd-student,ML,2020-01-01,,Ann Lee\n");
+    char *bib = write_file(".bib", crossref_bib);
+    ImportResult res;
+    CpErr err = {""};
+    assert_int_equal(import_csv(d->st, "roster", roster, NULL, &res, &err), 0);
+    assert_int_equal(import_pubs(d, bib, 0, &res, &err), 0);
+    /* the two children (their parent after them), the dated article; the
+     * proceedings volume is no paper; "May 2022" is no date */
+    assert_int_equal(res.rows_read, 4);
+    assert_int_equal(res.added, 3);
+    assert_int_equal(res.rejected, 1);
+    char want[CP_ERR_MAX];
+    snprintf(want, sizeof want, "%s:7: field date: bad date 'May 2022'", bib);
+    assert_memory_equal(d->last_reject, want, strlen(want));
+    assert_int_equal(q(d, "SELECT count(*) FROM papers WHERE year = 2022 AND venue = 'ACL 2022' "
+                          "AND keywords = 'parsing'"), 1);
+    assert_int_equal(q(d, "SELECT count(*) FROM papers WHERE title = 'Second child' AND "
+                          "keywords = 'own'"), 1);
+    assert_int_equal(q(d, "SELECT count(*) FROM papers WHERE year = 2022 AND venue = 'JMLR'"), 1);
+    /* initials before a hyphenated or particle surname, in both orders */
+    ResearchData rd;
+    assert_int_equal(store_research_load(d->st, 0, &rd, &err), 0);
+    assert_int_equal(rd.slots, 5);
+    assert_int_equal(rd.matched, 5);
+    assert_int_equal(matched_slots(&rd, "imf"), 2);
+    assert_int_equal(matched_slots(&rd, "rvdg"), 2);
+    store_research_done(&rd);
+    /* refused with one line before btparse sees the text; the database as
+     * it was */
+    static const struct {
+        const char *text;
+        size_t n;
+        const char *why;
+    } bad[] = {
+        {"", 0, ": empty file"},
+        {" \n\n", 3, ": empty file"},
+        {"hello world\n", 12, ": no BibTeX entry in it (an '@' starts each entry)"},
+        {"@article{a, author = {X Y},\n title = {T\0x}, year = 2020}\n", 56,
+         ":2: a NUL byte (not a text file?)"},
+        {"@article{a,\n author = {X\xffY}}\n", 28, ":2: a byte FF, never in UTF-8 (--encoding latin1?)"},
+        {"\xff\xfe@\0a\0", 6, ": UTF-16 text (byte order mark FF FE); capplan reads UTF-8: "
+                              "convert it first (iconv -f UTF-16 -t UTF-8)"},
+        {"@\0a\0r\0t\0", 8, ": UTF-16 text (NUL bytes between the letters, no byte order mark); "
+                            "capplan reads UTF-8: convert it first (iconv -f UTF-16LE -t UTF-8)"},
+    };
+    int64_t before = q(d, "SELECT count(*) FROM papers");
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char *path = tu_temp_path(".bib");
+        FILE *f = fopen(path, "wb");
+        fwrite(bad[i].text, 1, bad[i].n, f);
+        fclose(f);
+        assert_int_equal(import_pubs(d, path, 0, &res, &err), -1);
+        snprintf(want, sizeof want, "%s%s", path, bad[i].why);
+        assert_string_equal(err.msg, want);
+        unlink(path);
+        free(path);
+    }
+    assert_int_equal(q(d, "SELECT count(*) FROM papers"), before);
+    unlink(roster);
+    unlink(bib);
+    free(roster);
+    free(bib);
+}
+
 /* ---- no paper lost (issue 32) ---- */
 
 static const char lab_a_bib[] =
@@ -756,6 +839,7 @@ int main(void)
         T(test_bib_bad_entries),             T(test_bib_field_errors),
         T(test_research_csv),                T(test_roster_aliases),
         T(test_bib_encoding),                T(test_no_paper_lost),
+        T(test_bib_real_world),
         T(test_real_lab_bibs),
         T(test_ten_thousand),
     };

@@ -36,6 +36,17 @@ printf '%s\n' '@article{ok, author = {X Y}, title = {T}, year = 2020}' \
 expect_rc 1 cap import pubs "$WORK/bad.bib"
 [ "$(cat "$WORK/err")" = "capplan: $WORK/bad.bib:2: field entry broken: syntax error: found \"title\", expected end of entry (\"}\" or \")\") (skipping to next \"@\")" ] ||
     fail "bad entry message: $(cat "$WORK/err")"
+# ---- real BibTeX (issue 32): no input kills the process; a file btparse
+# must not see is refused with one line and the files after it still land
+printf '\377\376@\000a\000' >"$WORK/u16.bib"
+printf '@article{a, author = {X Y}, title = {T\000x}, year = 2020}\n' >"$WORK/nul.bib"
+printf '@inproceedings{c, author = {I. Mensah-Foss}, title = {Child}, crossref = {p}}\n@proceedings{p, title = {ACL 2022}, year = 2022}\n' >"$WORK/cr.bib"
+expect_rc 1 cap import pubs "$WORK/u16.bib" "$WORK/nul.bib" "$WORK/cr.bib"
+grep -q "u16.bib: UTF-16 text (byte order mark FF FE); capplan reads UTF-8" "$WORK/err" || fail "UTF-16: $(cat "$WORK/err")"
+grep -q "nul.bib:1: a NUL byte (not a text file?)" "$WORK/err" || fail "NUL: $(cat "$WORK/err")"
+grep -q "cr.bib: bibtex, 1 rows read, 1 added" "$WORK/out" || fail "crossref after refused files: $(cat "$WORK/out")"
+[ "$(sqlite3 "$WORK/t.db" "SELECT year || ' ' || venue FROM papers WHERE title = 'Child'")" = "2022 ACL 2022" ] ||
+    fail "crossref child: $(sqlite3 "$WORK/t.db" "SELECT * FROM papers WHERE title = 'Child'")"
 expect_rc 2 cap research --by nothing
 expect_rc 0 cap research --help
 
