@@ -676,7 +676,8 @@ static int load_members(sqlite3 *db, int64_t run, RsProfiles *p, CpErr *err)
     sqlite3_stmt *s;
     size_t cap = 0;
     if (sqlite3_prepare_v2(db,
-                           "SELECT u.name, m.profile, m.gpu_hours FROM profile_members m "
+                           "SELECT u.name, m.profile, m.gpu_hours, coalesce(m.conc_mean, 0), "
+                           "coalesce(m.gpus_p90, 0), coalesce(m.mem_gib, -1) FROM profile_members m "
                            "JOIN users u ON u.id = m.user_id WHERE m.run_id = ?1 ORDER BY u.name",
                            -1, &s, NULL) != SQLITE_OK)
         return sqlrow_err(db, err, "profile members");
@@ -688,6 +689,9 @@ static int load_members(sqlite3 *db, int64_t run, RsProfiles *p, CpErr *err)
         m->user = sqlrow_str(s, 0);
         m->profile = sqlite3_column_int(s, 1);
         m->gpu_hours = sqlite3_column_double(s, 2);
+        m->conc_mean = sqlite3_column_double(s, 3);
+        m->gpus_p90 = sqlite3_column_double(s, 4);
+        m->mem_gib = sqlite3_column_double(s, 5);
     }
     sqlite3_finalize(s);
     return rc == SQLITE_DONE ? 0 : sqlrow_err(db, err, "profile members");

@@ -97,6 +97,9 @@ typedef struct RsMember {
     char *user;
     int profile;       /* -1: too little history */
     double gpu_hours;
+    double conc_mean;  /* mean concurrent GPU-eq (the features' conc_mean) */
+    double gpus_p90;   /* GPUs a job */
+    double mem_gib;    /* peak GPU memory, < 0 unknown */
 } RsMember;
 
 typedef struct RsProfiles {

@@ -146,12 +146,21 @@ r, c = [a for a, _ in both], [b for _, b in both]
 assert abs(ari(r, c) - km['ari']) < 1e-9, (ari(r, c), km['ari'])
 assert abs(nmi(r, c) - km['nmi']) < 1e-9, (nmi(r, c), km['nmi'])
 # the planted students (research on the pretraining or 70B lines, jobs of
-# single-GPU or interactive work) are asked about when their profile shows it
+# single-GPU or interactive work) with enough GPU-hours to compare are all
+# in the ranked list's top 10 (the full demo's acceptance is further down)
 planted = sorted(u for u, t in truth.items() if t['planted'] == '1')
-asked = {p['user'] for p in km['people'] if p['ask']}
-found = [u for u in planted if u in asked]
-print('planted', planted, 'found', found)
-assert len(planted) == 6 and len(found) == 4, (planted, found)
+ranked = sorted((p for p in km['people'] if p['rank']), key=lambda p: p['rank'])
+assert [p['rank'] for p in ranked] == list(range(1, km['shown'] + 1))
+top10 = {p['user'] for p in ranked[:10]}
+comparable = [p['user'] for p in km['people'] if p['user'] in planted and p['gpu_hours'] >= km['min_gpu_hours']]
+print('planted', planted, 'with >= %g GPU-h' % km['min_gpu_hours'], comparable, 'in the top 10',
+      sorted(top10 & set(comparable)))
+assert len(planted) == 6 and len(comparable) >= 3 and set(comparable) <= top10, (planted, comparable)
+# every one flagged implies more than their jobs show, in their line's terms
+for p in ranked:
+    c = km['clusters'][p['cluster'] - 1]['usual_need']
+    assert p['below_mem_class'] or (c['multi_gpu'] and 2 * p['gpus_a_job'] < c['gpus_a_job']), p
+    assert p['gpu_hours'] >= km['min_gpu_hours'] and p['gpu_eq_at_stake'] > 0
 # papers and no GPU jobs: the statistics line (CPU work) is there
 cpu = [p for p in km['people'] if p['papers_no_gpu'] and p['user'] in truth
        and truth[p['user']]['pattern'] == 'cpu-only']
@@ -182,6 +191,10 @@ expect_rc 0 cap export "$WORK/rep/report.md" --anonymize
 grep -q '^## 9. Who does what research$' "$WORK/rep/report.md" || fail "report: no research section"
 sed -n '/^## 9. Who does what research/,/^## 10\./p' "$WORK/rep/report.md" >"$WORK/sec"
 grep -q '^| R1 | efficient inference, llm fine-tuning, bert | 109 | 340 |' "$WORK/sec" || fail "report: R1 row"
+grep -q '^### Ask why: research that implies more than the jobs show, by GPU-eq at stake$' "$WORK/sec" || fail "report: ask why"
+# the section ends with the budget figure
+[ "$(grep -v '^$' "$WORK/sec" | grep -v '^## 10\.' | tail -1 | grep -c "^- R[0-9]: .* at their peers' use, +[0-9.]* GPU-eq .*capplan research apply R[0-9]")" = 1 ] ||
+    fail "report: the section does not end with the budget figure: $(tail -5 "$WORK/sec")"
 grep -q 'adjusted Rand index' "$WORK/sec" || fail "report: agreement"
 ! grep -q 'flaurent2\|madeyemi\|-lab |' "$WORK/sec" || fail "report: names under --anonymize"
 # the Group view: the Research column and "ask why, research:" (a wide
@@ -190,20 +203,66 @@ grep -q 'adjusted Rand index' "$WORK/sec" || fail "report: agreement"
 ASKED=$("$PY" -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
-p = [p for p in d["people"] if p["group"] == "fischer-lab" and p["ask"]][0]
-print(p["user"], "R%d?" % p["cluster"])' "$WORK/km.json")
+p = [p for p in d["people"] if p["rank"] == 1][0]
+print(p["user"], "R%d?" % p["cluster"], p["group"])' "$WORK/km.json")
+set -- $ASKED
 rm -f "$WORK/tui.rc" "$WORK/tui.err"
-tm -f /dev/null new-session -d -x 170 -y 45 \
+tm -f /dev/null new-session -d -x 250 -y 45 \
     "env LC_ALL=C.UTF-8 TERM=xterm-256color '$CAPPLAN_BIN' --db '$WORK/t.db' tui 2>'$WORK/tui.err'; echo \$? >'$WORK/tui.rc'"
 wait_for "capplan"
 planner_read
 keys 2; wait_for "capplan · Groups"
-keys /; typ fischer-lab; keys Enter
-wait_for "fischer-lab · professor"
-wait_for "ask why, research:"
-set -- $ASKED
+keys /; typ "$3"; keys Enter
+wait_for "$3 · professor"
+wait_for "ask why, research: "
+grep -q "ask why, research: [^ ]* (R[0-9]* .*GPU-eq)" "$WORK/screen" || { cat "$WORK/screen"; fail "ask-why line"; }
 [ "$(awk -v u="$1" -v r="$2" '$1 == u && $NF == r' "$WORK/screen" | wc -l)" = 1 ] ||
     { cat "$WORK/screen"; fail "Research column: $1 $2"; }
 tui_quit
+
+# ---- nothing computed over nobody: papers, no profile run
+"$CAPPLAN_BIN" --db "$WORK/shuf.db" research --json >"$WORK/np.json" || fail "research without profiles"
+"$PY" -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["ari"] is None and d["nmi"] is None and d["compared"] == 0, d["ari"]
+assert d["not_compared"] == "not compared: run `capplan profile`" and d["flagged"] == 0' "$WORK/np.json" ||
+    fail "research without profiles: $(head -c 600 "$WORK/np.json")"
+
+# ---- acceptance on the full demo (issue 32): the ranked list catches at
+# least 5 of the 6 planted students in its top 10, and they make at least
+# half of the flags shown; the budget figure is one key from a scenario
+F="$WORK/full.db"
+"$CAPPLAN_BIN" --db "$F" demo --today 2026-11-25 --no-tui >/dev/null || fail "full demo"
+"$CAPPLAN_BIN" --db "$F" profile >/dev/null || fail "full demo: profile"
+"$CAPPLAN_BIN" --db "$F" research --json >"$WORK/full.json" || fail "full demo: research"
+"$CAPPLAN_BIN" --db "$F" research >"$WORK/full.txt" || fail "full demo: research text"
+BUDGET=$("$PY" - "$WORK/full.json" "$F.demo-input/pubs-truth.csv" <<'PYEOF'
+import csv, json, sys
+d = json.load(open(sys.argv[1]))
+planted = {r['user'] for r in csv.DictReader(open(sys.argv[2])) if r['planted'] == '1'}
+ranked = sorted((p for p in d['people'] if p['rank']), key=lambda p: p['rank'])
+top10 = [p['user'] for p in ranked[:10]]
+caught = planted & set(top10)
+shown = [p['user'] for p in ranked]
+print('full demo: %d of %d planted in the top 10; %d of the %d shown are planted (%d flagged)'
+      % (len(caught), len(planted), len(planted & set(shown)), len(shown), d['flagged']), file=sys.stderr)
+assert len(planted) == 6 and len(caught) >= 5, (sorted(planted), top10)
+assert 2 * len(planted & set(shown)) >= len(shown), shown
+# the cluster with the biggest budget figure, and its groups with flagged people
+c = max(d['clusters'], key=lambda c: c['usual_need']['budget_gpu_eq'])
+groups = {p['group'] for p in d['people'] if p['cluster'] == c['id'] and p['gpu_eq_at_stake'] > 0}
+print(c['id'], len(groups))
+PYEOF
+) || fail "full demo: acceptance"
+set -- $BUDGET
+grep -q "^  R$1: .* at their peers' use, +[0-9.]* GPU-eq .*(capplan research apply R$1)$" "$WORK/full.txt" ||
+    fail "full demo: budget line of R$1"
+# never applied silently: no scenario until asked
+[ "$(sqlite3 "$F" "SELECT count(*) FROM scenario_params WHERE key = 'pool'")" = 0 ] || fail "pool edited before apply"
+"$CAPPLAN_BIN" --db "$F" research apply "R$1" --scenario hidden >"$WORK/out" 2>"$WORK/err" || fail "apply R$1: $(cat "$WORK/err")"
+[ "$(sqlite3 "$F" "SELECT count(*) FROM scenario_params p JOIN scenarios s ON s.id = p.scenario_id
+    WHERE s.name = 'hidden' AND p.key = 'pool' AND p.value > p.measured AND p.reason LIKE 'R$1: %'")" = "$2" ] ||
+    fail "apply R$1: pool edits, want $2: $(cat "$WORK/out")"
 
 echo "PASS: research_cli"
