@@ -309,8 +309,10 @@ static int compare(Research *r, Store *st, CpErr *err)
     for (int i = 0; i < r->nrows; i++) {
         ResearchRow *w = &r->rows[i];
         w->off_usual = r->cmp.ask[i];
-        w->papers_no_gpu = w->papers > 0 && w->last_year >= r->recent_from && w->gpu_hours <= 0;
-        w->gpu_no_papers = w->papers == 0 && w->gpu_hours > 0;
+        /* nothing said over nobody: without a profile run no one's jobs are known */
+        w->papers_no_gpu = r->have_profiles && w->papers > 0 && w->last_year >= r->recent_from &&
+                           w->gpu_hours <= 0;
+        w->gpu_no_papers = r->have_profiles && w->papers == 0 && w->gpu_hours > 0;
     }
     free(rl);
     free(pl);
