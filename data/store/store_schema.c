@@ -392,8 +392,10 @@ static const char v20[] =
  * authors, in data/store/store_research.c). paper_sources: the files
  * (base names) that list each paper, which tell same-name people apart by
  * group. Papers of earlier versions keep their authors as written, joined,
- * as their key. */
+ * as their key (rows merge when read). Runs again safely on a database
+ * wound back to an earlier version. */
 static const char v21[] =
+    "DROP TABLE IF EXISTS papers_v21;\n"
     "CREATE TABLE papers_v21(id INTEGER PRIMARY KEY, year INTEGER NOT NULL, title TEXT NOT NULL,\n"
     "  venue TEXT, keywords TEXT, abstract TEXT, bibkey TEXT, import_id INTEGER,\n"
     "  authors_key TEXT NOT NULL DEFAULT '', UNIQUE(year, title, authors_key));\n"
@@ -403,7 +405,7 @@ static const char v21[] =
     "  paper_authors WHERE paper_id = p.id ORDER BY pos) a), '') FROM papers p;\n"
     "DROP TABLE papers;\n"
     "ALTER TABLE papers_v21 RENAME TO papers;\n"
-    "CREATE TABLE paper_sources(paper_id INTEGER NOT NULL, source TEXT NOT NULL,\n"
+    "CREATE TABLE IF NOT EXISTS paper_sources(paper_id INTEGER NOT NULL, source TEXT NOT NULL,\n"
     "  PRIMARY KEY(paper_id, source)) WITHOUT ROWID;\n"
     "INSERT OR IGNORE INTO paper_sources(paper_id, source) SELECT p.id, i.path FROM papers p\n"
     "  JOIN imports i ON i.id = p.import_id;\n";
