@@ -345,7 +345,7 @@ static void print_json(const Research *r, FILE *out)
 static void print_csv(const Research *r, FILE *out)
 {
     fprintf(out, "user,group,role,papers,research_cluster,research_cluster_name,"
-                 "compute_profile,usual_profile,ask,gpu_hours\r\n");
+                 "compute_profile,usual_profile,ask,gpu_hours,gpu_eq_at_stake,rank\r\n");
     for (int i = 0; i < r->nrows; i++) {
         const ResearchRow *w = &r->rows[i];
         plan_cli_csv_cell(out, w->user);
@@ -367,6 +367,11 @@ static void print_csv(const Research *r, FILE *out)
             fprintf(out, "%d", r->cmp.usual[w->cluster] + 1);
         fprintf(out, ",%d,", w->ask);
         plan_cli_csv_num(out, w->gpu_hours);
+        fputc(',', out);
+        plan_cli_csv_num(out, w->need.stake);
+        fputc(',', out);
+        if (w->need.rank > 0)
+            fprintf(out, "%d", w->need.rank);
         fprintf(out, "\r\n");
     }
 }
