@@ -58,7 +58,7 @@ void status_research_text(FILE *out, const ResearchData *d)
     names_text(out, d->unmatched, d->nunmatched);
     if (d->nambiguous == 0)
         return;
-    fprintf(out, "ambiguous    %12d names (several roster people, neither group nor co-authors "
-                 "tell which)\n", d->nambiguous);
+    fprintf(out, "ambiguous    %12d names (several roster people; group, co-authors and roster "
+                 "years do not tell which)\n", d->nambiguous);
     names_text(out, d->ambiguous, d->nambiguous);
 }

@@ -681,6 +681,7 @@ static const char lab_b_bib[] =
 static const char other_bib[] =
     "@article{r1, author = {Ana Silva and Qi Chen}, title = {Third}, year = 2021}\n"
     "@article{r2, author = {Ana Silva and Nobody Known}, title = {Fourth}, year = 2021}\n"
+    "@article{r4, author = {Ana Silva and Nobody Known}, title = {Fifth}, year = 2023}\n"
     "@article{r3, author = {Pat Bell and Extra Person}, title = {Joint}, year = 2024,\n"
     "  journal = {A Journal}, abstract = {Found twice.}}\n";
 /* the same entries, in the other order */
@@ -694,6 +695,7 @@ static const char lab_b_rev[] =
 static const char other_rev[] =
     "@article{r3, author = {Pat Bell and Extra Person}, title = {Joint}, year = 2024,\n"
     "  journal = {A Journal}, abstract = {Found twice.}}\n"
+    "@article{r4, author = {Ana Silva and Nobody Known}, title = {Fifth}, year = 2023}\n"
     "@article{r2, author = {Ana Silva and Nobody Known}, title = {Fourth}, year = 2021}\n"
     "@article{r1, author = {Ana Silva and Qi Chen}, title = {Third}, year = 2021}\n";
 
@@ -744,7 +746,7 @@ static void test_no_paper_lost(void **state)
                                "user,group,role,domain,start,end,name\n"
                                "asilva,lab-a,phd-student,ML,2020-01-01,,Ana Silva\n"
                                "pbell,lab-a,phd-student,ML,2020-01-01,,Pat Bell\n"
-                               "asilva2,lab-b,phd-student,ML,2020-01-01,,Ana Silva\n"
+                               "asilva2,lab-b,phd-student,ML,2022-01-01,,Ana Silva\n"
                                "qchen,lab-b,phd-student,ML,2020-01-01,,Qi Chen\n");
     const char *names[3] = {"pubs-lab-a.bib", "pubs-lab-b.bib", "other.bib"};
     const char *fwd[3] = {lab_a_bib, lab_b_bib, other_bib}, *rev[3] = {lab_a_rev, lab_b_rev, other_rev};
@@ -760,22 +762,24 @@ static void test_no_paper_lost(void **state)
             unlink(path);
             free(path);
         }
-        /* 7 entries, 7 rows: "Same Title" (2023) by other authors is two papers */
-        assert_int_equal(q(d, "SELECT count(*) FROM papers"), 7);
-        assert_int_equal(q(d, "SELECT count(*) FROM paper_authors"), 15);
+        /* 8 entries, 8 rows: "Same Title" (2023) by other authors is two papers */
+        assert_int_equal(q(d, "SELECT count(*) FROM papers"), 8);
+        assert_int_equal(q(d, "SELECT count(*) FROM paper_authors"), 17);
         assert_int_equal(q(d, "SELECT count(*) FROM papers WHERE title = 'Same Title'"), 2);
         ResearchData rd;
         assert_int_equal(store_research_load(d->st, 0, &rd, &err), 0);
         /* "Joint" (2024) listed twice with Pat Bell in both: one paper, the
          * union of the authors (Pat Bell once) */
-        assert_int_equal(rd.npapers, 6);
+        assert_int_equal(rd.npapers, 7);
         assert_int_equal(rd.rows_merged, 1);
-        assert_int_equal(rd.slots, 14);
-        assert_int_equal(rd.matched, 9);
+        assert_int_equal(rd.slots, 16);
+        assert_int_equal(rd.matched, 10);
         /* Ana Silva of lab-a by lab-a's file, of lab-b by lab-b's file
-         * ("Joint") or her co-author Qi Chen ("Third"); "Fourth" (other.bib, no roster co-author)
-         * stays ambiguous, not unmatched */
-        assert_int_equal(matched_slots(&rd, "asilva"), 2);
+         * ("Joint") or her co-author Qi Chen ("Third"); in other.bib with no
+         * roster co-author, of lab-a in 2021 (lab-b's started in 2022:
+         * "Fourth"), while "Fifth" (2023, both there) stays ambiguous, not
+         * unmatched */
+        assert_int_equal(matched_slots(&rd, "asilva"), 3);
         assert_int_equal(matched_slots(&rd, "asilva2"), 2);
         assert_int_equal(matched_slots(&rd, "pbell"), 2);
         assert_int_equal(rd.slots_ambiguous, 1);

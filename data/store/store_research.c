@@ -189,7 +189,9 @@ static int load_people(sqlite3 *db, ResearchData *d, NamesIndex *ix, CpErr *err)
     sqlite3_stmt *s;
     size_t cap = 0;
     if (sqlite3_prepare_v2(db,
-                           "SELECT user, group_name, role, name, aliases FROM people "
+                           "SELECT user, group_name, role, name, aliases, "
+                           "CAST(substr(start_date, 1, 4) AS INTEGER), "
+                           "coalesce(CAST(substr(end_date, 1, 4) AS INTEGER), 9999) FROM people "
                            "ORDER BY user, start_date DESC",
                            -1, &s, NULL) != SQLITE_OK)
         return sqlrow_err(db, err, "people");
@@ -204,6 +206,8 @@ static int load_people(sqlite3 *db, ResearchData *d, NamesIndex *ix, CpErr *err)
         p->group = sqlrow_str(s, 1);
         p->role = sqlrow_str(s, 2);
         p->name = sqlrow_str(s, 3);
+        p->y0 = sqlite3_column_int(s, 5);
+        p->y1 = sqlite3_column_int(s, 6);
         if (p->name)
             names_index_add(ix, p->name, d->npeople);
         char *aliases = sqlrow_str(s, 4);
@@ -488,6 +492,25 @@ static int by_group(const Raw *r, const int *c, int n, const unsigned char *mark
     return m;
 }
 
+/* Of a's candidates (those of the groups marked in group, when any is),
+ * the one on the roster in year or the year before (a paper may come out
+ * after its author left), or -1 when not exactly one. */
+static int by_year(const ResearchData *d, const Raw *r, const RawAuthor *a,
+                   const unsigned char *group, int year)
+{
+    int one = -1, n = 0, ingroup = by_group(r, a->cand, a->ncand, group, &one) > 0;
+    one = -1;
+    for (int i = 0; i < a->ncand; i++) {
+        const RsPerson *q = &d->people[a->cand[i]];
+        int g = r->person_group[a->cand[i]];
+        if (ingroup && (g < 0 || !group[g]))
+            continue;
+        if (q->y0 <= year && year <= q->y1 + 1 && n++ == 0)
+            one = a->cand[i];
+    }
+    return n == 1 ? one : -1;
+}
+
 /* One merged paper's authors: each author once (by name key, then by
  * person), matched: one candidate, else the one of the group whose file
  * lists the paper, else the one of a matched co-author's group; what
@@ -518,6 +541,8 @@ static void match_paper(ResearchData *d, const Raw *r, Merged *m, int pi, Tally 
         int one = -1;
         if (who[i] < 0 && a->ncand > 1 && by_group(r, a->cand, a->ncand, m->cogroup, &one) == 1)
             who[i] = one;
+        if (who[i] < 0 && a->ncand > 1)
+            who[i] = by_year(d, r, a, m->group, p->year);
     }
     p->person = xcalloc((size_t)m->na + 1, sizeof *p->person);
     for (int i = 0; i < m->na; i++) {

@@ -45,6 +45,7 @@ char *store_pubs_authors_key(const char *const *authors, int n);
 /* What the database holds, matched. */
 typedef struct RsPerson {
     char *user, *group, *role, *name; /* name NULL when the roster has none */
+    int y0, y1;       /* years on the roster: start, end (9999 when open) */
 } RsPerson;
 
 typedef struct RsPaper {
@@ -82,7 +83,8 @@ typedef struct ResearchData {
  * of their authors (each once); rows that share none are several papers.
  * A name several people share is theirs by the group whose file lists
  * the paper (paper_sources: "pubs-GROUP.bib" or "GROUP.bib"), else by a
- * matched co-author's group, else listed as ambiguous. Papers in the order
+ * matched co-author's group, else by who was on the roster in the paper's
+ * year (or the year after), else listed as ambiguous. Papers in the order
  * of their content (year, title, authors), so the order of the imports
  * changes nothing. Returns 0, or -1 with err. out owns everything:
  * store_research_done. */
