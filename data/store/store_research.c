@@ -16,8 +16,62 @@ struct StorePubs {
     sqlite3_stmt *find, *paper, *merge, *author, *source;
 };
 
+/* Papers of before schema v21 (authors_key '') get their key from their
+ * authors; a paper with no author keeps ''. 0, or -1 with err. */
+static int rekey_legacy(sqlite3 *db, CpErr *err)
+{
+    sqlite3_stmt *s, *a, *u;
+    if (sqlite3_prepare_v2(db, "SELECT id FROM papers WHERE authors_key = ''", -1, &s, NULL) !=
+        SQLITE_OK)
+        return sqlrow_err(db, err, "papers");
+    if (sqlite3_prepare_v2(db, "SELECT name FROM paper_authors WHERE paper_id = ?1 ORDER BY pos",
+                           -1, &a, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(db, "UPDATE OR IGNORE papers SET authors_key = ?2 WHERE id = ?1", -1,
+                           &u, NULL) != SQLITE_OK) {
+        sqlite3_finalize(s);
+        sqlite3_finalize(a);
+        return sqlrow_err(db, err, "papers");
+    }
+    int64_t *ids = NULL; /* all first: no update while the table is read */
+    size_t nid = 0, icap = 0;
+    while (sqlite3_step(s) == SQLITE_ROW) {
+        ids = sqlrow_grow(ids, nid, &icap, sizeof *ids);
+        ids[nid++] = sqlite3_column_int64(s, 0);
+    }
+    int rc = SQLITE_DONE;
+    for (size_t k = 0; k < nid && rc == SQLITE_DONE; k++) {
+        int64_t id = ids[k];
+        char **names = NULL;
+        size_t n = 0, cap = 0;
+        sqlite3_reset(a);
+        sqlite3_bind_int64(a, 1, id);
+        while (sqlite3_step(a) == SQLITE_ROW) {
+            names = sqlrow_grow(names, n, &cap, sizeof *names);
+            names[n++] = sqlrow_str(a, 0);
+        }
+        if (n > 0) {
+            char *key = store_pubs_authors_key((const char *const *)names, (int)n);
+            sqlite3_reset(u);
+            sqlite3_bind_int64(u, 1, id);
+            sqlite3_bind_text(u, 2, key, -1, SQLITE_TRANSIENT);
+            rc = sqlite3_step(u);
+            free(key);
+        }
+        for (size_t i = 0; i < n; i++)
+            free(names[i]);
+        free(names);
+    }
+    free(ids);
+    sqlite3_finalize(s);
+    sqlite3_finalize(a);
+    sqlite3_finalize(u);
+    return rc == SQLITE_DONE ? 0 : sqlrow_err(db, err, "papers");
+}
+
 StorePubs *store_pubs_new(Store *st, CpErr *err)
 {
+    if (rekey_legacy(store_db(st), err) < 0)
+        return NULL;
     StorePubs *sp = xcalloc(1, sizeof *sp);
     sp->db = store_db(st);
     /* the optional fields of one paper listed twice: the smallest text

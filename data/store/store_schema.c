@@ -391,9 +391,10 @@ static const char v20[] =
  * (rows of one paper spelled differently are merged when read, by shared
  * authors, in data/store/store_research.c). paper_sources: the files
  * (base names) that list each paper, which tell same-name people apart by
- * group. Papers of earlier versions keep their authors as written, joined,
- * as their key (rows merge when read). Runs again safely on a database
- * wound back to an earlier version. */
+ * group. Papers of earlier versions (one per year and title) get the key
+ * '' here and their real key from the next `import pubs`
+ * (store_pubs_new), which SQL cannot compute. Runs again safely on a
+ * database wound back to an earlier version. */
 static const char v21[] =
     "DROP TABLE IF EXISTS papers_v21;\n"
     "CREATE TABLE papers_v21(id INTEGER PRIMARY KEY, year INTEGER NOT NULL, title TEXT NOT NULL,\n"
@@ -401,8 +402,7 @@ static const char v21[] =
     "  authors_key TEXT NOT NULL DEFAULT '', UNIQUE(year, title, authors_key));\n"
     "INSERT INTO papers_v21(id, year, title, venue, keywords, abstract, bibkey, import_id,\n"
     "  authors_key) SELECT p.id, p.year, p.title, p.venue, p.keywords, p.abstract, p.bibkey,\n"
-    "  p.import_id, coalesce((SELECT group_concat(a.name, '|') FROM (SELECT name FROM\n"
-    "  paper_authors WHERE paper_id = p.id ORDER BY pos) a), '') FROM papers p;\n"
+    "  p.import_id, '' FROM papers p;\n"
     "DROP TABLE papers;\n"
     "ALTER TABLE papers_v21 RENAME TO papers;\n"
     "CREATE TABLE IF NOT EXISTS paper_sources(paper_id INTEGER NOT NULL, source TEXT NOT NULL,\n"
