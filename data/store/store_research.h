@@ -5,7 +5,8 @@
  * and read back with each author matched to a roster person through
  * core/names (name and aliases columns of the roster). Matching happens
  * when read, so a roster imported after the papers counts. Bound
- * parameters only. */
+ * parameters only. The compute side (profile runs, stated needs) is
+ * store_research_prof.c. */
 
 #include <stdint.h>
 
