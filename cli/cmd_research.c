@@ -7,13 +7,14 @@
 
 #include "cli/cli.h"
 #include "cli/plan_cli.h"
+#include "core/profiles.h"
 #include "data/plan/plan.h"
 #include "data/plan/research_apply.h"
 #include "data/plan/research_run.h"
 
 static const char research_usage[] =
     "capplan research [--since YEAR] [--k N] [--by kmeans|coauthors] [--terms FILE] "
-    "[--json|--csv] | apply USER [--scenario S] [--reason R]";
+    "[--all] [--min-hours H] [--json|--csv] | apply USER|RN [--scenario S] [--reason R]";
 
 static const char research_help[] =
     "\n"
@@ -26,12 +27,17 @@ static const char research_help[] =
     "  --by M         kmeans (TF-IDF of the terms, the default) or coauthors\n"
     "                 (communities of the co-author graph)\n"
     "  --terms FILE   more terms: lines `category | label | synonym, synonym`\n"
+    "  --all          every person flagged (default: at most 5 a group)\n"
+    "  --min-hours H  compare people with H GPU-hours or more (default 100)\n"
     "  --json         every figure, stable keys\n"
     "  --csv          one row per person\n"
     "\napply USER: USER's latest stated full-time GPUs (capplan meetings) become the need\n"
     "of their research cluster's usual compute profile (gpus.N) in every group with\n"
     "students of that cluster, one edit per group with its reason, in scenario S\n"
-    "(default 'meetings', created when absent); `capplan scenario undo S` takes one back.\n";
+    "(default 'meetings', created when absent); `capplan scenario undo S` takes one back.\n"
+    "\napply RN: research cluster N's budget figure (hidden demand: its people who run\n"
+    "below their line's usual class or width, at their peers' use) as a what-if: each\n"
+    "group's pool raised by its flagged people's GPU-eq at stake, one edit per group.\n";
 
 /* Research cluster c as "R<n>" (1-based), "-" for none. */
 static const char *rname(int c, char *buf, size_t n)
@@ -83,9 +89,13 @@ static void text_table(const Research *r, FILE *out)
             fprintf(out, " %5d", r->cmp.table[c * r->kp + p]);
         fprintf(out, "\n");
     }
-    fprintf(out, "agreement over %d people with both: adjusted Rand index %.3f, "
-                 "normalised mutual information %.3f\n",
-            r->cmp.both, r->cmp.ari, r->cmp.nmi);
+    if (r->cmp.both > 0)
+        fprintf(out, "agreement over %d people with both: adjusted Rand index %.3f, "
+                     "normalised mutual information %.3f\n",
+                r->cmp.both, r->cmp.ari, r->cmp.nmi);
+    else
+        fprintf(out, "agreement: not compared (no one has both a research cluster and a "
+                     "compute profile)\n");
     for (int p = 0; p < r->kp; p++) {
         char s[256];
         cli_sanitize(s, sizeof s, r->profile_name[p]);
@@ -93,28 +103,65 @@ static void text_table(const Research *r, FILE *out)
     }
 }
 
-static void text_lists(const Research *r, FILE *out)
+/* The ranked rows (rank 1..nshown) in order; caller frees. */
+static const ResearchRow **ranked(const Research *r)
 {
-    char u[128], g[128], b1[16], b2[16], b3[16];
-    int n = 0;
+    const ResearchRow **v = xcalloc((size_t)r->nshown + 1, sizeof *v);
     for (int i = 0; i < r->nrows; i++)
-        n += r->rows[i].ask;
-    fprintf(out, "\nask why: profile not the research cluster's usual one (%d people)\n", n);
-    for (int i = 0; i < r->nrows; i++) {
-        const ResearchRow *w = &r->rows[i];
-        if (!w->ask)
-            continue;
+        if (r->rows[i].need.rank > 0 && r->rows[i].need.rank <= r->nshown)
+            v[r->rows[i].need.rank - 1] = &r->rows[i];
+    return v;
+}
+
+/* What the person's line implies beyond their jobs, into buf. */
+static void why_text(const Research *r, const ResearchRow *w, char *buf, size_t n)
+{
+    const ResearchNeed *u = &r->need[w->cluster];
+    if (w->need.below_mem)
+        snprintf(buf, n, "%s GB class, its line %s GB", profiles_mem_class_name(
+                 profiles_mem_class(w->mem_gib)), profiles_mem_class_name(u->mem_class));
+    else
+        snprintf(buf, n, "%g GPU%s a job, its line %g", w->gpus, w->gpus == 1 ? "" : "s", u->gpus);
+}
+
+static void text_demand(const Research *r, FILE *out)
+{
+    char u[128], g[128], b1[16], why[128], line[512];
+    fprintf(out, "\nhidden demand: research that implies more than the jobs show "
+                 "(GPU-hour weighted; people with %g GPU-h or more)\n", r->opts.min_hours);
+    if (!r->have_profiles) {
+        fprintf(out, "  not compared: run `capplan profile`\n");
+        return;
+    }
+    int any = 0;
+    for (int c = 0; c < r->clusters.k; c++)
+        if (research_budget_text(r, c, line, sizeof line)) {
+            fprintf(out, "  %s (capplan research apply R%d)\n", line, c + 1);
+            any = 1;
+        }
+    if (!any)
+        fprintf(out, "  none: every line's members run at least its usual class and width\n");
+    fprintf(out, "\nask why, by GPU-eq at stake (%d of %d flagged shown%s)\n", r->nshown,
+            r->nflagged, r->opts.per_group > 0 ? "; at most 5 a group, --all for the rest" : "");
+    const ResearchRow **v = ranked(r);
+    for (int j = 0; j < r->nshown; j++) {
+        const ResearchRow *w = v[j];
         cli_sanitize(u, sizeof u, w->user);
         cli_sanitize(g, sizeof g, w->group);
-        char cn[256], mine[256], theirs[256];
-        cli_sanitize(cn, sizeof cn, r->cluster_name[w->cluster]);
-        cli_sanitize(mine, sizeof mine, r->profile_name[w->profile]);
-        cli_sanitize(theirs, sizeof theirs, r->profile_name[r->cmp.usual[w->cluster]]);
-        fprintf(out, "  %-16s %-20s works on %s (%s) like peers who run %s (%s); runs %s (%s): "
-                     "ask why\n",
-                u, g, cn, rname(w->cluster, b1, sizeof b1), pname(r->cmp.usual[w->cluster], b3,
-                sizeof b3), theirs, pname(w->profile, b2, sizeof b2), mine);
+        why_text(r, w, why, sizeof why);
+        fprintf(out, "  %3d %-16s %-20s %-4s +%6.2f GPU-eq  %s; %.0f GPU-h\n", j + 1, u, g,
+                rname(w->cluster, b1, sizeof b1), w->need.stake, why, w->gpu_hours);
     }
+    free(v);
+    if (r->nflagged > r->nshown)
+        fprintf(out, "  ... %d more not shown (--all)\n", r->nflagged - r->nshown);
+}
+
+static void text_lists(const Research *r, FILE *out)
+{
+    char u[128], g[128];
+    int n = 0;
+    text_demand(r, out);
     n = 0;
     for (int i = 0; i < r->nrows; i++)
         n += r->rows[i].papers_no_gpu;
@@ -154,13 +201,33 @@ static void print_text(const Research *r, FILE *out)
                 r->nterms, r->clusters.k, r->opts.k ? "" : " by silhouette", r->clusters.silhouette);
     text_clusters(r, out);
     if (!r->have_profiles)
-        fprintf(out, "\nno compute profiles yet: run `capplan profile` to compare\n");
+        fprintf(out, "\nnot compared: run `capplan profile`\n");
     else
         text_table(r, out);
     text_lists(r, out);
 }
 
 /* ---- JSON ---- */
+
+/* A cluster's usual need and budget figure (issue 32): null where no
+ * firm majority holds. */
+static void json_need(const ResearchNeed *u, cJSON *e)
+{
+    cJSON *n = cJSON_AddObjectToObject(e, "usual_need");
+    cJSON_AddNumberToObject(n, "members_compared", u->members);
+    cJSON_AddNumberToObject(n, "gpu_hours", u->hours);
+    if (u->mem_class >= 0)
+        cJSON_AddStringToObject(n, "mem_class", profiles_mem_class_name(u->mem_class));
+    else
+        cJSON_AddNullToObject(n, "mem_class");
+    cJSON_AddNumberToObject(n, "mem_class_share", u->mem_share);
+    cJSON_AddBoolToObject(n, "multi_gpu", u->multi);
+    cJSON_AddNumberToObject(n, "multi_gpu_share", u->multi_share);
+    cJSON_AddNumberToObject(n, "gpus_a_job", u->gpus);
+    cJSON_AddNumberToObject(n, "gpu_eq_a_member", u->conc);
+    cJSON_AddNumberToObject(n, "people_below", u->below);
+    cJSON_AddNumberToObject(n, "budget_gpu_eq", u->budget);
+}
 
 static void json_clusters(const Research *r, cJSON *o)
 {
@@ -179,6 +246,7 @@ static void json_clusters(const Research *r, cJSON *o)
             cJSON_AddNullToObject(e, "usual_profile");
             cJSON_AddNullToObject(e, "usual_share");
         }
+        json_need(&r->need[c], e);
         cJSON *row = cJSON_AddArrayToObject(e, "profiles");
         for (int p = 0; p < r->kp; p++)
             cJSON_AddItemToArray(row, cJSON_CreateNumber(r->cmp.table[c * r->kp + p]));
@@ -209,6 +277,20 @@ static void json_people(const Research *r, cJSON *o)
             cJSON_AddNullToObject(e, "profile");
         cJSON_AddNumberToObject(e, "gpu_hours", w->gpu_hours);
         cJSON_AddBoolToObject(e, "ask", w->ask);
+        cJSON_AddBoolToObject(e, "off_usual_profile", w->off_usual);
+        cJSON_AddNumberToObject(e, "gpu_eq", w->conc);
+        cJSON_AddNumberToObject(e, "gpus_a_job", w->gpus);
+        if (w->mem_gib >= 0)
+            cJSON_AddNumberToObject(e, "mem_gib", w->mem_gib);
+        else
+            cJSON_AddNullToObject(e, "mem_gib");
+        cJSON_AddBoolToObject(e, "below_mem_class", w->need.below_mem);
+        cJSON_AddBoolToObject(e, "below_multi_gpu", w->need.below_gpus);
+        cJSON_AddNumberToObject(e, "gpu_eq_at_stake", w->need.stake);
+        if (w->need.rank > 0)
+            cJSON_AddNumberToObject(e, "rank", w->need.rank);
+        else
+            cJSON_AddNullToObject(e, "rank");
         if (w->last_year)
             cJSON_AddNumberToObject(e, "last_paper_year", w->last_year);
         else
@@ -236,8 +318,20 @@ static void print_json(const Research *r, FILE *out)
     cJSON_AddNumberToObject(o, "silhouette", r->clusters.silhouette);
     cJSON_AddBoolToObject(o, "have_profiles", r->have_profiles);
     cJSON_AddNumberToObject(o, "compared", r->cmp.both);
-    cJSON_AddNumberToObject(o, "ari", r->cmp.ari);
-    cJSON_AddNumberToObject(o, "nmi", r->cmp.nmi);
+    if (r->cmp.both > 0) { /* nothing computed over nobody */
+        cJSON_AddNumberToObject(o, "ari", r->cmp.ari);
+        cJSON_AddNumberToObject(o, "nmi", r->cmp.nmi);
+    } else {
+        cJSON_AddNullToObject(o, "ari");
+        cJSON_AddNullToObject(o, "nmi");
+        cJSON_AddStringToObject(o, "not_compared", r->have_profiles
+                                    ? "no one has both a research cluster and a compute profile"
+                                    : "not compared: run `capplan profile`");
+    }
+    cJSON_AddNumberToObject(o, "min_gpu_hours", r->opts.min_hours);
+    cJSON_AddNumberToObject(o, "per_group", r->opts.per_group);
+    cJSON_AddNumberToObject(o, "flagged", r->nflagged);
+    cJSON_AddNumberToObject(o, "shown", r->nshown);
     json_clusters(r, o);
     json_people(r, o);
     char *text = cJSON_Print(o);
@@ -251,7 +345,7 @@ static void print_json(const Research *r, FILE *out)
 static void print_csv(const Research *r, FILE *out)
 {
     fprintf(out, "user,group,role,papers,research_cluster,research_cluster_name,"
-                 "compute_profile,usual_profile,ask,gpu_hours\r\n");
+                 "compute_profile,usual_profile,ask,gpu_hours,gpu_eq_at_stake,rank\r\n");
     for (int i = 0; i < r->nrows; i++) {
         const ResearchRow *w = &r->rows[i];
         plan_cli_csv_cell(out, w->user);
@@ -273,6 +367,11 @@ static void print_csv(const Research *r, FILE *out)
             fprintf(out, "%d", r->cmp.usual[w->cluster] + 1);
         fprintf(out, ",%d,", w->ask);
         plan_cli_csv_num(out, w->gpu_hours);
+        fputc(',', out);
+        plan_cli_csv_num(out, w->need.stake);
+        fputc(',', out);
+        if (w->need.rank > 0)
+            fprintf(out, "%d", w->need.rank);
         fprintf(out, "\r\n");
     }
 }
@@ -297,6 +396,16 @@ static int parse(int argc, char **argv, ResearchOpts *o, int *fmt)
         int more = i + 1 < argc;
         if (strcmp(a, "--json") == 0)
             *fmt = 1;
+        else if (strcmp(a, "--all") == 0)
+            o->per_group = 0;
+        else if (strcmp(a, "--min-hours") == 0 && more) {
+            char *end;
+            o->min_hours = strtod(argv[++i], &end);
+            if (*end || !(o->min_hours >= 0)) {
+                cli_error("research: --min-hours wants GPU-hours, not '%s'", argv[i]);
+                return 2;
+            }
+        }
         else if (strcmp(a, "--csv") == 0)
             *fmt = 2;
         else if (strcmp(a, "--since") == 0 && more) {
@@ -345,6 +454,23 @@ static void print_apply(const ResearchApply *a, const Plan *p, const char *user,
     printf("`capplan scenario undo %s` takes back one edit at a time\n", s);
 }
 
+static void print_apply_cluster(const ResearchApply *a, const Research *r, const char *scenario)
+{
+    char s[256], line[512], name[256];
+    cli_sanitize(s, sizeof s, scenario);
+    research_budget_text(r, a->cluster, line, sizeof line);
+    cli_sanitize(name, sizeof name, line);
+    printf("%s%s: %s\npool raised in %d groups:\n", s, a->created ? " (new)" : "", name,
+           a->ngroups);
+    for (int g = 0; g < a->ngroups; g++) {
+        cli_sanitize(name, sizeof name, a->groups[g]);
+        printf("  %-24s %3d %s  pool %.2f -> %.2f GPU-eq\n", name, a->students[g],
+               a->students[g] == 1 ? "person" : "people", a->measured[g],
+               a->measured[g] + a->add[g]);
+    }
+    printf("`capplan scenario undo %s` takes back one edit at a time\n", s);
+}
+
 static int exec_apply(Store *st, int argc, char **argv)
 {
     const char *user = NULL, *scenario = "meetings", *reason = NULL;
@@ -372,9 +498,18 @@ static int exec_apply(Store *st, int argc, char **argv)
         return cli_error("%s", err.msg);
     }
     ResearchApply a;
-    int rc = research_apply(st, p, &r, user, scenario, reason, plan_cli_who(), &a, &err);
-    if (rc == 0)
-        print_apply(&a, p, user, scenario);
+    int cl = (user[0] == 'R' || user[0] == 'r') && user[1] ? atoi(user + 1) : 0;
+    int rc;
+    if (cl > 0 && strspn(user + 1, "0123456789") == strlen(user + 1)) {
+        rc = research_apply_cluster(st, p, &r, cl - 1, scenario, reason, plan_cli_who(), &a,
+                                    &err);
+        if (rc == 0)
+            print_apply_cluster(&a, &r, scenario);
+    } else {
+        rc = research_apply(st, p, &r, user, scenario, reason, plan_cli_who(), &a, &err);
+        if (rc == 0)
+            print_apply(&a, p, user, scenario);
+    }
     plan_free(p);
     research_free(&r);
     return rc < 0 ? cli_error("%s", err.msg) : 0;

@@ -1,8 +1,8 @@
 #ifndef STATUS_RESEARCH_H
 #define STATUS_RESEARCH_H
 /* status_research: the papers part of `capplan status` (issue 18): papers
- * with their text, author slots matched to the roster, and the authors
- * that match no one, most frequent first. */
+ * with their text, author slots matched to the roster, the authors that
+ * match no one and the names several people share, most frequent first. */
 
 #include <cJSON.h>
 #include <stdio.h>
@@ -11,8 +11,9 @@
 
 #define STATUS_UNMATCHED_SHOWN 20
 
-/* Add papers, author_slots, author_slots_matched, unmatched_authors (the
- * count) and unmatched (every one: name, papers) to o. */
+/* Add papers, rows_merged, author_slots, author_slots_matched,
+ * author_slots_ambiguous, unmatched_authors and ambiguous_authors (the
+ * counts), unmatched and ambiguous (every one: name, papers) to o. */
 void status_research_json(cJSON *o, const ResearchData *d);
 
 /* The same as text lines (the first STATUS_UNMATCHED_SHOWN names);

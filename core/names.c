@@ -367,10 +367,16 @@ char *names_key(const char *name)
 
 /* ---- the index ---- */
 
+/* A key's value: a person id (>= 0), or -(NAMES_LIST + i) for the list
+ * lists[i] of the several people who share it. */
+#define NAMES_LIST 10
+
 struct NamesIndex {
     StrMap *full;     /* whole key */
     StrMap *short_;   /* first token + last token */
     StrMap *initial;  /* first initial + last token */
+    int **lists;      /* nlists: ids sharing a key, each -1 terminated */
+    int nlists;
 };
 
 NamesIndex *names_index_new(void)
@@ -379,6 +385,8 @@ NamesIndex *names_index_new(void)
     ix->full = strmap_new();
     ix->short_ = strmap_new();
     ix->initial = strmap_new();
+    ix->lists = NULL;
+    ix->nlists = 0;
     return ix;
 }
 
@@ -389,18 +397,43 @@ void names_index_free(NamesIndex *ix)
     strmap_free(ix->full);
     strmap_free(ix->short_);
     strmap_free(ix->initial);
+    for (int i = 0; i < ix->nlists; i++)
+        free(ix->lists[i]);
+    free(ix->lists);
     free(ix);
 }
 
-/* key -> id; a key two people share becomes -2 (matches no one). */
-static void put(StrMap *m, const char *k, size_t n, int id)
+/* key -> id; a key several people share keeps them all (a list). */
+static void put(NamesIndex *ix, StrMap *m, const char *k, size_t n, int id)
 {
     int64_t v;
     if (n == 0)
         return;
-    if (strmap_get(m, k, n, &v) && v != id)
-        id = -2;
-    strmap_put(m, k, n, id);
+    if (!strmap_get(m, k, n, &v)) {
+        strmap_put(m, k, n, id);
+        return;
+    }
+    if (v == id)
+        return;
+    int *l;
+    int len = 0;
+    if (v >= 0) {
+        ix->lists = xrealloc(ix->lists, (size_t)(ix->nlists + 1) * sizeof *ix->lists);
+        l = xmalloc(2 * sizeof *l);
+        l[0] = (int)v;
+        l[1] = -1;
+        ix->lists[ix->nlists] = l;
+        strmap_put(m, k, n, -(NAMES_LIST + ix->nlists));
+        v = -(NAMES_LIST + ix->nlists++);
+    }
+    l = ix->lists[-v - NAMES_LIST];
+    while (l[len] >= 0)
+        if (l[len++] == id)
+            return;
+    l = xrealloc(l, (size_t)(len + 2) * sizeof *l);
+    l[len] = id;
+    l[len + 1] = -1;
+    ix->lists[-v - NAMES_LIST] = l;
 }
 
 /* The first and last tokens of key k (at least one token). */
@@ -427,12 +460,12 @@ static void add_key(NamesIndex *ix, const char *k, int id)
     char buf[512];
     if (!*k)
         return;
-    put(ix->full, k, strlen(k), id);
+    put(ix, ix->full, k, strlen(k), id);
     ends(k, &first, &nf, &last);
     if (last == first)
         return;
-    put(ix->short_, buf, join2(buf, sizeof buf, first, nf, last), id);
-    put(ix->initial, buf, join2(buf, sizeof buf, first, 1, last), id);
+    put(ix, ix->short_, buf, join2(buf, sizeof buf, first, nf, last), id);
+    put(ix, ix->initial, buf, join2(buf, sizeof buf, first, 1, last), id);
 }
 
 void names_index_add(NamesIndex *ix, const char *name, int id)
@@ -459,42 +492,53 @@ void names_index_add(NamesIndex *ix, const char *name, int id)
     free(k);
 }
 
-/* 1 when every token of k but the last is one letter long. */
+/* 1 when the given name is initials only: k's first token is one letter
+ * long and another follows ("j wayland", "i mensah foss", "r van der goot":
+ * a hyphenated or particle surname after initials, in either order). */
 static int initials_only(const char *k)
 {
-    const char *last = strrchr(k, ' ');
-    if (!last)
-        return 0;
-    for (const char *t = k; t < last;) {
-        const char *e = strchr(t, ' ');
-        if (e - t != 1)
-            return 0;
-        t = e + 1;
-    }
-    return 1;
+    return k[0] && k[1] == ' ' && k[2];
 }
 
-static int lookup(const StrMap *m, const char *k, size_t n)
+static int64_t lookup(const StrMap *m, const char *k, size_t n)
 {
     int64_t v;
     if (n == 0 || !strmap_get(m, k, n, &v))
         return -3; /* absent */
-    return (int)v;
+    return v;
 }
 
-int names_index_match(const NamesIndex *ix, const char *author)
+int names_index_candidates(const NamesIndex *ix, const char *author, int *out, int cap)
 {
     char *k = names_key(author);
     char buf[512];
     const char *first, *last;
     size_t nf;
-    int id = lookup(ix->full, k, strlen(k));
-    if (id == -3 && *k && strchr(k, ' ')) {
+    int64_t v = lookup(ix->full, k, strlen(k));
+    if (v == -3 && *k && strchr(k, ' ')) {
         ends(k, &first, &nf, &last);
-        id = lookup(ix->short_, buf, join2(buf, sizeof buf, first, nf, last));
-        if (id == -3 && initials_only(k))
-            id = lookup(ix->initial, buf, join2(buf, sizeof buf, first, 1, last));
+        v = lookup(ix->short_, buf, join2(buf, sizeof buf, first, nf, last));
+        if (v == -3 && initials_only(k))
+            v = lookup(ix->initial, buf, join2(buf, sizeof buf, first, 1, last));
     }
     free(k);
-    return id < 0 ? -1 : id;
+    if (v == -3)
+        return 0;
+    if (v >= 0) {
+        if (cap > 0)
+            out[0] = (int)v;
+        return 1;
+    }
+    const int *l = ix->lists[-v - NAMES_LIST];
+    int n = 0;
+    for (; l[n] >= 0; n++)
+        if (n < cap)
+            out[n] = l[n];
+    return n;
+}
+
+int names_index_match(const NamesIndex *ix, const char *author)
+{
+    int id;
+    return names_index_candidates(ix, author, &id, 1) == 1 ? id : -1;
 }

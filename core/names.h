@@ -7,8 +7,10 @@
  * "First Last" alike, hyphens and dots as spaces). A NamesIndex holds the
  * roster's names and aliases and matches an author to one person: the
  * whole name first, then given name + surname (middle initials and
- * particles left out), then initials + surname when the author gives
- * only initials; a key two people share matches no one.
+ * particles left out), then first initial + last surname word when the
+ * author's given name is initials ("I. Mensah-Foss", "van der Goot, R.");
+ * a key two people share matches no one (names_index_candidates lists
+ * them).
  *
  * Pure computation: no I/O. */
 
@@ -47,5 +49,10 @@ void names_index_add(NamesIndex *ix, const char *name, int id);
 /* The person an author's name (as written) belongs to, or -1 (no one, or
  * several people share the key). */
 int names_index_match(const NamesIndex *ix, const char *author);
+
+/* Every person the author's name (as written) may be, by the same rules:
+ * their count (0: no one; over 1: people who share the name), the first
+ * cap of them into out in the order they were added. */
+int names_index_candidates(const NamesIndex *ix, const char *author, int *out, int cap);
 
 #endif

@@ -51,6 +51,7 @@ FUZZ_ALL     := fuzz_fields fuzz_pipeline \
                 $(if $(wildcard data/ingest/csvin.h),fuzz_csvin) \
                 $(if $(wildcard data/ingest/sacct_kv.h),fuzz_sacct_kv) \
                 $(if $(wildcard data/ingest/trace.h),fuzz_trace)
+FUZZ_ALL     += fuzz_pubs # issue 32: import pubs, over the deep library (it writes a database)
 FUZZ_TARGETS ?= $(strip $(FUZZ_ALL))
 FUZZ_BIN     := $(FUZZ_TARGETS:%=$(FUZZ_DIR)/%)
 FUZZ_OPTS    ?=
@@ -83,6 +84,8 @@ $(FUZZ_DEEP_LIB): $(FUZZ_DEEP_OBJ)
 
 $(FUZZ_DIR)/fuzz_pipeline: $(FUZZ_DIR)/tests/fuzz/fuzz_pipeline.o $(FUZZ_DEEP_LIB)
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(PKG_LIBS)
+
+$(FUZZ_DIR)/fuzz_pubs: $(FUZZ_DIR)/tests/fuzz/fuzz_pubs.o $(FUZZ_DEEP_LIB) ; $(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(PKG_LIBS)
 
 $(FUZZ_DIR)/fuzz_%: $(FUZZ_DIR)/tests/fuzz/fuzz_%.o $(FUZZ_LIB)
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(PKG_LIBS)

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/profiles.h"
 #include "data/plan/research_run.h"
 #include "reports/mdw.h"
 #include "reports/report_int.h"
@@ -86,9 +87,14 @@ static void contingency(const Research *rs, FILE *out)
         mdw_row(out, t, (size_t)n);
         free(cell);
     }
-    fprintf(out, "\nAgreement over the %d people with both: adjusted Rand index %.3f, "
-                 "normalised mutual information %.3f (1 = the same grouping, 0 = unrelated).\n\n",
-            rs->cmp.both, rs->cmp.ari, rs->cmp.nmi);
+    if (rs->cmp.both > 0)
+        fprintf(out, "\nAgreement over the %d people with both: adjusted Rand index %.3f, "
+                     "normalised mutual information %.3f (1 = the same grouping, 0 = "
+                     "unrelated).\n\n",
+                rs->cmp.both, rs->cmp.ari, rs->cmp.nmi);
+    else
+        fprintf(out, "\nAgreement: not compared (no one has both a research cluster and a "
+                     "compute profile).\n\n");
     for (int p = 0; p < rs->kp; p++) {
         fprintf(out, "- P%d: ", p + 1);
         mdw_text(out, rs->profile_name[p]);
@@ -100,10 +106,10 @@ static void contingency(const Research *rs, FILE *out)
     free(align);
 }
 
-/* which: 0 ask, 1 papers without GPU jobs, 2 GPU jobs without papers. */
+/* which: 1 papers without GPU jobs, 2 GPU jobs without papers. */
 static int listed(const ResearchRow *w, int which)
 {
-    return which == 0 ? w->ask : which == 1 ? w->papers_no_gpu : w->gpu_no_papers;
+    return which == 1 ? w->papers_no_gpu : w->gpu_no_papers;
 }
 
 static void people_list(const Report *r, const Research *rs, FILE *out, int which)
@@ -143,6 +149,70 @@ static void people_list(const Report *r, const Research *rs, FILE *out, int whic
     fputc('\n', out);
 }
 
+/* The ranked list of hidden demand (issue 32): by GPU-eq at stake, at
+ * most RESEARCH_PER_GROUP a group; how many are not shown. */
+static void ask_list(const Report *r, const Research *rs, FILE *out)
+{
+    static const char *const t[] = {"rank", "user", "group", "research cluster",
+                                    "its jobs", "its line", "GPU-eq at stake",
+                                    "GPU-hours (profile window)"};
+    if (rs->nflagged == 0) {
+        fprintf(out, "(nobody: every line's members with %g GPU-hours or more run at least its "
+                     "usual memory class and width)\n\n", rs->opts.min_hours);
+        return;
+    }
+    mdw_head(out, t, "rlllllrr", 8);
+    for (int k = 1; k <= rs->nshown; k++)
+        for (int i = 0; i < rs->nrows; i++) {
+            const ResearchRow *w = &rs->rows[i];
+            if (w->need.rank != k)
+                continue;
+            const ResearchNeed *u = &rs->need[w->cluster];
+            char ub[128], gb[128], rk[16], rc[16], mine[48], line[48], st[32], gh[32];
+            const char *un = rpt_name(r, "user", w->user, ub, sizeof ub);
+            const char *g = rpt_name(r, "group", w->group, gb, sizeof gb);
+            snprintf(rk, sizeof rk, "%d", k);
+            snprintf(rc, sizeof rc, "R%d", w->cluster + 1);
+            if (w->need.below_mem) {
+                snprintf(mine, sizeof mine, "%s GB class",
+                         profiles_mem_class_name(profiles_mem_class(w->mem_gib)));
+                snprintf(line, sizeof line, "%s GB class", profiles_mem_class_name(u->mem_class));
+            } else {
+                snprintf(mine, sizeof mine, "%g GPU%s a job", w->gpus, w->gpus == 1 ? "" : "s");
+                snprintf(line, sizeof line, "%g GPUs a job", u->gpus);
+            }
+            mdw_num(st, sizeof st, w->need.stake, 2, "GPU-eq");
+            mdw_num(gh, sizeof gh, w->gpu_hours, 0, "GPU-h");
+            const char *cells[8] = {rk, un, g, rc, mine, line, st, gh};
+            mdw_row(out, cells, 8);
+        }
+    fprintf(out, "\n%d flagged, %d shown", rs->nflagged, rs->nshown);
+    if (rs->nflagged > rs->nshown)
+        fprintf(out, ", %d not shown (at most %d a group: `capplan research --all`)",
+                rs->nflagged - rs->nshown, rs->opts.per_group);
+    fprintf(out, "; people under %g GPU-hours are not compared.\n\n", rs->opts.min_hours);
+}
+
+/* The section's last word: each cluster's budget figure, a what-if one
+ * key away. */
+static void budget(const Research *rs, FILE *out)
+{
+    fprintf(out, "### Hidden demand: the budget figure\n\n");
+    if (!rs->have_profiles) {
+        fprintf(out, "Not compared: run `capplan profile`.\n\n");
+        return;
+    }
+    int any = 0;
+    char line[512];
+    for (int c = 0; c < rs->clusters.k; c++)
+        if (research_budget_text(rs, c, line, sizeof line)) {
+            fprintf(out, "- %s (a what-if: `capplan research apply R%d --scenario NAME`; not "
+                         "in the plan until applied)\n", line, c + 1);
+            any = 1;
+        }
+    fprintf(out, any ? "\n" : "No research line implies more than its members' jobs show.\n\n");
+}
+
 int rpt_research(const Report *r, FILE *out, CpErr *err)
 {
     (void)err;
@@ -164,12 +234,17 @@ int rpt_research(const Report *r, FILE *out, CpErr *err)
         fprintf(out, "No compute profiles yet (`capplan profile`): nothing to compare.\n\n");
     else
         contingency(rs, out);
-    fprintf(out, "### Ask why: compute profile not the research cluster's usual one\n\n");
-    people_list(r, rs, out, 0);
+    fprintf(out, "### Ask why: research that implies more than the jobs show, by GPU-eq at "
+                 "stake\n\n");
+    if (rs->have_profiles)
+        ask_list(r, rs, out);
+    else
+        fprintf(out, "Not compared: run `capplan profile`.\n\n");
     fprintf(out, "### Papers in %d or later, no GPU jobs in the profile window\n\n",
             rs->recent_from);
     people_list(r, rs, out, 1);
     fprintf(out, "### GPU jobs, no papers since %d\n\n", rs->opts.since);
     people_list(r, rs, out, 2);
+    budget(rs, out);
     return 0;
 }

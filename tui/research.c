@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "core/cp.h"
+#include "core/profiles.h"
 #include "data/plan/research_run.h"
 
 Research *tui_research_open(Store *st, const Plan *plan)
@@ -51,12 +52,28 @@ int tui_research_ask(const Research *r, const char *user)
     return w && w->ask;
 }
 
+double tui_research_stake(const Research *r, const char *user)
+{
+    const ResearchRow *w = r ? research_row(r, user) : NULL;
+    return w ? w->need.stake : 0;
+}
+
+int tui_research_unshown(const Research *r, const char *user)
+{
+    const ResearchRow *w = r ? research_row(r, user) : NULL;
+    return w && w->need.stake > 0 && w->need.rank == 0;
+}
+
 void tui_research_why(const Research *r, const char *user, char *buf, size_t n)
 {
     const ResearchRow *w = r ? research_row(r, user) : NULL;
-    if (!w || !w->ask)
+    if (!w || !w->ask || w->cluster < 0)
         snprintf(buf, n, "-");
+    else if (w->need.below_mem)
+        snprintf(buf, n, "R%d %s GB, its line %s GB, +%.2f GPU-eq", w->cluster + 1,
+                 profiles_mem_class_name(profiles_mem_class(w->mem_gib)),
+                 profiles_mem_class_name(r->need[w->cluster].mem_class), w->need.stake);
     else
-        snprintf(buf, n, "R%d runs P%d, its peers P%d", w->cluster + 1, w->profile + 1,
-                 r->cmp.usual[w->cluster] + 1);
+        snprintf(buf, n, "R%d %g GPU%s a job, its line %g, +%.2f GPU-eq", w->cluster + 1, w->gpus,
+                 w->gpus == 1 ? "" : "s", r->need[w->cluster].gpus, w->need.stake);
 }

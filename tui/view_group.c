@@ -365,23 +365,38 @@ static int render_notes(const TuiState *s, Canvas *c, int y_bottom, int max)
     return n;
 }
 
-/* Members whose compute profile is not their research cluster's usual
- * one (issue 18), appended to buf (o bytes used of n). */
+/* Members whose research line implies more than their jobs show (issue
+ * 32), the most GPU-eq at stake first, appended to buf (o bytes used of
+ * n); then how many more are flagged and not shown. */
 static void research_asks(const TuiState *s, char *buf, int o, size_t n)
 {
     const TuiGroup *g = group_of(s);
-    int first = 1;
-    for (int i = 0; g && s->research && i < g->nmembers && o < (int)n; i++) {
-        const TuiUser *u = &s->model->users[g->members[i]];
-        if (!tui_research_ask(s->research, u->name))
-            continue;
-        char name[128], why[64];
-        tui_model_user_label(s->model, g->members[i], s->redact, name, sizeof name);
-        tui_research_why(s->research, u->name, why, sizeof why);
-        o += snprintf(buf + o, n - (size_t)o, "%s %s (%s)",
-                      first ? " \xc2\xb7 ask why, research:" : ",", name, why);
-        first = 0;
+    if (!g || !s->research)
+        return;
+    int *who = xcalloc((size_t)g->nmembers + 1, sizeof *who), m = 0, unshown = 0;
+    for (int i = 0; i < g->nmembers; i++) {
+        const char *name = s->model->users[g->members[i]].name;
+        if (tui_research_ask(s->research, name)) {
+            int j = m++; /* insertion by stake, descending */
+            while (j > 0 && tui_research_stake(s->research, s->model->users[who[j - 1]].name) <
+                                tui_research_stake(s->research, name)) {
+                who[j] = who[j - 1];
+                j--;
+            }
+            who[j] = g->members[i];
+        } else
+            unshown += tui_research_unshown(s->research, name);
     }
+    for (int i = 0; i < m && o < (int)n; i++) {
+        char name[128], why[96];
+        tui_model_user_label(s->model, who[i], s->redact, name, sizeof name);
+        tui_research_why(s->research, s->model->users[who[i]].name, why, sizeof why);
+        o += snprintf(buf + o, n - (size_t)o, "%s %s (%s)",
+                      i == 0 ? " \xc2\xb7 ask why, research:" : ",", name, why);
+    }
+    if (unshown > 0 && o < (int)n)
+        snprintf(buf + o, n - (size_t)o, "; %d more not shown (capplan research --all)", unshown);
+    free(who);
 }
 
 /* Whom to ask in this group: per profile, the students nearest its

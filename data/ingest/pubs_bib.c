@@ -2,9 +2,16 @@
  * reports syntax errors on stderr in its own words; they are caught in a
  * temporary file while the file is read and turned into one
  * `file:line: entry KEY: reason` line each. Month macros (jan..dec) are
- * predefined as BibTeX's styles define them. */
+ * predefined as BibTeX's styles define them. The whole file is parsed
+ * first, then the entries are written: a `crossref` child takes the year,
+ * date, venue and keywords it lacks from its parent wherever the parent
+ * stands, and a parent with no author (a proceedings volume) is not a
+ * paper. biblatex's `date` stands for a missing `year`, `journaltitle` for
+ * `journal`. pubs.c has made sure the text holds no NUL byte (btparse
+ * aborts the process on one). */
 
 #include <btparse.h>
+#include <ctype.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +19,7 @@
 #include <unistd.h>
 
 #include "core/names.h"
+#include "core/strmap.h"
 #include "data/ingest/pubs_int.h"
 #include "data/ingest/textenc.h"
 
@@ -82,12 +90,15 @@ static void catch_message(Catch *k, char *out, size_t cap)
 
 /* One entry's fields, as plain text (owned). */
 typedef struct Entry {
-    char *year, *title, *author, *venue, *keywords, *abstract;
-    int year_line, title_line, author_line, venue_line, keywords_line, abstract_line;
+    char *year, *title, *author, *venue, *keywords, *abstract, *date, *crossref, *booktitle;
+    int year_line, title_line, author_line, venue_line, keywords_line, abstract_line, date_line;
 } Entry;
 
 static void entry_done(Entry *e)
 {
+    free(e->date);
+    free(e->crossref);
+    free(e->booktitle);
     free(e->year);
     free(e->title);
     free(e->author);
@@ -111,18 +122,65 @@ static void read_fields(AST *entry, Entry *e)
     for (AST *f = bt_next_field(entry, NULL, &name); f; f = bt_next_field(entry, f, &name)) {
         if (strcasecmp(name, "year") == 0)
             take(&e->year, &e->year_line, f);
+        else if (strcasecmp(name, "date") == 0) /* biblatex */
+            take(&e->date, &e->date_line, f);
         else if (strcasecmp(name, "title") == 0)
             take(&e->title, &e->title_line, f);
         else if (strcasecmp(name, "author") == 0)
             take(&e->author, &e->author_line, f);
         else if (strcasecmp(name, "booktitle") == 0 || strcasecmp(name, "journal") == 0 ||
-                 strcasecmp(name, "school") == 0)
+                 strcasecmp(name, "journaltitle") == 0 || strcasecmp(name, "school") == 0) {
+            if (strcasecmp(name, "booktitle") == 0)
+                take(&e->booktitle, NULL, f);
             take(&e->venue, &e->venue_line, f);
-        else if (strcasecmp(name, "keywords") == 0)
+        } else if (strcasecmp(name, "keywords") == 0)
             take(&e->keywords, &e->keywords_line, f);
         else if (strcasecmp(name, "abstract") == 0)
             take(&e->abstract, &e->abstract_line, f);
+        else if (strcasecmp(name, "crossref") == 0)
+            take(&e->crossref, NULL, f);
     }
+}
+
+/* A crossref child takes what it lacks from its parent (BibTeX's rule;
+ * the parent's title is the child's venue, as biblatex has it): year,
+ * date, venue, keywords. Lines stay the child's entry line. */
+static void inherit(Entry *e, const Entry *parent, int line)
+{
+    char **slot[] = {&e->year, &e->date, &e->keywords};
+    char *const from[] = {parent->year, parent->date, parent->keywords};
+    int *lines[] = {&e->year_line, &e->date_line, &e->keywords_line};
+    for (size_t i = 0; i < sizeof slot / sizeof slot[0]; i++)
+        if (!*slot[i] && from[i]) {
+            *slot[i] = xstrdup(from[i]);
+            *lines[i] = line;
+        }
+    const char *venue = parent->booktitle ? parent->booktitle
+                      : parent->venue     ? parent->venue
+                                          : parent->title;
+    if (!e->venue && venue) {
+        e->venue = xstrdup(venue);
+        e->venue_line = line;
+    }
+}
+
+/* biblatex's date (2022, 2022-05, 2022-05-01, 2022-05/2022-06): its year,
+ * or -1. */
+static int date_year(const char *d)
+{
+    while (*d == ' ')
+        d++;
+    char y[5];
+    for (int i = 0; i < 4; i++) {
+        if (d[i] < '0' || d[i] > '9')
+            return -1;
+        y[i] = d[i];
+    }
+    y[4] = '\0';
+    const char *rest = d + 4;
+    if (*rest && *rest != '-' && *rest != '/' && *rest != ' ')
+        return -1;
+    return pubs_year(y);
 }
 
 /* Plain text of a field (owned; NULL stays NULL). */
@@ -165,13 +223,15 @@ static int put_entry(PubsCtx *c, AST *entry, Entry *e, Catch *k, CpErr *err)
     int bad = check_utf8(c, entry, e, err);
     if (bad != 0)
         return bad < 0 ? -1 : 0;
-    if (!e->year)
+    if (!e->year && !e->date)
         return pubs_reject(c, line, "year", "missing", err);
-    int year = pubs_year(e->year);
+    int year = e->year ? pubs_year(e->year) : date_year(e->date);
     if (year < 0) {
         char why[160];
-        snprintf(why, sizeof why, "bad year '%.40s'", e->year);
-        return pubs_reject(c, e->year_line, "year", why, err);
+        snprintf(why, sizeof why, "bad %s '%.40s'", e->year ? "year" : "date",
+                 e->year ? e->year : e->date);
+        return pubs_reject(c, e->year ? e->year_line : e->date_line, e->year ? "year" : "date",
+                           why, err);
     }
     char *title = plain(e->title);
     if (!title || !*title) {
@@ -199,7 +259,7 @@ static int put_entry(PubsCtx *c, AST *entry, Entry *e, Catch *k, CpErr *err)
     else {
         char *venue = plain(e->venue), *kw = plain(e->keywords), *ab = plain(e->abstract);
         PubRec p = {year, title, venue, kw, ab, bt_entry_key(entry),
-                    (const char *const *)names, kept};
+                    (const char *const *)names, kept, NULL};
         rc = pubs_put(c, &p, err);
         free(venue);
         free(kw);
@@ -225,26 +285,32 @@ static void define_months(const char *file)
                           (char *)(uintptr_t)file, 0);
 }
 
-static int one_entry(PubsCtx *c, AST *entry, boolean ok, Catch *k, CpErr *err)
+/* One parsed entry, kept for the second pass (crossref parents may come
+ * after their children). */
+typedef struct Parsed {
+    AST *ast;
+    boolean ok;
+    char *why;       /* btparse's message of a bad entry (owned) */
+    Entry e;         /* fields of a regular entry */
+    int regular, parent; /* a regular entry; a crossref target */
+} Parsed;
+
+static int one_entry(PubsCtx *c, Parsed *p, Catch *k, CpErr *err)
 {
     char key[128];
-    const char *ek = bt_entry_key(entry);
+    const char *ek = bt_entry_key(p->ast);
     snprintf(key, sizeof key, "entry %s", ek ? ek : "?");
-    if (!ok) {
-        char why[256];
+    if (!p->ok) {
         c->rc.rows_read++;
-        catch_message(k, why, sizeof why);
-        return pubs_reject(c, entry->line, key, why, err);
+        return pubs_reject(c, p->ast->line, key, p->why ? p->why : "syntax error", err);
     }
-    if (bt_entry_metatype(entry) != BTE_REGULAR)
+    if (!p->regular)
+        return 0;
+    /* a crossref target with no author (a proceedings volume) is not a paper */
+    if (p->parent && !p->e.author)
         return 0;
     c->rc.rows_read++;
-    Entry e;
-    memset(&e, 0, sizeof e);
-    read_fields(entry, &e);
-    int rc = put_entry(c, entry, &e, k, err);
-    entry_done(&e);
-    return rc;
+    return put_entry(c, p->ast, &p->e, k, err);
 }
 
 int pubs_bib_read(FILE *f, PubsCtx *c, CpErr *err)
@@ -254,20 +320,80 @@ int pubs_bib_read(FILE *f, PubsCtx *c, CpErr *err)
     bt_set_stringopts(BTE_REGULAR, BTO_FULL);
     define_months(c->name);
     catch_begin(&k);
-    int rc = 0;
-    boolean ok;
-    AST *entry;
+    Parsed *v = NULL;
+    int n = 0, cap = 0;
     char *fname = (char *)(uintptr_t)c->name;
     for (;;) {
+        boolean ok;
         catch_on(&k);
-        entry = bt_parse_entry(f, fname, 0, &ok);
+        /* btparse forgets the file only when called at EOF; a call that
+         * meets EOF inside (junk after the last entry) returns NULL with
+         * the file still held, and the next file would be a "usage error"
+         * that exits the process; a call after the forgetting is one too */
+        int was_eof = feof(f) != 0;
+        AST *entry = bt_parse_entry(f, fname, 0, &ok);
+        if (!entry && !was_eof) {
+            while (fgetc(f) != EOF) /* its lexer saw an end before the file's */
+                ;
+            entry = bt_parse_entry(f, fname, 0, &ok);
+        }
         catch_off(&k);
         if (!entry)
             break;
-        if (rc == 0) /* after a strict stop, btparse still reads to the end */
-            rc = one_entry(c, entry, ok, &k, err);
-        bt_free_ast(entry);
+        if (n == cap) {
+            cap = cap ? cap * 2 : 64;
+            v = xrealloc(v, (size_t)cap * sizeof *v);
+        }
+        Parsed *p = &v[n++];
+        memset(p, 0, sizeof *p);
+        p->ast = entry;
+        p->ok = ok;
+        if (!ok) {
+            char why[256];
+            catch_message(&k, why, sizeof why);
+            p->why = xstrdup(why);
+        } else if (bt_entry_metatype(entry) == BTE_REGULAR) {
+            p->regular = 1;
+            read_fields(entry, &p->e);
+        }
     }
+    /* crossref: children take what they lack from their parents */
+    StrMap *keys = strmap_new();
+    for (int i = 0; i < n; i++) {
+        const char *key = v[i].regular ? bt_entry_key(v[i].ast) : NULL;
+        if (key) {
+            char *low = xstrdup(key);
+            for (char *q = low; *q; q++)
+                *q = (char)tolower((unsigned char)*q);
+            int64_t old;
+            if (!strmap_get(keys, low, strlen(low), &old))
+                strmap_put(keys, low, strlen(low), i);
+            free(low);
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        if (!v[i].regular || !v[i].e.crossref)
+            continue;
+        char *low = names_text(v[i].e.crossref);
+        for (char *q = low; *q; q++)
+            *q = (char)tolower((unsigned char)*q);
+        int64_t j;
+        if (strmap_get(keys, low, strlen(low), &j) && j != i) {
+            v[j].parent = 1;
+            inherit(&v[i].e, &v[j].e, v[i].ast->line);
+        }
+        free(low);
+    }
+    strmap_free(keys);
+    int rc = 0;
+    for (int i = 0; i < n; i++) {
+        if (rc == 0) /* after a strict stop, the rest is only freed */
+            rc = one_entry(c, &v[i], &k, err);
+        entry_done(&v[i].e);
+        free(v[i].why);
+        bt_free_ast(v[i].ast);
+    }
+    free(v);
     catch_end(&k);
     bt_cleanup();
     if (rc == 0 && ferror(f))

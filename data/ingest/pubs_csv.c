@@ -78,7 +78,7 @@ static int row(CsvCtx *x, const CsvinRec *rec, CpErr *err)
         rc = pubs_reject(c, rec->line, "authors", "empty value", err);
     else {
         PubRec p = {year, title, col(x, rec, C_VENUE), col(x, rec, C_KEYWORDS),
-                    col(x, rec, C_ABSTRACT), NULL, (const char *const *)names, n};
+                    col(x, rec, C_ABSTRACT), NULL, (const char *const *)names, n, NULL};
         rc = pubs_put(c, &p, err);
     }
     for (int i = 0; i < n; i++)

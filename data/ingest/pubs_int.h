@@ -29,6 +29,10 @@ int pubs_reject(PubsCtx *c, int64_t line, const char *field, const char *reason,
  * Returns the year or -1. */
 int pubs_year(const char *s);
 
+/* Text no reader may see (pubs.c): UTF-16/32, a NUL or FF byte, an empty
+ * file: -1 with one line in err ("file:line: ..."), else 0. */
+int pubs_check_text(const char *b, size_t n, const char *name, CpErr *err);
+
 /* The readers: f to its end. 0, or -1 with err (read error, database
  * error, or a strict reject). */
 int pubs_bib_read(FILE *f, PubsCtx *c, CpErr *err);

@@ -81,3 +81,53 @@ int research_apply(Store *st, const Plan *p, const Research *r, const char *user
     }
     return 0;
 }
+
+int research_apply_cluster(Store *st, const Plan *p, const Research *r, int c,
+                           const char *scenario, const char *reason, const char *who,
+                           ResearchApply *out, CpErr *err)
+{
+    memset(out, 0, sizeof *out);
+    if (strcmp(scenario, "base") == 0)
+        return cp_err_set(err, "'base' is the measured values: name a scenario to edit");
+    if (c < 0 || c >= r->clusters.k)
+        return cp_err_set(err, "no research cluster R%d (R1..R%d)", c + 1, r->clusters.k);
+    char line[512];
+    if (!research_budget_text(r, c, line, sizeof line))
+        return cp_err_set(err, "R%d: no one runs below their line's usual need (nothing to apply)",
+                          c + 1);
+    out->cluster = c;
+    out->profile = -1;
+    snprintf(out->key, sizeof out->key, "pool");
+    for (int i = 0; i < r->nrows; i++) {
+        const ResearchRow *w = &r->rows[i];
+        int pg = plan_group_index(p, w->group);
+        if (w->cluster != c || w->need.stake <= 0 || pg < 0)
+            continue;
+        int g = 0;
+        while (g < out->ngroups && strcmp(out->groups[g], w->group) != 0)
+            g++;
+        if (g == out->ngroups) {
+            if (g == RESEARCH_APPLY_MAX_GROUPS)
+                continue;
+            snprintf(out->groups[g], sizeof out->groups[g], "%s", w->group);
+            out->measured[g] = p->measured->pool[pg];
+            out->ngroups++;
+        }
+        out->students[g]++;
+        out->add[g] += w->need.stake;
+    }
+    int e = store_plan_scenario_exists(st, scenario, err);
+    if (e < 0 || (e == 0 && store_plan_scenario_new(st, scenario, NULL, who, err) < 0))
+        return -1;
+    out->created = e == 0;
+    for (int g = 0; g < out->ngroups; g++) {
+        char why[1024];
+        snprintf(why, sizeof why, "%s%s%s; %d of them in %s: +%.2f GPU-eq", reason ? reason : "",
+                 reason ? "; " : "", line, out->students[g], out->groups[g], out->add[g]);
+        if (store_plan_param_set(st, scenario, out->key, out->groups[g],
+                                 out->measured[g] + out->add[g], out->measured[g], NULL, why, who,
+                                 err) < 0)
+            return -1;
+    }
+    return 0;
+}

@@ -24,7 +24,10 @@ typedef struct ResearchApply {
     char key[32];             /* gpus.N */
     int ngroups;              /* groups edited */
     char groups[RESEARCH_APPLY_MAX_GROUPS][128];
-    int students[RESEARCH_APPLY_MAX_GROUPS]; /* the cluster's students in each */
+    int students[RESEARCH_APPLY_MAX_GROUPS]; /* the cluster's students in each
+                                                (research_apply_cluster: flagged) */
+    double add[RESEARCH_APPLY_MAX_GROUPS];   /* research_apply_cluster: GPU-eq added */
+    double measured[RESEARCH_APPLY_MAX_GROUPS]; /* research_apply_cluster: the group's pool */
     int created;              /* the scenario was created for it */
 } ResearchApply;
 
@@ -36,5 +39,17 @@ typedef struct ResearchApply {
 int research_apply(Store *st, const Plan *p, const Research *r, const char *user,
                    const char *scenario, const char *reason, const char *who,
                    ResearchApply *out, CpErr *err);
+
+/* A research cluster's budget figure as a what-if (issue 32): each group
+ * with people of cluster c (0-based) whose line implies more than their
+ * jobs show gets, in scenario, its pool (GPU-eq, `pool`) raised by their
+ * GPU-eq at stake, one edit each with its reason (the cluster's budget
+ * line), each undone by `capplan scenario undo`. The pool takes the
+ * group's memory class mix: the class of the figure is in the reason, not
+ * in the projection. Nothing is applied unless this is called. -1 with
+ * err when c is no cluster or no one in it is flagged. */
+int research_apply_cluster(Store *st, const Plan *p, const Research *r, int c,
+                           const char *scenario, const char *reason, const char *who,
+                           ResearchApply *out, CpErr *err);
 
 #endif

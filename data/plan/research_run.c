@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/features.h"
+#include "core/profiles.h"
 #include "core/research_terms.h"
 #include "core/strmap.h"
 #include "core/tfidf.h"
@@ -16,6 +18,8 @@ void research_opts_init(ResearchOpts *o)
     o->since = 2019;
     o->method = RESEARCH_KMEANS;
     o->seed = 1;
+    o->min_hours = RESEARCH_MIN_HOURS;
+    o->per_group = RESEARCH_PER_GROUP;
 }
 
 /* The whole of a (small) text file; caller frees. */
@@ -231,7 +235,39 @@ static void plan_profiles(const Plan *pl, RsProfiles *out)
         m->user = xstrdup(pl->users[i].name);
         m->profile = pl->users[i].profile;
         m->gpu_hours = pl->users[i].f.gpu_hours;
+        m->conc_mean = pl->users[i].f.raw[FEAT_CONC_MEAN];
+        m->gpus_p90 = pl->users[i].f.raw[FEAT_GPUS_P90];
+        m->mem_gib = pl->users[i].f.raw[FEAT_MEM_GIB];
     }
+}
+
+/* What each cluster's line implies beyond its members' jobs, and the
+ * ranked list (core/research_demand): rows' need and ask, r->need. */
+static void hidden_demand(Research *r)
+{
+    int k = r->clusters.k;
+    RsNeedIn *in = xcalloc((size_t)(r->nrows > 0 ? r->nrows : 1), sizeof *in);
+    RsNeedOut *out = xcalloc((size_t)(r->nrows > 0 ? r->nrows : 1), sizeof *out);
+    r->need = xcalloc((size_t)(k > 0 ? k : 1), sizeof *r->need);
+    StrMap *groups = strmap_new();
+    for (int i = 0; i < r->nrows; i++) {
+        const ResearchRow *w = &r->rows[i];
+        int64_t g;
+        if (!strmap_get(groups, w->group, strlen(w->group), &g)) {
+            g = (int64_t)strmap_count(groups);
+            strmap_put(groups, w->group, strlen(w->group), g);
+        }
+        in[i] = (RsNeedIn){w->cluster, (int)g, w->gpu_hours, w->conc, w->gpus, w->mem_gib};
+    }
+    strmap_free(groups);
+    r->nflagged = research_demand(in, r->nrows, k, r->opts.min_hours, r->opts.per_group, out,
+                                  r->need, &r->nshown);
+    for (int i = 0; i < r->nrows; i++) {
+        r->rows[i].need = out[i];
+        r->rows[i].ask = out[i].rank > 0;
+    }
+    free(in);
+    free(out);
 }
 
 /* Profiles (the plan's, else the latest run's) onto the rows, and the
@@ -256,6 +292,9 @@ static int compare(Research *r, Store *st, CpErr *err)
         if (strmap_get(byuser, p.members[m].user, strlen(p.members[m].user), &i)) {
             r->rows[i].profile = p.members[m].profile;
             r->rows[i].gpu_hours = p.members[m].gpu_hours;
+            r->rows[i].conc = p.members[m].conc_mean;
+            r->rows[i].gpus = p.members[m].gpus_p90;
+            r->rows[i].mem_gib = p.members[m].mem_gib;
         }
     }
     strmap_free(byuser);
@@ -269,12 +308,15 @@ static int compare(Research *r, Store *st, CpErr *err)
     research_compare(rl, pl, r->nrows, r->clusters.k, r->kp, &r->cmp);
     for (int i = 0; i < r->nrows; i++) {
         ResearchRow *w = &r->rows[i];
-        w->ask = r->cmp.ask[i];
-        w->papers_no_gpu = w->papers > 0 && w->last_year >= r->recent_from && w->gpu_hours <= 0;
-        w->gpu_no_papers = w->papers == 0 && w->gpu_hours > 0;
+        w->off_usual = r->cmp.ask[i];
+        /* nothing said over nobody: without a profile run no one's jobs are known */
+        w->papers_no_gpu = r->have_profiles && w->papers > 0 && w->last_year >= r->recent_from &&
+                           w->gpu_hours <= 0;
+        w->gpu_no_papers = r->have_profiles && w->papers == 0 && w->gpu_hours > 0;
     }
     free(rl);
     free(pl);
+    hidden_demand(r);
     return 0;
 }
 
@@ -318,6 +360,7 @@ void research_free(Research *r)
         free(r->cluster_name[c]);
     free(r->cluster_name);
     free(r->cluster_papers);
+    free(r->need);
     for (int p = 0; p < r->kp; p++)
         free(r->profile_name[p]);
     free(r->profile_name);
@@ -327,6 +370,32 @@ void research_free(Research *r)
     store_research_done(&r->data);
     terms_free(r->terms);
     memset(r, 0, sizeof *r);
+}
+
+int research_budget_text(const Research *r, int c, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    if (!r->need || c < 0 || c >= r->clusters.k || r->need[c].below == 0)
+        return 0;
+    const ResearchNeed *u = &r->need[c];
+    int mem = 0;
+    for (int i = 0; i < r->nrows; i++)
+        mem += r->rows[i].cluster == c && r->rows[i].need.below_mem;
+    const char *cls = u->mem_class >= 0 ? profiles_mem_class_name(u->mem_class) : NULL;
+    if (cls && mem > 0) {
+        int len = snprintf(buf, n, "R%d: %d %s below their line's usual %s GB class", c + 1, mem,
+                           mem == 1 ? "person runs" : "people run", cls);
+        if (len > 0 && (size_t)len < n && u->below > mem)
+            len += snprintf(buf + len, n - (size_t)len, " (and %d under half its %g GPUs a job)",
+                            u->below - mem, u->gpus);
+        if (len > 0 && (size_t)len < n)
+            snprintf(buf + len, n - (size_t)len, "; at their peers' use, +%.1f GPU-eq in the %s "
+                     "GB class next year", u->budget, cls);
+    } else
+        snprintf(buf, n, "R%d: %d %s under half their line's usual %g GPUs a job; at their "
+                         "peers' use, +%.1f GPU-eq next year",
+                 c + 1, u->below, u->below == 1 ? "person runs" : "people run", u->gpus, u->budget);
+    return 1;
 }
 
 const ResearchRow *research_row(const Research *r, const char *user)

@@ -5,7 +5,8 @@
  * and read back with each author matched to a roster person through
  * core/names (name and aliases columns of the roster). Matching happens
  * when read, so a roster imported after the papers counts. Bound
- * parameters only. */
+ * parameters only. The compute side (profile runs, stated needs) is
+ * store_research_prof.c. */
 
 #include <stdint.h>
 
@@ -19,6 +20,7 @@ typedef struct PubRec {
     const char *title, *venue, *keywords, *abstract, *bibkey; /* NULL when absent */
     const char *const *authors;  /* as written, LaTeX made plain */
     int nauthors;
+    const char *source;          /* the file that lists it (its base name is kept), or NULL */
 } PubRec;
 
 typedef struct StorePubs StorePubs;
@@ -29,14 +31,22 @@ StorePubs *store_pubs_new(Store *st, CpErr *err);
 /* Finalise the statements (NULL allowed). */
 void store_pubs_free(StorePubs *sp);
 
-/* Write one paper and its authors. Returns 1 when added, 0 when a paper
- * with that year and title was already there (nothing changes), -1 with
- * err on a database error. */
+/* Write one paper and its authors. A paper is its year, title and set of
+ * authors (store_pubs_authors_key): the same title and year by other
+ * authors is another paper. Returns 1 when added, 0 when that paper was
+ * already there (its source is noted; an optional field it lacked is
+ * filled, one it has settles on the smaller text, so the order of imports
+ * changes nothing), -1 with err on a database error. */
 int store_pubs_put(StorePubs *sp, int64_t import_id, const PubRec *p, CpErr *err);
+
+/* The authors' name keys (core/names), sorted, duplicates dropped,
+ * '|'-joined. Caller frees. */
+char *store_pubs_authors_key(const char *const *authors, int n);
 
 /* What the database holds, matched. */
 typedef struct RsPerson {
     char *user, *group, *role, *name; /* name NULL when the roster has none */
+    int y0, y1;       /* years on the roster: start, end (9999 when open) */
 } RsPerson;
 
 typedef struct RsPaper {
@@ -59,12 +69,26 @@ typedef struct ResearchData {
     int npapers;
     RsUnmatched *unmatched;    /* by papers descending, then name */
     int nunmatched;
+    RsUnmatched *ambiguous;    /* names several roster people share and nothing
+                                  told apart, by papers descending, then name */
+    int nambiguous;
     int64_t slots, matched;    /* author slots, and those matched */
+    int64_t slots_ambiguous;   /* slots of ambiguous names */
     int papers_matched;        /* papers with at least one roster author */
+    int rows_merged;           /* stored rows merged into another (one paper
+                                  listed with other spellings of its authors) */
 } ResearchData;
 
-/* Read people and the papers of year >= since, matching authors. Returns
- * 0, or -1 with err. out owns everything: store_research_done. */
+/* Read people and the papers of year >= since, matching authors. Rows of
+ * one year and title that share an author are one paper, with the union
+ * of their authors (each once); rows that share none are several papers.
+ * A name several people share is theirs by the group whose file lists
+ * the paper (paper_sources: "pubs-GROUP.bib" or "GROUP.bib"), else by a
+ * matched co-author's group, else by who was on the roster in the paper's
+ * year (or the year after), else listed as ambiguous. Papers in the order
+ * of their content (year, title, authors), so the order of the imports
+ * changes nothing. Returns 0, or -1 with err. out owns everything:
+ * store_research_done. */
 int store_research_load(Store *st, int since, ResearchData *out, CpErr *err);
 /* Free d's contents; d is zeroed. */
 void store_research_done(ResearchData *d);
@@ -76,6 +100,9 @@ typedef struct RsMember {
     char *user;
     int profile;       /* -1: too little history */
     double gpu_hours;
+    double conc_mean;  /* mean concurrent GPU-eq (the features' conc_mean) */
+    double gpus_p90;   /* GPUs a job */
+    double mem_gib;    /* peak GPU memory, < 0 unknown */
 } RsMember;
 
 typedef struct RsProfiles {

@@ -385,7 +385,32 @@ static const char v20[] =
     "CREATE TABLE IF NOT EXISTS policy_agg(id INTEGER PRIMARY KEY CHECK (id = 1),\n"
     "  fingerprint TEXT NOT NULL, data BLOB NOT NULL);\n";
 
+/* Version 21 (issue 32): no paper lost. A paper is one per (year, title,
+ * authors_key), authors_key its authors' name keys (core/names) sorted and
+ * '|'-joined: the same title and year by other authors is another paper
+ * (rows of one paper spelled differently are merged when read, by shared
+ * authors, in data/store/store_research.c). paper_sources: the files
+ * (base names) that list each paper, which tell same-name people apart by
+ * group. Papers of earlier versions (one per year and title) get the key
+ * '' here and their real key from the next `import pubs`
+ * (store_pubs_new), which SQL cannot compute. Runs again safely on a
+ * database wound back to an earlier version. */
+static const char v21[] =
+    "DROP TABLE IF EXISTS papers_v21;\n"
+    "CREATE TABLE papers_v21(id INTEGER PRIMARY KEY, year INTEGER NOT NULL, title TEXT NOT NULL,\n"
+    "  venue TEXT, keywords TEXT, abstract TEXT, bibkey TEXT, import_id INTEGER,\n"
+    "  authors_key TEXT NOT NULL DEFAULT '', UNIQUE(year, title, authors_key));\n"
+    "INSERT INTO papers_v21(id, year, title, venue, keywords, abstract, bibkey, import_id,\n"
+    "  authors_key) SELECT p.id, p.year, p.title, p.venue, p.keywords, p.abstract, p.bibkey,\n"
+    "  p.import_id, '' FROM papers p;\n"
+    "DROP TABLE papers;\n"
+    "ALTER TABLE papers_v21 RENAME TO papers;\n"
+    "CREATE TABLE IF NOT EXISTS paper_sources(paper_id INTEGER NOT NULL, source TEXT NOT NULL,\n"
+    "  PRIMARY KEY(paper_id, source)) WITHOUT ROWID;\n"
+    "INSERT OR IGNORE INTO paper_sources(paper_id, source) SELECT p.id, i.path FROM papers p\n"
+    "  JOIN imports i ON i.id = p.import_id;\n";
+
 const char *const store_migrations[] = {v1,  v2,  v3,  v4,  v5,  v6,  v7,  v8,
                                         v9,  v10, v11, v12, v13, v14, v15, v16,
-                                        v17, v18, v19, v20};
+                                        v17, v18, v19, v20, v21};
 const int store_nmigrations = (int)(sizeof store_migrations / sizeof store_migrations[0]);

@@ -18,7 +18,7 @@ cp "$DB" "$WORK/saved.db"
 set -- $(python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
-p = [p for p in d["people"] if p["ask"]][0]
+p = min((p for p in d["people"] if p["rank"]), key=lambda p: p["rank"])  # the biggest, first in its group
 print(p["user"], p["group"])' "$WORK/research.json")
 USER_ASKED=$1 GROUP=$2
 
