@@ -385,7 +385,17 @@ static const char v20[] =
     "CREATE TABLE IF NOT EXISTS policy_agg(id INTEGER PRIMARY KEY CHECK (id = 1),\n"
     "  fingerprint TEXT NOT NULL, data BLOB NOT NULL);\n";
 
+/* Version 21 (issue 26 item 4): collect windows keyed by source and cluster
+ * list (data/store/store_collect.c). source is the sacct command as given to
+ * collect, its words joined by one blank ("sacct", "ssh login2 sacct"): two
+ * slurmdbds collected into one database each keep their own window. Windows
+ * recorded before this version have source '' and count for every source
+ * (what they meant then). */
+static const char v21[] =
+    "ALTER TABLE collects ADD COLUMN source TEXT NOT NULL DEFAULT '';\n"
+    "CREATE INDEX collects_source ON collects(source, clusters, since);\n";
+
 const char *const store_migrations[] = {v1,  v2,  v3,  v4,  v5,  v6,  v7,  v8,
                                         v9,  v10, v11, v12, v13, v14, v15, v16,
-                                        v17, v18, v19, v20};
+                                        v17, v18, v19, v20, v21};
 const int store_nmigrations = (int)(sizeof store_migrations / sizeof store_migrations[0]);
