@@ -126,7 +126,7 @@ static int exec_collect(CliCtx *ctx, int argc, char **argv)
     int64_t rejected_shown = 0;
     o.reject = print_reject;
     o.reject_ctx = &rejected_shown;
-    o.progress = isatty(STDERR_FILENO) && !quiet;
+    o.progress = cli_progress() && !quiet;
     if (o.progress) {
         o.window_done = show_month;
         o.window_ctx = NULL;

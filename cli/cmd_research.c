@@ -316,7 +316,17 @@ static int parse(int argc, char **argv, ResearchOpts *o, int *fmt)
                 return cli_error("research: --by: expected kmeans or coauthors, got '%s'", m) + 1;
         } else if (strcmp(a, "--terms") == 0 && more)
             o->terms_file = argv[++i];
-        else {
+        else if (!more && (strcmp(a, "--since") == 0 || strcmp(a, "--k") == 0 ||
+                           strcmp(a, "--by") == 0 || strcmp(a, "--terms") == 0)) {
+            char k[16];
+            snprintf(k, sizeof k, "1..%d", RESEARCH_KMAX);
+            cli_error("research: %s needs a value (%s)", a,
+                      strcmp(a, "--since") == 0 ? "a year"
+                      : strcmp(a, "--k") == 0   ? k
+                      : strcmp(a, "--by") == 0  ? "kmeans or coauthors"
+                                                : "a FILE");
+            return 2;
+        } else {
             cli_error("research: unknown option '%s'", a);
             return 2;
         }

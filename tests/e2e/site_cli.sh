@@ -18,7 +18,7 @@ expect_rc 2 "$CAPPLAN_BIN" --db= status
 expect_rc 2 "$CAPPLAN_BIN" --db --quiet status
 [ "$(cat "$WORK/err")" = "capplan: --db needs a path" ] || fail "--db --quiet: $(cat "$WORK/err")"
 expect_rc 2 "$CAPPLAN_BIN" --bogus
-grep -qx "capplan: unknown option '--bogus'" "$WORK/err" || fail "global --bogus: $(cat "$WORK/err")"
+grep -qx "capplan: unknown option '--bogus' (before the command: --db PATH, --quiet, --version, --help)" "$WORK/err" || fail "global --bogus: $(cat "$WORK/err")"
 expect_rc 0 cap demo --today 2026-11-25 --no-tui --jobs 2000 --seed 3
 for c in "export r.md --bogus" "stats utilization --bogus" "status --bogus" "project --bogus=1" \
     "meetings list --bogus" "tui --bogus" "profile --bogus" "collect --json"; do
