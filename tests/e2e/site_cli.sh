@@ -160,4 +160,46 @@ fi
 make -s -C "$ROOT" uninstall DESTDIR="$STAGE" PREFIX=/usr/local >"$WORK/mk" 2>&1 || fail "make uninstall: $(cat "$WORK/mk")"
 left=$(cd "$STAGE" && find . -type f)
 [ -z "$left" ] || fail "left after uninstall: $left"
+# ---- make deps: waits for the apt lock, bounded, and says so ----
+# (stand-ins for dpkg-query, every package missing until installed, and
+# apt-get, which finds the lock held for its first $LOCKED calls)
+mkdir "$WORK/apt"
+cat >"$WORK/apt/dpkg-query" <<'EOF'
+#!/bin/sh
+[ -e "$APT_DIR/installed" ] && printf 'install ok installed'
+exit 0
+EOF
+cat >"$WORK/apt/apt-get" <<'EOF'
+#!/bin/sh
+echo "$*" >>"$APT_DIR/calls"
+n=$(wc -l <"$APT_DIR/calls")
+if [ "$n" -le "$LOCKED" ]; then
+    echo "E: Could not get lock /var/lib/dpkg/lock-frontend. It is held by process 4242 (apt-get)" >&2
+    echo "E: Unable to acquire the dpkg frontend lock (/var/lib/dpkg/lock-frontend), is another process using it?" >&2
+    exit 100
+fi
+case "$*" in *install*)
+    [ -n "$BROKEN" ] && { echo "E: Unable to locate package nope" >&2; exit 100; }
+    touch "$APT_DIR/installed" ;;
+esac
+exit 0
+EOF
+chmod 755 "$WORK/apt/dpkg-query" "$WORK/apt/apt-get"
+deps() { # deps LOCKED WAIT [BROKEN]: run tests/deps.sh demo with the stand-ins
+    rm -f "$WORK/apt/calls" "$WORK/apt/installed"
+    env PATH="$WORK/apt:$PATH" APT_DIR="$WORK/apt" LOCKED="$1" BROKEN="${3:-}" CAPPLAN_APT_WAIT="$2" \
+        CAPPLAN_APT_POLL=1 sh "$ROOT/tests/deps.sh" demo >"$WORK/out" 2>"$WORK/err"
+}
+deps 2 30 || fail "deps, lock held twice: $(cat "$WORK/out" "$WORK/err")"
+[ "$(grep -c 'install -y -qq' "$WORK/apt/calls")" = 1 ] && [ "$(wc -l <"$WORK/apt/calls")" = 4 ] \
+    || fail "deps: apt-get calls: $(cat "$WORK/apt/calls")"
+[ "$(grep -c '^tests/deps.sh: another apt or dpkg holds the lock; waiting (up to 30 s, 0 s so far)$' "$WORK/err")" = 1 ] \
+    || fail "deps: the wait not told once: $(cat "$WORK/err")"
+grep -q 'DPkg::Lock::Timeout=1' "$WORK/apt/calls" || fail "deps: no DPkg::Lock::Timeout"
+deps 1000 2 && fail "deps: the lock never freed, yet exit 0"
+grep -q '^tests/deps.sh: the apt lock is still held after 2 s; try again later (or set CAPPLAN_APT_WAIT)$' "$WORK/err" \
+    || fail "deps: bounded wait: $(cat "$WORK/err")"
+deps 0 30 broken && fail "deps: apt-get failed, yet exit 0"
+[ "$(wc -l <"$WORK/apt/calls")" = 2 ] || fail "deps: another failure is not waited for: $(cat "$WORK/apt/calls")"
+grep -q 'Unable to locate package nope' "$WORK/err" || fail "deps: apt's error not shown: $(cat "$WORK/err")"
 echo "site_cli: ok"
