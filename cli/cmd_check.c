@@ -17,11 +17,8 @@ static int exec_check(CliCtx *ctx, int argc, char **argv)
 {
     if (cli_wants_help(&cmd_check, argc, argv))
         return 0;
-    if (argc > 1) {
-        if (argv[1][0] != '-')
-            cli_error("check: takes no argument, got '%s'", argv[1]);
+    if (argc > 1)
         return cli_usage(&cmd_check);
-    }
     Store *st = cli_store(ctx);
     if (!st)
         return 1;

@@ -25,7 +25,7 @@ refused "export: 'foo.txt': expected a file ending .md, .html or .xlsx (or --csv
 refused "export: --years: expected 1..10, got '99'" export r.md --years 99
 refused "export: nothing to write: give report.md, report.html, budget.xlsx or --csv DIR" export
 refused "status: takes only --json, got 'extra'" status --json extra
-refused "check: takes no argument, got 'extra'" check extra
+refused "check: cannot use 'extra' (the usage below)" check extra
 refused "scenario: unknown subcommand 'bogus' (list, new, set, diff, rm or undo)" scenario bogus
 refused "scenario: cannot use 'diff a' (the usage below)" scenario diff a
 refused "research: --k needs a value (1..8)" research --k

@@ -143,6 +143,9 @@ zc() { timeout 30 zsh "$ROOT/tests/lib/zsh_complete.zsh" "$ROOT/contrib/completi
 STAGE=$WORK/stage
 make -s -C "$ROOT" install INSTALL_BIN="$CAPPLAN_BIN" DESTDIR="$STAGE" PREFIX=/usr/local >"$WORK/mk" 2>&1 \
     || fail "make install: $(cat "$WORK/mk")"
+# staged (DESTDIR): no user created, but how to create it is said
+grep -qx '  useradd --system --user-group --home-dir /var/lib/capplan --shell /usr/sbin/nologin capplan' "$WORK/mk" \
+    || fail "make install: how to create the user: $(cat "$WORK/mk")"
 tree=$(cd "$STAGE" && find . -type f | sort | tr '\n' ' ')
 [ "$tree" = "./usr/local/bin/capplan ./usr/local/lib/systemd/system/capplan-collect.service ./usr/local/lib/systemd/system/capplan-collect.timer ./usr/local/share/bash-completion/completions/capplan ./usr/local/share/doc/capplan/cron.d-capplan ./usr/local/share/man/man1/capplan.1 ./usr/local/share/zsh/site-functions/_capplan " ] \
     || fail "installed tree: $tree"
@@ -150,7 +153,9 @@ tree=$(cd "$STAGE" && find . -type f | sort | tr '\n' ' ')
 "$STAGE/usr/local/bin/capplan" --version | grep -q '^capplan [0-9]' || fail "installed --version"
 grep -q "^ExecStart=/bin/sh -c 'eval exec /usr/local/bin/capplan --quiet collect" \
     "$STAGE/usr/local/lib/systemd/system/capplan-collect.service" || fail "service ExecStart"
-grep -q ' capplan /usr/local/bin/capplan --db /var/lib/capplan/capplan.db --quiet collect$' \
+grep -qx "ExecStartPost=/bin/sh -c 'exec /usr/local/bin/capplan --quiet check --quick'" \
+    "$STAGE/usr/local/lib/systemd/system/capplan-collect.service" || fail "service ExecStartPost"
+grep -q ' capplan /usr/local/bin/capplan --db /var/lib/capplan/capplan.db --quiet collect && /usr/local/bin/capplan --db /var/lib/capplan/capplan.db --quiet check --quick$' \
     "$STAGE/usr/local/share/doc/capplan/cron.d-capplan" || fail "cron line"
 if command -v systemd-analyze >/dev/null; then
     systemd-analyze verify --man=no "$STAGE/usr/local/lib/systemd/system/capplan-collect.service" \
@@ -158,8 +163,8 @@ if command -v systemd-analyze >/dev/null; then
         || fail "systemd-analyze verify: $(cat "$WORK/mk")"
 fi
 make -s -C "$ROOT" uninstall DESTDIR="$STAGE" PREFIX=/usr/local >"$WORK/mk" 2>&1 || fail "make uninstall: $(cat "$WORK/mk")"
-left=$(cd "$STAGE" && find . -type f)
-[ -z "$left" ] || fail "left after uninstall: $left"
+left=$(cd "$STAGE" && find . -mindepth 1)
+[ -z "$left" ] || fail "left after uninstall (files or folders): $left"
 # ---- make deps: waits for the apt lock, bounded, and says so ----
 # (stand-ins for dpkg-query, every package missing until installed, and
 # apt-get, which finds the lock held for its first $LOCKED calls)
