@@ -33,8 +33,7 @@ static const char *kind_of(const char *path)
 }
 
 /* The options into a; -1 on bad usage, after a line that names it (cli_error
- * returns 1: -cli_error(...) is -1 once said), or for an unknown option,
- * which cli_usage names. */
+ * returns 1: -cli_error(...) is -1 once said). */
 static int parse_args(int argc, char **argv, ExportArgs *a)
 {
     memset(a, 0, sizeof *a);
@@ -60,8 +59,13 @@ static int parse_args(int argc, char **argv, ExportArgs *a)
             a->o.years = (int)y;
         } else if (strcmp(argv[i], "--csv") == 0 && a->csv)
             return -cli_error("export: one --csv DIR, got '%s' and another", a->csv);
+        else if (argv[i][0] == '-' && argv[i][1] && !more &&
+                 (strcmp(argv[i], "--csv") == 0 || strcmp(argv[i], "--anon-key") == 0 ||
+                  strcmp(argv[i], "--scenario") == 0 || strcmp(argv[i], "--peers") == 0 ||
+                  strcmp(argv[i], "--years") == 0))
+            return -cli_error("export: %s needs a value", argv[i]);
         else if (argv[i][0] == '-' && argv[i][1])
-            return -1; /* cli_usage names it */
+            return -cli_error("export: unknown option '%s'", argv[i]);
         else if (!kind_of(argv[i]))
             return -cli_error("export: '%s': expected a file ending .md, .html or .xlsx "
                              "(or --csv DIR)",

@@ -433,6 +433,10 @@ static int exec_meetings(CliCtx *ctx, int argc, char **argv)
         cli_error("meetings %s: takes no argument, got '%s'", a.sub, a.arg);
         return cli_usage(&cmd_meetings);
     }
+    if (a.json && sub_arity(a.sub) != 0) {
+        cli_error("meetings %s: no --json output (list, pick and mismatches have one)", a.sub);
+        return cli_usage(&cmd_meetings);
+    }
     Store *st = cli_store(ctx);
     return st ? run(st, &a) : 1;
 }

@@ -550,6 +550,10 @@ static int parse_args(int argc, char **argv, ProjectArgs *a)
         cli_error("project: --json or --csv, not both");
         return -1;
     }
+    if (a->do_backtest && (a->csv || a->explain)) {
+        cli_error("project --backtest: text or --json, not %s", a->csv ? "--csv" : "--explain");
+        return -1;
+    }
     return 0;
 }
 

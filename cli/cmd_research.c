@@ -295,10 +295,12 @@ static int parse(int argc, char **argv, ResearchOpts *o, int *fmt)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int more = i + 1 < argc;
-        if (strcmp(a, "--json") == 0)
-            *fmt = 1;
-        else if (strcmp(a, "--csv") == 0)
-            *fmt = 2;
+        if (strcmp(a, "--json") == 0 || strcmp(a, "--csv") == 0) {
+            int f = a[2] == 'j' ? 1 : 2;
+            if (*fmt && *fmt != f)
+                return cli_error("research: --json or --csv, not both") + 1;
+            *fmt = f;
+        }
         else if (strcmp(a, "--since") == 0 && more) {
             if (parse_int(argv[++i], 1900, 2100, &o->since) < 0)
                 return cli_error("research: --since: expected a year, got '%s'", argv[i]) + 1;

@@ -494,6 +494,10 @@ static int exec_scenario(CliCtx *ctx, int argc, char **argv)
     }
     int json = argc > 2 && strcmp(argv[argc - 1], "--json") == 0;
     int n = argc - json;
+    if (json && strcmp(sub, "list") != 0 && strcmp(sub, "diff") != 0) {
+        cli_error("scenario %s: no --json output (list and diff have one)", sub);
+        return cli_usage(&cmd_scenario);
+    }
     const char *from = NULL;
     if (strcmp(sub, "new") == 0 && n == 5 && strcmp(argv[3], "--from") == 0)
         from = argv[4];

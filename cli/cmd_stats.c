@@ -68,10 +68,13 @@ static int parse_opt(int argc, char **argv, int *i, StatsArgs *a)
 {
     int bad = 0;
     const char *v;
-    if (strcmp(argv[*i], "--json") == 0) {
-        a->fmt = FMT_JSON;
-    } else if (strcmp(argv[*i], "--csv") == 0) {
-        a->fmt = FMT_CSV;
+    if (strcmp(argv[*i], "--json") == 0 || strcmp(argv[*i], "--csv") == 0) {
+        Format f = argv[*i][2] == 'j' ? FMT_JSON : FMT_CSV;
+        if (a->fmt != FMT_TEXT && a->fmt != f) {
+            cli_error("stats: --json or --csv, not both");
+            return -1;
+        }
+        a->fmt = f;
     } else if ((v = opt_value(argc, argv, i, "--by", &bad))) {
         if (parse_by(v, &a->o.by) < 0) {
             cli_error("stats: --by takes month, year or all, not '%s'", v);
