@@ -116,7 +116,15 @@ for c in $cmds; do
         grep -q -- "Fl ${o#-}\b\|Fl ${o#-}\$" "$MAN" || fail "man page: $c option $o missing"
     done
 done
-for v in CAPPLAN_DB CAPPLAN_LOG_TIME; do grep -q "Ev $v" "$MAN" || fail "man page: $v"; done
+# every CAPPLAN_* variable the program reads, documented
+vars=$(grep -rhoE 'getenv\("CAPPLAN_[A-Z_]+"\)' "$ROOT/cli" "$ROOT/core" "$ROOT/data" "$ROOT/reports" "$ROOT/tui" |
+    sed 's/getenv("\(.*\)")/\1/' | grep -v '^CAPPLAN_TEST_' | sort -u)
+[ -n "$vars" ] || fail "no CAPPLAN_ variable found in the sources"
+for v in $vars; do grep -q "Ev $v" "$MAN" || fail "man page: $v"; done
+# the page's head and foot name capplan's manual, not groff's BSD default
+head=$(MANWIDTH=80 man -l "$MAN" 2>/dev/null | sed -n '1p;$p')
+case $head in *BSD*) fail "man page head or foot: $head" ;; esac
+echo "$head" | head -n 1 | grep -q 'General Commands Manual' || fail "man page head: $head"
 for st in 0 1 2 3 4; do grep -qx ".It $st" "$MAN" || fail "man page: exit status $st"; done
 
 # ---- completion: bash and zsh, names from the database ----
