@@ -15,7 +15,7 @@ int store_collect_windows(Store *st, const char *source, const char *clusters,
     *out = NULL;
     *n = 0;
     if (sqlite3_prepare_v2(db,
-                           "SELECT since, until FROM collects WHERE clusters=?1 "
+                           "SELECT since, until FROM collect_windows WHERE clusters=?1 "
                            "AND source IN (?2, '') ORDER BY since, until",
                            -1, &s, NULL) != SQLITE_OK)
         return sqlrow_err(db, err, "read collect windows");
@@ -82,8 +82,8 @@ static int insert_window(sqlite3 *db, const char *source, const char *clusters, 
 {
     sqlite3_stmt *s;
     if (sqlite3_prepare_v2(db,
-                           "INSERT INTO collects(clusters, since, until, import_id, at, source) "
-                           "VALUES(?1, ?2, ?3, ?4, ?5, ?6)",
+                           "INSERT INTO collects(clusters, since, until, import_id, at) "
+                           "VALUES(?1, ?2, ?3, ?4, ?5)",
                            -1, &s, NULL) != SQLITE_OK)
         return sqlrow_err(db, err, "record the collect");
     sqlite3_bind_text(s, 1, clusters, -1, SQLITE_STATIC);
@@ -94,7 +94,14 @@ static int insert_window(sqlite3 *db, const char *source, const char *clusters, 
     else
         sqlite3_bind_null(s, 4);
     sqlite3_bind_int64(s, 5, (int64_t)time(NULL));
-    sqlite3_bind_text(s, 6, source, -1, SQLITE_STATIC);
+    if (run_done(db, s, "record the collect", err) < 0)
+        return -1;
+    if (sqlite3_prepare_v2(db,
+                           "INSERT INTO collect_sources(collect_id, source) "
+                           "VALUES(last_insert_rowid(), ?1)",
+                           -1, &s, NULL) != SQLITE_OK)
+        return sqlrow_err(db, err, "record the collect");
+    sqlite3_bind_text(s, 1, source, -1, SQLITE_STATIC);
     return run_done(db, s, "record the collect", err);
 }
 

@@ -1,13 +1,15 @@
 #ifndef STORE_COLLECT_H
 #define STORE_COLLECT_H
 /* store_collect: the SQL of `capplan collect` (data/collect.c). Table
- * collects holds one row per successful collect: the source it read (the
- * sacct command, words joined by one blank: "sacct", "ssh login2 sacct"),
- * the list of clusters it asked sacct for ('' = the cluster of the
+ * collects holds one row per successful collect, collect_sources its
+ * source (the sacct command, words joined by one blank: "sacct", "ssh
+ * login2 sacct"; the view collect_windows puts them together): the list of
+ * clusters it asked sacct for ('' = the cluster of the
  * machine), the window of time it read [since, until] in epoch seconds UTC,
  * and the import that landed its rows. Windows are kept per source and
- * cluster list: two slurmdbds into one database each have their own. Nothing here runs sacct or decides the next window: that is
- * collect.c's work. Every statement binds its values. */
+ * cluster list: two slurmdbds into one database each have their own.
+ * Nothing here runs sacct or decides the next window: that is collect.c's
+ * work. Every statement binds its values. */
 
 #include <stddef.h>
 #include <stdint.h>

@@ -386,14 +386,21 @@ static const char v20[] =
     "  fingerprint TEXT NOT NULL, data BLOB NOT NULL);\n";
 
 /* Version 21 (issue 26 item 4): collect windows keyed by source and cluster
- * list (data/store/store_collect.c). source is the sacct command as given to
- * collect, its words joined by one blank ("sacct", "ssh login2 sacct"): two
- * slurmdbds collected into one database each keep their own window. Windows
- * recorded before this version have source '' and count for every source
- * (what they meant then). */
+ * list (data/store/store_collect.c). The source of a window is the sacct
+ * command as given to collect, its words joined by one blank ("sacct", "ssh
+ * login2 sacct"): two slurmdbds collected into one database each keep their
+ * own window. A table of its own (idempotent, as every migration must be
+ * for the tests that wind user_version back) and the view collect_windows,
+ * each window with its source; windows recorded before this version have
+ * source '' and count for every source (what they meant then). */
 static const char v21[] =
-    "ALTER TABLE collects ADD COLUMN source TEXT NOT NULL DEFAULT '';\n"
-    "CREATE INDEX collects_source ON collects(source, clusters, since);\n";
+    "CREATE TABLE IF NOT EXISTS collect_sources(\n"
+    "  collect_id INTEGER PRIMARY KEY REFERENCES collects(id), source TEXT NOT NULL);\n"
+    "CREATE INDEX IF NOT EXISTS collect_sources_source ON collect_sources(source);\n"
+    "CREATE VIEW IF NOT EXISTS collect_windows AS\n"
+    "  SELECT c.id, c.clusters, c.since, c.until, c.import_id, c.at,\n"
+    "         coalesce(s.source, '') AS source\n"
+    "  FROM collects c LEFT JOIN collect_sources s ON s.collect_id = c.id;\n";
 
 const char *const store_migrations[] = {v1,  v2,  v3,  v4,  v5,  v6,  v7,  v8,
                                         v9,  v10, v11, v12, v13, v14, v15, v16,

@@ -232,8 +232,8 @@ expect_rc 0 "$CAPPLAN_BIN" --db "$WORK/ssh.db" collect --sacct "$WORK/ssh login1
 [ "$(wc -l <"$FAKE_ARGS.all")" -eq 1 ] || fail "first collect over ssh: $(wc -l <"$FAKE_ARGS.all") sacct calls, 1 expected"
 grep -q -- '-S 2000-01-01T00:00:00 -E now ' "$FAKE_ARGS.all" || fail "one window: $(cat "$FAKE_ARGS.all")"
 grep -q ' 59 rows read, 20 added,' "$WORK/out" || fail "one window: $(cat "$WORK/out" "$WORK/err")"
-[ "$(sqlite3 "$WORK/ssh.db" "SELECT count(*) || '|' || source FROM collects")" = "1|$WORK/ssh login1 $FAKE" ] \
-    || fail "one window over ssh: $(sqlite3 "$WORK/ssh.db" "SELECT * FROM collects")"
+[ "$(sqlite3 "$WORK/ssh.db" "SELECT count(*) || '|' || source FROM collect_windows")" = "1|$WORK/ssh login1 $FAKE" ] \
+    || fail "one window over ssh: $(sqlite3 "$WORK/ssh.db" "SELECT * FROM collect_windows")"
 # ... unless slurmdbd says the range is too wide: then month by month
 rm -f "$FAKE_ARGS.all" "$WORK/ssh.db"
 export FAKE_WIDE=1
@@ -261,8 +261,8 @@ grep -q 'sacct since 2000-01-01T00:00:00Z: sacct-text, 1 rows read, 1 added' "$W
 [ "$(sqlite3 "$WORK/two.db" "SELECT c.name, count(*) FROM jobs j JOIN clusters c ON c.id = j.cluster_id GROUP BY c.name ORDER BY c.name" | tr '\n' ' ')" \
     = "fake|1 sandbox|20 " ] || fail "two slurmdbds: $(sqlite3 "$WORK/two.db" "SELECT cluster_id, count(*) FROM jobs GROUP BY 1")"
 for src in "$FAKE" "$WORK/sacct-b"; do
-    until_src=$(sqlite3 "$WORK/two.db" "SELECT max(until) FROM collects WHERE source = '$src'")
-    [ "$(sqlite3 "$WORK/two.db" "SELECT count(*) FROM collects WHERE source = '$src'")" -eq "$MONTHS" ] \
+    until_src=$(sqlite3 "$WORK/two.db" "SELECT max(until) FROM collect_windows WHERE source = '$src'")
+    [ "$(sqlite3 "$WORK/two.db" "SELECT count(*) FROM collect_windows WHERE source = '$src'")" -eq "$MONTHS" ] \
         || fail "windows of $src"
     expect_rc 0 $TWO --sacct "$src"
     [ "$(arg_after -S)" = "$(utc $((until_src - 86400)))" ] || fail "next window of $src: $(arg_after -S)"

@@ -100,17 +100,17 @@ if [[ $got == "capplan-test:$JA"$'\n'"capplan-two:$JB" ]]; then
 else
     fail "jobs in the database: $(echo $got), capplan-test:$JA capplan-two:$JB expected"
 fi
-w=$(sqlite3 "$DB" "SELECT count(DISTINCT source) || ' ' || count(*) FROM collects")
+w=$(sqlite3 "$DB" "SELECT count(DISTINCT source) || ' ' || count(*) FROM collect_windows")
 if [[ $w == "2 2" ]]; then pass "two sources, one window each"; else fail "windows: $w (2 sources, 2 windows expected)"; fi
 
 # the second round: each from its own window's end, less a day
 declare -A until_of
-for s in "$SA" "$SB"; do until_of[$s]=$(sqlite3 "$DB" "SELECT max(until) FROM collects WHERE source = '$s'"); done
+for s in "$SA" "$SB"; do until_of[$s]=$(sqlite3 "$DB" "SELECT max(until) FROM collect_windows WHERE source = '$s'"); done
 r2=$(round)
 ok=1
 for s in "$SA" "$SB"; do
-    n=$(sqlite3 "$DB" "SELECT count(*) FROM collects WHERE source = '$s' AND since = ${until_of[$s]} - 86400")
-    [[ $n == 1 ]] || { ok=0; fail "second collect of $s: $(sqlite3 "$DB" "SELECT source, since, until FROM collects")"; }
+    n=$(sqlite3 "$DB" "SELECT count(*) FROM collect_windows WHERE source = '$s' AND since = ${until_of[$s]} - 86400")
+    [[ $n == 1 ]] || { ok=0; fail "second collect of $s: $(sqlite3 "$DB" "SELECT source, since, until FROM collect_windows")"; }
 done
 grep -q FAILED <<<"$r2" && { ok=0; fail "second round: $r2"; }
 [[ $ok == 1 ]] && pass "second round: each source from its own window less a day ($(sed 's/^[0-9]* collect: //' <<<"$r2" | tr '\n' ';'))"
