@@ -117,18 +117,51 @@ static void log_stamp(char *buf, size_t sz)
         buf[0] = '\0';
 }
 
-int cli_error(const char *fmt, ...)
+static int quiet;
+
+void cli_set_quiet(int q)
+{
+    quiet = q;
+}
+
+int cli_quiet(void)
+{
+    return quiet;
+}
+
+int cli_progress(void)
+{
+    return !quiet && isatty(STDERR_FILENO);
+}
+
+/* One line "[STAMP ]capplan: MESSAGE" on stderr, control characters out. */
+static void say(const char *fmt, va_list ap)
 {
     char raw[1024], clean[1024], stamp[40];
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(raw, sizeof raw, fmt, ap);
-    va_end(ap);
     cli_sanitize(clean, sizeof clean, raw);
     log_stamp(stamp, sizeof stamp);
     fprintf(stderr, "%scapplan: %s\n", stamp, clean);
+}
+
+int cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    say(fmt, ap);
+    va_end(ap);
     errors_printed++;
     return 1;
+}
+
+void cli_note(const char *fmt, ...)
+{
+    if (quiet)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    say(fmt, ap);
+    va_end(ap);
 }
 
 /* 1 when the option word (up to '=') appears in text as a word of its own. */
@@ -157,6 +190,25 @@ static int takes_value(const char *usage, const char *opt)
     return 0;
 }
 
+/* "CMD: cannot use 'A B C' (the usage below)": the arguments given, when
+ * nothing more precise was said. */
+static void name_arguments(const CmdEntry *e)
+{
+    char given[512];
+    size_t k = 0;
+    given[0] = '\0';
+    for (int i = 1; i < cmd_argc && k + 1 < sizeof given; i++) {
+        int w = snprintf(given + k, sizeof given - k, "%s%s", i > 1 ? " " : "", cmd_argv[i]);
+        if (w < 0)
+            break;
+        k += (size_t)w;
+    }
+    if (cmd_argc <= 1)
+        cli_error("%s: something is missing (the usage below)", e->name);
+    else
+        cli_error("%s: cannot use '%s' (the usage below)", e->name, given);
+}
+
 int cli_usage(const CmdEntry *e)
 {
     for (int i = 1; i < cmd_argc && !errors_printed; i++) {
@@ -176,7 +228,11 @@ int cli_usage(const CmdEntry *e)
             break;
         }
     }
-    fprintf(stderr, "usage: %s\n", e->usage);
+    if (!errors_printed)
+        name_arguments(e);
+    char stamp[40];
+    log_stamp(stamp, sizeof stamp);
+    fprintf(stderr, "%susage: %s\n", stamp, e->usage);
     return 2;
 }
 

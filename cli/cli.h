@@ -50,11 +50,24 @@ int cli_exit_code(const CliCtx *ctx, int rc);
  * CAPPLAN_LOG_TIME=0, or $JOURNAL_STREAM is set (journald stamps lines
  * itself) and CAPPLAN_LOG_TIME is not. Returns 1. */
 int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* What is said on stderr that is no error ("export: r.md written in 0.10
+ * s"): as cli_error ("capplan: " and the time stamp off a terminal), and
+ * nothing under --quiet. */
+void cli_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* --quiet (main sets it): nothing on standard output, no note, no progress;
+ * errors only. */
+void cli_set_quiet(int quiet);
+int cli_quiet(void);
+/* 1 when progress lines may be drawn: stderr is a terminal and not --quiet. */
+int cli_progress(void);
 /* Print the usage line on stderr and return 2. When the arguments given to
  * the last cli_wants_help call hold an option that the command's usage and
  * help never mention, and no cli_error line was printed since, it first
  * says "capplan: CMD: unknown option '--x'" (or, for an option the usage
- * shows with a value, given last without one: "CMD: --x needs a value"). */
+ * shows with a value, given last without one: "CMD: --x needs a value");
+ * when it finds no such option either, "CMD: cannot use 'ARGS' (the usage
+ * below)", so that every refusal names what was given. The usage line is
+ * time-stamped as cli_error's lines are. */
 int cli_usage(const CmdEntry *e);
 /* 1 when argv holds --help or -h (prints help to stdout). Every command
  * calls it first: it also remembers argc/argv for cli_usage (borrowed; they

@@ -38,7 +38,11 @@ static const char collect_help[] =
     "                    and non-zero exit codes)\n"
     "  --sacct COMMAND   the sacct to run (default: sacct from PATH); several words\n"
     "                    reach another machine, e.g. 'ssh login1 sacct': the last\n"
-    "                    word is sacct, run as WORDS... env TZ=UTC ... sacct ARGS\n"
+    "                    word is sacct, run as WORDS... env TZ=UTC ... sacct ARGS;\n"
+    "                    each command keeps its own window (several slurmdbds into\n"
+    "                    one database), and asks for all it has not read in one\n"
+    "                    sacct (one ssh session) unless slurmdbd says the range is\n"
+    "                    too wide (MaxQueryTimeRange): then month by month\n"
     "  --quiet           no summary line, no progress\n"
     "\nWith Slurm's PrivateData=jobs, sacct shows a user who is not root, SlurmUser or\n"
     "an operator only their own jobs: collect then refuses, saying so.\n"
@@ -59,6 +63,8 @@ static void print_reject(void *ctx, const char *msg)
 static void show_month(void *ctx, int64_t since, int i, int n, const ImportResult *r)
 {
     (void)ctx;
+    if (n == 1)
+        return; /* one window: the import's progress and the summary say it */
     int y, mo, d, h, mi, s;
     fields_civil_of(since, &y, &mo, &d, &h, &mi, &s);
     fprintf(stderr, "collect: %04d-%02d (%d/%d months): %lld rows read, %lld added\n", y, mo, i, n,
@@ -120,7 +126,7 @@ static int exec_collect(CliCtx *ctx, int argc, char **argv)
     int64_t rejected_shown = 0;
     o.reject = print_reject;
     o.reject_ctx = &rejected_shown;
-    o.progress = isatty(STDERR_FILENO) && !quiet;
+    o.progress = cli_progress() && !quiet;
     if (o.progress) {
         o.window_done = show_month;
         o.window_ctx = NULL;

@@ -43,6 +43,9 @@ typedef struct DemoArgs {
 } DemoArgs;
 
 /* 0, or 2 after printing the usage error. */
+_Static_assert(DEMO_MIN_JOBS == 1000 && DEMO_MAX_JOBS == 10000000,
+               "demo --jobs: the range in the messages and --help");
+
 static int parse_args(int argc, char **argv, DemoArgs *a)
 {
     for (int i = 1; i < argc; i++) {
@@ -66,8 +69,18 @@ static int parse_args(int argc, char **argv, DemoArgs *a)
         else if (strcmp(arg, "--dir") == 0 && val && *val)
             a->o.dir = val;
         else {
-            fprintf(stderr, "capplan: demo: bad option or value: %s%s%s\n", arg,
-                    val ? " " : "", val ? val : "");
+            static const char *const allowed[][2] = {
+                {"--seed", "a whole number"},
+                {"--jobs", "a whole number from 1000 to 10000000"},
+                {"--today", "a day, YYYY-MM-DD"},
+                {"--dir", "a folder"}};
+            for (size_t k = 0; k < sizeof allowed / sizeof allowed[0]; k++)
+                if (strcmp(arg, allowed[k][0]) == 0) {
+                    if (val)
+                        cli_error("demo: %s: expected %s, got '%s'", arg, allowed[k][1], val);
+                    else
+                        cli_error("demo: %s needs a value: %s", arg, allowed[k][1]);
+                }
             return cli_usage(&cmd_demo);
         }
         i++;
@@ -110,7 +123,7 @@ static int exec_demo(CliCtx *ctx, int argc, char **argv)
     if (rc)
         return rc;
     a.o.db_path = ctx->db_path;
-    a.o.progress = isatty(STDERR_FILENO);
+    a.o.progress = cli_progress();
     DemoSummary s;
     CpErr err;
     if (demo_build(&a.o, &s, &err) < 0)

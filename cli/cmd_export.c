@@ -32,6 +32,8 @@ static const char *kind_of(const char *path)
                                                                     : NULL;
 }
 
+/* The options into a; -1 on bad usage, after a line that names it (cli_error
+ * returns 1: -cli_error(...) is -1 once said). */
 static int parse_args(int argc, char **argv, ExportArgs *a)
 {
     memset(a, 0, sizeof *a);
@@ -53,14 +55,30 @@ static int parse_args(int argc, char **argv, ExportArgs *a)
             char *end;
             long y = strtol(argv[++i], &end, 10);
             if (*end || y < 1 || y > 10)
-                return -1;
+                return -cli_error("export: --years: expected 1..10, got '%s'", argv[i]);
             a->o.years = (int)y;
-        } else if ((argv[i][0] == '-' && argv[i][1]) || !kind_of(argv[i]) || a->nout == MAX_OUT)
-            return -1;
+        } else if (strcmp(argv[i], "--csv") == 0 && a->csv)
+            return -cli_error("export: one --csv DIR, got '%s' and another", a->csv);
+        else if (argv[i][0] == '-' && argv[i][1] && !more &&
+                 (strcmp(argv[i], "--csv") == 0 || strcmp(argv[i], "--anon-key") == 0 ||
+                  strcmp(argv[i], "--scenario") == 0 || strcmp(argv[i], "--peers") == 0 ||
+                  strcmp(argv[i], "--years") == 0))
+            return -cli_error("export: %s needs a value", argv[i]);
+        else if (argv[i][0] == '-' && argv[i][1])
+            return -cli_error("export: unknown option '%s'", argv[i]);
+        else if (!kind_of(argv[i]))
+            return -cli_error("export: '%s': expected a file ending .md, .html or .xlsx "
+                             "(or --csv DIR)",
+                             argv[i]);
+        else if (a->nout == MAX_OUT)
+            return -cli_error("export: at most %d files at once", MAX_OUT);
         else
             a->out[a->nout++] = argv[i];
     }
-    return a->nout == 0 && !a->csv ? -1 : 0;
+    if (a->nout == 0 && !a->csv)
+        return -cli_error("export: nothing to write: give report.md, report.html, budget.xlsx "
+                         "or --csv DIR");
+    return 0;
 }
 
 static double now_s(void)
@@ -82,7 +100,7 @@ static void done(const char *path, double t)
 {
     char shown[512];
     cli_sanitize(shown, sizeof shown, path);
-    fprintf(stderr, "capplan export: %s written in %.2f s\n", shown, now_s() - t);
+    cli_note("export: %s written in %.2f s", shown, now_s() - t);
 }
 
 static int exec_export(CliCtx *ctx, int argc, char **argv)

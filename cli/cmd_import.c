@@ -147,8 +147,8 @@ static int import_one(Store *st, const char *kind, const char *path, const Impor
                    shown, (long long)res.mem_conflicts);
     }
     if (res.orphan_steps > 0)
-        fprintf(stderr, "capplan: %s: %lld steps without their job row in reach: not counted\n",
-                shown, (long long)res.orphan_steps);
+        cli_note("%s: %lld steps without their job row in reach: not counted", shown,
+                 (long long)res.orphan_steps);
     return res.rejected > 0 ? 1 : 0;
 }
 
@@ -268,7 +268,7 @@ static int exec_import(CliCtx *ctx, int argc, char **argv)
     if (status == 0 && (ia.nfiles == 0 || (strcmp(kind, "trace") == 0 && !ia.o.trace_kind)))
         status = cli_usage(&cmd_import);
     if (status == 0) {
-        ia.o.progress = isatty(STDERR_FILENO);
+        ia.o.progress = cli_progress();
         Store *st = cli_store(ctx);
         status = st ? 0 : 1;
         int changed = 0;

@@ -354,8 +354,10 @@ static int parse_args(int argc, char **argv, MeetArgs *a)
         else if (strcmp(s, "--per-group") == 0 && i + 1 < argc) {
             char *end;
             long v = strtol(argv[++i], &end, 10);
-            if (*end || v < 1 || v > PICK_MAX)
+            if (*end || v < 1 || v > PICK_MAX) {
+                cli_error("meetings: --per-group: expected 1..%d, got '%s'", PICK_MAX, argv[i]);
                 return -1;
+            }
             a->per_group = (int)v;
         } else if (strcmp(s, "--scenario") == 0 && i + 1 < argc)
             a->scenario = argv[++i];
@@ -367,11 +369,17 @@ static int parse_args(int argc, char **argv, MeetArgs *a)
             a->sub = s;
         else if (!a->arg)
             a->arg = s;
-        else
+        else {
+            cli_error("meetings %s: one argument, got '%s' and '%s'", a->sub, a->arg, s);
             return -1;
+        }
     }
     return a->sub ? 0 : -1;
 }
+
+static const char meet_subs[] =
+    "list, pick, mismatches, import FILE.csv, export FILE.csv, import-needs FILE.csv, "
+    "export-needs FILE.csv or apply USER";
 
 /* 1 when sub takes an argument, 0 none, -1 unknown. */
 static int sub_arity(const char *sub)
@@ -410,9 +418,25 @@ static int exec_meetings(CliCtx *ctx, int argc, char **argv)
     if (cli_wants_help(&cmd_meetings, argc, argv))
         return 0;
     MeetArgs a;
-    if (parse_args(argc, argv, &a) < 0 || sub_arity(a.sub) < 0 ||
-        (sub_arity(a.sub) == 1) != (a.arg != NULL))
+    if (parse_args(argc, argv, &a) < 0)
         return cli_usage(&cmd_meetings);
+    if (sub_arity(a.sub) < 0) {
+        cli_error("meetings: unknown subcommand '%s' (%s)", a.sub, meet_subs);
+        return cli_usage(&cmd_meetings);
+    }
+    if (sub_arity(a.sub) == 1 && !a.arg) {
+        cli_error("meetings %s: needs %s", a.sub,
+                  strcmp(a.sub, "apply") == 0 ? "a USER" : "a FILE.csv");
+        return cli_usage(&cmd_meetings);
+    }
+    if (sub_arity(a.sub) == 0 && a.arg) {
+        cli_error("meetings %s: takes no argument, got '%s'", a.sub, a.arg);
+        return cli_usage(&cmd_meetings);
+    }
+    if (a.json && sub_arity(a.sub) != 0) {
+        cli_error("meetings %s: no --json output (list, pick and mismatches have one)", a.sub);
+        return cli_usage(&cmd_meetings);
+    }
     Store *st = cli_store(ctx);
     return st ? run(st, &a) : 1;
 }

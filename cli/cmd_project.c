@@ -592,15 +592,26 @@ static int parse_args(int argc, char **argv, ProjectArgs *a)
             char *end;
             long y = strtol(argv[++i], &end, 10);
             if (*end || y < 1 || y > PROJ_MAX_YEARS) {
-                fprintf(stderr, "capplan: project: --years '%s': expected 1..%d\n", argv[i],
-                        PROJ_MAX_YEARS);
+                cli_error("project: --years '%s': expected 1..%d", argv[i], PROJ_MAX_YEARS);
                 return -1;
             }
             a->o.years = (int)y;
         } else
             return -1;
     }
-    return a->json && a->csv ? -1 : 0;
+    if (a->explain && (a->json || a->csv)) {
+        cli_error("project: --explain prints text: not with %s", a->json ? "--json" : "--csv");
+        return -1;
+    }
+    if (a->json && a->csv) {
+        cli_error("project: --json or --csv, not both");
+        return -1;
+    }
+    if (a->do_backtest && (a->csv || a->explain)) {
+        cli_error("project --backtest: text or --json, not %s", a->csv ? "--csv" : "--explain");
+        return -1;
+    }
+    return 0;
 }
 
 static int check_scenario(Store *st, const char *name)

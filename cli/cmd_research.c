@@ -394,8 +394,12 @@ static int parse(int argc, char **argv, ResearchOpts *o, int *fmt)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int more = i + 1 < argc;
-        if (strcmp(a, "--json") == 0)
-            *fmt = 1;
+        if (strcmp(a, "--json") == 0 || strcmp(a, "--csv") == 0) {
+            int f = a[2] == 'j' ? 1 : 2;
+            if (*fmt && *fmt != f)
+                return cli_error("research: --json or --csv, not both") + 1;
+            *fmt = f;
+        }
         else if (strcmp(a, "--all") == 0)
             o->per_group = 0;
         else if (strcmp(a, "--min-hours") == 0 && more) {
@@ -406,8 +410,6 @@ static int parse(int argc, char **argv, ResearchOpts *o, int *fmt)
                 return 2;
             }
         }
-        else if (strcmp(a, "--csv") == 0)
-            *fmt = 2;
         else if (strcmp(a, "--since") == 0 && more) {
             if (parse_int(argv[++i], 1900, 2100, &o->since) < 0)
                 return cli_error("research: --since: expected a year, got '%s'", argv[i]) + 1;
@@ -425,7 +427,17 @@ static int parse(int argc, char **argv, ResearchOpts *o, int *fmt)
                 return cli_error("research: --by: expected kmeans or coauthors, got '%s'", m) + 1;
         } else if (strcmp(a, "--terms") == 0 && more)
             o->terms_file = argv[++i];
-        else {
+        else if (!more && (strcmp(a, "--since") == 0 || strcmp(a, "--k") == 0 ||
+                           strcmp(a, "--by") == 0 || strcmp(a, "--terms") == 0)) {
+            char k[16];
+            snprintf(k, sizeof k, "1..%d", RESEARCH_KMAX);
+            cli_error("research: %s needs a value (%s)", a,
+                      strcmp(a, "--since") == 0 ? "a year"
+                      : strcmp(a, "--k") == 0   ? k
+                      : strcmp(a, "--by") == 0  ? "kmeans or coauthors"
+                                                : "a FILE");
+            return 2;
+        } else {
             cli_error("research: unknown option '%s'", a);
             return 2;
         }

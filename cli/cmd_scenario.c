@@ -484,8 +484,20 @@ static int exec_scenario(CliCtx *ctx, int argc, char **argv)
     const char *sub = argv[1];
     if (strcmp(sub, "set") == 0)
         return exec_set(ctx, argc, argv);
+    static const char *const subs[] = {"list", "new", "diff", "rm", "undo"};
+    size_t known = 0;
+    while (known < sizeof subs / sizeof subs[0] && strcmp(sub, subs[known]) != 0)
+        known++;
+    if (known == sizeof subs / sizeof subs[0] && sub[0] != '-') {
+        cli_error("scenario: unknown subcommand '%s' (list, new, set, diff, rm or undo)", sub);
+        return cli_usage(&cmd_scenario);
+    }
     int json = argc > 2 && strcmp(argv[argc - 1], "--json") == 0;
     int n = argc - json;
+    if (json && strcmp(sub, "list") != 0 && strcmp(sub, "diff") != 0) {
+        cli_error("scenario %s: no --json output (list and diff have one)", sub);
+        return cli_usage(&cmd_scenario);
+    }
     const char *from = NULL;
     if (strcmp(sub, "new") == 0 && n == 5 && strcmp(argv[3], "--from") == 0)
         from = argv[4];

@@ -68,13 +68,16 @@ static int parse_opt(int argc, char **argv, int *i, StatsArgs *a)
 {
     int bad = 0;
     const char *v;
-    if (strcmp(argv[*i], "--json") == 0) {
-        a->fmt = FMT_JSON;
-    } else if (strcmp(argv[*i], "--csv") == 0) {
-        a->fmt = FMT_CSV;
+    if (strcmp(argv[*i], "--json") == 0 || strcmp(argv[*i], "--csv") == 0) {
+        Format f = argv[*i][2] == 'j' ? FMT_JSON : FMT_CSV;
+        if (a->fmt != FMT_TEXT && a->fmt != f) {
+            cli_error("stats: --json or --csv, not both");
+            return -1;
+        }
+        a->fmt = f;
     } else if ((v = opt_value(argc, argv, i, "--by", &bad))) {
         if (parse_by(v, &a->o.by) < 0) {
-            fprintf(stderr, "capplan: stats: --by takes month, year or all, not '%s'\n", v);
+            cli_error("stats: --by takes month, year or all, not '%s'", v);
             return -1;
         }
         a->by_given = 1;
@@ -106,7 +109,9 @@ static int parse_args(int argc, char **argv, StatsArgs *a)
             have_kind = 1;
         } else if (!have_kind) {
             if (stats_kind_parse(argv[i], &a->o.kind) < 0) {
-                fprintf(stderr, "capplan: stats: unknown kind '%s'\n", argv[i]);
+                cli_error("stats: unknown kind '%s' (utilization, preemption, waits, efficiency, "
+                          "domains, pubs, fairshare or energy)",
+                          argv[i]);
                 return -1;
             }
             have_kind = 1;
@@ -338,10 +343,16 @@ static void print_csv(const StatsTable *t, FILE *out)
 static int print_report(const StatsReport *rep, const StatsArgs *a)
 {
     if (a->table && !stats_report_table(rep, a->table)) {
-        fprintf(stderr, "capplan: stats %s: no table '%s'; tables:", kind_name(a), a->table);
-        for (size_t i = 0; i < rep->ntables; i++)
-            fprintf(stderr, " %s", rep->tables[i].key);
-        fputc('\n', stderr);
+        char names[512];
+        size_t k = 0;
+        names[0] = '\0';
+        for (size_t i = 0; i < rep->ntables && k < sizeof names; i++) {
+            int w = snprintf(names + k, sizeof names - k, " %s", rep->tables[i].key);
+            if (w < 0)
+                break;
+            k += (size_t)w;
+        }
+        cli_error("stats %s: no table '%s'; tables:%s", kind_name(a), a->table, names);
         return 2;
     }
     if (a->fmt == FMT_JSON)

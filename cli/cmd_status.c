@@ -13,8 +13,11 @@ static int exec_status(CliCtx *ctx, int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--json") == 0)
             json = 1;
-        else
+        else {
+            if (argv[i][0] != '-')
+                cli_error("status: takes only --json, got '%s'", argv[i]);
             return cli_usage(&cmd_status);
+        }
     }
     Store *st = cli_store(ctx);
     if (!st)

@@ -51,13 +51,18 @@ static int parse_opts(int argc, char **argv, TuiOpts *o)
         } else if (strcmp(a, "--iterations") == 0 && v) {
             char *end;
             long n = strtol(v, &end, 10);
-            if (*end || n < 1 || n > 10000000)
+            if (*end || n < 1 || n > 10000000) {
+                cli_error("tui: --iterations: expected 1..10000000, got '%s'", v);
                 return -1;
+            }
             o->iterations = (int)n;
             i++;
         } else if (strcmp(a, "--size") == 0 && v) {
-            if (parse_size(v, &o->w, &o->h) < 0)
+            if (parse_size(v, &o->w, &o->h) < 0) {
+                cli_error("tui: --size: expected WxH, 20x5 to 1000x500 (e.g. 120x40), got '%s'",
+                          v);
                 return -1;
+            }
             i++;
         } else if (strcmp(a, "--dump") == 0) {
             o->dump = 1;

@@ -44,6 +44,19 @@ static int lock_timeout_env(void)
     return v && *v && !*end && n >= 0 && n <= 86400 ? (int)n : -1;
 }
 
+/* "import, collect, ...": the command names, for a refusal. */
+static void command_names(char *buf, size_t sz)
+{
+    size_t k = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < ncommands && k < sz; i++) {
+        int w = snprintf(buf + k, sz - k, "%s%s", i ? ", " : "", commands[i]->name);
+        if (w < 0)
+            break;
+        k += (size_t)w;
+    }
+}
+
 static int is_reader(const char *cmd)
 {
     static const char *const readers[] = {"status", "stats", "export", "check"};
@@ -66,16 +79,17 @@ int main(int argc, char **argv)
             int next = i + 1 < argc && argv[i + 1][0] != '-';
             const char *v = argv[i][4] == '=' ? argv[i] + 5 : next ? argv[++i] : "";
             if (!v[0]) {
-                fprintf(stderr, "capplan: --db needs a path\n");
+                cli_error("--db needs a path");
                 return 2;
             }
             ctx.db_path = v;
         } else if (strcmp(argv[i], "--quiet") == 0 || strcmp(argv[i], "-q") == 0) {
             /* nothing on stdout; errors and warnings still go to stderr */
             if (!freopen("/dev/null", "w", stdout)) {
-                fprintf(stderr, "capplan: --quiet: /dev/null: cannot open\n");
+                cli_error("--quiet: /dev/null: cannot open");
                 return 1;
             }
+            cli_set_quiet(1);
         } else if (strcmp(argv[i], "--version") == 0) {
             printf("capplan %s\n", CAPPLAN_VERSION);
             return 0;
@@ -83,13 +97,16 @@ int main(int argc, char **argv)
             print_help(stdout);
             return 0;
         } else {
-            fprintf(stderr, "capplan: unknown option '%s'\n", argv[i]);
-            print_help(stderr);
+            cli_error("unknown option '%s' (before the command: --db PATH, --quiet, "
+                      "--version, --help)",
+                      argv[i]);
             return 2;
         }
     }
+    char names[512];
+    command_names(names, sizeof names);
     if (i == argc) {
-        print_help(stderr);
+        cli_error("no command given (commands: %s; capplan --help says more)", names);
         return 2;
     }
     if (strcmp(argv[i], "help") == 0) {
@@ -106,7 +123,6 @@ int main(int argc, char **argv)
             return cli_exit_code(&ctx, rc);
         }
     }
-    fprintf(stderr, "capplan: unknown command '%s'\n", argv[i]);
-    print_help(stderr);
+    cli_error("unknown command '%s' (commands: %s; capplan --help says more)", argv[i], names);
     return 2;
 }

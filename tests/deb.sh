@@ -5,7 +5,9 @@
 # error and what it holds (dpkg -c), installs it with dpkg -i, runs
 # `capplan --version`, `man -w capplan`, the completion and systemd-analyze
 # verify on the units, then removes it (dpkg --purge) and checks that nothing
-# of it is left. One PASS/FAIL line a check, then "N passed, M failed".
+# of it is left: the user and group capplan go (debian/postrm), a database in
+# /var/lib/capplan stays unless CAPPLAN_PURGE_DATA=yes. One PASS/FAIL line a
+# check, then "N passed, M failed".
 cd "$(dirname "$0")/.." || exit 1
 passed=0 failed=0
 pass() { passed=$((passed + 1)); echo "PASS: $*"; }
@@ -62,18 +64,38 @@ if dpkg -i "$deb" >"$log" 2>&1; then
 else
     fail "dpkg -i: $(tail -n 5 "$log")"
 fi
+# a database in the package's folder: purge removes the user and its group
+# and keeps the database (owned by root), saying so
+[ -d /var/lib/capplan ] && [ "$(stat -c %U /var/lib/capplan)" = capplan ] \
+    && pass "/var/lib/capplan owned by capplan" || fail "/var/lib/capplan: $(ls -ld /var/lib/capplan 2>&1)"
+/usr/bin/capplan --db /var/lib/capplan/capplan.db demo --no-tui --jobs 1000 --today 2026-11-25 \
+    --dir /var/lib/capplan/demo-input >/dev/null 2>&1 || fail "a database in /var/lib/capplan"
 dpkg --purge capplan >"$log" 2>&1 || fail "dpkg --purge: $(tail -n 3 "$log")"
 if [ ! -e /usr/bin/capplan ] && ! man -w capplan >/dev/null 2>&1 &&
     [ ! -e /lib/systemd/system/capplan-collect.timer ]; then
-    pass "dpkg --purge: nothing of it left"
+    pass "dpkg --purge: nothing of the program left"
 else
     fail "files left after dpkg --purge"
 fi
-# the user the package made, when there was none before
-if [ -z "$user_before" ] && getent passwd capplan >/dev/null; then
-    deluser --system capplan >/dev/null 2>&1
-    getent group capplan >/dev/null && delgroup --system capplan >/dev/null 2>&1
-    rm -rf /var/lib/capplan
+if [ -z "$user_before" ]; then
+    if ! getent passwd capplan >/dev/null && ! getent group capplan >/dev/null; then
+        pass "dpkg --purge: the user and group capplan removed"
+    else
+        fail "dpkg --purge left: $(getent passwd capplan) $(getent group capplan)"
+    fi
+fi
+if [ -s /var/lib/capplan/capplan.db ] && [ "$(stat -c %U /var/lib/capplan/capplan.db)" = root ] &&
+    grep -q 'kept /var/lib/capplan (the database)' "$log"; then
+    pass "dpkg --purge: the database kept, owned by root, and said: $(grep 'kept' "$log")"
+else
+    fail "dpkg --purge and the database: $(ls -la /var/lib/capplan 2>&1) $(cat "$log")"
+fi
+# asked to: CAPPLAN_PURGE_DATA=yes removes it too
+if dpkg -i "$deb" >"$log" 2>&1 && CAPPLAN_PURGE_DATA=yes dpkg --purge capplan >"$log" 2>&1 &&
+    [ ! -e /var/lib/capplan ] && { [ -n "$user_before" ] || ! getent passwd capplan >/dev/null; }; then
+    pass "CAPPLAN_PURGE_DATA=yes dpkg --purge: /var/lib/capplan removed as well"
+else
+    fail "CAPPLAN_PURGE_DATA=yes dpkg --purge: $(ls -la /var/lib/capplan 2>&1) $(tail -n 3 "$log")"
 fi
 rm -f "$log"
 finish

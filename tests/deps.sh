@@ -5,7 +5,8 @@
 # (sqlite3, tmux, python3 with scikit-learn, pandas and openpyxl, GNU time,
 # rsvg-convert, pandoc, weasyprint and poppler-utils for the report's PDF,
 # LibreOffice's headless Calc, clang for the fuzzers, mandoc and man-db for
-# the manual page's lint, zsh for its completion).
+# the manual page's lint, zsh for its completion). When another apt holds the
+# lock, it waits (bounded, and says so: see apt() below).
 set -e
 BUILD_PKGS="build-essential pkg-config libsqlite3-dev libcsv-dev libcjson-dev libncurses-dev
 zlib1g-dev libssl-dev libxlsxwriter-dev libbtparse-dev"
@@ -25,5 +26,41 @@ done
 echo "installing:$missing"
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
-$SUDO apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing
+# Another apt or dpkg (unattended-upgrades, a second make deps) may hold the
+# lock: wait for it, up to CAPPLAN_APT_WAIT seconds [600], saying so once and
+# then every minute, polling every CAPPLAN_APT_POLL seconds [5]; apt's own
+# DPkg::Lock::Timeout covers the dpkg lock of the install as well.
+WAIT=${CAPPLAN_APT_WAIT:-600}
+POLL=${CAPPLAN_APT_POLL:-5}
+err=$(mktemp)
+trap 'rm -f "$err"' EXIT
+apt_locked() {
+    grep -Eq 'Could not get lock|Unable to acquire the dpkg frontend lock|Unable to lock|is another process using it' "$err"
+}
+# apt ARGS...: apt-get ARGS, again while the lock is held, until WAIT is spent
+apt() {
+    waited=0 told=-60
+    while :; do
+        if DEBIAN_FRONTEND=noninteractive $SUDO apt-get -o DPkg::Lock::Timeout="$POLL" "$@" 2>"$err"; then
+            cat "$err" >&2
+            return 0
+        fi
+        if ! apt_locked; then
+            cat "$err" >&2
+            return 1
+        fi
+        if [ "$waited" -ge "$WAIT" ]; then
+            cat "$err" >&2
+            echo "tests/deps.sh: the apt lock is still held after $WAIT s; try again later (or set CAPPLAN_APT_WAIT)" >&2
+            return 1
+        fi
+        if [ $((waited - told)) -ge 60 ]; then
+            echo "tests/deps.sh: another apt or dpkg holds the lock; waiting (up to $WAIT s, $waited s so far)" >&2
+            told=$waited
+        fi
+        sleep "$POLL"
+        waited=$((waited + POLL))
+    done
+}
+apt update -qq
+apt install -y -qq $missing

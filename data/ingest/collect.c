@@ -29,11 +29,32 @@ void collect_opts_init(CollectOpts *o)
 
 /* ---- the window ---- */
 
-int collect_next_since(Store *st, const char *clusters, int64_t *since, CpErr *err)
+void collect_source(const char *sacct, char *out, size_t sz)
+{
+    size_t k = 0;
+    const char *p = sacct && sacct[0] ? sacct : "sacct";
+    out[0] = '\0';
+    while (*p) {
+        p += strspn(p, " \t");
+        size_t len = strcspn(p, " \t");
+        if (len == 0)
+            break;
+        int w = snprintf(out + k, k < sz ? sz - k : 0, "%s%.*s", k ? " " : "", (int)len, p);
+        if (w < 0 || (size_t)w >= sz - k)
+            break;
+        k += (size_t)w;
+        p += len;
+    }
+}
+
+int collect_next_since(Store *st, const char *sacct, const char *clusters, int64_t *since,
+                       CpErr *err)
 {
     StoreCollectWindow *w;
     size_t n;
-    if (store_collect_windows(st, clusters, &w, &n, err) < 0)
+    char source[2048];
+    collect_source(sacct, source, sizeof source);
+    if (store_collect_windows(st, source, clusters, &w, &n, err) < 0)
         return -1;
     if (n == 0) {
         *since = COLLECT_FIRST_SINCE;
@@ -119,6 +140,7 @@ static char **sacct_environment(void)
  * way to reach it. */
 typedef struct SacctCmd {
     char buf[2048];
+    char source[2048]; /* the words joined by one blank: the window's key */
     char *word[16];
     int n;
     char prog[4096]; /* word[0] found in PATH */
@@ -136,6 +158,7 @@ static int sacct_cmd(SacctCmd *c, const char *given, CpErr *err)
     }
     if (c->n == 0)
         return cp_err_set(err, "--sacct: empty command");
+    collect_source(given, c->source, sizeof c->source);
     return find_program(c->word[0], c->prog, sizeof c->prog, err);
 }
 
@@ -404,8 +427,9 @@ static int output_path(int fd, char *path, size_t sz, CpErr *err)
 }
 
 /* Import one window's output and record the window. */
-static int import_output(Store *st, const CollectOpts *o, int out, const char *label,
-                         int64_t since, int64_t until, ImportResult *r, int *recorded, CpErr *err)
+static int import_output(Store *st, const CollectOpts *o, const char *source, int out,
+                         const char *label, int64_t since, int64_t until, int progress,
+                         ImportResult *r, int *recorded, CpErr *err)
 {
     char path[64];
     *recorded = 0;
@@ -414,7 +438,7 @@ static int import_output(Store *st, const CollectOpts *o, int out, const char *l
     Relabel rl = {path, o->reject, o->reject_ctx};
     ImportOpts io;
     import_opts_init(&io);
-    io.progress = o->progress && !o->month;
+    io.progress = progress;
     io.reject = relabel_reject;
     io.reject_ctx = &rl;
     if (import_sacct(st, path, &io, r, err) < 0) {
@@ -425,7 +449,8 @@ static int import_output(Store *st, const CollectOpts *o, int out, const char *l
     if (r->rejected > 0)
         return 0; /* the window stays: those lines are read again next time */
     const char *clusters = o->clusters ? o->clusters : "";
-    if (store_collect_record(st, clusters, since, until, path, label, r->rows_read > 0, err) < 0)
+    if (store_collect_record(st, source, clusters, since, until, path, label, r->rows_read > 0,
+                             err) < 0)
         return -1;
     *recorded = 1;
     return 0;
@@ -530,10 +555,11 @@ int collect_months(int64_t since, int64_t now)
     return n;
 }
 
-/* One window: sacct, judged, imported, recorded. */
+/* One window: sacct, judged, imported, recorded (progress: the import's
+ * progress line on stderr). */
 static int run_window(Store *st, const CollectOpts *o, const SacctCmd *c, const char *dir,
-                      int64_t since, int64_t until, CollectResult *res, ImportResult *r,
-                      int *recorded, CpErr *err)
+                      int64_t since, int64_t until, int progress, CollectResult *res,
+                      ImportResult *r, int *recorded, CpErr *err)
 {
     char since_s[32], label[256];
     const char *clusters = o->clusters ? o->clusters : "";
@@ -545,6 +571,7 @@ static int run_window(Store *st, const CollectOpts *o, const SacctCmd *c, const 
     int out = temp_file(dir, err), errf = out < 0 ? -1 : temp_file(dir, err);
     int rc = -1, status;
     memset(r, 0, sizeof *r);
+    *recorded = 0;
     if (out < 0 || errf < 0)
         goto out;
     if (until == 0)
@@ -552,7 +579,7 @@ static int run_window(Store *st, const CollectOpts *o, const SacctCmd *c, const 
     if (spawn(args.argv[0], args.argv, out, errf, &status, err) < 0 ||
         judge_sacct(status, out, errf, res->warning, sizeof res->warning, err) < 0)
         goto out;
-    rc = import_output(st, o, out, label, since, until, r, recorded, err);
+    rc = import_output(st, o, c->source, out, label, since, until, progress, r, recorded, err);
     res->until = until;
 out:
     if (out >= 0)
@@ -573,12 +600,49 @@ static void add_counts(ImportResult *sum, const ImportResult *r)
     sum->rejected += r->rejected;
 }
 
+/* sacct refused the window as too wide (slurmdbd's MaxQueryTimeRange:
+ * "Too wide of a date range in query"). */
+static int too_wide(const char *msg)
+{
+    for (const char *p = msg; *p; p++)
+        if (strncasecmp(p, "too wide", 8) == 0)
+            return 1;
+    return 0;
+}
+
+/* The windows from res->since to now, one after the other (months with
+ * o->month); stops at the first that rejected lines. */
+static int run_windows(Store *st, const CollectOpts *o, const SacctCmd *cmd, const char *dir,
+                       int64_t now, CollectResult *res, CpErr *err)
+{
+    res->windows = o->month ? collect_months(res->since, now) : 1;
+    int64_t from = res->since;
+    for (int i = 0; i < res->windows; i++) {
+        int64_t to = i + 1 < res->windows ? next_month(from) : 0;
+        ImportResult r;
+        int recorded;
+        if (run_window(st, o, cmd, dir, from, to, o->progress && res->windows == 1, res, &r,
+                       &recorded, err) < 0)
+            return -1;
+        add_counts(&res->import, &r);
+        res->recorded = recorded;
+        res->done = i + 1;
+        if (o->window_done)
+            o->window_done(o->window_ctx, from, i + 1, res->windows, &r);
+        if (!recorded)
+            break; /* rejected lines: the next collect starts here again */
+        from = to;
+    }
+    return 0;
+}
+
 int collect_run(Store *st, const CollectOpts *o, CollectResult *res, CpErr *err)
 {
     memset(res, 0, sizeof *res);
     const char *clusters = o->clusters ? o->clusters : "";
     res->since = o->since;
-    if (res->since == CP_TIME_NONE && collect_next_since(st, clusters, &res->since, err) < 0)
+    if (res->since == CP_TIME_NONE &&
+        collect_next_since(st, o->sacct, clusters, &res->since, err) < 0)
         return -1;
     if (res->since < COLLECT_FIRST_SINCE)
         res->since = COLLECT_FIRST_SINCE;
@@ -595,22 +659,24 @@ int collect_run(Store *st, const CollectOpts *o, CollectResult *res, CpErr *err)
     if (check_private_data(&cmd, dir, err) < 0)
         return -1;
     int64_t now = (int64_t)time(NULL);
-    res->windows = o->month ? collect_months(res->since, now) : 1;
-    int64_t from = res->since;
-    for (int i = 0; i < res->windows; i++) {
-        int64_t to = i + 1 < res->windows ? next_month(from) : 0;
+    if (cmd.n > 1 && o->month && collect_months(res->since, now) > 1) {
+        /* another machine: the whole window in one sacct, one ssh session,
+         * unless slurmdbd refuses so wide a range; then month by month */
         ImportResult r;
         int recorded;
-        if (run_window(st, o, &cmd, dir, from, to, res, &r, &recorded, err) < 0)
+        res->windows = 1;
+        if (run_window(st, o, &cmd, dir, res->since, 0, o->progress, res, &r, &recorded, err) ==
+            0) {
+            add_counts(&res->import, &r);
+            res->recorded = recorded;
+            res->done = 1;
+            if (o->window_done)
+                o->window_done(o->window_ctx, res->since, 1, 1, &r);
+            return 0;
+        }
+        if (!too_wide(err->msg))
             return -1;
-        add_counts(&res->import, &r);
-        res->recorded = recorded;
-        res->done = i + 1;
-        if (o->window_done)
-            o->window_done(o->window_ctx, from, i + 1, res->windows, &r);
-        if (!recorded)
-            break; /* rejected lines: the next collect starts here again */
-        from = to;
+        res->warning[0] = '\0';
     }
-    return 0;
+    return run_windows(st, o, &cmd, dir, now, res, err);
 }

@@ -18,8 +18,10 @@
  * does the import start (import_sacct, one transaction), so a failing sacct
  * leaves the database as it was.
  *
- * The window: the collects table (data/store_collect.c) keeps the windows
- * read so far per cluster list. Without since, the next window starts
+ * The window: the collects table (data/store/store_collect.c) keeps the
+ * windows read so far per source (the sacct command as given, see
+ * collect_source) and cluster list: two slurmdbds collected into one
+ * database each continue from their own last window. Without since, the next window starts
  * where the windows cover without a gap, less COLLECT_OVERLAP_S, so that
  * jobs still pending or running last time, and records that reached
  * slurmdbd late (slurmctld queues them while slurmdbd is down), are read
@@ -34,7 +36,11 @@
  * now), one import transaction and one recorded window, so that years of
  * history are not one query, and a collect that is killed keeps the months
  * it finished: the next one starts from the last complete month (less the
- * overlap). A window that imports nothing leaves no imports row.
+ * overlap). A window that imports nothing leaves no imports row. Through
+ * another machine (--sacct of several words: one ssh session a sacct), the
+ * whole window is asked of sacct at once instead, one session and one
+ * transaction; only when slurmdbd refuses so wide a range (MaxQueryTimeRange:
+ * "Too wide of a date range in query") month by month.
  *
  * --sacct given as several words ("ssh login1 sacct", "sudo -u slurm
  * sacct"): the last word is sacct, run through the words before it as
@@ -45,6 +51,7 @@
  * SlurmUser nor an Operator/Administrator (sacctmgr show user), collect
  * refuses: sacct -a would silently list that user's jobs only. */
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/cp.h"
@@ -95,11 +102,17 @@ typedef struct CollectResult {
 /* Defaults: "sacct" from PATH, local cluster, text, stored window, by month. */
 void collect_opts_init(CollectOpts *o);
 
-/* Where the next collect of this cluster list ("" = local) starts:
- * COLLECT_FIRST_SINCE when none was recorded, else the end of the windows
- * covered without a gap (from the earliest since) less COLLECT_OVERLAP_S.
- * Returns 0, or -1 with err filled. */
-int collect_next_since(Store *st, const char *clusters, int64_t *since, CpErr *err);
+/* The key of a source: the sacct command as given (NULL or "": "sacct"),
+ * its words joined by one blank, into out (cut at sz). */
+void collect_source(const char *sacct, char *out, size_t sz);
+
+/* Where the next collect of this sacct command (as given to --sacct, NULL:
+ * "sacct") and cluster list ("" = local) starts: COLLECT_FIRST_SINCE when
+ * none was recorded, else the end of the windows covered without a gap
+ * (from the earliest since) less COLLECT_OVERLAP_S. Returns 0, or -1 with
+ * err filled. */
+int collect_next_since(Store *st, const char *sacct, const char *clusters, int64_t *since,
+                       CpErr *err);
 
 /* How many calendar months (UTC) [since, now] touches: the windows of a
  * collect by month. */

@@ -7,19 +7,20 @@
 #include "data/store/sqlrow.h"
 #include "data/store/store.h"
 
-int store_collect_windows(Store *st, const char *clusters, StoreCollectWindow **out, size_t *n,
-                          CpErr *err)
+int store_collect_windows(Store *st, const char *source, const char *clusters,
+                          StoreCollectWindow **out, size_t *n, CpErr *err)
 {
     sqlite3 *db = store_db(st);
     sqlite3_stmt *s;
     *out = NULL;
     *n = 0;
     if (sqlite3_prepare_v2(db,
-                           "SELECT since, until FROM collects WHERE clusters=?1 "
-                           "ORDER BY since, until",
+                           "SELECT since, until FROM collect_windows WHERE clusters=?1 "
+                           "AND source IN (?2, '') ORDER BY since, until",
                            -1, &s, NULL) != SQLITE_OK)
         return sqlrow_err(db, err, "read collect windows");
     sqlite3_bind_text(s, 1, clusters, -1, SQLITE_STATIC);
+    sqlite3_bind_text(s, 2, source, -1, SQLITE_STATIC);
     size_t cap = 0;
     int rc;
     while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
@@ -76,8 +77,8 @@ static int rename_import(sqlite3 *db, int64_t id, const char *label, CpErr *err)
     return run_done(db, s, "record the collect", err);
 }
 
-static int insert_window(sqlite3 *db, const char *clusters, int64_t since, int64_t until,
-                         int64_t import_id, CpErr *err)
+static int insert_window(sqlite3 *db, const char *source, const char *clusters, int64_t since,
+                         int64_t until, int64_t import_id, CpErr *err)
 {
     sqlite3_stmt *s;
     if (sqlite3_prepare_v2(db,
@@ -93,6 +94,14 @@ static int insert_window(sqlite3 *db, const char *clusters, int64_t since, int64
     else
         sqlite3_bind_null(s, 4);
     sqlite3_bind_int64(s, 5, (int64_t)time(NULL));
+    if (run_done(db, s, "record the collect", err) < 0)
+        return -1;
+    if (sqlite3_prepare_v2(db,
+                           "INSERT INTO collect_sources(collect_id, source) "
+                           "VALUES(last_insert_rowid(), ?1)",
+                           -1, &s, NULL) != SQLITE_OK)
+        return sqlrow_err(db, err, "record the collect");
+    sqlite3_bind_text(s, 1, source, -1, SQLITE_STATIC);
     return run_done(db, s, "record the collect", err);
 }
 
@@ -106,9 +115,9 @@ static int drop_import(sqlite3 *db, int64_t *id, CpErr *err)
     return run_done(db, s, "record the collect", err);
 }
 
-int store_collect_record(Store *st, const char *clusters, int64_t since, int64_t until,
-                         const char *import_path, const char *label, int keep_import,
-                         CpErr *err)
+int store_collect_record(Store *st, const char *source, const char *clusters, int64_t since,
+                         int64_t until, const char *import_path, const char *label,
+                         int keep_import, CpErr *err)
 {
     sqlite3 *db = store_db(st);
     int64_t import_id;
@@ -117,7 +126,7 @@ int store_collect_record(Store *st, const char *clusters, int64_t since, int64_t
     if (find_import(db, import_path, &import_id, err) < 0 ||
         (import_id > 0 && keep_import && rename_import(db, import_id, label, err) < 0) ||
         (import_id > 0 && !keep_import && drop_import(db, &import_id, err) < 0) ||
-        insert_window(db, clusters, since, until, import_id, err) < 0) {
+        insert_window(db, source, clusters, since, until, import_id, err) < 0) {
         store_rollback(st);
         return -1;
     }

@@ -410,7 +410,24 @@ static const char v21[] =
     "INSERT OR IGNORE INTO paper_sources(paper_id, source) SELECT p.id, i.path FROM papers p\n"
     "  JOIN imports i ON i.id = p.import_id;\n";
 
+/* Version 22 (issue 26 item 4): collect windows keyed by source and cluster
+ * list (data/store/store_collect.c). The source of a window is the sacct
+ * command as given to collect, its words joined by one blank ("sacct", "ssh
+ * login2 sacct"): two slurmdbds collected into one database each keep their
+ * own window. A table of its own (idempotent, as every migration must be
+ * for the tests that wind user_version back) and the view collect_windows,
+ * each window with its source; windows recorded before this version have
+ * source '' and count for every source (what they meant then). */
+static const char v22[] =
+    "CREATE TABLE IF NOT EXISTS collect_sources(\n"
+    "  collect_id INTEGER PRIMARY KEY REFERENCES collects(id), source TEXT NOT NULL);\n"
+    "CREATE INDEX IF NOT EXISTS collect_sources_source ON collect_sources(source);\n"
+    "CREATE VIEW IF NOT EXISTS collect_windows AS\n"
+    "  SELECT c.id, c.clusters, c.since, c.until, c.import_id, c.at,\n"
+    "         coalesce(s.source, '') AS source\n"
+    "  FROM collects c LEFT JOIN collect_sources s ON s.collect_id = c.id;\n";
+
 const char *const store_migrations[] = {v1,  v2,  v3,  v4,  v5,  v6,  v7,  v8,
                                         v9,  v10, v11, v12, v13, v14, v15, v16,
-                                        v17, v18, v19, v20, v21};
+                                        v17, v18, v19, v20, v21, v22};
 const int store_nmigrations = (int)(sizeof store_migrations / sizeof store_migrations[0]);

@@ -9,7 +9,9 @@ need_shared
 # $FAKE_ARGS, one per line; every call's on a line of $FAKE_ARGS.all),
 # prints $FAKE_OUT for the last window (-E now), only its header line for
 # the months before, writes $FAKE_ERR to stderr, exits $FAKE_RC (or kills
-# itself: FAKE_RC=kill; or sleeps a minute when -S is $FAKE_HANG).
+# itself: FAKE_RC=kill; or sleeps a minute when -S is $FAKE_HANG; or
+# refuses a window from 2000 to now as slurmdbd's MaxQueryTimeRange does
+# when $FAKE_WIDE is set).
 FAKE="$WORK/sacct"
 cat >"$FAKE" <<'EOF'
 #!/bin/sh
@@ -17,6 +19,8 @@ printf '%s\n' "$@" >"$FAKE_ARGS"
 echo "TZ=$TZ SLURM_TIME_FORMAT=$SLURM_TIME_FORMAT" >>"$FAKE_ARGS"
 echo "$* TZ=$TZ" >>"$FAKE_ARGS.all"
 end=$(grep -A1 -x -- -E "$FAKE_ARGS" | tail -n 1)
+if [ -n "${FAKE_WIDE:-}" ] && [ "$end" = now ] && grep -A1 -x -- -S "$FAKE_ARGS" | tail -n 1 | grep -q '^2000-'; then
+    echo "sacct: error: slurmdbd: Too wide of a date range in query" >&2; exit 1; fi
 [ -n "${FAKE_HANG:-}" ] && [ "$(grep -A1 -x -- -S "$FAKE_ARGS" | tail -n 1)" = "$FAKE_HANG" ] && echo $$ >"$FAKE_ARGS.pid" && exec sleep 60
 if [ "$end" != now ] && [ -n "${FAKE_OUT:-}" ]; then head -n 1 "$FAKE_OUT"; exit 0; fi
 [ -n "${FAKE_OUT:-}" ] && cat "$FAKE_OUT"
@@ -213,7 +217,7 @@ head -n 1 "$FAKE_ARGS.all" | grep -q -- '-S 2003-03-31T00:00:00 -E 2003-04-01T00
 cat >"$WORK/ssh" <<EOF
 #!/bin/sh
 shift
-exec env -i PATH=$WORK/priv:/usr/bin:/bin FAKE_ARGS="$FAKE_ARGS" FAKE_OUT="\$FAKE_OUT" FAKE_LEVEL="\$FAKE_LEVEL" TZ=Asia/Tokyo sh -c "\$*"
+exec env -i PATH=$WORK/priv:/usr/bin:/bin FAKE_ARGS="$FAKE_ARGS" FAKE_OUT="\$FAKE_OUT" FAKE_WIDE="\$FAKE_WIDE" FAKE_LEVEL="\$FAKE_LEVEL" TZ=Asia/Tokyo sh -c "\$*"
 EOF
 chmod 755 "$WORK/ssh"
 FAKE_OUT="$SANDBOX/sacct_wide_allstates.psv"
@@ -221,6 +225,53 @@ expect_rc 0 cap collect --sacct "$WORK/ssh login1 $FAKE" --since 2026-11-02
 grep -qx 'TZ=UTC SLURM_TIME_FORMAT=standard' "$FAKE_ARGS" || fail "TZ over ssh: $(tail -n 1 "$FAKE_ARGS")"
 grep -q '59 rows read, 0 added, 0 updated, 20 unchanged, 0 rejected' "$WORK/out" \
     || fail "over ssh: $(cat "$WORK/out" "$WORK/err")"
+# a first collect through ssh: the whole window in one sacct (one ssh
+# session), one window recorded
+rm -f "$FAKE_ARGS.all"
+expect_rc 0 "$CAPPLAN_BIN" --db "$WORK/ssh.db" collect --sacct "$WORK/ssh login1 $FAKE"
+[ "$(wc -l <"$FAKE_ARGS.all")" -eq 1 ] || fail "first collect over ssh: $(wc -l <"$FAKE_ARGS.all") sacct calls, 1 expected"
+grep -q -- '-S 2000-01-01T00:00:00 -E now ' "$FAKE_ARGS.all" || fail "one window: $(cat "$FAKE_ARGS.all")"
+grep -q ' 59 rows read, 20 added,' "$WORK/out" || fail "one window: $(cat "$WORK/out" "$WORK/err")"
+[ "$(sqlite3 "$WORK/ssh.db" "SELECT count(*) || '|' || source FROM collect_windows")" = "1|$WORK/ssh login1 $FAKE" ] \
+    || fail "one window over ssh: $(sqlite3 "$WORK/ssh.db" "SELECT * FROM collect_windows")"
+# ... unless slurmdbd says the range is too wide: then month by month
+rm -f "$FAKE_ARGS.all" "$WORK/ssh.db"
+export FAKE_WIDE=1
+expect_rc 0 "$CAPPLAN_BIN" --db "$WORK/ssh.db" collect --sacct "$WORK/ssh login1 $FAKE"
+FAKE_WIDE=""
+[ "$(wc -l <"$FAKE_ARGS.all")" -eq $((MONTHS + 1)) ] || fail "too wide: $(wc -l <"$FAKE_ARGS.all") sacct calls, 1 + $MONTHS expected"
+[ ! -s "$WORK/err" ] || fail "too wide, then by month: $(cat "$WORK/err")"
+grep -q ' 59 rows read, 20 added,' "$WORK/out" || fail "by month after too wide: $(cat "$WORK/out" "$WORK/err")"
+[ "$(sqlite3 "$WORK/ssh.db" "SELECT count(*) FROM collects")" -eq "$MONTHS" ] || fail "too wide: windows"
+
+# two slurmdbds into one database (two sacct commands, the second with
+# another cluster's jobs): each keeps its own window, the second's first
+# collect reads from 2000 as the first's did, and nothing of it is lost
+cp "$FAKE" "$WORK/sacct-b"
+TWO="$CAPPLAN_BIN --db $WORK/two.db collect"
+FAKE_OUT="$SANDBOX/sacct_wide_allstates.psv"
+expect_rc 0 $TWO --sacct "$FAKE"
+FAKE_OUT="$WORK/done.psv"
+rm -f "$FAKE_ARGS.all"
+expect_rc 0 $TWO --sacct "$WORK/sacct-b"
+head -n 1 "$FAKE_ARGS.all" | grep -q -- '-S 2000-01-01T00:00:00 -E 2000-02-01T00:00:00 ' \
+    || fail "second slurmdbd's first window: $(head -n 1 "$FAKE_ARGS.all")"
+grep -q 'sacct since 2000-01-01T00:00:00Z: sacct-text, 1 rows read, 1 added' "$WORK/out" \
+    || fail "second slurmdbd: $(cat "$WORK/out" "$WORK/err")"
+[ "$(sqlite3 "$WORK/two.db" "SELECT c.name, count(*) FROM jobs j JOIN clusters c ON c.id = j.cluster_id GROUP BY c.name ORDER BY c.name" | tr '\n' ' ')" \
+    = "fake|1 sandbox|20 " ] || fail "two slurmdbds: $(sqlite3 "$WORK/two.db" "SELECT cluster_id, count(*) FROM jobs GROUP BY 1")"
+for src in "$FAKE" "$WORK/sacct-b"; do
+    until_src=$(sqlite3 "$WORK/two.db" "SELECT max(until) FROM collect_windows WHERE source = '$src'")
+    [ "$(sqlite3 "$WORK/two.db" "SELECT count(*) FROM collect_windows WHERE source = '$src'")" -eq "$MONTHS" ] \
+        || fail "windows of $src"
+    expect_rc 0 $TWO --sacct "$src"
+    [ "$(arg_after -S)" = "$(utc $((until_src - 86400)))" ] || fail "next window of $src: $(arg_after -S)"
+done
+# a window recorded before windows had a source counts for every source
+sqlite3 "$WORK/two.db" "INSERT INTO collects(clusters, since, until, at) VALUES ('old', 946684800, 1577836800, 0)"
+rm -f "$FAKE_ARGS.all"
+expect_rc 0 $TWO --sacct "$WORK/sacct-b" --clusters old
+head -n 1 "$FAKE_ARGS.all" | grep -q -- '-S 2019-12-31T00:00:00 ' || fail "an old window: $(head -n 1 "$FAKE_ARGS.all")"
 
 # PrivateData=jobs and a user who is no operator: sacct would list that
 # user's jobs only; collect says so, exit 1, nothing imported. scontrol,

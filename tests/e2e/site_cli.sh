@@ -18,7 +18,7 @@ expect_rc 2 "$CAPPLAN_BIN" --db= status
 expect_rc 2 "$CAPPLAN_BIN" --db --quiet status
 [ "$(cat "$WORK/err")" = "capplan: --db needs a path" ] || fail "--db --quiet: $(cat "$WORK/err")"
 expect_rc 2 "$CAPPLAN_BIN" --bogus
-grep -qx "capplan: unknown option '--bogus'" "$WORK/err" || fail "global --bogus: $(cat "$WORK/err")"
+grep -qx "capplan: unknown option '--bogus' (before the command: --db PATH, --quiet, --version, --help)" "$WORK/err" || fail "global --bogus: $(cat "$WORK/err")"
 expect_rc 0 cap demo --today 2026-11-25 --no-tui --jobs 2000 --seed 3
 for c in "export r.md --bogus" "stats utilization --bogus" "status --bogus" "project --bogus=1" \
     "meetings list --bogus" "tui --bogus" "profile --bogus" "collect --json"; do
@@ -116,7 +116,15 @@ for c in $cmds; do
         grep -q -- "Fl ${o#-}\b\|Fl ${o#-}\$" "$MAN" || fail "man page: $c option $o missing"
     done
 done
-for v in CAPPLAN_DB CAPPLAN_LOG_TIME; do grep -q "Ev $v" "$MAN" || fail "man page: $v"; done
+# every CAPPLAN_* variable the program reads, documented
+vars=$(grep -rhoE 'getenv\("CAPPLAN_[A-Z_]+"\)' "$ROOT/cli" "$ROOT/core" "$ROOT/data" "$ROOT/reports" "$ROOT/tui" |
+    sed 's/getenv("\(.*\)")/\1/' | grep -v '^CAPPLAN_TEST_' | sort -u)
+[ -n "$vars" ] || fail "no CAPPLAN_ variable found in the sources"
+for v in $vars; do grep -q "Ev $v" "$MAN" || fail "man page: $v"; done
+# the page's head and foot name capplan's manual, not groff's BSD default
+head=$(MANWIDTH=80 man -l "$MAN" 2>/dev/null | sed -n '1p;$p')
+case $head in *BSD*) fail "man page head or foot: $head" ;; esac
+echo "$head" | head -n 1 | grep -q 'General Commands Manual' || fail "man page head: $head"
 for st in 0 1 2 3 4; do grep -qx ".It $st" "$MAN" || fail "man page: exit status $st"; done
 
 # ---- completion: bash and zsh, names from the database ----
@@ -143,6 +151,9 @@ zc() { timeout 30 zsh "$ROOT/tests/lib/zsh_complete.zsh" "$ROOT/contrib/completi
 STAGE=$WORK/stage
 make -s -C "$ROOT" install INSTALL_BIN="$CAPPLAN_BIN" DESTDIR="$STAGE" PREFIX=/usr/local >"$WORK/mk" 2>&1 \
     || fail "make install: $(cat "$WORK/mk")"
+# staged (DESTDIR): no user created, but how to create it is said
+grep -qx '  useradd --system --user-group --home-dir /var/lib/capplan --shell /usr/sbin/nologin capplan' "$WORK/mk" \
+    || fail "make install: how to create the user: $(cat "$WORK/mk")"
 tree=$(cd "$STAGE" && find . -type f | sort | tr '\n' ' ')
 [ "$tree" = "./usr/local/bin/capplan ./usr/local/lib/systemd/system/capplan-collect.service ./usr/local/lib/systemd/system/capplan-collect.timer ./usr/local/share/bash-completion/completions/capplan ./usr/local/share/doc/capplan/cron.d-capplan ./usr/local/share/man/man1/capplan.1 ./usr/local/share/zsh/site-functions/_capplan " ] \
     || fail "installed tree: $tree"
@@ -150,7 +161,9 @@ tree=$(cd "$STAGE" && find . -type f | sort | tr '\n' ' ')
 "$STAGE/usr/local/bin/capplan" --version | grep -q '^capplan [0-9]' || fail "installed --version"
 grep -q "^ExecStart=/bin/sh -c 'eval exec /usr/local/bin/capplan --quiet collect" \
     "$STAGE/usr/local/lib/systemd/system/capplan-collect.service" || fail "service ExecStart"
-grep -q ' capplan /usr/local/bin/capplan --db /var/lib/capplan/capplan.db --quiet collect$' \
+grep -qx "ExecStartPost=/bin/sh -c 'exec /usr/local/bin/capplan --quiet check --quick'" \
+    "$STAGE/usr/local/lib/systemd/system/capplan-collect.service" || fail "service ExecStartPost"
+grep -q ' capplan /usr/local/bin/capplan --db /var/lib/capplan/capplan.db --quiet collect && /usr/local/bin/capplan --db /var/lib/capplan/capplan.db --quiet check --quick$' \
     "$STAGE/usr/local/share/doc/capplan/cron.d-capplan" || fail "cron line"
 if command -v systemd-analyze >/dev/null; then
     systemd-analyze verify --man=no "$STAGE/usr/local/lib/systemd/system/capplan-collect.service" \
@@ -158,6 +171,48 @@ if command -v systemd-analyze >/dev/null; then
         || fail "systemd-analyze verify: $(cat "$WORK/mk")"
 fi
 make -s -C "$ROOT" uninstall DESTDIR="$STAGE" PREFIX=/usr/local >"$WORK/mk" 2>&1 || fail "make uninstall: $(cat "$WORK/mk")"
-left=$(cd "$STAGE" && find . -type f)
-[ -z "$left" ] || fail "left after uninstall: $left"
+left=$(cd "$STAGE" && find . -mindepth 1)
+[ -z "$left" ] || fail "left after uninstall (files or folders): $left"
+# ---- make deps: waits for the apt lock, bounded, and says so ----
+# (stand-ins for dpkg-query, every package missing until installed, and
+# apt-get, which finds the lock held for its first $LOCKED calls)
+mkdir "$WORK/apt"
+cat >"$WORK/apt/dpkg-query" <<'EOF'
+#!/bin/sh
+[ -e "$APT_DIR/installed" ] && printf 'install ok installed'
+exit 0
+EOF
+cat >"$WORK/apt/apt-get" <<'EOF'
+#!/bin/sh
+echo "$*" >>"$APT_DIR/calls"
+n=$(wc -l <"$APT_DIR/calls")
+if [ "$n" -le "$LOCKED" ]; then
+    echo "E: Could not get lock /var/lib/dpkg/lock-frontend. It is held by process 4242 (apt-get)" >&2
+    echo "E: Unable to acquire the dpkg frontend lock (/var/lib/dpkg/lock-frontend), is another process using it?" >&2
+    exit 100
+fi
+case "$*" in *install*)
+    [ -n "$BROKEN" ] && { echo "E: Unable to locate package nope" >&2; exit 100; }
+    touch "$APT_DIR/installed" ;;
+esac
+exit 0
+EOF
+chmod 755 "$WORK/apt/dpkg-query" "$WORK/apt/apt-get"
+deps() { # deps LOCKED WAIT [BROKEN]: run tests/deps.sh demo with the stand-ins
+    rm -f "$WORK/apt/calls" "$WORK/apt/installed"
+    env PATH="$WORK/apt:$PATH" APT_DIR="$WORK/apt" LOCKED="$1" BROKEN="${3:-}" CAPPLAN_APT_WAIT="$2" \
+        CAPPLAN_APT_POLL=1 sh "$ROOT/tests/deps.sh" demo >"$WORK/out" 2>"$WORK/err"
+}
+deps 2 30 || fail "deps, lock held twice: $(cat "$WORK/out" "$WORK/err")"
+[ "$(grep -c 'install -y -qq' "$WORK/apt/calls")" = 1 ] && [ "$(wc -l <"$WORK/apt/calls")" = 4 ] \
+    || fail "deps: apt-get calls: $(cat "$WORK/apt/calls")"
+[ "$(grep -c '^tests/deps.sh: another apt or dpkg holds the lock; waiting (up to 30 s, 0 s so far)$' "$WORK/err")" = 1 ] \
+    || fail "deps: the wait not told once: $(cat "$WORK/err")"
+grep -q 'DPkg::Lock::Timeout=1' "$WORK/apt/calls" || fail "deps: no DPkg::Lock::Timeout"
+deps 1000 2 && fail "deps: the lock never freed, yet exit 0"
+grep -q '^tests/deps.sh: the apt lock is still held after 2 s; try again later (or set CAPPLAN_APT_WAIT)$' "$WORK/err" \
+    || fail "deps: bounded wait: $(cat "$WORK/err")"
+deps 0 30 broken && fail "deps: apt-get failed, yet exit 0"
+[ "$(wc -l <"$WORK/apt/calls")" = 2 ] || fail "deps: another failure is not waited for: $(cat "$WORK/apt/calls")"
+grep -q 'Unable to locate package nope' "$WORK/err" || fail "deps: apt's error not shown: $(cat "$WORK/err")"
 echo "site_cli: ok"

@@ -19,7 +19,7 @@
 # looks for any process whose command line or environment names DIR (jobs,
 # slurmstepd) and ends those, so that nothing of the sandbox survives it.
 #
-# Cluster: ClusterName capplan-test, one node (node01) advertising
+# Cluster: ClusterName CP_SLURM_CLUSTER [capplan-test], one node (node01) advertising
 # CP_SLURM_CPUS CPUs [8] (more than the machine has: config_overrides; the
 # jobs only sleep) and 8000 MB, with 4 fake GPUs gpu:a100 (character devices
 # with /dev/null's numbers: Slurm 22.05 drops a GPU without File=).
@@ -49,7 +49,7 @@ CMD=${1:-}
 [[ -n ${2:-} ]] || { sed -n '2,13p' "$0" >&2; exit 2; }
 DIR=$(realpath -m -- "$2")
 
-CLUSTER=capplan-test
+CLUSTER=${CP_SLURM_CLUSTER:-capplan-test}
 NODE=node01
 BASE=${CP_SLURM_PORT_BASE:-16800}
 CTLD_PORT=$((BASE + 17)) SLURMD_PORT=$((BASE + 18)) DBD_PORT=$((BASE + 19)) DB_PORT=$((BASE + 20))
