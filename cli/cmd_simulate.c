@@ -15,6 +15,7 @@
 
 typedef struct SimArgs {
     int replay, json;
+    const char *starts; /* --starts FILE, or NULL */
     int64_t from, to; /* SIM_UNSET: the record's */
 } SimArgs;
 
@@ -226,12 +227,14 @@ static int print_json(const SimReplay *r, FILE *out)
 
 static int parse_args(int argc, char **argv, SimArgs *a)
 {
-    *a = (SimArgs){0, 0, SIM_UNSET, SIM_UNSET};
+    *a = (SimArgs){0, 0, NULL, SIM_UNSET, SIM_UNSET};
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--replay") == 0)
             a->replay = 1;
         else if (strcmp(argv[i], "--json") == 0)
             a->json = 1;
+        else if (strcmp(argv[i], "--starts") == 0 && i + 1 < argc)
+            a->starts = argv[++i];
         else if ((strcmp(argv[i], "--from") == 0 || strcmp(argv[i], "--to") == 0) && i + 1 < argc) {
             int64_t *t = argv[i][2] == 'f' ? &a->from : &a->to;
             if (plan_cli_parse_date(argv[i + 1], t) < 0) {
@@ -243,6 +246,24 @@ static int parse_args(int argc, char **argv, SimArgs *a)
             return -1;
     }
     return a->replay ? 0 : -1;
+}
+
+/* Each simulated job (warm-up included), in the order read (cluster name,
+ * submit, row): "submit start" in epoch seconds, "-" for a job never
+ * placed. tests/sim_ref.py compares these start for start. */
+static int write_starts(const SimReplay *r, const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    for (size_t i = 0; i < r->w.n; i++) {
+        if (r->out.start[i] == SIM_NEVER)
+            fprintf(f, "%lld -\n", (long long)r->w.jobs[i].submit);
+        else
+            fprintf(f, "%lld %lld\n", (long long)r->w.jobs[i].submit, (long long)r->out.start[i]);
+    }
+    int bad = ferror(f);
+    return fclose(f) != 0 || bad ? -1 : 0;
 }
 
 static double now_s(void)
@@ -278,6 +299,8 @@ static int exec_simulate(CliCtx *ctx, int argc, char **argv)
     int rc = 0;
     if (r.sum.sim.n == 0)
         rc = cli_error("simulate: no job that ran was submitted in the window");
+    else if (a.starts && write_starts(&r, a.starts) < 0)
+        rc = cli_error("simulate: %s: cannot write", a.starts);
     else if ((a.json ? print_json(&r, stdout) : (print_text(&r, stdout), 0)) < 0 || ferror(stdout))
         rc = cli_error("simulate: cannot write the output");
     simulate_replay_free(&r);
@@ -285,7 +308,7 @@ static int exec_simulate(CliCtx *ctx, int argc, char **argv)
 }
 
 const CmdEntry cmd_simulate = {
-    "simulate", "capplan simulate --replay [--from D] [--to D] [--json]",
+    "simulate", "capplan simulate --replay [--from D] [--to D] [--json] [--starts FILE]",
     "\nSimulate the queue: the recorded jobs (final attempts that started) on the\n"
     "recorded fleet (the inventory; a cluster it does not name: the most units its\n"
     "jobs held at once), FCFS with EASY backfill on the time limit, one queue per\n"
@@ -297,5 +320,7 @@ const CmdEntry cmd_simulate = {
     "with every pool 10 % larger.\n"
     "  --from D, --to D  the window of submission (default: the whole record)\n"
     "  --json            everything, per month and per (month, group, memory class)\n"
+    "  --starts FILE     each simulated job's submit and start, one a line, in the\n"
+    "                    order read (what tests/sim_ref.py checks start for start)\n"
     "See docs/simulate.md.\n",
     exec_simulate};
