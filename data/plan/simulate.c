@@ -5,8 +5,16 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "data/store/store_plan.h"
+
+double simulate_clock(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
 
 double simulate_idle_share(double wait_h, double idle_wait_h)
 {
@@ -176,7 +184,9 @@ int simulate_replay(Store *st, int64_t from, int64_t to, SimReplay *r, CpErr *er
     r->to = to;
     if (simulate_load(st, from - SIMULATE_WARMUP_S, to, &r->w, err) < 0)
         return -1;
+    double t0 = simulate_clock();
     sim_run(r->w.jobs, r->w.n, r->w.pools, r->w.np, &r->out);
+    r->sim_seconds = simulate_clock() - t0;
     double *idle = sim_idle(r->w.jobs, r->w.n, r->w.pools, r->w.np);
     sim_summarise(r->w.jobs, r->w.n, &r->out, r->w.pools, r->w.np, idle, from, to, &r->sum);
     free(idle);

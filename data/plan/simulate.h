@@ -50,6 +50,7 @@ typedef struct SimReplay {
     SimWaits plus10;       /* the window's simulated waits with every pool +10 % (rounded up) */
     int64_t from, to;
     double seconds;        /* not set here: the caller's clock */
+    double sim_seconds;    /* sim_run alone, on the recorded fleet */
     int policy;            /* 1: most recorded waiting passed beside idle capacity */
 } SimReplay;
 
@@ -57,6 +58,9 @@ typedef struct SimReplay {
  * before it) on the recorded fleet. Free with simulate_replay_free. */
 int simulate_replay(Store *st, int64_t from, int64_t to, SimReplay *r, CpErr *err);
 void simulate_replay_free(SimReplay *r);
+
+/* Seconds on a monotonic clock (for timings). */
+double simulate_clock(void);
 
 /* The idle share of recorded waiting, 0..1 (0 when nobody waited). */
 double simulate_idle_share(double wait_h, double idle_wait_h);
