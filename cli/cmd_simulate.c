@@ -11,10 +11,13 @@
 #include "cli/cli.h"
 #include "cli/plan_cli.h"
 #include "data/plan/simulate.h"
+#include "cli/simulate_next_print.h"
 
 typedef struct SimArgs {
     int replay, json;
     const char *starts; /* --starts FILE, or NULL */
+    const char *scenario;
+    double target_h;    /* --target-wait, 0: the last year's p90 */
     int64_t from, to; /* SIM_UNSET: the record's */
 } SimArgs;
 
@@ -224,9 +227,22 @@ static int print_json(const SimReplay *r, FILE *out)
     return rc;
 }
 
+/* "6h", "90m", "2d", "1.5" (hours): hours above 0. */
+static int parse_hours(const char *s, double *h)
+{
+    char *end;
+    double v = strtod(s, &end);
+    double unit = strcmp(end, "d") == 0 ? 24 : strcmp(end, "m") == 0 ? 1.0 / 60
+                  : strcmp(end, "h") == 0 || *end == '\0' ? 1 : -1;
+    if (end == s || unit < 0 || !(v > 0) || !isfinite(v))
+        return -1;
+    *h = v * unit;
+    return 0;
+}
+
 static int parse_args(int argc, char **argv, SimArgs *a)
 {
-    *a = (SimArgs){0, 0, NULL, SIM_UNSET, SIM_UNSET};
+    *a = (SimArgs){0, 0, NULL, NULL, 0, SIM_UNSET, SIM_UNSET};
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--replay") == 0)
             a->replay = 1;
@@ -234,6 +250,14 @@ static int parse_args(int argc, char **argv, SimArgs *a)
             a->json = 1;
         else if (strcmp(argv[i], "--starts") == 0 && i + 1 < argc)
             a->starts = argv[++i];
+        else if (strcmp(argv[i], "--scenario") == 0 && i + 1 < argc)
+            a->scenario = argv[++i];
+        else if (strcmp(argv[i], "--target-wait") == 0 && i + 1 < argc) {
+            if (parse_hours(argv[++i], &a->target_h) < 0) {
+                cli_error("simulate: --target-wait: '%s' is not a duration (6h, 90m, 2d)", argv[i]);
+                return -1;
+            }
+        }
         else if ((strcmp(argv[i], "--from") == 0 || strcmp(argv[i], "--to") == 0) && i + 1 < argc) {
             int64_t *t = argv[i][2] == 'f' ? &a->from : &a->to;
             if (plan_cli_parse_date(argv[i + 1], t) < 0) {
@@ -244,7 +268,7 @@ static int parse_args(int argc, char **argv, SimArgs *a)
         } else
             return -1;
     }
-    return a->replay ? 0 : -1;
+    return 0;
 }
 
 /* Each simulated job (warm-up included), in the order read (cluster name,
@@ -265,6 +289,18 @@ static int write_starts(const SimReplay *r, const char *path)
     return fclose(f) != 0 || bad ? -1 : 0;
 }
 
+static int exec_next(Store *st, const SimArgs *a)
+{
+    SimNextOpts o = {a->target_h, a->scenario};
+    SimNext nx;
+    CpErr err;
+    if (simulate_next(st, &o, &nx, &err) < 0)
+        return cli_error("%s", err.msg);
+    int rc = (a->json ? simnext_json(&nx, stdout) : (simnext_text(&nx, stdout), 0)) < 0 ||
+             ferror(stdout);
+    return rc ? cli_error("simulate: cannot write the output") : 0;
+}
+
 static int exec_simulate(CliCtx *ctx, int argc, char **argv)
 {
     if (cli_wants_help(&cmd_simulate, argc, argv))
@@ -275,6 +311,8 @@ static int exec_simulate(CliCtx *ctx, int argc, char **argv)
     Store *st = cli_store(ctx);
     if (!st)
         return 1;
+    if (!a.replay)
+        return exec_next(st, &a);
     CpErr err;
     int64_t first, end;
     if (simulate_span(st, &first, &end, &err) < 0)
@@ -300,8 +338,15 @@ static int exec_simulate(CliCtx *ctx, int argc, char **argv)
 }
 
 const CmdEntry cmd_simulate = {
-    "simulate", "capplan simulate --replay [--from D] [--to D] [--json] [--starts FILE]",
-    "\nSimulate the queue: the recorded jobs (final attempts that started) on the\n"
+    "simulate", "capplan simulate [--replay [--from D] [--to D] [--starts FILE]] [--target-wait 6h] [--scenario S] [--json]",
+    "\nWithout --replay: next year's queue. Each group's jobs of the last 12 months\n"
+    "resampled to the forecaster's expected use (5 replicas, fixed seeds) on today's\n"
+    "fleet and on purchases from the catalog (the imported one, else the reference\n"
+    "one shipped with capplan): the waits of buying nothing, the cheapest purchase\n"
+    "(model, count, quarter) whose p90 wait meets the target, and the capacity curve.\n"
+    "  --target-wait 6h  the p90 wait to meet (default: the last 12 months' recorded)\n"
+    "  --scenario S      the forecaster's scenario (default: base)\n"
+    "\nWith --replay: the recorded jobs (final attempts that started) on the\n"
     "recorded fleet (the inventory; a cluster it does not name: the most units its\n"
     "jobs held at once), FCFS with EASY backfill on the time limit, one queue per\n"
     "cluster; a job runs on any GPU with enough memory, its runtime scaled by the\n"

@@ -98,7 +98,17 @@ static void start_job(Sim *s, size_t j, size_t p, int64_t t)
     s->out->pool[j] = (int32_t)p;
     s->est_end[j] = t + est_on(jb, &s->pools[p]);
     s->free_u[p] -= jb->units;
-    s->run[p][s->nrun[p]++] = j;
+    size_t *rp = s->run[p], n = s->nrun[p], a = 0, b = n; /* kept by est end */
+    while (a < b) {
+        size_t m = (a + b) / 2;
+        if (s->est_end[rp[m]] <= s->est_end[j])
+            a = m + 1;
+        else
+            b = m;
+    }
+    memmove(rp + a + 1, rp + a, (n - a) * sizeof *rp);
+    rp[a] = j;
+    s->nrun[p]++;
     ends_push(&s->ends, s->out->end[j], j);
 }
 
@@ -106,9 +116,11 @@ static void end_job(Sim *s, size_t j)
 {
     size_t p = (size_t)s->out->pool[j];
     s->free_u[p] += s->jobs[j].units;
+    size_t *rp = s->run[p];
     for (size_t i = 0; i < s->nrun[p]; i++)
-        if (s->run[p][i] == j) {
-            s->run[p][i] = s->run[p][--s->nrun[p]];
+        if (rp[i] == j) {
+            memmove(rp + i, rp + i + 1, (s->nrun[p] - i - 1) * sizeof *rp);
+            s->nrun[p]--;
             break;
         }
 }
@@ -121,32 +133,22 @@ typedef struct Resv {
     int64_t extra;
 } Resv;
 
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
-/* Units of pool p free at its running jobs' est ends: the first time at
- * least need are free; -1 when never. */
+/* Units of pool p free at its running jobs' est ends (run[p] is kept in
+ * est-end order): the first time at least need are free; -1 when never.
+ * *extra: the units beyond need then (every job ending at that time). */
 static int64_t pool_shadow(const Sim *s, size_t p, int64_t need, int64_t *extra)
 {
+    const size_t *rp = s->run[p];
     size_t n = s->nrun[p];
-    int64_t *e = xmalloc((n ? n : 1) * 2 * sizeof *e);
-    for (size_t i = 0; i < n; i++) {
-        e[2 * i] = s->est_end[s->run[p][i]];
-        e[2 * i + 1] = s->jobs[s->run[p][i]].units;
-    }
-    qsort(e, n, 2 * sizeof *e, cmp_i64);
     int64_t avail = s->free_u[p], shadow = -1;
     for (size_t i = 0; i < n; i++) {
-        if (shadow >= 0 && e[2 * i] > shadow)
+        int64_t e = s->est_end[rp[i]];
+        if (shadow >= 0 && e > shadow)
             break;
-        avail += e[2 * i + 1];
+        avail += s->jobs[rp[i]].units;
         if (shadow < 0 && avail >= need)
-            shadow = e[2 * i];
+            shadow = e;
     }
-    free(e);
     *extra = avail - need;
     return shadow;
 }
@@ -194,6 +196,17 @@ static long pick_pool(const Sim *s, size_t j, int64_t t, Resv *r)
     return -1;
 }
 
+/* The most units free now on one in-service pool of the cluster: a job
+ * wanting more cannot start, and with none free nothing can. */
+static int32_t most_free(const Sim *s, int64_t t)
+{
+    int32_t m = 0;
+    for (size_t k = 0; k < s->ncp; k++)
+        if (in_service(&s->pools[s->cp[k]], t) && s->free_u[s->cp[k]] > m)
+            m = s->free_u[s->cp[k]];
+    return m;
+}
+
 static void schedule(Sim *s, int64_t t)
 {
     size_t qi = 0;
@@ -204,18 +217,24 @@ static void schedule(Sim *s, int64_t t)
         start_job(s, s->q[qi], (size_t)p, t);
     }
     size_t w = 0;
-    if (qi < s->nq) {
+    int32_t room = qi < s->nq ? most_free(s, t) : 0;
+    if (room > 0) { /* the head's reservation, then backfill */
         Resv r;
         int have = reserve(s, s->q[qi], t, &r);
-        s->q[w++] = s->q[qi];
-        for (size_t k = qi + 1; k < s->nq; k++) {
-            long p = pick_pool(s, s->q[k], t, have ? &r : NULL);
-            if (p >= 0)
-                start_job(s, s->q[k], (size_t)p, t);
-            else
-                s->q[w++] = s->q[k];
+        s->q[w++] = s->q[qi++];
+        for (; qi < s->nq && room > 0; qi++) {
+            long p = s->jobs[s->q[qi]].units <= room ? pick_pool(s, s->q[qi], t, have ? &r : NULL)
+                                                     : -1;
+            if (p < 0) {
+                s->q[w++] = s->q[qi];
+                continue;
+            }
+            start_job(s, s->q[qi], (size_t)p, t);
+            room = most_free(s, t);
         }
     }
+    for (; qi < s->nq; qi++) /* nothing more can start: the rest wait in order */
+        s->q[w++] = s->q[qi];
     s->nq = w;
 }
 
@@ -333,7 +352,11 @@ void sim_run(const SimJob *jobs, size_t n, const SimPool *pools, size_t np, SimO
         out->start[i] = out->end[i] = SIM_NEVER;
         out->pool[i] = -1;
     }
-    qsort(k, n, sizeof *k, key_cmp);
+    int sorted = 1; /* callers often pass jobs in queue order already */
+    for (size_t i = 1; i < n && sorted; i++)
+        sorted = key_cmp(&k[i - 1], &k[i]) < 0;
+    if (!sorted)
+        qsort(k, n, sizeof *k, key_cmp);
     size_t *ord = xmalloc((n ? n : 1) * sizeof *ord);
     for (size_t i = 0; i < n; i++)
         ord[i] = k[i].i;

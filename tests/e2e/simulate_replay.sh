@@ -16,7 +16,9 @@ j() { python3 -c "import json,sys; d=json.load(open('$WORK/r.json')); print($1)"
 span() { sqlite3 "$1" "SELECT min(submit), max(submit) + 1 FROM jobs WHERE final = 1 AND start IS NOT NULL AND elapsed >= 0 AND start >= submit"; }
 
 # ---- usage ----
-expect_rc 2 cap simulate
+expect_rc 1 cap simulate
+grep -q 'no such database' "$WORK/err" || fail "no database: $(cat "$WORK/err")"
+expect_rc 2 cap simulate --bogus
 expect_rc 2 cap simulate --replay --from 1996-13-01
 grep -q 'not a date' "$WORK/err" || fail "bad date: $(cat "$WORK/err")"
 
