@@ -365,9 +365,9 @@ int simulate_next(Store *st, const SimNextOpts *o, SimNext *out, CpErr *err)
     int64_t first, end;
     if (simulate_span(st, &first, &end, err) < 0)
         return -1;
-    out->from = end;
-    out->last_from = plan_add_months(end, -12);
-    out->to = end + (end - out->last_from);
+    out->from = (end + 86399) / 86400 * 86400; /* the day after the last submit */
+    out->last_from = plan_add_months(out->from, -12);
+    out->to = plan_add_months(out->from, 12);
     Ctx c;
     memset(&c, 0, sizeof c);
     c.from = out->from;

@@ -3,8 +3,8 @@
 /* simulate_next: next year's queue on today's fleet and on purchases from
  * the catalog, and the cheapest purchase that meets a service target.
  *
- * The last year is the 12 months before the last recorded submit; next
- * year the 12 after. Next year's jobs: each group's (account's) jobs of
+ * Next year starts on the day after the last recorded submit (UTC) and
+ * lasts 12 months; the last year is the 12 months before it. Next year's jobs: each group's (account's) jobs of
  * the last year resampled to the forecaster's expected use of year 1 for
  * it (data/plan: plan_build, plan_params, projection_run; the factor is
  * expected use over the GPU-eq its jobs used last year) by
