@@ -375,6 +375,8 @@ int simulate_next(Store *st, const SimNextOpts *o, SimNext *out, CpErr *err)
     if (simulate_replay(st, out->last_from, out->from, &c.rep, err) < 0)
         return -1;
     out->last = c.rep.sum.rec;
+    out->last_sim = c.rep.sum.sim;
+    out->last_plus10 = c.rep.plus10;
     out->idle_share = simulate_idle_share(c.rep.sum.wait_h, c.rep.sum.idle_wait_h);
     out->policy = c.rep.policy;
     out->target_given = o->target_h > 0;

@@ -72,6 +72,7 @@ typedef struct SimNext {
     int policy;                  /* the last year's waits are policy */
     double idle_share;           /* of the last year's recorded waiting */
     SimWaits last;               /* recorded, the last year */
+    SimWaits last_sim, last_plus10; /* the last year replayed; with every pool +10 % */
     double target_h;
     int target_given;
     double use_last, use_next;   /* GPU-eq: the jobs' last year, the forecaster's next */
