@@ -46,6 +46,35 @@ assert pts[0]['gpus'] == 0 and pts[0]['waits'] == b and len(pts) == 6
 assert n['capacity_curve']['model'] == p['model']
 assert pts[-1]['waits']['p90_h']['median'] < pts[0]['waits']['p90_h']['median']
 EOF
+# one answer: the report's decision page and purchase.csv (the workbook's purchase sheet
+# is purchase.csv, checked in report_cli.sh) carry simulate --json's purchase
+mkdir -p "$WORK/rep"
+expect_rc 0 cap export "$WORK/rep/report.md" --csv "$WORK/rep/csv"
+python3 - "$WORK/n.json" "$WORK/rep" <<'EOF' || fail "report, purchase.csv and simulate --json differ"
+import csv, json, sys
+n, d = json.load(open(sys.argv[1])), sys.argv[2]
+p = n['purchase']
+md = open(d + '/report.md', encoding='utf-8').read()
+page = md.split('### What each option does to waiting', 1)[1].split('\n### ', 1)[0]
+assert '| Buy nothing | 0 | 0 | 0.0 | %.1f | %.1f-%.1f | %.1f |' % (
+    n['buy_nothing']['p90_h']['median'], n['buy_nothing']['p90_h']['low'],
+    n['buy_nothing']['p90_h']['high'], n['buy_nothing']['mean_h']['median']) in page, page
+row = '| Buy %s, arriving %s (quarter %d) | %d | %d USD | %.1f | %.1f |' % (
+    p['model'], p['arrives'], p['quarter'], p['count'], p['cost'], p['power_kw'],
+    p['waits']['p90_h']['median'])
+assert row in page, (row, page)
+assert '**Recommendation: buy %d %s**' % (p['count'], p['model']) in page
+assert '| Last 12 months, recorded |   |   |   | %.1f |' % n['last_year_recorded']['p90_h'] in page
+rows = list(csv.DictReader(open(d + '/csv/purchase.csv', newline='', encoding='utf-8')))
+assert [(r['model'], r['cluster'], int(r['gpus'])) for r in rows] == \
+    [(p['model'], c['cluster'], c['gpus']) for c in p['clusters']], rows
+for r in rows:
+    assert int(r['quarter']) == p['quarter'] and r['arrives'] == p['arrives']
+    assert abs(float(r['p90_wait_with_h']) - p['waits']['p90_h']['median']) < 1e-6
+    assert abs(float(r['p90_wait_without_h']) - n['buy_nothing']['p90_h']['median']) < 1e-6
+assert abs(sum(float(r['cost']) for r in rows) - p['cost']) < 1e-6
+assert abs(sum(float(r['power_kw']) for r in rows) - p['power_kw']) < 1e-6
+EOF
 # fixed seeds: the same answer twice
 cap simulate --json >"$WORK/n2.json" || fail "second run"
 cmp -s "$WORK/n.json" "$WORK/n2.json" || fail "two runs differ"
