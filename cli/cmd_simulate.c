@@ -19,6 +19,7 @@ typedef struct SimArgs {
     const char *scenario;
     double target_h;    /* --target-wait, 0: the last year's p90 */
     int64_t from, to; /* SIM_UNSET: the record's */
+    int64_t fleet_at; /* --fleet-at, SIM_UNSET: the recorded fleet */
 } SimArgs;
 
 #define SIM_UNSET INT64_MIN /* --from or --to not given */
@@ -242,7 +243,7 @@ static int parse_hours(const char *s, double *h)
 
 static int parse_args(int argc, char **argv, SimArgs *a)
 {
-    *a = (SimArgs){0, 0, NULL, NULL, 0, SIM_UNSET, SIM_UNSET};
+    *a = (SimArgs){0, 0, NULL, NULL, 0, SIM_UNSET, SIM_UNSET, SIM_UNSET};
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--replay") == 0)
             a->replay = 1;
@@ -258,8 +259,10 @@ static int parse_args(int argc, char **argv, SimArgs *a)
                 return -1;
             }
         }
-        else if ((strcmp(argv[i], "--from") == 0 || strcmp(argv[i], "--to") == 0) && i + 1 < argc) {
-            int64_t *t = argv[i][2] == 'f' ? &a->from : &a->to;
+        else if ((strcmp(argv[i], "--from") == 0 || strcmp(argv[i], "--to") == 0 ||
+                  strcmp(argv[i], "--fleet-at") == 0) &&
+                 i + 1 < argc) {
+            int64_t *t = argv[i][3] == 'l' ? &a->fleet_at : argv[i][2] == 'f' ? &a->from : &a->to;
             if (plan_cli_parse_date(argv[i + 1], t) < 0) {
                 cli_error("simulate: %s: not a date (YYYY-MM-DD or YYYY-MM)", argv[i]);
                 return -1;
@@ -323,7 +326,8 @@ static int exec_simulate(CliCtx *ctx, int argc, char **argv)
         return cli_error("simulate: --to is before --from");
     SimReplay r;
     double t0 = simulate_clock();
-    if (simulate_replay(st, from, to, &r, &err) < 0)
+    if (simulate_replay_at(st, from, to, a.fleet_at == SIM_UNSET ? SIM_NEVER : a.fleet_at, &r,
+                           &err) < 0)
         return cli_error("%s: %s", ctx->db_path, err.msg);
     r.seconds = simulate_clock() - t0;
     int rc = 0;
@@ -338,7 +342,7 @@ static int exec_simulate(CliCtx *ctx, int argc, char **argv)
 }
 
 const CmdEntry cmd_simulate = {
-    "simulate", "capplan simulate [--replay [--from D] [--to D] [--starts FILE]] [--target-wait 6h] [--scenario S] [--json]",
+    "simulate", "capplan simulate [--replay [--from D] [--to D] [--starts FILE] [--fleet-at D]] [--target-wait 6h] [--scenario S] [--json]",
     "\nWithout --replay: next year's queue. Each group's jobs of the last 12 months\n"
     "resampled to the forecaster's expected use (5 replicas, fixed seeds) on today's\n"
     "fleet and on purchases from the catalog (the imported one, else the reference\n"
@@ -357,6 +361,8 @@ const CmdEntry cmd_simulate = {
     "with every pool 10 % larger.\n"
     "  --from D, --to D  the window of submission (default: the whole record)\n"
     "  --json            everything, per month and per (month, group, memory class)\n"
+    "  --fleet-at D      on the fleet as it stood on day D, in service throughout (a\n"
+    "                    year before a capacity change replayed on the fleet after it)\n"
     "  --starts FILE     each simulated job's submit and start, one a line, in the\n"
     "                    order read (what tests/sim_ref.py checks start for start)\n"
     "See docs/simulate.md.\n",

@@ -177,13 +177,40 @@ static void plus_ten(const SimReplay *r, SimWaits *out)
     free(p);
 }
 
+/* Keep the pools in service at t, in service throughout. */
+static void fleet_as_at(SimWorld *w, int64_t t)
+{
+    size_t k = 0;
+    for (size_t p = 0; p < w->np; p++) {
+        if (!(w->pools[p].from <= t && t < w->pools[p].to)) {
+            free(w->pool_model[p]);
+            continue;
+        }
+        w->pools[k] = w->pools[p];
+        w->pools[k].from = INT64_MIN;
+        w->pools[k].to = SIM_OPEN;
+        w->pool_model[k++] = w->pool_model[p];
+    }
+    w->np = k;
+    for (size_t i = 0; i < w->n; i++)
+        w->jobs[i].rec_pool = -1; /* the recorded pools may be gone */
+}
+
 int simulate_replay(Store *st, int64_t from, int64_t to, SimReplay *r, CpErr *err)
+{
+    return simulate_replay_at(st, from, to, SIM_NEVER, r, err);
+}
+
+int simulate_replay_at(Store *st, int64_t from, int64_t to, int64_t fleet_at, SimReplay *r,
+                       CpErr *err)
 {
     memset(r, 0, sizeof *r);
     r->from = from;
     r->to = to;
     if (simulate_load(st, from - SIMULATE_WARMUP_S, to, &r->w, err) < 0)
         return -1;
+    if (fleet_at != SIM_NEVER)
+        fleet_as_at(&r->w, fleet_at);
     double t0 = simulate_clock();
     sim_run(r->w.jobs, r->w.n, r->w.pools, r->w.np, &r->out);
     r->sim_seconds = simulate_clock() - t0;

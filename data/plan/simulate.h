@@ -57,6 +57,11 @@ typedef struct SimReplay {
 /* Replay the jobs submitted in [from, to) (and the SIMULATE_WARMUP_S
  * before it) on the recorded fleet. Free with simulate_replay_free. */
 int simulate_replay(Store *st, int64_t from, int64_t to, SimReplay *r, CpErr *err);
+/* The same on the fleet as it stood at fleet_at (epoch s): the pools in
+ * service then, in service throughout (the natural experiment: a year
+ * before a capacity change replayed on the fleet after it). */
+int simulate_replay_at(Store *st, int64_t from, int64_t to, int64_t fleet_at, SimReplay *r,
+                       CpErr *err);
 void simulate_replay_free(SimReplay *r);
 
 /* Seconds on a monotonic clock (for timings). */

@@ -92,4 +92,14 @@ j "d['monthly_correlation'] >= 0.6 and d['recorded']['mean_capped_h'] / d['simul
 python3 "$REF" "$WORK/t.db" "$(date -ud 2025-11-01 +%s)" "$(date -ud 2026-11-01 +%s)" "$WORK/demo.starts" \
     >"$WORK/ref" || fail "demo reference: $(cat "$WORK/ref")"
 grep -q ' 0 starts differ' "$WORK/ref" || fail "demo reference: $(cat "$WORK/ref")"
+# the natural experiment: the 12 months before the 2024 upgrades on the fleet after them
+cap simulate --replay --from 2023-08-01 --to 2024-07-31 --json >"$WORK/before.json" || fail "before"
+cap simulate --replay --from 2023-08-01 --to 2024-07-31 --fleet-at 2024-11-01 --json >"$WORK/up.json" || fail "upgraded"
+python3 - "$WORK/before.json" "$WORK/up.json" <<'EOF' || fail "natural experiment"
+import json, sys
+b, u = (json.load(open(f)) for f in sys.argv[1:])
+assert b['recorded'] == u['recorded'] and b['recorded']['jobs'] == u['simulated']['jobs']
+assert u['simulated']['mean_h'] < b['simulated']['mean_h'] / 1.5, (b['simulated'], u['simulated'])
+assert u['simulated']['p90_h'] < b['simulated']['p90_h'], (b['simulated'], u['simulated'])
+EOF
 echo "PASS: simulate_replay"
