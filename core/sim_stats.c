@@ -95,31 +95,36 @@ static void month_hours(const SimJob *jobs, size_t n, const SimOut *out, const S
     }
 }
 
-static int cell_cmp(const void *a, const void *b)
-{
-    const SimCell *x = a, *y = b;
-    if (x->month != y->month)
-        return x->month < y->month ? -1 : 1;
-    if (x->group != y->group)
-        return x->group < y->group ? -1 : 1;
-    return (x->mclass > y->mclass) - (x->mclass < y->mclass);
-}
-
-/* The jobs' indices by (month, group, class), then each run of them. */
+/* A job's cell key and index, sorted to bring each cell's jobs together. */
 typedef struct Idx {
-    SimCell key;
+    int32_t month, group, mclass;
     size_t i;
 } Idx;
 
 static int idx_cmp(const void *a, const void *b)
 {
-    return cell_cmp(&((const Idx *)a)->key, &((const Idx *)b)->key);
+    const Idx *x = a, *y = b;
+    if (x->month != y->month)
+        return x->month < y->month ? -1 : 1;
+    if (x->group != y->group)
+        return x->group < y->group ? -1 : 1;
+    if (x->mclass != y->mclass)
+        return x->mclass < y->mclass ? -1 : 1;
+    return (x->i > y->i) - (x->i < y->i);
+}
+
+static int same_cell(const Idx *x, const Idx *y)
+{
+    return x->month == y->month && x->group == y->group && x->mclass == y->mclass;
 }
 
 static void fill_cell(const SimJob *jobs, const SimOut *out, const double *idle_s, int64_t to,
                       const Idx *ix, size_t m, int64_t *buf, SimCell *c)
 {
-    *c = ix[0].key;
+    memset(c, 0, sizeof *c);
+    c->month = ix[0].month;
+    c->group = ix[0].group;
+    c->mclass = ix[0].mclass;
     size_t nw = 0;
     for (size_t k = 0; k < m; k++) {
         size_t i = ix[k].i;
@@ -148,19 +153,15 @@ static void build_cells(const SimJob *jobs, size_t n, const SimOut *out, const d
     Idx *ix = xmalloc((n ? n : 1) * sizeof *ix);
     size_t m = 0;
     for (size_t i = 0; i < n; i++)
-        if (jobs[i].submit >= from && jobs[i].submit < to) {
-            memset(&ix[m].key, 0, sizeof ix[m].key);
-            ix[m].key.month = sim_month(jobs[i].submit);
-            ix[m].key.group = jobs[i].group;
-            ix[m].key.mclass = sim_mem_class(jobs[i].mem_gib);
-            ix[m++].i = i;
-        }
+        if (jobs[i].submit >= from && jobs[i].submit < to)
+            ix[m++] = (Idx){sim_month(jobs[i].submit), jobs[i].group,
+                            sim_mem_class(jobs[i].mem_gib), i};
     qsort(ix, m, sizeof *ix, idx_cmp);
     int64_t *buf = xmalloc((m ? m : 1) * sizeof *buf);
     sum->cells = xmalloc((m ? m : 1) * sizeof *sum->cells);
     for (size_t a = 0; a < m;) {
         size_t b = a;
-        while (b < m && cell_cmp(&ix[b].key, &ix[a].key) == 0)
+        while (b < m && same_cell(&ix[b], &ix[a]))
             b++;
         fill_cell(jobs, out, idle_s, to, ix + a, b - a, buf, &sum->cells[sum->ncells++]);
         a = b;

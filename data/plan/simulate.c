@@ -140,6 +140,9 @@ int simulate_load(Store *st, int64_t from, int64_t to, SimWorld *w, CpErr *err)
     store_plan_inventory_free(g, ng);
     build_jobs(w);
     peak_pools(w);
+    free(w->raw.v); /* the rows are in jobs now; the names stay */
+    w->raw.v = NULL;
+    w->raw.n = 0;
     return 0;
 }
 

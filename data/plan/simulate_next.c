@@ -12,8 +12,14 @@
 
 typedef struct Ctx {
     SimReplay rep;                 /* the last year, replayed */
-    SimJob *jobs[SIMULATE_REPLICAS];
-    size_t njobs[SIMULATE_REPLICAS];
+    SimJob *jobs[2];               /* replica 1 (kept: the search runs on it), and the one
+                                      drawn last (replicas are drawn again when needed: one
+                                      year of jobs at a time in memory beside replica 1) */
+    size_t njobs[2];
+    int drawn;                     /* the replica in jobs[1], -1 none */
+    const double *factor;
+    size_t ngroups;
+    int64_t last_from;
     SimPool *pools;                /* next year's fleet, room for a purchase */
     size_t np;
     int64_t from, to;
@@ -36,12 +42,25 @@ static SimBand band(double *v, int n)
 
 /* Waits of next year's jobs of replica r on pools; queued unit-hours per
  * cluster into queued (may be NULL, nclusters long). */
-static void run_one(const Ctx *c, int r, const SimPool *pools, size_t np, SimWaits *w,
-                    double *queued)
+/* Replica r's jobs (seed SIMULATE_SEED + r). */
+static void draw(Ctx *c, int slot, int r)
+{
+    free(c->jobs[slot]);
+    c->jobs[slot] = sim_resample(c->rep.w.jobs, c->rep.w.n, c->factor, c->ngroups, c->last_from,
+                                 c->from, c->from - SIMULATE_WARMUP_S,
+                                 SIMULATE_SEED + (uint64_t)r, &c->njobs[slot]);
+}
+
+static void run_one(Ctx *c, int r, const SimPool *pools, size_t np, SimWaits *w, double *queued)
 {
     SimOut o;
-    const SimJob *j = c->jobs[r];
-    size_t n = c->njobs[r];
+    int slot = r == 0 ? 0 : 1;
+    if (slot == 1 && c->drawn != r) {
+        draw(c, 1, r);
+        c->drawn = r;
+    }
+    const SimJob *j = c->jobs[slot];
+    size_t n = c->njobs[slot];
     sim_run(j, n, pools, np, &o);
     int64_t *buf = xmalloc((n ? n : 1) * sizeof *buf);
     size_t k = 0;
@@ -351,8 +370,8 @@ static void search(Ctx *c, const CatalogGpu *v, size_t n, SimNext *out)
 
 static void ctx_free(Ctx *c)
 {
-    for (int r = 0; r < SIMULATE_REPLICAS; r++)
-        free(c->jobs[r]);
+    free(c->jobs[0]);
+    free(c->jobs[1]);
     free(c->pools);
     free(c->share);
     simulate_replay_free(&c->rep);
@@ -392,10 +411,11 @@ int simulate_next(Store *st, const SimNextOpts *o, SimNext *out, CpErr *err)
         out->cpu = 1;
         for (size_t k = 0; k < c.rep.w.raw.nclusters; k++)
             out->cpu &= c.rep.w.cpu[k];
-        for (int r = 0; r < SIMULATE_REPLICAS; r++)
-            c.jobs[r] = sim_resample(c.rep.w.jobs, c.rep.w.n, factor, ng, out->last_from,
-                                     out->from, out->from - SIMULATE_WARMUP_S,
-                                     SIMULATE_SEED + (uint64_t)r, &c.njobs[r]);
+        c.factor = factor;
+        c.ngroups = ng;
+        c.last_from = out->last_from;
+        c.drawn = -1;
+        draw(&c, 0, 0);
         next_fleet(&c);
         buy_nothing(&c, out);
         out->meets_nothing = meets(&out->nothing, out->target_h);
