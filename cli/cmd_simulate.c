@@ -292,13 +292,13 @@ static int write_starts(const SimReplay *r, const char *path)
     return fclose(f) != 0 || bad ? -1 : 0;
 }
 
-static int exec_next(Store *st, const SimArgs *a)
+static int exec_next(CliCtx *ctx, Store *st, const SimArgs *a)
 {
     SimNextOpts o = {a->target_h, a->scenario};
     SimNext nx;
     CpErr err;
     if (simulate_next(st, &o, &nx, &err) < 0)
-        return cli_error("%s", err.msg);
+        return cli_error("%s: %s", ctx->db_path, err.msg);
     int rc = (a->json ? simnext_json(&nx, stdout) : (simnext_text(&nx, stdout), 0)) < 0 ||
              ferror(stdout);
     return rc ? cli_error("simulate: cannot write the output") : 0;
@@ -315,7 +315,7 @@ static int exec_simulate(CliCtx *ctx, int argc, char **argv)
     if (!st)
         return 1;
     if (!a.replay)
-        return exec_next(st, &a);
+        return exec_next(ctx, st, &a);
     CpErr err;
     int64_t first, end;
     if (simulate_span(st, &first, &end, &err) < 0)
@@ -323,7 +323,8 @@ static int exec_simulate(CliCtx *ctx, int argc, char **argv)
     int64_t from = a.from != SIM_UNSET ? a.from : first;
     int64_t to = a.to != SIM_UNSET ? a.to + 86400 : end; /* --to's day included */
     if (to <= from)
-        return cli_error("simulate: --to is before --from");
+        return cli_error(a.to != SIM_UNSET ? "simulate: --to is before --from"
+                                           : "simulate: --from is after the last recorded submit");
     SimReplay r;
     double t0 = simulate_clock();
     if (simulate_replay_at(st, from, to, a.fleet_at == SIM_UNSET ? SIM_NEVER : a.fleet_at, &r,

@@ -58,6 +58,10 @@ expect_rc 0 cap simulate --replay
 grep -q '^Sensitivity: +10 % capacity (every pool, rounded up): simulated mean wait 1.91 h -> 1.04 h' "$WORK/out" \
     || fail "kth text: $(tail -3 "$WORK/out")"
 grep -q 'not capacity' "$WORK/out" && fail "kth waits are capacity"
+expect_rc 1 cap simulate --replay --from 2030-01-01
+grep -q 'simulate: --from is after the last recorded submit' "$WORK/err" || fail "late --from: $(cat "$WORK/err")"
+expect_rc 1 cap simulate --replay --from 1997-01-01 --to 1996-12-01
+grep -q 'simulate: --to is before --from' "$WORK/err" || fail "--to before --from: $(cat "$WORK/err")"
 # a window: October 1996 alone
 expect_rc 0 cap simulate --replay --from 1996-10 --to 1996-10-31 --json
 cp "$WORK/out" "$WORK/r.json"
