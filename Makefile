@@ -25,6 +25,9 @@ LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 # data/plan/terms.txt, the research terms dictionary, compiled in as a C string.
 TERMS_OBJ := $(BUILD)/gen/terms_txt.o
 LIB_OBJ += $(TERMS_OBJ)
+# data/ingest/catalog_ref.csv, the reference GPU catalog (#33), compiled in likewise.
+CATREF_OBJ := $(BUILD)/gen/catalog_ref.o
+LIB_OBJ += $(CATREF_OBJ)
 MAIN_OBJ := $(BUILD)/cli/main.o
 TEST_SRC := $(wildcard tests/test_*.c)
 TESTLIB_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/lib/*.c))
@@ -63,6 +66,15 @@ $(BUILD)/gen/terms_txt.c: data/plan/terms.txt
 	  sed 's/\\/\\\\/g; s/"/\\"/g; s/.*/    "&",/' $<; echo '    0};'; } > $@
 
 $(TERMS_OBJ): $(BUILD)/gen/terms_txt.c
+	@$(if $(V),,echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/gen/catalog_ref.c: data/ingest/catalog_ref.csv
+	@mkdir -p $(dir $@)
+	$(Q){ echo '#include "data/ingest/catalog.h"'; echo 'const char catalog_builtin_csv[] ='; \
+	  sed 's/\\/\\\\/g; s/"/\\"/g; s/.*/    "&\\n"/' $<; echo '    "";'; } > $@
+
+$(CATREF_OBJ): $(BUILD)/gen/catalog_ref.c
 	@$(if $(V),,echo "  CC      $<")
 	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 

@@ -344,6 +344,9 @@ bench_size() {
     bench_row "capplan project" "$n" "$rows" "$pybase" "$CAPPLAN" --db "$db" project --json
     bench_row "capplan project --backtest" "$n" "$rows" - "$CAPPLAN" --db "$db" project --backtest --json
     bench_row "capplan project --bench" "$n" "$rows" - "$CAPPLAN" --db "$db" project --bench
+    # the queue simulation (#33): the record replayed, then next year's purchase search
+    bench_row "capplan simulate --replay" "$n" "$rows" - "$CAPPLAN" --db "$db" simulate --replay --json
+    bench_row "capplan simulate (search)" "$n" "$rows" - "$CAPPLAN" --db "$db" simulate --json
     RECOMPUTE="$RECOMPUTE
   $(fmt_jobs "$n"): $(grep 'recompute after one parameter change' "$TMP/out")"
 

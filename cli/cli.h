@@ -101,5 +101,6 @@ extern const CmdEntry cmd_meetings;
 extern const CmdEntry cmd_check;
 extern const CmdEntry cmd_complete;
 extern const CmdEntry cmd_research;
+extern const CmdEntry cmd_simulate;
 
 #endif

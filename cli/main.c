@@ -8,7 +8,7 @@
 
 static const CmdEntry *const commands[] = {&cmd_import, &cmd_collect, &cmd_status, &cmd_demo, &cmd_profile,
                                            &cmd_project, &cmd_scenario, &cmd_tui, &cmd_stats, &cmd_meetings,
-                                           &cmd_export, &cmd_check, &cmd_complete, &cmd_research};
+                                           &cmd_export, &cmd_check, &cmd_complete, &cmd_research, &cmd_simulate};
 static const size_t ncommands = sizeof commands / sizeof commands[0];
 
 static void print_help(FILE *out)

@@ -173,6 +173,20 @@ static int anon_setup(Report *r, Store *st, CpErr *err)
     return 0;
 }
 
+/* Next year simulated, for the decision page and purchase.csv (#33): one
+ * answer for every output. A failure leaves r->sim NULL and says why. */
+static void gather_sim(Report *r, Store *st)
+{
+    SimNextOpts so = {0, r->o.scenario};
+    CpErr e;
+    r->sim = xcalloc(1, sizeof *r->sim);
+    if (simulate_next(st, &so, r->sim, &e) < 0) {
+        snprintf(r->sim_why, sizeof r->sim_why, "%s", e.msg);
+        free(r->sim);
+        r->sim = NULL;
+    }
+}
+
 Report *report_new(Store *st, const ReportOpts *o, CpErr *err)
 {
     Report *r = xcalloc(1, sizeof *r);
@@ -190,6 +204,7 @@ Report *report_new(Store *st, const ReportOpts *o, CpErr *err)
                      : peers_load(st, &r->peers, &r->npeers, err) < 0)
         goto fail;
     gather_backtest(r, st);
+    gather_sim(r, st);
     if (!o->tables_only &&
         (rpt_policy_gather(r, st, err) < 0 || rpt_research_gather(r, st, err) < 0))
         goto fail;
@@ -210,6 +225,7 @@ void report_free(Report *r)
     rpt_policy_free(r);
     store_sources_free(r->sources, r->nsources);
     catalog_free(r->catalog, r->ncatalog);
+    free(r->sim);
     rpt_research_free(r);
     for (int i = 0; i < RS_COUNT; i++)
         if (r->stats_data || r->jobs_data)

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/civil.h"
 #include "reports/csvw.h"
 #include "reports/report_int.h"
 #include "reports/rfile.h"
@@ -190,6 +191,59 @@ static int csv_catalog(const Report *r, FILE *out)
     return 0;
 }
 
+/* purchase.csv (#33): next year's recommendation as `capplan simulate`
+ * finds it, one row per cluster it goes to (a row "none" with 0 GPUs when
+ * nothing is bought), the waits without it (buy nothing) and with it. */
+static void purchase_cells(FILE *out, const SimNext *nx, const char *model, const char *cluster,
+                           int gpus, double cost, double kw)
+{
+    const SimPurchase *b = &nx->buy;
+    const SimFleetWaits *with = b->found ? &b->w : &nx->nothing;
+    csvw_text(out, model);
+    csvw_sep(out);
+    csvw_text(out, cluster);
+    char d[16] = "";
+    if (b->found) {
+        int64_t y;
+        int m, dd;
+        civil_from_days(b->arrives / 86400, &y, &m, &dd);
+        snprintf(d, sizeof d, "%04d-%02d-%02d", (int)y, m, dd);
+    }
+    const double n[] = {gpus, b->found ? b->quarter : NAN, cost};
+    cells_num(out, n, 3);
+    csvw_sep(out);
+    csvw_text(out, b->found ? b->currency : "");
+    csvw_sep(out);
+    csvw_text(out, d);
+    const double w[] = {kw, nx->nothing.p90.mid, with->p90.mid, with->p90.lo, with->p90.hi,
+                        nx->nothing.mean.mid, with->mean.mid, nx->target_h};
+    cells_num(out, w, 8);
+    csvw_end(out);
+}
+
+static int csv_purchase(const Report *r, FILE *out)
+{
+    static const char *const cols[] = {
+        "model", "cluster", "gpus", "quarter", "cost", "currency", "arrives", "power_kw",
+        "p90_wait_without_h", "p90_wait_with_h", "p90_wait_with_low_h", "p90_wait_with_high_h",
+        "mean_wait_without_h", "mean_wait_with_h", "target_p90_wait_h"};
+    HEADER(out, cols);
+    const SimNext *nx = r->sim;
+    if (!nx)
+        return 0;
+    const SimPurchase *b = &nx->buy;
+    if (!b->found) {
+        purchase_cells(out, nx, "none", "", 0, 0, 0);
+        return 0;
+    }
+    for (int k = 0; k < b->nsplit; k++) {
+        int n = b->split_count[k];
+        purchase_cells(out, nx, b->model, b->split_cluster[k], n, b->price >= 0 ? n * b->price : NAN,
+                       b->kw >= 0 ? b->kw * n / b->count : NAN);
+    }
+    return 0;
+}
+
 /* ---- from the stats tables, column for column as `capplan stats --csv` ---- */
 
 /* "3", "3-4" or "9+" into lo and hi (hi NaN for "9+"); 0, else -1. */
@@ -317,6 +371,7 @@ static const struct {
     {"waits.csv", NULL, RS_WAITS_YEAR, "waits", 0, {NULL}},
     {"waits_all.csv", NULL, RS_WAITS_YEAR, "waits", 1, {NULL}},
     {"catalog.csv", csv_catalog, 0, NULL, 0, {NULL}},
+    {"purchase.csv", csv_purchase, 0, NULL, 0, {"gpus", "cost", "power_kw"}},
 };
 #define NTABLES (sizeof tables / sizeof tables[0])
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/civil.h"
 #include "reports/mdw.h"
 #include "reports/report_int.h"
 
@@ -199,7 +200,7 @@ static void buy_row(const Report *r, FILE *out, int y, int k, const Cand *c, int
 
 static void recommendation(const Report *r, FILE *out)
 {
-    fprintf(out, "### What to buy\n\n");
+    fprintf(out, "### Covering the p80 need (the forecaster's need, for comparison)\n\n");
     if (r->plan->cpu) {
         fprintf(out, "No recommendation in GPUs: the data holds no GPU job.\n\n");
         return;
@@ -245,6 +246,114 @@ static void recommendation(const Report *r, FILE *out)
     free(c);
 }
 
+static void band_cell(char *buf, size_t n, const SimBand *b)
+{
+    snprintf(buf, n, "%.1f-%.1f", b->lo, b->hi);
+}
+
+/* One option's row: name, GPUs, cost, power, p90, its range, mean. */
+static void option_row(FILE *out, const char *name, const char *gpus, const char *cost,
+                       const char *kw, const SimFleetWaits *w)
+{
+    char p90[NB], rg[NB], mean[NB];
+    mdw_num(p90, NB, w->p90.mid, 1, "");
+    band_cell(rg, NB, &w->p90);
+    mdw_num(mean, NB, w->mean.mid, 1, "");
+    const char *cells[] = {name, gpus, cost, kw, p90, rg, mean};
+    mdw_row(out, cells, 7);
+}
+
+static void purchase_row(FILE *out, const SimNext *nx)
+{
+    const SimPurchase *b = &nx->buy;
+    char name[160], gpus[NB], cost[NB], kw[NB], d[NB];
+    int64_t y;
+    int m, dd;
+    civil_from_days(b->arrives / 86400, &y, &m, &dd);
+    snprintf(d, NB, "%04d-%02d-%02d", (int)y, m, dd);
+    snprintf(name, sizeof name, "Buy %s, arriving %s (quarter %d)", b->model, d, b->quarter);
+    snprintf(gpus, NB, "%d", b->count);
+    money(cost, NB, b->cost >= 0 ? b->cost : NAN, b->currency);
+    mdw_num(kw, NB, b->kw >= 0 ? b->kw : NAN, 1, "kW");
+    option_row(out, name, gpus, cost, kw, &b->w);
+}
+
+/* The verdict under the options: why there is or is no purchase. */
+static void verdict(const SimNext *nx, FILE *out)
+{
+    if (nx->cpu)
+        fprintf(out, "No job holds a GPU: nothing from the GPU catalog is recommended.\n\n");
+    else if (nx->policy)
+        fprintf(out, "**No purchase.** %.0f %% of the last 12 months' recorded waiting passed "
+                     "while GPUs the job could use stood idle: these waits are policy (limits, "
+                     "fair share, holds), not capacity, and buying GPUs will not shorten them.\n\n",
+                100 * nx->idle_share);
+    else if (nx->meets_nothing)
+        fprintf(out, "**Recommendation: buy nothing**; it meets the target.\n\n");
+    else if (!nx->buy.found)
+        fprintf(out, "No purchase of up to %d GPUs of one catalog model meets the target.\n\n",
+                SIMULATE_MAX_GPUS);
+    else {
+        fprintf(out, "**Recommendation: buy %d ", nx->buy.count);
+        mdw_text(out, nx->buy.model);
+        fprintf(out, "** (the cheapest catalog purchase meeting the target; +%.1f GPU-eq over %d "
+                     "cluster%s, in the latest quarter that still meets it).\n\n",
+                nx->buy.gpu_eq, nx->buy.nsplit, nx->buy.nsplit == 1 ? "" : "s");
+    }
+}
+
+static void curve_line(const SimNext *nx, FILE *out)
+{
+    if (!nx->ncurve)
+        return;
+    fprintf(out, "Capacity curve (");
+    mdw_text(out, nx->curve_model);
+    fprintf(out, " added at next year's start; GPU-eq added: p90 wait, range over replicas):");
+    for (int k = 0; k < nx->ncurve; k++) {
+        const SimCurvePt *p = &nx->curve[k];
+        fprintf(out, "%s %.0f: %.1f h (%.1f-%.1f)", k ? ";" : "", p->gpu_eq, p->w.p90.mid,
+                p->w.p90.lo, p->w.p90.hi);
+    }
+    fprintf(out, ". Sensitivity: +10 %% capacity on the last 12 months replayed moves the mean "
+                 "wait from %.2f h to %.2f h.\n\n",
+            nx->last_sim.mean_h, nx->last_plus10.mean_h);
+}
+
+/* What each option does to waiting: the last 12 months recorded, buying
+ * nothing and the recommendation next year (`capplan simulate`). */
+static void waiting(const Report *r, FILE *out)
+{
+    fprintf(out, "### What each option does to waiting\n\n");
+    const SimNext *nx = r->sim;
+    if (!nx) {
+        fprintf(out, "Not simulated: ");
+        mdw_text(out, r->sim_why);
+        fprintf(out, ".\n\n");
+        return;
+    }
+    fprintf(out, "Next year's queue simulated (`capplan simulate`, docs/simulate.md): each "
+                 "group's jobs of the last 12 months resampled to the forecaster's expected use "
+                 "(%.1f -> %.1f %s), %d replicas, FCFS with EASY backfill per cluster. Target: "
+                 "p90 wait at most %.1f h (%s). Purchases from the %s catalog.\n\n",
+            nx->use_last, nx->use_next, unit_of(r), SIMULATE_REPLICAS, nx->target_h,
+            nx->target_given ? "given" : "the last 12 months' recorded p90",
+            nx->builtin_catalog ? "reference (" CATALOG_BUILTIN_DATE ")" : "imported");
+    static const char *const titles[] = {"Option (next year)", "GPUs", "Cost", "Power",
+                                         "p90 wait (h)", "p90 range (h)", "Mean wait (h)"};
+    mdw_head(out, titles, "lrrrrrr", 7);
+    char p90[NB], mean[NB];
+    mdw_num(p90, NB, nx->last.p90_h, 1, "");
+    mdw_num(mean, NB, nx->last.mean_h, 1, "");
+    const char *last[] = {"Last 12 months, recorded", "", "", "", p90, "", mean};
+    mdw_row(out, last, 7);
+    option_row(out, "Buy nothing", "0", "0", "0.0 kW", &nx->nothing);
+    if (nx->buy.found)
+        purchase_row(out, nx);
+    fputc('\n', out);
+    verdict(nx, out);
+    curve_line(nx, out);
+}
+
 static void how_sure(const Report *r, FILE *out)
 {
     const RBtSummary *b = &r->bts;
@@ -283,6 +392,7 @@ int rpt_first_page(const Report *r, FILE *out, const char *dir, const char *rel,
                  "range and p80 from the rolling backtest, against capacity (with the "
                  "scenario's purchases):\n\n");
     need_table(r, out);
+    waiting(r, out);
     class_gaps(r, out);
     recommendation(r, out);
     how_sure(r, out);

@@ -9,6 +9,7 @@
 #include "data/ingest/peers.h"
 #include "data/ingest/catalog.h"
 #include "data/plan/plan.h"
+#include "data/plan/simulate_next.h"
 #include "data/store/store_sources.h"
 #include "data/store/store_plan.h"
 #include "data/store/store_tui.h"
@@ -66,6 +67,8 @@ struct Report {
     size_t nsources;
     CatalogGpu *catalog;      /* GPUs one could buy (capplan import catalog) */
     size_t ncatalog;
+    struct SimNext *sim;      /* next year simulated (data/plan/simulate_next), NULL: sim_why */
+    char sim_why[CP_ERR_MAX];
     int64_t now;              /* when the report is written */
     void *research;           /* reports/report_research.c's figures (Research) */
 };

@@ -1,6 +1,9 @@
 #include "data/ingest/catalog.h"
 
+#include <assert.h>
 #include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,6 +96,8 @@ static int parse_row(const CatRead *cr, const CsvinRec *rec, CatalogGpu *g, int 
 static int on_record(void *ctx, const CsvinRec *rec, CpErr *err)
 {
     CatRead *cr = ctx;
+    if (csvin_rec_comment(rec)) /* the reference catalog's notes: source and date */
+        return 0;
     if (!cr->have_header) {
         cr->have_header = 1;
         cr->nfields = rec->n;
@@ -176,7 +181,44 @@ int catalog_import(Store *st, const char *path, const ImportOpts *o, ImportResul
     return rc;
 }
 
+int catalog_builtin(CatalogGpu **out, size_t *n)
+{
+    FILE *f = fmemopen((void *)(uintptr_t)catalog_builtin_csv, strlen(catalog_builtin_csv), "r");
+    CatRead cr;
+    memset(&cr, 0, sizeof cr);
+    cr.name = "catalog_ref.csv";
+    ImportOpts o;
+    memset(&o, 0, sizeof o);
+    o.strict = 1;
+    cr.o = &o;
+    CpErr err;
+    int rc = f ? csvin_read(f, cr.name, 1 << 16, on_record, &cr, &err) : -1;
+    if (f)
+        fclose(f);
+    assert(rc == 0 && cr.n > 0); /* compiled in: a bad row is a bug */
+    *out = cr.v;
+    *n = cr.n;
+    return rc;
+}
+
+const char *catalog_builtin_date(void)
+{
+    return CATALOG_BUILTIN_DATE;
+}
+
 int catalog_load(Store *st, CatalogGpu **out, size_t *n, CpErr *err)
 {
     return store_catalog_load(st, out, n, err);
+}
+
+int catalog_effective(Store *st, CatalogGpu **out, size_t *n, int *builtin, CpErr *err)
+{
+    if (store_catalog_load(st, out, n, err) < 0)
+        return -1;
+    *builtin = *n == 0;
+    if (*builtin) {
+        free(*out);
+        return catalog_builtin(out, n) < 0 ? cp_err_set(err, "the reference catalog is bad") : 0;
+    }
+    return 0;
 }

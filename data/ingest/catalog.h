@@ -49,4 +49,18 @@ int catalog_import(Store *st, const char *path, const ImportOpts *o, ImportResul
  * catalog_free. 0, or -1 with err. */
 int catalog_load(Store *st, CatalogGpu **out, size_t *n, CpErr *err);
 
+/* The reference catalog shipped with capplan (data/ingest/catalog_ref.csv,
+ * compiled in: GPUs on sale at CATALOG_BUILTIN_DATE with their memory,
+ * datasheet speed over a V100, power, and an indicative USD price where a
+ * public source gave one; the file's comments name the sources). Caller
+ * frees with catalog_free. Always 0. */
+#define CATALOG_BUILTIN_DATE "2026-11"
+extern const char catalog_builtin_csv[];
+int catalog_builtin(CatalogGpu **out, size_t *n);
+const char *catalog_builtin_date(void);
+
+/* The catalog a purchase is chosen from: the imported one, else the
+ * reference one (*builtin 1). Caller frees with catalog_free. 0, or -1. */
+int catalog_effective(Store *st, CatalogGpu **out, size_t *n, int *builtin, CpErr *err);
+
 #endif

@@ -557,6 +557,8 @@ heads = {
     'preemption.csv': ['period', 'group', 'partition', 'preemptible', 'jobs'],
     'waits.csv': ['period', 'partition', 'gpus_min', 'gpus_max', 'attempts', 'wait_p50_h'],
     'catalog.csv': ['model', 'mem_gib', 'relative_speed', 'tdp_w', 'price', 'currency'],
+    'purchase.csv': ['model', 'cluster', 'gpus', 'quarter', 'cost', 'currency', 'arrives',
+                     'power_kw', 'p90_wait_without_h', 'p90_wait_with_h'],
 }
 for f in list(heads):
     if f.split('.')[0] in ('usage_by_month', 'preemption', 'waits'):
@@ -769,9 +771,10 @@ import csv, datetime, os, sys, openpyxl
 d = sys.argv[1]
 order = ['groups', 'students', 'profiles', 'projection', 'usage_by_group', 'usage_by_month',
          'usage_by_month_all', 'usage_by_group_month', 'preemption', 'preemption_all', 'waits',
-         'waits_all', 'catalog']
+         'waits_all', 'catalog', 'purchase']
 totals = {'groups': ['people_now'], 'students': ['jobs', 'gpu_hours'], 'profiles': ['members'],
-          'usage_by_group': ['gpu_hours', 'share_pct', 'jobs']}
+          'usage_by_group': ['gpu_hours', 'share_pct', 'jobs'],
+          'purchase': ['gpus', 'cost', 'power_kw']}
 wb = openpyxl.load_workbook(d + '/budget.xlsx')
 vals = openpyxl.load_workbook(d + '/budget.xlsx', data_only=True)
 assert wb.sheetnames == ['about'] + order, wb.sheetnames

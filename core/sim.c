@@ -1,0 +1,391 @@
+/* sim: FCFS with EASY backfill on the time limit, one queue per cluster,
+ * jobs onto pools by memory (the rules are in sim.h). */
+#include "core/sim.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/cp.h"
+
+typedef struct Ends { /* min-heap of (end, job) */
+    int64_t *t;
+    size_t *j;
+    size_t n, cap;
+} Ends;
+
+typedef struct Sim {
+    const SimJob *jobs;
+    const SimPool *pools;
+    SimOut *out;
+    int64_t *est_end;     /* per job: start + est */
+    size_t *cp;           /* this cluster's pools, by smallest memory, fastest, first */
+    size_t ncp;
+    int32_t *free_u;      /* per pool */
+    size_t **run;         /* per pool: running jobs */
+    size_t *nrun;
+    size_t *q;            /* the queue, in order */
+    size_t nq;
+    Ends ends;
+} Sim;
+
+int64_t sim_runtime_on(const SimJob *j, const SimPool *p)
+{
+    double ref = j->ref_speed > 0 ? j->ref_speed : 1.0;
+    return (int64_t)floor((double)j->runtime * ref / p->speed + 0.5);
+}
+
+static int64_t est_on(const SimJob *j, const SimPool *p)
+{
+    int64_t run = sim_runtime_on(j, p);
+    return j->limit > run ? j->limit : run;
+}
+
+static void ends_push(Ends *h, int64_t t, size_t j)
+{
+    if (h->n == h->cap) {
+        h->cap = h->cap ? h->cap * 2 : 256;
+        h->t = xrealloc(h->t, h->cap * sizeof *h->t);
+        h->j = xrealloc(h->j, h->cap * sizeof *h->j);
+    }
+    size_t i = h->n++;
+    while (i > 0 && t < h->t[(i - 1) / 2]) {
+        h->t[i] = h->t[(i - 1) / 2];
+        h->j[i] = h->j[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h->t[i] = t;
+    h->j[i] = j;
+}
+
+static size_t ends_pop(Ends *h)
+{
+    size_t top = h->j[0];
+    int64_t t = h->t[--h->n];
+    size_t j = h->j[h->n], i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= h->n)
+            break;
+        if (c + 1 < h->n && h->t[c + 1] < h->t[c])
+            c++;
+        if (h->t[c] >= t)
+            break;
+        h->t[i] = h->t[c];
+        h->j[i] = h->j[c];
+        i = c;
+    }
+    h->t[i] = t;
+    h->j[i] = j;
+    return top;
+}
+
+static int in_service(const SimPool *p, int64_t t)
+{
+    return p->from <= t && t < p->to;
+}
+
+static int could_hold(const SimJob *j, const SimPool *p)
+{
+    return j->units >= 1 && p->mem_gib >= j->mem_gib && p->units >= j->units;
+}
+
+static void start_job(Sim *s, size_t j, size_t p, int64_t t)
+{
+    const SimJob *jb = &s->jobs[j];
+    s->out->start[j] = t;
+    s->out->end[j] = t + sim_runtime_on(jb, &s->pools[p]);
+    s->out->pool[j] = (int32_t)p;
+    s->est_end[j] = t + est_on(jb, &s->pools[p]);
+    s->free_u[p] -= jb->units;
+    size_t *rp = s->run[p], n = s->nrun[p], a = 0, b = n; /* kept by est end */
+    while (a < b) {
+        size_t m = (a + b) / 2;
+        if (s->est_end[rp[m]] <= s->est_end[j])
+            a = m + 1;
+        else
+            b = m;
+    }
+    memmove(rp + a + 1, rp + a, (n - a) * sizeof *rp);
+    rp[a] = j;
+    s->nrun[p]++;
+    ends_push(&s->ends, s->out->end[j], j);
+}
+
+static void end_job(Sim *s, size_t j)
+{
+    size_t p = (size_t)s->out->pool[j];
+    s->free_u[p] += s->jobs[j].units;
+    size_t *rp = s->run[p];
+    for (size_t i = 0; i < s->nrun[p]; i++)
+        if (rp[i] == j) {
+            memmove(rp + i, rp + i + 1, (s->nrun[p] - i - 1) * sizeof *rp);
+            s->nrun[p]--;
+            break;
+        }
+}
+
+/* The reservation of the head job: the pool, the shadow time and the
+ * units spare then. 0 when no pool in service can hold it. */
+typedef struct Resv {
+    size_t pool;
+    int64_t shadow;
+    int64_t extra;
+} Resv;
+
+/* Units of pool p free at its running jobs' est ends (run[p] is kept in
+ * est-end order): the first time at least need are free; -1 when never.
+ * *extra: the units beyond need then (every job ending at that time). */
+static int64_t pool_shadow(const Sim *s, size_t p, int64_t need, int64_t *extra)
+{
+    const size_t *rp = s->run[p];
+    size_t n = s->nrun[p];
+    int64_t avail = s->free_u[p], shadow = -1;
+    for (size_t i = 0; i < n; i++) {
+        int64_t e = s->est_end[rp[i]];
+        if (shadow >= 0 && e > shadow)
+            break;
+        avail += s->jobs[rp[i]].units;
+        if (shadow < 0 && avail >= need)
+            shadow = e;
+    }
+    *extra = avail - need;
+    return shadow;
+}
+
+static int reserve(const Sim *s, size_t head, int64_t t, Resv *r)
+{
+    const SimJob *j = &s->jobs[head];
+    int found = 0;
+    for (size_t k = 0; k < s->ncp; k++) {
+        size_t p = s->cp[k];
+        const SimPool *pl = &s->pools[p];
+        if (!in_service(pl, t) || !could_hold(j, pl))
+            continue;
+        int64_t extra;
+        int64_t sh = pool_shadow(s, p, j->units, &extra);
+        if (sh < 0 || sh >= pl->to)
+            continue;
+        if (!found || sh < r->shadow) {
+            r->pool = p;
+            r->shadow = sh;
+            r->extra = extra;
+            found = 1;
+        }
+    }
+    return found;
+}
+
+/* The pool job j starts on at t, or -1; with r, only where it does not
+ * delay the reservation (r->extra shrinks when it uses the spare). */
+static long pick_pool(const Sim *s, size_t j, int64_t t, Resv *r)
+{
+    const SimJob *jb = &s->jobs[j];
+    for (size_t k = 0; k < s->ncp; k++) {
+        size_t p = s->cp[k];
+        const SimPool *pl = &s->pools[p];
+        if (!in_service(pl, t) || pl->mem_gib < jb->mem_gib || s->free_u[p] < jb->units)
+            continue;
+        if (r && p == r->pool && t + est_on(jb, pl) > r->shadow) {
+            if (jb->units > r->extra)
+                continue;
+            r->extra -= jb->units;
+        }
+        return (long)p;
+    }
+    return -1;
+}
+
+/* The most units free now on one in-service pool of the cluster: a job
+ * wanting more cannot start, and with none free nothing can. */
+static int32_t most_free(const Sim *s, int64_t t)
+{
+    int32_t m = 0;
+    for (size_t k = 0; k < s->ncp; k++)
+        if (in_service(&s->pools[s->cp[k]], t) && s->free_u[s->cp[k]] > m)
+            m = s->free_u[s->cp[k]];
+    return m;
+}
+
+static void schedule(Sim *s, int64_t t)
+{
+    size_t qi = 0;
+    for (; qi < s->nq; qi++) {
+        long p = pick_pool(s, s->q[qi], t, NULL);
+        if (p < 0)
+            break;
+        start_job(s, s->q[qi], (size_t)p, t);
+    }
+    size_t w = 0;
+    int32_t room = qi < s->nq ? most_free(s, t) : 0;
+    if (room > 0) { /* the head's reservation, then backfill */
+        Resv r;
+        int have = reserve(s, s->q[qi], t, &r);
+        s->q[w++] = s->q[qi++];
+        for (; qi < s->nq && room > 0; qi++) {
+            long p = s->jobs[s->q[qi]].units <= room ? pick_pool(s, s->q[qi], t, have ? &r : NULL)
+                                                     : -1;
+            if (p < 0) {
+                s->q[w++] = s->q[qi];
+                continue;
+            }
+            start_job(s, s->q[qi], (size_t)p, t);
+            room = most_free(s, t);
+        }
+    }
+    for (; qi < s->nq; qi++) /* nothing more can start: the rest wait in order */
+        s->q[w++] = s->q[qi];
+    s->nq = w;
+}
+
+static int64_t next_from(const Sim *s, int64_t t)
+{
+    int64_t best = SIM_NEVER;
+    for (size_t k = 0; k < s->ncp; k++) {
+        int64_t f = s->pools[s->cp[k]].from;
+        if (f > t && f < best)
+            best = f;
+    }
+    return best;
+}
+
+static int can_ever(const Sim *s, size_t j)
+{
+    for (size_t k = 0; k < s->ncp; k++)
+        if (could_hold(&s->jobs[j], &s->pools[s->cp[k]]))
+            return 1;
+    return 0;
+}
+
+/* One cluster: its jobs ord[0..m) in queue order. */
+static void run_cluster(Sim *s, const size_t *ord, size_t m)
+{
+    size_t ns = 0;
+    int64_t t = INT64_MIN;
+    s->nq = 0;
+    for (;;) {
+        int64_t nt = ns < m ? s->jobs[ord[ns]].submit : SIM_NEVER;
+        if (s->ends.n && s->ends.t[0] < nt)
+            nt = s->ends.t[0];
+        if (s->nq) {
+            int64_t f = next_from(s, t);
+            if (f < nt)
+                nt = f;
+        }
+        if (nt == SIM_NEVER)
+            break;
+        t = nt;
+        while (s->ends.n && s->ends.t[0] <= t)
+            end_job(s, ends_pop(&s->ends));
+        for (; ns < m && s->jobs[ord[ns]].submit <= t; ns++) {
+            if (can_ever(s, ord[ns]))
+                s->q[s->nq++] = ord[ns];
+            else
+                s->out->unplaced++;
+        }
+        schedule(s, t);
+    }
+    s->out->unplaced += s->nq; /* waiting for a pool that never comes */
+    s->nq = 0;
+}
+
+typedef struct Key {
+    int32_t cluster;
+    int64_t submit;
+    size_t i;
+} Key;
+
+static int key_cmp(const void *a, const void *b)
+{
+    const Key *x = a, *y = b;
+    if (x->cluster != y->cluster)
+        return x->cluster < y->cluster ? -1 : 1;
+    if (x->submit != y->submit)
+        return x->submit < y->submit ? -1 : 1;
+    return (x->i > y->i) - (x->i < y->i);
+}
+
+static const SimPool *cmp_pools;
+
+static int pool_cmp(const void *a, const void *b)
+{
+    const SimPool *x = &cmp_pools[*(const size_t *)a], *y = &cmp_pools[*(const size_t *)b];
+    if (x->mem_gib != y->mem_gib)
+        return x->mem_gib < y->mem_gib ? -1 : 1;
+    if (x->speed != y->speed)
+        return x->speed > y->speed ? -1 : 1;
+    size_t i = *(const size_t *)a, j = *(const size_t *)b;
+    return (i > j) - (i < j);
+}
+
+static void cluster_pools(Sim *s, size_t np, int32_t cluster)
+{
+    s->ncp = 0;
+    for (size_t p = 0; p < np; p++)
+        if (s->pools[p].cluster == cluster)
+            s->cp[s->ncp++] = p;
+    cmp_pools = s->pools;
+    qsort(s->cp, s->ncp, sizeof *s->cp, pool_cmp);
+}
+
+void sim_run(const SimJob *jobs, size_t n, const SimPool *pools, size_t np, SimOut *out)
+{
+    memset(out, 0, sizeof *out);
+    out->n = n;
+    out->start = xmalloc((n ? n : 1) * sizeof *out->start);
+    out->end = xmalloc((n ? n : 1) * sizeof *out->end);
+    out->pool = xmalloc((n ? n : 1) * sizeof *out->pool);
+    Sim s = {.jobs = jobs, .pools = pools, .out = out};
+    s.est_end = xmalloc((n ? n : 1) * sizeof *s.est_end);
+    s.cp = xmalloc((np ? np : 1) * sizeof *s.cp);
+    s.free_u = xmalloc((np ? np : 1) * sizeof *s.free_u);
+    s.run = xcalloc(np ? np : 1, sizeof *s.run);
+    s.nrun = xcalloc(np ? np : 1, sizeof *s.nrun);
+    s.q = xmalloc((n ? n : 1) * sizeof *s.q);
+    for (size_t p = 0; p < np; p++) {
+        s.free_u[p] = pools[p].units;
+        s.run[p] = xmalloc(((size_t)(pools[p].units > 0 ? pools[p].units : 0) + 1) * sizeof **s.run);
+    }
+    Key *k = xmalloc((n ? n : 1) * sizeof *k);
+    for (size_t i = 0; i < n; i++) {
+        k[i] = (Key){jobs[i].cluster, jobs[i].submit, i};
+        out->start[i] = out->end[i] = SIM_NEVER;
+        out->pool[i] = -1;
+    }
+    int sorted = 1; /* callers often pass jobs in queue order already */
+    for (size_t i = 1; i < n && sorted; i++)
+        sorted = key_cmp(&k[i - 1], &k[i]) < 0;
+    if (!sorted)
+        qsort(k, n, sizeof *k, key_cmp);
+    size_t *ord = xmalloc((n ? n : 1) * sizeof *ord);
+    for (size_t i = 0; i < n; i++)
+        ord[i] = k[i].i;
+    for (size_t a = 0; a < n;) {
+        size_t b = a;
+        while (b < n && k[b].cluster == k[a].cluster)
+            b++;
+        cluster_pools(&s, np, k[a].cluster);
+        run_cluster(&s, ord + a, b - a);
+        a = b;
+    }
+    free(k);
+    free(ord);
+    for (size_t p = 0; p < np; p++)
+        free(s.run[p]);
+    free(s.run);
+    free(s.nrun);
+    free(s.free_u);
+    free(s.cp);
+    free(s.q);
+    free(s.est_end);
+    free(s.ends.t);
+    free(s.ends.j);
+}
+
+void sim_out_free(SimOut *out)
+{
+    free(out->start);
+    free(out->end);
+    free(out->pool);
+    memset(out, 0, sizeof *out);
+}

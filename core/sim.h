@@ -1,0 +1,77 @@
+#ifndef SIM_H
+#define SIM_H
+/* sim: a trace-driven simulation of a batch queue. Jobs (submit time,
+ * units: GPUs, or processors for a CPU-only log; GPU memory needed;
+ * runtime; time limit; group; cluster) are placed on a fleet of pools
+ * (one GPU model, or the processors, on one cluster, with its memory,
+ * relative speed and dates in service) by FCFS with EASY backfill on the
+ * time limit, one queue per cluster. Pure computation: no I/O.
+ *
+ * The rules (tests/sim_ref.py implements the same ones independently):
+ * - Order: submit time, then the order of the input array.
+ * - A job runs whole on one pool of its cluster that is in service
+ *   (from <= t < to) and has at least its memory (memory classes nest: a
+ *   20 GiB job runs on an 80 GiB GPU). Among the pools where it fits now
+ *   it takes the smallest memory, then the fastest, then the first.
+ * - Runtime rule: the work is the recorded runtime on a GPU of the
+ *   recorded speed (ref_speed); on a pool of speed s it takes
+ *   floor(runtime * ref_speed / s + 0.5) seconds.
+ * - The scheduler knows est = max(time limit, that runtime) (the runtime
+ *   itself when the limit is unknown, <= 0); jobs never run past est.
+ * - Each event time (submits, ends, pools entering service): ends free
+ *   their units, submits join the queue, then the queue head starts while
+ *   it fits; the first that does not gets a reservation on the pool where
+ *   enough units free up earliest by the running jobs' est ends (ties:
+ *   smallest memory, fastest, first; a pool leaving service by then is
+ *   not used), and every later job starts in queue order if it fits now
+ *   and either runs on another pool, ends (by est) by the reservation, or
+ *   fits in the units the reservation leaves spare (EASY). A head that
+ *   no pool in service can ever hold reserves nothing and blocks nothing.
+ * - A job no pool of its cluster can ever hold (too many units or too
+ *   much memory) is not placed: start SIM_NEVER, counted apart. */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SIM_NEVER INT64_MAX
+#define SIM_OPEN INT64_MAX /* a pool still in service */
+
+typedef struct SimJob {
+    int64_t submit;    /* epoch s */
+    int64_t runtime;   /* s, as recorded */
+    int64_t limit;     /* s, the time limit; <= 0 unknown */
+    int64_t rec_start; /* epoch s the recorded start, SIM_NEVER unknown */
+    double ref_speed;  /* relative speed of the GPU it was recorded on (1: unknown) */
+    double mem_gib;    /* GPU memory needed, 0: any */
+    int32_t units;     /* GPUs (or processors) */
+    int32_t group;     /* caller's index */
+    int32_t cluster;   /* caller's index */
+    int32_t rec_pool;  /* the pool it was recorded on, -1 unknown (sim_idle) */
+} SimJob;
+
+typedef struct SimPool {
+    int64_t from, to;  /* in service [from, to); to SIM_OPEN: still */
+    double mem_gib;    /* per GPU */
+    double speed;      /* relative speed (> 0) */
+    int32_t units;     /* GPUs (or processors) */
+    int32_t cluster;
+} SimPool;
+
+/* What happened to each job: parallel to the input array. */
+typedef struct SimOut {
+    int64_t *start;    /* epoch s, SIM_NEVER never placed */
+    int64_t *end;      /* epoch s */
+    int32_t *pool;     /* index into the pools, -1 never placed */
+    size_t unplaced;   /* jobs no pool could ever hold */
+    size_t n;
+} SimOut;
+
+/* Simulate jobs[0..n) on pools[0..np). Fills out (arrays allocated here,
+ * caller frees with sim_out_free). Jobs need not be sorted. */
+void sim_run(const SimJob *jobs, size_t n, const SimPool *pools, size_t np, SimOut *out);
+void sim_out_free(SimOut *out);
+
+/* The runtime of job j on pool p by the rule above. */
+int64_t sim_runtime_on(const SimJob *j, const SimPool *p);
+
+#endif

@@ -1,0 +1,87 @@
+/* sim_resample: next year's jobs from the last year's (sim_resample.h). */
+#include "core/sim_resample.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "core/cp.h"
+#include "core/rng.h"
+
+static void push(SimJob **v, size_t *n, size_t *cap, SimJob j)
+{
+    if (*n == *cap) {
+        *cap = *cap ? *cap * 2 : 1024;
+        *v = xrealloc(*v, *cap * sizeof **v);
+    }
+    (*v)[(*n)++] = j;
+}
+
+/* Queue order (sim_run then need not sort): cluster, submit, then the
+ * rest of the job so that the order never depends on qsort's. */
+static int job_cmp(const void *a, const void *b)
+{
+    const SimJob *x = a, *y = b;
+    if (x->cluster != y->cluster)
+        return x->cluster < y->cluster ? -1 : 1;
+    if (x->submit != y->submit)
+        return x->submit < y->submit ? -1 : 1;
+    if (x->group != y->group)
+        return x->group < y->group ? -1 : 1;
+    if (x->units != y->units)
+        return x->units < y->units ? -1 : 1;
+    if (x->runtime != y->runtime)
+        return x->runtime < y->runtime ? -1 : 1;
+    if (x->limit != y->limit)
+        return x->limit < y->limit ? -1 : 1;
+    return (x->mem_gib > y->mem_gib) - (x->mem_gib < y->mem_gib);
+}
+
+/* A copy's submit: moved by the jitter, wrapped into [lo, hi). */
+static int64_t jittered(int64_t t, int64_t lo, int64_t hi, uint64_t s[4])
+{
+    int64_t span = hi - lo;
+    int64_t d = (int64_t)floor((rng_unit(s) * 2 - 1) * SIM_JITTER_S);
+    int64_t x = (t + d - lo) % span;
+    return lo + (x < 0 ? x + span : x);
+}
+
+SimJob *sim_resample(const SimJob *jobs, size_t n, const double *factor, size_t ngroups,
+                     int64_t from, int64_t to, int64_t warm_from, uint64_t seed, size_t *nout)
+{
+    uint64_t s[4];
+    rng_seed(s, seed);
+    SimJob *v = NULL;
+    size_t m = 0, cap = 0;
+    int64_t shift = to - from;
+    for (size_t i = 0; i < n; i++) {
+        SimJob j = jobs[i];
+        if (j.submit < from || j.submit >= to)
+            continue;
+        if (j.submit >= warm_from) {
+            SimJob w = j;
+            w.rec_start = SIM_NEVER;
+            push(&v, &m, &cap, w);
+        }
+        double f = j.group >= 0 && (size_t)j.group < ngroups ? factor[j.group] : 1.0;
+        j.submit += shift;
+        j.rec_start = SIM_NEVER;
+        if (f < 1) {
+            if (rng_unit(s) < f)
+                push(&v, &m, &cap, j);
+            continue;
+        }
+        push(&v, &m, &cap, j);
+        double extra = f - 1;
+        int copies = (int)floor(extra);
+        if (rng_unit(s) < extra - copies)
+            copies++;
+        for (int c = 0; c < copies; c++) {
+            SimJob k = j;
+            k.submit = jittered(j.submit, to, to + shift, s);
+            push(&v, &m, &cap, k);
+        }
+    }
+    qsort(v, m, sizeof *v, job_cmp);
+    *nout = m;
+    return v;
+}

@@ -1,0 +1,233 @@
+/* simulate: the store's jobs and fleet for core/sim, and the replay
+ * (simulate.h). */
+#include "data/plan/simulate.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "data/store/store_plan.h"
+
+double simulate_clock(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+double simulate_idle_share(double wait_h, double idle_wait_h)
+{
+    return wait_h > 0 ? idle_wait_h / wait_h : 0.0;
+}
+
+int simulate_span(Store *st, int64_t *first, int64_t *end, CpErr *err)
+{
+    int rc = store_sim_span(st, first, end, err);
+    if (rc > 0)
+        return cp_err_set(err, "no job with a recorded start and runtime to simulate");
+    return rc;
+}
+
+static void add_pool(SimWorld *w, SimPool p, const char *model)
+{
+    w->pools = xrealloc(w->pools, (w->np + 1) * sizeof *w->pools);
+    w->pool_model = xrealloc(w->pool_model, (w->np + 1) * sizeof *w->pool_model);
+    w->pools[w->np] = p;
+    w->pool_model[w->np++] = xstrdup(model);
+}
+
+/* Which clusters count processors: those where no job holds a GPU. */
+static void mark_units(SimWorld *w)
+{
+    w->cpu = xmalloc(w->raw.nclusters + 1);
+    memset(w->cpu, 1, w->raw.nclusters + 1);
+    for (size_t i = 0; i < w->raw.n; i++)
+        if (w->raw.v[i].gpus > 0)
+            w->cpu[w->raw.v[i].cluster] = 0;
+}
+
+static void inventory_pools(SimWorld *w, const StorePlanGpus *g, size_t ng)
+{
+    for (size_t i = 0; i < ng; i++) {
+        long c = store_sim_find(w->raw.clusters, w->raw.nclusters, g[i].cluster);
+        if (c < 0 || g[i].gpus < 1)
+            continue;
+        SimPool p = {.from = g[i].from,
+                     .to = g[i].to == STORE_PLAN_NO_DATE ? SIM_OPEN : g[i].to + 86400,
+                     .mem_gib = g[i].mem_gib,
+                     .speed = g[i].speed > 0 ? g[i].speed : 1.0,
+                     .units = (int32_t)llround(g[i].gpus),
+                     .cluster = (int32_t)c};
+        add_pool(w, p, g[i].model);
+    }
+}
+
+/* The recorded model's speed and pool of job j (at its recorded start). */
+static void job_ref(const SimWorld *w, const StoreSimJob *r, SimJob *j)
+{
+    j->ref_speed = 1.0;
+    j->rec_pool = -1;
+    if (r->model < 0)
+        return;
+    const char *m = w->raw.models[r->model];
+    for (size_t p = 0; p < w->np; p++) {
+        if (w->pools[p].cluster != r->cluster || strcmp(w->pool_model[p], m) != 0)
+            continue;
+        j->ref_speed = w->pools[p].speed;
+        if (w->pools[p].from <= r->start && r->start < w->pools[p].to) {
+            j->rec_pool = (int32_t)p;
+            return;
+        }
+    }
+}
+
+static void build_jobs(SimWorld *w)
+{
+    w->jobs = xmalloc((w->raw.n ? w->raw.n : 1) * sizeof *w->jobs);
+    for (size_t i = 0; i < w->raw.n; i++) {
+        const StoreSimJob *r = &w->raw.v[i];
+        double u = w->cpu[r->cluster] ? r->ncpus : ceil(r->gpus);
+        if (u < 1 || u > INT32_MAX) {
+            w->skipped++;
+            continue;
+        }
+        SimJob *j = &w->jobs[w->n++];
+        *j = (SimJob){.submit = r->submit,
+                      .runtime = r->elapsed,
+                      .limit = r->limit,
+                      .rec_start = r->start,
+                      .mem_gib = w->cpu[r->cluster] ? 0 : r->mem_gib,
+                      .units = (int32_t)u,
+                      .group = r->group,
+                      .cluster = r->cluster};
+        job_ref(w, r, j);
+    }
+}
+
+/* A cluster without an inventory row: its recorded peak. */
+static void peak_pools(SimWorld *w)
+{
+    for (size_t c = 0; c < w->raw.nclusters; c++) {
+        int has = 0;
+        for (size_t p = 0; p < w->np && !has; p++)
+            has = w->pools[p].cluster == (int32_t)c;
+        if (has)
+            continue;
+        int32_t peak = sim_peak_units(w->jobs, w->n, (int32_t)c);
+        if (peak < 1)
+            continue;
+        SimPool p = {.from = INT64_MIN, .to = SIM_OPEN, .mem_gib = 1e9, .speed = 1.0,
+                     .units = peak, .cluster = (int32_t)c};
+        add_pool(w, p, "peak");
+    }
+}
+
+int simulate_load(Store *st, int64_t from, int64_t to, SimWorld *w, CpErr *err)
+{
+    memset(w, 0, sizeof *w);
+    StorePlanGpus *g = NULL;
+    size_t ng = 0;
+    if (store_sim_jobs(st, from, to, &w->raw, err) < 0)
+        return -1;
+    if (store_plan_inventory(st, &g, &ng, err) < 0) {
+        store_plan_inventory_free(g, ng);
+        simulate_world_free(w);
+        return -1;
+    }
+    mark_units(w);
+    inventory_pools(w, g, ng);
+    store_plan_inventory_free(g, ng);
+    build_jobs(w);
+    peak_pools(w);
+    free(w->raw.v); /* the rows are in jobs now; the names stay */
+    w->raw.v = NULL;
+    w->raw.n = 0;
+    return 0;
+}
+
+void simulate_world_free(SimWorld *w)
+{
+    for (size_t p = 0; p < w->np; p++)
+        free(w->pool_model[p]);
+    free(w->pool_model);
+    free(w->pools);
+    free(w->jobs);
+    free(w->cpu);
+    store_sim_free(&w->raw);
+    memset(w, 0, sizeof *w);
+}
+
+/* The window's simulated waits with every pool grown by 10 % (rounded up). */
+static void plus_ten(const SimReplay *r, SimWaits *out)
+{
+    SimPool *p = xmalloc((r->w.np ? r->w.np : 1) * sizeof *p);
+    for (size_t i = 0; i < r->w.np; i++) {
+        p[i] = r->w.pools[i];
+        p[i].units = (int32_t)ceil(p[i].units * 1.1);
+    }
+    SimOut o;
+    sim_run(r->w.jobs, r->w.n, p, r->w.np, &o);
+    int64_t *buf = xmalloc((r->w.n ? r->w.n : 1) * sizeof *buf);
+    size_t k = 0;
+    for (size_t i = 0; i < r->w.n; i++)
+        if (r->w.jobs[i].submit >= r->from && r->w.jobs[i].submit < r->to &&
+            o.start[i] != SIM_NEVER)
+            buf[k++] = o.start[i] - r->w.jobs[i].submit;
+    sim_waits(buf, k, out);
+    free(buf);
+    sim_out_free(&o);
+    free(p);
+}
+
+/* Keep the pools in service at t, in service throughout. */
+static void fleet_as_at(SimWorld *w, int64_t t)
+{
+    size_t k = 0;
+    for (size_t p = 0; p < w->np; p++) {
+        if (!(w->pools[p].from <= t && t < w->pools[p].to)) {
+            free(w->pool_model[p]);
+            continue;
+        }
+        w->pools[k] = w->pools[p];
+        w->pools[k].from = INT64_MIN;
+        w->pools[k].to = SIM_OPEN;
+        w->pool_model[k++] = w->pool_model[p];
+    }
+    w->np = k;
+    for (size_t i = 0; i < w->n; i++)
+        w->jobs[i].rec_pool = -1; /* the recorded pools may be gone */
+}
+
+int simulate_replay(Store *st, int64_t from, int64_t to, SimReplay *r, CpErr *err)
+{
+    return simulate_replay_at(st, from, to, SIM_NEVER, r, err);
+}
+
+int simulate_replay_at(Store *st, int64_t from, int64_t to, int64_t fleet_at, SimReplay *r,
+                       CpErr *err)
+{
+    memset(r, 0, sizeof *r);
+    r->from = from;
+    r->to = to;
+    if (simulate_load(st, from - SIMULATE_WARMUP_S, to, &r->w, err) < 0)
+        return -1;
+    if (fleet_at != SIM_NEVER)
+        fleet_as_at(&r->w, fleet_at);
+    double t0 = simulate_clock();
+    sim_run(r->w.jobs, r->w.n, r->w.pools, r->w.np, &r->out);
+    r->sim_seconds = simulate_clock() - t0;
+    double *idle = sim_idle(r->w.jobs, r->w.n, r->w.pools, r->w.np);
+    sim_summarise(r->w.jobs, r->w.n, &r->out, r->w.pools, r->w.np, idle, from, to, &r->sum);
+    free(idle);
+    plus_ten(r, &r->plus10);
+    r->policy = simulate_idle_share(r->sum.wait_h, r->sum.idle_wait_h) >= SIMULATE_POLICY_SHARE;
+    return 0;
+}
+
+void simulate_replay_free(SimReplay *r)
+{
+    sim_summary_free(&r->sum);
+    sim_out_free(&r->out);
+    simulate_world_free(&r->w);
+}

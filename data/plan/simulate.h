@@ -1,0 +1,73 @@
+#ifndef SIMULATE_H
+#define SIMULATE_H
+/* simulate: the queue simulation (core/sim) fed from the store: the jobs
+ * that ran and the fleet they ran on, and the replay of the record on it.
+ *
+ * The fleet: the inventory's rows, one pool each (a row's to_date is its
+ * last day in service); a cluster the inventory does not name gets one
+ * pool of the most units its recorded jobs held at once ("peak"), any
+ * memory, speed 1. A cluster where some job holds a GPU counts GPUs (jobs
+ * without one are left out: they wait for no GPU); one where none does
+ * (a pre-GPU log) counts processors. A job's reference speed is the
+ * inventory's speed for its recorded GPU model on its cluster (1 when
+ * unknown). */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/cp.h"
+#include "core/sim.h"
+#include "core/sim_stats.h"
+#include "data/store/store_sim.h"
+
+typedef struct Store Store;
+
+#define SIMULATE_WARMUP_S (30 * 86400) /* jobs simulated before the window */
+#define SIMULATE_POLICY_SHARE 0.5      /* idle share from which waits are policy */
+
+typedef struct SimWorld {
+    SimJob *jobs;
+    size_t n;
+    SimPool *pools;
+    size_t np;
+    char **pool_model;   /* per pool: the model ("peak" when inferred); owned */
+    StoreSimJobs raw;    /* the names: raw.clusters, raw.groups */
+    unsigned char *cpu;  /* per cluster: 1 when processors are the units */
+    size_t skipped;      /* jobs left out: no units */
+} SimWorld;
+
+/* The jobs submitted in [from, to) and the recorded fleet. 0, or -1 with err. */
+int simulate_load(Store *st, int64_t from, int64_t to, SimWorld *w, CpErr *err);
+void simulate_world_free(SimWorld *w);
+
+/* The first submit and one past the last of the jobs that ran, or -1. */
+int simulate_span(Store *st, int64_t *first, int64_t *end, CpErr *err);
+
+typedef struct SimReplay {
+    SimWorld w;
+    SimOut out;
+    SimSummary sum;        /* the window */
+    SimWaits plus10;       /* the window's simulated waits with every pool +10 % (rounded up) */
+    int64_t from, to;
+    double seconds;        /* not set here: the caller's clock */
+    double sim_seconds;    /* sim_run alone, on the recorded fleet */
+    int policy;            /* 1: most recorded waiting passed beside idle capacity */
+} SimReplay;
+
+/* Replay the jobs submitted in [from, to) (and the SIMULATE_WARMUP_S
+ * before it) on the recorded fleet. Free with simulate_replay_free. */
+int simulate_replay(Store *st, int64_t from, int64_t to, SimReplay *r, CpErr *err);
+/* The same on the fleet as it stood at fleet_at (epoch s): the pools in
+ * service then, in service throughout (the natural experiment: a year
+ * before a capacity change replayed on the fleet after it). */
+int simulate_replay_at(Store *st, int64_t from, int64_t to, int64_t fleet_at, SimReplay *r,
+                       CpErr *err);
+void simulate_replay_free(SimReplay *r);
+
+/* Seconds on a monotonic clock (for timings). */
+double simulate_clock(void);
+
+/* The idle share of recorded waiting, 0..1 (0 when nobody waited). */
+double simulate_idle_share(double wait_h, double idle_wait_h);
+
+#endif

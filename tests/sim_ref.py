@@ -1,0 +1,201 @@
+#!/usr/bin/env python3
+"""sim_ref: an independent reference for `capplan simulate --replay`.
+
+Reads a capplan database with sqlite3 (not through capplan), builds the
+jobs and the fleet by the rules written in data/plan/simulate.h, simulates
+FCFS with EASY backfill on the time limit by the rules written in
+core/sim.h, and compares every start with the file `--starts` wrote.
+
+    sim_ref.py DB FROM TO STARTS     (FROM, TO: epoch s of the window)
+
+Prints "N jobs, M starts differ" and exits 1 when any differs.
+"""
+import calendar
+import heapq
+import math
+import sqlite3
+import sys
+
+WARMUP = 30 * 86400
+OPEN = float("inf")
+
+
+def day(text):
+    return calendar.timegm((int(text[0:4]), int(text[5:7]), int(text[8:10]), 0, 0, 0))
+
+
+def load(db, lo, hi):
+    rows = db.execute(
+        "SELECT c.name, j.submit, j.start, j.elapsed, j.timelimit, j.gpus, j.ncpus, "
+        "j.gpu_mem_gib, j.gpu_type FROM jobs j JOIN clusters c ON c.id = j.cluster_id "
+        "WHERE j.final = 1 AND j.start IS NOT NULL AND j.elapsed >= 0 AND j.start >= j.submit "
+        "AND j.submit >= ? AND j.submit < ? ORDER BY c.name, j.submit, j.id", (lo, hi)).fetchall()
+    gpu_clusters = {r[0] for r in rows if (r[5] or 0) > 0}
+    pools = []  # dicts, in capplan's order: inventory rows, then the peak of the rest
+    for cl, model, gpus, mem, frm, to, speed in db.execute(
+            "SELECT cluster, gpu_model, gpus, gpu_mem_gib, from_date, to_date, relative_speed "
+            "FROM inventory ORDER BY cluster, gpu_model, from_date"):
+        if gpus < 1 or cl not in {r[0] for r in rows}:
+            continue
+        pools.append(dict(cluster=cl, model=model, units=int(round(gpus)), mem=mem,
+                          speed=speed if speed and speed > 0 else 1.0,
+                          frm=day(frm) if frm else -OPEN, to=day(to) + 86400 if to else OPEN))
+    jobs = []
+    for cl, submit, start, elapsed, limit, gpus, ncpus, mem, model in rows:
+        gpu = cl in gpu_clusters
+        units = math.ceil(gpus) if gpu else (ncpus if ncpus is not None else -1)
+        if units < 1:
+            continue
+        ref = next((p["speed"] for p in pools if p["cluster"] == cl and p["model"] == model), 1.0)
+        jobs.append(dict(cluster=cl, submit=submit, start=start, run=elapsed,
+                         limit=limit if limit is not None else -1, units=units,
+                         mem=(mem or 0.0) if gpu else 0.0, ref=ref))
+    for cl in sorted({j["cluster"] for j in jobs}, key=[r[0] for r in rows].index):
+        if any(p["cluster"] == cl for p in pools):
+            continue
+        ev = {}
+        for j in jobs:
+            if j["cluster"] == cl:
+                ev[j["start"]] = ev.get(j["start"], 0) + j["units"]
+                ev[j["start"] + j["run"]] = ev.get(j["start"] + j["run"], 0) - j["units"]
+        busy = peak = 0
+        for t in sorted(ev):
+            busy += ev[t]
+            peak = max(peak, busy)
+        pools.append(dict(cluster=cl, model="peak", units=peak, mem=1e9, speed=1.0,
+                          frm=-OPEN, to=OPEN))
+    for i, p in enumerate(pools):
+        p["index"] = i
+    return jobs, pools
+
+
+def run_on(job, pool):
+    return math.floor(job["run"] * job["ref"] / pool["speed"] + 0.5)
+
+
+def est_on(job, pool):
+    return max(job["limit"], run_on(job, pool))
+
+
+def simulate_cluster(jobs, pools):
+    """Start time of each job (None: never), the jobs in queue order."""
+    pools = sorted(pools, key=lambda p: (p["mem"], -p["speed"], p["index"]))
+    free = {p["index"]: p["units"] for p in pools}
+    running = {p["index"]: [] for p in pools}  # [est_end, units, job]
+    ends = []  # heap of (end, seq, pool index, entry)
+    start = [None] * len(jobs)
+    queue = []
+    nxt = 0
+    t = -OPEN
+
+    def serving(p):
+        return p["frm"] <= t < p["to"]
+
+    def begin(k, p):
+        job = jobs[k]
+        start[k] = t
+        entry = [t + est_on(job, p), job["units"], k]
+        running[p["index"]].append(entry)
+        free[p["index"]] -= job["units"]
+        heapq.heappush(ends, (t + run_on(job, p), k, p["index"], entry))
+
+    while True:
+        times = []
+        if nxt < len(jobs):
+            times.append(jobs[nxt]["submit"])
+        if ends:
+            times.append(ends[0][0])
+        if queue:
+            times += [p["frm"] for p in pools if p["frm"] > t]
+        if not times:
+            break
+        t = min(times)
+        while ends and ends[0][0] <= t:
+            _, _, pi, entry = heapq.heappop(ends)
+            running[pi].remove(entry)
+            free[pi] += entry[1]
+        while nxt < len(jobs) and jobs[nxt]["submit"] <= t:
+            j = jobs[nxt]
+            if any(p["mem"] >= j["mem"] and p["units"] >= j["units"] for p in pools):
+                queue.append(nxt)
+            nxt += 1
+        # FCFS: the head starts while it fits
+        while queue:
+            j = jobs[queue[0]]
+            fit = [p for p in pools if serving(p) and p["mem"] >= j["mem"]
+                   and free[p["index"]] >= j["units"]]
+            if not fit:
+                break
+            begin(queue.pop(0), fit[0])
+        if not queue:
+            continue
+        # EASY: the head's reservation
+        head = jobs[queue[0]]
+        resv = None  # (shadow, pool index, extra)
+        for p in pools:
+            if not serving(p) or p["mem"] < head["mem"] or p["units"] < head["units"]:
+                continue
+            avail = free[p["index"]]
+            shadow = None
+            for est_end, units, _ in sorted(running[p["index"]], key=lambda e: e[0]):
+                if shadow is not None and est_end > shadow:
+                    break
+                avail += units
+                if shadow is None and avail >= head["units"]:
+                    shadow = est_end
+            if shadow is None or shadow >= p["to"]:
+                continue
+            if resv is None or shadow < resv[0]:
+                resv = [shadow, p["index"], avail - head["units"]]
+        kept = [queue[0]]
+        for k in queue[1:]:
+            j = jobs[k]
+            chosen = None
+            for p in pools:
+                if not serving(p) or p["mem"] < j["mem"] or free[p["index"]] < j["units"]:
+                    continue
+                if resv and p["index"] == resv[1] and t + est_on(j, p) > resv[0]:
+                    if j["units"] > resv[2]:
+                        continue
+                    resv[2] -= j["units"]
+                chosen = p
+                break
+            if chosen is None:
+                kept.append(k)
+            else:
+                begin(k, chosen)
+        queue = kept
+    return start
+
+
+def main():
+    path, lo, hi, starts_path = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+    db = sqlite3.connect(path)
+    jobs, pools = load(db, lo - WARMUP, hi)
+    order = sorted(range(len(jobs)), key=lambda i: (jobs[i]["cluster"], jobs[i]["submit"], i))
+    start = [None] * len(jobs)
+    for cl in sorted({j["cluster"] for j in jobs}):
+        idx = [i for i in order if jobs[i]["cluster"] == cl]
+        got = simulate_cluster([jobs[i] for i in idx], [p for p in pools if p["cluster"] == cl])
+        for i, s in zip(idx, got):
+            start[i] = s
+    theirs = [line.split() for line in open(starts_path)]
+    if len(theirs) != len(jobs):
+        print("%d jobs here, %d in %s" % (len(jobs), len(theirs), starts_path))
+        return 1
+    differ = 0
+    for j, s, (sub, st) in zip(jobs, start, theirs):
+        mine = "-" if s is None else str(int(s))
+        if int(sub) != j["submit"] or st != mine:
+            if differ < 5:
+                print("submit %s: capplan %s, reference %s" % (sub, st, mine))
+            differ += 1
+    waits = sorted(s - j["submit"] for j, s in zip(jobs, start)
+                   if s is not None and lo <= j["submit"] < hi)
+    mean = sum(waits) / len(waits) / 3600 if waits else 0
+    print("%d jobs, %d starts differ; window mean wait %.3f h" % (len(jobs), differ, mean))
+    return 1 if differ else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
