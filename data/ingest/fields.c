@@ -106,22 +106,6 @@ int fields_double(const char *s, size_t n, double *out, CpErr *err)
     return 0;
 }
 
-int64_t fields_epoch_of(int y, int mon, int d, int h, int mi, int sec)
-{
-    return civil_days(y, mon, d) * 86400 + h * 3600 + mi * 60 + sec;
-}
-
-void fields_civil_of(int64_t t, int *y, int *mon, int *d, int *h, int *mi, int *sec)
-{
-    int64_t days = civil_floor_div(t, 86400), yy;
-    int64_t rem = t - days * 86400;
-    civil_from_days(days, &yy, mon, d);
-    *y = (int)yy;
-    *h = (int)(rem / 3600);
-    *mi = (int)(rem % 3600 / 60);
-    *sec = (int)(rem % 60);
-}
-
 static int days_in_month(int64_t y, int m)
 {
     static const int dm[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/civil.h" /* fields_epoch_of, fields_civil_of */
 #include "core/cp.h"
 #include "data/ingest/jobrec.h"
 
@@ -17,12 +18,6 @@ typedef struct CpTz CpTz; /* data/tz.h */
  * UTC), "2025-05-02T14:09:52+02:00" (the offset wins), "2017-10-03
  * 12:00:00", epoch seconds, and "Unknown"/"None"/"" -> CP_TIME_NONE. */
 int fields_time(const char *s, size_t n, const CpTz *tz, int64_t *out, CpErr *err);
-
-/* Seconds since 1970-01-01 of a proleptic Gregorian civil date (UTC). */
-int64_t fields_epoch_of(int y, int mon, int d, int h, int mi, int sec);
-
-/* Split epoch seconds into a UTC civil date. */
-void fields_civil_of(int64_t t, int *y, int *mon, int *d, int *h, int *mi, int *sec);
 
 /* "MM:SS", "HH:MM:SS", "D-HH:MM:SS", "D-HH", "MM:SS.mmm", plain seconds
  * when raw_seconds, "UNLIMITED"/"Partition_Limit"/"INFINITE" ->

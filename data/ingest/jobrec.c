@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "data/ingest/fields.h"
+#include "core/civil.h"
 
 void jobrec_clear(CpJobRec *r)
 {

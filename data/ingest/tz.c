@@ -6,7 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "data/ingest/fields.h"
+#include "core/civil.h"
 
 #define TZ_FIRST 0               /* 1970-01-01 */
 #define TZ_LAST 4102444800LL     /* 2100-01-01 */

@@ -9,8 +9,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/civil.h"
 #include "core/strmap.h"
-#include "data/ingest/fields.h"
 #include "data/plan/plan_int.h"
 #include "data/store/store.h"
 #include "data/store/store_plan.h"

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "core/policy.h"
-#include "data/ingest/fields.h"
+#include "core/civil.h"
 #include "data/plan/plan_int.h"
 
 /* ---- scenario edits ---- */

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/civil.h"
 #include "core/strmap.h"
-#include "data/ingest/fields.h"
 #include "data/ingest/jobrec.h"
 #include "data/store/sqlrow.h"
 #include "data/store/store.h"
