@@ -10,7 +10,7 @@
 
 #include "core/civil.h" /* fields_epoch_of, fields_civil_of */
 #include "core/cp.h"
-#include "data/ingest/jobrec.h"
+#include "core/jobrec.h"
 
 typedef struct CpTz CpTz; /* data/tz.h */
 

@@ -31,7 +31,7 @@
 #include <stdio.h>
 
 #include "core/cp.h"
-#include "data/ingest/jobrec.h"
+#include "core/jobrec.h"
 #include "data/ingest/reader.h"
 
 /* Read the trace f of kind "philly", "swf", "helios", "pai" or

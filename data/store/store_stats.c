@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "core/civil.h"
+#include "core/jobrec.h"
 #include "core/strmap.h"
-#include "data/ingest/jobrec.h"
 #include "data/store/sqlrow.h"
 #include "data/store/store.h"
 #include "data/store/store_feed.h"
@@ -19,7 +19,7 @@ _Static_assert(STATS_TIME_NONE == CP_TIME_NONE, "one 'unknown time'");
 _Static_assert(STATS_ST_COMPLETED == (int)CP_ST_COMPLETED &&
                    STATS_ST_CANCELLED == (int)CP_ST_CANCELLED &&
                    STATS_ST_PREEMPTED == (int)CP_ST_PREEMPTED,
-               "core/stats.h numbers states as data/jobrec.h");
+               "core/stats.h numbers states as core/jobrec.h");
 
 #define CACHE_LAYOUT 3      /* bump when StatsJob changes meaning */
 #define GPU_TYPES_MAX 65535 /* StatsJob.gpu_type is 16 bits */

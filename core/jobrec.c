@@ -1,4 +1,4 @@
-#include "data/ingest/jobrec.h"
+#include "core/jobrec.h"
 
 #include <math.h>
 #include <stdio.h>
