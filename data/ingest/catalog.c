@@ -147,13 +147,6 @@ int catalog_read_csv(const char *path, const ImportOpts *o, CatalogGpu **out, si
     return 0;
 }
 
-void catalog_free(CatalogGpu *v, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        free(v[i].model);
-    free(v);
-}
-
 int catalog_import(Store *st, const char *path, const ImportOpts *o, ImportResult *res,
                    CpErr *err)
 {
@@ -174,9 +167,4 @@ int catalog_import(Store *st, const char *path, const ImportOpts *o, ImportResul
     }
     catalog_free(v, n);
     return rc;
-}
-
-int catalog_load(Store *st, CatalogGpu **out, size_t *n, CpErr *err)
-{
-    return store_catalog_load(st, out, n, err);
 }
