@@ -15,7 +15,6 @@ ALLOW='data/plan/meetings.c:.*csvin.h
 data/store/store_policy.c:.*csvin.h
 data/store/store_policy.c:.*fields.h
 data/store/store_policy.c:.*plan.h
-data/store/store_ref.h:.*refs.h
 circle: data/demo/demo_model data/demo/demo
 circle: data/store/store_blocks data/store/store
 circle: data/store/store_fault data/store/store
