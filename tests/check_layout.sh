@@ -14,7 +14,6 @@ cd "$(dirname "$0")/.." || exit 1
 ALLOW='data/plan/meetings.c:.*csvin.h
 data/store/store_policy.c:.*csvin.h
 data/store/store_policy.c:.*fields.h
-data/store/store_policy.c:.*plan.h
 circle: data/demo/demo_model data/demo/demo
 circle: data/store/store_blocks data/store/store
 circle: data/store/store_fault data/store/store

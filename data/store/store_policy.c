@@ -8,10 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/projection.h"
 #include "data/ingest/csvin.h"
 #include "data/ingest/fields.h"
-#include "data/plan/plan.h"
 #include "data/store/sqlrow.h"
 #include "data/store/store.h"
 #include "data/store/store_meetings.h"
@@ -621,40 +619,5 @@ int store_policy_panel(Store *st, const char *scenario, StorePolicyPanel *out, C
     panel_energy(&in, out);
     panel_groups(&in, out);
     store_policy_close(o);
-    return 0;
-}
-
-/* ---- the projected demand ---- */
-
-int store_policy_projection(Store *st, const char *scenario, double **gpus, int32_t **years,
-                            size_t *n, CpErr *err)
-{
-    PlanOpts o;
-    memset(&o, 0, sizeof o);
-    *gpus = NULL;
-    *years = NULL;
-    *n = 0;
-    Plan *p = plan_build(st, &o, err);
-    if (!p)
-        return -1;
-    ProjParams *params = NULL;
-    if (plan_params(st, p, scenario, &params, NULL, err) < 0) {
-        plan_free(p);
-        return -1;
-    }
-    ProjResult *r = projection_result_new(p->model);
-    projection_run(p->model, params, r);
-    *n = (size_t)r->nyears;
-    *gpus = xmalloc((*n + 1) * sizeof **gpus);
-    *years = xmalloc((*n + 1) * sizeof **years);
-    for (int y = 1; y <= r->nyears; y++) {
-        int64_t from, to;
-        projection_year_span(p->model, y, &from, &to);
-        (*gpus)[y - 1] = r->total[y - 1].demand;
-        (*years)[y - 1] = fairshare_year_of(from);
-    }
-    projection_result_free(r);
-    projection_params_free(params);
-    plan_free(p);
     return 0;
 }

@@ -54,14 +54,6 @@ void store_policy_free(StorePolicyData *d);
  * store_policy_free, and stats. */
 void store_policy_input(const StorePolicyData *d, const StatsInput *stats, PolicyInput *in);
 
-/* The projected demand of scenario ("base" or NULL: the measured
- * parameters): total GPUs per projection year (*gpus) and the calendar
- * year each starts in (*years), *n years, through data/plan and
- * core/projection. Caller frees both arrays. 0, or -1 with err (no
- * profiles, no such scenario). */
-int store_policy_projection(Store *st, const char *scenario, double **gpus, int32_t **years,
-                            size_t *n, CpErr *err);
-
 /* What the dashboard's Usage view shows: energy and carbon of the last two
  * calendar years of the accounting, and the fair-share state, at the end
  * of the accounting, of up to STORE_POLICY_PANEL_GROUPS allocated groups
