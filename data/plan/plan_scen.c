@@ -133,16 +133,3 @@ out:
     plan_free(p);
     return rc;
 }
-
-void plan_backtest_free(PlanBacktest *b)
-{
-    for (int g = 0; g < b->ngroups; g++)
-        free(b->groups[g]);
-    free(b->groups);
-    free(b->g);
-    free(b->cuts);
-    free(b->cut_model);
-    free(b->cut_actual);
-    free(b->cut_naive);
-    memset(b, 0, sizeof *b);
-}
