@@ -71,31 +71,6 @@ static void read_fleet(PlanCtx *c, const StorePlanGpus *inv, size_t n)
     c->hist.nfleet = (int)n;
 }
 
-static int hist_group(PlanCtx *c, const char *name)
-{
-    int64_t g;
-    if (strmap_get(c->hgidx, name, strlen(name), &g))
-        return (int)g;
-    c->hgroups = xrealloc(c->hgroups, (size_t)(c->hist.ngroups + 1) * sizeof *c->hgroups);
-    c->hgroups[c->hist.ngroups] = xstrdup(name);
-    strmap_put(c->hgidx, name, strlen(name), c->hist.ngroups);
-    return c->hist.ngroups++;
-}
-
-/* The hist group of a job of (user, account): the roster's or the
- * account's, remembered per user for their last account (ucache: users.n
- * pairs, account -2 none) so that a million jobs cost a few lookups. */
-int plan_job_group(PlanCtx *c, int64_t (*ucache)[2], int64_t user, int64_t account)
-{
-    if (user < 0 || user >= c->users.n)
-        return hist_group(c, plan_group_of(c, user, account));
-    if (ucache[user][0] != account) {
-        ucache[user][0] = account;
-        ucache[user][1] = hist_group(c, plan_group_of(c, user, account));
-    }
-    return (int)ucache[user][1];
-}
-
 static PlanHistRun *hist_requests(PlanCtx *c, int64_t one, int64_t fit_t, PlanFeedReq **fits,
                                   int *nfits, PlanSumReq **sums, int *nsums);
 
