@@ -53,6 +53,14 @@ int64_t plan_ym_start(int64_t ym)
     return fields_epoch_of((int)(ym / 100), (int)(ym % 100), 1, 0, 0, 0);
 }
 
+/* The month boundaries of a fit at t0 (see plan_int.h). */
+void plan_hist_months(int64_t t0, DemCut *cut)
+{
+    memset(cut, 0, sizeof *cut);
+    for (int m = 0; m <= DEM_HISTORY; m++)
+        cut->mb[m] = plan_add_months(t0, m - DEM_HISTORY);
+}
+
 /* ---- owned strings ---- */
 
 const char *plan_keep(Plan *p, const char *s)

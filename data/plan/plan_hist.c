@@ -16,31 +16,6 @@
 
 /* ---- GPU-eq ---- */
 
-/* The speed of (cluster, type): the inventory's model of that name on that
- * cluster, else on any cluster, else the cluster's most common model
- * (*guessed = 1), else 1. */
-double plan_kind_speed(const StorePlanGpus *inv, size_t n, const StorePlanKind *k, int *guessed)
-{
-    double any = -1, best = -1, best_n = -1;
-    *guessed = 0;
-    for (size_t i = 0; i < n; i++) {
-        double sp = inv[i].speed > 0 ? inv[i].speed : 1;
-        if (k->type[0] && strcasecmp(inv[i].model, k->type) == 0) {
-            if (strcmp(inv[i].cluster, k->cluster) == 0)
-                return sp;
-            any = sp;
-        }
-        if (strcmp(inv[i].cluster, k->cluster) == 0 && inv[i].gpus > best_n) {
-            best_n = inv[i].gpus;
-            best = sp;
-        }
-    }
-    if (any > 0)
-        return any;
-    *guessed = n > 0;
-    return best > 0 ? best : 1;
-}
-
 static void read_models(Plan *p, PlanCtx *c, const StorePlanGpus *inv, size_t n)
 {
     snprintf(p->ref_model, sizeof p->ref_model, "%s", p->cpu ? "CPU" : "relative speed 1.0");
@@ -121,13 +96,6 @@ out:
 }
 
 /* ---- one cut ---- */
-
-void plan_hist_months(int64_t t0, DemCut *cut)
-{
-    memset(cut, 0, sizeof *cut);
-    for (int m = 0; m <= DEM_HISTORY; m++)
-        cut->mb[m] = plan_add_months(t0, m - DEM_HISTORY);
-}
 
 void plan_hist_cut(PlanCtx *c, int64_t t0, DemCut *cut, int64_t *leaves, int *on_roster)
 {
