@@ -125,8 +125,8 @@ static int64_t *dominant_accounts(const Plan *p, const PlanCtx *c)
 
 static void add_user(Plan *p, PlanCtx *c, int64_t id, const FeatUser *f, int64_t account)
 {
-    const char *name = name_of(&c->users, id);
-    const StorePlanPerson *pp = roster_of(c, name);
+    const char *name = plan_name_of(&c->users, id);
+    const StorePlanPerson *pp = plan_roster_of(c, name);
     if (!plan_role_kept(p->roles, pp ? pp->role : NULL))
         return;
     PlanUser *u = &p->users[p->nusers++];
@@ -258,7 +258,7 @@ static void user_from_member(Plan *p, PlanCtx *c, const StorePlanMember *m)
 {
     PlanUser *u = &p->users[p->nusers++];
     memset(u, 0, sizeof *u);
-    const char *name = name_of(&c->users, m->user_id);
+    const char *name = plan_name_of(&c->users, m->user_id);
     u->user_id = m->user_id;
     u->name = plan_keep(p, name ? name : "?");
     u->role = plan_keep(p, m->role);

@@ -164,8 +164,8 @@ const char *plan_group_of(const PlanCtx *c, int64_t user_id, int64_t account_id)
 int plan_role_kept(const char *filter, const char *role);
 /* The roster line of user as picked by plan_ctx_roster, or NULL
  * (plan_roster.c). */
-const StorePlanPerson *roster_of(const PlanCtx *c, const char *user);
+const StorePlanPerson *plan_roster_of(const PlanCtx *c, const char *user);
 /* Name id of nm, or NULL when out of range (plan_roster.c). */
-const char *name_of(const StorePlanNames *nm, int64_t id);
+const char *plan_name_of(const StorePlanNames *nm, int64_t id);
 
 #endif

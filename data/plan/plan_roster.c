@@ -32,7 +32,7 @@ void plan_ctx_roster(PlanCtx *c, int64_t t)
     }
 }
 
-const StorePlanPerson *roster_of(const PlanCtx *c, const char *user)
+const StorePlanPerson *plan_roster_of(const PlanCtx *c, const char *user)
 {
     int64_t i;
     if (!user || !strmap_get(c->roster, user, strlen(user), &i))
@@ -62,17 +62,17 @@ int plan_role_kept(const char *filter, const char *role)
     return 0;
 }
 
-const char *name_of(const StorePlanNames *nm, int64_t id)
+const char *plan_name_of(const StorePlanNames *nm, int64_t id)
 {
     return id >= 0 && id < nm->n ? nm->names[id] : NULL;
 }
 
 const char *plan_group_of(const PlanCtx *c, int64_t user_id, int64_t account_id)
 {
-    const StorePlanPerson *pp = roster_of(c, name_of(&c->users, user_id));
+    const StorePlanPerson *pp = plan_roster_of(c, plan_name_of(&c->users, user_id));
     if (pp)
         return pp->group;
-    const char *a = name_of(&c->accounts, account_id);
+    const char *a = plan_name_of(&c->accounts, account_id);
     return a && a[0] ? a : "(no account)";
 }
 
