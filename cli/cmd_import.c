@@ -11,6 +11,7 @@
 #include "data/plan/plan.h"
 #include "data/ingest/pubs.h"
 #include "data/store/store.h"
+#include "data/ingest/policy_csv.h"
 #include "data/store/store_policy.h"
 #include "data/ingest/textenc.h"
 #include "data/ingest/tz.h"

@@ -8,6 +8,7 @@
 
 #include "cli/cli.h"
 #include "cli/plan_cli.h"
+#include "data/ingest/meetings_csv.h"
 #include "data/plan/meetings.h"
 #include "data/plan/plan.h"
 #include "data/store/store.h"

@@ -10,6 +10,7 @@
 
 #include "cli/cli.h"
 #include "cli/plan_cli.h"
+#include "data/ingest/catalog.h"
 #include "data/plan/simulate.h"
 #include "cli/simulate_next_print.h"
 
@@ -294,10 +295,16 @@ static int write_starts(const SimReplay *r, const char *path)
 
 static int exec_next(CliCtx *ctx, Store *st, const SimArgs *a)
 {
-    SimNextOpts o = {a->target_h, a->scenario};
+    SimNextOpts o = {a->target_h, a->scenario, NULL, 0, 0};
     SimNext nx;
     CpErr err;
-    if (simulate_next(st, &o, &nx, &err) < 0)
+    CatalogGpu *cat = NULL;
+    if (catalog_effective(st, &cat, &o.ncatalog, &o.builtin_catalog, &err) < 0)
+        return cli_error("%s: %s", ctx->db_path, err.msg);
+    o.catalog = cat;
+    int failed = simulate_next(st, &o, &nx, &err) < 0;
+    catalog_free(cat, o.ncatalog);
+    if (failed)
         return cli_error("%s: %s", ctx->db_path, err.msg);
     int rc = (a->json ? simnext_json(&nx, stdout) : (simnext_text(&nx, stdout), 0)) < 0 ||
              ferror(stdout);

@@ -8,6 +8,7 @@
 #include "cli/cli.h"
 #include "core/stats.h"
 #include "core/policy.h"
+#include "data/plan/policy_demand.h"
 #include "data/store/store_policy.h"
 #include "data/store/store_stats.h"
 

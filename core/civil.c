@@ -29,3 +29,19 @@ int64_t civil_floor_div(int64_t a, int64_t b)
     int64_t q = a / b;
     return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
 }
+
+int64_t fields_epoch_of(int y, int mon, int d, int h, int mi, int sec)
+{
+    return civil_days(y, mon, d) * 86400 + h * 3600 + mi * 60 + sec;
+}
+
+void fields_civil_of(int64_t t, int *y, int *mon, int *d, int *h, int *mi, int *sec)
+{
+    int64_t days = civil_floor_div(t, 86400), yy;
+    int64_t rem = t - days * 86400;
+    civil_from_days(days, &yy, mon, d);
+    *y = (int)yy;
+    *h = (int)(rem / 3600);
+    *mi = (int)(rem % 3600 / 60);
+    *sec = (int)(rem % 60);
+}

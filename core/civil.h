@@ -15,4 +15,10 @@ void civil_from_days(int64_t z, int64_t *y, int *m, int *d);
  * epoch second, the month of a negative month count. */
 int64_t civil_floor_div(int64_t a, int64_t b);
 
+/* Seconds since 1970-01-01 of a proleptic Gregorian civil date (UTC). */
+int64_t fields_epoch_of(int y, int mon, int d, int h, int mi, int sec);
+
+/* Split epoch seconds into a UTC civil date. */
+void fields_civil_of(int64_t t, int *y, int *mon, int *d, int *h, int *mi, int *sec);
+
 #endif

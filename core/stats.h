@@ -37,7 +37,7 @@
 
 #define STATS_TIME_NONE INT64_MIN
 
-/* Job states, numbered as data/jobrec.h's CpState (checked there). */
+/* Job states, numbered as core/jobrec.h's CpState (checked there). */
 enum { STATS_ST_COMPLETED = 4, STATS_ST_CANCELLED = 6, STATS_ST_PREEMPTED = 8 };
 
 /* Thresholds, as documented in `capplan stats --help`. */

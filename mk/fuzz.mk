@@ -28,7 +28,7 @@ FUZZ_CFLAGS  := $(filter-out -Werror -O2 -O3 -g -fsanitize=% -fno-sanitize-recov
 # links only the modules it reaches, and another engineer's half-written
 # file elsewhere does not stop the fuzzers. A reader that starts using
 # another module shows as an undefined reference: add the module here.
-FUZZ_LIB_SRC := $(wildcard core/cp.c core/strmap.c core/civil.c data/ingest/fields.c data/ingest/jobrec.c data/ingest/reader.c \
+FUZZ_LIB_SRC := $(wildcard core/cp.c core/strmap.c core/civil.c core/zone.c core/fieldtext.c data/ingest/fields.c core/jobrec.c data/ingest/reader.c \
                   data/ingest/linereader.c data/ingest/peekfile.c data/ingest/sacct_fields.c data/ingest/sacct_text.c \
                   data/ingest/fold.c data/ingest/json_stream.c data/ingest/sacct_json.c data/ingest/csvin.c \
                   data/ingest/sacct_kv.c data/ingest/trace.c data/ingest/trace_*.c data/ingest/textenc.c data/ingest/tz.c \

@@ -13,6 +13,7 @@
 #include "core/stats.h"
 #include "data/store/store_stats.h"
 #include "data/store/store_sources.h"
+#include "data/ingest/catalog.h"
 #include "data/ingest/textenc.h"
 #include "reports/anon.h"
 #include "data/store/store_anon.h"
@@ -177,10 +178,15 @@ static int anon_setup(Report *r, Store *st, CpErr *err)
  * answer for every output. A failure leaves r->sim NULL and says why. */
 static void gather_sim(Report *r, Store *st)
 {
-    SimNextOpts so = {0, r->o.scenario};
+    SimNextOpts so = {0, r->o.scenario, NULL, 0, 0};
     CpErr e;
+    CatalogGpu *cat = NULL;
     r->sim = xcalloc(1, sizeof *r->sim);
-    if (simulate_next(st, &so, r->sim, &e) < 0) {
+    int failed = catalog_effective(st, &cat, &so.ncatalog, &so.builtin_catalog, &e) < 0;
+    so.catalog = cat;
+    failed = failed || simulate_next(st, &so, r->sim, &e) < 0;
+    catalog_free(cat, so.ncatalog);
+    if (failed) {
         snprintf(r->sim_why, sizeof r->sim_why, "%s", e.msg);
         free(r->sim);
         r->sim = NULL;

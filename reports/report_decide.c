@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/civil.h"
+#include "data/ingest/catalog.h"
 #include "reports/mdw.h"
 #include "reports/report_int.h"
 

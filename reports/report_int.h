@@ -7,7 +7,7 @@
 
 #include "core/stats.h"
 #include "data/ingest/peers.h"
-#include "data/ingest/catalog.h"
+#include "data/store/store_catalog.h"
 #include "data/plan/plan.h"
 #include "data/plan/simulate_next.h"
 #include "data/store/store_sources.h"

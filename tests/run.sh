@@ -27,6 +27,12 @@ for t in "$BUILD"/tests/test_*; do
     if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; echo "FAIL: $t exited $rc"; fi
     passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + k))
 done
+# the include rules of the house (issue 27): one test
+if sh tests/check_layout.sh >"$log" 2>&1; then
+    passed=$((passed + 1)); echo "PASS: tests/check_layout.sh"
+else
+    failed=$((failed + 1)); cat "$log"; echo "FAIL: tests/check_layout.sh"
+fi
 # shared_first SCRIPT: the line of its first use of $DATA comes after a
 # need_shared line (else a clone without ../shared fails instead of skipping)
 shared_first() {

@@ -28,6 +28,7 @@
 #include "core/pick.h"
 #include "data/demo/demo.h"
 #include "data/ingest/fields.h"
+#include "data/ingest/meetings_csv.h"
 #include "data/plan/meetings.h"
 #include "data/plan/plan.h"
 #include "data/store/store.h"

@@ -31,6 +31,7 @@
 
 #include "core/policy.h"
 #include "data/store/store.h"
+#include "data/ingest/policy_csv.h"
 #include "data/store/store_policy.h"
 #include "data/ingest/textenc.h"
 #include "tests/lib/testdb.h"

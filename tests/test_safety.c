@@ -16,7 +16,7 @@
 #include <sqlite3.h>
 
 #include "core/cp.h"
-#include "data/ingest/jobrec.h"
+#include "core/jobrec.h"
 #include "data/store/store.h"
 #include "data/store/store_check.h"
 #include "reports/anon.h"

@@ -21,6 +21,7 @@
 #include "data/ingest/pubs.h"
 #include "data/ingest/import.h"
 #include "data/store/store.h"
+#include "data/ingest/policy_csv.h"
 #include "data/store/store_policy.h"
 #include "data/ingest/textenc.h"
 

@@ -152,13 +152,6 @@ int catalog_read_csv(const char *path, const ImportOpts *o, CatalogGpu **out, si
     return 0;
 }
 
-void catalog_free(CatalogGpu *v, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        free(v[i].model);
-    free(v);
-}
-
 int catalog_import(Store *st, const char *path, const ImportOpts *o, ImportResult *res,
                    CpErr *err)
 {
@@ -204,11 +197,6 @@ int catalog_builtin(CatalogGpu **out, size_t *n)
 const char *catalog_builtin_date(void)
 {
     return CATALOG_BUILTIN_DATE;
-}
-
-int catalog_load(Store *st, CatalogGpu **out, size_t *n, CpErr *err)
-{
-    return store_catalog_load(st, out, n, err);
 }
 
 int catalog_effective(Store *st, CatalogGpu **out, size_t *n, int *builtin, CpErr *err)

@@ -22,32 +22,21 @@
 
 #include "core/cp.h"
 #include "data/ingest/import.h"
+#include "data/store/store_catalog.h" /* CatalogGpu, catalog_free, catalog_load */
 
 typedef struct Store Store;
-
-typedef struct CatalogGpu {
-    char *model;
-    double mem_gib, relative_speed;
-    double tdp_w, price;   /* -1 when unknown */
-    char currency[4];      /* "EUR" */
-} CatalogGpu;
 
 /* Read a catalog CSV (path "-": standard input) into *out (n rows, in file
  * order). Each bad row goes to o->reject (when set) and is counted in
  * *rejected; -1 with err on an I/O error, a bad header, or (o->strict) the
- * first bad row. Caller frees with catalog_free. */
+ * first bad row. Caller frees with catalog_free (data/store/store_catalog.h). */
 int catalog_read_csv(const char *path, const ImportOpts *o, CatalogGpu **out, size_t *n,
                      int64_t *rejected, CpErr *err);
-void catalog_free(CatalogGpu *v, size_t n);
 
 /* Import path into the catalog table (one transaction). 0, or -1 with err
  * (the database unchanged). res->rejected counts the bad rows. */
 int catalog_import(Store *st, const char *path, const ImportOpts *o, ImportResult *res,
                    CpErr *err);
-
-/* The catalog, by model (empty when none was imported). Caller frees with
- * catalog_free. 0, or -1 with err. */
-int catalog_load(Store *st, CatalogGpu **out, size_t *n, CpErr *err);
 
 /* The reference catalog shipped with capplan (data/ingest/catalog_ref.csv,
  * compiled in: GPUs on sale at CATALOG_BUILTIN_DATE with their memory,

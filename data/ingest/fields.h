@@ -8,21 +8,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/civil.h" /* fields_epoch_of, fields_civil_of */
 #include "core/cp.h"
-#include "data/ingest/jobrec.h"
-
-typedef struct CpTz CpTz; /* data/tz.h */
-
-/* "2024-01-23T16:58:36" (UTC, or local time of zone tz: see tz.h; NULL is
- * UTC), "2025-05-02T14:09:52+02:00" (the offset wins), "2017-10-03
- * 12:00:00", epoch seconds, and "Unknown"/"None"/"" -> CP_TIME_NONE. */
-int fields_time(const char *s, size_t n, const CpTz *tz, int64_t *out, CpErr *err);
-
-/* Seconds since 1970-01-01 of a proleptic Gregorian civil date (UTC). */
-int64_t fields_epoch_of(int y, int mon, int d, int h, int mi, int sec);
-
-/* Split epoch seconds into a UTC civil date. */
-void fields_civil_of(int64_t t, int *y, int *mon, int *d, int *h, int *mi, int *sec);
+#include "core/fieldtext.h" /* fields_time, fields_int, fields_double */
+#include "core/jobrec.h"
 
 /* "MM:SS", "HH:MM:SS", "D-HH:MM:SS", "D-HH", "MM:SS.mmm", plain seconds
  * when raw_seconds, "UNLIMITED"/"Partition_Limit"/"INFINITE" ->
@@ -94,9 +83,5 @@ int fields_exit(const char *s, size_t n, int *code, int *sig, CpErr *err);
  * step suffix (pointer into s, NULL for none). */
 int fields_jobid(const char *s, size_t n, int64_t *id, int64_t *array_job, int32_t *array_task,
                  const char **step, size_t *step_len, CpErr *err);
-
-/* Plain integers and decimals, whole slice, no junk. */
-int fields_int(const char *s, size_t n, int64_t *out, CpErr *err);
-int fields_double(const char *s, size_t n, double *out, CpErr *err);
 
 #endif

@@ -11,7 +11,7 @@
  * waits for it. A step whose job row never comes within that reach is an
  * orphan: counted (fold_orphans), never silently dropped. */
 
-#include "data/ingest/jobrec.h"
+#include "core/jobrec.h"
 
 typedef struct Fold Fold;
 

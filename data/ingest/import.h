@@ -12,6 +12,7 @@
 
 #include "core/cp.h"
 #include "data/ingest/reader.h"
+#include "data/store/store_import.h"
 
 typedef struct CpTz CpTz; /* data/tz.h */
 
@@ -32,18 +33,6 @@ typedef struct ImportOpts {
     void (*reject)(void *ctx, const char *msg); /* each rejected line */
     void *reject_ctx;
 } ImportOpts;
-
-typedef struct ImportResult {
-    char format[48];        /* what was detected, e.g. "sacct-pipe", "sacct-json 22.05" */
-    int64_t mem_conflicts;  /* jobs whose ReqMem disagreed with ReqTRES (CP_REC_MEM_CONFLICT) */
-    int64_t orphan_steps;   /* steps whose job row was not in reach (data/fold.h) */
-    int64_t rows_read;      /* records (job and step rows, or CSV rows) read */
-    int64_t added, updated, unchanged, rejected;
-    int64_t comments;       /* '#' comment lines skipped (sacct text) */
-    int stats_fed;          /* the statistics' cache and aggregates were extended from
-                               the attempts as written, not read back (issue 20) */
-    int policy_fed;         /* the energy aggregate likewise */
-} ImportResult;
 
 /* A reader of job records, as import_jobs_with calls it: reads f to its
  * end through rc, writes the detected format into fmt. arg is the

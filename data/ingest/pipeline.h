@@ -11,7 +11,7 @@
  * worker. */
 
 #include "core/cp.h"
-#include "data/ingest/jobrec.h"
+#include "core/jobrec.h"
 
 /* The work done on the worker thread: read everything, sending records to
  * sink. Returns 0 or -1 with err filled. */

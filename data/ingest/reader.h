@@ -15,7 +15,7 @@
 #include <stdio.h>
 
 #include "core/cp.h"
-#include "data/ingest/jobrec.h"
+#include "core/jobrec.h"
 
 typedef struct CpTz CpTz; /* data/tz.h */
 

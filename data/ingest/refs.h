@@ -16,6 +16,7 @@
 
 #include "core/cp.h"
 #include "data/ingest/csvin.h"
+#include "data/store/store_ref.h" /* RefPerson, RefInventory, RefEvent, RefPub, RefMetric, RefGroup */
 
 /* The layouts a reference file can have; gpu-metrics has two, told apart
  * by the header. */
@@ -50,50 +51,11 @@ int refs_kind_known(const char *kind);
 int refs_header(const char *kind, const CsvinRec *hdr, const char *name, RefsHeader *out,
                 CpErr *err);
 
-/* One roster line. role is lowercased in place; start, end and supervisor
- * are NULL when empty (an empty start: on the roster since before the
- * records), domain too; name (as papers write it) and aliases (other
- * spellings, ';'-separated) too (issue 18). A start or end given as a year
- * or a month (as labs' web pages give them) is widened to YYYY-MM-DD in
- * start_buf / end_buf: its first day for a start, its last for an end. */
-typedef struct RefPerson {
-    const char *user, *group, *role, *domain, *start, *end, *supervisor;
-    const char *name, *aliases;
-    char start_buf[11], end_buf[11];
-} RefPerson;
-
-typedef struct RefInventory {
-    const char *cluster, *gpu_model;
-    int64_t gpus;
-    double gpu_mem_gib;
-    const char *from, *to;  /* to NULL when empty: still in service */
-    double relative_speed;  /* -1 when absent */
-    double tdp_w;           /* -1 when absent */
-} RefInventory;
-
-typedef struct RefEvent {
-    const char *date, *cluster, *label; /* cluster "" = every cluster */
-} RefEvent;
-
-typedef struct RefPub {
-    int64_t year;
-    const char *group, *title, *domain, *authors; /* domain, authors NULL when empty */
-} RefPub;
-
 /* Another institute's resources, for the report's comparison. */
 typedef struct RefPeer {
     const char *institution;
     double gpus, researchers; /* >= 0 */
 } RefPeer;
-
-/* What a monitor measured for one job (or one pod). */
-typedef struct RefMetric {
-    const char *cluster;      /* "" when unknown: matches jobs of any cluster */
-    const char *job_key;      /* JobIDRaw, JobID ("5_3") or the monitor's own key */
-    double gpu_mem_max_gib;   /* -1 when not measured */
-    double gpu_util_mean;     /* 0..100, -1 when not measured */
-    int64_t samples;
-} RefMetric;
 
 /* One sample of a time series: the key and the bytes measured. */
 typedef struct RefSample {
@@ -131,14 +93,6 @@ int refs_role_is_professor(const char *role);
  * professor's, else the most common among the members the file lists). Memory grows with
  * the number of groups and distinct domains, not with rows. */
 typedef struct RefsGroups RefsGroups;
-
-typedef struct RefGroup {
-    const char *name;
-    const char *domain;    /* NULL when unknown */
-    const char *professor; /* NULL when no member is a professor */
-    int domain_sure;       /* 1 when domain is the professor's (else a guess
-                            * from the members, which fills a gap only) */
-} RefGroup;
 
 /* Caller frees with refs_groups_free. */
 RefsGroups *refs_groups_new(void);

@@ -20,8 +20,8 @@
 #include <stddef.h>
 
 #include "core/cp.h"
+#include "core/jobrec.h"
 #include "data/ingest/fields.h"
-#include "data/ingest/jobrec.h"
 
 typedef struct CpTz CpTz; /* data/tz.h */
 

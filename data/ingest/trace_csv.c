@@ -24,7 +24,7 @@
  * "YYYY-MM-DD HH:MM:SS" carry no zone: local to ctx->tz (UTC when NULL), as
  * fields_time reads them. PAI times are seconds (already shifted by the
  * trace's publisher): no zone is applied. */
-#include "data/ingest/trace.h"
+#include "data/ingest/trace_rec.h"
 
 #include <math.h>
 #include <string.h>

@@ -12,7 +12,7 @@
  * nodes = the entries of detail. Times carry no zone: UTC shifted by
  * ctx->tz. job_raw is the 1-based element number (Philly's ids
  * are not numbers), the same as the row number of the flattened CSV. */
-#include "data/ingest/trace.h"
+#include "data/ingest/trace_rec.h"
 
 #include <string.h>
 

@@ -16,7 +16,7 @@
  * lines (the number itself when unnamed), else the queue (field 15,
  * named by "; Queue: N name"). The cluster name is the header's whole
  * Installation (lower-cased), however long. */
-#include "data/ingest/trace.h"
+#include "data/ingest/trace_rec.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -28,46 +28,13 @@
 #include <stddef.h>
 
 #include "core/cp.h"
+#include "core/meetings_rules.h" /* MEET_TOL_*, MEET_CSV_*, meetings_gpus_off, _mem_off, _date_ok, _check */
 #include "core/pick.h"
 #include "data/store/store_meetings.h"
 
 typedef struct Store Store;
 typedef struct Plan Plan;
 
-/* Tolerance of the mismatch rule: stated and measured full-time GPUs
- * differ when |stated - measured| > MEET_TOL_ABS GPU and it is more than
- * MEET_TOL_REL of the measured value (any difference above the absolute
- * one counts when nothing was measured). Memory differs when the stated
- * class is not the measured peak's class (<=24, <=48, <=80, >80 GiB). */
-#define MEET_TOL_REL 0.5
-#define MEET_TOL_ABS 0.5
-
-enum { MEET_CSV_MEETINGS, MEET_CSV_NEEDS };
-
-/* 1 when the stated and measured full-time GPUs differ beyond the
- * tolerance; 0 when not, or when either is unknown (NaN or < 0). */
-int meetings_gpus_off(double stated, double measured);
-/* 1 when the stated memory class (GiB) and the measured peak (GiB) fall in
- * different classes; 0 when not, or when either is unknown. */
-int meetings_mem_off(double stated_gib, double measured_gib);
-
-/* 1 when s is a valid "YYYY-MM-DD" date. */
-int meetings_date_ok(const char *s);
-
-/* The rules of a meeting's date and status, for the CSV import and the
- * dashboard alike: a real date, planned/held/cancelled, a planned meeting
- * not before today ("YYYY-MM-DD"), a held one not after it. 0, or -1 with
- * *field ("date" or "status") and why ("'2027-02-30' is not a date
- * (YYYY-MM-DD)") for the caller's message. */
-int meetings_check(const char *date, const char *status, const char *today, const char **field,
-                   char *why, size_t wn);
-
-/* Import path (kind detected from the header) in one transaction. today
- * ("YYYY-MM-DD") is what a planned meeting's date is checked against.
- * *kind (may be NULL) gets MEET_CSV_*, *rows the rows written. -1 with
- * err ("meetings.csv:4: field status: ...") and nothing written. */
-int meetings_import(Store *st, const char *path, const char *today, int *kind, int *rows,
-                    CpErr *err);
 /* Write every meeting (kind MEET_CSV_MEETINGS) or every stated need
  * (MEET_CSV_NEEDS) to path as CSV: a temporary file beside it, renamed.
  * Text cells starting with = + - @ get a leading ' (undone on import). */

@@ -9,8 +9,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/civil.h"
 #include "core/strmap.h"
-#include "data/ingest/fields.h"
 #include "data/plan/plan_int.h"
 #include "data/store/store.h"
 #include "data/store/store_plan.h"
@@ -51,6 +51,14 @@ int64_t plan_ym_add(int64_t ym, int months)
 int64_t plan_ym_start(int64_t ym)
 {
     return fields_epoch_of((int)(ym / 100), (int)(ym % 100), 1, 0, 0, 0);
+}
+
+/* The month boundaries of a fit at t0 (see plan_int.h). */
+void plan_hist_months(int64_t t0, DemCut *cut)
+{
+    memset(cut, 0, sizeof *cut);
+    for (int m = 0; m <= DEM_HISTORY; m++)
+        cut->mb[m] = plan_add_months(t0, m - DEM_HISTORY);
 }
 
 /* ---- owned strings ---- */
@@ -99,7 +107,7 @@ int plan_profile_index(const Plan *p, const char *s)
     return -1;
 }
 
-/* ---- the whole build ---- */
+/* ---- freeing, scaling, saving ---- */
 
 void plan_free(Plan *p)
 {
@@ -130,43 +138,21 @@ void plan_free(Plan *p)
     free(p);
 }
 
-/* Window bounds, from the latest month with jobs (before the cut). */
-static int plan_window_bounds(Store *st, const PlanOpts *o, Plan *p, int64_t *from,
-                              int64_t *before, CpErr *err)
+void plan_backtest_free(PlanBacktest *b)
 {
-    int64_t last_month;
-    int64_t before_month = o->cut ? plan_ym_add(plan_month_of(o->cut), 1) : 0;
-    if (store_plan_last_month(st, before_month, &last_month, err) < 0)
-        return -1;
-    *before = o->cut ? o->cut : INT64_MAX;
-    *from = last_month ? plan_ym_start(plan_ym_add(last_month, -p->window_months)) : *before;
-    if (!last_month)
-        *from = INT64_MAX;
-    return 0;
-}
-
-static int same_roles(const char *a, const char *b)
-{
-    return (!a && !b) || (a && b && strcmp(a, b) == 0);
-}
-
-/* The saved run can stand for a fresh computation. */
-static int run_reusable(const StorePlanRun *r, const PlanOpts *o, const Plan *p,
-                        int64_t last_import)
-{
-    return !o->fresh && !o->cut && r->last_import == last_import && r->cpu == p->cpu &&
-           r->window_months == p->window_months && r->min_jobs == p->min_jobs &&
-           same_roles(r->roles, o->roles) && (o->k ? (!r->k_auto && r->k == o->k) : r->k_auto);
-}
-
-static void plan_init(Plan *p, const PlanOpts *o)
-{
-    p->window_months = o->window_months > 0 ? o->window_months : PLAN_WINDOW_MONTHS;
-    p->min_jobs = o->min_jobs > 0 ? o->min_jobs : PLAN_MIN_JOBS;
-    p->years = o->years > 0 ? o->years : PLAN_YEARS;
-    if (p->years > PROJ_MAX_YEARS)
-        p->years = PROJ_MAX_YEARS;
-    p->roles = o->roles ? xstrdup(o->roles) : NULL;
+    for (int g = 0; g < b->ngroups; g++)
+        free(b->groups[g]);
+    free(b->groups);
+    free(b->g);
+    free(b->cuts);
+    free(b->cut_model);
+    free(b->cut_actual);
+    free(b->cut_naive);
+    for (int g = 0; g < b->ntarget; g++)
+        free(b->target_groups[g]);
+    free(b->target_groups);
+    free(b->target);
+    memset(b, 0, sizeof *b);
 }
 
 /* Standardise the clustered users' features into p->z. */
@@ -185,97 +171,6 @@ void plan_scale(Plan *p)
     features_standardize(fu, rows, p->nz, p->z, &p->scale);
     free(rows);
     free(fu);
-}
-
-static void plan_cluster(Plan *p, const PlanOpts *o)
-{
-    int *src = xmalloc(((size_t)p->nz + 1) * sizeof *src);
-    double *mem = xmalloc(((size_t)p->nz + 1) * sizeof *mem);
-    for (int i = 0; i < p->nusers; i++) {
-        if (p->users[i].zrow < 0)
-            continue;
-        src[p->users[i].zrow] = p->users[i].f.mem_src;
-        mem[p->users[i].zrow] = p->users[i].f.raw[FEAT_MEM_GIB];
-    }
-    ProfOpts po = {o->k, 0, 0, 0, 0, p->cpu};
-    profiles_fit(p->z, p->nz, src, mem, &p->scale, &po, &p->fit);
-    free(mem);
-    for (int i = 0; i < p->nusers; i++)
-        p->users[i].profile = p->users[i].zrow >= 0 ? p->fit.labels[p->users[i].zrow] : -1;
-    free(src);
-}
-
-static int plan_names(Store *st, Plan *p, CpErr *err)
-{
-    p->names = xcalloc((size_t)(p->fit.k > 0 ? p->fit.k : 1), sizeof *p->names);
-    for (int i = 0; i < p->fit.k; i++) {
-        int rc = store_plan_chosen_name(st, p->fit.profiles[i].name, p->names[i],
-                                        sizeof p->names[i], err);
-        if (rc < 0)
-            return -1;
-        if (rc == 1)
-            snprintf(p->names[i], sizeof p->names[i], "%s", p->fit.profiles[i].name);
-    }
-    return 0;
-}
-
-/* Options left at their defaults follow the saved run's (its k, window,
- * roles and min_jobs): `capplan profile --k 4` then `capplan project`
- * projects from those 4 profiles. eo keeps borrowed strings of c. */
-static void follow_saved(const PlanOpts *o, const PlanCtx *c, PlanOpts *eo)
-{
-    *eo = *o;
-    if (o->k || o->window_months || o->min_jobs || o->roles)
-        return;
-    eo->k = c->run.k_auto ? 0 : c->run.k;
-    eo->window_months = c->run.window_months;
-    eo->min_jobs = c->run.min_jobs;
-    eo->roles = c->run.roles;
-}
-
-Plan *plan_build(Store *st, const PlanOpts *o, CpErr *err)
-{
-    Plan *p = xcalloc(1, sizeof *p);
-    PlanCtx c;
-    PlanOpts eo = *o;
-    int64_t last_import, from, before;
-    int found = 0;
-    plan_ctx_init(&c);
-    c.asof = o->asof ? o->cut : 0;
-    if (!o->fresh && !o->cut && plan_ctx_saved(st, &c, &found, err) < 0)
-        goto fail;
-    if (found)
-        follow_saved(o, &c, &eo);
-    plan_init(p, &eo);
-    if (store_plan_cpu_only(st, &p->cpu, err) < 0 ||
-        store_plan_last_import(st, &last_import, err) < 0 ||
-        plan_window_bounds(st, &eo, p, &from, &before, err) < 0 ||
-        plan_ctx_load(st, p, &c, err) < 0)
-        goto fail;
-    if (found && run_reusable(&c.run, &eo, p, last_import)) {
-        if (plan_from_run(st, p, &c, err) < 0)
-            goto fail;
-    } else {
-        if (plan_from_jobs(st, p, &eo, &c, from, before, err) < 0)
-            goto fail;
-        plan_scale(p);
-        plan_cluster(p, &eo);
-    }
-    if (plan_names(st, p, err) < 0)
-        goto fail;
-    if (!o->profiles_only &&
-        plan_hist_load(st, p, &c, p->win_end, p->win_end, 0, err) < 0)
-        goto fail;
-    if (plan_groups_finish(st, p, &c, err) < 0 ||
-        (!o->profiles_only && plan_projection(st, p, &c, err) < 0))
-        goto fail;
-    p->run_id = p->reused ? c.run.id : 0;
-    plan_ctx_done(&c);
-    return p;
-fail:
-    plan_ctx_done(&c);
-    plan_free(p);
-    return NULL;
 }
 
 /* The run row of p, strings copied (freed by store_plan_run_free). */

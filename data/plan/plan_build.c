@@ -1,4 +1,4 @@
-/* plan_build: the steps of plan_build (data/plan.h): reading users and
+/* plan_build: plan_build (data/plan/plan.h) and its steps: reading users and
  * features (from the jobs, or from the saved run), groups and domains,
  * and the measured growth and buffer behind the projection model. */
 #include <ctype.h>
@@ -110,75 +110,6 @@ int plan_ctx_saved(Store *st, PlanCtx *c, int *found, CpErr *err)
     return 0;
 }
 
-/* ---- roster ---- */
-
-/* The roster line of each user: in force at t, else the latest started
- * by t, else the earliest to come. people are ordered by user, start. */
-void plan_ctx_roster(PlanCtx *c, int64_t t)
-{
-    const StorePlanPerson *pp = c->people;
-    size_t i = 0, n = c->npeople;
-    strmap_clear(c->roster);
-    while (i < n) {
-        size_t j = i, pick = i;
-        int rank = 0; /* 3 in force, 2 started and ended, 1 to come */
-        for (; j < n && strcmp(pp[j].user, pp[i].user) == 0; j++) {
-            int started = pp[j].start == STORE_PLAN_NO_DATE || pp[j].start <= t;
-            int r = !started ? 1 : (pp[j].end == STORE_PLAN_NO_DATE || pp[j].end > t) ? 3 : 2;
-            if (r > rank || (r == rank && r >= 2)) {
-                rank = r;
-                pick = j;
-            }
-        }
-        strmap_put(c->roster, pp[i].user, strlen(pp[i].user), (int64_t)pick);
-        i = j;
-    }
-}
-
-static const StorePlanPerson *roster_of(const PlanCtx *c, const char *user)
-{
-    int64_t i;
-    if (!user || !strmap_get(c->roster, user, strlen(user), &i))
-        return NULL;
-    return &c->people[i];
-}
-
-int plan_role_kept(const char *filter, const char *role)
-{
-    if (!filter)
-        return 1;
-    const char *want = role ? role : "unknown";
-    size_t wl = strlen(want);
-    for (const char *p = filter; *p;) {
-        const char *comma = strchr(p, ',');
-        size_t n = comma ? (size_t)(comma - p) : strlen(p);
-        while (n > 0 && isspace((unsigned char)*p))
-            p++, n--;
-        while (n > 0 && isspace((unsigned char)p[n - 1]))
-            n--;
-        if (n == wl && strncasecmp(p, want, n) == 0)
-            return 1;
-        if (!comma)
-            break;
-        p = comma + 1;
-    }
-    return 0;
-}
-
-static const char *name_of(const StorePlanNames *nm, int64_t id)
-{
-    return id >= 0 && id < nm->n ? nm->names[id] : NULL;
-}
-
-const char *plan_group_of(const PlanCtx *c, int64_t user_id, int64_t account_id)
-{
-    const StorePlanPerson *pp = roster_of(c, name_of(&c->users, user_id));
-    if (pp)
-        return pp->group;
-    const char *a = name_of(&c->accounts, account_id);
-    return a && a[0] ? a : "(no account)";
-}
-
 /* ---- window and usage ---- */
 
 void plan_set_window_end(Plan *p, int64_t win_end)
@@ -236,8 +167,8 @@ static int64_t *dominant_accounts(const Plan *p, const PlanCtx *c)
 
 static void add_user(Plan *p, PlanCtx *c, int64_t id, const FeatUser *f, int64_t account)
 {
-    const char *name = name_of(&c->users, id);
-    const StorePlanPerson *pp = roster_of(c, name);
+    const char *name = plan_name_of(&c->users, id);
+    const StorePlanPerson *pp = plan_roster_of(c, name);
     if (!plan_role_kept(p->roles, pp ? pp->role : NULL))
         return;
     PlanUser *u = &p->users[p->nusers++];
@@ -370,7 +301,7 @@ static void user_from_member(Plan *p, PlanCtx *c, const StorePlanMember *m)
 {
     PlanUser *u = &p->users[p->nusers++];
     memset(u, 0, sizeof *u);
-    const char *name = name_of(&c->users, m->user_id);
+    const char *name = plan_name_of(&c->users, m->user_id);
     u->user_id = m->user_id;
     u->name = plan_keep(p, name ? name : "?");
     u->role = plan_keep(p, m->role);
@@ -624,4 +555,136 @@ out:
     free(pu);
     free(gpus);
     return rc;
+}
+
+/* ---- the whole build ---- */
+
+/* Window bounds, from the latest month with jobs (before the cut). */
+static int plan_window_bounds(Store *st, const PlanOpts *o, Plan *p, int64_t *from,
+                              int64_t *before, CpErr *err)
+{
+    int64_t last_month;
+    int64_t before_month = o->cut ? plan_ym_add(plan_month_of(o->cut), 1) : 0;
+    if (store_plan_last_month(st, before_month, &last_month, err) < 0)
+        return -1;
+    *before = o->cut ? o->cut : INT64_MAX;
+    *from = last_month ? plan_ym_start(plan_ym_add(last_month, -p->window_months)) : *before;
+    if (!last_month)
+        *from = INT64_MAX;
+    return 0;
+}
+
+static int same_roles(const char *a, const char *b)
+{
+    return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+/* The saved run can stand for a fresh computation. */
+static int run_reusable(const StorePlanRun *r, const PlanOpts *o, const Plan *p,
+                        int64_t last_import)
+{
+    return !o->fresh && !o->cut && r->last_import == last_import && r->cpu == p->cpu &&
+           r->window_months == p->window_months && r->min_jobs == p->min_jobs &&
+           same_roles(r->roles, o->roles) && (o->k ? (!r->k_auto && r->k == o->k) : r->k_auto);
+}
+
+static void plan_init(Plan *p, const PlanOpts *o)
+{
+    p->window_months = o->window_months > 0 ? o->window_months : PLAN_WINDOW_MONTHS;
+    p->min_jobs = o->min_jobs > 0 ? o->min_jobs : PLAN_MIN_JOBS;
+    p->years = o->years > 0 ? o->years : PLAN_YEARS;
+    if (p->years > PROJ_MAX_YEARS)
+        p->years = PROJ_MAX_YEARS;
+    p->roles = o->roles ? xstrdup(o->roles) : NULL;
+}
+
+static void plan_cluster(Plan *p, const PlanOpts *o)
+{
+    int *src = xmalloc(((size_t)p->nz + 1) * sizeof *src);
+    double *mem = xmalloc(((size_t)p->nz + 1) * sizeof *mem);
+    for (int i = 0; i < p->nusers; i++) {
+        if (p->users[i].zrow < 0)
+            continue;
+        src[p->users[i].zrow] = p->users[i].f.mem_src;
+        mem[p->users[i].zrow] = p->users[i].f.raw[FEAT_MEM_GIB];
+    }
+    ProfOpts po = {o->k, 0, 0, 0, 0, p->cpu};
+    profiles_fit(p->z, p->nz, src, mem, &p->scale, &po, &p->fit);
+    free(mem);
+    for (int i = 0; i < p->nusers; i++)
+        p->users[i].profile = p->users[i].zrow >= 0 ? p->fit.labels[p->users[i].zrow] : -1;
+    free(src);
+}
+
+static int plan_names(Store *st, Plan *p, CpErr *err)
+{
+    p->names = xcalloc((size_t)(p->fit.k > 0 ? p->fit.k : 1), sizeof *p->names);
+    for (int i = 0; i < p->fit.k; i++) {
+        int rc = store_plan_chosen_name(st, p->fit.profiles[i].name, p->names[i],
+                                        sizeof p->names[i], err);
+        if (rc < 0)
+            return -1;
+        if (rc == 1)
+            snprintf(p->names[i], sizeof p->names[i], "%s", p->fit.profiles[i].name);
+    }
+    return 0;
+}
+
+/* Options left at their defaults follow the saved run's (its k, window,
+ * roles and min_jobs): `capplan profile --k 4` then `capplan project`
+ * projects from those 4 profiles. eo keeps borrowed strings of c. */
+static void follow_saved(const PlanOpts *o, const PlanCtx *c, PlanOpts *eo)
+{
+    *eo = *o;
+    if (o->k || o->window_months || o->min_jobs || o->roles)
+        return;
+    eo->k = c->run.k_auto ? 0 : c->run.k;
+    eo->window_months = c->run.window_months;
+    eo->min_jobs = c->run.min_jobs;
+    eo->roles = c->run.roles;
+}
+
+Plan *plan_build(Store *st, const PlanOpts *o, CpErr *err)
+{
+    Plan *p = xcalloc(1, sizeof *p);
+    PlanCtx c;
+    PlanOpts eo = *o;
+    int64_t last_import, from, before;
+    int found = 0;
+    plan_ctx_init(&c);
+    c.asof = o->asof ? o->cut : 0;
+    if (!o->fresh && !o->cut && plan_ctx_saved(st, &c, &found, err) < 0)
+        goto fail;
+    if (found)
+        follow_saved(o, &c, &eo);
+    plan_init(p, &eo);
+    if (store_plan_cpu_only(st, &p->cpu, err) < 0 ||
+        store_plan_last_import(st, &last_import, err) < 0 ||
+        plan_window_bounds(st, &eo, p, &from, &before, err) < 0 ||
+        plan_ctx_load(st, p, &c, err) < 0)
+        goto fail;
+    if (found && run_reusable(&c.run, &eo, p, last_import)) {
+        if (plan_from_run(st, p, &c, err) < 0)
+            goto fail;
+    } else {
+        if (plan_from_jobs(st, p, &eo, &c, from, before, err) < 0)
+            goto fail;
+        plan_scale(p);
+        plan_cluster(p, &eo);
+    }
+    if (plan_names(st, p, err) < 0)
+        goto fail;
+    if (!o->profiles_only &&
+        plan_hist_load(st, p, &c, p->win_end, p->win_end, 0, err) < 0)
+        goto fail;
+    if (plan_groups_finish(st, p, &c, err) < 0 ||
+        (!o->profiles_only && plan_projection(st, p, &c, err) < 0))
+        goto fail;
+    p->run_id = p->reused ? c.run.id : 0;
+    plan_ctx_done(&c);
+    return p;
+fail:
+    plan_ctx_done(&c);
+    plan_free(p);
+    return NULL;
 }

@@ -17,31 +17,6 @@
 
 /* ---- GPU-eq ---- */
 
-/* The speed of (cluster, type): the inventory's model of that name on that
- * cluster, else on any cluster, else the cluster's most common model
- * (*guessed = 1), else 1. */
-double plan_kind_speed(const StorePlanGpus *inv, size_t n, const StorePlanKind *k, int *guessed)
-{
-    double any = -1, best = -1, best_n = -1;
-    *guessed = 0;
-    for (size_t i = 0; i < n; i++) {
-        double sp = inv[i].speed > 0 ? inv[i].speed : 1;
-        if (k->type[0] && strcasecmp(inv[i].model, k->type) == 0) {
-            if (strcmp(inv[i].cluster, k->cluster) == 0)
-                return sp;
-            any = sp;
-        }
-        if (strcmp(inv[i].cluster, k->cluster) == 0 && inv[i].gpus > best_n) {
-            best_n = inv[i].gpus;
-            best = sp;
-        }
-    }
-    if (any > 0)
-        return any;
-    *guessed = n > 0;
-    return best > 0 ? best : 1;
-}
-
 static void read_models(Plan *p, PlanCtx *c, const StorePlanGpus *inv, size_t n)
 {
     snprintf(p->ref_model, sizeof p->ref_model, "%s", p->cpu ? "CPU" : "relative speed 1.0");
@@ -70,31 +45,6 @@ static void read_fleet(PlanCtx *c, const StorePlanGpus *inv, size_t n)
                                  inv[i].gpus, inv[i].speed > 0 ? inv[i].speed : 1};
     c->hist.fleet = c->hfleet;
     c->hist.nfleet = (int)n;
-}
-
-static int hist_group(PlanCtx *c, const char *name)
-{
-    int64_t g;
-    if (strmap_get(c->hgidx, name, strlen(name), &g))
-        return (int)g;
-    c->hgroups = xrealloc(c->hgroups, (size_t)(c->hist.ngroups + 1) * sizeof *c->hgroups);
-    c->hgroups[c->hist.ngroups] = xstrdup(name);
-    strmap_put(c->hgidx, name, strlen(name), c->hist.ngroups);
-    return c->hist.ngroups++;
-}
-
-/* The hist group of a job of (user, account): the roster's or the
- * account's, remembered per user for their last account (ucache: users.n
- * pairs, account -2 none) so that a million jobs cost a few lookups. */
-int plan_job_group(PlanCtx *c, int64_t (*ucache)[2], int64_t user, int64_t account)
-{
-    if (user < 0 || user >= c->users.n)
-        return hist_group(c, plan_group_of(c, user, account));
-    if (ucache[user][0] != account) {
-        ucache[user][0] = account;
-        ucache[user][1] = hist_group(c, plan_group_of(c, user, account));
-    }
-    return (int)ucache[user][1];
 }
 
 static PlanHistRun *hist_requests(PlanCtx *c, int64_t one, int64_t fit_t, PlanFeedReq **fits,
@@ -150,13 +100,6 @@ out:
 }
 
 /* ---- one cut ---- */
-
-void plan_hist_months(int64_t t0, DemCut *cut)
-{
-    memset(cut, 0, sizeof *cut);
-    for (int m = 0; m <= DEM_HISTORY; m++)
-        cut->mb[m] = plan_add_months(t0, m - DEM_HISTORY);
-}
 
 /* What is known at t0: at a past cut (before the history's present), an
  * end date after it was not known then, nor anyone who starts after it. */

@@ -184,5 +184,10 @@ int64_t plan_ym_start(int64_t ym);
 const char *plan_group_of(const PlanCtx *c, int64_t user_id, int64_t account_id);
 /* 1 when role passes the filter. */
 int plan_role_kept(const char *filter, const char *role);
+/* The roster line of user as picked by plan_ctx_roster, or NULL
+ * (plan_roster.c). */
+const StorePlanPerson *plan_roster_of(const PlanCtx *c, const char *user);
+/* Name id of nm, or NULL when out of range (plan_roster.c). */
+const char *plan_name_of(const StorePlanNames *nm, int64_t id);
 
 #endif

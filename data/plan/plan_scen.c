@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "core/policy.h"
-#include "data/ingest/fields.h"
+#include "core/civil.h"
 #include "data/plan/plan_int.h"
 
 /* ---- scenario edits ---- */
@@ -132,21 +132,4 @@ out:
     plan_ctx_done(&c);
     plan_free(p);
     return rc;
-}
-
-void plan_backtest_free(PlanBacktest *b)
-{
-    for (int g = 0; g < b->ngroups; g++)
-        free(b->groups[g]);
-    free(b->groups);
-    free(b->g);
-    free(b->cuts);
-    free(b->cut_model);
-    free(b->cut_actual);
-    free(b->cut_naive);
-    for (int g = 0; g < b->ntarget; g++)
-        free(b->target_groups[g]);
-    free(b->target_groups);
-    free(b->target);
-    memset(b, 0, sizeof *b);
 }

@@ -9,8 +9,36 @@
  * memory, to the bit, in memory that does not grow with the jobs. */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "data/plan/plan_int.h"
+
+/* ---- GPU-eq ---- */
+
+/* The speed of (cluster, type): the inventory's model of that name on that
+ * cluster, else on any cluster, else the cluster's most common model
+ * (*guessed = 1), else 1. */
+double plan_kind_speed(const StorePlanGpus *inv, size_t n, const StorePlanKind *k, int *guessed)
+{
+    double any = -1, best = -1, best_n = -1;
+    *guessed = 0;
+    for (size_t i = 0; i < n; i++) {
+        double sp = inv[i].speed > 0 ? inv[i].speed : 1;
+        if (k->type[0] && strcasecmp(inv[i].model, k->type) == 0) {
+            if (strcmp(inv[i].cluster, k->cluster) == 0)
+                return sp;
+            any = sp;
+        }
+        if (strcmp(inv[i].cluster, k->cluster) == 0 && inv[i].gpus > best_n) {
+            best_n = inv[i].gpus;
+            best = sp;
+        }
+    }
+    if (any > 0)
+        return any;
+    *guessed = n > 0;
+    return best > 0 ? best : 1;
+}
 
 /* One consumer of the second pass: a fit (feed) or a sum of use (act). */
 typedef struct Cons {

@@ -3,11 +3,11 @@
 #include "data/plan/simulate_next.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/sim_resample.h"
-#include "data/ingest/catalog.h"
 #include "data/plan/plan.h"
 
 typedef struct Ctx {
@@ -403,10 +403,9 @@ int simulate_next(Store *st, const SimNextOpts *o, SimNext *out, CpErr *err)
     size_t ng = c.rep.w.raw.ngroups;
     double *factor = xcalloc(ng + 1, sizeof *factor);
     int rc = factors(st, o, &c, factor, out, err);
-    CatalogGpu *v = NULL;
-    size_t nv = 0;
-    if (rc == 0)
-        rc = catalog_effective(st, &v, &nv, &out->builtin_catalog, err);
+    const CatalogGpu *v = o->catalog;
+    size_t nv = o->ncatalog;
+    out->builtin_catalog = o->builtin_catalog;
     if (rc == 0) {
         out->cpu = 1;
         for (size_t k = 0; k < c.rep.w.raw.nclusters; k++)
@@ -426,7 +425,6 @@ int simulate_next(Store *st, const SimNextOpts *o, SimNext *out, CpErr *err)
             capacity_curve(&c, g, out);
     }
     out->fleets = c.fleets;
-    catalog_free(v, nv);
     free(factor);
     ctx_free(&c);
     out->seconds = simulate_clock() - t0;

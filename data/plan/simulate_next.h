@@ -25,6 +25,7 @@
 
 #include "core/cp.h"
 #include "data/plan/simulate.h"
+#include "data/store/store_catalog.h" /* CatalogGpu */
 
 #define SIMULATE_REPLICAS 5
 #define SIMULATE_STEP 4       /* GPUs: purchases come in nodes of 4 */
@@ -64,6 +65,10 @@ typedef struct SimPurchase {
 typedef struct SimNextOpts {
     double target_h;       /* <= 0: the last year's recorded p90 */
     const char *scenario;  /* NULL: base */
+    const CatalogGpu *catalog; /* what a purchase is chosen from (borrowed): the
+                                  caller's catalog_effective (data/ingest/catalog.h) */
+    size_t ncatalog;
+    int builtin_catalog;   /* the catalog is the reference one shipped with capplan */
 } SimNextOpts;
 
 typedef struct SimNext {

@@ -12,8 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/civil.h"
 #include "core/strmap.h"
-#include "data/ingest/fields.h"
 #include "data/store/store_bind.h"
 #include "data/store/store_blocks.h"
 #include "data/store/store_fault.h"

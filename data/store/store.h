@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #include "core/cp.h"
-#include "data/ingest/jobrec.h"
+#include "core/jobrec.h"
 
 typedef struct Store Store;
 

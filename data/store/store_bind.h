@@ -12,7 +12,7 @@
 #include <sqlite3.h>
 #include <stdint.h>
 
-#include "data/ingest/jobrec.h"
+#include "core/jobrec.h"
 #include "data/store/store_feed.h"
 
 #define JOB_BIND_PARAMS 35

@@ -1,6 +1,7 @@
 #include "data/store/store_catalog.h"
 
 #include <sqlite3.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -107,4 +108,16 @@ int store_catalog_load(Store *st, CatalogGpu **out, size_t *n, CpErr *err)
         return sqlrow_err(db, err, "gpu_catalog");
     }
     return 0;
+}
+
+void catalog_free(CatalogGpu *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(v[i].model);
+    free(v);
+}
+
+int catalog_load(Store *st, CatalogGpu **out, size_t *n, CpErr *err)
+{
+    return store_catalog_load(st, out, n, err);
 }

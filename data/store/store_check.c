@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include "data/store/sqlrow.h"
-#include "data/ingest/jobrec.h"
+#include "core/jobrec.h"
 #include "data/store/store.h"
 
 #define MAX_INTEGRITY_LINES 20

@@ -8,8 +8,9 @@
 #include <strings.h>
 #include <time.h>
 
+#include "core/civil.h"
+#include "core/fieldtext.h"
 #include "core/strmap.h"
-#include "data/ingest/fields.h"
 #include "data/store/sqlrow.h"
 #include "data/store/store.h"
 #include "data/store/store_plan_int.h"

@@ -1,7 +1,8 @@
 #ifndef STORE_POLICY_H
 #define STORE_POLICY_H
 /* store_policy: the data of issue 9 (allocation-policy replay, energy and
- * carbon): the three CSV imports (allocations, carbon, sites), and the
+ * carbon): the writing of the three CSV imports (allocations, carbon,
+ * sites; read by data/ingest/policy_csv.c), and the
  * reading of what core/policy needs (allocations, sites, the hourly carbon
  * series, the inventory's TDPs, a scenario's policy.* parameters). All
  * its SQL is here, with bound parameters only.
@@ -30,17 +31,24 @@ typedef struct StorePolicyResult {
 /* 1 when kind is "allocations", "carbon" or "sites". */
 int store_policy_kind(const char *kind);
 
-/* Import path ("-" for stdin), in text encoding enc (a TextEnc of
- * data/textenc.h: Latin-1 and Windows-1252 are converted), as kind. 0, or
- * -1 with err (nothing written).
- *   allocations: group,year,gpu_hours
- *   carbon:      datetime,zone,carbon_intensity (gCO2e/kWh; hourly; ISO 8601
- *                times, UTC unless they carry an offset), or an Electricity
- *                Maps export (Datetime (UTC), Zone Id, Carbon Intensity
- *                gCO2eq/kWh (LCA) or (direct); its other columns ignored)
- *   sites:       cluster[,pue,carbon_zone,carbon_intensity] */
-int store_policy_import(Store *st, const char *kind, const char *path, int enc,
-                        StorePolicyResult *res, CpErr *err);
+/* One checked row of an allocations, carbon or sites file, as
+ * data/ingest/policy_csv.c reads it: key (group, zone, cluster), num
+ * (year, hour), and up to two values; zone for sites. NaN values are
+ * empty cells. */
+typedef struct StorePolicyRow {
+    char *key, *zone;
+    int64_t num;
+    double a, b;
+    int64_t line; /* in the file, for messages */
+} StorePolicyRow;
+
+/* Write rows[0..n) of kind ("allocations", "carbon", "sites"), read from
+ * path (name as messages show it) in format, in one transaction with its
+ * import recorded; an allocation's group must be known. Counts added,
+ * updated and unchanged rows in res. 0, or -1 with err (nothing written). */
+int store_policy_write(Store *st, const char *kind, const char *path, const char *name,
+                       const char *format, const StorePolicyRow *rows, size_t n,
+                       StorePolicyResult *res, CpErr *err);
 
 typedef struct StorePolicyData StorePolicyData;
 
@@ -53,14 +61,6 @@ void store_policy_free(StorePolicyData *d);
 /* Fill in (policy_input_init first) with d's arrays, borrowed until
  * store_policy_free, and stats. */
 void store_policy_input(const StorePolicyData *d, const StatsInput *stats, PolicyInput *in);
-
-/* The projected demand of scenario ("base" or NULL: the measured
- * parameters): total GPUs per projection year (*gpus) and the calendar
- * year each starts in (*years), *n years, through data/plan and
- * core/projection. Caller frees both arrays. 0, or -1 with err (no
- * profiles, no such scenario). */
-int store_policy_projection(Store *st, const char *scenario, double **gpus, int32_t **years,
-                            size_t *n, CpErr *err);
 
 /* What the dashboard's Usage view shows: energy and carbon of the last two
  * calendar years of the accounting, and the fair-share state, at the end

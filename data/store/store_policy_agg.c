@@ -11,7 +11,7 @@
 
 #include "core/strmap.h"
 #include "data/store/sqlrow.h"
-#include "data/ingest/jobrec.h"
+#include "core/jobrec.h"
 #include "data/store/store.h"
 #include "data/store/store_feed.h"
 #include "data/store/store_policy.h"

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "data/ingest/fields.h"
+#include "core/fieldtext.h"
 #include "data/store/store.h"
 
 /* Statements. An upsert is a pair: an INSERT that does nothing on its key's

@@ -14,10 +14,60 @@
 #include <stdint.h>
 
 #include "core/cp.h"
-#include "data/ingest/refs.h"
 
 typedef struct Store Store;
 typedef struct StoreRef StoreRef;
+
+/* The records written here, as data/ingest/refs.c reads them from the
+ * reference files; strings borrowed from the caller.
+ *
+ * One roster line. role is lowercased in place; start, end and supervisor
+ * are NULL when empty (an empty start: on the roster since before the
+ * records), domain too; name (as papers write it) and aliases (other
+ * spellings, ';'-separated) too (issue 18). A start or end given as a year
+ * or a month (as labs' web pages give them) is widened to YYYY-MM-DD in
+ * start_buf / end_buf: its first day for a start, its last for an end. */
+typedef struct RefPerson {
+    const char *user, *group, *role, *domain, *start, *end, *supervisor;
+    const char *name, *aliases;
+    char start_buf[11], end_buf[11];
+} RefPerson;
+
+typedef struct RefInventory {
+    const char *cluster, *gpu_model;
+    int64_t gpus;
+    double gpu_mem_gib;
+    const char *from, *to;  /* to NULL when empty: still in service */
+    double relative_speed;  /* -1 when absent */
+    double tdp_w;           /* -1 when absent */
+} RefInventory;
+
+typedef struct RefEvent {
+    const char *date, *cluster, *label; /* cluster "" = every cluster */
+} RefEvent;
+
+typedef struct RefPub {
+    int64_t year;
+    const char *group, *title, *domain, *authors; /* domain, authors NULL when empty */
+} RefPub;
+
+/* What a monitor measured for one job (or one pod). */
+typedef struct RefMetric {
+    const char *cluster;      /* "" when unknown: matches jobs of any cluster */
+    const char *job_key;      /* JobIDRaw, JobID ("5_3") or the monitor's own key */
+    double gpu_mem_max_gib;   /* -1 when not measured */
+    double gpu_util_mean;     /* 0..100, -1 when not measured */
+    int64_t samples;
+} RefMetric;
+
+/* A group a roster describes (refs_groups_get, data/ingest/refs.h). */
+typedef struct RefGroup {
+    const char *name;
+    const char *domain;    /* NULL when unknown */
+    const char *professor; /* NULL when no member is a professor */
+    int domain_sure;       /* 1 when domain is the professor's (else a guess
+                            * from the members, which fills a gap only) */
+} RefGroup;
 
 typedef enum StoreRefOutcome {
     STORE_REF_ADDED,

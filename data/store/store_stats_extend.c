@@ -1,6 +1,7 @@
 /* store_stats_extend: the import extends the cache and the aggregates
- * (issue 20): store_stats_mark before it, the attempts read back from the
- * jobs table after it (see store_stats.h and store_stats_int.h). */
+ * (issue 20): store_stats_mark before it (store_stats_feed.c, with the
+ * feed it starts), the attempts read back from the jobs table after it
+ * (see store_stats.h and store_stats_int.h). */
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,29 +23,6 @@ static int each_since(sqlite3 *db, const char *sql, int64_t since,
         row(s, ctx);
     sqlite3_finalize(s);
     return rc == SQLITE_DONE ? 0 : sqlrow_err(db, err, "extend the statistics cache");
-}
-
-int store_stats_mark(Store *st, StoreStatsMark *m, CpErr *err)
-{
-    sqlite3 *db = store_db(st);
-    memset(m, 0, sizeof *m);
-    m->since_id = store_scalar(st, "SELECT coalesce(max(id), 0) FROM jobs");
-    if (m->since_id < 0)
-        return sqlrow_err(db, err, "read the jobs' state");
-    if (store_stats_fingerprint(db, m->fp, sizeof m->fp, err) < 0 ||
-        agg_fingerprint(db, m->afp, sizeof m->afp, err) < 0)
-        return -1;
-    StoreStatsData *d = xcalloc(1, sizeof *d);
-    size_t njobs, nusage;
-    m->usable = m->since_id == 0 || cache_header(db, d, m->fp, &njobs, &nusage);
-    m->agg_usable = m->since_id == 0 || agg_current(db, m->afp);
-    char efp[512];
-    if (store_eff_fingerprint(db, m->afp, efp, sizeof efp) < 0)
-        return sqlrow_err(db, err, "read the inventory");
-    m->eff_usable = m->since_id == 0 || store_eff_current(db, efp);
-    store_stats_free(d);
-    store_watch_old(st, m->since_id);
-    return store_stats_feed_start(st, m, err);
 }
 
 /* When *cells holds more than AGG_FLUSH cells and buckets, its months are

@@ -437,6 +437,29 @@ int store_stats_feed_start(Store *st, StoreStatsMark *m, CpErr *err)
     return 0;
 }
 
+int store_stats_mark(Store *st, StoreStatsMark *m, CpErr *err)
+{
+    sqlite3 *db = store_db(st);
+    memset(m, 0, sizeof *m);
+    m->since_id = store_scalar(st, "SELECT coalesce(max(id), 0) FROM jobs");
+    if (m->since_id < 0)
+        return sqlrow_err(db, err, "read the jobs' state");
+    if (store_stats_fingerprint(db, m->fp, sizeof m->fp, err) < 0 ||
+        agg_fingerprint(db, m->afp, sizeof m->afp, err) < 0)
+        return -1;
+    StoreStatsData *d = xcalloc(1, sizeof *d);
+    size_t njobs, nusage;
+    m->usable = m->since_id == 0 || cache_header(db, d, m->fp, &njobs, &nusage);
+    m->agg_usable = m->since_id == 0 || agg_current(db, m->afp);
+    char efp[512];
+    if (store_eff_fingerprint(db, m->afp, efp, sizeof efp) < 0)
+        return sqlrow_err(db, err, "read the inventory");
+    m->eff_usable = m->since_id == 0 || store_eff_current(db, efp);
+    store_stats_free(d);
+    store_watch_old(st, m->since_id);
+    return store_stats_feed_start(st, m, err);
+}
+
 int store_stats_fed(const StoreStatsMark *m)
 {
     return m->feed && m->feed->used;

@@ -113,6 +113,10 @@ int store_stats_load_refs(sqlite3 *db, StoreStatsData *d, unsigned needs, CpErr 
 void scan_init(Scan *sc, StoreStatsData *d);
 /* Frees what the scan owns (not d). */
 void scan_done(Scan *sc);
+/* Every attempt of the jobs table into d->jobs, linked (store_stats.c;
+ * store_stats_load reads through it when the cache is not current). 0, or
+ * -1 with err. */
+int scan_jobs(sqlite3 *db, StoreStatsData *d, CpErr *err);
 /* A non-final attempt: sc remembers its job's earliest submit and whether it was preempted. */
 void scan_earlier(Scan *sc, const StatsJob *j);
 /* *j (zeroed) from a JOB_SQL row (a new GPU type name is added to sc->d's). */

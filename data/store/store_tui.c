@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/jobrec.h"
 #include "core/stats.h"
-#include "data/ingest/jobrec.h"
 #include "data/store/sqlrow.h"
 #include "data/store/store.h"
 #include "data/store/store_stats.h"

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "data/ingest/jobrec.h"
+#include "core/jobrec.h"
 #include "data/ingest/reader.h"
 
 #define FUZZ_CHECK(c)                                                                  \

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "data/ingest/jobrec.h"
+#include "core/jobrec.h"
 #include "data/ingest/reader.h"
 
 /* 1 when the shared data folder ($CAPPLAN_SHARED/data, else

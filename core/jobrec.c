@@ -1,10 +1,10 @@
-#include "data/ingest/jobrec.h"
+#include "core/jobrec.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "data/ingest/fields.h"
+#include "core/civil.h"
 
 void jobrec_clear(CpJobRec *r)
 {
