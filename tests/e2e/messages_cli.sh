@@ -37,7 +37,7 @@ refused "stats: unknown kind 'bogus' (utilization, preemption, waits, efficiency
 refused "stats: --by takes month, year or all, not 'bogus'" stats utilization --by bogus
 refused "demo: --jobs: expected a whole number from 1000 to 10000000, got '-5'" demo --jobs -5
 refused "demo: --today: expected a day, YYYY-MM-DD, got '2026-13-01'" demo --today 2026-13-01
-refused "unknown command 'bogus' (commands: import, collect, status, demo, profile, project, scenario, tui, stats, meetings, export, check, complete, research; capplan --help says more)" bogus
+refused "unknown command 'bogus' (commands: import, collect, status, demo, profile, project, scenario, tui, stats, meetings, export, check, complete, research, simulate; capplan --help says more)" bogus
 # --json honoured or refused wherever it is offered; --json and --csv not both
 refused "scenario new: no --json output (list and diff have one)" scenario new s2 --json
 refused "meetings export: no --json output (list, pick and mismatches have one)" meetings export m.csv --json
@@ -48,7 +48,7 @@ refused "export: unknown option '--json'" export r.md --json
 refused "export: --years needs a value" export r.md --years
 [ ! -e m.csv ] || fail "meetings export wrote m.csv though refused"
 expect_rc 2 "$CAPPLAN_BIN"
-[ "$(cat "$WORK/err")" = "capplan: no command given (commands: import, collect, status, demo, profile, project, scenario, tui, stats, meetings, export, check, complete, research; capplan --help says more)" ] \
+[ "$(cat "$WORK/err")" = "capplan: no command given (commands: import, collect, status, demo, profile, project, scenario, tui, stats, meetings, export, check, complete, research, simulate; capplan --help says more)" ] \
     || fail "no command: $(cat "$WORK/err")"
 # every refusal of a command is followed by its usage line
 expect_rc 2 cap meetings bogus
