@@ -24,6 +24,9 @@ int64_t fields_epoch_of(int y, int mon, int d, int h, int mi, int sec);
 /* Split epoch seconds into a UTC civil date. */
 void fields_civil_of(int64_t t, int *y, int *mon, int *d, int *h, int *mi, int *sec);
 
+/* "YYYY-MM-DDTHH:MM:SS" (UTC) of t into buf (sz >= 20); returns buf. */
+const char *fields_iso(int64_t t, char *buf, size_t sz);
+
 /* "MM:SS", "HH:MM:SS", "D-HH:MM:SS", "D-HH", "MM:SS.mmm", plain seconds
  * when raw_seconds, "UNLIMITED"/"Partition_Limit"/"INFINITE" ->
  * CP_DUR_UNLIMITED, "" -> CP_DUR_UNKNOWN. Fractions are dropped. */

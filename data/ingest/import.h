@@ -26,6 +26,7 @@ typedef struct ImportOpts {
     const char *delimiter;  /* sacct text: delimiter (multi-byte allowed); NULL: "|" */
     const char *trace_kind; /* import trace: "philly", "swf", "helios", "pai", "alibaba-pod" */
     int64_t trace_start;    /* epoch of second 0 of a relative-time trace; 0: default */
+    int64_t as_of;          /* traces: when the file was cut; 0: its last timestamp */
     int progress;           /* show rows, rows/s, ETA on stderr */
     int64_t bulk_min_bytes; /* a file this large or larger loads as a bulk load
                                (store_begin_bulk); import_opts_init: 8 MiB */
@@ -40,6 +41,8 @@ typedef struct ImportResult {
     int64_t rows_read;      /* records (job and step rows, or CSV rows) read */
     int64_t added, updated, unchanged, rejected;
     int64_t comments;       /* '#' comment lines skipped (sacct text) */
+    int64_t censored;       /* trace runs still going at the cut, counted up to it */
+    int64_t censor_at;      /* that cut (epoch) */
     int stats_fed;          /* the statistics' cache and aggregates were extended from
                                the attempts as written, not read back (issue 20) */
     int policy_fed;         /* the energy aggregate likewise */

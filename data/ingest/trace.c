@@ -65,11 +65,6 @@ void trace_progress_end(CpReadCtx *ctx, int64_t bytes_read)
         ctx->progress(ctx->progress_ctx, bytes_read, ctx->rows_read);
 }
 
-int trace_emit(CpReadCtx *ctx, const CpJobRec *rec, CpErr *err)
-{
-    return ctx->sink.job(ctx->sink.ctx, rec, err);
-}
-
 int trace_count(const char *s, size_t n, double *out, CpErr *err)
 {
     double v;
@@ -142,8 +137,12 @@ int trace_read(FILE *f, const char *kind, CpReadCtx *ctx, char *format_out, size
     int first = head_first(head, n);
     if (first < 0 && n < sizeof head)
         rc = cp_err_set(err, "%s:1: empty file: no %s trace records", path, kind);
-    else
+    else {
+        trace_censor_begin(ctx);
         rc = read_kind(pf, kind, first, ctx, format_out, format_sz, err);
+        if (trace_censor_flush(ctx, rc == 0, err) < 0)
+            rc = -1;
+    }
     fclose(pf);
     return rc;
 }
