@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cJSON.h>
@@ -17,13 +18,28 @@ Store *cli_store(CliCtx *ctx)
     if (ctx->store)
         return ctx->store;
     CpErr err;
-    if (!ctx->may_create && access(ctx->db_path, F_OK) != 0) {
+    struct stat sb;
+    int exists = stat(ctx->db_path, &sb) == 0;
+    if (!ctx->may_create && !exists) {
         cli_error("%s: no such database (capplan import or capplan demo creates one)",
                   ctx->db_path);
         return NULL;
     }
-    ctx->store = ctx->read_only ? store_open_read(ctx->db_path, &err)
-                                : store_open(ctx->db_path, &err);
+    /* an empty file is not a database (#29): readers refuse it; import,
+     * collect and demo make one in it and say so */
+    if (exists && S_ISREG(sb.st_mode) && sb.st_size == 0) {
+        if (!ctx->may_create) {
+            cli_error("%s: an empty file, not a capplan database (capplan import or capplan "
+                      "demo creates one)", ctx->db_path);
+            return NULL;
+        }
+        cli_error("%s: an empty file: a new database is created in it", ctx->db_path);
+    }
+    /* every command but those that create opens a database it cannot write
+     * (a read-only file or folder) read-only (#29): its readings work, its
+     * edits are refused */
+    ctx->store = ctx->read_only || !ctx->may_create ? store_open_read(ctx->db_path, &err)
+                                                    : store_open(ctx->db_path, &err);
     if (!ctx->store)
         cli_error("%s", err.msg);
     return ctx->store;
