@@ -91,22 +91,9 @@ void cli_json_schema(cJSON *o, const char *name)
 
 void cli_sanitize(char *dst, size_t dstsz, const char *src)
 {
-    size_t o = 0;
-    const unsigned char *s = (const unsigned char *)src;
-    while (*s && o + 1 < dstsz) {
-        unsigned char c = *s;
-        if (c < 0x20 || c == 0x7f) {
-            dst[o++] = '?';
-            s++;
-        } else if (c == 0xc2 && s[1] >= 0x80 && s[1] < 0xa0) { /* C1 controls */
-            dst[o++] = '?';
-            s += 2;
-        } else {
-            dst[o++] = (char)c;
-            s++;
-        }
-    }
-    dst[o] = '\0';
+    /* controls (C0, DEL, C1) and bytes that are not UTF-8 (a message that
+     * cut a character in two) become '?': stderr stays valid UTF-8 (#29) */
+    rtext_clean(dst, dstsz, src);
 }
 
 /* The running command's arguments, as cli_wants_help saw them, and

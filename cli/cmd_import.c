@@ -13,6 +13,7 @@
 #include "data/store/store.h"
 #include "data/store/store_policy.h"
 #include "data/ingest/textenc.h"
+#include "data/ingest/trace.h"
 #include "data/ingest/tz.h"
 
 static const char import_usage[] =
@@ -143,6 +144,9 @@ static int import_one(Store *st, const char *kind, const char *path, const Impor
                (long long)res.updated, (long long)res.unchanged, (long long)res.rejected);
         if (res.comments > 0)
             printf("%s: %lld comment lines skipped\n", shown, (long long)res.comments);
+        if (res.cpu_nodes > 0)
+            printf("%s: %lld CPU-only nodes (no GPU, no model) counted apart: not GPU "
+                   "inventory\n", shown, (long long)res.cpu_nodes);
         if (res.censored > 0) {
             char at[32];
             printf("%s: %lld runs still going at the file's end: counted up to %s, censored\n",
@@ -278,7 +282,19 @@ static int exec_import(CliCtx *ctx, int argc, char **argv)
     ia.o.reject_ctx = &rejected_shown;
     ia.files = calloc((size_t)argc, sizeof *ia.files);
     int status = parse_args(&ia, argc, argv);
-    if (status == 0 && (ia.nfiles == 0 || (strcmp(kind, "trace") == 0 && !ia.o.trace_kind)))
+    if (status == 0 && ia.nfiles > 0 && strcmp(kind, "trace") == 0 && !ia.o.trace_kind) {
+        const char *k = trace_guess_file(ia.files[0]); /* a hint, not a choice (#29) */
+        char shown[512];
+        cli_sanitize(shown, sizeof shown, ia.files[0]);
+        if (k)
+            cli_error("import trace: --kind is required; %s looks like a trace of kind %s: capplan "
+                      "import trace --kind %s FILE", shown, k, k);
+        else
+            cli_error("import trace: --kind is required: philly, swf, helios, pai or "
+                      "alibaba-pod");
+        status = 2;
+    }
+    if (status == 0 && ia.nfiles == 0)
         status = cli_usage(&cmd_import);
     if (status == 0) {
         ia.o.progress = isatty(STDERR_FILENO);

@@ -46,6 +46,14 @@
 int trace_read(FILE *f, const char *kind, CpReadCtx *ctx, char *format_out, size_t format_sz,
                CpErr *err);
 
+/* The trace kind the first bytes of a file look like ("swf", "philly",
+ * "helios", "pai", "alibaba-pod"), or NULL: for the hints of `import
+ * trace` without --kind and of `import sacct` given a trace (#29). */
+const char *trace_guess_kind(const char *head, size_t n);
+
+/* trace_guess_kind of the first 4 KiB of the file at path ("-": NULL). */
+const char *trace_guess_file(const char *path);
+
 /* ---- shared by the data/trace_*.c readers; not for other modules ---- */
 
 /* Names of the cluster each trace's records carry. */
@@ -73,6 +81,10 @@ void trace_progress_end(CpReadCtx *ctx, int64_t bytes_read);
  * Between trace_censor_begin and trace_censor_flush a run still going
  * (a start, no end, no length, RUNNING) is held back instead (a copy). */
 int trace_emit(CpReadCtx *ctx, const CpJobRec *rec, CpErr *err);
+
+/* 1 with why filled ("end ... before start ...") when r's end and start
+ * are known and the end comes first; else 0. */
+int trace_end_before_start(const CpJobRec *r, CpErr *why);
 
 /* Start holding runs still going (data/ingest/trace_censor.c). */
 void trace_censor_begin(CpReadCtx *ctx);

@@ -89,4 +89,62 @@ rm -f "$WORK/t.db"
 expect_rc 0 cap import sacct "$WORK/agree.json"
 [ "$(sqlite3 "$WORK/t.db" "SELECT start, elapsed FROM jobs")" = "1693740641|124403" ] \
     || fail "agreeing end and elapsed: $(sqlite3 "$WORK/t.db" 'SELECT start, elapsed FROM jobs')"
-echo "ok trust_cli"
+
+# ---- every importer refuses or stores sanely (item 2 of the issue) ----
+rm -f "$WORK/t.db"
+python3 - "$DATA" "$WORK" <<'PY'
+import csv, json, sys
+data, work = sys.argv[1], sys.argv[2]
+src = open(data + "/swf-pwa/NASA-iPSC-1993-3.1-cln.swf").read().splitlines()
+rows = [l for l in src if l.strip() and not l.startswith(";")][:3]
+f = rows[1].split(); f[3] = "9" * 300; rows[1] = " ".join(f)
+open(work + "/swf300.swf", "w").write("\n".join([l for l in src if l.startswith(";")] + rows) + "\n")
+d = json.load(open(data + "/sacct-json-sarc/slurm_22_5_9.json"))
+for t in d["jobs"][0]["tres"]["allocated"]:
+    if t["type"] == "gres":
+        t["count"] = -3
+json.dump(d, open(work + "/neg.json", "w"))
+p = json.load(open(data + "/gpu-trace-philly-dre-sample/sampled_jobs.shared.json"))[:3]
+p[1]["end_time"] = "2017-01-01 00:00:00"
+json.dump(p, open(work + "/philly.json", "w"), indent=1)
+w = open(data + "/slurm-sandbox/sacct_wide_X.psv").read().splitlines()
+h = w[0].split("|"); rows = [l.split("|") for l in w[1:4]]
+rows[1][h.index("ElapsedRaw")] = "-5"
+open(work + "/neg_el.psv", "w").write("\n".join(["|".join(h)] + ["|".join(r) for r in rows]) + "\n")
+rows = [l.split("|") + ["mallory"] for l in w[1:4]]
+open(work + "/dup.psv", "w").write("\n".join(["|".join(h + ["User"])] + ["|".join(r) for r in rows]) + "\n")
+x = open(data + "/sacct-pipe-xdmod/accounting-logs.log").read().replace("|", "\u2603")
+open(work + "/snow.log", "w").write(x)
+n = open(data + "/gpu-trace-alibaba-openb-sample/openb_node_list_gpu_node.csv").read()
+open(work + "/nodes.csv", "w").write(n + "openb-node-9000,96000,786432,0,\nopenb-node-9001,96000,786432,0,\n")
+PY
+utf8() { python3 -c "import sys; open(sys.argv[1], 'rb').read().decode('utf-8')" "$1" || fail "stderr is not UTF-8"; }
+expect_rc 1 cap import trace --kind swf "$WORK/swf300.swf"
+grep -q "swf300.swf:[0-9]*: field 4 (run time): duration '9999.*' out of range (above 10 years)" "$WORK/err" \
+    || fail "SWF 300 digits: $(cat "$WORK/err")"
+[ "$(sqlite3 "$WORK/t.db" "SELECT count(*) FROM jobs WHERE elapsed < 0")" = 0 ] || fail "a wrapped run time stored"
+expect_rc 1 cap import sacct "$WORK/neg.json"
+grep -q "neg.json:1: field tres.allocated: negative GPU count -3" "$WORK/err" || fail "GPU -3: $(cat "$WORK/err")"
+expect_rc 1 cap import trace --kind philly "$WORK/philly.json"
+grep -q "philly.json:[0-9]*: field end_time: end 2017-01-01T00:00:00 before start" "$WORK/err" \
+    || fail "Philly end before start: $(cat "$WORK/err")"
+expect_rc 1 cap import sacct "$WORK/neg_el.psv"
+grep -q "neg_el.psv:3: field ElapsedRaw: negative duration -5 s" "$WORK/err" || fail "ElapsedRaw -5: $(cat "$WORK/err")"
+expect_rc 1 cap import sacct "$WORK/dup.psv"
+grep -q "header names User twice (fields 4 and 30)" "$WORK/err" || fail "User twice: $(cat "$WORK/err")"
+expect_rc 1 cap import sacct --fields xdmod "$WORK/snow.log"
+[ "$(wc -l <"$WORK/err")" = 1 ] || fail "wrong delimiter: one line, not $(wc -l <"$WORK/err")"
+grep -q "snow.log: line 1: no '|' in it, but --fields names 26 fields: .*--delimiter '☃'" "$WORK/err" \
+    || fail "wrong delimiter hint: $(cat "$WORK/err")"
+utf8 "$WORK/err"
+expect_rc 0 cap import sacct --fields xdmod --delimiter ☃ "$WORK/snow.log"
+expect_rc 2 cap import trace "$DATA/swf-pwa/NASA-iPSC-1993-3.1-cln.swf"
+grep -q "looks like a trace of kind swf: capplan import trace --kind swf FILE" "$WORK/err" || fail "no --kind: $(cat "$WORK/err")"
+expect_rc 1 cap import sacct "$DATA/gpu-trace-philly-dre-sample/philly_jobs.shared.derived.csv"
+grep -q "not a sacct header: it looks like a trace of kind philly: capplan import trace --kind philly" "$WORK/err" \
+    || fail "sacct on a trace: $(cat "$WORK/err")"
+expect_rc 0 cap import trace --kind alibaba-pod "$WORK/nodes.csv"
+grep -q "nodes.csv: 2 CPU-only nodes (no GPU, no model) counted apart" "$WORK/out" || fail "CPU nodes: $(cat "$WORK/out")"
+# python3 over the real list: 6,212 GPUs (SOURCE.md), the CPU-only nodes add none
+[ "$(sqlite3 "$WORK/t.db" "SELECT sum(gpus) FROM inventory WHERE cluster = 'alibaba'")" = 6212 ] || fail "GPU inventory"
+echo "trust_cli: ok"
