@@ -32,7 +32,11 @@ QUERIES = [
     "SELECT name FROM accounts", "SELECT user FROM notes", "SELECT user FROM stated_needs",
     "SELECT who FROM scenarios", "SELECT who FROM scenario_edits", "SELECT who FROM profile_names",
     "SELECT attendees FROM meetings", "SELECT authors FROM pubs", "SELECT group_name FROM pubs",
+    "SELECT name FROM people", "SELECT aliases FROM people",
 ]
+# full names: each capitalised word of 4 letters or more is a name too (a
+# surname alone, a first name alone: #29)
+WORDS = ["SELECT name FROM people", "SELECT professor FROM groups"]
 
 
 def names(db):
@@ -50,6 +54,8 @@ def names(db):
                 part = part.strip()
                 if len(part) >= 3 and part != "all":
                     out.add(part)
+                if q in WORDS:
+                    out.update(w for w in part.split() if len(w) >= 4 and w[0].isupper())
     return out
 
 
