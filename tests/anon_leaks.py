@@ -6,7 +6,8 @@ sqlite3, independently of capplan's own list (data/store_anon.c).
 
 tests/anon_leaks.py --order DB FILE...: play the attacker who holds the
 roster but not the key (#29). For every anonymised table (a CSV file, or a
-Markdown table of report.md) whose rows are named by pseudonyms, the
+Markdown table of report.md; a workbook's shared strings) whose rows are
+named by pseudonyms, the
 attacker lists the real names of the table's kind in alphabetical order
 (ascending, then descending) and matches them to the pseudonyms in the
 order the rows first show them. The key (read here from the database, to
@@ -25,6 +26,7 @@ import io
 import re
 import sqlite3
 import sys
+import zipfile
 
 QUERIES = [
     "SELECT name FROM users", "SELECT user FROM people", "SELECT supervisor FROM people",
@@ -59,13 +61,22 @@ def names(db):
     return out
 
 
+def read_text(path):
+    """A file's text; a workbook's is every XML part of it (sheets, shared
+    strings, document properties), unzipped."""
+    if path.endswith(".xlsx"):
+        z = zipfile.ZipFile(path)
+        return "\n".join(z.read(n).decode("utf-8") for n in z.namelist() if n.endswith(".xml"))
+    return open(path, "rb").read().decode("utf-8", "replace")
+
+
 def main():
     db, files = sys.argv[1], sys.argv[2:]
     found = 0
     pats = [(n, re.compile(r"(?<![A-Za-z0-9_\x80-\xff])" + re.escape(n.encode()).decode("latin-1")
                            + r"(?![A-Za-z0-9_\x80-\xff])", re.I)) for n in sorted(names(db))]
     for f in files:
-        text = open(f, "rb").read().decode("latin-1")
+        text = read_text(f).encode("utf-8").decode("latin-1")
         for n, p in pats:
             if p.search(text):
                 print("%s: %s" % (f, n))
@@ -112,8 +123,11 @@ def real_names(db):
 
 
 def tables(path):
-    text = open(path, encoding="utf-8").read()
-    if path.endswith(".svg") or path.endswith(".html"):  # the names in document order
+    text = read_text(path)
+    if path.endswith(".xlsx"):  # the shared strings, in the order the rows wrote them
+        z = zipfile.ZipFile(path)
+        text = z.read("xl/sharedStrings.xml").decode("utf-8") if "xl/sharedStrings.xml" in z.namelist() else ""
+    if path.endswith((".svg", ".html", ".xlsx")):  # the names in document order
         yield [[m] for m in re.findall(r"(?:group|user|prof)-[a-z2-9]{6}", text)]
         return
     if path.endswith(".csv"):

@@ -28,6 +28,7 @@ for key in db file; do
     [ $key = file ] && { head -c 32 /dev/urandom >"$WORK/key"; opt="--anon-key $WORK/key"; }
     expect_rc 0 cap export "$WORK/out-$key/r.md" --scenario "$g1" --anonymize $opt
     expect_rc 0 cap export --csv "$WORK/out-$key/csv" --scenario "$g1" --anonymize $opt
+    expect_rc 0 cap export "$WORK/out-$key/budget.xlsx" --scenario "$g1" --anonymize $opt
     n=$(find "$WORK/out-$key" -type f | wc -l)
     [ "$n" -ge 10 ] || fail "only $n files written"
     python3 "$LEAKS" "$WORK/t.db" $(find "$WORK/out-$key" -type f) >"$WORK/leaks" 2>&1 ||
