@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cJSON.h>
@@ -17,13 +18,28 @@ Store *cli_store(CliCtx *ctx)
     if (ctx->store)
         return ctx->store;
     CpErr err;
-    if (!ctx->may_create && access(ctx->db_path, F_OK) != 0) {
+    struct stat sb;
+    int exists = stat(ctx->db_path, &sb) == 0;
+    if (!ctx->may_create && !exists) {
         cli_error("%s: no such database (capplan import or capplan demo creates one)",
                   ctx->db_path);
         return NULL;
     }
-    ctx->store = ctx->read_only ? store_open_read(ctx->db_path, &err)
-                                : store_open(ctx->db_path, &err);
+    /* an empty file is not a database (#29): readers refuse it; import,
+     * collect and demo make one in it and say so */
+    if (exists && S_ISREG(sb.st_mode) && sb.st_size == 0) {
+        if (!ctx->may_create) {
+            cli_error("%s: an empty file, not a capplan database (capplan import or capplan "
+                      "demo creates one)", ctx->db_path);
+            return NULL;
+        }
+        cli_error("%s: an empty file: a new database is created in it", ctx->db_path);
+    }
+    /* every command but those that create opens a database it cannot write
+     * (a read-only file or folder) read-only (#29): its readings work, its
+     * edits are refused */
+    ctx->store = ctx->read_only || !ctx->may_create ? store_open_read(ctx->db_path, &err)
+                                                    : store_open(ctx->db_path, &err);
     if (!ctx->store)
         cli_error("%s", err.msg);
     return ctx->store;
@@ -75,22 +91,9 @@ void cli_json_schema(cJSON *o, const char *name)
 
 void cli_sanitize(char *dst, size_t dstsz, const char *src)
 {
-    size_t o = 0;
-    const unsigned char *s = (const unsigned char *)src;
-    while (*s && o + 1 < dstsz) {
-        unsigned char c = *s;
-        if (c < 0x20 || c == 0x7f) {
-            dst[o++] = '?';
-            s++;
-        } else if (c == 0xc2 && s[1] >= 0x80 && s[1] < 0xa0) { /* C1 controls */
-            dst[o++] = '?';
-            s += 2;
-        } else {
-            dst[o++] = (char)c;
-            s++;
-        }
-    }
-    dst[o] = '\0';
+    /* controls (C0, DEL, C1) and bytes that are not UTF-8 (a message that
+     * cut a character in two) become '?': stderr stays valid UTF-8 (#29) */
+    rtext_clean(dst, dstsz, src);
 }
 
 /* The running command's arguments, as cli_wants_help saw them, and

@@ -86,7 +86,8 @@ struct cJSON;
 void cli_json_schema(struct cJSON *o, const char *name);
 
 /* Copy src into dst (size dstsz), replacing control characters (C0, DEL,
- * C1 and ESC sequences' starts) with '?', keeping valid UTF-8. */
+ * C1 and ESC sequences' starts) and bytes that are not UTF-8 with '?',
+ * keeping valid UTF-8, cut at a character boundary (reports/rtext). */
 void cli_sanitize(char *dst, size_t dstsz, const char *src);
 
 extern const CmdEntry cmd_import;

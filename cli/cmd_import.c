@@ -14,6 +14,7 @@
 #include "data/ingest/policy_csv.h"
 #include "data/store/store_policy.h"
 #include "data/ingest/textenc.h"
+#include "data/ingest/trace.h"
 #include "data/ingest/tz.h"
 
 static const char import_usage[] =
@@ -59,6 +60,8 @@ static const char import_help[] =
     "                      every kind, BibTeX papers included)\n"
     "  --kind K            trace kind\n"
     "  --trace-start DATE  alibaba-pod: the date of second 0 (default 2023-01-01)\n"
+    "  --as-of DATE        traces: when the file was cut; a run still going (no end)\n"
+    "                      counts up to it, censored (default: the file's last time)\n"
     "  --quiet             no per-file summary\n"
     "\nEach file lands whole or, with errors and without --strict, with its good rows;\n"
     "every rejected line is reported as file:line: field X: reason and the exit status\n"
@@ -142,6 +145,14 @@ static int import_one(Store *st, const char *kind, const char *path, const Impor
                (long long)res.updated, (long long)res.unchanged, (long long)res.rejected);
         if (res.comments > 0)
             printf("%s: %lld comment lines skipped\n", shown, (long long)res.comments);
+        if (res.cpu_nodes > 0)
+            printf("%s: %lld CPU-only nodes (no GPU, no model) counted apart: not GPU "
+                   "inventory\n", shown, (long long)res.cpu_nodes);
+        if (res.censored > 0) {
+            char at[32];
+            printf("%s: %lld runs still going at the file's end: counted up to %s, censored\n",
+                   shown, (long long)res.censored, fields_iso(res.censor_at, at, sizeof at));
+        }
         if (res.mem_conflicts > 0)
             printf("%s: %lld jobs: ReqMem disagreed with ReqTRES (or was Slurm's 2^31 per-CPU "
                    "artefact): ReqTRES's memory kept\n",
@@ -194,6 +205,12 @@ static int value_option(ImportArgs *ia, const char *a, const char *v)
             return cli_error("import: --trace-start: expected a date such as 2025-01-01, got "
                              "'%s'", v), 2;
         ia->o.trace_start = t;
+    } else if (strcmp(a, "--as-of") == 0) {
+        int64_t t;
+        if (fields_time(v, strlen(v), NULL, &t, &err) < 0 || t == CP_TIME_NONE || t <= 0)
+            return cli_error("import: --as-of: expected a date such as 2025-01-01, got '%s'", v),
+                   2;
+        ia->o.as_of = t;
     }
     else if (strcmp(a, "--delimiter") == 0) {
         if (!v[0])
@@ -266,7 +283,19 @@ static int exec_import(CliCtx *ctx, int argc, char **argv)
     ia.o.reject_ctx = &rejected_shown;
     ia.files = calloc((size_t)argc, sizeof *ia.files);
     int status = parse_args(&ia, argc, argv);
-    if (status == 0 && (ia.nfiles == 0 || (strcmp(kind, "trace") == 0 && !ia.o.trace_kind)))
+    if (status == 0 && ia.nfiles > 0 && strcmp(kind, "trace") == 0 && !ia.o.trace_kind) {
+        const char *k = trace_guess_file(ia.files[0]); /* a hint, not a choice (#29) */
+        char shown[512];
+        cli_sanitize(shown, sizeof shown, ia.files[0]);
+        if (k)
+            cli_error("import trace: --kind is required; %s looks like a trace of kind %s: capplan "
+                      "import trace --kind %s FILE", shown, k, k);
+        else
+            cli_error("import trace: --kind is required: philly, swf, helios, pai or "
+                      "alibaba-pod");
+        status = 2;
+    }
+    if (status == 0 && ia.nfiles == 0)
         status = cli_usage(&cmd_import);
     if (status == 0) {
         ia.o.progress = cli_progress();

@@ -309,6 +309,10 @@ static int exec_profile(CliCtx *ctx, int argc, char **argv)
     Plan *p = plan_build(st, &a.o, &err);
     if (!p)
         return cli_error("%s", err.msg);
+    if (a.save && store_read_only(st)) { /* #29: a read-only database is read, not refused */
+        cli_error("%s: read-only: the run is shown, not saved", ctx->db_path);
+        a.save = 0;
+    }
     if (a.save && plan_save(st, p, plan_cli_who(), &err) < 0) {
         plan_free(p);
         return cli_error("%s", err.msg);

@@ -7,6 +7,7 @@
 
 #include "cli/cli.h"
 #include "cli/plan_cli.h"
+#include "cli/safeout.h"
 #include "cli/project_backtest.h"
 #include "cli/project_explain.h"
 #include "data/plan/plan.h"
@@ -649,15 +650,21 @@ static int project(Store *st, const ProjectArgs *a)
     }
     v.r = projection_result_new(p->model);
     projection_run(p->model, v.params, v.r);
-    if (a->explain) {
-        if (project_explain_print(p, v.params, v.r, a->explain, stdout) != 0)
-            goto out;
-    } else if (a->json)
+    SafeOut so; /* text from data (model, group names) reaches no terminal raw (#29) */
+    FILE *out = a->json || a->csv ? stdout : safeout_begin(&so, stdout);
+    int bad = 0;
+    if (a->explain)
+        bad = project_explain_print(p, v.params, v.r, a->explain, out) != 0;
+    else if (a->json)
         print_json(&v, stdout);
     else if (a->csv)
         print_csv(&v, stdout);
     else
-        print_text(&v, stdout);
+        print_text(&v, out);
+    if (out != stdout)
+        safeout_flush(&so, stdout);
+    if (bad)
+        goto out;
     if (a->bench)
         bench(&v);
     rc = 0;

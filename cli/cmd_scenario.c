@@ -108,46 +108,61 @@ static double measured_of(const Plan *p, const char *key, const char *group)
     return v;
 }
 
-static int set_one(Store *st, const Plan *p, const SetArgs *a, const char *pair)
+/* One KEY=VALUE checked against the plan without saving: its key into
+ * key, its value into *v (*measured set for 'measured'). Returns 0, or 1
+ * after its one-line error. */
+static int check_one(const Plan *p, const SetArgs *a, const char *pair, char key[64], double *v,
+                     int *measured)
 {
     CpErr err;
     const char *eq = strchr(pair, '=');
     if (!eq || eq == pair)
         return cli_error("'%s': expected KEY=VALUE", pair);
-    char key[64];
-    snprintf(key, sizeof key, "%.*s", (int)(eq - pair), pair);
+    snprintf(key, 64, "%.*s", (int)(eq - pair), pair);
     const char *val = eq + 1;
-    if (strcmp(val, "measured") == 0) {
-        if (store_plan_param_unset(st, a->scenario, key, a->group, a->reason, plan_cli_who(),
-                                   &err) < 0)
-            return cli_error("%s", err.msg);
-        printf("%s%s%s back to the measured value\n", key, a->group ? " of " : "",
-               a->group ? a->group : "");
+    *measured = strcmp(val, "measured") == 0;
+    if (*measured)
         return 0;
-    }
     char *end;
-    double v = strtod(val, &end);
+    *v = strtod(val, &end);
     if (!*val || *end)
         return cli_error("%s: bad value '%s' (a number, or 'measured')", key, val);
     ProjParams *tmp = projection_params_copy(p->measured);
-    int rc = plan_apply(p, tmp, key, a->group ? a->group : "", NULL, v, &err);
+    int rc = plan_apply(p, tmp, key, a->group ? a->group : "", NULL, *v, &err);
     projection_params_free(tmp);
     if (rc < 0)
         return cli_error("%s", err.msg);
     if (rc == 0) /* plan_apply found nothing it applies to */
         return cli_error("%s: no such parameter in the plan (profiles 1..%d: capplan profile)",
                          key, p->fit.k);
+    return 0;
+}
+
+static int save_one(Store *st, const Plan *p, const SetArgs *a, const char *key, double v,
+                    int measured)
+{
+    CpErr err;
+    const char *of = a->group ? " of " : "", *g = a->group ? a->group : "";
+    if (measured) {
+        if (store_plan_param_unset(st, a->scenario, key, a->group, a->reason, plan_cli_who(),
+                                   &err) < 0)
+            return cli_error("%s", err.msg);
+        printf("%s%s%s back to the measured value\n", key, of, g);
+        return 0;
+    }
     double m = measured_of(p, key, a->group);
     if (store_plan_param_set(st, a->scenario, key, a->group, v, m, plan_key_label(p, key),
                              a->reason, plan_cli_who(), &err) < 0)
         return cli_error("%s", err.msg);
-    printf("%s%s%s = %g", key, a->group ? " of " : "", a->group ? a->group : "", v);
+    printf("%s%s%s = %g", key, of, g, v);
     if (!isnan(m))
         printf(" (measured %g)", m);
     printf("\n");
     return 0;
 }
 
+/* All or nothing (#29): every pair is checked before any is saved; one
+ * bad pair (each is named) saves none. */
 static int scen_set(Store *st, const SetArgs *a)
 {
     CpErr err;
@@ -161,11 +176,22 @@ static int scen_set(Store *st, const SetArgs *a)
     Plan *p = plan_build(st, &o, &err);
     if (!p)
         return cli_error("%s", err.msg);
-    int rc = 0;
+    int rc = 0, bad = 0;
+    char (*keys)[64] = xcalloc((size_t)a->npairs + 1, sizeof *keys);
+    double *vals = xcalloc((size_t)a->npairs + 1, sizeof *vals);
+    int *meas = xcalloc((size_t)a->npairs + 1, sizeof *meas);
     if (a->group && plan_group_index(p, a->group) < 0)
         rc = cli_error("no group '%s' in the plan", a->group);
     for (int i = 0; i < a->npairs && rc == 0; i++)
-        rc = set_one(st, p, a, a->pairs[i]);
+        bad += check_one(p, a, a->pairs[i], keys[i], &vals[i], &meas[i]) != 0;
+    if (rc == 0 && bad)
+        rc = cli_error("scenario %s: nothing saved: %d of %d value%s refused (above)", a->scenario,
+                       bad, a->npairs, a->npairs == 1 ? "" : "s");
+    for (int i = 0; i < a->npairs && rc == 0; i++)
+        rc = save_one(st, p, a, keys[i], vals[i], meas[i]);
+    free(keys);
+    free(vals);
+    free(meas);
     plan_free(p);
     return rc;
 }

@@ -5,6 +5,7 @@
 
 #include "cli/cli.h"
 #include "data/ingest/fields.h"
+#include "reports/csvw.h"
 
 static int int_value(const char *opt, const char *s, int lo, int hi, int *out)
 {
@@ -68,19 +69,7 @@ int plan_cli_parse_date(const char *s, int64_t *t)
 
 void plan_cli_csv_cell(FILE *out, const char *s)
 {
-    int risky = s[0] == '=' || s[0] == '+' || s[0] == '-' || s[0] == '@';
-    int quote = risky || strpbrk(s, ",\"\r\n") != NULL;
-    if (quote)
-        fputc('"', out);
-    if (risky)
-        fputc('\'', out);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', out);
-        fputc(*s, out);
-    }
-    if (quote)
-        fputc('"', out);
+    csvw_text(out, s); /* the one CSV writer (#29): formulas after blanks, controls */
 }
 
 void plan_cli_csv_num(FILE *out, double v)

@@ -20,8 +20,9 @@ void plan_cli_date(int64_t t, char *buf, size_t n);
 /* Parse "YYYY-MM-DD" or "YYYY-MM" (first of the month) as UTC; -1 if bad. */
 int plan_cli_parse_date(const char *s, int64_t *t);
 
-/* Write one CSV cell (RFC 4180 quoting; a cell starting with = + - @ is
- * prefixed with ' so that a spreadsheet does not run it). */
+/* Write one CSV cell through reports/csvw's csvw_text: RFC 4180 quoting,
+ * a cell starting with = + - @ tab CR LF after blanks neutralised with a
+ * leading ', control characters as '?'. */
 void plan_cli_csv_cell(FILE *out, const char *s);
 void plan_cli_csv_num(FILE *out, double v);
 

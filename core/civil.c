@@ -1,6 +1,8 @@
 /* civil: days since 1970-01-01 and back (see civil.h). */
 #include "core/civil.h"
 
+#include <stdio.h>
+
 int64_t civil_days(int64_t y, int m, int d)
 {
     y -= m <= 2;
@@ -44,4 +46,12 @@ void fields_civil_of(int64_t t, int *y, int *mon, int *d, int *h, int *mi, int *
     *h = (int)(rem / 3600);
     *mi = (int)(rem % 3600 / 60);
     *sec = (int)(rem % 60);
+}
+
+const char *fields_iso(int64_t t, char *buf, size_t sz)
+{
+    int y, mo, d, h, mi, s;
+    fields_civil_of(t, &y, &mo, &d, &h, &mi, &s);
+    snprintf(buf, sz, "%04d-%02d-%02dT%02d:%02d:%02d", y, mo, d, h, mi, s);
+    return buf;
 }

@@ -4,6 +4,7 @@
  * (Howard Hinnant's days_from_civil and civil_from_days). The one calendar
  * every module counts with. Pure computation. */
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* Days since 1970-01-01 of year y, month m (1..12), day d (1..31; a day
@@ -20,5 +21,8 @@ int64_t fields_epoch_of(int y, int mon, int d, int h, int mi, int sec);
 
 /* Split epoch seconds into a UTC civil date. */
 void fields_civil_of(int64_t t, int *y, int *mon, int *d, int *h, int *mi, int *sec);
+
+/* "YYYY-MM-DDTHH:MM:SS" (UTC) of t into buf (sz >= 20); returns buf. */
+const char *fields_iso(int64_t t, char *buf, size_t sz);
 
 #endif

@@ -58,18 +58,31 @@ int jobrec_finite(const CpJobRec *r)
 /* ISO text of t (UTC) into buf, for messages. */
 static const char *iso(int64_t t, char buf[32])
 {
-    int y, mo, d, h, mi, s;
-    fields_civil_of(t, &y, &mo, &d, &h, &mi, &s);
-    snprintf(buf, 32, "%04d-%02d-%02dT%02d:%02d:%02d", y, mo, d, h, mi, s);
-    return buf;
+    return fields_iso(t, buf, 32);
 }
 
+/* Times before 2000 become unknown. A run with an end but whose start is
+ * unknown or was garbage (sacct --json's `start 0` of a job cancelled while
+ * pending, with `end 13798` and `elapsed 13798`) has no place in time: its elapsed is
+ * dropped (its hours unknown, not placed from the submit time), unless a
+ * real end and the elapsed agree on a start at or after the submit time,
+ * which is then kept (#29). */
 static void floor_times(CpJobRec *r)
 {
+    int had_end = r->end != CP_TIME_NONE; /* a record that says when it ended */
     int64_t *t[] = {&r->submit, &r->eligible, &r->start, &r->end};
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
         if (*t[i] != CP_TIME_NONE && *t[i] < CP_EPOCH_FLOOR)
             *t[i] = CP_TIME_NONE;
+    /* a list with no Start and no End column at all keeps its Elapsed */
+    if (r->start != CP_TIME_NONE || r->elapsed <= 0 || !had_end)
+        return;
+    int64_t derived = r->end != CP_TIME_NONE ? r->end - r->elapsed : CP_TIME_NONE;
+    if (derived != CP_TIME_NONE && derived >= CP_EPOCH_FLOOR &&
+        (r->submit == CP_TIME_NONE || derived >= r->submit))
+        r->start = derived;
+    else
+        r->elapsed = CP_DUR_UNKNOWN;
 }
 
 static int check_numbers(const CpJobRec *r, CpRecMember *bad, CpErr *err)

@@ -110,6 +110,9 @@ typedef enum CpRecMember {
 
 /* What a record read from a Slurm accounting snapshot can be, checked in
  * place: times before 2000-01-01 become unknown (a seen `end` of 13798);
+ * a run with an end (real or garbage) but no real start, and an elapsed,
+ * gets start = end - elapsed when a real end allows it (not before
+ * submit), else its elapsed becomes unknown;
  * a job not yet final (PENDING, RUNNING, SUSPENDED, REQUEUED) has run at
  * most its time limit, so a longer elapsed is cut to it. Returns 0, or -1
  * with *bad the member at fault and err the reason: a non-finite number,

@@ -46,7 +46,7 @@ FUZZ_DEEP_OBJ := $(FUZZ_DEEP_SRC:%.c=$(FUZZ_DIR)/%.o) $(FUZZ_DIR)/gen/terms_txt.
 FUZZ_DEEP_LIB := $(FUZZ_DIR)/libcapplan_deep.a
 
 # A reader's target exists only once the reader's header does.
-FUZZ_ALL     := fuzz_fields fuzz_pipeline \
+FUZZ_ALL     := fuzz_fields fuzz_pipeline fuzz_refs \
                 $(if $(wildcard data/ingest/sacct_text.h),fuzz_sacct_text) \
                 $(if $(wildcard data/ingest/sacct_json.h),fuzz_sacct_json) \
                 $(if $(wildcard data/ingest/csvin.h),fuzz_csvin) \
@@ -92,6 +92,10 @@ $(FUZZ_DIR)/fuzz_pipeline: $(FUZZ_DIR)/tests/fuzz/fuzz_pipeline.o $(FUZZ_DEEP_LI
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(PKG_LIBS)
 
 $(FUZZ_DIR)/fuzz_pubs: $(FUZZ_DIR)/tests/fuzz/fuzz_pubs.o $(FUZZ_DEEP_LIB) ; $(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(PKG_LIBS)
+# The reference files (roster, inventory, metrics, events, catalog, peers)
+# land through the store: the deep archive too (#29).
+$(FUZZ_DIR)/fuzz_refs: $(FUZZ_DIR)/tests/fuzz/fuzz_refs.o $(FUZZ_DEEP_LIB)
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(PKG_LIBS)
 
 $(FUZZ_DIR)/fuzz_%: $(FUZZ_DIR)/tests/fuzz/fuzz_%.o $(FUZZ_LIB)
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(PKG_LIBS)

@@ -16,6 +16,7 @@
 #include "data/ingest/catalog.h"
 #include "data/ingest/textenc.h"
 #include "reports/anon.h"
+#include "reports/anon_order.h"
 #include "data/store/store_anon.h"
 #include "reports/mdfit.h"
 #include "reports/mdhtml.h"
@@ -663,6 +664,10 @@ static int report_body(const Report *r, const char *dir, const char *rel, char *
     if (rc < 0) {
         free(*md);
         *md = NULL;
+    } else if (r->o.anonymize) { /* rows by pseudonym, not by real name (#29) */
+        char *sorted = anon_order_md(*md, *len, len);
+        free(*md);
+        *md = sorted;
     }
     return rc;
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/civil.h"
+#include "reports/anon_order.h"
 #include "reports/csvw.h"
 #include "reports/report_int.h"
 #include "reports/rfile.h"
@@ -405,6 +406,12 @@ const char *rpt_csv_table(const Report *r, size_t i, char **text, size_t *len,
     else
         stats_csv(r, f, rpt_table(r, tables[i].run, tables[i].key), tables[i].all);
     fclose(f);
+    if (r->o.anonymize) { /* rows by pseudonym, for the CSV files and the workbook (#29) */
+        char *sorted = anon_order_csv(*text);
+        free(*text);
+        *text = sorted;
+        *len = strlen(sorted);
+    }
     if (totals)
         *totals = tables[i].totals;
     return tables[i].file;

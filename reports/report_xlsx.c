@@ -15,6 +15,7 @@
 #include <xlsxwriter.h>
 
 #include "data/ingest/csvin.h"
+#include "reports/anon.h"
 #include "reports/csvw.h"
 #include "reports/report_int.h"
 
@@ -242,12 +243,18 @@ static void about(lxw_workbook *wb, const Report *r, const XFormats *f)
         rpt_date(r->tui.acct_to - 1, b, sizeof b);
     }
     snprintf(years, sizeof years, "%d", r->res->nyears);
+    /* a scenario named after a group or a person: scrubbed like all free
+     * text when anonymised (#29) */
+    char *scrubbed = anon_scrub_current() && r->scenario
+                         ? anon_scrub_text(anon_scrub_current(), r->scenario)
+                         : NULL;
+    const char *scen = scrubbed ? scrubbed : r->scenario;
     const char *rows[][2] = {
         {"GPU capacity plan: the tables", ""},
         {"Written on", today},
         {"capplan version", r->o.version ? r->o.version : "-"},
         {"Database", r->o.db_path && !r->o.anonymize ? r->o.db_path : "-"},
-        {"Scenario", r->scenario},
+        {"Scenario", scen},
         {"Accounting from", a},
         {"Accounting to", b},
         {"Projection from", t0},
@@ -263,6 +270,7 @@ static void about(lxw_workbook *wb, const Report *r, const XFormats *f)
         worksheet_write_string(ws, (lxw_row_t)i, 0, rows[i][0], i == 0 ? f->head : NULL);
         worksheet_write_string(ws, (lxw_row_t)i, 1, rows[i][1], f->text);
     }
+    free(scrubbed);
 }
 
 int report_write_xlsx(const Report *r, const char *path, CpErr *err)

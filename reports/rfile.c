@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "reports/anon.h"
+#include "reports/anon_order.h"
 
 /* An unnamed file in path's folder (O_TMPFILE): nothing is left behind
  * when the process is killed before the commit. -1 when the file system
@@ -106,6 +107,11 @@ static int scrub_file(RFile *rf)
                       ? (xml ? anon_scrub_xml(a, text) : anon_scrub_text(a, text))
                       : NULL; /* a NUL inside: not text, left as written */
     free(text);
+    if (clean && plen > 4 && strcmp(rf->path + plen - 4, ".csv") == 0) {
+        char *sorted = anon_order_csv(clean); /* rows by pseudonym (#29) */
+        free(clean);
+        clean = sorted;
+    }
     if (!clean)
         return got == (size_t)n ? 0 : -1;
     int rc = ftruncate(fileno(rf->f), 0) == 0 && fseek(rf->f, 0, SEEK_SET) == 0 &&

@@ -2,10 +2,31 @@
 """tests/anon_leaks.py DB FILE...: print every name of the database found in
 the files (whole tokens, ASCII case ignored, names of 3 bytes or more), one
 "FILE: NAME" line each; exit 1 when any. The names are read here with
-sqlite3, independently of capplan's own list (data/store_anon.c)."""
+sqlite3, independently of capplan's own list (data/store_anon.c).
+
+tests/anon_leaks.py --order DB FILE...: play the attacker who holds the
+roster but not the key (#29). For every anonymised table (a CSV file, or a
+Markdown table of report.md; a workbook's shared strings) whose rows are
+named by pseudonyms, the
+attacker lists the real names of the table's kind in alphabetical order
+(ascending, then descending) and matches them to the pseudonyms in the
+order the rows first show them. The key (read here from the database, to
+score the attack) says how many guesses are right; a table where the
+attacker gets 8 names and a third of them right is a leak: "FILE: table
+N: K of M names recovered". Exit 1 when any. SVG charts and HTML are read
+as one table: the pseudonyms in document order. Only the first column
+named by pseudonyms is scored (it names the rows), and only with 8 names
+or more: a random order gives 8 right guesses with a chance near 1e-5 (the
+fixed points of a random permutation are close to Poisson(1)), so the
+test does not fail by chance."""
+import csv
+import hashlib
+import hmac
+import io
 import re
 import sqlite3
 import sys
+import zipfile
 
 QUERIES = [
     "SELECT name FROM users", "SELECT user FROM people", "SELECT supervisor FROM people",
@@ -13,7 +34,11 @@ QUERIES = [
     "SELECT name FROM accounts", "SELECT user FROM notes", "SELECT user FROM stated_needs",
     "SELECT who FROM scenarios", "SELECT who FROM scenario_edits", "SELECT who FROM profile_names",
     "SELECT attendees FROM meetings", "SELECT authors FROM pubs", "SELECT group_name FROM pubs",
+    "SELECT name FROM people", "SELECT aliases FROM people",
 ]
+# full names: each capitalised word of 4 letters or more is a name too (a
+# surname alone, a first name alone: #29)
+WORDS = ["SELECT name FROM people", "SELECT professor FROM groups"]
 
 
 def names(db):
@@ -31,7 +56,18 @@ def names(db):
                 part = part.strip()
                 if len(part) >= 3 and part != "all":
                     out.add(part)
+                if q in WORDS:
+                    out.update(w for w in part.split() if len(w) >= 4 and w[0].isupper())
     return out
+
+
+def read_text(path):
+    """A file's text; a workbook's is every XML part of it (sheets, shared
+    strings, document properties), unzipped."""
+    if path.endswith(".xlsx"):
+        z = zipfile.ZipFile(path)
+        return "\n".join(z.read(n).decode("utf-8") for n in z.namelist() if n.endswith(".xml"))
+    return open(path, "rb").read().decode("utf-8", "replace")
 
 
 def main():
@@ -40,7 +76,7 @@ def main():
     pats = [(n, re.compile(r"(?<![A-Za-z0-9_\x80-\xff])" + re.escape(n.encode()).decode("latin-1")
                            + r"(?![A-Za-z0-9_\x80-\xff])", re.I)) for n in sorted(names(db))]
     for f in files:
-        text = open(f, "rb").read().decode("latin-1")
+        text = read_text(f).encode("utf-8").decode("latin-1")
         for n, p in pats:
             if p.search(text):
                 print("%s: %s" % (f, n))
@@ -50,4 +86,99 @@ def main():
     sys.exit(1 if found else 0)
 
 
-main()
+
+DIGITS = "abcdefghijkmnpqrstuvwxyz23456789"
+PSEUDO = re.compile(r"^(group|user|prof|person|account)-[a-z2-9]{6}$")
+KINDS = {
+    "group": ["SELECT name FROM groups", "SELECT name FROM accounts", "SELECT group_name FROM people"],
+    "user": ["SELECT name FROM users", "SELECT user FROM people"],
+    "prof": ["SELECT professor FROM groups"],
+}
+
+
+def pseudonym(key, kind, name):
+    mac = hmac.new(key, kind.encode() + b"\0" + name.encode(), hashlib.sha256).digest()
+    h = int.from_bytes(mac[:8], "big")
+    code = ""
+    for _ in range(6):
+        code += DIGITS[h & 31]
+        h >>= 5
+    return "%s-%s" % (kind, code)
+
+
+def real_names(db):
+    con = sqlite3.connect("file:%s?mode=ro" % db, uri=True)
+    key = con.execute("SELECT value FROM site_meta WHERE key = 'anon_key'").fetchone()[0]
+    back = {}
+    for kind, queries in KINDS.items():
+        for q in queries:
+            try:
+                rows = con.execute(q).fetchall()
+            except sqlite3.Error:
+                continue
+            for (v,) in rows:
+                if v:
+                    back[pseudonym(key, kind, v)] = v
+    return back
+
+
+def tables(path):
+    text = read_text(path)
+    if path.endswith(".xlsx"):  # the shared strings, in the order the rows wrote them
+        z = zipfile.ZipFile(path)
+        text = z.read("xl/sharedStrings.xml").decode("utf-8") if "xl/sharedStrings.xml" in z.namelist() else ""
+    if path.endswith((".svg", ".html", ".xlsx")):  # the names in document order
+        yield [[m] for m in re.findall(r"(?:group|user|prof)-[a-z2-9]{6}", text)]
+        return
+    if path.endswith(".csv"):
+        yield list(csv.reader(io.StringIO(text)))[1:]
+        return
+    lines = text.split("\n")
+    i = 0
+    while i + 1 < len(lines):
+        if lines[i].startswith("|") and re.match(r"^\|[-:| ]+\|?$", lines[i + 1]):
+            rows, i = [], i + 2
+            while i < len(lines) and lines[i].startswith("|"):
+                rows.append([c.strip() for c in re.split(r"(?<!\\)\|", lines[i].strip("|"))])
+                i += 1
+            yield rows
+        else:
+            i += 1
+
+
+def order_main():
+    back = real_names(sys.argv[2])
+    leaks = scored = 0
+    for path in sys.argv[3:]:
+        for t, rows in enumerate(tables(path)):
+            cols = max((len(r) for r in rows), default=0)
+            for c in range(cols):
+                seen = []
+                for r in rows:
+                    if c < len(r) and PSEUDO.match(r[c]) and r[c] not in seen:
+                        seen.append(r[c])
+                if not seen:
+                    continue
+                for kind in KINDS:
+                    names = [back[p] for p in seen if p in back and p.startswith(kind + "-")]
+                    if len(names) < 8:
+                        continue
+                    scored += 1
+                    for guess in (sorted(names), sorted(names, reverse=True),
+                                  sorted(names, key=str.lower),
+                                  sorted(names, key=str.lower, reverse=True)):
+                        right = sum(1 for a, b in zip(guess, names) if a == b)
+                        if right >= max(8, len(names) / 3):
+                            print("%s: table %d column %d: %d of %d %s names recovered by "
+                                  "sorting the roster" % (path, t + 1, c + 1, right, len(names), kind))
+                            leaks += 1
+                            break
+                break  # the first column named by pseudonyms names the rows
+    print("%d tables scored, %d leak" % (scored, leaks), file=sys.stderr)
+    sys.exit(1 if leaks or scored == 0 else 0)
+
+
+if len(sys.argv) > 1 and sys.argv[1] == "--order":
+    order_main()
+else:
+    main()

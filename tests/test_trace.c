@@ -484,9 +484,41 @@ static void test_alibaba_instances(void **state)
     assert_int_equal(c->last.end, CP_TIME_NONE);
     assert_int_equal(c->last.ncpus, 8);
     assert_true(near(c->last.req_mem_mib, 60 * 1024.0));
-    /* the first: created before the trace, starts at second 0 */
-    assert_int_equal(c->first.submit, CP_TIME_NONE);
-    assert_int_equal(c->first.start, 1672531200);
+    /* the three still running are censored (#29): held to the end of the
+     * file and counted up to its last time, instance_2's deletion at
+     * 1,435,760 s: instance_4 ran 1,435,760 - 7,260 s */
+    assert_int_equal(run.ctx.rows_censored, 3);
+    assert_int_equal(run.ctx.censor_at, 1672531200 + 1435760);
+    assert_int_equal(c->last.elapsed, 1435760 - 7260);
+    /* so the first handed on is the first that ended, instance_2 */
+    assert_int_equal(c->first.job_raw, 2);
+    assert_int_equal(c->first.submit, 1672531200 + 1435629);
+    coll_free(c);
+}
+
+/* The same file cut --as-of a given date: the censored runs count up to
+ * it, the ended ones keep their own lengths. */
+static void test_alibaba_instances_as_of(void **state)
+{
+    (void)state;
+    Coll *c = coll_new();
+    Run run;
+    FILE *f = fopen("tests/fixtures/alibaba_instances.csv", "rb");
+    assert_non_null(f);
+    memset(&run, 0, sizeof run);
+    run.ctx.path = "alibaba_instances.csv";
+    run.ctx.as_of = 1672531200 + 2 * 86400;
+    run.ctx.sink.job = coll_job;
+    run.ctx.sink.ctx = c;
+    run.ctx.reject = coll_reject;
+    run.ctx.reject_ctx = c;
+    run.rc = trace_read(f, "alibaba-pod", &run.ctx, run.format, sizeof run.format, &run.err);
+    fclose(f);
+    assert_int_equal(run.rc, 0);
+    assert_int_equal(c->jobs, 5);
+    assert_int_equal(run.ctx.rows_censored, 3);
+    assert_int_equal(c->last.elapsed, 2 * 86400 - 7260);
+    assert_int_equal(c->last.state, CP_ST_RUNNING);
     coll_free(c);
 }
 
@@ -1030,6 +1062,7 @@ int main(void)
         cmocka_unit_test(test_swf_partitions),
         cmocka_unit_test(test_alibaba_pods),
         cmocka_unit_test(test_alibaba_instances),
+        cmocka_unit_test(test_alibaba_instances_as_of),
     };
     return cmocka_run_group_tests_name("trace", tests, NULL, NULL);
 }

@@ -9,6 +9,7 @@
 #include "core/strmap.h"
 #include "tui/fmt.h"
 #include "core/civil.h"
+#include "reports/anon.h"
 
 #define NO_DATE INT64_MIN
 
@@ -1028,6 +1029,8 @@ char *tui_model_group_label(const TuiModel *m, int g, int redact, char *buf, siz
 {
     if (g < 0 || g >= m->ngroups)
         snprintf(buf, n, "-");
+    else if (redact && !m->groups[g].pseudo && anon_has_key()) /* keyed, not a rank (#29) */
+        anon_name("group", m->groups[g].name, buf, n);
     else if (redact && !m->groups[g].pseudo)
         snprintf(buf, n, "group %02d", g + 1);
     else
@@ -1039,6 +1042,8 @@ char *tui_model_prof_label(const TuiModel *m, int g, int redact, char *buf, size
 {
     if (g < 0 || g >= m->ngroups || !m->groups[g].professor)
         snprintf(buf, n, "-");
+    else if (redact && anon_has_key())
+        anon_name("prof", m->groups[g].professor, buf, n);
     else if (redact)
         snprintf(buf, n, "prof. %02d", g + 1);
     else
@@ -1050,6 +1055,8 @@ char *tui_model_user_label(const TuiModel *m, int u, int redact, char *buf, size
 {
     if (u < 0 || u >= m->nusers)
         snprintf(buf, n, "-");
+    else if (redact && anon_has_key())
+        anon_name("user", m->users[u].name, buf, n);
     else if (redact)
         snprintf(buf, n, "user %03d", u + 1);
     else

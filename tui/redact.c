@@ -1,6 +1,7 @@
 /* redact: see redact.h. */
 #include "tui/redact.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "data/store/store_anon.h"
@@ -13,9 +14,32 @@ static void add_other(void *ctx, const char *kind, const char *name)
     anon_scrub_add(ctx, name, "(name)");
 }
 
+/* The site key for the labels (#29: pseudonyms drawn from the key, as the
+ * exports', never ranks an attacker with the roster could undo): the
+ * database's; a database without one (read-only) gets a random key for
+ * this session (labels then differ from the exports', still keyed). */
+static void ensure_key(TuiState *s)
+{
+    if (anon_has_key())
+        return;
+    unsigned char key[STORE_ANON_KEY_BYTES];
+    CpErr err;
+    if (s->store && store_anon_key(s->store, 1, key, &err) == 0) {
+        anon_set_key(key, sizeof key);
+        return;
+    }
+    FILE *f = fopen("/dev/urandom", "rb");
+    size_t got = f ? fread(key, 1, sizeof key, f) : 0;
+    if (f)
+        fclose(f);
+    if (got == sizeof key)
+        anon_set_key(key, sizeof key);
+}
+
 void tui_redact_build(TuiState *s)
 {
     tui_redact_free(s);
+    ensure_key(s);
     AnonScrub *a = anon_scrub_new();
     const TuiModel *m = s->model;
     char buf[64];

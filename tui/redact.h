@@ -5,8 +5,10 @@
  * name the database knows (logins, groups, accounts, professors, authors,
  * editors) inside free text: a scenario named after a group, a reason
  * naming a student, an event label, a renamed profile, a status line. A
- * name the model has becomes its model label ("group 03", "prof. 03",
- * "user 017", as the tables show it), any other "(name)". */
+ * name the model has becomes its model label, as the tables show it: the
+ * keyed pseudonym of the exports ("group-k3x9qa", reports/anon; the
+ * database's key, else a random one for the session), any other
+ * "(name)". */
 
 #include <stddef.h>
 

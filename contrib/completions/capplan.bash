@@ -57,7 +57,7 @@ _capplan() {
         COMPREPLY=($(compgen -W $'utf-8\nlatin1' -- "$cur")); return ;;
     --since | --today | --seed | --jobs | --years | --window | --min-jobs | --reason | \
         --sacct | --delimiter | --fields | --tz | --table | --size | --iterations | \
-        --bench-keys | --per-group | --explain | --backtest | --trace-start)
+        --bench-keys | --per-group | --explain | --backtest | --trace-start | --as-of)
         return ;;
     esac
     IFS=$' \t\n'
@@ -73,11 +73,11 @@ _capplan() {
     case $cmd in
     import)
         words="sacct trace roster inventory gpu-metrics events pubs peers allocations carbon sites catalog"
-        opts="--cluster --strict --fields --delimiter --tz --kind --trace-start --encoding --quiet --help" ;;
+        opts="--cluster --strict --fields --delimiter --tz --kind --trace-start --as-of --encoding --quiet --help" ;;
     collect)
         opts="--since --clusters --sacct-format --sacct --quiet --help" ;;
     status) opts="--json --help" ;;
-    check) opts="--help" ;;
+    check) opts="--quick --help" ;;
     demo) opts="--seed --jobs --today --dir --no-tui --force --help" ;;
     profile)
         words="rename"

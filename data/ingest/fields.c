@@ -1,6 +1,7 @@
 #include "data/ingest/fields.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 static int is_digit(char c)
@@ -43,6 +44,7 @@ static int64_t read_uint(const char **p, const char *end, int max_digits)
     }
     return k ? v : -1;
 }
+
 
 static int bad_dur(CpErr *err, const char *s, size_t n)
 {

@@ -13,6 +13,7 @@
 #include "core/fieldtext.h" /* fields_time, fields_int, fields_double */
 #include "core/jobrec.h"
 
+
 /* "MM:SS", "HH:MM:SS", "D-HH:MM:SS", "D-HH", "MM:SS.mmm", plain seconds
  * when raw_seconds, "UNLIMITED"/"Partition_Limit"/"INFINITE" ->
  * CP_DUR_UNLIMITED, "" -> CP_DUR_UNKNOWN. Fractions are dropped. */

@@ -175,6 +175,7 @@ int import_jobs_with(Store *st, const char *kind, const char *path, const Import
     rc.path = path;
     rc.tz = o->tz;
     rc.time_origin = o->trace_start;
+    rc.as_of = o->as_of;
     rc.strict = o->strict;
     rc.reject = o->reject;
     rc.reject_ctx = o->reject_ctx;
@@ -210,6 +211,8 @@ int import_jobs_with(Store *st, const char *kind, const char *path, const Import
     res->rows_read = rc.rows_read;
     res->rejected = rc.rows_rejected;
     res->comments = rc.rows_comment;
+    res->censored = rc.rows_censored;
+    res->censor_at = rc.censor_at;
     res->added = sink.counts.added;
     res->updated = sink.counts.updated;
     res->unchanged = sink.counts.unchanged;

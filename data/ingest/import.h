@@ -27,6 +27,7 @@ typedef struct ImportOpts {
     const char *delimiter;  /* sacct text: delimiter (multi-byte allowed); NULL: "|" */
     const char *trace_kind; /* import trace: "philly", "swf", "helios", "pai", "alibaba-pod" */
     int64_t trace_start;    /* epoch of second 0 of a relative-time trace; 0: default */
+    int64_t as_of;          /* traces: when the file was cut; 0: its last timestamp */
     int progress;           /* show rows, rows/s, ETA on stderr */
     int64_t bulk_min_bytes; /* a file this large or larger loads as a bulk load
                                (store_begin_bulk); import_opts_init: 8 MiB */

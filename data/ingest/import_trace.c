@@ -30,6 +30,7 @@ typedef struct NodeList {
     int have_header;
     int idx[2];       /* gpu, model */
     int64_t rows;
+    int64_t cpu_nodes; /* no GPU and no model: counted apart (#29) */
     int n;
     char model[NODE_MODELS_MAX][CP_GPU_TYPE_MAX];
     int64_t gpus[NODE_MODELS_MAX];
@@ -57,9 +58,13 @@ static int node_add(NodeList *nl, const CsvinRec *rec, CpErr *err)
     if (fields_int(gpu, rec->len[nl->idx[0]], &g, NULL) < 0 || g < 0 || g > 4096)
         return cp_err_set(err, "%s:%lld: field gpu: bad GPU count '%.20s'", nl->name,
                           (long long)rec->line, gpu);
+    if (mlen == 0 && g == 0) { /* a CPU-only node of the full node list */
+        nl->cpu_nodes++;
+        return 0;
+    }
     if (mlen == 0 || mlen >= CP_GPU_TYPE_MAX)
         return cp_err_set(err, "%s:%lld: field model: %s", nl->name, (long long)rec->line,
-                          mlen ? "name too long" : "empty value");
+                          mlen ? "name too long" : "empty, for a node with GPUs");
     int i = 0;
     while (i < nl->n && strcmp(nl->model[i], model) != 0)
         i++;
@@ -138,6 +143,7 @@ static int import_nodes(Store *st, FILE *f, const char *path, const ImportOpts *
             store_rollback(st);
     }
     res->rows_read = nl->rows;
+    res->cpu_nodes = nl->cpu_nodes;
     snprintf(res->format, sizeof res->format, "alibaba-node-list");
     free(nl);
     return rc;

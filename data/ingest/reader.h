@@ -33,6 +33,12 @@ typedef struct CpReadCtx {
     int64_t rows_comment;  /* updated by the reader: '#' comment lines skipped */
     int64_t time_origin;   /* traces in seconds from their start: the epoch of
                               second 0; 0 for the reader's default */
+    int64_t as_of;         /* traces: when the file was cut (epoch); 0: its last
+                              timestamp. Runs still going count up to it. */
+    int64_t rows_censored; /* updated by trace_read: runs counted up to the cut */
+    int64_t censor_at;     /* updated by trace_read: the cut they were counted to */
+    struct TraceHeld *held; /* trace_read's runs waiting for the cut; NULL outside */
+    int64_t last_seen;     /* trace_read: latest time any record mentions */
 } CpReadCtx;
 
 /* Report a rejected line through ctx->reject and count it. Returns -1

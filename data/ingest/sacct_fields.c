@@ -171,8 +171,12 @@ static int finish_times(SacctRow *row, const CpTz *tz, const char **bad, CpErr *
             return fail(tf[i], bad);
     int64_t v;
     if (has(row, SF_ELAPSEDRAW)) {
-        if (fields_int(row->val[SF_ELAPSEDRAW], row->len[SF_ELAPSEDRAW], &v, err) < 0 || v < 0)
+        if (fields_int(row->val[SF_ELAPSEDRAW], row->len[SF_ELAPSEDRAW], &v, err) < 0)
             return fail(SF_ELAPSEDRAW, bad);
+        if (v < 0) { /* say why (#29) */
+            cp_err_set(err, "negative duration %lld s", (long long)v);
+            return fail(SF_ELAPSEDRAW, bad);
+        }
         r->elapsed = v;
     } else if (row->val[SF_ELAPSED]) {
         if (fields_duration(row->val[SF_ELAPSED], row->len[SF_ELAPSED], &r->elapsed, err) < 0)

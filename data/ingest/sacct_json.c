@@ -157,9 +157,18 @@ static void sj_tres_entry(SjJob *j, const cJSON *e, const char *field, SjTres *t
     double count;
     const char *type = sj_text(j, e, "type", field);
     const char *name = sj_text(j, e, "name", field);
-    if (sj_number(j, sj_get(e, "count"), field, &count) != SJ_SET || count < 0)
+    if (sj_number(j, sj_get(e, "count"), field, &count) != SJ_SET)
+        return;
+    int gpu = strcmp(type, "gres") == 0 && sj_is_gpu_name(name);
+    if (count < 0 && gpu) { /* no sentinel: a GPU count is never negative (#29) */
+        char why[80];
+        snprintf(why, sizeof why, "negative GPU count %g", count);
+        sj_wrong(j, field, why);
+        return;
+    }
+    if (count < 0)
         return; /* energy's -2 sentinel, unset counts */
-    if (strcmp(type, "gres") == 0 && sj_is_gpu_name(name))
+    if (gpu)
         fields_gpu_entry(name, strlen(name), count, &t->untyped, &t->typed, t->gpu_type);
     else if (strcmp(type, "mem") == 0)
         t->mem = count;

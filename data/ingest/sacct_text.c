@@ -6,6 +6,7 @@
 
 #include "data/ingest/linereader.h"
 #include "data/ingest/sacct_fields.h"
+#include "data/ingest/trace.h"
 #include "data/ingest/textenc.h"
 
 #define MAX_LINE (1u << 20) /* 1 MiB: far beyond any real sacct line */
@@ -65,9 +66,19 @@ static int ends_with_delim(const TextCtx *t, const char *line, size_t len)
     return len >= t->dlen && memcmp(line + len - t->dlen, t->delim, t->dlen) == 0;
 }
 
-static void set_columns_done(TextCtx *t)
+/* Columns known: note a JobName last; refuse a field named twice (which
+ * of the two holds the truth cannot be told: #29). what: "header" or
+ * "--fields". */
+static int set_columns_done(TextCtx *t, const char *what, CpErr *err)
 {
     t->jobname_last = t->ncols > 0 && t->cols[t->ncols - 1] == SF_JOBNAME;
+    for (int j = 1; j < t->ncols; j++)
+        for (int i = 0; i < j; i++)
+            if (t->cols[j] != SF_IGNORED && t->cols[i] == t->cols[j])
+                return cp_err_set(err, "%s names %s twice (fields %d and %d): which one holds "
+                                       "the job's value cannot be told; keep one",
+                                  what, sacctf_name(t->cols[j]), i + 1, j + 1);
+    return 0;
 }
 
 /* A header names sacct fields, among them JobID or JobIDRaw (in any
@@ -106,8 +117,7 @@ static int columns_from_header(TextCtx *t, char *line, size_t len, CpErr *err)
         memcpy(name, t->cut[i], t->cutlen[i] + 1);
         t->colname[i] = name;
     }
-    set_columns_done(t);
-    return 0;
+    return set_columns_done(t, "header", err);
 }
 
 /* A byte that can be part of a sacct field name. */
@@ -153,8 +163,7 @@ static int columns_from_list(TextCtx *t, const char *fields, CpErr *err)
     }
     if (t->ncols == 0)
         return cp_err_set(err, "--fields: empty list");
-    set_columns_done(t);
-    return 0;
+    return set_columns_done(t, "--fields", err);
 }
 
 static int reject(TextCtx *t, CpErr *err, const char *field, const char *reason)
@@ -304,6 +313,27 @@ static int data_line(TextCtx *t, char *line, size_t len, CpErr *err)
     return t->rc->sink.job(t->rc->sink.ctx, &row.rec, err);
 }
 
+/* The first record of a headerless file holds no delimiter at all while
+ * --fields names several: every line would be refused for the same cause,
+ * so stop with one line and a hint (#29): the bytes after the job id up to
+ * the next letter or digit are the likely delimiter. */
+static int wrong_delimiter(TextCtx *t, const char *line, size_t len, CpErr *err)
+{
+    size_t i = 0, j;
+    while (i < len && ((line[i] >= '0' && line[i] <= '9') || line[i] == '_' || line[i] == '.' ||
+                       line[i] == '[' || line[i] == ']' || line[i] == '-' || line[i] == '+'))
+        i++;
+    j = i;
+    while (j < len && j - i < DELIM_MAX && !name_byte(line[j]))
+        j++;
+    int guess = j > i && j < len; /* something between two fields */
+    return cp_err_set(err, "line %lld: no '%s' in it, but --fields names %d fields: the "
+                           "delimiter is another one%s%.*s%s",
+                      (long long)t->lineno, t->delim, t->ncols,
+                      guess ? " (give it with --delimiter, e.g. --delimiter '" : " (give it with --delimiter)",
+                      guess ? (int)(j - i) : 0, line + i, guess ? "')" : "");
+}
+
 static int line_loop(TextCtx *t, LineReader *lr, const char *fields, char *fmt, size_t fmtsz,
                      CpErr *err)
 {
@@ -339,17 +369,29 @@ static int line_loop(TextCtx *t, LineReader *lr, const char *fields, char *fmt, 
         if (!have_columns) {
             if (t->detect)
                 detect_delim(t, line, len);
-            if (!is_header(t, line, len))
+            if (!is_header(t, line, len)) {
+                const char *k = trace_guess_kind(line, len); /* #29: point to the reader */
+                if (k)
+                    return cp_err_set(err, "line %lld is not a sacct header: it looks like a trace "
+                                           "of kind %s: capplan import trace --kind %s FILE",
+                                      (long long)lr->lineno, k, k);
                 return cp_err_set(err, "line %lld is not a sacct header (no JobID field): give "
                                        "--fields LIST, or --fields xdmod for Open XDMoD's order",
                                   (long long)lr->lineno);
-            if (columns_from_header(t, line, len, err) < 0)
+            }
+            if (columns_from_header(t, line, len, err) < 0) {
+                char at[32];
+                snprintf(at, sizeof at, "line %lld", (long long)lr->lineno);
+                cp_err_prefix(err, at);
                 return -1;
+            }
             have_columns = 1;
             continue;
         }
         if (fields && records == 0 && !t->jobname_last && ends_with_delim(t, line, len))
             t->trailing = 1;
+        if (fields && records == 0 && t->ncols > 1 && !memmem(line, len, t->delim, t->dlen))
+            return wrong_delimiter(t, line, len, err);
         records++;
         t->rc->rows_read++;
         if (data_line(t, line, len, err) < 0)

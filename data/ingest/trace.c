@@ -56,8 +56,12 @@ int trace_read(FILE *f, const char *kind, CpReadCtx *ctx, char *format_out, size
     int first = head_first(head, n);
     if (first < 0 && n < sizeof head)
         rc = cp_err_set(err, "%s:1: empty file: no %s trace records", path, kind);
-    else
+    else {
+        trace_censor_begin(ctx);
         rc = read_kind(pf, kind, first, ctx, format_out, format_sz, err);
+        if (trace_censor_flush(ctx, rc == 0, err) < 0)
+            rc = -1;
+    }
     fclose(pf);
     return rc;
 }

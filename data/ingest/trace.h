@@ -47,4 +47,12 @@
 int trace_read(FILE *f, const char *kind, CpReadCtx *ctx, char *format_out, size_t format_sz,
                CpErr *err);
 
+/* The trace kind the first bytes of a file look like ("swf", "philly",
+ * "helios", "pai", "alibaba-pod"), or NULL: for the hints of `import
+ * trace` without --kind and of `import sacct` given a trace (#29). */
+const char *trace_guess_kind(const char *head, size_t n);
+
+/* trace_guess_kind of the first 4 KiB of the file at path ("-": NULL). */
+const char *trace_guess_file(const char *path);
+
 #endif

@@ -549,6 +549,15 @@ static int detect(TraceCsv *t, const CsvinRec *rec, CpErr *err)
 
 /* ---- rows ---- */
 
+/* The name of the shape's end column, for messages. */
+static const char *end_column(const TcShape *sh)
+{
+    for (size_t c = 0; c < sh->ncols; c++)
+        if (strcmp(sh->cols[c], "end_time") == 0 || strcmp(sh->cols[c], "deletion_time") == 0)
+            return sh->cols[c];
+    return "end";
+}
+
 static int data_row(TraceCsv *t, const CsvinRec *rec, CpErr *err)
 {
     t->row++;
@@ -565,6 +574,8 @@ static int data_row(TraceCsv *t, const CsvinRec *rec, CpErr *err)
     r.cluster = t->shape->cluster;
     if (t->shape->row(t, rec, &r, &bad) < 0)
         return reader_reject(t->rc, err, rec->line, bad.field, bad.why.msg);
+    if (trace_end_before_start(&r, &bad.why)) /* Philly's, Helios's: refused (#29) */
+        return reader_reject(t->rc, err, rec->line, end_column(t->shape), bad.why.msg);
     return trace_emit(t->rc, &r, err);
 }
 

@@ -113,6 +113,10 @@ static int pj_run(const CpReadCtx *rc, const cJSON *job, CpJobRec *r, PjBad *bad
         pj_time(rc, run, "end_time", &r->end, bad) < 0 ||
         pj_detail(cJSON_GetObjectItemCaseSensitive(run, "detail"), r, bad) < 0)
         return -1;
+    if (trace_end_before_start(r, &bad->why)) { /* refused, not kept with no length (#29) */
+        bad->field = "end_time";
+        return -1;
+    }
     if (r->start != CP_TIME_NONE && r->end != CP_TIME_NONE && r->end >= r->start)
         r->elapsed = r->end - r->start;
     return 0;

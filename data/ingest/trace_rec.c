@@ -61,9 +61,14 @@ void trace_progress_end(CpReadCtx *ctx, int64_t bytes_read)
         ctx->progress(ctx->progress_ctx, bytes_read, ctx->rows_read);
 }
 
-int trace_emit(CpReadCtx *ctx, const CpJobRec *rec, CpErr *err)
+int trace_end_before_start(const CpJobRec *r, CpErr *why)
 {
-    return ctx->sink.job(ctx->sink.ctx, rec, err);
+    if (r->start == CP_TIME_NONE || r->end == CP_TIME_NONE || r->end >= r->start)
+        return 0;
+    char a[32], b[32];
+    cp_err_set(why, "end %s before start %s", fields_iso(r->end, a, sizeof a),
+               fields_iso(r->start, b, sizeof b));
+    return 1;
 }
 
 int trace_count(const char *s, size_t n, double *out, CpErr *err)

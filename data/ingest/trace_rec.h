@@ -33,8 +33,23 @@ void trace_count_row(CpReadCtx *ctx, int64_t bytes_read);
 /* Final progress report. */
 void trace_progress_end(CpReadCtx *ctx, int64_t bytes_read);
 
-/* Hand rec to the sink. Returns its result (-1 with err filled stops). */
+/* Hand rec to the sink. Returns its result (-1 with err filled stops).
+ * Between trace_censor_begin and trace_censor_flush a run still going
+ * (a start, no end, no length, RUNNING) is held back instead (a copy). */
 int trace_emit(CpReadCtx *ctx, const CpJobRec *rec, CpErr *err);
+
+/* 1 with why filled ("end ... before start ...") when r's end and start
+ * are known and the end comes first; else 0. */
+int trace_end_before_start(const CpJobRec *r, CpErr *why);
+
+/* Start holding runs still going (data/ingest/trace_censor.c). */
+void trace_censor_begin(CpReadCtx *ctx);
+
+/* With emit, hand the held runs on as RUNNING, elapsed up to the cut
+ * (ctx->as_of, else the latest time the file mentions), counting
+ * ctx->rows_censored; then free them. Returns the sink's result. */
+int trace_censor_flush(CpReadCtx *ctx, int emit, CpErr *err);
+
 
 /* A time in seconds written as a decimal ("4550879.0"), rounded; "" is
  * CP_TIME_NONE. -1 with err filled ("bad time '...'") otherwise. */

@@ -212,7 +212,14 @@ static int swf_values(Swf *s, int64_t line)
         if (!bad && swf_integral[i])
             s->val[i] = (double)s->ival[i];
         if (!bad && !isfinite(s->val[i]))
-            bad = cp_err_set(&why, "bad number '%s'", s->tok[i]);
+            bad = cp_err_set(&why, "bad number '%.40s'", s->tok[i]);
+        /* a time or a length beyond what a log can hold (a run time of 300
+         * digits would wrap round when rounded to seconds) (#29) */
+        if (!bad && (i == F_SUBMIT || i == F_WAIT || i == F_RUN || i == F_REQ_TIME) &&
+            s->val[i] > (i == F_SUBMIT ? 4e9 : (double)CP_MAX_DURATION_S))
+            bad = cp_err_set(&why, "%s '%.40s%s' out of range (above %s)",
+                             i == F_SUBMIT ? "time" : "duration", s->tok[i], n > 40 ? "..." : "",
+                             i == F_SUBMIT ? "4e9 s" : "10 years");
         if (bad) {
             char field[48];
             snprintf(field, sizeof field, "%d (%s)", i + 1, swf_names[i]);

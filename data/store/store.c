@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/civil.h"
@@ -334,8 +335,10 @@ static int open_handle(Store *st, const char *path, int flags, CpErr *err)
         configured = 1;
         sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
     }
-    if (sqlite3_open_v2(path, &st->db, flags | SQLITE_OPEN_NOMUTEX, NULL) == SQLITE_OK)
+    if (sqlite3_open_v2(path, &st->db, flags | SQLITE_OPEN_NOMUTEX, NULL) == SQLITE_OK) {
+        store_fault_guard(st->db);
         return 0;
+    }
     cp_err_set(err, "cannot open database: %s", st->db ? sqlite3_errmsg(st->db) : "out of memory");
     store_fault_note(st->db ? sqlite3_errcode(st->db) : SQLITE_NOMEM);
     sqlite3_close(st->db);
@@ -372,6 +375,17 @@ static int open_read_only(Store *st, const char *path, int64_t *version, CpErr *
         return *version >= 0 ? 0 : -1;
     sqlite3_close(st->db);
     st->db = NULL;
+    /* immutable ignores the -wal: committed changes still in it (its
+     * -shm gone, the folder not writable to make one) would be missed
+     * silently, so refuse (#29) */
+    char wal[4096];
+    struct stat sb;
+    snprintf(wal, sizeof wal, "%s-wal", path);
+    if (stat(wal, &sb) == 0 && sb.st_size > 0)
+        return cp_err_set(err, "its -wal file holds changes but it has no -shm, in a folder this "
+                               "user cannot write: reading it would miss them; copy the "
+                               "database and its -wal to a writable folder, or open it as a "
+                               "user who can write there");
     char *uri = sqlite3_mprintf("file:%s?immutable=1", path);
     int flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_URI;
     int rc = open_handle(st, uri, flags, err);
@@ -476,6 +490,11 @@ void store_close(Store *st)
     sqlite3_close(st->db);
     free(st->path);
     free(st);
+}
+
+int store_read_only(Store *st)
+{
+    return sqlite3_db_readonly(st->db, "main") == 1;
 }
 
 struct sqlite3 *store_db(Store *st)

@@ -54,6 +54,10 @@ void store_close(Store *st);
 
 /* The open sqlite3 handle, for modules of data/ that keep their SQL in a
  * store_*.c file of their own. Borrowed. */
+/* 1 when st was opened read-only (a file or folder this process cannot
+ * write): readings work, every write fails. */
+int store_read_only(Store *st);
+
 struct sqlite3 *store_db(Store *st);
 
 /* Hand back memory the last phase no longer needs before the next phase of

@@ -95,6 +95,9 @@ static const char *const name_sql[] = {
     "SELECT 'person', authors FROM pubs WHERE authors IS NOT NULL",
     "SELECT 'group', group_name FROM pubs",
     "SELECT 'group', group_name FROM allocations",
+    /* #29: the roster's full names and aliases (schema v13) */
+    "SELECT 'person', name FROM people WHERE name IS NOT NULL",
+    "SELECT 'person', aliases FROM people WHERE aliases IS NOT NULL",
 };
 
 /* Split a list ("a, b; c and d") into names. */

@@ -53,6 +53,17 @@ int store_lock_timeout(void)
     return lock_timeout_s;
 }
 
+static int refuse_if_corrupt(void *ctx)
+{
+    (void)ctx;
+    return atomic_load(&fault) == STORE_FAULT_CORRUPT;
+}
+
+void store_fault_guard(sqlite3 *db)
+{
+    sqlite3_commit_hook(db, refuse_if_corrupt, NULL);
+}
+
 int store_fault_busy(void *ctx, int count)
 {
     StoreWait *st = ctx;

@@ -21,6 +21,12 @@ typedef struct StoreWait {
  * CORRUPT); others are ignored. */
 void store_fault_note(int code);
 
+/* Make every commit on db a rollback once SQLite has reported a corrupt
+ * database in this process (a commit hook): nothing is written into a
+ * damaged file (#29). Call on every connection that writes. */
+struct sqlite3;
+void store_fault_guard(struct sqlite3 *db);
+
 /* sqlite3_busy_handler's callback, ctx a StoreWait: sleep a little longer
  * each time, give the notice once after a second, give up (noting LOCKED)
  * after store_lock_timeout() seconds. */

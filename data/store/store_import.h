@@ -13,6 +13,9 @@ typedef struct ImportResult {
     int64_t rows_read;      /* records (job and step rows, or CSV rows) read */
     int64_t added, updated, unchanged, rejected;
     int64_t comments;       /* '#' comment lines skipped (sacct text) */
+    int64_t censored;       /* trace runs still going at the cut, counted up to it */
+    int64_t censor_at;      /* that cut (epoch) */
+    int64_t cpu_nodes;      /* node list: CPU-only nodes, not in the GPU inventory */
     int stats_fed;          /* the statistics' cache and aggregates were extended from
                                the attempts as written, not read back (issue 20) */
     int policy_fed;         /* the energy aggregate likewise */

@@ -7,6 +7,7 @@
 
 #include "data/store/sqlrow.h"
 #include "data/store/store.h"
+#include "data/store/store_fault.h"
 #include "data/store/store_plan_int.h"
 
 int store_plan_read_begin(Store *st)
@@ -98,6 +99,7 @@ void store_plan_cache_put(Store *st, const char *key, const unsigned char *data,
     if (!path || !path[0] || n > 0x7fffffff ||
         sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
         goto out; /* in memory, or not ours to write */
+    store_fault_guard(db); /* nothing into a file found corrupt (#29) */
     /* no busy handler: a lock held elsewhere fails at once */
     if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
         goto out;

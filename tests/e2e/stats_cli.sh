@@ -19,8 +19,14 @@ grep -q 'utilization|preemption|waits|efficiency|domains|pubs' "$WORK/out" || fa
 expect_rc 1 cap stats utilisation --json
 grep -q "t.db: no such database" "$WORK/err" || fail "missing database: $(cat "$WORK/err")"
 [ ! -e "$WORK/t.db" ] || fail "a read-only command created the database"
-# an empty database: empty figures
+# an empty file is not a database (#29): refused in one line, left empty
 : >"$WORK/t.db"
+expect_rc 1 cap stats utilisation --json
+grep -q "an empty file, not a capplan database" "$WORK/err" || fail "empty file: $(cat "$WORK/err")"
+[ ! -s "$WORK/t.db" ] || fail "a reader wrote into an empty file"
+# an empty database (no jobs): empty figures
+printf 'date,cluster,label\n' >"$WORK/ev.csv"
+expect_rc 0 cap import events "$WORK/ev.csv"
 expect_rc 0 cap stats utilisation --json
 expect_rc 0 cap stats domains
 

@@ -48,7 +48,7 @@ keys 7; sleep 0.2; keys Enter; sleep 0.3; shot
 # issue 16: two scenarios side by side (A = g1, B = g2-lean; base is first)
 keys g j c; wait_for "select the other scenario and press c"; shot
 keys j c; wait_for "comparing A "; wait_for " against B "; shot
-keys k Enter; wait_for "showing scenario group 01"
+keys k Enter; wait_for "showing scenario group-"
 # the institute's projection: Enter on the class alert, then ] to a group
 keys 1; wait_for "GiB class short next year"
 first=$(grep -n "^!" "$WORK/screen" | sed -n 2p | cut -d: -f1)

@@ -105,7 +105,7 @@ keys Escape; wait_for "lab-ocean"    # the filter cleared
 # Presentation mode: no group, professor or user name left.
 keys a; wait_for "[presentation]"
 absent "lab-ocean"; absent "oprof"
-wait_for "group 0"
+wait_for "group-"
 keys 3; wait_for "capplan · Group · scenario base"
 absent "reebu"; absent "evil"
 keys a; wait_gone "[presentation]"

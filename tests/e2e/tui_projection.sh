@@ -193,7 +193,7 @@ for g in d['groups']:
 ex = open(w + '/explain').read()
 for n in re.sub(r' and \d+ more$', '', re.search(r'^    members \(\d+\): (.*)$', ex, re.M).group(1)).split():
     assert not re.search(r'\b%s\b' % re.escape(n), scr), n
-assert re.search(r'members \(\d+\): user \d{3}', scr), 'pseudonyms'
+assert re.search(r'members \(\d+\): user-[a-z2-9]{6}', scr), 'pseudonyms'
 print('PASS-REDACT')
 PY
 tui_quit
