@@ -138,7 +138,7 @@ static double new_groups(const FcTable *t, int L)
 void fc_forecast(const FcTable *t, int k, int L, const double *model, double *out)
 {
     int G = t->d.G;
-    double tot = 0;
+    double tot = 0, tot_s = 0; /* the candidate's groups; the shrunk's smoothing part */
     if (fc_cand_uses_model(k) && !model) {
         memset(out, 0, ((size_t)G + 1) * sizeof *out);
         return;
@@ -156,9 +156,11 @@ void fc_forecast(const FcTable *t, int k, int L, const double *model, double *ou
             v = smooth(t, g, L, k - FC_SMOOTH0 + 1);
         else if (k < FC_SHRUNK0)
             v = mf[g];
-        else if (k < FC_TREND0)
-            v = 0.5 * mf[g] + 0.5 * smooth(t, g, L, model_half[mh]);
-        else
+        else if (k < FC_TREND0) {
+            double s = smooth(t, g, L, model_half[mh]);
+            tot_s += s;
+            v = 0.5 * mf[g] + 0.5 * s;
+        } else
             v = tr * smooth(t, g, L, k - FC_TREND0 + 1);
         out[g] = v;
         tot += v;
@@ -167,7 +169,7 @@ void fc_forecast(const FcTable *t, int k, int L, const double *model, double *ou
     if (k >= FC_MODEL0 && k < FC_SHRUNK0)
         out[G] = mf[G];
     else if (k >= FC_SHRUNK0 && k < FC_TREND0)
-        out[G] = 0.5 * mf[G] + 0.5 * (tot + ng);
+        out[G] = 0.5 * mf[G] + 0.5 * (tot_s + ng); /* never below its groups' sum */
     else
         out[G] = tot + ng;
 }

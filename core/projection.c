@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "core/features.h"
+#include "core/leavers.h"
 
 struct ProjModel {
     int G, P, D, Y, U, M;
@@ -93,7 +94,9 @@ static void place_members(ProjModel *m)
         m->heads_t0[u->group] += u->leaves > m->ystart[0];
         for (int y = 0; y < m->Y; y++)
             m->present[(size_t)i * m->Y + y] =
-                overlap(m->ystart[y], m->ystart[y + 1], INT64_MIN, u->leaves);
+                u->leaves == PROJ_NEVER
+                    ? leave_presence(u->churn, m->ystart[0], m->ystart[y], m->ystart[y + 1])
+                    : overlap(m->ystart[y], m->ystart[y + 1], INT64_MIN, u->leaves);
         double r = u->rate[m->calib.half];
         m->cls_share[(size_t)u->group * MEMCLASS_COUNT + profiles_mem_class(u->mem_gib)] +=
             r > 0 ? r : 0;

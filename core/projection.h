@@ -67,6 +67,9 @@ typedef struct ProjUser {
     int64_t leaves;           /* roster end date, PROJ_NEVER when none */
     int matured;              /* arrived in the last DEM_MATURE_MONTHS: rate includes the
                                  maturation (DemUser.matured) */
+    double churn;             /* with leaves PROJ_NEVER: the yearly share of such members who
+                                 leave (their group's measured churn, core/leavers.h); 0 none
+                                 (issue 28) */
 } ProjUser;
 
 /* Someone on the roster who starts after t0. */

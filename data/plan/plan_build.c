@@ -559,6 +559,7 @@ static ProjUser *proj_users(Plan *p, const PlanCtx *c, const int64_t *leaves)
         memcpy(pu[i].rate, d->rate, sizeof pu[i].rate);
         pu[i].mem_gib = u ? u->f.raw[FEAT_MEM_GIB] : -1;
         pu[i].leaves = leaves[d->user];
+        pu[i].churn = plan_hist_churn_of(f, d->group, pu[i].leaves);
         pu[i].matured = d->matured;
         const char *name = d->user < c->users.n ? c->users.names[d->user] : NULL;
         p->proj_user_name[i] = plan_keep(p, name ? name : "?");
@@ -579,7 +580,7 @@ static DemFit plan_fit(const Plan *p, const PlanCtx *c)
             f.groups[g] = c->fit.groups[h];
         else
             f.groups[g] = (DemGroup){0, 0, 0, 0, 0, 0, c->fit.growth, NAN, 0, c->fit.newrate,
-                                     c->fit.ramp, 0, 0, 1, 0};
+                                     c->fit.ramp, 0, 0, 1, 0, 0};
     }
     return f;
 }

@@ -84,6 +84,7 @@ int plan_cache_key(Store *st, const Plan *p, const PlanCtx *c, const StorePlanGp
         hash_str(&h, pp->domain);
         hash_i64(&h, pp->start);
         hash_i64(&h, pp->end);
+        hash_i64(&h, pp->planned);
     }
     hash_i64(&h, (int64_t)ninv);
     for (size_t i = 0; i < ninv; i++) {
