@@ -800,6 +800,12 @@ int64_t projection_user_leaves(const ProjModel *m, int user)
     return user >= 0 && user < m->U ? m->users[user].leaves : PROJ_NEVER;
 }
 
+double projection_user_churn(const ProjModel *m, int user)
+{
+    return user >= 0 && user < m->U && m->users[user].leaves == PROJ_NEVER ? m->users[user].churn
+                                                                          : 0;
+}
+
 int projection_user_matured(const ProjModel *m, int user)
 {
     return user >= 0 && user < m->U && m->users[user].matured;

@@ -260,6 +260,9 @@ int projection_user_group(const ProjModel *m, int user);
  * rate includes the maturation of the newly arrived. */
 int64_t projection_user_leaves(const ProjModel *m, int user);
 int projection_user_matured(const ProjModel *m, int user);
+/* The yearly churn model user i leaves by: their group's measured churn when
+ * no leave date is known (issue 28), else 0. */
+double projection_user_churn(const ProjModel *m, int user);
 /* The measured maturation (DemFit.maturation; 1 without a fit), and group
  * g's members still there at t0 (roster end after it: the heads its
  * newcomers keep, times the growth; g < 0: the institute). */
