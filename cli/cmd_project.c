@@ -318,6 +318,9 @@ static void print_json(const View *v, FILE *out)
     cJSON_AddNumberToObject(o, "institute_buffer", v->p->institute_buffer);
     cJSON_AddNumberToObject(o, "backtest_cuts", c->ncuts);
     cJSON_AddBoolToObject(o, "calibrated", c->ncuts >= PROJ_MIN_CUTS);
+    /* issue 28: year 2's range over year 1's, measured (0: not, sqrt 2 instead) */
+    cJSON_AddNumberToObject(o, "range_widening_year2", c->widen2);
+    cJSON_AddNumberToObject(o, "range_year2_cuts", v->p->bt ? v->p->bt->choice.range.n2 : 0);
     json_forecaster(o, v->p);
     if (v->r->nyears > PROJ_WARN_YEARS)
         cJSON_AddStringToObject(o, "warning", "past 5 years the ranges are wide and the roster "

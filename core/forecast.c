@@ -313,6 +313,8 @@ void fc_ranges(const FcTable *t, int k, int newg, int L, FcRange *out)
         nfull += in_record(t, o, L) && t->d.om[o] + 12 <= L;
     out->full = nfull >= FC_MIN_RECORD;
     double *lt = xcalloc((size_t)t->d.n + 1, sizeof *lt);
+    double *l2 = xcalloc((size_t)t->d.n + 1, sizeof *l2);
+    int n2 = 0;
     double *lg[FC_NSIZE];
     for (int c = 0; c < FC_NSIZE; c++)
         lg[c] = xcalloc((size_t)t->d.n * G + 1, sizeof *lg[c]);
@@ -334,9 +336,21 @@ void fc_ranges(const FcTable *t, int k, int newg, int L, FcRange *out)
         double tot = total_of(t, o, k, newg);
         if (s > 0 && tot > 0)
             lt[nt++] = log(s / tot);
+        double s2 = 0; /* year 2: the same forecast against the next 12 months */
+        for (int g = 0; a + 24 <= L && g < G; g++)
+            s2 += mean_of(t, g, a + 12, a + 24);
+        if (a + 24 <= L && s2 > 0 && tot > 0)
+            l2[n2++] = log(s2 / tot);
     }
     out->n = nt >= FC_MIN_RECORD ? nt : 0;
     quantiles(lt, nt, &out->q10, &out->q90);
+    if (out->n && n2 >= FC_MIN_YEAR2) {
+        out->n2 = n2;
+        quantiles(l2, n2, &out->q10_2, &out->q90_2);
+        double w1 = out->q90 - out->q10, w = w1 > 0 ? (out->q90_2 - out->q10_2) / w1 : 0;
+        out->widen2 = w1 > 0 ? (w > 1 ? w : 1) : 0; /* never narrower than year 1 */
+    }
+    free(l2);
     int all = 0;
     for (int c = 0; c < FC_NSIZE; c++)
         all += ng[c];

@@ -746,6 +746,8 @@ ProjRange projection_range(const ProjCalib *c, double v, int y)
     if (!c || c->ncuts < PROJ_MIN_CUTS || !isfinite(c->q10) || !isfinite(c->q90))
         return r;
     double s = sqrt((double)(y > 0 ? y : 1));
+    if (y >= 2 && c->widen2 > 0)
+        s = c->widen2 * sqrt(y / 2.0);
     r.lo = fin(v * exp(c->q10 * s));
     r.hi = fin(v * exp(c->q90 * s));
     return r;

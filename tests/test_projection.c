@@ -58,7 +58,7 @@ static ProjModel *model_of(int ncuts, const ProjUser *us)
     fit.groups = groups;
     fit.ngroups = 2;
     fit.pool_inst = inst_pool;
-    ProjCalib c = {ncuts, log(0.8), log(1.5), 0.1, 2};
+    ProjCalib c = {ncuts, log(0.8), log(1.5), 0.1, 2, 0};
     ProjInput in = {2, 0, 1, 2, group_domain, us, 2, arrivals, 1, gpus, 1, models, 1, &fit,
                     c, 0, year_start};
     return projection_prepare(&in);

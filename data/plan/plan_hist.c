@@ -220,7 +220,7 @@ static void forecast(const Plan *p, const PlanCtx *c, const DemFit *f, int64_t t
     ProjArrival *arr = plan_hist_arrivals(p, c, t0, &na);
     int64_t ys[2] = {t0, plan_add_months(t0, 12)};
     ProjInput in = {f->ngroups, 0, 1, 1, NULL, u, f->nactive, arr, na, NULL, 0, NULL, 0, f,
-                    {0, NAN, NAN, 0, h}, t0, ys};
+                    {0, NAN, NAN, 0, h, 0}, t0, ys};
     ProjModel *m = projection_prepare(&in);
     ProjParams *par = projection_params_new(m);
     ProjResult *r = projection_result_new(m);
@@ -433,6 +433,7 @@ static void bt_summary(const PlanCtx *c, BtRun *b, const FcTable *t, PlanBacktes
     out->calib.ncuts = out->choice.range.n;
     out->calib.q10 = out->choice.range.q10;
     out->calib.q90 = out->choice.range.q90;
+    out->calib.widen2 = out->choice.range.widen2;
     double bu = nr ? backtest_percentile(over, nr, BUFFER_Q) : 0;
     out->calib.buffer = nr >= PROJ_MIN_CUTS && bu > 0 ? bu : 0;
     out->ratio_p10 = nr ? backtest_percentile(ratio, nr, 10) : NAN;
