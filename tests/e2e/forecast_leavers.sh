@@ -5,7 +5,10 @@
 # exactly the projected members whose planned end falls in year 1, on that
 # date (tests/forecast_leavers.py, checked against the demo's roster CSV and
 # the jobs in sqlite3); the roster import stores planned_end as given and
-# refuses a bad one naming file, line and field.
+# refuses a bad one naming file, line and field Today, `project --explain` of every
+# group with a measured churn lists as leaving only members with a known date
+# (each shown with it; the old rule listed every undated one) and names the
+# churn the others leave by.
 . "$(dirname "$0")/lib.sh"
 need_shared
 T="$(cd "$(dirname "$0")/.." && pwd)"
@@ -32,6 +35,28 @@ PY
 for cut in 2022-06-01 2023-09-01 2025-11-01; do
     expect_rc 0 cap project --as-of "$cut" --json
     python3 "$T/forecast_leavers.py" "$WORK/t.db" "$R" "$cut" "$WORK/out" || fail "leavers at $cut"
+done
+
+# today: --explain lists as leaving only members with a known date (each with
+# it); the others leave by the group's churn, named with its rate
+expect_rc 0 cap project --json
+GROUPS=$(python3 -c "
+import json
+print(' '.join([g['name'] for g in json.load(open('$WORK/out'))['groups'] if g['churn'] > 0]))")
+[ -n "$GROUPS" ] || fail "no group with a measured churn today"
+for g in $GROUPS; do
+    expect_rc 0 cap project --explain "$g"
+    grep -q "the others by the group's churn [0-9]* %/yr" "$WORK/out" || fail "$g: no churn named"
+    python3 - "$WORK/out" <<'PY' || fail "$g: an undated member listed as leaving"
+import re, sys
+for line in open(sys.argv[1]):
+    if line.strip().startswith("leaving (") and not line.strip().startswith("leaving (0)"):
+        names = re.sub(r" and \d+ more\s*$", "", line.split(":", 1)[1])
+        bare = re.sub(r"\((left|leaves) \d{4}-\d\d-\d\d[^)]*\)", "", names).split()
+        n = int(line.split("(")[1].split(")")[0])
+        if len(bare) != len(re.findall(r"\((left|leaves) ", names)) or len(bare) > n:
+            sys.exit("FAIL: " + line.strip())
+PY
 done
 
 # a bad planned end: file, line and field named; the database as it was
