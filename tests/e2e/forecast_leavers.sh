@@ -5,10 +5,10 @@
 # exactly the projected members whose planned end falls in year 1, on that
 # date (tests/forecast_leavers.py, checked against the demo's roster CSV and
 # the jobs in sqlite3); the roster import stores planned_end as given and
-# refuses a bad one naming file, line and field Today, `project --explain` of every
-# group with a measured churn lists as leaving only members with a known date
-# (each shown with it; the old rule listed every undated one) and names the
-# churn the others leave by.
+# refuses a bad one naming file, line and field. Today, `project --explain`
+# of every group with a measured churn lists as leaving only members with a
+# known date (each shown with it; the old rule listed every undated one) and
+# names the churn the others leave by.
 . "$(dirname "$0")/lib.sh"
 need_shared
 T="$(cd "$(dirname "$0")/.." && pwd)"
