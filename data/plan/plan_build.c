@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "core/kmeans.h"
+#include "core/leavers.h"
 #include "data/plan/plan_int.h"
 
 /* ---- context ---- */
@@ -245,7 +246,8 @@ static void add_user(Plan *p, PlanCtx *c, int64_t id, const FeatUser *f, int64_t
     u->user_id = id;
     u->name = plan_keep(p, name ? name : "?");
     u->role = pp ? plan_keep(p, pp->role) : NULL;
-    u->leaves = pp && pp->end != STORE_PLAN_NO_DATE ? pp->end : PROJ_NEVER;
+    /* as known now: the roster's end, else its planned end (issue 28) */
+    u->leaves = pp ? leave_known(pp->end, pp->planned, p->win_end, 1) : PROJ_NEVER;
     u->group = plan_group_add(p, c->gidx, plan_group_of(c, id, account));
     u->profile = -1;
     u->zrow = -1;
