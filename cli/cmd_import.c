@@ -28,7 +28,7 @@ static const char import_help[] =
     "  trace --kind K FILE public traces: philly, swf, helios, pai, alibaba-pod (GPU-\n"
     "                      sharing pods or inference instances; its node list lands\n"
     "                      as inventory)\n"
-    "  roster FILE.csv     user,group,role,domain,start,end[,supervisor]\n"
+    "  roster FILE.csv     user,group,role,domain,start,end[,supervisor][,planned_end]\n"
     "  inventory FILE.csv  cluster,gpu_model,gpus,gpu_mem_gib,from,to[,relative_speed,tdp_w]\n"
     "  gpu-metrics FILE    job_id,gpu_mem_max_gib[,gpu_util_mean][,cluster], or a\n"
     "                      timestamp,value,container_ip series of GPU memory bytes\n"

@@ -136,6 +136,34 @@ static cJSON *group_year(const ProjGroupYear *t, int y)
     return e;
 }
 
+/* Group g's leavers in year 1 as the projection takes them (issue 28,
+ * what was known when): the members whose known leave date (an actual end
+ * already passed, else a planned end) falls in year 1, and the yearly churn
+ * the members with no known date leave by. */
+static void json_leavers(cJSON *e, const Plan *p, int g)
+{
+    int64_t y0, y1;
+    double churn = 0;
+    projection_year_span(p->model, 1, &y0, &y1);
+    cJSON *a = cJSON_AddArrayToObject(e, "leavers_year1");
+    for (int i = 0; i < p->nproj_users; i++) {
+        if (projection_user_group(p->model, i) != g)
+            continue;
+        double q = projection_user_churn(p->model, i);
+        churn = q > churn ? q : churn;
+        int64_t t = projection_user_leaves(p->model, i);
+        if (t == PROJ_NEVER || t < y0 || t >= y1)
+            continue;
+        char d[16];
+        plan_cli_date(t, d, sizeof d);
+        cJSON *x = cJSON_CreateObject();
+        cJSON_AddStringToObject(x, "user", p->proj_user_name[i]);
+        cJSON_AddStringToObject(x, "leaves", d);
+        cJSON_AddItemToArray(a, x);
+    }
+    cJSON_AddNumberToObject(e, "churn", churn);
+}
+
 static void json_groups(cJSON *o, const View *v)
 {
     const Plan *p = v->p;
@@ -150,6 +178,7 @@ static void json_groups(cJSON *o, const View *v)
         cJSON_AddNumberToObject(e, "heads_now", projection_heads0(p->model, g));
         cJSON_AddNumberToObject(e, "growth_raw", projection_growth_raw(p->model, g, &capped));
         cJSON_AddBoolToObject(e, "growth_capped", capped);
+        json_leavers(e, p, g);
         cJSON_AddItemToObject(e, "mix",
                               cJSON_CreateDoubleArray(projection_mix(p->model, g), p->fit.k));
         cJSON *pa = cJSON_AddObjectToObject(e, "params");
@@ -290,6 +319,9 @@ static void print_json(const View *v, FILE *out)
     cJSON_AddNumberToObject(o, "institute_buffer", v->p->institute_buffer);
     cJSON_AddNumberToObject(o, "backtest_cuts", c->ncuts);
     cJSON_AddBoolToObject(o, "calibrated", c->ncuts >= PROJ_MIN_CUTS);
+    /* issue 28: year 2's range over year 1's, measured (0: not, sqrt 2 instead) */
+    cJSON_AddNumberToObject(o, "range_widening_year2", c->widen2);
+    cJSON_AddNumberToObject(o, "range_year2_cuts", v->p->bt ? v->p->bt->choice.range.n2 : 0);
     json_forecaster(o, v->p);
     if (v->r->nyears > PROJ_WARN_YEARS)
         cJSON_AddStringToObject(o, "warning", "past 5 years the ranges are wide and the roster "

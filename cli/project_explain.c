@@ -73,8 +73,14 @@ int project_explain_print(const Plan *p, const ProjParams *params, const ProjRes
             v[PLAN_X_STAYERS], u, x.heads0);
     people(p, g, 0, "members", out);
     matured(p, g, x.maturation, out);
-    fprintf(out, "  leavers      %+9.2f %s  members whose roster end falls before the year's end\n",
-            v[PLAN_X_LEAVERS], u);
+    double churn = 0; /* issue 28: the members with no known leave date leave by it */
+    for (int i = 0; i < p->nproj_users; i++)
+        if (projection_user_group(p->model, i) == g && projection_user_churn(p->model, i) > churn)
+            churn = projection_user_churn(p->model, i);
+    fprintf(out, "  leavers      %+9.2f %s  members whose known leave date (roster end, else "
+                 "planned end) falls before the year's end; the others by the group's churn "
+                 "%.0f %%/yr\n",
+            v[PLAN_X_LEAVERS], u, 100 * churn);
     people(p, g, 1, "leaving", out);
     fprintf(out, "  newcomers    %+9.2f %s  %.1f arrivals + %.1f newcomers (the %.0f members "
                  "still here at the start, grown), first year at the measured ramp %.2f\n",

@@ -115,6 +115,9 @@ typedef struct DemGroup {
                                    most a member's mean use each (1: none, or not above
                                    their own) (issue 28) */
     int mature_n;               /* the recent arrivals it applies to */
+    double churn;               /* yearly share of the active members with no known leave date
+                                   who left, measured before the fit's date (core/leavers.h;
+                                   set by the planner's history, 0: none measured) (issue 28) */
 } DemGroup;
 
 typedef struct DemFit {

@@ -138,7 +138,7 @@ static double new_groups(const FcTable *t, int L)
 void fc_forecast(const FcTable *t, int k, int L, const double *model, double *out)
 {
     int G = t->d.G;
-    double tot = 0;
+    double tot = 0, tot_s = 0; /* the candidate's groups; the shrunk's smoothing part */
     if (fc_cand_uses_model(k) && !model) {
         memset(out, 0, ((size_t)G + 1) * sizeof *out);
         return;
@@ -156,9 +156,11 @@ void fc_forecast(const FcTable *t, int k, int L, const double *model, double *ou
             v = smooth(t, g, L, k - FC_SMOOTH0 + 1);
         else if (k < FC_SHRUNK0)
             v = mf[g];
-        else if (k < FC_TREND0)
-            v = 0.5 * mf[g] + 0.5 * smooth(t, g, L, model_half[mh]);
-        else
+        else if (k < FC_TREND0) {
+            double s = smooth(t, g, L, model_half[mh]);
+            tot_s += s;
+            v = 0.5 * mf[g] + 0.5 * s;
+        } else
             v = tr * smooth(t, g, L, k - FC_TREND0 + 1);
         out[g] = v;
         tot += v;
@@ -167,7 +169,7 @@ void fc_forecast(const FcTable *t, int k, int L, const double *model, double *ou
     if (k >= FC_MODEL0 && k < FC_SHRUNK0)
         out[G] = mf[G];
     else if (k >= FC_SHRUNK0 && k < FC_TREND0)
-        out[G] = 0.5 * mf[G] + 0.5 * (tot + ng);
+        out[G] = 0.5 * mf[G] + 0.5 * (tot_s + ng); /* never below its groups' sum */
     else
         out[G] = tot + ng;
 }
@@ -311,6 +313,8 @@ void fc_ranges(const FcTable *t, int k, int newg, int L, FcRange *out)
         nfull += in_record(t, o, L) && t->d.om[o] + 12 <= L;
     out->full = nfull >= FC_MIN_RECORD;
     double *lt = xcalloc((size_t)t->d.n + 1, sizeof *lt);
+    double *l2 = xcalloc((size_t)t->d.n + 1, sizeof *l2);
+    int n2 = 0;
     double *lg[FC_NSIZE];
     for (int c = 0; c < FC_NSIZE; c++)
         lg[c] = xcalloc((size_t)t->d.n * G + 1, sizeof *lg[c]);
@@ -332,9 +336,21 @@ void fc_ranges(const FcTable *t, int k, int newg, int L, FcRange *out)
         double tot = total_of(t, o, k, newg);
         if (s > 0 && tot > 0)
             lt[nt++] = log(s / tot);
+        double s2 = 0; /* year 2: the same forecast against the next 12 months */
+        for (int g = 0; a + 24 <= L && g < G; g++)
+            s2 += mean_of(t, g, a + 12, a + 24);
+        if (a + 24 <= L && s2 > 0 && tot > 0)
+            l2[n2++] = log(s2 / tot);
     }
     out->n = nt >= FC_MIN_RECORD ? nt : 0;
     quantiles(lt, nt, &out->q10, &out->q90);
+    if (out->n && n2 >= FC_MIN_YEAR2) {
+        out->n2 = n2;
+        quantiles(l2, n2, &out->q10_2, &out->q90_2);
+        double w1 = out->q90 - out->q10, w = w1 > 0 ? (out->q90_2 - out->q10_2) / w1 : 0;
+        out->widen2 = w1 > 0 ? (w > 1 ? w : 1) : 0; /* never narrower than year 1 */
+    }
+    free(l2);
     int all = 0;
     for (int c = 0; c < FC_NSIZE; c++)
         all += ng[c];

@@ -59,6 +59,9 @@ enum {
 #define FC_MIN_SCORED 6  /* months an origin needs scored to enter a record (3 tried: worse
                             on both test logs, docs/planning.md) */
 #define FC_MIN_RECORD 3  /* origins a record needs to choose (else FC_DEFAULT) */
+#define FC_MIN_YEAR2 12  /* origins with 24 months scored year 2's range needs (a year of
+                            cuts; with 3 to 5, on the demo, its spread came out narrower
+                            than year 1's) */
 #define FC_DEFAULT FC_SHRUNK0 /* the model shrunk to smoothing, half-life 1 month: at the
                                 cuts where the default applies (fewer than 3 earlier ones),
                                 the best worst case over the test logs (OSC, the demo) of
@@ -116,6 +119,13 @@ typedef struct FcRange {
     double q10, q90;             /* of log(actual / forecast), the total */
     int gn[FC_NSIZE];
     double gq10[FC_NSIZE], gq90[FC_NSIZE]; /* per size class of group */
+    /* year 2, measured (issue 28): the institute total's log(actual over the
+     * 12 months after the first 12 / forecast) at the origins with 24 months
+     * scored before L */
+    int n2;                      /* such origins (0: fewer than FC_MIN_YEAR2) */
+    double q10_2, q90_2;
+    double widen2;               /* (q90_2 - q10_2) / (q90 - q10), at least 1: how much wider
+                                    year 2's range is than year 1's; 0 when not measured */
 } FcRange;
 
 /* The institute's new groups in a total: at the recent rate (forecast.h

@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "core/features.h"
+#include "core/leavers.h"
 
 struct ProjModel {
     int G, P, D, Y, U, M;
@@ -93,7 +94,9 @@ static void place_members(ProjModel *m)
         m->heads_t0[u->group] += u->leaves > m->ystart[0];
         for (int y = 0; y < m->Y; y++)
             m->present[(size_t)i * m->Y + y] =
-                overlap(m->ystart[y], m->ystart[y + 1], INT64_MIN, u->leaves);
+                u->leaves == PROJ_NEVER
+                    ? leave_presence(u->churn, m->ystart[0], m->ystart[y], m->ystart[y + 1])
+                    : overlap(m->ystart[y], m->ystart[y + 1], INT64_MIN, u->leaves);
         double r = u->rate[m->calib.half];
         m->cls_share[(size_t)u->group * MEMCLASS_COUNT + profiles_mem_class(u->mem_gib)] +=
             r > 0 ? r : 0;
@@ -743,6 +746,8 @@ ProjRange projection_range(const ProjCalib *c, double v, int y)
     if (!c || c->ncuts < PROJ_MIN_CUTS || !isfinite(c->q10) || !isfinite(c->q90))
         return r;
     double s = sqrt((double)(y > 0 ? y : 1));
+    if (y >= 2 && c->widen2 > 0)
+        s = c->widen2 * sqrt(y / 2.0);
     r.lo = fin(v * exp(c->q10 * s));
     r.hi = fin(v * exp(c->q90 * s));
     return r;
@@ -795,6 +800,12 @@ int projection_user_group(const ProjModel *m, int user)
 int64_t projection_user_leaves(const ProjModel *m, int user)
 {
     return user >= 0 && user < m->U ? m->users[user].leaves : PROJ_NEVER;
+}
+
+double projection_user_churn(const ProjModel *m, int user)
+{
+    return user >= 0 && user < m->U && m->users[user].leaves == PROJ_NEVER ? m->users[user].churn
+                                                                          : 0;
 }
 
 int projection_user_matured(const ProjModel *m, int user)

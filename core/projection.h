@@ -38,9 +38,11 @@
  * capacity_c(y) = inventory GPUs of class c x relative speed x share of the
  * year in service, plus purchases (N GPUs of a model from year K on);
  * gap_c = need_c - capacity_c.
- * Ranges: every figure v of year y carries [v e^(q10 sqrt y), v e^(q90 sqrt
- * y)], q10/q90 the 10th/90th percentiles of log(actual / forecast) of the
- * institute's total over the backtest cuts; not calibrated below 3 cuts.
+ * Ranges: every figure v of year y carries [v e^(q10 s_y), v e^(q90 s_y)],
+ * q10/q90 the 10th/90th percentiles of log(actual / forecast) of the
+ * institute's total over the backtest cuts; not calibrated below 3 cuts;
+ * s_1 = 1, s_y = widen2 sqrt(y / 2) when year 2 was measured (calib.widen2),
+ * else sqrt y.
  *
  * Pure computation over plain structs: no I/O, no SQLite, no curses. */
 
@@ -67,6 +69,9 @@ typedef struct ProjUser {
     int64_t leaves;           /* roster end date, PROJ_NEVER when none */
     int matured;              /* arrived in the last DEM_MATURE_MONTHS: rate includes the
                                  maturation (DemUser.matured) */
+    double churn;             /* with leaves PROJ_NEVER: the yearly share of such members who
+                                 leave (their group's measured churn, core/leavers.h); 0 none
+                                 (issue 28) */
 } ProjUser;
 
 /* Someone on the roster who starts after t0. */
@@ -94,6 +99,9 @@ typedef struct ProjCalib {
     double q10, q90;    /* percentiles of log(actual / forecast) */
     double buffer;      /* measured buffer: p80 of actual / forecast - 1, >= 0 */
     int half;           /* index of the chosen half-life (dem_halflives) */
+    double widen2;      /* year 2's range / year 1's in the exponent, measured on the cuts
+                           with 24 months after (issue 28); 0: not measured, sqrt(2).
+                           Year y > 2: widen2 x sqrt(y / 2) */
 } ProjCalib;
 
 typedef struct ProjInput {
@@ -257,6 +265,9 @@ int projection_user_group(const ProjModel *m, int user);
  * rate includes the maturation of the newly arrived. */
 int64_t projection_user_leaves(const ProjModel *m, int user);
 int projection_user_matured(const ProjModel *m, int user);
+/* The yearly churn model user i leaves by: their group's measured churn when
+ * no leave date is known (issue 28), else 0. */
+double projection_user_churn(const ProjModel *m, int user);
 /* The measured maturation (DemFit.maturation; 1 without a fit), and group
  * g's members still there at t0 (roster end after it: the heads its
  * newcomers keep, times the growth; g < 0: the institute). */

@@ -13,7 +13,9 @@
 
 #include <cmocka.h>
 
+#include "core/backtest.h"
 #include "core/forecast.h"
+#include "core/projection.h"
 
 #define G 3
 #define T 40
@@ -159,6 +161,61 @@ static void test_new_groups(void **state)
     fc_table_free(t);
 }
 
+/* Year 2's range (issue 28): naive at origins 12..59 of a 60-month series
+ * (group 0 flat at 2, group 1 1 + 0.1 m, group 2 4 and 0 by turns), read at
+ * L = 60. Naive's total at m is 5 + 0.1 (m - 6.5), year 1's actual
+ * 5 + 0.1 (m + 5.5), year 2's 5 + 0.1 (m + 17.5): year 1 from origins 12..48
+ * (12 months scored), year 2 from 12..36 (24 scored). */
+#define T2 60
+static void test_year2_range(void **state)
+{
+    (void)state;
+    double use[G * T2], l1[T2], l2[T2];
+    int om[T2], n = 0, n1 = 0, n2 = 0;
+    for (int m = 0; m < T2; m++) {
+        use[0 * T2 + m] = 2;
+        use[1 * T2 + m] = 1 + 0.1 * m;
+        use[2 * T2 + m] = m % 2 ? 0 : 4;
+    }
+    for (int m = 12; m < T2; m++)
+        om[n++] = m;
+    FcData d = {G, T2, use, n, om, NULL, NULL, 6, NULL, -1};
+    FcTable *t = fc_table_new(&d);
+    for (int m = 12; m + 12 <= T2; m++)
+        l1[n1++] = log((5 + 0.1 * (m + 5.5)) / (5 + 0.1 * (m - 6.5)));
+    for (int m = 12; m + 24 <= T2; m++)
+        l2[n2++] = log((5 + 0.1 * (m + 17.5)) / (5 + 0.1 * (m - 6.5)));
+    FcRange r;
+    fc_ranges(t, FC_NAIVE, FC_NG_RECENT, T2, &r);
+    assert_int_equal(r.n, 37);
+    assert_int_equal(r.n2, 25);
+    double p10 = backtest_percentile(l1, n1, 10), p90 = backtest_percentile(l1, n1, 90);
+    double q10 = backtest_percentile(l2, n2, 10), q90 = backtest_percentile(l2, n2, 90);
+    assert_float_equal(r.q10, p10, 1e-12);
+    assert_float_equal(r.q90, p90, 1e-12);
+    assert_float_equal(r.q10_2, q10, 1e-12);
+    assert_float_equal(r.q90_2, q90, 1e-12);
+    assert_true((q90 - q10) / (p90 - p10) > 1);
+    assert_float_equal(r.widen2, (q90 - q10) / (p90 - p10), 1e-12);
+    /* read at 47: 12 origins (12..23) with 24 months scored, the fewest measured */
+    fc_ranges(t, FC_NAIVE, FC_NG_RECENT, 47, &r);
+    assert_int_equal(r.n2, 12);
+    /* read at 46: 11, not measured */
+    fc_ranges(t, FC_NAIVE, FC_NG_RECENT, 46, &r);
+    assert_int_equal(r.n2, 0);
+    assert_float_equal(r.widen2, 0, 0);
+    fc_table_free(t);
+    /* the projection's ranges: year 2 x widen2, year 3 x widen2 sqrt(3/2); else sqrt y */
+    ProjCalib c = {5, log(0.8), log(1.5), 0, 0, 1.7};
+    ProjRange y2 = projection_range(&c, 10, 2), y3 = projection_range(&c, 10, 3);
+    assert_float_equal(y2.lo, 10 * pow(0.8, 1.7), 1e-12);
+    assert_float_equal(y2.hi, 10 * pow(1.5, 1.7), 1e-12);
+    assert_float_equal(y3.hi, 10 * pow(1.5, 1.7 * sqrt(1.5)), 1e-12);
+    assert_float_equal(projection_range(&c, 10, 1).hi, 15, 1e-12);
+    c.widen2 = 0;
+    assert_float_equal(projection_range(&c, 10, 2).hi, 10 * pow(1.5, sqrt(2)), 1e-12);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -166,6 +223,7 @@ int main(void)
         cmocka_unit_test(test_no_look_ahead),
         cmocka_unit_test(test_backtest_record),
         cmocka_unit_test(test_new_groups),
+        cmocka_unit_test(test_year2_range),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -24,8 +24,8 @@
  * 3 for group 0 and 0 for group 1; the institute's pool 2; buffer 10 %.
  * Inventory: 8 GPUs of 80 GiB (model H100, speed 5). */
 static const ProjUser users[] = {
-    {0, -1, {2, 2, 2, 2}, 40, PROJ_NEVER, 0},
-    {0, -1, {1, 1, 1, 1}, 20, 500, 0},
+    {0, -1, {2, 2, 2, 2}, 40, PROJ_NEVER, 0, 0},
+    {0, -1, {1, 1, 1, 1}, 20, 500, 0, 0},
 };
 static const ProjArrival arrivals[] = {{1, 0, PROJ_NEVER}};
 static const ProjGpus gpus[] = {{8, 80, 5, 0, PROJ_NEVER, 0}};
@@ -52,13 +52,13 @@ static ProjModel *model_of(int ncuts, const ProjUser *us)
 {
     static DemGroup groups[2];
     static DemFit fit;
-    groups[0] = (DemGroup){2, 0, 0, 0, 3, 0, 0, NAN, 0, 0.5, 0.5, 0, 3, 1, 0};
-    groups[1] = (DemGroup){0, 0, 0, 0, 0, 0, 0, NAN, 0, 0.5, 0.5, 0, 0, 1, 0};
+    groups[0] = (DemGroup){2, 0, 0, 0, 3, 0, 0, NAN, 0, 0.5, 0.5, 0, 3, 1, 0, 0};
+    groups[1] = (DemGroup){0, 0, 0, 0, 0, 0, 0, NAN, 0, 0.5, 0.5, 0, 0, 1, 0, 0};
     memset(&fit, 0, sizeof fit);
     fit.groups = groups;
     fit.ngroups = 2;
     fit.pool_inst = inst_pool;
-    ProjCalib c = {ncuts, log(0.8), log(1.5), 0.1, 2};
+    ProjCalib c = {ncuts, log(0.8), log(1.5), 0.1, 2, 0};
     ProjInput in = {2, 0, 1, 2, group_domain, us, 2, arrivals, 1, gpus, 1, models, 1, &fit,
                     c, 0, year_start};
     return projection_prepare(&in);
@@ -148,8 +148,8 @@ static void test_pool_added(void **state)
 static void test_heads_t0(void **state)
 {
     (void)state;
-    const ProjUser us[] = {{0, -1, {2, 2, 2, 2}, 40, PROJ_NEVER, 0},
-                           {0, -1, {1, 1, 1, 1}, 20, -100, 0}};
+    const ProjUser us[] = {{0, -1, {2, 2, 2, 2}, 40, PROJ_NEVER, 0, 0},
+                           {0, -1, {1, 1, 1, 1}, 20, -100, 0, 0}};
     ProjModel *m = model_of(0, us);
     ProjParams *p = projection_params_new(m);
     ProjResult *r = projection_result_new(m);

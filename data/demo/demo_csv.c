@@ -1,6 +1,6 @@
 /* demo_csv: the institute's reference files, in the layouts `capplan
  * import` reads (RFC 4180, UTF-8, a header line):
- *   roster.csv       user,group,role,domain,start,end,supervisor
+ *   roster.csv       user,group,role,domain,start,end,supervisor,name,planned_end
  *   inventory.csv    cluster,gpu_model,gpus,gpu_mem_gib,from,to,relative_speed,tdp_w
  *   events.csv       date,cluster,label
  *   pubs.csv         year,group,title,domain,authors
@@ -66,7 +66,7 @@ static void end_field(DemoOut *o)
 
 static void roster_body(const DemoWorld *w, DemoOut *o)
 {
-    demo_out_str(o, "user,group,role,domain,start,end,supervisor,name\n");
+    demo_out_str(o, "user,group,role,domain,start,end,supervisor,name,planned_end\n");
     for (int i = 0; i < w->npeople; i++) {
         const DemoPerson *p = &w->people[i];
         const DemoGroup *g = &w->groups[p->group];
@@ -89,6 +89,9 @@ static void roster_body(const DemoWorld *w, DemoOut *o)
         demo_out_str(o, p->first); /* the name papers write (issue 18) */
         demo_out_ch(o, ' ');
         demo_out_str(o, p->last);
+        end_field(o);
+        if (p->planned != DEMO_NEVER) /* issue 28: known in advance, unlike end */
+            demo_out_date(o, p->planned);
         demo_out_ch(o, '\n');
     }
 }

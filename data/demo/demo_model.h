@@ -172,6 +172,8 @@ typedef struct DemoPerson {
     int group;
     DemoRole role;
     int64_t start, end;   /* roster dates; end DEMO_NEVER when open; end may be future */
+    int64_t planned;      /* the planned end known in advance (a PhD's four years, a
+                             contract's end), DEMO_NEVER none; differs from end (issue 28) */
     int uid;
     uint8_t pat, pat2;    /* primary and secondary pattern */
     double share2;        /* share of submissions in the secondary pattern */

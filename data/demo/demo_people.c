@@ -448,6 +448,31 @@ static void person_traits(DemoWorld *w, DemoRng *r, DemoPerson *p)
     pick_names(r, p);
 }
 
+static int64_t years(double y);
+
+/* The end a roster line plans for when it starts (issue 28): a PhD's four
+ * years, an MSc's programme end (August 31 two years after the September
+ * it started), a postdoc's contract of two or three years (the one
+ * nearest the actual stay); none for professors and staff. The actual end
+ * drawn elsewhere differs: some finish early, some extend. No draw: the
+ * demo's random stream is unchanged. */
+static int64_t planned_end(DemoRole role, int64_t start, int64_t end)
+{
+    switch (role) {
+    case DEMO_ROLE_PHD:
+        return start + years(4);
+    case DEMO_ROLE_MSC: {
+        int y, mo, d;
+        demo_ymd(start, &y, &mo, &d);
+        return demo_date(mo >= 7 ? y + 2 : y + 1, 8, 31);
+    }
+    case DEMO_ROLE_POSTDOC:
+        return end == DEMO_NEVER ? DEMO_NEVER : start + years(end - start < years(2.25) ? 2 : 3);
+    default:
+        return DEMO_NEVER;
+    }
+}
+
 static int add_person(DemoWorld *w, DemoRng *r, int group, DemoRole role, int64_t start,
                       int64_t end, const char *first, const char *last, const char *user)
 {
@@ -456,6 +481,8 @@ static int add_person(DemoWorld *w, DemoRng *r, int group, DemoRole role, int64_
     p->role = role;
     p->start = demo_day_of(start);
     p->end = end == DEMO_NEVER ? DEMO_NEVER : demo_day_of(end);
+    int64_t pl = planned_end(role, start, end);
+    p->planned = pl == DEMO_NEVER ? DEMO_NEVER : demo_day_of(pl);
     snprintf(p->first, sizeof p->first, "%s", first);
     snprintf(p->last, sizeof p->last, "%s", last);
     if (user)

@@ -8,7 +8,8 @@
 #include "data/ingest/fields.h"
 
 /* Column positions of each shape, in the order of its column list. */
-enum { R_USER, R_GROUP, R_ROLE, R_DOMAIN, R_START, R_END, R_SUPERVISOR, R_NAME, R_ALIASES };
+enum { R_USER, R_GROUP, R_ROLE, R_DOMAIN, R_START, R_END, R_SUPERVISOR, R_NAME, R_ALIASES,
+       R_PLANNED_END };
 enum { I_CLUSTER, I_MODEL, I_GPUS, I_MEM, I_FROM, I_TO, I_SPEED, I_TDP };
 enum { M_JOB, M_MEM, M_UTIL, M_CLUSTER };
 enum { S_TIME, S_VALUE, S_KEY };
@@ -18,7 +19,8 @@ enum { X_INSTITUTION, X_GPUS, X_RESEARCHERS };
 
 static const char *const roster_cols[] = {"user",  "group|group_name", "role",
                                           "domain", "start|start_date", "end|end_date",
-                                          "supervisor", "name", "aliases"};
+                                          "supervisor", "name", "aliases",
+                                          "planned_end|planned_end_date"};
 static const char *const inventory_cols[] = {
     "cluster", "gpu_model|model", "gpus", "gpu_mem_gib", "from|from_date", "to|to_date",
     "relative_speed", "tdp_w"};
@@ -230,7 +232,9 @@ int refs_person(const RefsHeader *h, const CsvinRec *rec, RefPerson *out, const 
         need_text(h, rec, R_GROUP, "group", &out->group, bad, err) < 0 ||
         need_text(h, rec, R_ROLE, "role", &out->role, bad, err) < 0 ||
         roster_date(h, rec, R_START, "start", 0, out->start_buf, &out->start, bad, err) < 0 ||
-        roster_date(h, rec, R_END, "end", 1, out->end_buf, &out->end, bad, err) < 0)
+        roster_date(h, rec, R_END, "end", 1, out->end_buf, &out->end, bad, err) < 0 ||
+        roster_date(h, rec, R_PLANNED_END, "planned_end", 1, out->planned_buf, &out->planned_end,
+                    bad, err) < 0)
         return -1;
     if (out->end && out->start && strcmp(out->end, out->start) < 0) {
         *bad = "end";

@@ -21,7 +21,7 @@
 /* The layouts a reference file can have; gpu-metrics has two, told apart
  * by the header. */
 typedef enum RefsShape {
-    REFS_ROSTER,         /* user,group,role,domain,start,end[,supervisor] */
+    REFS_ROSTER,         /* user,group,role,domain,start,end[,supervisor][,planned_end] */
     REFS_INVENTORY,      /* cluster,gpu_model,gpus,gpu_mem_gib,from,to[,relative_speed,tdp_w] */
     REFS_METRICS_JOB,    /* job_id,gpu_mem_max_gib[,gpu_util_mean][,cluster] */
     REFS_METRICS_SERIES, /* timestamp_anon,value,container_ip (value in bytes) */
@@ -31,7 +31,7 @@ typedef enum RefsShape {
     REFS_SHAPE_COUNT
 } RefsShape;
 
-#define REFS_MAX_COLS 9
+#define REFS_MAX_COLS 10
 
 /* A header mapped to a shape. */
 typedef struct RefsHeader {

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "core/kmeans.h"
+#include "core/leavers.h"
 #include "data/plan/plan_int.h"
 
 /* ---- context ---- */
@@ -176,7 +177,8 @@ static void add_user(Plan *p, PlanCtx *c, int64_t id, const FeatUser *f, int64_t
     u->user_id = id;
     u->name = plan_keep(p, name ? name : "?");
     u->role = pp ? plan_keep(p, pp->role) : NULL;
-    u->leaves = pp && pp->end != STORE_PLAN_NO_DATE ? pp->end : PROJ_NEVER;
+    /* as known now: the roster's end, else its planned end (issue 28) */
+    u->leaves = pp ? leave_known(pp->end, pp->planned, p->win_end, 1) : PROJ_NEVER;
     u->group = plan_group_add(p, c->gidx, plan_group_of(c, id, account));
     u->profile = -1;
     u->zrow = -1;
@@ -490,6 +492,7 @@ static ProjUser *proj_users(Plan *p, const PlanCtx *c, const int64_t *leaves)
         memcpy(pu[i].rate, d->rate, sizeof pu[i].rate);
         pu[i].mem_gib = u ? u->f.raw[FEAT_MEM_GIB] : -1;
         pu[i].leaves = leaves[d->user];
+        pu[i].churn = plan_hist_churn_of(f, d->group, pu[i].leaves);
         pu[i].matured = d->matured;
         const char *name = d->user < c->users.n ? c->users.names[d->user] : NULL;
         p->proj_user_name[i] = plan_keep(p, name ? name : "?");
@@ -510,7 +513,7 @@ static DemFit plan_fit(const Plan *p, const PlanCtx *c)
             f.groups[g] = c->fit.groups[h];
         else
             f.groups[g] = (DemGroup){0, 0, 0, 0, 0, 0, c->fit.growth, NAN, 0, c->fit.newrate,
-                                     c->fit.ramp, 0, 0, 1, 0};
+                                     c->fit.ramp, 0, 0, 1, 0, 0};
     }
     return f;
 }

@@ -13,7 +13,8 @@
 /* Bump when the model's code (core/demand.c, core/projection.c,
  * core/backtest.c, data/plan_hist.c) changes what it computes, or this
  * layout changes: an entry of an older build is then never read. */
-#define PLAN_CACHE_MODEL 3 /* 3: issue 28 (the forecasters, arrivals maturing together) */
+#define PLAN_CACHE_MODEL 4 /* 3: issue 28 (the forecasters, arrivals maturing together);
+                              4: planned ends and churn, year 2's range measured */
 #define CACHE_MAGIC 0x43504331u /* "CPC1" */
 
 /* ---- the key ---- */
@@ -84,6 +85,7 @@ int plan_cache_key(Store *st, const Plan *p, const PlanCtx *c, const StorePlanGp
         hash_str(&h, pp->domain);
         hash_i64(&h, pp->start);
         hash_i64(&h, pp->end);
+        hash_i64(&h, pp->planned);
     }
     hash_i64(&h, (int64_t)ninv);
     for (size_t i = 0; i < ninv; i++) {

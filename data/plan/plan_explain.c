@@ -83,8 +83,9 @@ int plan_explain_people(const Plan *p, int g, int y, int leaving, int *idx, int 
     for (int i = 0; p->model && i < p->nproj_users; i++) {
         if (g >= 0 && projection_user_group(p->model, i) != g)
             continue;
-        if (leaving && projection_user_present(p->model, i, y) >= 1)
-            continue;
+        if (leaving && (projection_user_leaves(p->model, i) == PROJ_NEVER ||
+                        projection_user_present(p->model, i, y) >= 1))
+            continue; /* issue 28: those with no known date leave by the churn */
         if (n < max)
             idx[n] = i;
         n++;

@@ -51,8 +51,10 @@ int plan_explain(const Plan *p, const ProjParams *params, const ProjResult *r, i
 
 /* The model users (indices into Plan.proj_user_name) of group g (-1:
  * every group): today's members, all of them, heads0 of them (leaving 0),
- * or those whose roster end falls before the end of year y, before year 1
- * included (leaving 1), in the model's order: up to max into idx; returns
+ * or those whose known leave date (roster end, else planned end, issue 28)
+ * falls before the end of year y, before year 1 included (leaving 1; those
+ * with no known date, who leave by the group's churn, are not listed), in
+ * the model's order: up to max into idx; returns
  * how many there are in all (may exceed max). */
 int plan_explain_people(const Plan *p, int g, int y, int leaving, int *idx, int max);
 

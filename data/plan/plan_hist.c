@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/leavers.h"
 #include "data/plan/plan_int.h"
 
 #define BT_MIN_HISTORY 6 /* months of data a scored cut needs before it */
@@ -49,6 +50,7 @@ static void read_fleet(PlanCtx *c, const StorePlanGpus *inv, size_t n)
 
 static PlanHistRun *hist_requests(PlanCtx *c, int64_t one, int64_t fit_t, PlanFeedReq **fits,
                                   int *nfits, PlanSumReq **sums, int *nsums);
+static void hist_churn(PlanCtx *c, PlanHistRun *b, int64_t fit_t, int64_t roster_t);
 
 int plan_hist_load(Store *st, Plan *p, PlanCtx *c, int64_t roster_t, int64_t fit_t, int64_t one,
                    CpErr *err)
@@ -90,6 +92,8 @@ int plan_hist_load(Store *st, Plan *p, PlanCtx *c, int64_t roster_t, int64_t fit
     rc = plan_hist_pass(st, p, c, fits, nfits, sums, nsums, err);
     free(fits);
     free(sums);
+    if (rc == 0)
+        hist_churn(c, c->hrun, fit_t, roster_t);
     if (rc == 0 && fit_t)
         rc = plan_hist_fit(p, c);
 out:
@@ -120,9 +124,7 @@ void plan_hist_cut(PlanCtx *c, int64_t t0, DemCut *cut, int64_t *leaves, int *on
         if (!name || !strmap_get(c->roster, name, strlen(name), &i))
             continue;
         on_roster[u] = 1;
-        int64_t e = c->people[i].end;
-        if (e != STORE_PLAN_NO_DATE && (e < t0 || known_now(c, t0)))
-            leaves[u] = e;
+        leaves[u] = leave_known(c->people[i].end, c->people[i].planned, t0, known_now(c, t0));
     }
     cut->leaves = leaves;
     cut->on_roster = on_roster;
@@ -139,8 +141,7 @@ ProjArrival *plan_hist_arrivals(const Plan *p, const PlanCtx *c, int64_t t0, int
             !plan_role_kept(p->roles, pp->role) ||
             !strmap_get(c->hgidx, pp->group, strlen(pp->group), &g))
             continue;
-        a[(*n)++] = (ProjArrival){(int)g, pp->start,
-                                  pp->end == STORE_PLAN_NO_DATE ? PROJ_NEVER : pp->end};
+        a[(*n)++] = (ProjArrival){(int)g, pp->start, leave_known(pp->end, pp->planned, t0, 1)};
     }
     return a;
 }
@@ -156,12 +157,13 @@ static void forecast(const Plan *p, const PlanCtx *c, const DemFit *f, int64_t t
         memcpy(u[i].rate, f->users[i].rate, sizeof u[i].rate);
         u[i].mem_gib = -1;
         u[i].leaves = leaves[f->users[i].user];
+        u[i].churn = plan_hist_churn_of(f, u[i].group, u[i].leaves);
     }
     int na;
     ProjArrival *arr = plan_hist_arrivals(p, c, t0, &na);
     int64_t ys[2] = {t0, plan_add_months(t0, 12)};
     ProjInput in = {f->ngroups, 0, 1, 1, NULL, u, f->nactive, arr, na, NULL, 0, NULL, 0, f,
-                    {0, NAN, NAN, 0, h}, t0, ys};
+                    {0, NAN, NAN, 0, h, 0}, t0, ys};
     ProjModel *m = projection_prepare(&in);
     ProjParams *par = projection_params_new(m);
     ProjResult *r = projection_result_new(m);
@@ -374,6 +376,7 @@ static void bt_summary(const PlanCtx *c, BtRun *b, const FcTable *t, PlanBacktes
     out->calib.ncuts = out->choice.range.n;
     out->calib.q10 = out->choice.range.q10;
     out->calib.q90 = out->choice.range.q90;
+    out->calib.widen2 = out->choice.range.widen2;
     double bu = nr ? backtest_percentile(over, nr, BUFFER_Q) : 0;
     out->calib.buffer = nr >= PROJ_MIN_CUTS && bu > 0 ? bu : 0;
     out->ratio_p10 = nr ? backtest_percentile(ratio, nr, 10) : NAN;
@@ -564,6 +567,69 @@ static PlanHistRun *hist_requests(PlanCtx *c, int64_t one, int64_t fit_t, PlanFe
         (*sums)[(*nsums)++] = (PlanSumReq){lo, hi, b->years + (size_t)y * G};
     }
     return b;
+}
+
+/* ---- churn (issue 28 item 2: what was known when) ---- */
+
+double plan_hist_churn_of(const DemFit *f, int g, int64_t leaves)
+{
+    return leaves == PROJ_NEVER && g >= 0 && g < f->ngroups ? f->groups[g].churn : 0;
+}
+
+/* Each fit's groups' churn (DemGroup.churn): of the members active at an
+ * origin j (use in the 12 months before it) whose leave date was not known
+ * at j (leave_known), the share not active at the origin 12 months later,
+ * pooled over the pairs whose later origin is before the fit's date, each
+ * group's shrunk toward the institute's (leave_churn). The roster is left
+ * as at roster_t. */
+static void hist_churn(PlanCtx *c, PlanHistRun *b, int64_t fit_t, int64_t roster_t)
+{
+    int n = b->n, G = b->G;
+    size_t nu = (size_t)c->users.n + 1;
+    LeaveCount *cum = xcalloc((size_t)(n + 1) * (G + 1) + 1, sizeof *cum); /* pairs ending < origin k */
+    unsigned char *act = xcalloc(nu, 1);
+    int64_t *leaves = xcalloc(nu, sizeof *leaves);
+    int *onr = xcalloc(nu, sizeof *onr);
+    for (int k = 0; k < n; k++) {
+        LeaveCount *row = cum + (size_t)(k + 1) * (G + 1);
+        memcpy(row, row - (G + 1), (size_t)(G + 1) * sizeof *row);
+        int j = k - 12;
+        if (j < 0 || b->cut[j] != plan_add_months(b->cut[k], -12))
+            continue;
+        DemCut cut;
+        plan_hist_cut(c, b->cut[j], &cut, leaves, onr);
+        const DemFit *fj = &b->fit[j], *fk = &b->fit[k];
+        for (int i = 0; i < fk->nactive; i++)
+            act[fk->users[i].user] = 1;
+        for (int i = 0; i < fj->nactive; i++) {
+            const DemUser *u = &fj->users[i];
+            if (leaves[u->user] != PROJ_NEVER || u->group < 0 || u->group >= G)
+                continue;
+            LeaveCount *x[2] = {&row[u->group], &row[G]};
+            for (int q = 0; q < 2; q++) {
+                x[q]->active += 1;
+                x[q]->left += !act[u->user];
+            }
+        }
+        for (int i = 0; i < fk->nactive; i++)
+            act[fk->users[i].user] = 0;
+    }
+    /* origin i's fit: the pairs whose later origin is before it (cum row i) */
+    for (int i = 0; i <= n; i++) {
+        DemFit *f = i < n ? &b->fit[i] : fit_t ? &c->fit : NULL;
+        int at = i;
+        if (i == n)
+            while (at > 0 && b->cut[at - 1] >= fit_t)
+                at--;
+        const LeaveCount *row = cum + (size_t)at * (G + 1);
+        for (int g = 0; f && g < f->ngroups && g < G; g++)
+            f->groups[g].churn = leave_churn(row[g], row[G]);
+    }
+    plan_ctx_roster(c, roster_t);
+    free(cum);
+    free(leaves);
+    free(onr);
+    free(act);
 }
 
 /* ---- past years on the projection's scale ---- */

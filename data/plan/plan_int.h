@@ -137,6 +137,9 @@ void plan_hist_cut(PlanCtx *c, int64_t t0, DemCut *cut, int64_t *leaves, int *on
 /* Arrivals after t0 (roster people starting later) in hist group indexes;
  * caller frees. */
 ProjArrival *plan_hist_arrivals(const Plan *p, const PlanCtx *c, int64_t t0, int *n);
+/* The churn a member of hist group g whose leave date is leaves gets from
+ * fit f: the group's measured churn when no date is known, else 0. */
+double plan_hist_churn_of(const DemFit *f, int g, int64_t leaves);
 /* The groups of the fit at the plan's window end's active members added to
  * the plan. */
 int plan_hist_fit(Plan *p, PlanCtx *c);

@@ -245,6 +245,7 @@ static int row_person(sqlite3_stmt *s, void *ctx)
     p->domain = sqlrow_str(s, 3);
     p->start = col_date(s, 4);
     p->end = col_date(s, 5);
+    p->planned = col_date(s, 6);
     return 0;
 }
 
@@ -256,7 +257,7 @@ int store_plan_people(Store *st, StorePlanPerson **out, size_t *n, CpErr *err)
     *out = NULL;
     *n = 0;
     if (prep(db,
-             "SELECT user, group_name, role, domain, start_date, end_date FROM people "
+             "SELECT user, group_name, role, domain, start_date, end_date, planned_end FROM people "
              "ORDER BY user, start_date, id",
              &s, "roster", err) < 0)
         return -1;

@@ -159,6 +159,8 @@ int store_plan_usage(Store *st, int64_t from_month, int64_t to_month, int cpu,
 typedef struct StorePlanPerson {
     char *user, *group, *role, *domain; /* domain may be NULL */
     int64_t start, end;                  /* STORE_PLAN_NO_DATE when absent */
+    int64_t planned;                     /* the planned end, known in advance (issue 28);
+                                            STORE_PLAN_NO_DATE when not given */
 } StorePlanPerson;
 
 int store_plan_people(Store *st, StorePlanPerson **out, size_t *n, CpErr *err);

@@ -34,13 +34,14 @@ enum {
 static const char *const ref_sql[Q_COUNT] = {
     /* start_date NULL (unknown) is a key too: IS, not =, and no UNIQUE to lean on */
     [Q_PERSON_INS] = "INSERT INTO people(user, group_name, role, domain, start_date, end_date, "
-                     "supervisor, import_id, name, aliases) "
-                     "SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10 WHERE NOT EXISTS "
+                     "supervisor, import_id, name, aliases, planned_end) "
+                     "SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11 WHERE NOT EXISTS "
                      "(SELECT 1 FROM people WHERE user=?1 AND group_name=?2 AND start_date IS ?5)",
     [Q_PERSON_UPD] = "UPDATE people SET role=?3, domain=?4, end_date=?6, supervisor=?7, "
-                     "import_id=?8, name=?9, aliases=?10 WHERE user=?1 AND group_name=?2 AND "
+                     "import_id=?8, name=?9, aliases=?10, planned_end=?11 WHERE user=?1 AND group_name=?2 AND "
                      "start_date IS ?5 AND (role IS NOT ?3 OR domain IS NOT ?4 OR end_date IS NOT ?6 "
-                     "OR supervisor IS NOT ?7 OR name IS NOT ?9 OR aliases IS NOT ?10)",
+                     "OR supervisor IS NOT ?7 OR name IS NOT ?9 OR aliases IS NOT ?10 "
+                     "OR planned_end IS NOT ?11)",
     [Q_GROUP_INS] = "INSERT INTO groups(name, domain, professor) VALUES(?1, ?2, ?3) "
                     "ON CONFLICT(name) DO NOTHING",
     [Q_GROUP_UPD] = "UPDATE groups SET domain=" GROUP_DOMAIN ", "
@@ -163,6 +164,7 @@ static void bind_person(sqlite3_stmt *s, int64_t import_id, const RefPerson *p)
     sqlite3_bind_int64(s, 8, import_id);
     bind_text(s, 9, p->name);
     bind_text(s, 10, p->aliases);
+    bind_text(s, 11, p->planned_end);
 }
 
 int store_ref_person(StoreRef *r, int64_t import_id, const RefPerson *p, StoreRefOutcome *out,

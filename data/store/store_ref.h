@@ -31,6 +31,9 @@ typedef struct RefPerson {
     const char *user, *group, *role, *domain, *start, *end, *supervisor;
     const char *name, *aliases;
     char start_buf[11], end_buf[11];
+    const char *planned_end; /* the contract's or expected graduation date, known in advance:
+                                NULL when not given (issue 28); widened like end */
+    char planned_buf[11];
 } RefPerson;
 
 typedef struct RefInventory {

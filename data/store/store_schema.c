@@ -427,7 +427,12 @@ static const char v22[] =
     "         coalesce(s.source, '') AS source\n"
     "  FROM collects c LEFT JOIN collect_sources s ON s.collect_id = c.id;\n";
 
+/* Issue 28 item 2 (what was known when): a roster line's planned end (the
+ * contract's or the expected graduation date, known in advance) beside its
+ * actual end; NULL when the roster does not give one. */
+static const char v_planned_end[] = "ALTER TABLE people ADD COLUMN planned_end TEXT;\n";
+
 const char *const store_migrations[] = {v1,  v2,  v3,  v4,  v5,  v6,  v7,  v8,
                                         v9,  v10, v11, v12, v13, v14, v15, v16,
-                                        v17, v18, v19, v20, v21, v22};
+                                        v17, v18, v19, v20, v21, v22, v_planned_end};
 const int store_nmigrations = (int)(sizeof store_migrations / sizeof store_migrations[0]);
