@@ -2,7 +2,8 @@
  * research cluster, for benchmarks and large-input tests.
  *
  *   gen_sacct --jobs N --seed S [--steps] [--cluster C] [--days D]
- *             [--start YYYY-MM-DD] [--no-gpumem] > file
+ *             [--start YYYY-MM-DD] [--no-gpumem] [--wide] [--users U]
+ *             [--accounts A] [--first-id ID] > file
  *
  * The shapes follow real Slurm 22.05 output (shared/data/slurm-sandbox):
  * JobName is the last column (it may hold the delimiter), step rows have
@@ -29,8 +30,10 @@
 
 #define OUT_CAP (1u << 20)
 #define LINE_MAX_BYTES 8192
-#define NUSERS 240
-#define NACCOUNTS 34
+#define NUSERS 240     /* the default site */
+#define NACCOUNTS 34   /* named topics; --accounts above it numbers them */
+#define MAX_USERS 5000
+#define MAX_ACCOUNTS 1000
 #define T_UNKNOWN (-1)
 #define T_NONE (-2)
 #define MAX_ATTEMPTS 4
@@ -316,6 +319,15 @@ static const char *const topics[NACCOUNTS] = {
     "mt", "recsys", "privacy", "security", "pde", "fluids", "optics", "econ", "ling",
     "edu"};
 
+/* An account's topic: the named ones, then "nlp2", "vision2"... past them
+ * (--accounts above NACCOUNTS). */
+static void o_topic(Out *o, int a)
+{
+    o_str(o, topics[a % NACCOUNTS]);
+    if (a >= NACCOUNTS)
+        o_int(o, a / NACCOUNTS + 1);
+}
+
 static const char *const surnames[] = {
     "martin", "chen", "garcia", "muller", "rossi", "dubois", "nguyen", "kowalski",
     "silva", "smith", "tanaka", "kim", "patel", "ivanov", "jensen", "novak", "costa",
@@ -438,8 +450,9 @@ typedef struct Gen {
     int wide;          /* --wide: the 26-field export shape (issue 14) */
     int64_t t0, now;   /* period: [t0, now] */
     int64_t next_id;
-    User users[NUSERS];
-    double user_w[NUSERS];
+    int nusers, naccounts; /* --users, --accounts (240, 34) */
+    User users[MAX_USERS];
+    double user_w[MAX_USERS];
     Heap requeue;
     int64_t rows;
 } Gen;
@@ -448,7 +461,7 @@ static void setup_users(Gen *g)
 {
     static const double gpus_w[] = {50, 15, 22, 10, 3};
     static const int gpus_v[] = {1, 2, 4, 8, 16};
-    for (int u = 0; u < NUSERS; u++) {
+    for (int u = 0; u < g->nusers; u++) {
         User *us = &g->users[u];
         int s = (int)rng_range(&g->rng, 0, NSURNAMES - 1);
         char initial = (char)('a' + rng_range(&g->rng, 0, 25));
@@ -462,8 +475,8 @@ static void setup_users(Gen *g)
                 break;
             }
         us->uid = 10000 + u * 7 + (int)rng_range(&g->rng, 0, 6);
-        us->account = (int)rng_range(&g->rng, 0, NACCOUNTS - 1);
-        us->account2 = rng_unif(&g->rng) < 0.15 ? (int)rng_range(&g->rng, 0, NACCOUNTS - 1)
+        us->account = (int)rng_range(&g->rng, 0, g->naccounts - 1);
+        us->account2 = rng_unif(&g->rng) < 0.15 ? (int)rng_range(&g->rng, 0, g->naccounts - 1)
                                                   : us->account;
         us->home_part = rng_pick(&g->rng, part_w, NPARTS);
         us->gpus = gpus_v[rng_pick(&g->rng, gpus_w, 5)];
@@ -516,7 +529,7 @@ static void new_job(Gen *g, Job *j, int64_t submit)
 {
     Rng *r = &g->rng;
     memset(j, 0, sizeof *j);
-    j->user = rng_pick(r, g->user_w, NUSERS);
+    j->user = rng_pick(r, g->user_w, g->nusers);
     const User *u = &g->users[j->user];
     j->account = rng_unif(r) < 0.8 ? u->account : u->account2;
     j->part = rng_unif(r) < 0.7 ? u->home_part : rng_pick(r, part_w, NPARTS);
@@ -775,7 +788,7 @@ static void o_end_row(Gen *g, const Job *j, size_t from, int is_step)
         if (f == F_GROUP) {
             if (!is_step) {
                 o_str(o, "g-");
-                o_str(o, topics[j->account]);
+                o_topic(o, j->account);
             }
         } else if (f == F_QOS) {
             if (!is_step)
@@ -809,7 +822,7 @@ static void emit_job_row(Gen *g, const Job *j)
     o_str(o, parts[j->part].name);
     o_sep(o);
     o_str(o, "lab-");
-    o_str(o, topics[j->account]);
+    o_topic(o, j->account);
     o_sep(o);
     o_str(o, u->name);
     o_sep(o);
@@ -925,7 +938,7 @@ static void emit_step(Gen *g, const Job *j, StepKind k)
     o_sep(o); /* Partition */
     o_sep(o);
     o_str(o, "lab-");
-    o_str(o, topics[j->account]);
+    o_topic(o, j->account);
     o_sep(o); /* User */
     o_sep(o);
     o_str(o, st);
@@ -1050,13 +1063,17 @@ static void generate(Gen *g, int64_t njobs)
 static void usage(FILE *f)
 {
     fprintf(f, "usage: gen_sacct --jobs N --seed S [--steps] [--cluster NAME] [--days D]\n"
-               "                 [--start YYYY-MM-DD] [--no-gpumem] [--wide] > file\n"
+               "                 [--start YYYY-MM-DD] [--no-gpumem] [--wide] [--users U]\n"
+               "                 [--accounts A] [--first-id ID] > file\n"
                "Writes a realistic `sacct -a -D -P` file of N jobs (header included).\n"
                "--steps adds .batch/.extern (and some .0) step rows, about 3 lines per job.\n"
                "--wide writes the 26-field export shape (JobID, JobIDRaw, JobName, User,\n"
                "Group, Account, Partition, QOS, State, ..., NodeList, Cluster) instead of\n"
                "the 24-field one (JobName last); the same jobs either way (a '|' in a\n"
-               "JobName becomes '/' there: not last, it would split the line).\n");
+               "JobName becomes '/' there: not last, it would split the line).\n"
+               "--users, --accounts: the site's size (240 users in 34 accounts); the issue 31\n"
+               "site shape is --wide --steps --users 1000 --accounts 60 --days 1461.\n"
+               "--first-id: the first JobIDRaw (for a later file appended to an earlier one).\n");
 }
 
 static int parse_i64(const char *s, int64_t *out)
@@ -1073,7 +1090,8 @@ static int parse_i64(const char *s, int64_t *out)
 int main(int argc, char **argv)
 {
     static Gen g;
-    int64_t njobs = -1, seed = 1, days = -1;
+    int64_t njobs = -1, seed = 1, days = -1, nusers = NUSERS, naccounts = NACCOUNTS;
+    int64_t first_id = -1;
     int y = 2023, m = 1, d = 1;
     g.cluster = "vega";
     g.gpumem = 1;
@@ -1091,6 +1109,14 @@ int main(int argc, char **argv)
         } else if (v && strcmp(a, "--jobs") == 0 && parse_i64(v, &njobs) == 0) {
             i++;
         } else if (v && strcmp(a, "--seed") == 0 && parse_i64(v, &seed) == 0) {
+            i++;
+        } else if (v && strcmp(a, "--users") == 0 && parse_i64(v, &nusers) == 0 &&
+                   nusers >= 1 && nusers <= MAX_USERS) {
+            i++;
+        } else if (v && strcmp(a, "--accounts") == 0 && parse_i64(v, &naccounts) == 0 &&
+                   naccounts >= 1 && naccounts <= MAX_ACCOUNTS) {
+            i++;
+        } else if (v && strcmp(a, "--first-id") == 0 && parse_i64(v, &first_id) == 0) {
             i++;
         } else if (v && strcmp(a, "--days") == 0 && parse_i64(v, &days) == 0 && days > 0) {
             i++;
@@ -1114,7 +1140,9 @@ int main(int argc, char **argv)
         days = njobs / 1500 < 30 ? 30 : (njobs / 1500 > 730 ? 730 : njobs / 1500);
     g.t0 = days_from_civil(y, m, d) * 86400;
     g.now = g.t0 + days * 86400;
-    g.next_id = 1000000 + (int64_t)(seed % 1000) * 1000;
+    g.next_id = first_id >= 0 ? first_id : 1000000 + (int64_t)(seed % 1000) * 1000;
+    g.nusers = (int)nusers;
+    g.naccounts = (int)naccounts;
     rng_seed(&g.rng, (uint64_t)seed);
     g.out.buf = malloc(OUT_CAP);
     if (!g.out.buf)

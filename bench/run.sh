@@ -38,7 +38,7 @@ set -u
 BUILD=${1:-build/release}
 GEN=$BUILD/bench/gen_sacct
 CAPPLAN=${CAPPLAN:-./capplan}
-SIZES=${BENCH_SIZES:-100000 300000 1000000}
+SIZES=${BENCH_SIZES-100000 300000 1000000} # "": the site shape alone
 SEED=${BENCH_SEED:-1}
 KEEP_GOING=${BENCH_KEEP_GOING:-0}
 
@@ -245,15 +245,17 @@ per100k() {
     awk -v s="$1" -v n="$2" 'BEGIN { printf "%.2f", s * 100000 / n }'
 }
 
-# gen_file N FILE [--wide]: the generated sacct file (kept in BENCH_KEEP:
-# a file already there, or a link to one, is used as it is).
+# gen_file N FILE [ARGS [LABEL]]: the generated sacct file with gen_sacct's
+# further ARGS (--wide...), its row named "gen_sacct --steps LABEL" (ARGS by
+# default); kept in BENCH_KEEP: a file already there, or a link to one, is
+# used as it is.
 gen_file() {
-    _n=$1 _f=$2 _wide=${3:-}
+    _n=$1 _f=$2 _wide=${3:-} _label=${4:-${3:-}}
     days=${BENCH_DAYS:+--days $BENCH_DAYS}
     if [ -n "$KEEP" ] && [ -s "$_f" ]; then
         rows=$(($(wc -l <"$_f") - 1))
         FILE_MB=$(awk -v b="$(wc -c <"$_f")" 'BEGIN { printf "%.1f", b / 1048576 }')
-        printf '%-33s %8d %9d %8s  kept: %s\n' "gen_sacct --steps${_wide:+ $_wide}" "$_n" \
+        printf '%-33s %8d %9d %8s  kept: %s\n' "gen_sacct --steps${_label:+ $_label}" "$_n" \
             "$rows" "$FILE_MB" "$(readlink -f "$_f")"
         return 0
     fi
@@ -263,7 +265,7 @@ gen_file() {
     [ "$M_RC" -eq 0 ] || die "gen_sacct failed (exit $M_RC): $(tail -n 3 "$TMP/err")"
     rows=$(($(wc -l <"$_f") - 1))
     FILE_MB=$(awk -v b="$(wc -c <"$_f")" 'BEGIN { printf "%.1f", b / 1048576 }')
-    print_row "gen_sacct --steps${_wide:+ $_wide}" "$_n" "$rows" "$M_S" "$M_RSS" -
+    print_row "gen_sacct --steps${_label:+ $_label}" "$_n" "$rows" "$M_S" "$M_RSS" -
 }
 
 # baseline_import WHAT N ROWS FILE KEPT: sqlite3's .import of FILE into an
@@ -447,6 +449,63 @@ bench_wide() {
     [ -n "$KEEP" ] || rm -f "$f"
 }
 
+# bench_site N: the shape sites have (issue 31): the wide 26-field export of
+# 1,000 users in 60 accounts, jobs spread evenly over four years
+# (2021-2024), .batch/.extern steps and TRES usage columns. sqlite3's
+# .import of it, capplan's import, the first project and stats after it;
+# then the nightly import: 1,000 new jobs of the day after into that
+# database (beside sqlite3's .import of the same small file), and the first
+# project and stats after that. SITE_SAID gets the CPU ratios.
+SITE_ARGS="--wide --users 1000 --accounts 60 --start 2021-01-01 --days 1461"
+bench_site() {
+    n=$1
+    f=$DATA/sacct_site_$n.psv
+    inc=$DATA/sacct_site_new1000.psv
+    db=$TMP/capplan_site_$n.db
+    FILE_MB=-
+    gen_file "$n" "$f" "$SITE_ARGS" "--wide site" # its --days comes after BENCH_DAYS's, and wins
+    baseline_import "sqlite3 .import site" "$n" "$rows" "$f" "$DATA/baseline_site_$n.time"
+    sb=$base sbc=-
+    [ "$sb" = - ] || sbc=$M_CPU
+    import_best "capplan import sacct site" "$n" "$rows" "$sb" "$db" \
+        "$CAPPLAN" --db "$db" import sacct "$f" || return 0
+    said="capplan $M_CPU s CPU, $BENCH_LAST_S s wall, peak $M_RSS MB; sqlite3 .import $sbc s CPU,"
+    SITE_SAID="$SITE_SAID
+  $(fmt_jobs "$n") site import: $said $sb s wall; CPU ratio $(ratio "$M_CPU" "$sbc")"
+    bench_row "capplan project site, first" "$n" "$rows" - "$CAPPLAN" --db "$db" project --json
+    bench_row "capplan stats util. site, first" "$n" "$rows" - \
+        "$CAPPLAN" --db "$db" stats utilization --json
+    # The night after: 1,000 new jobs on 2025-01-01, ids after the file's.
+    if ! [ -s "$inc" ]; then
+        # shellcheck disable=SC2086
+        "$GEN" --jobs 1000 --seed "$SEED" --steps $SITE_ARGS --start 2025-01-01 --days 1 \
+            --first-id 90000000 >"$inc" || die "gen_sacct failed (the 1,000 new jobs)"
+    fi
+    irows=$(($(wc -l <"$inc") - 1))
+    FILE_MB=$(awk -v b="$(wc -c <"$inc")" 'BEGIN { printf "%.1f", b / 1048576 }')
+    rm -f "$TMP/site_inc_base.db"
+    bench_row "sqlite3 .import site +1000" "$n" "$irows" - \
+        sqlite3 "$TMP/site_inc_base.db" '.mode list' '.separator |' ".import \"$inc\" t"
+    ib=$BENCH_LAST_S ibc=$M_CPU
+    rm -f "$TMP/site_inc_base.db"
+    bench_row "capplan import site +1000 jobs" "$n" "$irows" "$ib" \
+        "$CAPPLAN" --db "$db" import sacct "$inc"
+    said="capplan $M_CPU s CPU, $BENCH_LAST_S s wall, peak $M_RSS MB; sqlite3 .import (new table)"
+    SITE_SAID="$SITE_SAID
+  $(fmt_jobs "$n") site +1,000 jobs: $said $ibc s CPU, $ib s wall"
+    bench_row "capplan project site+1000, first" "$n" "$rows" - \
+        "$CAPPLAN" --db "$db" project --json
+    bench_row "capplan stats util. site+1000" "$n" "$rows" - \
+        "$CAPPLAN" --db "$db" stats utilization --json
+    rm -f "$db" "$db"-*
+    [ -n "$KEEP" ] || rm -f "$f" "$inc"
+}
+
+ratio() {
+    awk -v a="$1" -v b="$2" 'BEGIN { if (a ~ /^[0-9.]+$/ && b ~ /^[0-9.]+$/ && b > 0)
+        printf "%.2f", a / b; else print "-" }'
+}
+
 loadavg() {
     cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?'
 }
@@ -516,6 +575,16 @@ header
 for n in $SIZES; do
     bench_size "$n"
 done
+# The site shape (issue 31) at 200k, and at 1M when BENCH_SIZES has it
+# (BENCH_SITE_SIZES to choose, BENCH_SITE=0 to skip).
+SITE_SIZES=${BENCH_SITE_SIZES:-200000$(case " $SIZES " in *" 1000000 "*) echo " 1000000" ;; esac)}
+[ "${BENCH_SITE:-1}" = 0 ] && SITE_SIZES=""
+SITE_SAID=""
+for n in $SITE_SIZES; do
+    bench_site "$n"
+done
+# shellcheck disable=SC2086 # lists of sizes, split on purpose
+SIZES=$(printf '%s\n' $SIZES $SITE_SIZES | sort -n -u | tr '\n' ' ' | sed 's/ $//')
 echo
 summary
 echo
@@ -524,6 +593,7 @@ echo "linearity, seconds per 100k jobs:"
 echo "  capplan import sacct:${LINEARITY:- (no successful run)}"
 echo "  sqlite3 .import:     $BASE_LINEARITY"
 [ -z "$WIDE_LINEARITY" ] || echo "  capplan import wide: $WIDE_LINEARITY"
+[ -z "$SITE_SAID" ] || echo "the site shape (issue 31: 1,000 users, 60 accounts, four years, steps), CPU = user + system:$SITE_SAID"
 if [ -n "$NOTES" ]; then
     echo "capplan said:$NOTES"
 fi

@@ -37,7 +37,7 @@ void backtest_score(BtGroup *groups, int n, BtScore *out);
 double backtest_wape(const double *pred, const double *actual, int n);
 
 /* The p-th percentile (0..100) of n values, linear between order
- * statistics; v is sorted in place. NAN when n == 0. */
+ * statistics; v is reordered (a selection). NAN when n == 0. */
 double backtest_percentile(double *v, int n, double p);
 
 #endif

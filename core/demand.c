@@ -175,14 +175,25 @@ static int dominant(const Acc *a)
     return best;
 }
 
+/* The months' weights 0.5^(age / H), age in months from each month's
+ * middle to t0, per half-life: computed once per fit, not per user (issue
+ * 31: pow was a tenth of an import's planner refresh). */
+static void rate_weights(double w[DEM_NHALF][DEM_HISTORY])
+{
+    for (int k = 0; k < DEM_NHALF; k++)
+        for (int m = 0; m < DEM_HISTORY; m++)
+            w[k][m] = pow(0.5, ((double)(DEM_HISTORY - m) - 0.5) / dem_halflives[k]);
+}
+
 /* The user's own rates: months from their first use in the window,
- * weighted 0.5^(age / H) with age in months from each month's middle to t0. */
-static void own_rates(const Acc *a, int first, DemUser *u)
+ * weighted by wt (rate_weights). */
+static void own_rates(const Acc *a, int first, const double wt[DEM_NHALF][DEM_HISTORY],
+                      DemUser *u)
 {
     for (int k = 0; k < DEM_NHALF; k++) {
         double sw = 0, sv = 0;
         for (int m = first > W0 ? first : W0; m < DEM_HISTORY; m++) {
-            double w = pow(0.5, ((double)(DEM_HISTORY - m) - 0.5) / dem_halflives[k]);
+            double w = wt[k][m];
             sw += w;
             sv += w * a->month[m];
         }
@@ -213,6 +224,8 @@ static void fit_users(const DemHist *h, const DemCut *c, Acc *acc, DemFit *f, do
 {
     f->users = xcalloc((size_t)h->nusers + 1, sizeof *f->users);
     const int k0 = DEM_MATURE_MONTHS;
+    double wt[DEM_NHALF][DEM_HISTORY];
+    rate_weights(wt);
     for (int i = 0; i < h->nusers; i++) {
         const Acc *a = &acc[i];
         double now = window_sum(a, W0, DEM_HISTORY), before = window_sum(a, 0, W0);
@@ -238,7 +251,7 @@ static void fit_users(const DemHist *h, const DemCut *c, Acc *acc, DemFit *f, do
             u->first_month++;
         u->newcomer = f->complete ? u->first_month >= W0
                                   : f->khalf > 0 && u->first_month >= DEM_HISTORY - f->khalf;
-        own_rates(a, u->first_month, u);
+        own_rates(a, u->first_month, (const double (*)[DEM_HISTORY])wt, u);
         f->groups[g].heads += 1;
         if (f->khalf > 0) {
             f->groups[g].heads_h1 +=

@@ -361,6 +361,25 @@ static void test_backtest(void **state)
     double v[] = {4, 1, 3, 2};
     assert_float_equal(backtest_percentile(v, 4, 50), 2.5, 1e-12);
     assert_float_equal(backtest_percentile(v, 4, 80), 3.4, 1e-12);
+    /* by selection (issue 31): a sorted copy's interpolation, to the bit,
+     * with ties, at every percentile the planner asks and the ends */
+    double w[97], sorted[97];
+    for (int i = 0; i < 97; i++)
+        w[i] = (double)((i * 37) % 41) / 7.0; /* 41 values, 56 of them repeated */
+    memcpy(sorted, w, sizeof w);
+    for (int i = 1; i < 97; i++) /* insertion sort: the reference */
+        for (int k = i; k > 0 && sorted[k - 1] > sorted[k]; k--) {
+            double t = sorted[k];
+            sorted[k] = sorted[k - 1];
+            sorted[k - 1] = t;
+        }
+    const double ps[] = {0, 10, 50, 80, 90, 95, 100};
+    for (size_t q = 0; q < sizeof ps / sizeof ps[0]; q++) {
+        double r = ps[q] / 100 * 96, want;
+        int i = (int)r;
+        want = i + 1 < 97 ? sorted[i] + (r - i) * (sorted[i + 1] - sorted[i]) : sorted[96];
+        assert_true(backtest_percentile(w, 97, ps[q]) == want);
+    }
 }
 
 /* Spans (DemHist.span_end, span_start): a fit and the use of a period read
