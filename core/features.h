@@ -52,7 +52,7 @@ enum { FEAT_MEM_UNKNOWN = 0, FEAT_MEM_MEASURED = 1, FEAT_MEM_REQUESTED = 2 };
 const char *features_name(int f);
 
 /* 40 bytes, no padding (the planner holds one per job of its window, a
- * batch of users at a time: data/plan_build.c). */
+ * batch of users at a time: data/plan/plan_build.c). */
 typedef struct FeatJob {
     int32_t user;    /* 0..nusers-1 */
     int32_t mem_src; /* FEAT_MEM_* of mem_gib */

@@ -124,7 +124,7 @@ typedef struct StatsJob {
 
 /* ---- Aggregates (issue 20): what the kinds read instead of the attempts ----
  *
- * The import keeps them (data/store_stats.c), one set a month, so that no
+ * The import keeps them (data/store/store_stats.c), one set a month, so that no
  * stats kind reads the attempts (efficiency has its own, below): per cell (month of the
  * attempt's anchor, cluster, partition, GPU class, user, account) sums of
  * attempts, jobs, preemptions, GPU- and CPU-hours and waits; histograms of
@@ -409,7 +409,7 @@ void stats_hour_of_week(const StatsInput *in, const StatsOpts *o, int64_t from, 
  * clips its capacity to the same window. */
 void stats_window(const StatsInput *in, int64_t *from, int64_t *to);
 
-/* ---- Building the aggregates (data/store_stats.c, and stats_run from jobs) ---- */
+/* ---- Building the aggregates (data/store/store_stats.c, and stats_run from jobs) ---- */
 
 typedef struct StatsCellsBuild StatsCellsBuild;
 
@@ -455,7 +455,7 @@ int64_t stats_month_start(int32_t yyyymm);
 int32_t stats_month_of(int64_t t);
 
 
-/* ---- Building the efficiency aggregates (data/store_stats.c, and
+/* ---- Building the efficiency aggregates (data/store/store_stats.c, and
  * stats_run from jobs) ----
  *
  * Two passes: every attempt (stats_eff_build_job: its sums and the

@@ -2,7 +2,7 @@
 """tests/anon_leaks.py DB FILE...: print every name of the database found in
 the files (whole tokens, ASCII case ignored, names of 3 bytes or more), one
 "FILE: NAME" line each; exit 1 when any. The names are read here with
-sqlite3, independently of capplan's own list (data/store_anon.c).
+sqlite3, independently of capplan's own list (data/store/store_anon.c).
 
 tests/anon_leaks.py --order DB FILE...: play the attacker who holds the
 roster but not the key (#29). For every anonymised table (a CSV file, or a

@@ -1,4 +1,4 @@
-/* Unit tests of data/fields.c: every notation of DESIGN.md's ingest rules,
+/* Unit tests of data/ingest/fields.c: every notation of DESIGN.md's ingest rules,
  * with values worked out by hand. */
 #include <math.h>
 #include <setjmp.h>

@@ -1,5 +1,5 @@
 /* core/handoff: the queue that takes the statistics' per-attempt work to
- * a thread of its own (data/store_stats_feed.c): items come out in the
+ * a thread of its own (data/store/store_stats_feed.c): items come out in the
  * order they went in, a bounded queue never lets the producer run ahead
  * by more than its capacity, a full or empty queue's waiter returns when
  * the queue is stopped, and what was left in it can still be polled out

@@ -1,4 +1,4 @@
-/* The planner's features a batch of users at a time (data/plan_build.c,
+/* The planner's features a batch of users at a time (data/plan/plan_build.c,
  * issue 20 item 3, issue 14 item 15): when the window's jobs exceed the
  * jobs budget, a counting pass and one pass per batch of users give the
  * plan that one pass over every job gives, byte for byte: every user's
@@ -174,7 +174,7 @@ static void assert_same_plan(const Plan *a, const Plan *b)
 }
 
 /* The counted jobs and the earliest counted start, from the jobs table
- * with SQL (the filters of DESIGN.md's features; data/store_plan.h). */
+ * with SQL (the filters of DESIGN.md's features; data/store/store_plan.h). */
 static void sql_counts(Store *st, const Plan *p, int64_t *jobs, int64_t *first, int64_t *users)
 {
     sqlite3 *db;

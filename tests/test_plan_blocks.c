@@ -1,4 +1,4 @@
-/* The planner's job blocks (data/store_blocks.c, issues 13 and 20): what
+/* The planner's job blocks (data/store/store_blocks.c, issues 13 and 20): what
  * store_plan_jobs and store_plan_use read from the packed blocks is what
  * they read from the jobs table itself, in the same order, before the blocks
  * are built, after, after an update and a delete behind capplan's back

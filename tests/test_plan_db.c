@@ -519,7 +519,7 @@ static void test_migrate_v1_keys(void **state)
     free(path);
 }
 
-/* ---- the planner's cache (data/plan_cache.c) ---- */
+/* ---- the planner's cache (data/plan/plan_cache.c) ---- */
 
 static void same_bt(const PlanBacktest *a, const PlanBacktest *b)
 {

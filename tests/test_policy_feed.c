@@ -1,5 +1,5 @@
-/* The energy aggregate fed from the import's feed (data/store_policy_agg.c,
- * data/store_feed.h; issue 20): the cells an import builds from the
+/* The energy aggregate fed from the import's feed (data/store/store_policy_agg.c,
+ * data/store/store_feed.h; issue 20): the cells an import builds from the
  * attempts as it writes them are those, byte for byte, that reading the
  * attempts back after the import builds (store_policy_feed_use(0): the
  * read-back as before the feed), and those a rebuild from nothing builds.

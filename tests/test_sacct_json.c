@@ -1,4 +1,4 @@
-/* Unit tests of data/json_stream.c and data/sacct_json.c.
+/* Unit tests of data/ingest/json_stream.c and data/ingest/sacct_json.c.
  *
  * The real files are read in place from the shared folder ($CAPPLAN_SHARED,
  * else ../shared from the repository root). Every figure asserted here was

@@ -300,7 +300,7 @@ static void test_inventory_change(void **state)
 /* A cluster first named by the import itself (the inventory names c1; no
  * job did before): the efficiency aggregates the import keeps learn its
  * name as its first attempt reaches them (read on the import's thread,
- * handed to the statistics' worker: data/store_stats_feed.c, feed_clusters),
+ * handed to the statistics' worker: data/store/store_stats_feed.c, feed_clusters),
  * so its inventory counts. Files A and B in one import, c1 with 8 GPUs:
  * 50 % busy while 105 waits, nobody hogs (without the name the capacity
  * is unknown, the cluster counts as busy, and 103 would hog 16 GPU-h). */

@@ -1,4 +1,4 @@
-/* The import's feed (data/store_feed.c, issue 20 item 2): the attempts an
+/* The import's feed (data/store/store_feed.c, issue 20 item 2): the attempts an
  * import writes reach the planner's job blocks and the statistics' cache
  * and aggregates from the records the insert path holds, not read back.
  *
@@ -501,7 +501,7 @@ static void move_to_c3(char *text, int from)
 }
 
 /* The statistics' per-attempt work on its worker thread, as in a long
- * import (data/store_stats_feed.c): 20,000 jobs (20,400 attempts),
+ * import (data/store/store_stats_feed.c): 20,000 jobs (20,400 attempts),
  * so two cache parts of 8,192 records are handed back and written while
  * the import runs; the aggregates merged into the stored months whenever
  * they hold 500 cells and buckets (three times: after 8,192 and 16,384

@@ -1,6 +1,6 @@
 /* core/strmap: strmap_del (linear probing with backward shift, no
  * tombstones) against a plain array of the keys present, and the map the
- * statistics feed keeps of a job's non-final attempts (data/store_stats.c
+ * statistics feed keeps of a job's non-final attempts (data/store/store_stats.c
  * scan_earlier / forget_job): it empties as each job's final attempt comes. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -4,7 +4,7 @@
  * the two): every parameter on which they differ, with the value in each,
  * the reason, who made the edit and when, and its effect alone on next
  * year's total need; and the need by year and memory class in each. Made
- * through the planner's API (data/plan.h plan_params, plan_apply,
+ * through the planner's API (data/plan/plan.h plan_params, plan_apply,
  * core/projection); reads the database, writes nothing. */
 
 #include "core/cp.h"

@@ -1,10 +1,10 @@
 #ifndef TUI_PLAN_H
 #define TUI_PLAN_H
-/* plan: the dashboard's link to the planner (data/plan.h): the compute
+/* plan: the dashboard's link to the planner (data/plan/plan.h): the compute
  * profiles, the projection with the shown scenario's parameters and the
  * base scenario's (the measured values), recomputed at once after every
  * edit, and the edits themselves, written to the scenario in the database
- * before the call returns (data/store_plan.h), so that nothing accepted is
+ * before the call returns (data/store/store_plan.h), so that nothing accepted is
  * ever lost. It fills the model's demand figures (per group, per year and
  * memory class, capacity alerts) so that the views stay plain readers.
  *
@@ -43,7 +43,7 @@ const ProjResult *tui_plan_result(const TuiPlan *p, int base);
 /* The unit of the projected figures: "GPU-eq" (CPUs when they stand in).
  * Static storage. */
 const char *tui_plan_unit(const TuiPlan *p);
-/* Whom to ask in every group (data/meetings.h meetings_pick, PICK_DEFAULT a
+/* Whom to ask in every group (data/plan/meetings.h meetings_pick, PICK_DEFAULT a
  * profile), computed on the first call; *n of them. Borrowed from p. */
 const MeetPick *tui_plan_picks(TuiPlan *p, int *n);
 /* The planner's group of the model's group mg, -1 when not in the plan. */
@@ -73,7 +73,7 @@ int tui_plan_set(TuiState *s, const char *key, int g, double value, const char *
                  CpErr *err);
 /* Put the parameter of the session's edit u back as it was before it
  * (redo 0) or as the edit made it (redo 1), on condition that nobody
- * changed it since (data/store_undo.h); u->edit follows. 0 done, 1 left
+ * changed it since (data/store/store_undo.h); u->edit follows. 0 done, 1 left
  * alone because someone else changed it (why: "by WHO at WHEN", WHO
  * "someone else" when redact), -1 err. */
 int tui_plan_put(TuiPlan *p, TuiUndo *u, int redo, int redact, char *why, size_t wn,

@@ -5,7 +5,7 @@
  * last first, each message naming what it undid or redid. An edit made
  * since by another process (capplan scenario set, another dashboard) on
  * the same parameter is never reverted: u says who made it and when, and
- * leaves it (data/store_undo.h). Nothing stored before the session is
+ * leaves it (data/store/store_undo.h). Nothing stored before the session is
  * ever undone. A new edit clears what could be redone. */
 
 #include "tui/app.h"

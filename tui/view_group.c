@@ -96,7 +96,7 @@ static double mismatch(const TuiState *s, const TuiUser *u)
     return (u->stated_gpus > 0.01 ? u->stated_gpus : 0.01) / (m > 0.01 ? m : 0.01);
 }
 
-/* 1: GPUs beyond the tolerance (data/meetings.h); 2: the memory class. */
+/* 1: GPUs beyond the tolerance (data/plan/meetings.h); 2: the memory class. */
 static int off(const TuiState *s, const TuiUser *u)
 {
     if (u->stated_gpus < 0)
@@ -400,7 +400,7 @@ static void research_asks(const TuiState *s, char *buf, int o, size_t n)
 }
 
 /* Whom to ask in this group: per profile, the students nearest its
- * centroid (data/meetings.h, as `capplan meetings pick`). */
+ * centroid (data/plan/meetings.h, as `capplan meetings pick`). */
 static void render_ask(const TuiState *s, Canvas *c, int y)
 {
     const Plan *p = s->plan ? tui_plan_plan(s->plan) : NULL;

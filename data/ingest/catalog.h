@@ -12,7 +12,7 @@
  * tdp_w and price may be empty: unknown. Column names match
  * case-insensitively; memory_gib and gpu_mem_gib stand for mem_gib.
  *
- * Import follows the rules of every importer (data/import.h): a bad row is
+ * Import follows the rules of every importer (data/ingest/import.h): a bad row is
  * reported as "cat.csv:3: field price: bad number 'x'" and skipped (with
  * strict, the file is rejected and the database unchanged), good rows land
  * in one transaction, keyed by model: a model imported again with the same

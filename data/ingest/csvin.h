@@ -55,7 +55,7 @@ int csvin_read(FILE *f, const char *name, size_t max_record, CsvinFn fn, void *c
                CpErr *err);
 
 /* csvin_read over the file at path ("-": standard input, shown as
- * "<stdin>"), read in the text encoding enc (a TextEnc of data/textenc.h:
+ * "<stdin>"), read in the text encoding enc (a TextEnc of data/ingest/textenc.h:
  * Latin-1 and Windows-1252 are converted to UTF-8 as they stream). The
  * file is closed before returning. -1 with "path: cannot open: reason"
  * when it cannot be opened, else as csvin_read. */

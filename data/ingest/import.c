@@ -198,7 +198,7 @@ int import_jobs_with(Store *st, const char *kind, const char *path, const Import
     if ((bulk ? store_begin_bulk(st, err) : store_begin(st, err)) < 0)
         goto out;
     /* the attempts reach the job blocks and the statistics as they are
-     * written (data/store_feed.h), not read back */
+     * written (data/store/store_feed.h), not read back */
     if (store_feed_begin(st, err) < 0 || store_stats_mark(st, &mark, err) < 0)
         goto fail;
     if (store_policy_mark(st, &pmark, err) < 0)

@@ -14,7 +14,7 @@
 #include "data/ingest/reader.h"
 #include "data/store/store_import.h"
 
-typedef struct CpTz CpTz; /* data/tz.h */
+typedef struct CpTz CpTz; /* data/ingest/tz.h */
 
 typedef struct Store Store;
 
@@ -22,7 +22,7 @@ typedef struct ImportOpts {
     const char *cluster;    /* cluster name for records that carry none */
     int strict;
     const CpTz *tz;         /* zone of zone-less times (borrowed); NULL: UTC */
-    int encoding;           /* TextEnc (data/textenc.h): the files' encoding */
+    int encoding;           /* TextEnc (data/ingest/textenc.h): the files' encoding */
     const char *fields;     /* sacct text without header: field list or "xdmod" */
     const char *delimiter;  /* sacct text: delimiter (multi-byte allowed); NULL: "|" */
     const char *trace_kind; /* import trace: "philly", "swf", "helios", "pai", "alibaba-pod" */

@@ -23,7 +23,7 @@ typedef struct Peer {
 } Peer;
 
 /* Read a peers CSV (path "-": standard input) in text encoding enc (a
- * TextEnc, data/textenc.h) into *out (n rows, in file order). Caller frees
+ * TextEnc, data/ingest/textenc.h) into *out (n rows, in file order). Caller frees
  * with peers_free. -1 with err on an I/O error, a missing column or a bad
  * row. */
 int peers_read_csv(const char *path, int enc, Peer **out, size_t *n, CpErr *err);

@@ -14,7 +14,7 @@
 typedef struct Store Store;
 
 /* Import path ("-" for stdin), in text encoding enc (a TextEnc of
- * data/textenc.h: Latin-1 and Windows-1252 are converted), as kind. 0, or
+ * data/ingest/textenc.h: Latin-1 and Windows-1252 are converted), as kind. 0, or
  * -1 with err (nothing written).
  *   allocations: group,year,gpu_hours
  *   carbon:      datetime,zone,carbon_intensity (gCO2e/kWh; hourly; ISO 8601

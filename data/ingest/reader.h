@@ -17,7 +17,7 @@
 #include "core/cp.h"
 #include "core/jobrec.h"
 
-typedef struct CpTz CpTz; /* data/tz.h */
+typedef struct CpTz CpTz; /* data/ingest/tz.h */
 
 typedef struct CpReadCtx {
     const char *path;      /* as the user gave it; "-" is shown as "<stdin>" */

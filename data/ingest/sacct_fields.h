@@ -23,7 +23,7 @@
 #include "core/jobrec.h"
 #include "data/ingest/fields.h"
 
-typedef struct CpTz CpTz; /* data/tz.h */
+typedef struct CpTz CpTz; /* data/ingest/tz.h */
 
 typedef enum SacctField {
     SF_IGNORED = 0,
@@ -34,7 +34,7 @@ typedef enum SacctField {
     SF_REQCPUS, SF_ALLOCCPUS, SF_REQNODES, SF_REQMEM, SF_MAXRSS, SF_REQTRES, SF_ALLOCTRES,
     SF_TRESUSAGEINMAX, SF_REQGRES, SF_ALLOCGRES, SF_NODELIST, SF_TOTALCPU, SF_USERCPU,
     SF_SYSTEMCPU, SF_CPUTIMERAW,
-    SF_ADMINCOMMENT, /* jobstats' summary (data/jobstats.h), #14 */
+    SF_ADMINCOMMENT, /* jobstats' summary (data/ingest/jobstats.h), #14 */
     SF_COUNT
 } SacctField;
 

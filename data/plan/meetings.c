@@ -1,4 +1,4 @@
-/* meetings: the meeting workflow (data/meetings.h). */
+/* meetings: the meeting workflow (data/plan/meetings.h). */
 #include "data/plan/meetings.h"
 
 #include <errno.h>

@@ -137,7 +137,7 @@ int plan_save(Store *st, Plan *p, const char *who, CpErr *err);
  * demo's database keeps none until someone profiles). Nothing is done on a database without jobs or
  * whose job blocks are not synced; a cache already current is only read.
  * 0, or -1 with err (the import it follows has succeeded all the same).
- * data/plan_refresh.c. */
+ * data/plan/plan_refresh.c. */
 int plan_cache_refresh(Store *st, int save_profiles, CpErr *err);
 
 /* Index of a group by name, -1 when absent. */

@@ -1,7 +1,7 @@
 /* plan_hist: model v2's job history read once (every final job with GPUs,
  * as GPU-eq: GPUs x the relative speed of its model in the inventory),
  * the fit at the plan's window end, and the rolling backtest
- * (data/plan.h, docs/planning.md). */
+ * (data/plan/plan.h, docs/planning.md). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

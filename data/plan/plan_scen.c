@@ -1,5 +1,5 @@
 /* plan_scen: a scenario's stored edits applied to the measured parameters,
- * and the backtest (data/plan.h). */
+ * and the backtest (data/plan/plan.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

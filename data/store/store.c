@@ -566,7 +566,7 @@ int store_begin_bulk(Store *st, CpErr *err)
     /* Rows go in at the right edge of the jobs table and its index, so a
      * small page cache does: the rest of store_open's 64 MiB is peak RSS
      * (issue 14 item 14: 100 MB at 1M jobs). 8 MiB since the job blocks
-     * and the statistics no longer read the new rows back (data/store_feed.h):
+     * and the statistics no longer read the new rows back (data/store/store_feed.h):
      * what is left to read is a requeued job's earlier attempt, a few
      * thousand rows back (the OS's cache has the rest). */
     exec_sql(st, "PRAGMA cache_size=" BULK_CACHE_KIB, NULL);
@@ -693,7 +693,7 @@ static int flush_window(Store *st, CpErr *err)
     return rc == SQLITE_DONE ? 0 : db_err(st, err, "accounting window");
 }
 
-/* Widen the window by one attempt as data/store_stats.c reads it back: 32-bit
+/* Widen the window by one attempt as data/store/store_stats.c reads it back: 32-bit
  * epoch seconds (0 unknown), elapsed else end - start. */
 static void window_add(Store *st, const CpJobRec *r)
 {

@@ -82,16 +82,16 @@ int store_begin_bulk(Store *st, CpErr *err);
 void store_end_bulk(Store *st);
 /* Write what this transaction kept in memory (usage_month, job_counts and
  * acct_window's changes) and bring the planner's job blocks up to date
- * (data/store_blocks.h) without committing; store_commit does it too. */
+ * (data/store/store_blocks.h) without committing; store_commit does it too. */
 int store_flush(Store *st, CpErr *err);
 int store_commit(Store *st, CpErr *err);
 void store_rollback(Store *st);
 
 /* The attempts an import writes, handed on as they are written (issue 20
- * item 2, data/store_feed.h) instead of read back from the jobs table:
+ * item 2, data/store/store_feed.h) instead of read back from the jobs table:
  * store_feed_begin, inside the import's transaction before its first
  * attempt, starts handing every attempt store_job_put writes to the
- * planner's job blocks (data/store_blocks.h) and to the sinks
+ * planner's job blocks (data/store/store_blocks.h) and to the sinks
  * store_feed_add adds; store_feed_finish, after the last attempt, hands on
  * those still held back. The feed ends with the transaction. Each 0, or -1
  * with err (a sink's error stops the import). */
@@ -101,7 +101,7 @@ int store_feed_begin(Store *st, CpErr *err);
 int store_feed_add(Store *st, const StoreFeedSink *sink);
 int store_feed_finish(Store *st, CpErr *err);
 /* Hold back n attempts in the feeds begun from now on (0: the default,
- * STORE_FEED_WINDOW of data/store_feed.h): for tests of a requeue that
+ * STORE_FEED_WINDOW of data/store/store_feed.h): for tests of a requeue that
  * comes after its attempt left the window. */
 void store_feed_window(Store *st, size_t n);
 

@@ -1,6 +1,6 @@
 #ifndef STORE_BIND_H
 #define STORE_BIND_H
-/* store_bind: private to data/store.c. The parameters ?1..?35 of its
+/* store_bind: private to data/store/store.c. The parameters ?1..?35 of its
  * statements that write a jobs row (JOB_COLS in that order), bound from a
  * record. A JobBind remembers the numbers and NULLs it bound last and
  * skips those that did not change, since SQLite keeps a statement's
@@ -33,7 +33,7 @@ void job_bind_init(JobBind *b, sqlite3_stmt *s);
 
 /* Bind ?1..?35 for record r: ids its names' ids, hash its rec_hash,
  * final its final flag. NULL for what r does not know (the rule
- * KNOWN_COLS in data/store.c counts by). */
+ * KNOWN_COLS in data/store/store.c counts by). */
 void job_bind(JobBind *b, int64_t import_id, const CpJobRec *r,
               const int64_t ids[JOB_BIND_NIDS], uint64_t hash, int final);
 

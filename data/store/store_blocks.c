@@ -437,7 +437,7 @@ out:
     return rc;
 }
 
-/* ---- packing from the import's own records (data/store_feed.h) ---- */
+/* ---- packing from the import's own records (data/store/store_feed.h) ---- */
 
 struct StoreBlocksFeed {
     Sync y;

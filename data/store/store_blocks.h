@@ -21,7 +21,7 @@
  * the caller, who reads it from the jobs table (the figures do not depend
  * on which way a job was read). A cache, never the only copy of anything.
  *
- * The schema migration (data/store_schema.c) fills the table with SQL
+ * The schema migration (data/store/store_schema.c) fills the table with SQL
  * through the aggregate function capplan_block_pack, which
  * store_blocks_register adds to a connection before its migrations run. */
 
@@ -62,7 +62,7 @@ int store_blocks_register(Store *st, CpErr *err);
 int store_blocks_sync(Store *st, CpErr *err);
 
 /* Packing the blocks from the attempts an import writes, as it writes
- * them (data/store_feed.h: the feed hands them on in rowid order once they
+ * them (data/store/store_feed.h: the feed hands them on in rowid order once they
  * can no longer change), instead of reading them back from the table. The
  * blocks it writes are those store_blocks_sync would: a block that holds
  * rows from before the import is packed from the table, a block one of
@@ -74,7 +74,7 @@ int store_blocks_sync(Store *st, CpErr *err);
  * store_blocks_feed_new: *out NULL when the database has no job blocks
  * (older schema). Inside the import's transaction; caller frees with
  * store_blocks_feed_free. put, changed and done are a StoreFeedSink's
- * (data/store_feed.h). Each returning int: 0, or -1 with err. */
+ * (data/store/store_feed.h). Each returning int: 0, or -1 with err. */
 typedef struct StoreBlocksFeed StoreBlocksFeed;
 struct StoreAttempt;
 int store_blocks_feed_new(Store *st, StoreBlocksFeed **out, CpErr *err);

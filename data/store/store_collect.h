@@ -1,6 +1,6 @@
 #ifndef STORE_COLLECT_H
 #define STORE_COLLECT_H
-/* store_collect: the SQL of `capplan collect` (data/collect.c). Table
+/* store_collect: the SQL of `capplan collect` (data/ingest/collect.c). Table
  * collects holds one row per successful collect, collect_sources its
  * source (the sacct command, words joined by one blank: "sacct", "ssh
  * login2 sacct"; the view collect_windows puts them together): the list of

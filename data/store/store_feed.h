@@ -5,7 +5,7 @@
  * cache and aggregates: issues 13 and 20) from the records the insert path
  * already holds, instead of reading them back from the table.
  *
- * data/store.c tells the feed every attempt it inserts and every change it
+ * data/store/store.c tells the feed every attempt it inserts and every change it
  * makes to one (an UPDATE of the whole row, an attempt made non-final). An
  * attempt can change until the import ends (a requeue makes the previous
  * attempt non-final, a later snapshot of it says more), so the feed holds
@@ -23,7 +23,7 @@
 
 #include "core/cp.h"
 
-/* One attempt as the jobs table holds it (data/store_bind.c's job_bind
+/* One attempt as the jobs table holds it (data/store/store_bind.c's job_bind
  * writes these values; NULL as said). */
 typedef struct StoreAttempt {
     int64_t id;

@@ -9,7 +9,7 @@
 typedef struct ImportResult {
     char format[48];        /* what was detected, e.g. "sacct-pipe", "sacct-json 22.05" */
     int64_t mem_conflicts;  /* jobs whose ReqMem disagreed with ReqTRES (CP_REC_MEM_CONFLICT) */
-    int64_t orphan_steps;   /* steps whose job row was not in reach (data/fold.h) */
+    int64_t orphan_steps;   /* steps whose job row was not in reach (data/ingest/fold.h) */
     int64_t rows_read;      /* records (job and step rows, or CSV rows) read */
     int64_t added, updated, unchanged, rejected;
     int64_t comments;       /* '#' comment lines skipped (sacct text) */

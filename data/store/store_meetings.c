@@ -1,4 +1,4 @@
-/* store_meetings: the meeting workflow's SQL (data/store_meetings.h). */
+/* store_meetings: the meeting workflow's SQL (data/store/store_meetings.h). */
 #include "data/store/store_meetings.h"
 
 #include <math.h>

@@ -1,12 +1,12 @@
 #ifndef STORE_MEETINGS_H
 #define STORE_MEETINGS_H
-/* store_meetings: the SQL of the meeting workflow (data/meetings.h): the
+/* store_meetings: the SQL of the meeting workflow (data/plan/meetings.h): the
  * meetings table (schema v7: group, date, attendees, status) and the
  * stated_needs table (schema v2: what a member says they need, dated).
  *
  * Every statement binds its values; strings are copied out of SQLite and
  * owned by the caller's arrays (each has a _free). Nothing here checks what
- * the values mean: data/meetings.c validates before writing. Writes are
+ * the values mean: data/plan/meetings.c validates before writing. Writes are
  * not wrapped in a transaction here: the caller brackets a file's rows in
  * store_begin/store_commit so that a file lands whole or not at all. */
 

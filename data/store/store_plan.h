@@ -9,7 +9,7 @@
  * Every statement binds its values; strings are copied out of SQLite and
  * owned by the caller's struct (each has a _free). Nothing here computes
  * features, clusters or projects: that is core/'s work, put together by
- * data/plan.c. Time is epoch seconds (UTC); roster and inventory dates
+ * data/plan/plan.c. Time is epoch seconds (UTC); roster and inventory dates
  * ("YYYY-MM-DD") are turned into epoch seconds, PROJ_NEVER-like INT64_MAX
  * when absent. */
 
@@ -40,7 +40,7 @@ int store_plan_data_end(Store *st, int64_t *t, CpErr *err);
 /* Highest import id (0 when none): a profile run older than it is stale. */
 int store_plan_last_import(Store *st, int64_t *id, CpErr *err);
 
-/* Jobs for the features, read from the job blocks (data/store_blocks.h:
+/* Jobs for the features, read from the job blocks (data/store/store_blocks.h:
  * only the blocks with a start in the window), and from the jobs table for
  * the rowids no block covers yet (in two halves on two connections at once
  * when many): every final
@@ -56,7 +56,7 @@ int store_plan_last_import(Store *st, int64_t *id, CpErr *err);
 int store_plan_jobs(Store *st, int64_t from, int64_t before, int64_t min_run, int cpu,
                     FeatJob **jobs, size_t *njobs, int64_t *last_start, CpErr *err);
 
-/* store_plan_jobs in bounded memory (data/plan_build.c reads a large
+/* store_plan_jobs in bounded memory (data/plan/plan_build.c reads a large
  * window a batch of users at a time). The jobs read are store_plan_jobs's;
  * of them:
  *   kept:    those of users [user_lo, user_hi), in rowid order, at most
@@ -278,7 +278,7 @@ int store_plan_undo(Store *st, const char *scenario, int *undone, CpErr *err);
 int store_plan_read_begin(Store *st);
 void store_plan_read_end(Store *st);
 
-/* ---- the planner's cache (data/plan_cache.c; store_plan_cache.c) ---- */
+/* ---- the planner's cache (data/plan/plan_cache.c; store_plan_cache.c) ---- */
 
 /* The state of the jobs as the planner's cache keys it, into buf (n
  * bytes): plan_cache_gen (bumped by triggers whenever a job block is

@@ -1,5 +1,5 @@
 /* store_plan_cache: the SQL of the planner's cache (store_plan.h, "the
- * planner's cache"; what it holds: data/plan_cache.c). */
+ * planner's cache"; what it holds: data/plan/plan_cache.c). */
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* store_plan_jobs: the jobs planning reads (store_plan.h: store_plan_jobs,
- * store_plan_use), from the job blocks kept at import (data/store_blocks.h)
+ * store_plan_use), from the job blocks kept at import (data/store/store_blocks.h)
  * and, for the rowids no block covers, from the jobs table, in rowid order
  * either way. */
 #include <pthread.h>
@@ -307,7 +307,7 @@ out:
     return NULL;
 }
 
-/* store_plan_jobs_read over the job blocks (data/store_blocks.h). */
+/* store_plan_jobs_read over the job blocks (data/store/store_blocks.h). */
 typedef struct JobsRead {
     sqlite3 *db;
     const StorePlanJobsReq *q;

@@ -102,7 +102,7 @@ int store_policy_cells(Store *st, const PolicyInput *in, PolicyCells *out, int *
  * store_policy_mark_done after either (it frees what the mark holds).
  * When the stored cells described the database at the mark and the import
  * only appended attempts, they take the new attempts in: from the
- * import's feed (data/store_feed.h: the mark loads the roster, sites and
+ * import's feed (data/store/store_feed.h: the mark loads the roster, sites and
  * series, and each attempt is added as it is written), or, when the feed
  * could not follow them (an attempt changed after it was handed on), read
  * once more in id order, 8,192 at a time; the same bytes either way. Else

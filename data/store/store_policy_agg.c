@@ -67,7 +67,7 @@ static int fingerprint(sqlite3 *db, char *buf, size_t n, CpErr *err)
     return 0;
 }
 
-/* ---- the attempts, as core/stats reads them (data/store_stats.c) ---- */
+/* ---- the attempts, as core/stats reads them (data/store/store_stats.c) ---- */
 
 typedef struct Reader {
     StrMap *types; /* gpu type name -> id */
@@ -140,7 +140,7 @@ static uint16_t type_id(Reader *r, const unsigned char *name, int n)
     "FROM jobs WHERE id > ?1 ORDER BY id"
 
 /* *j from a RUN_SQL row: the fields core/policy reads, as
- * data/store_stats.c's job_fill sets them. */
+ * data/store/store_stats.c's job_fill sets them. */
 static void run_fill(Reader *r, sqlite3_stmt *s, StatsJob *j)
 {
     memset(j, 0, sizeof *j);
@@ -288,7 +288,7 @@ int store_policy_cells(Store *st, const PolicyInput *in, PolicyCells *out, int *
     return 0;
 }
 
-/* ---- the import's attempts from its feed (data/store_feed.h) ----
+/* ---- the import's attempts from its feed (data/store/store_feed.h) ----
  *
  * What extend does after the import, done as the import writes: the
  * policy input loaded and the builder made at the mark, each attempt the

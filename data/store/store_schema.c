@@ -84,7 +84,7 @@ static const char v2[] =
     "CREATE INDEX stated_needs_group ON stated_needs(group_name);\n";
 
 /* Version 3: compute profiles and scenarios (core/profiles, core/projection,
- * data/store_plan.c). profile_runs: one row per `capplan profile` (unit
+ * data/store/store_plan.c). profile_runs: one row per `capplan profile` (unit
  * 'gpu', or 'cpu' when CPUs stand in for GPUs; the window; k, silhouette,
  * inertia; the last import it saw, to tell when it is stale); profiles: its
  * clusters (idx 0-based, the generated name, centroid in raw units);
@@ -129,7 +129,7 @@ static const char v3[] =
     "  label TEXT, reason TEXT, who TEXT, at INTEGER NOT NULL);\n"
     "CREATE INDEX scenario_edits_scenario ON scenario_edits(scenario_id);\n";
 
-/* Version 4: `capplan collect` (data/store_collect.c). One row per
+/* Version 4: `capplan collect` (data/store/store_collect.c). One row per
  * successful collect: the cluster list given to sacct -M ('' = the
  * machine's own), the window read [since, until] (epoch seconds UTC) and the
  * import that landed it. The next collect starts where the covered windows
@@ -140,7 +140,7 @@ static const char v4[] =
     "  import_id INTEGER REFERENCES imports(id), at INTEGER NOT NULL);\n"
     "CREATE INDEX collects_clusters ON collects(clusters, since);\n";
 
-/* Version 5: the statistics cache (data/store_stats.c). part 0 holds the
+/* Version 5: the statistics cache (data/store/store_stats.c). part 0 holds the
  * header (data: the numbers of job attempts and usage rows, then the GPU
  * type names), parts 1.. the attempts and parts -1.. usage_month as packed
  * records; fingerprint says which state of the jobs they describe. A
@@ -150,7 +150,7 @@ static const char v5[] =
     "  data BLOB NOT NULL);\n";
 
 /* Version 6: allocation-policy replay and energy/carbon (issue 9,
- * data/store_policy.c): allocations (GPU-hours per group and calendar
+ * data/store/store_policy.c): allocations (GPU-hours per group and calendar
  * year), carbon_intensity (an hourly series per zone: hour = the hour's
  * first epoch second UTC, gCO2e/kWh), sites (per cluster: PUE, the carbon
  * zone of its series, or a constant intensity; NULL = the default). */
@@ -162,7 +162,7 @@ static const char v6[] =
     "CREATE TABLE sites(cluster TEXT PRIMARY KEY, carbon_zone TEXT, pue REAL,\n"
     "  carbon_intensity REAL, import_id INTEGER);\n";
 
-/* Version 7: the meeting workflow (issue 10, data/store_meetings.c).
+/* Version 7: the meeting workflow (issue 10, data/store/store_meetings.c).
  * meetings: the plan of the group meetings, one row per group and date
  * (YYYY-MM-DD), who attends (logins separated by ';') and whether it is
  * planned, held or cancelled. */
@@ -173,17 +173,17 @@ static const char v7[] =
     "  UNIQUE(group_name, date));\n";
 
 /* Version 8: reports (issue 6): peers, other institutes' resources for the
- * report's comparison (data/peers.c): GPUs and researchers per institution,
+ * report's comparison (data/ingest/peers.c): GPUs and researchers per institution,
  * the latest import of an institution replacing the one before. */
 static const char v8[] =
     "CREATE TABLE peers(institution TEXT PRIMARY KEY, gpus REAL NOT NULL,\n"
     "  researchers REAL NOT NULL, import_id INTEGER);\n";
 
-/* Version 9: the window the accounting covers, kept at import (data/store.c)
+/* Version 9: the window the accounting covers, kept at import (data/store/store.c)
  * so that the dashboard need not read every job for it: lo the first
  * submission (else start), hi the last time recorded (the end of a run,
  * else its start, else its submission), over every attempt, with the
- * conversions of data/store_stats.c (32-bit epoch seconds, elapsed else
+ * conversions of data/store/store_stats.c (32-bit epoch seconds, elapsed else
  * end - start), so that it is core/stats's stats_window. One row, id 1;
  * filled here from the jobs a database already holds. */
 static const char v9[] =
@@ -217,7 +217,7 @@ static const char v11[] =
 
 
 /* Version 12 (issue 17): the GPU catalog, what one could buy, for the
- * report's recommendation (data/catalog.c): per model its memory (GiB),
+ * report's recommendation (data/ingest/catalog.c): per model its memory (GiB),
  * speed against the reference GPU, board power (W) and price of one GPU
  * in currency (NULL: unknown). */
 static const char v12[] =
@@ -232,7 +232,7 @@ static const char v12[] =
  * keywords, abstract; from BibTeX or the research CSV), one row per
  * (year, title); paper_authors: each paper's authors in order, as written
  * (LaTeX made plain). Authors are matched to people when read, so a roster
- * imported later still counts (data/store_research.c). */
+ * imported later still counts (data/store/store_research.c). */
 static const char v13[] =
     "ALTER TABLE people ADD COLUMN name TEXT;\n"
     "ALTER TABLE people ADD COLUMN aliases TEXT;\n"
@@ -281,7 +281,7 @@ static const char v14[] =
 
 /* Version 15 (issue 14): the span of the jobs each import brought, first
  * and last submission (epoch seconds UTC; NULL: no job with a known one),
- * kept at import (data/import.c) for the report's provenance. Imports
+ * kept at import (data/ingest/import.c) for the report's provenance. Imports
  * already recorded get it from the jobs still attributed to them (the
  * jobs they added or last updated). */
 static const char v15[] =
@@ -293,7 +293,7 @@ static const char v15[] =
     "WHERE s.import_id = imports.id;\n";
 
 /* Version 16 (issue 20): what `capplan status` prints about the jobs, kept
- * per cluster as jobs are written (data/store.c), so that status never
+ * per cluster as jobs are written (data/store/store.c), so that status never
  * scans the jobs table: jobs (final attempts), attempts, the first
  * submission (> 0) and the last one. Filled here from the jobs a database
  * already holds; `capplan check` compares it with the jobs table. */
@@ -305,7 +305,7 @@ static const char v16[] =
     "  max(submit) FROM jobs GROUP BY cluster_id;\n";
 
 /* Version 17 (issue 20): the statistics' aggregates, kept by the import
- * (data/store_stats.c): one row a month (yyyymm) of cells, histograms and
+ * (data/store/store_stats.c): one row a month (yyyymm) of cells, histograms and
  * the hour-of-week heat map as core/stats writes them; month 0 holds the
  * fingerprint of the jobs they describe. Empty here: the first `capplan
  * stats` builds them from the jobs a database already holds. */
@@ -313,13 +313,13 @@ static const char v17[] =
     "CREATE TABLE stats_agg(month INTEGER PRIMARY KEY, data BLOB NOT NULL);\n";
 
 /* Version 18's planning record: a final attempt with a user, a run time
- * and GPUs or CPUs (data/store_blocks.c says the same). */
+ * and GPUs or CPUs (data/store/store_blocks.c says the same). */
 #define PLAN_REC                                                                               \
     "final = 1 AND user_id IS NOT NULL AND coalesce(elapsed, end_time - start) IS NOT NULL " \
     "AND (gpus > 0 OR ncpus > 0)"
 
 /* Version 18 (issue 13 speed, issue 20 item 3): the planner's compact copy
- * of the jobs (data/store_blocks.c): per block of 4096 rowids its planning
+ * of the jobs (data/store/store_blocks.c): per block of 4096 rowids its planning
  * records (final attempts with a user, a run time and GPUs or CPUs) packed
  * in one BLOB by capplan_block_pack, their number and first and last start.
  * Triggers mark the block of an updated or deleted job stale; rows above
@@ -355,7 +355,7 @@ static const char v18[] =
     "  VALUES (1, coalesce((SELECT max(id) FROM jobs), 0));\n";
 
 /* Version 19 (issue 20 item 3, issue 14 item 15): the planner's cache
- * (data/plan_cache.c): the rolling backtest, the fit at the window's end and
+ * (data/plan/plan_cache.c): the rolling backtest, the fit at the window's end and
  * the past years, keyed by everything they are computed from; the jobs by
  * plan_cache_gen, which triggers bump whenever a job block is written or
  * removed (every sync after a change of jobs). A cache: deleting its rows
@@ -377,7 +377,7 @@ static const char v19[] =
     "DELETE FROM plan_cache;\n";
 
 /* Version 20 (issue 20 items 4 and 5): the runs' aggregate of the energy
- * tables (data/store_policy_agg.c): one row, the cells core/policy packs
+ * tables (data/store/store_policy_agg.c): one row, the cells core/policy packs
  * and the fingerprint of the jobs, roster, sites and carbon series they
  * describe. A cache: built by the first replay that finds it absent or
  * stale; deleting the row is safe. */

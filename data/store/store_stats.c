@@ -370,7 +370,7 @@ void job_fill(Scan *sc, sqlite3_stmt *s, StatsJob *j)
                          (sqlite3_column_int(s, 14) >= 1 ? STATS_JOB_MEM_MEASURED : 0));
 }
 
-/* *j (zeroed) from an attempt the import wrote (data/store_feed.h), as
+/* *j (zeroed) from an attempt the import wrote (data/store/store_feed.h), as
  * job_fill reads its row back: keep the two in step (the tests compare an
  * extended cache with a rebuild byte for byte). */
 void job_of_attempt(Scan *sc, const StoreAttempt *a, StatsJob *j)

@@ -61,9 +61,9 @@ int store_stats_refresh(Store *st, CpErr *err);
 
 /* The import keeps the cache and the aggregates current (issue 20):
  * store_stats_mark, inside the import's transaction before any job is
- * written (after store_feed_begin, data/store.h), notes the state of the
+ * written (after store_feed_begin, data/store/store.h), notes the state of the
  * jobs and whether each describes it, and asks the store to hand it every
- * attempt the import writes (data/store_feed.h): each goes to the cache's
+ * attempt the import writes (data/store/store_feed.h): each goes to the cache's
  * new parts and the aggregates (the efficiency ones too) as it is
  * written, in id order (memory does not grow with the jobs).
  * store_stats_extend, after store_feed_finish and before the commit,
@@ -98,7 +98,7 @@ int store_stats_fed(const StoreStatsMark *m);
  * on its worker thread). */
 void store_stats_merge_every(size_t n);
 
-/* What the dashboard's Usage view shows (data/store_tui.h's
+/* What the dashboard's Usage view shows (data/store/store_tui.h's
  * store_tui_scan) from the aggregates: the attempts of the months from
  * since's (since a month's first second) that ran, their hour-of-week
  * GPU-hours and requested against used, per user too. No scan of the

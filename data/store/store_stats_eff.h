@@ -8,7 +8,7 @@
  *                               names the curves number (ids 1, 2, ...);
  *   month -yyyymm               the month's sums and top hogs;
  *   month -(10000000 + yyyymm)  the month's hourly curves.
- * Used by data/store_stats_agg.c (the load) and data/store_stats_extend.c
+ * Used by data/store/store_stats_agg.c (the load) and data/store/store_stats_extend.c
  * (the import's extension). */
 
 #include <sqlite3.h>

@@ -1,5 +1,5 @@
 /* store_stats_feed: the import's attempts extend the cache and the
- * aggregates as data/store.c writes them, on a worker thread (see
+ * aggregates as data/store/store.c writes them, on a worker thread (see
  * store_stats.h and store_stats_int.h). */
 #include <pthread.h>
 #include <sqlite3.h>
@@ -16,8 +16,8 @@
 
 /* ---- the extension fed by the import's own records (store_feed_add) ----
  *
- * The attempts reach the cache and the aggregates as data/store.c writes
- * them, in id order, once they can no longer change (data/store_feed.h):
+ * The attempts reach the cache and the aggregates as data/store/store.c writes
+ * them, in id order, once they can no longer change (data/store/store_feed.h):
  * each is made a StatsJob as job_fill would read it back, linked as
  * append_jobs links it, appended to the cache's parts (written as they
  * fill, EXTEND_CHUNK records each) and added to the aggregates. When an

@@ -1,14 +1,14 @@
 #ifndef STORE_STATS_INT_H
 #define STORE_STATS_INT_H
 /* store_stats_int: what the files of data/store_stats share (not part of
- * the API of data/store_stats.h): the loaded data, the scan that makes
+ * the API of data/store/store_stats.h): the loaded data, the scan that makes
  * StatsJob records of the jobs table or of the import's attempts, the
  * cache's parts, the aggregates' storage and the import's extension.
- *   data/store_stats.c         names, reference tables, the scan, the cache, store_stats_load
- *   data/store_stats_agg.c     the aggregates and the efficiency aggregates: read, built, written
- *   data/store_stats_extend.c  the import extends the cache and aggregates by reading back
- *   data/store_stats_feed.c    ... or from the import's own records (store_feed_add)
- *   data/store_stats_usage.c   the dashboard's Usage view */
+ *   data/store/store_stats.c         names, reference tables, the scan, the cache, store_stats_load
+ *   data/store/store_stats_agg.c     the aggregates and the efficiency aggregates: read, built, written
+ *   data/store/store_stats_extend.c  the import extends the cache and aggregates by reading back
+ *   data/store/store_stats_feed.c    ... or from the import's own records (store_feed_add)
+ *   data/store/store_stats_usage.c   the dashboard's Usage view */
 
 #include <sqlite3.h>
 #include <stddef.h>
@@ -96,7 +96,7 @@ static inline uint16_t id16(int64_t v)
     return v > 0 && v <= UINT16_MAX ? (uint16_t)v : 0;
 }
 
-/* ---- data/store_stats.c ---- */
+/* ---- data/store/store_stats.c ---- */
 
 /* Prepare sql, call row for each result row: 0, or -1 with err (what says what failed). */
 int store_stats_each_row(sqlite3 *db, const char *sql, void (*row)(sqlite3_stmt *s, void *ctx),
@@ -150,7 +150,7 @@ void header_blob(const StoreStatsData *d, CpBuf *b);
 /* A non-final attempt's (cluster, job_raw, submit, state) row into the Scan ctx. */
 void earlier_row(sqlite3_stmt *s, void *ctx);
 
-/* ---- data/store_stats_agg.c ---- */
+/* ---- data/store/store_stats_agg.c ---- */
 
 /* The aggregates' fingerprint (layout and the cache's fingerprint) into buf: 0, or -1 with err. */
 int agg_fingerprint(sqlite3 *db, char *buf, size_t n, CpErr *err);
@@ -173,7 +173,7 @@ int store_stats_load_eff(sqlite3 *db, StoreStatsData *d, char *efp, size_t efpsz
  * write lock is free at once and efp still holds. Best effort. */
 void store_stats_eff_write(Store *st, const StoreStatsData *d, const char *efp);
 
-/* ---- data/store_stats_extend.c ---- */
+/* ---- data/store/store_stats_extend.c ---- */
 
 /* Aggregates past this many cells and buckets are merged into the stored
  * months during an import (store_stats_merge_every). */
@@ -198,7 +198,7 @@ void eff_end(EffFeed *e);
  * forgotten for the next load to rebuild: 0, or -1 with err. */
 int eff_finish(sqlite3 *db, const StoreStatsMark *m, Scan *sc, CpErr *err);
 
-/* ---- data/store_stats_feed.c ---- */
+/* ---- data/store/store_stats_feed.c ---- */
 
 /* A feed for the import's attempts into m->feed (owned by m: freed by
  * store_stats_mark_done) when the store hands them on and the cache or

@@ -1,7 +1,7 @@
 #!/bin/sh
 # capplan tui in a group's meeting (issue 10): the Group view shows whom to
 # ask; a student's stated need typed in place is marked against the
-# measured use (the tolerance of data/meetings.h); e on the Prof column
+# measured use (the tolerance of data/plan/meetings.h); e on the Prof column
 # applies it to the students of the same profile as a scenario edit with
 # its reason; the Projection view (5) shows the per-member GPU-eq and the
 # need change; u takes it back. The Overview lists the groups to meet.

@@ -1,4 +1,4 @@
-/* fuzz_csvin: libFuzzer target for the RFC 4180 CSV reader (data/csvin.c
+/* fuzz_csvin: libFuzzer target for the RFC 4180 CSV reader (data/ingest/csvin.c
  * over libcsv) and its header helpers. The first byte picks the record cap
  * (bit 0: 64 bytes instead of the default, to reach the too-long path);
  * the rest is the file. The callback checks each record's shape and maps

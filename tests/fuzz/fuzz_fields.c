@@ -1,4 +1,4 @@
-/* fuzz_fields: libFuzzer target for data/fields.c, every parser family in
+/* fuzz_fields: libFuzzer target for data/ingest/fields.c, every parser family in
  * one binary. The first byte picks the parser (and, for some, an option);
  * the rest is the value, handed over as an exact-size heap slice without a
  * terminating NUL, so that reading past the slice trips ASan.

@@ -1,5 +1,5 @@
 /* fuzz_sacct_json: libFuzzer target for the sacct --json reader
- * (data/sacct_json.c over data/json_stream.c and cJSON). The first byte
+ * (data/ingest/sacct_json.c over data/ingest/json_stream.c and cJSON). The first byte
  * picks the options (bit 0: strict), the rest is the file. */
 
 #include <stdint.h>

@@ -1,5 +1,5 @@
 /* fuzz_sacct_kv: libFuzzer target for sonar's Key=Value CSV shape of sacct
- * records (data/sacct_kv.c over csvin), steps folded as import does. The
+ * records (data/ingest/sacct_kv.c over csvin), steps folded as import does. The
  * first byte picks the options (bit 0: strict, bit 1: no fold); the rest
  * is the file. */
 

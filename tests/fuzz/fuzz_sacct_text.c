@@ -1,5 +1,5 @@
 /* fuzz_sacct_text: libFuzzer target for the sacct delimited-text reader
- * (data/sacct_text.c) with its steps folded (data/fold.c), as import runs
+ * (data/ingest/sacct_text.c) with its steps folded (data/ingest/fold.c), as import runs
  * them. The first byte picks the options, the rest is the file:
  *
  *   bits 0-1  delimiter: "|", "^|^" (reportseff), ",", or none given (read
