@@ -776,9 +776,11 @@ for name in order:
                 nums = None
             if nums is not None:
                 assert c.data_type == 'n' and abs(c.value - float(v)) <= 1e-9 * max(1, abs(float(v))), (name, c.coordinate, v, c.value)
-                assert c.number_format in ('#,##0', '#,##0.0', '#,##0.00', '0.0000'), c.number_format
+                assert c.number_format in ('0', '#,##0', '#,##0.0', '#,##0.00', '0.0000'), c.number_format
                 if all(x == int(x) for x in nums):
-                    assert c.number_format == '#,##0', (name, rows[0][j], c.number_format)
+                    # years and quarters plain (2021, not 2,021), other counts with separators
+                    plain = rows[0][j] in ('year', 'period', 'quarter') or rows[0][j].endswith('_year')
+                    assert c.number_format == ('0' if plain else '#,##0'), (name, rows[0][j], c.number_format)
                 elif rows[0][j].endswith('_pct'):
                     assert c.number_format == '#,##0.0', (name, rows[0][j], c.number_format)
             elif all(len(x) == 10 and x[4] == '-' and x[7] == '-' for x in col):

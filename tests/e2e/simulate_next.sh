@@ -121,6 +121,9 @@ for g in got:
     assert abs(g['p90_wait_without_h'] - n['buy_nothing']['p90_h']['median']) < 1e-6, g
 assert abs(sum(g['cost'] for g in got) - p['cost']) < 1e-6
 assert abs(sum(g['power_kw'] for g in got) - p['power_kw']) < 1e-6
+assert ws.cell(2, head.index('quarter') + 1).number_format == '0'  # plain, as years
+ws = openpyxl.load_workbook(d + '/budget.xlsx')['waits']
+assert ws.cell(2, 1).value == 2021 and ws.cell(2, 1).number_format == '0', ws.cell(2, 1).number_format
 EOF
 # energy and carbon of the projection in physical GPUs: GPU-eq (project --json's need) /
 # the runs' GPU-hour-weighted mean relative speed (computed here with sqlite3 from the jobs
