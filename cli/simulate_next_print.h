@@ -9,6 +9,11 @@
 #include "data/plan/simulate_next.h"
 
 void simnext_text(const SimNext *nx, FILE *out);
+/* One line for `project`: next year simulated on scenario (NULL: base)
+ * with the effective catalog, buy nothing's p90 wait and the
+ * recommendation, as `capplan simulate` and the report's first page; a
+ * failure is said on the line, never fatal. */
+void simnext_project_line(Store *st, const char *scenario, FILE *out);
 /* 0, or -1 when it cannot be written. */
 int simnext_json(const SimNext *nx, FILE *out);
 

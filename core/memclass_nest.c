@@ -16,5 +16,5 @@ void memclass_nest(const double need[MEMCLASS_COUNT], const double cap[MEMCLASS_
                 room[j] -= take;
             }
     for (int k = 0; k < MEMCLASS_COUNT; k++)
-        gap[k] = -room[k];
+        gap[k] = 0.0 - room[k]; /* +0, not -0, when nothing is left */
 }

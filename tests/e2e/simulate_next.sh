@@ -154,6 +154,11 @@ cmp -s "$WORK/n.json" "$WORK/n2.json" || fail "two runs differ"
 expect_rc 0 cap simulate
 grep -q '^Buy nothing: p90 wait ' "$WORK/out" || fail "text: $(cat "$WORK/out")"
 grep -q "^Recommendation: buy $(j "d['purchase']['count']") $m " "$WORK/out" || fail "text: $(cat "$WORK/out")"
+# project's text names the same answer in one line
+expect_rc 0 cap project
+grep -q "^next year simulated (capplan simulate): buy nothing, p90 wait $(j "'%.1f' % d['buy_nothing']['p90_h']['median']") h; recommendation: buy $(j "d['purchase']['count']") $m (quarter $(j "d['purchase']['quarter']")), p90 wait $(j "'%.1f' % d['purchase']['waits']['p90_h']['median']") h; target " "$WORK/out" \
+    || fail "project: $(tail -3 "$WORK/out")"
+grep -q "purchase model" "$WORK/out" && fail "project still names the inventory's models as purchases"
 # a tighter target buys at least as much
 expect_rc 0 cap simulate --json --target-wait 1h
 cp "$WORK/out" "$WORK/t1.json"
