@@ -654,13 +654,12 @@ static int project(Store *st, const ProjectArgs *a)
         print_json(&v, stdout);
     else if (a->csv)
         print_csv(&v, stdout);
-    else {
+    else
         print_text(&v, stdout);
-        if (!a->o.asof) /* #33: one answer, the simulation's */
-            simnext_project_line(st, a->scenario, stdout);
-    }
     if (a->bench)
         bench(&v);
+    if (!a->explain && !a->json && !a->csv && !a->o.asof) /* #33: one answer, the simulation's */
+        simnext_project_line(st, a->scenario, stdout);
     rc = 0;
 out:
     store_plan_params_free(v.edits, v.nedits);
