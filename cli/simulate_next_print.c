@@ -79,6 +79,13 @@ void simnext_project_line(Store *st, const char *scenario, FILE *out)
     SimNextOpts o = {0, scenario, NULL, 0, 0};
     SimNext nx;
     CpErr err;
+    int64_t recent = 0;
+    if (simulate_last_year_jobs(st, &recent, &err) == 0 && recent > SIMNEXT_PROJECT_MAX_JOBS) {
+        fprintf(out, "\nnext year: not simulated here (%lld jobs in the last 12 months, "
+                     "more than project simulates on the way); `capplan simulate` does it\n",
+                (long long)recent);
+        return;
+    }
     CatalogGpu *cat = NULL;
     int failed = catalog_effective(st, &cat, &o.ncatalog, &o.builtin_catalog, &err) < 0;
     o.catalog = cat;
