@@ -10,6 +10,8 @@
 #include "cli/safeout.h"
 #include "cli/project_backtest.h"
 #include "cli/project_explain.h"
+#include "cli/simulate_next_print.h"
+#include "core/memclass_nest.h"
 #include "data/plan/plan.h"
 #include "data/store/store.h"
 #include "data/store/store_plan.h"
@@ -497,13 +499,17 @@ static void text_totals(const View *v, FILE *out)
         plan_range_text(t->demand_r, NULL, rg, sizeof rg);
         fprintf(out, " (%s)\n", rg);
     }
-    fprintf(out, "\nby GPU memory class (GiB)   need / capacity / gap (%s)\n", unit_of(p));
+    fprintf(out, "\nby GPU memory class (GiB)   need / capacity / gap (%s; the gap after "
+                 "bigger classes' room)\n",
+            unit_of(p));
     for (int c = 0; c < MEMCLASS_COUNT; c++) {
         fprintf(out, "  %-8s", profiles_mem_class_name(c));
         for (int y = 1; y <= Y; y++) {
             const ProjTotals *t = &v->r->total[y - 1];
+            double nest[MEMCLASS_COUNT];
+            memclass_nest(t->demand_c, t->capacity_c, nest);
             fprintf(out, "  y%d %7.1f / %6.1f / %+7.1f", y, t->demand_c[c], t->capacity_c[c],
-                    t->gap_c[c]);
+                    nest[c]);
         }
         fputc('\n', out);
     }
@@ -513,14 +519,6 @@ static void text_totals(const View *v, FILE *out)
         fprintf(out, "  y%d %7.1f / %6.1f / %+7.1f", y, t->demand, t->capacity, t->gap);
     }
     fputc('\n', out);
-    int nm = projection_nmodels(p->model);
-    for (int i = 0; i < nm && !p->cpu; i++) {
-        const ProjModelInfo *mi = projection_model_info(p->model, i);
-        fprintf(out, "%s%s %.1f", i ? ", " : "  gap y1 in physical GPUs of a purchase model: ",
-                mi->name, v->r->total[0].gap / (mi->speed > 0 ? mi->speed : 1));
-        if (i == nm - 1)
-            fputc('\n', out);
-    }
 }
 
 static void text_edits(const View *v, FILE *out)
@@ -699,6 +697,8 @@ static int project(Store *st, const ProjectArgs *a)
         goto out;
     if (a->bench)
         bench(&v);
+    if (!a->explain && !a->json && !a->csv && !a->o.asof) /* #33: one answer, the simulation's */
+        simnext_project_line(st, a->scenario, stdout);
     rc = 0;
 out:
     store_plan_params_free(v.edits, v.nedits);

@@ -74,6 +74,48 @@ static void purchase_text(const SimNext *nx, FILE *out)
     waits_line("  with it", &b->w, out);
 }
 
+void simnext_project_line(Store *st, const char *scenario, FILE *out)
+{
+    SimNextOpts o = {0, scenario, NULL, 0, 0};
+    SimNext nx;
+    CpErr err;
+    int64_t recent = 0;
+    if (simulate_last_year_jobs(st, &recent, &err) == 0 && recent > SIMNEXT_PROJECT_MAX_JOBS) {
+        fprintf(out, "\nnext year: not simulated here (%lld jobs in the last 12 months, "
+                     "more than project simulates on the way); `capplan simulate` does it\n",
+                (long long)recent);
+        return;
+    }
+    CatalogGpu *cat = NULL;
+    int failed = catalog_effective(st, &cat, &o.ncatalog, &o.builtin_catalog, &err) < 0;
+    o.catalog = cat;
+    failed = failed || simulate_next(st, &o, &nx, &err) < 0;
+    catalog_free(cat, o.ncatalog);
+    if (failed) {
+        char msg[CP_ERR_MAX];
+        cli_sanitize(msg, sizeof msg, err.msg);
+        fprintf(out, "\nnext year not simulated: %s\n", msg);
+        return;
+    }
+    fprintf(out, "\nnext year simulated (capplan simulate): buy nothing, p90 wait %.1f h; ",
+            nx.nothing.p90.mid);
+    const SimPurchase *b = &nx.buy;
+    char model[80];
+    cli_sanitize(model, sizeof model, b->model);
+    if (nx.cpu)
+        fprintf(out, "no GPU job: no GPU purchase");
+    else if (nx.policy)
+        fprintf(out, "no purchase: the waits are policy, not capacity");
+    else if (nx.meets_nothing)
+        fprintf(out, "recommendation: buy nothing");
+    else if (!b->found)
+        fprintf(out, "no purchase of up to %d GPUs meets the target", SIMULATE_MAX_GPUS);
+    else
+        fprintf(out, "recommendation: buy %d %s (quarter %d), p90 wait %.1f h", b->count, model,
+                b->quarter, b->w.p90.mid);
+    fprintf(out, "; target %.1f h\n", nx.target_h);
+}
+
 static void curve_text(const SimNext *nx, FILE *out)
 {
     if (!nx->ncurve)

@@ -43,6 +43,13 @@ typedef struct PolicyCarbon {
     double g_per_kwh;
 } PolicyCarbon;
 
+/* An inventory row's relative speed (rows without one are left out):
+ * the projection's GPU-eq become physical GPUs (GPU-eq / speed). */
+typedef struct PolicySpeed {
+    const char *cluster, *gpu_model;
+    double speed;
+} PolicySpeed;
+
 /* An inventory row's TDP (rows without tdp_w are left out). */
 typedef struct PolicyTdp {
     const char *cluster, *gpu_model;
@@ -96,7 +103,11 @@ typedef struct PolicyInput {
     size_t ntdp;
     FsParams params;
     int shift_delay_h; /* ENERGY_SHIFT_DELAY_H by default */
-    /* The projected demand of a scenario (GPUs per year), may be empty. */
+    const PolicySpeed *speeds;
+    size_t nspeeds;
+    /* The projected demand of a scenario (GPU-eq per year), may be empty:
+     * projected in physical GPUs = GPU-eq / the runs' GPU-hour-weighted
+     * mean speed, each at its model's TDP. */
     const double *proj_gpus;
     const int32_t *proj_year;
     size_t nproj;

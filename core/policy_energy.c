@@ -567,6 +567,8 @@ static void en_shift_table(const Energy *e, StatsReport *rep)
 
 static const StatsCol en_proj_cols[] = {
     {"year", "year", "", STATS_COL_TEXT, 0},
+    {"gpu_eq", "GPU-eq", "", STATS_COL_REAL, 1},
+    {"speed", "speed", "", STATS_COL_REAL, 2},
     {"gpus", "GPUs", "", STATS_COL_REAL, 1},
     {"util_pct", "util", "%", STATS_COL_REAL, 1},
     {"tdp_w", "TDP W", "", STATS_COL_REAL, 0},
@@ -576,20 +578,23 @@ static const StatsCol en_proj_cols[] = {
     {"t_co2e", "t CO2e", "", STATS_COL_REAL, 1},
 };
 static const char en_proj_note[] =
-    "projected demand: GPUs x 8760 h x the measured mean GPU utilisation (runs where "
+    "projected demand in physical GPUs = GPU-eq / the runs' mean relative speed (GPU-hour "
+    "weighted, each model's from the inventory): GPUs x 8760 h x the measured mean GPU "
+    "utilisation (runs where "
     "measured, GPU-hour weighted) x the measured mean TDP x PUE, at the measured mean "
     "intensity (all GPU-hour weighted over the runs above)";
 
 static void en_proj_table(const Energy *e, StatsReport *rep)
 {
     const PolicyInput *pi = e->pi;
-    double h = 0, hu = 0, u = 0, wh = 0, pue = 0, kwh = 0, kg = 0;
+    double h = 0, hu = 0, u = 0, wh = 0, sh = 0, pue = 0, kwh = 0, kg = 0;
     for (size_t i = 0; i < e->c->ncells; i++) {
         const PolicyCell *x = &e->c->cells[i];
         if (!e->kept[i])
             continue;
         h += x->gpu_h;
         wh += cell_tdp(e, x)->w * x->gpu_h;
+        sh += cell_tdp(e, x)->speed * x->gpu_h;
         pue += e->site[x->cluster].pue * x->gpu_h;
         kwh += e->kwh[i];
         kg += e->kg[i];
@@ -600,20 +605,23 @@ static void en_proj_table(const Energy *e, StatsReport *rep)
                               en_proj_note, en_proj_cols,
                               sizeof en_proj_cols / sizeof en_proj_cols[0]);
     double util = hu > 0 ? u / hu : 100.0, tdp = h > 0 ? wh / h : ENERGY_TDP_FALLBACK;
-    double p = h > 0 ? pue / h : ENERGY_PUE_DEFAULT;
+    double p = h > 0 ? pue / h : ENERGY_PUE_DEFAULT, speed = h > 0 && sh > 0 ? sh / h : 1;
     double ci = kwh > 0 ? 1000.0 * kg / kwh : ENERGY_INTENSITY_DEFAULT;
     for (size_t y = 0; y < pi->nproj; y++) {
         StatsCell *c = stats_table_add_row(t);
         char year[16];
         snprintf(year, sizeof year, "%d", (int)pi->proj_year[y]);
         stats_cell_set_text(t, &c[0], year);
+        double gpus = pi->proj_gpus[y] / speed;
         c[1].num = pi->proj_gpus[y];
-        c[2].num = util;
-        c[3].num = tdp;
-        c[4].num = p;
-        c[5].num = energy_kwh(pi->proj_gpus[y], 8760.0, tdp, util, p) / 1000.0;
-        c[6].num = ci;
-        c[7].num = energy_carbon_kg(c[5].num * 1000.0, ci) / 1000.0;
+        c[2].num = speed;
+        c[3].num = gpus;
+        c[4].num = util;
+        c[5].num = tdp;
+        c[6].num = p;
+        c[7].num = energy_kwh(gpus, 8760.0, tdp, util, p) / 1000.0;
+        c[8].num = ci;
+        c[9].num = energy_carbon_kg(c[7].num * 1000.0, ci) / 1000.0;
     }
 }
 

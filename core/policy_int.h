@@ -95,6 +95,7 @@ typedef struct PolSite {
 typedef struct PolTdp {
     double w;
     const char *src;
+    double speed; /* relative speed (GPU-eq per GPU): the inventory's, else 1 */
 } PolTdp;
 
 /* The sites of in's clusters (clusters.n + 1 slots); free with

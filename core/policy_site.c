@@ -105,9 +105,9 @@ static PolTdp model_tdp(const PolicyInput *pi, const char *cluster, const char *
 {
     for (size_t i = 0; i < pi->ntdp; i++)
         if (strcmp(pi->tdp[i].cluster, cluster) == 0 && model_match(pi->tdp[i].gpu_model, model))
-            return (PolTdp){pi->tdp[i].tdp_w, "inventory"};
+            return (PolTdp){pi->tdp[i].tdp_w, "inventory", 1};
     double w = energy_tdp_default(model);
-    return isnan(w) ? (PolTdp){ENERGY_TDP_FALLBACK, "assumed"} : (PolTdp){w, "spec sheet"};
+    return isnan(w) ? (PolTdp){ENERGY_TDP_FALLBACK, "assumed", 1} : (PolTdp){w, "spec sheet", 1};
 }
 
 /* An untyped job: the GPU-weighted mean TDP of its cluster's inventory. */
@@ -124,10 +124,36 @@ static PolTdp cluster_tdp(const PolicyInput *pi, const char *cluster)
         n += in->inventory[i].gpus;
         src = strcmp(t.src, "spec sheet") == 0 ? src : t.src;
     }
-    return n > 0 ? (PolTdp){sum / n, src} : (PolTdp){ENERGY_TDP_FALLBACK, "assumed"};
+    return n > 0 ? (PolTdp){sum / n, src, 1} : (PolTdp){ENERGY_TDP_FALLBACK, "assumed", 1};
+}
+
+/* A model's relative speed on cluster: the inventory's, else 1. */
+static double model_speed(const PolicyInput *pi, const char *cluster, const char *model)
+{
+    for (size_t i = 0; i < pi->nspeeds; i++)
+        if (strcmp(pi->speeds[i].cluster, cluster) == 0 &&
+            model_match(pi->speeds[i].gpu_model, model) && pi->speeds[i].speed > 0)
+            return pi->speeds[i].speed;
+    return 1;
+}
+
+/* An untyped job: the GPU-weighted mean speed of its cluster's inventory. */
+static double cluster_speed(const PolicyInput *pi, const char *cluster)
+{
+    const StatsInput *in = pi->stats;
+    double sum = 0, n = 0;
+    for (size_t i = 0; i < in->ninventory; i++)
+        if (strcmp(in->inventory[i].cluster, cluster) == 0) {
+            sum += model_speed(pi, cluster, in->inventory[i].gpu_model) * in->inventory[i].gpus;
+            n += in->inventory[i].gpus;
+        }
+    return n > 0 ? sum / n : 1;
 }
 
 PolTdp pol_tdp(const PolicyInput *pi, const char *cluster, const char *type)
 {
-    return type && type[0] ? model_tdp(pi, cluster, type) : cluster_tdp(pi, cluster);
+    int typed = type && type[0];
+    PolTdp t = typed ? model_tdp(pi, cluster, type) : cluster_tdp(pi, cluster);
+    t.speed = typed ? model_speed(pi, cluster, type) : cluster_speed(pi, cluster);
+    return t;
 }

@@ -1,7 +1,8 @@
 /* report_decide: the report's first page, before section 1: today's use
  * and capacity, the need of each projected year with its p10-p90 range,
- * the gap per GPU memory class, the GPUs to buy in which year to cover the
- * p80 need (docs/reports.md, "The first page"), and how sure it is. Every
+ * what buying nothing and the recommended purchase do to next year's waits
+ * (`capplan simulate`: the one purchase the report, purchase.csv and the
+ * workbook name; docs/reports.md, "The first page"), and how sure it is. Every
  * figure is the projection's (`capplan project --json`) or the rolling
  * backtest's (`capplan project --backtest --json`); nothing from data but
  * GPU model names reaches the page. */
@@ -16,66 +17,9 @@
 
 #define NB 64
 
-/* A GPU one could buy: the catalog's, else an inventory model. */
-typedef struct Cand {
-    const char *name;
-    double speed, mem_gib, tdp_w, price; /* tdp_w, price -1: unknown */
-    const char *currency;
-} Cand;
-
 static const char *unit_of(const Report *r)
 {
     return r->plan->cpu ? "CPUs" : "GPU-eq";
-}
-
-/* The candidates: the catalog (capplan import catalog), else the
- * inventory's models. Caller frees the array. */
-static Cand *candidates(const Report *r, int *n)
-{
-    const ProjModel *m = r->plan->model;
-    int nm = r->ncatalog ? (int)r->ncatalog : projection_nmodels(m);
-    Cand *c = xcalloc((size_t)nm + 1, sizeof *c);
-    for (int i = 0; i < nm; i++) {
-        if (r->ncatalog) {
-            const CatalogGpu *g = &r->catalog[i];
-            c[i] = (Cand){g->model, g->relative_speed, g->mem_gib, g->tdp_w, g->price,
-                          g->currency};
-        } else {
-            const ProjModelInfo *mi = projection_model_info(m, i);
-            c[i] = (Cand){mi->name, mi->speed > 0 ? mi->speed : 1, mi->mem_gib, -1, -1, ""};
-        }
-    }
-    *n = nm;
-    return c;
-}
-
-/* The candidate that serves memory class k: one whose memory fits the
- * class (its own class k or above; any for unknown), the lowest price per
- * GPU-eq among those with a price, else the smallest memory class, then
- * the fastest, then the first name. -1 when none fits. */
-static int pick(const Cand *c, int n, int k)
-{
-    int best = -1;
-    for (int i = 0; i < n; i++) {
-        int ci = profiles_mem_class(c[i].mem_gib);
-        if (c[i].speed <= 0 || (k != MEMCLASS_UNKNOWN && (ci == MEMCLASS_UNKNOWN || ci < k)))
-            continue;
-        if (best < 0) {
-            best = i;
-            continue;
-        }
-        const Cand *a = &c[i], *b = &c[best];
-        double pa = a->price >= 0 ? a->price / a->speed : INFINITY;
-        double pb = b->price >= 0 ? b->price / b->speed : INFINITY;
-        int ca = profiles_mem_class(a->mem_gib), cb = profiles_mem_class(b->mem_gib);
-        int better = pa != pb         ? pa < pb
-                     : ca != cb       ? ca < cb
-                     : a->speed != b->speed ? a->speed > b->speed
-                                      : strcmp(a->name, b->name) < 0;
-        if (better)
-            best = i;
-    }
-    return best;
 }
 
 /* The factor from a figure of year y to its p80: e^(q80 sqrt y); 1 when
@@ -92,9 +36,8 @@ static void today(const Report *r, FILE *out)
     if (p->cpu)
         fprintf(out, "No job holds a GPU: CPUs stand in for GPUs throughout. ");
     else {
-        fprintf(out, "All figures in GPU-eq: GPUs x relative speed, reference model ");
-        mdw_text(out, p->ref_model);
-        fprintf(out, " = 1.0. ");
+        fprintf(out, "All figures in GPU-eq: GPUs x relative speed (the reference model = 1.0, "
+                     "section 1). ");
     }
     if (p->nyear_use > 0) {
         const PlanYearUse *y = &p->year_use[p->nyear_use - 1];
@@ -129,122 +72,9 @@ static void need_table(const Report *r, FILE *out)
     fputc('\n', out);
 }
 
-static void class_gaps(const Report *r, FILE *out)
-{
-    const char *u = unit_of(r);
-    fprintf(out, "Gap (need - capacity; negative: spare) per GPU memory class, %s:\n\n", u);
-    const char *titles[MEMCLASS_COUNT + 1] = {"Year"};
-    char tt[MEMCLASS_COUNT][32], align[MEMCLASS_COUNT + 2] = "l";
-    for (int k = 0; k < MEMCLASS_COUNT; k++) {
-        snprintf(tt[k], sizeof tt[k], k == MEMCLASS_UNKNOWN ? "Unknown"
-                                      : k == MEMCLASS_GT80  ? "Over 80 GiB"
-                                                            : "To %s GiB",
-                 profiles_mem_class_name(k));
-        titles[k + 1] = tt[k];
-        align[k + 1] = 'r';
-    }
-    mdw_head(out, titles, align, MEMCLASS_COUNT + 1);
-    for (int y = 1; y <= r->res->nyears; y++) {
-        char yl[NB], c[MEMCLASS_COUNT][NB];
-        const char *cells[MEMCLASS_COUNT + 1];
-        rpt_proj_year(r, y, RPT_YEAR_SHORT, yl, sizeof yl);
-        cells[0] = yl;
-        for (int k = 0; k < MEMCLASS_COUNT; k++) {
-            mdw_num(c[k], NB, r->res->total[y - 1].gap_c[k], 2, u);
-            cells[k + 1] = c[k];
-        }
-        mdw_row(out, cells, MEMCLASS_COUNT + 1);
-    }
-    fputc('\n', out);
-}
-
-/* GPUs of the class-k candidate to have bought by year y: the p80 gap of
- * every year up to y over its speed, rounded up (bought GPUs stay). */
-static int bought_by(const Report *r, int k, int y, double speed)
-{
-    int n = 0;
-    for (int j = 1; j <= y; j++) {
-        const ProjTotals *t = &r->res->total[j - 1];
-        double gap = t->demand_c[k] * p80_factor(r, j) - t->capacity_c[k];
-        int need = gap > 0 ? (int)ceil(gap / speed - 1e-9) : 0;
-        if (need > n)
-            n = need;
-    }
-    return n;
-}
-
 static void money(char *buf, size_t n, double v, const char *currency)
 {
     mdw_num(buf, n, v, 0, currency && currency[0] ? currency : "");
-}
-
-/* One purchase row; adds its cost and power to the totals (NAN once one
- * is unknown). */
-static void buy_row(const Report *r, FILE *out, int y, int k, const Cand *c, int count,
-                    double *cost, double *kw)
-{
-    char yl[NB], n[NB], eq[NB], co[NB], pw[NB];
-    rpt_proj_year(r, y, RPT_YEAR_SHORT, yl, sizeof yl);
-    snprintf(n, sizeof n, "%d", count);
-    mdw_num(eq, NB, count * c->speed, 2, unit_of(r));
-    double cv = c->price >= 0 ? count * c->price : NAN;
-    double pv = c->tdp_w >= 0 ? count * c->tdp_w / 1000 : NAN;
-    money(co, NB, cv, c->currency);
-    mdw_num(pw, NB, pv, 1, "kW");
-    *cost += cv;
-    *kw += pv;
-    char cls[32];
-    snprintf(cls, sizeof cls, "%s", profiles_mem_class_name(k));
-    const char *cells[] = {yl, cls, c->name, n, eq, co, pw};
-    mdw_row(out, cells, 7);
-}
-
-static void recommendation(const Report *r, FILE *out)
-{
-    fprintf(out, "### Covering the p80 need (the forecaster's need, for comparison)\n\n");
-    if (r->plan->cpu) {
-        fprintf(out, "No recommendation in GPUs: the data holds no GPU job.\n\n");
-        return;
-    }
-    int nc;
-    Cand *c = candidates(r, &nc);
-    fprintf(out, "GPUs of the %s covering the p80 need per year and memory class (the GPU "
-                 "with enough memory and the lowest price per GPU-eq, else the smallest memory, "
-                 "the fastest; bought GPUs stay, no class covers another):\n\n",
-            r->ncatalog ? "catalog" : "inventory's models (no catalog: no price or power)");
-    static const char *const titles[] = {"Year", "Memory class (GiB)", "Model", "GPUs",
-                                         "Adds", "Cost", "Power"};
-    double cost = 0, kw = 0;
-    int rows = 0, missing = -1;
-    const char *cur = nc > 0 ? c[0].currency : "";
-    for (int y = 1; y <= r->res->nyears; y++)
-        for (int k = 0; k < MEMCLASS_COUNT; k++) {
-            int i = pick(c, nc, k);
-            if (i < 0) {
-                if (bought_by(r, k, y, 1) > 0 && missing < 0)
-                    missing = k;
-                continue;
-            }
-            int now = bought_by(r, k, y, c[i].speed), before = bought_by(r, k, y - 1, c[i].speed);
-            if (now <= before)
-                continue;
-            if (rows++ == 0)
-                mdw_head(out, titles, "lllrrrr", 7);
-            buy_row(r, out, y, k, &c[i], now - before, &cost, &kw);
-        }
-    if (rows) {
-        char co[NB], pw[NB];
-        money(co, NB, cost, cur);
-        mdw_num(pw, NB, kw, 1, "kW");
-        const char *cells[] = {"total", "", "", "", "", co, pw};
-        mdw_row(out, cells, 7);
-        fputc('\n', out);
-    } else
-        fprintf(out, "Nothing to buy: capacity covers the p80 need in every year and class.\n\n");
-    if (missing >= 0)
-        fprintf(out, "No candidate has the memory of the %s GiB class: its gap is left open.\n\n",
-                profiles_mem_class_name(missing));
-    free(c);
 }
 
 static void band_cell(char *buf, size_t n, const SimBand *b)
@@ -301,6 +131,28 @@ static void verdict(const SimNext *nx, FILE *out)
                      "cluster%s, in the latest quarter that still meets it).\n\n",
                 nx->buy.gpu_eq, nx->buy.nsplit, nx->buy.nsplit == 1 ? "" : "s");
     }
+}
+
+void rpt_sim_line(const Report *r, FILE *out)
+{
+    const SimNext *nx = r->sim;
+    if (!nx) {
+        fprintf(out, "Next year not simulated: ");
+        mdw_text(out, r->sim_why);
+        fprintf(out, ".\n\n");
+        return;
+    }
+    fprintf(out, "Next year simulated (the first page, `capplan simulate`): buy nothing, p90 "
+                 "wait %.1f h (%.1f-%.1f); ",
+            nx->nothing.p90.mid, nx->nothing.p90.lo, nx->nothing.p90.hi);
+    if (nx->buy.found) {
+        fprintf(out, "buy %d ", nx->buy.count);
+        mdw_text(out, nx->buy.model);
+        fprintf(out, " (quarter %d), p90 wait %.1f h (%.1f-%.1f); ", nx->buy.quarter,
+                nx->buy.w.p90.mid, nx->buy.w.p90.lo, nx->buy.w.p90.hi);
+    }
+    fprintf(out, "target %.1f h. ", nx->target_h);
+    verdict(nx, out);
 }
 
 static void curve_line(const SimNext *nx, FILE *out)
@@ -394,8 +246,6 @@ int rpt_first_page(const Report *r, FILE *out, const char *dir, const char *rel,
                  "scenario's purchases):\n\n");
     need_table(r, out);
     waiting(r, out);
-    class_gaps(r, out);
-    recommendation(r, out);
     how_sure(r, out);
     return 0;
 }

@@ -164,6 +164,10 @@ const char *rpt_csv_table(const Report *r, size_t i, char **text, size_t *len,
  * RPT_FIRST_TITLE. */
 #define RPT_FIRST_TITLE "The decision on one page"
 int rpt_first_page(const Report *r, FILE *out, const char *dir, const char *rel, CpErr *err);
+/* One paragraph: next year's p90 wait with buying nothing and with the
+ * recommendation, the target and the verdict, as the first page has them
+ * (section 1 repeats it: one answer). */
+void rpt_sim_line(const Report *r, FILE *out);
 
 /* Where the figures come from (reports/report_sources.c). */
 int rpt_sources(const Report *r, FILE *out, CpErr *err);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/memclass_nest.h"
 #include "data/plan/meetings.h"
 #include "reports/mdw.h"
 #include "reports/report_int.h"
@@ -68,27 +69,6 @@ static int summary_chart(const Report *r, FILE *out, const char *dir, const char
     return rc;
 }
 
-/* The gap of each year in physical GPUs of each model purchases can name. */
-static void gap_in_gpus(const Report *r, FILE *out)
-{
-    const ProjModel *m = r->plan->model;
-    int nm = projection_nmodels(m);
-    if (nm == 0 || r->plan->cpu)
-        return;
-    fprintf(out, "The total gap in physical GPUs of a purchase model (gap / relative speed):");
-    for (int y = 1; y <= r->res->nyears; y++) {
-        fprintf(out, "%s y%d", y > 1 ? ";" : "", y);
-        for (int i = 0; i < nm; i++) {
-            const ProjModelInfo *mi = projection_model_info(m, i);
-            char g[NB];
-            mdw_num(g, NB, r->res->total[y - 1].gap / (mi->speed > 0 ? mi->speed : 1), 1, "");
-            fprintf(out, "%s %s ", i ? "," : "", g);
-            mdw_text(out, mi->name);
-        }
-    }
-    fprintf(out, ".\n\n");
-}
-
 static void summary_table(const Report *r, FILE *out)
 {
     static const char *const titles[] = {"Year", "GPU memory class (GiB)", "Need", "Capacity",
@@ -99,31 +79,36 @@ static void summary_table(const Report *r, FILE *out)
     for (int y = 1; y <= r->res->nyears; y++) {
         const ProjTotals *t = &r->res->total[y - 1];
         char yl[64], d[NB], c[NB], g[NB], rg[NB];
+        double nest[MEMCLASS_COUNT];
+        memclass_nest(t->demand_c, t->capacity_c, nest);
         rpt_proj_year(r, y, RPT_YEAR_CELL, yl, sizeof yl);
         for (int k = 0; k <= MEMCLASS_COUNT; k++) {
             int tot = k == MEMCLASS_COUNT;
             double need = tot ? t->demand : t->demand_c[k];
             mdw_num(d, NB, need, 2, u);
             mdw_num(c, NB, tot ? t->capacity : t->capacity_c[k], 2, u);
-            mdw_num(g, NB, tot ? t->gap : t->gap_c[k], 2, u);
+            mdw_num(g, NB, tot ? t->gap : nest[k], 2, u);
             plan_range_text(tot ? t->demand_r : projection_range(cal, need, y), u, rg, sizeof rg);
             const char *cells[] = {yl, tot ? "total" : profiles_mem_class_name(k), d, c, g, rg};
             mdw_row(out, cells, 6);
         }
     }
     fputc('\n', out);
-    gap_in_gpus(r, out);
+    rpt_sim_line(r, out);
 }
 
 static void largest_gaps(const Report *r, FILE *out)
 {
     int best[3][2], nb = 0;
+    double nest[PROJ_MAX_YEARS][MEMCLASS_COUNT];
+    for (int y = 1; y <= r->res->nyears; y++)
+        memclass_nest(r->res->total[y - 1].demand_c, r->res->total[y - 1].capacity_c, nest[y - 1]);
     for (int i = 0; i < 3; i++) {
         double top = 0;
         int by = -1, bc = -1;
         for (int y = 1; y <= r->res->nyears; y++)
             for (int c = 0; c < MEMCLASS_COUNT; c++) {
-                double g = r->res->total[y - 1].gap_c[c];
+                double g = nest[y - 1][c];
                 int taken = 0;
                 for (int j = 0; j < nb; j++)
                     taken |= best[j][0] == y && best[j][1] == c;
@@ -149,7 +134,7 @@ static void largest_gaps(const Report *r, FILE *out)
         char rank[16], yl[64], g[NB];
         snprintf(rank, sizeof rank, "%d", i + 1);
         rpt_proj_year(r, best[i][0], RPT_YEAR_CELL, yl, sizeof yl);
-        mdw_num(g, NB, r->res->total[best[i][0] - 1].gap_c[best[i][1]], 2, unit_gpus(r));
+        mdw_num(g, NB, nest[best[i][0] - 1][best[i][1]], 2, unit_gpus(r));
         const char *cells[] = {rank, yl, profiles_mem_class_name(best[i][1]), g};
         mdw_row(out, cells, 4);
     }
@@ -206,7 +191,10 @@ int rpt_summary(const Report *r, FILE *out, const char *dir, const char *rel, Cp
     const ProjCalib *cal = projection_calib(r->plan->model);
     fprintf(out, "Projected need (model v2: expected use + exploration pool + buffer) against "
                  "capacity (inventory x relative speed, plus planned purchases), per year and "
-                 "GPU-memory class; the gap is need minus capacity. ");
+                 "GPU-memory class; the gap is need minus capacity. A class's gap nests: a job "
+                 "runs on any GPU with enough memory, so the room of bigger classes first serves "
+                 "the smaller classes' shortfall, and a class is short only when no bigger class "
+                 "has room left. ");
     if (r->plan->cpu)
         fprintf(out, "CPUs stand in for GPUs. ");
     else {
@@ -428,6 +416,35 @@ static void group_terms(const Report *r, FILE *out)
     fputc('\n', out);
 }
 
+/* Under the group or domain table: when their needs add to more than the
+ * institute's, the difference is shared between groups (each group's pool
+ * and buffer cover its own bursts; the institute's pool covers bursts that
+ * do not all come at once). Nothing when they do not. */
+static void shared_line(const Report *r, FILE *out, int domains)
+{
+    const Plan *p = r->plan;
+    int Y = r->res->nyears, n = domains ? p->ndomains : p->ngroups, said = 0;
+    for (int y = 1; y <= Y; y++) {
+        double sum = 0, inst = r->res->total[y - 1].demand;
+        for (int i = 0; i < n; i++)
+            sum += domains ? r->res->dom[(size_t)i * Y + y - 1].demand
+                           : r->res->gy[(size_t)i * Y + y - 1].demand;
+        if (sum <= inst + 0.005)
+            continue;
+        char a[NB], b[NB], c[NB];
+        mdw_num(a, NB, sum, 2, unit_gpus(r));
+        mdw_num(b, NB, inst, 2, unit_gpus(r));
+        mdw_num(c, NB, sum - inst, 2, unit_gpus(r));
+        fprintf(out, "%sy%d: the %s' needs add to %s against the institute's %s: %s shared "
+                     "between groups",
+                said++ ? "; " : "", y, domains ? "domains" : "groups", a, b, c);
+    }
+    if (said)
+        fprintf(out, " (each group's pool and buffer cover its own bursts; the institute's "
+                     "cover bursts that do not all come at once, so its need is less than the "
+                     "sum).\n\n");
+}
+
 static void domain_terms(const Report *r, FILE *out)
 {
     const Plan *p = r->plan;
@@ -572,8 +589,10 @@ int rpt_projections(const Report *r, FILE *out, const char *dir, const char *rel
         return -1;
     fprintf(out, "### By group\n\n");
     group_terms(r, out);
+    shared_line(r, out, 0);
     fprintf(out, "### By domain\n\n");
     domain_terms(r, out);
+    shared_line(r, out, 1);
     edits_table(r, out);
     backtest_section(r, out);
     return 0;

@@ -88,8 +88,8 @@ static void energy_section(const Report *r, const RPolicy *p, FILE *out)
                                         "intensity_source", "zone", "tdp_w",      "tdp_source"};
     static const char *const scols[] = {"cluster", "movable", "moved",    "kg_before",
                                         "kg_after", "kg_saved", "saved_pct", "delay_h"};
-    static const char *const pcols[] = {"year", "gpus", "util_pct", "tdp_w",
-                                        "pue",  "mwh",  "g_per_kwh", "t_co2e"};
+    static const char *const pcols[] = {"year", "gpu_eq", "gpus", "util_pct", "tdp_w",
+                                        "pue",  "mwh",    "g_per_kwh", "t_co2e"};
     fprintf(out, "Energy of the GPUs = GPUs x hours x board power (TDP) x the measured GPU "
                  "utilisation (at TDP where it was not measured: an upper bound) x the site's "
                  "PUE; carbon = energy x the grid's intensity over the hours each run spans. "
@@ -106,11 +106,18 @@ static void energy_section(const Report *r, const RPolicy *p, FILE *out)
     char d0[16];
     projection_year_span(r->plan->model, 1, &y1_from, &y1_to);
     rpt_date(y1_from, d0, sizeof d0);
-    fprintf(out, "\nThe projected demand of scenario **%s**, at the measured utilisation, TDP, "
-                 "PUE and intensity (year: the calendar year in which each projected year "
-                 "begins; the first is the 12 months from %s, as in section 5):\n\n",
+    if (r->plan->cpu) {
+        fprintf(out, "\nNo GPUs: energy not projected (the history holds no GPU job; the "
+                     "projection counts CPUs, whose power the inventory does not give).\n\n");
+        return;
+    }
+    fprintf(out, "\nThe projected demand of scenario **%s** in physical GPUs (GPU-eq / the runs' "
+                 "mean relative speed, GPU-hour weighted), at the measured utilisation, each "
+                 "model's TDP (GPU-hour weighted), PUE and intensity (year: the calendar year in "
+                 "which each projected year begins; the first is the 12 months from %s, as in "
+                 "section 5):\n\n",
             r->scenario, d0);
-    rpt_stats_md(r, out, table(&p->energy, "projection"), pcols, 8, NULL, 0);
+    rpt_stats_md(r, out, table(&p->energy, "projection"), pcols, 9, NULL, 0);
     fputc('\n', out);
 }
 

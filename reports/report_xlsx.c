@@ -29,7 +29,7 @@ typedef struct XTable {
 } XTable;
 
 typedef struct XFormats {
-    lxw_format *head, *text, *date, *integer, *dec1, *dec2, *dec4, *total, *total_num;
+    lxw_format *head, *text, *date, *integer, *plain, *dec1, *dec2, *dec4, *total, *total_num;
 } XFormats;
 
 static int on_record(void *ctx, const CsvinRec *rec, CpErr *err)
@@ -106,6 +106,9 @@ static int ends_with(const char *s, const char *suffix)
 /* The number format of a column from its name and values. */
 static lxw_format *num_format(const XFormats *f, const char *key, int integral)
 {
+    if (integral && (strcmp(key, "year") == 0 || strcmp(key, "period") == 0 ||
+                     strcmp(key, "quarter") == 0 || ends_with(key, "_year")))
+        return f->plain; /* 2021, not 2,021 */
     if (integral)
         return f->integer;
     if (ends_with(key, "_pct") || ends_with(key, "_h") || strstr(key, "hours") ||
@@ -129,6 +132,8 @@ static void formats(lxw_workbook *wb, XFormats *f)
     format_set_num_format(f->date, "yyyy-mm-dd");
     f->integer = workbook_add_format(wb);
     format_set_num_format(f->integer, "#,##0");
+    f->plain = workbook_add_format(wb);
+    format_set_num_format(f->plain, "0");
     f->dec1 = workbook_add_format(wb);
     format_set_num_format(f->dec1, "#,##0.0");
     f->dec2 = workbook_add_format(wb);

@@ -143,6 +143,7 @@ void tui_state_done(TuiState *s)
     tui_redact_free(s);
     tui_plan_close(s->plan);
     tui_research_close(s->research);
+    free(s->sim);
     tui_model_free(s->model);
     memset(s, 0, sizeof *s);
 }

@@ -175,6 +175,9 @@ typedef struct TuiState {
     int jobs_user;           /* whose jobs are loaded, -1 none */
     JobsBg *jobs_bg;         /* their read in the background (tui/jobs_bg.h), NULL none */
     struct Research *research; /* who does what research (tui/research.h), NULL: none */
+    struct SimNext *sim;     /* next year simulated, base scenario (capplan simulate), read
+                                by the planner's worker (tui/plan_bg.c); NULL: sim_why */
+    char sim_why[CP_ERR_MAX];
     HeatBg *heat_bg;         /* the heat map's read from the aggregates (tui/heat_bg.h), NULL
                                 none (owned) */
     int64_t heat_t0;         /* ms (tui_now_ms) that read started */

@@ -4,6 +4,8 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "data/plan/simulate_next.h"
+#include "core/memclass_nest.h"
 #include "tui/fmt.h"
 #include "tui/plan.h"
 
@@ -33,18 +35,54 @@ static void cell(Canvas *c, int x, int y, double v, uint16_t a)
     canvas_text_right(c, x, y, CELL_W, a, buf);
 }
 
-/* One row: a label, then need, capacity and gap per year. */
+/* One row: a label, then need, capacity and gap per year (gap NULL: need -
+ * capacity). */
 static void row(Canvas *c, int y, const char *label, const double *need, const double *cap,
-                int ny, uint16_t a)
+                const double *gaps, int ny, uint16_t a)
 {
     canvas_text(c, 1, y, LABEL_W, a, label);
     for (int i = 0; i < ny; i++) {
         int x = 1 + LABEL_W + i * (3 * CELL_W + 1);
-        double gap = need[i] - cap[i];
+        double gap = gaps ? gaps[i] : need[i] - cap[i];
         cell(c, x, y, need[i], a);
         cell(c, x + CELL_W, y, cap[i], a);
         cell(c, x + 2 * CELL_W, y, gap, gap > 0.5 ? CV_BAD | CV_BOLD : a);
     }
+}
+
+int institute_sim_lines(const TuiState *s, Canvas *c, int y, int h)
+{
+    const SimNext *nx = s->sim;
+    int w = c->w - 2;
+    if (h < 1)
+        return 0;
+    if (!nx) {
+        canvas_textf(c, 1, y, w, CV_DIM, "Next year not simulated: %s",
+                     s->sim_why[0] ? s->sim_why : "capplan simulate");
+        return 1;
+    }
+    canvas_textf(c, 1, y, w, CV_BOLD,
+                 "Next year simulated: buy nothing, p90 wait %.1f h (%.1f-%.1f); target %.1f h",
+                 nx->nothing.p90.mid, nx->nothing.p90.lo, nx->nothing.p90.hi, nx->target_h);
+    if (h < 2)
+        return 1;
+    const SimPurchase *b = &nx->buy;
+    if (nx->cpu)
+        canvas_text(c, 1, y + 1, w, CV_NORMAL, "No GPU job: nothing from the GPU catalog");
+    else if (nx->policy)
+        canvas_textf(c, 1, y + 1, w, CV_WARN,
+                     "No purchase: waits are policy (%.0f %% passed with GPUs idle)",
+                     100 * nx->idle_share);
+    else if (nx->meets_nothing)
+        canvas_text(c, 1, y + 1, w, CV_NORMAL, "Recommendation: buy nothing (meets the target)");
+    else if (!b->found)
+        canvas_textf(c, 1, y + 1, w, CV_WARN, "No purchase of up to %d GPUs meets the target",
+                     SIMULATE_MAX_GPUS);
+    else
+        canvas_textf(c, 1, y + 1, w, CV_BOLD,
+                     "Recommendation: buy %d %s (quarter %d): p90 wait %.1f h (%.1f-%.1f)",
+                     b->count, b->model, b->quarter, b->w.p90.mid, b->w.p90.lo, b->w.p90.hi);
+    return 2;
 }
 
 void institute_render(const TuiState *s, Canvas *c, int y, int h)
@@ -72,26 +110,29 @@ void institute_render(const TuiState *s, Canvas *c, int y, int h)
         canvas_text_right(c, x + 2 * CELL_W, hy + 1, CELL_W, CV_HEAD, "gap");
     }
     int at = hy + 2;
-    double need[3], cap[3];
+    double need[3], cap[3], gap[3], nest[3][MEMCLASS_COUNT];
+    for (int i = 0; i < ny; i++) /* classes nest: a small job runs on a bigger GPU */
+        memclass_nest(r->total[i].demand_c, r->total[i].capacity_c, nest[i]);
     for (int k = 0; k < TUI_CLASSES && at < y + h; k++, at++) {
         for (int i = 0; i < ny; i++) {
             need[i] = r->total[i].demand_c[k];
             cap[i] = r->total[i].capacity_c[k];
+            gap[i] = nest[i][k];
         }
-        row(c, at, class_label[s->ascii != 0][k], need, cap, ny, CV_NORMAL);
+        row(c, at, class_label[s->ascii != 0][k], need, cap, gap, ny, CV_NORMAL);
     }
     for (int i = 0; i < ny; i++) {
         need[i] = r->total[i].demand;
         cap[i] = r->total[i].capacity;
     }
     if (at < y + h)
-        row(c, at++, "all classes", need, cap, ny, CV_BOLD);
+        row(c, at++, "all classes", need, cap, NULL, ny, CV_BOLD);
     for (int i = 0; i < ny; i++)
         need[i] = b->total[i].demand;
     if (at < y + h)
-        row(c, at++, "all, base scen.", need, cap, ny, CV_DIM);
+        row(c, at++, "all, base scen.", need, cap, NULL, ny, CV_DIM);
     if (at + 1 < y + h)
         canvas_text(c, 1, at + 1, c->w - 2, CV_DIM,
                     "need: the projected demand; capacity: GPUs in service x relative speed; "
-                    "gap: need - capacity (red: short)");
+                    "gap: need - capacity, after bigger classes' room (red: short)");
 }

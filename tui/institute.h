@@ -9,6 +9,12 @@
 
 #include "tui/app.h"
 
+/* Next year simulated (s->sim, base scenario, as `capplan simulate` and
+ * the report's first page): buy nothing's p90 wait with its range and the
+ * target, then the recommendation, in two rows from y (fewer when h is).
+ * Returns the rows drawn. */
+int institute_sim_lines(const TuiState *s, Canvas *c, int y, int h);
+
 /* Draw the institute projection in rows [y, y + h) of c. */
 void institute_render(const TuiState *s, Canvas *c, int y, int h);
 

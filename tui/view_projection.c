@@ -442,12 +442,13 @@ static void render_institute(const TuiState *s, Canvas *c, int y, int h)
     const ProjResult *r = tui_plan_result(s->plan, 0);
     Bar b[16];
     int side = c->w >= 100, pw = side ? (c->w >= 120 ? 46 : 40) : c->w, cw = side ? c->w - pw - 1 : c->w;
-    int past = side ? 4 : h - 3 - PARTS_ROWS - nyears_shown(r);
+    int past = side ? 4 : h - 5 - PARTS_ROWS - nyears_shown(r);
     past = past < 1 ? 1 : past > 4 ? 4 : past;
     canvas_textf(c, 1, y, c->w - 2, CV_BOLD,
                  "Institute \xc2\xb7 scenario %s \xc2\xb7 keys [ and ]: back to a group",
                  s->scenario);
-    int n = institute_bars(s, past, b), at = y + 1;
+    int at = y + 1 + institute_sim_lines(s, c, y + 1, 2);
+    int n = institute_bars(s, past, b);
     chart(s, c, 0, at, cw, b, n);
     if (side) {
         int used = render_parts(s, c, cw + 1, at, pw, y + h - at, -1, "Institute", 0);

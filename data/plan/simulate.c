@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "data/plan/plan.h"
 #include "data/store/store_plan.h"
 
 double simulate_clock(void)
@@ -27,6 +28,14 @@ int simulate_span(Store *st, int64_t *first, int64_t *end, CpErr *err)
     if (rc > 0)
         return cp_err_set(err, "no job with a recorded start and runtime to simulate");
     return rc;
+}
+
+int simulate_last_year_jobs(Store *st, int64_t *n, CpErr *err)
+{
+    int64_t first, end;
+    if (simulate_span(st, &first, &end, err) < 0)
+        return -1;
+    return store_sim_count(st, plan_add_months(end, -12), end, n, err);
 }
 
 static void add_pool(SimWorld *w, SimPool p, const char *model)

@@ -43,6 +43,11 @@ void simulate_world_free(SimWorld *w);
 /* The first submit and one past the last of the jobs that ran, or -1. */
 int simulate_span(Store *st, int64_t *first, int64_t *end, CpErr *err);
 
+/* The jobs of the last 12 months before the span's end that the simulation
+ * would draw from (a count, nothing read): what `project` weighs before
+ * running the simulation. 0, or -1 with err. */
+int simulate_last_year_jobs(Store *st, int64_t *n, CpErr *err);
+
 typedef struct SimReplay {
     SimWorld w;
     SimOut out;

@@ -152,6 +152,8 @@ struct StorePolicyData {
     size_t ncarbon;
     PolicyTdp *tdp;
     size_t ntdp;
+    PolicySpeed *speeds;
+    size_t nspeeds;
     char **strs; /* every string above */
     size_t nstrs, capstrs;
     PolicyInput params; /* params and delay only */
@@ -238,6 +240,16 @@ static void tdp_row(StorePolicyData *d, sqlite3_stmt *s)
     t->tdp_w = sqlite3_column_double(s, 2);
 }
 
+static void speed_row(StorePolicyData *d, sqlite3_stmt *s)
+{
+    if (grown(d->nspeeds))
+        d->speeds = xrealloc(d->speeds, grown(d->nspeeds) * sizeof *d->speeds);
+    PolicySpeed *t = &d->speeds[d->nspeeds++];
+    t->cluster = keep(d, sqlite3_column_text(s, 0));
+    t->gpu_model = keep(d, sqlite3_column_text(s, 1));
+    t->speed = sqlite3_column_double(s, 2);
+}
+
 static int load_params(Store *st, StorePolicyData *d, const char *scenario, CpErr *err)
 {
     if (!scenario || strcmp(scenario, "base") == 0)
@@ -267,6 +279,10 @@ StorePolicyData *store_policy_load(Store *st, const char *scenario, CpErr *err)
                  carbon_row, d, err) < 0 ||
         each_row(db, "SELECT cluster, gpu_model, tdp_w FROM inventory WHERE tdp_w IS NOT NULL",
                  tdp_row, d, err) < 0 ||
+        each_row(db,
+                 "SELECT cluster, gpu_model, relative_speed FROM inventory "
+                 "WHERE relative_speed IS NOT NULL",
+                 speed_row, d, err) < 0 ||
         load_params(st, d, scenario, err) < 0) {
         store_policy_free(d);
         return NULL;
@@ -285,6 +301,7 @@ void store_policy_free(StorePolicyData *d)
     free(d->sites);
     free(d->carbon);
     free(d->tdp);
+    free(d->speeds);
     free(d);
 }
 
@@ -299,6 +316,8 @@ void store_policy_input(const StorePolicyData *d, const StatsInput *stats, Polic
     in->ncarbon = d->ncarbon;
     in->tdp = d->tdp;
     in->ntdp = d->ntdp;
+    in->speeds = d->speeds;
+    in->nspeeds = d->nspeeds;
     in->params = d->params.params;
     in->shift_delay_h = d->params.shift_delay_h;
 }

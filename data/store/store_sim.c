@@ -104,6 +104,24 @@ int store_sim_span(Store *st, int64_t *first, int64_t *end, CpErr *err)
     return none;
 }
 
+int store_sim_count(Store *st, int64_t from, int64_t to, int64_t *n, CpErr *err)
+{
+    sqlite3 *db = store_db(st);
+    sqlite3_stmt *s = NULL;
+    if (sqlite3_prepare_v2(db,
+                           "SELECT count(*) FROM jobs WHERE final = 1 AND start IS NOT NULL AND "
+                           "elapsed >= 0 AND start >= submit AND submit >= ?1 AND submit < ?2",
+                           -1, &s, NULL) != SQLITE_OK)
+        return sqlrow_err(db, err, "jobs");
+    sqlite3_bind_int64(s, 1, from);
+    sqlite3_bind_int64(s, 2, to);
+    int rc = sqlite3_step(s) == SQLITE_ROW ? 0 : sqlrow_err(db, err, "jobs");
+    if (rc == 0)
+        *n = sqlite3_column_int64(s, 0);
+    sqlite3_finalize(s);
+    return rc;
+}
+
 static void free_names(char **v, size_t n)
 {
     for (size_t i = 0; i < n; i++)

@@ -34,6 +34,10 @@ void store_sim_free(StoreSimJobs *j);
 /* The first submit and one past the last of the jobs store_sim_jobs
  * reads; 0, 1 when there is none, -1 with err. */
 int store_sim_span(Store *st, int64_t *first, int64_t *end, CpErr *err);
+
+/* How many jobs store_sim_jobs would return for [from, to), without reading
+ * them. 0, or -1 with err. */
+int store_sim_count(Store *st, int64_t from, int64_t to, int64_t *n, CpErr *err);
 /* Index of name in a table of n names, -1 when absent. */
 long store_sim_find(char *const *names, size_t n, const char *name);
 
