@@ -13,7 +13,7 @@
 # in a folder of its own beside a `shared` (so ../shared/data is the project's
 # data, as beside a checkout) and with the demo `demo.db` (--seed 7 --jobs 20000
 # --today 2026-11-25, profiled) built once in the folder above (../demo.db).
-# In a page, on a "$ " line:
+# In a page, on a "$ " line (the last of a command continued with "\"):
 #   # exit N ...          the command is expected to exit with status N
 #   # not run here: WHY   the command is not run (a live Slurm, ssh, root...):
 #                         counted per page, its lines not compared
@@ -109,7 +109,7 @@ for num, cmd, exp in sessions():
             print(f"FAIL: {doc}:{num}: the setup comment exited {p.returncode}")
             bad += 1
         continue
-    if NOTRUN.search(cmd.split("\n")[0]):
+    if NOTRUN.search(cmd):
         marked += 1
         if show:
             print(f"--- {doc}:{num}: $ {cmd} (not run here)")
