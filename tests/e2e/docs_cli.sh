@@ -8,14 +8,26 @@
 # the end of a line do not count; nothing else may differ. Docs drift fails the build: regenerate with
 #   CAPPLAN_DOCS_SHOW=1 sh tests/e2e/docs_cli.sh    (prints what each command printed)
 # The demos the docs build pin --today, so the figures hold on any day.
+#
+# Then the pages of docs/ that show commands a user types (PAGES below), each
+# in a folder of its own beside a `shared` (so ../shared/data is the project's
+# data, as beside a checkout) and with the demo `demo.db` (--seed 7 --jobs 20000
+# --today 2026-11-25, profiled) built once in the folder above (../demo.db).
+# In a page, on a "$ " line (the last of a command continued with "\"):
+#   # exit N ...          the command is expected to exit with status N
+#   # not run here: WHY   the command is not run (a live Slurm, ssh, root...):
+#                         counted per page, its lines not compared
+# and a comment "<!-- docs_cli setup" ... "-->" (not shown on the rendered page)
+# holds shell lines run there, in the page's order, not compared: the input
+# files a page's commands read (a CSV it does not show in full). The pages run
+# with CAPPLAN_TODAY=2026-11-25, the demo's day (`meetings` checks dates by it).
 . "$(dirname "$0")/lib.sh"
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 mkdir "$WORK/bin"
 ln -s "$CAPPLAN_BIN" "$WORK/bin/capplan"
 dir=$WORK/docs
 mkdir "$dir"
-for doc in README.md docs/tour.md; do
-    PATH="$WORK/bin:$PATH" LANG=C.UTF-8 LC_ALL=C.UTF-8 python3 - "$ROOT/$doc" "$dir" <<'PY' || fail "$doc: the commands it shows print something else (above)"
+cat >"$WORK/docs_cli.py" <<'PY'
 import os, re, subprocess, sys
 
 doc, cwd = sys.argv[1], sys.argv[2]
@@ -23,9 +35,17 @@ show = os.environ.get("CAPPLAN_DOCS_SHOW") == "1"
 lines = open(doc, encoding="utf-8").read().split("\n")
 
 def sessions():
-    """(line number, command, expected lines) of every "$ " command in a fence."""
+    """(line number, command, expected lines) of every "$ " command in a fence;
+    (line number, None, shell lines) of every "<!-- docs_cli setup" comment."""
     i = 0
     while i < len(lines):
+        if lines[i].startswith("<!-- docs_cli setup"):
+            j = i + 1
+            while j < len(lines) and not lines[j].startswith("-->"):
+                j += 1
+            yield i + 1, None, lines[i + 1:j]
+            i = j + 1
+            continue
         if not lines[i].startswith("```"):
             i += 1
             continue
@@ -77,10 +97,26 @@ def match(exp, got):
         return r
     return m(0, 0)
 
+EXIT = re.compile(r"#\s*exit (\d+)\b")
+NOTRUN = re.compile(r"#\s*not run here:\s*\S")
 bad = 0
 n = 0
+marked = 0
 for num, cmd, exp in sessions():
+    if cmd is None:
+        p = subprocess.run(["sh", "-ec", "\n".join(exp)], cwd=cwd)
+        if p.returncode != 0:
+            print(f"FAIL: {doc}:{num}: the setup comment exited {p.returncode}")
+            bad += 1
+        continue
+    if NOTRUN.search(cmd):
+        marked += 1
+        if show:
+            print(f"--- {doc}:{num}: $ {cmd} (not run here)")
+        continue
     n += 1
+    want = EXIT.search(cmd.split("\n")[-1])
+    want = int(want.group(1)) if want else 0
     p = subprocess.run(["sh", "-c", cmd], cwd=cwd, stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT, timeout=600)
     got = p.stdout.decode("utf-8", "replace").rstrip("\n")
@@ -89,8 +125,8 @@ for num, cmd, exp in sessions():
     if show:
         print(f"--- {doc}:{num}: $ {cmd} (exit {p.returncode})")
         print("\n".join(got))
-    if p.returncode != 0:
-        print(f"FAIL: {doc}:{num}: $ {cmd}: exit {p.returncode}")
+    if p.returncode != want:
+        print(f"FAIL: {doc}:{num}: $ {cmd}: exit {p.returncode}, the doc says {want}")
         print("\n".join(got[-10:]))
         bad += 1
     elif not match(exp, got):
@@ -104,8 +140,32 @@ for num, cmd, exp in sessions():
         else:
             print(f"  the doc shows more lines than the {len(got)} printed")
         bad += 1
-print(f"{os.path.relpath(doc)}: {n} commands, {n - bad} as shown")
-sys.exit(1 if bad or n == 0 else 0)
+print(f"{os.path.relpath(doc, os.environ.get('DOCS_ROOT', '.'))}: {n} commands run, "
+      f"{n - bad} as shown, {marked} marked not run here")
+# a page of docs/ may show no command (its blocks are synopses); the README
+# and the tour show some, or this test has stopped reading them
+sys.exit(1 if bad or (n + marked == 0 and sys.argv[3:] != ["page"]) else 0)
 PY
+export DOCS_ROOT="$ROOT"
+# run_doc DOC FOLDER [page]: the commands of DOC, run in FOLDER ("page": DOC may show none)
+run_doc() {
+    PATH="$WORK/bin:$PATH" LANG=C.UTF-8 LC_ALL=C.UTF-8 python3 "$WORK/docs_cli.py" "$ROOT/$1" "$2" $3 \
+        || fail "$1: the commands it shows print something else (above)"
+}
+for doc in README.md docs/tour.md; do
+    run_doc "$doc" "$dir"
+done
+# The pages: each in its own folder under $WORK/pages, beside the demo.
+need_shared
+pages=$WORK/pages
+mkdir "$pages"
+ln -s "$CAPPLAN_SHARED" "$pages/shared"
+"$CAPPLAN_BIN" --db "$pages/demo.db" demo --no-tui --seed 7 --jobs 20000 --today 2026-11-25 >"$WORK/out" 2>&1 \
+    && "$CAPPLAN_BIN" --db "$pages/demo.db" profile >"$WORK/out" 2>&1 || { cat "$WORK/out"; fail "the pages' demo"; }
+# the pages' meetings run on the demo's day, as the demo was built
+export CAPPLAN_TODAY=2026-11-25
+for page in usage import planning simulate research dashboard formats reports safety; do
+    mkdir "$pages/$page"
+    run_doc "docs/$page.md" "$pages/$page" page
 done
 echo "docs_cli: ok"
