@@ -6,7 +6,7 @@
 # presentation mode: the Overview's groups to meet, the Groups view (by GPU-hours, then sorted by Domain
 # and by students, whose ties were broken by the real names' order), the
 # members of the group with the most students (ties of members with no
-# GPU-hours likewise). No roster
+# GPU-hours likewise), the groups the Usage view's ] walks through. No roster
 # name on any of them either. The scorer can fail: the same pseudonyms
 # listed in the real names' order are a leak.
 . "$(dirname "$0")/lib.sh"
@@ -34,6 +34,14 @@ keys Right s; wait_for "sorted by Stud., descending"; sleep 0.3; screen
 cp "$WORK/screen" "$WORK/students.screen"
 keys g Enter; wait_for "capplan · Group"; sleep 0.3; wait_for "[presentation]"
 cp "$WORK/screen" "$WORK/members.screen"
+# the Usage view's ] walks the groups: in the order of their labels
+keys 6; wait_for "keys [ and ]: other group"
+: >"$WORK/walk.screen"
+for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do
+    keys ]; sleep 0.3; wait_for "keys [ and ]: other group"
+    grep -oE "group-[a-z2-9]{6}, 12 months" "$WORK/screen" | head -1 >>"$WORK/walk.screen"
+done
+[ "$(sort -u "$WORK/walk.screen" | wc -l)" -ge 12 ] || fail "] did not walk: $(cat "$WORK/walk.screen")"
 tui_quit
 [ -n "${KEEP_SHOTS:-}" ] && cp "$DB" "$WORK"/*.screen "$KEEP_SHOTS"/
 n=$(grep -oE "user-[a-z2-9]{6}" "$WORK/members.screen" | sort -u | wc -l)
