@@ -14,15 +14,22 @@ order the rows first show them. The key (read here from the database, to
 score the attack) says how many guesses are right; a table where the
 attacker gets 8 names and a third of them right is a leak: "FILE: table
 N: K of M names recovered". Exit 1 when any. SVG charts and HTML are read
-as one table: the pseudonyms in document order. Only the first column
+as one table: the pseudonyms in document order, and so are captured
+dashboard screens (FILE.screen, tests/e2e/tui_anon_order.sh: the
+Groups view, a group's members). Only the first column
 named by pseudonyms is scored (it names the rows), and only with 8 names
 or more: a random order gives 8 right guesses with a chance near 1e-5 (the
 fixed points of a random permutation are close to Poisson(1)), so the
-test does not fail by chance."""
+test does not fail by chance. On captured screens (FILE.screen) the
+attacker also counts the adjacent rows in the roster's order: ties broken
+by the real names (members with no GPU-hours, groups of one domain) show
+as runs a random order makes with a chance under 1e-4 (the screens'
+test fixes the key, so that it does not fail by chance either)."""
 import csv
 import hashlib
 import hmac
 import io
+import math
 import re
 import sqlite3
 import sys
@@ -127,7 +134,7 @@ def tables(path):
     if path.endswith(".xlsx"):  # the shared strings, in the order the rows wrote them
         z = zipfile.ZipFile(path)
         text = z.read("xl/sharedStrings.xml").decode("utf-8") if "xl/sharedStrings.xml" in z.namelist() else ""
-    if path.endswith((".svg", ".html", ".xlsx")):  # the names in document order
+    if path.endswith((".svg", ".html", ".xlsx", ".screen")):  # the names in document order
         yield [[m] for m in re.findall(r"(?:group|user|prof)-[a-z2-9]{6}", text)]
         return
     if path.endswith(".csv"):
@@ -144,6 +151,42 @@ def tables(path):
             yield rows
         else:
             i += 1
+
+
+def eulerian_tail(n, a):
+    """The chance that a random order of n rows has a or more adjacent
+    pairs in ascending order (Eulerian numbers, exact)."""
+    row = [1]  # A(1, 0)
+    for m in range(2, n + 1):
+        row = [(k + 1) * (row[k] if k < len(row) else 0) + (m - k) * (row[k - 1] if k >= 1 else 0)
+               for k in range(m)]
+    total = sum(row)
+    return sum(row[a:]) / total if a < len(row) else 0.0
+
+
+def runs_leak(names):
+    """Rows whose ties are broken by the real names (a screen listing the
+    members with no GPU-hours alphabetically) escape the positional match:
+    count the adjacent rows in the roster's order (ascending, and
+    descending), and the longest run of consecutive rows in that order; a
+    count or a run a random order reaches with a chance under 1e-4 is a
+    leak (a run of L among n rows: at most 2 (n - L + 1) / L!). Returns
+    (what, chance) when it leaks, else None."""
+    n = len(names)
+    keys = [x.lower() for x in names]
+    for sign in (1, -1):
+        pairs = sum(1 for a, b in zip(keys, keys[1:]) if (a > b) - (a < b) == -sign)
+        chance = eulerian_tail(n, pairs)
+        if chance < 1e-4:
+            return "%d of %d adjacent rows" % (pairs, n - 1), chance
+        run = best = 1
+        for a, b in zip(keys, keys[1:]):
+            run = run + 1 if (a > b) - (a < b) == -sign else 1
+            best = max(best, run)
+        chance = min(1.0, 2.0 * (n - best + 1) / math.factorial(best))
+        if chance < 1e-4:
+            return "a run of %d consecutive rows" % best, chance
+    return None
 
 
 def order_main():
@@ -173,12 +216,29 @@ def order_main():
                                   "sorting the roster" % (path, t + 1, c + 1, right, len(names), kind))
                             leaks += 1
                             break
+                    else:
+                        hit = runs_leak(names) if path.endswith(".screen") else None
+                        if hit:
+                            print("%s: %s of %s names in the roster's order (chance %.1g)"
+                                  % (path, hit[0], kind, hit[1]))
+                            leaks += 1
                 break  # the first column named by pseudonyms names the rows
     print("%d tables scored, %d leak" % (scored, leaks), file=sys.stderr)
     sys.exit(1 if leaks or scored == 0 else 0)
 
 
+def roster_order_main():
+    """--roster-order DB FILE: the file's pseudonyms listed in the order of
+    their real names, the order a leaking screen shows (the test's control)."""
+    back = real_names(sys.argv[2])
+    seen = sorted(set(re.findall(r"(?:group|user|prof)-[a-z2-9]{6}", read_text(sys.argv[3]))))
+    for p in sorted((p for p in seen if p in back), key=lambda p: back[p]):
+        print(p)
+
+
 if len(sys.argv) > 1 and sys.argv[1] == "--order":
     order_main()
+elif len(sys.argv) > 1 and sys.argv[1] == "--roster-order":
+    roster_order_main()
 else:
     main()

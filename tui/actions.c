@@ -163,6 +163,25 @@ static unsigned act_esc(TuiState *s)
     return TUI_RECALC | TUI_REDRAW;
 }
 
+/* The group after (dir +1) or before (-1) group g in the order of the
+ * labels shown, wrapping: in presentation mode [ and ] must not walk the
+ * real names' order (#29 item 5). */
+static int label_step(const TuiState *s, int g, int dir)
+{
+    char at[128], l[128], best[128] = "", edge[128] = "";
+    int pick = -1, wrap = g;
+    tui_model_group_label(s->model, g, 1, at, sizeof at);
+    for (int i = 0; i < s->model->ngroups; i++) {
+        tui_model_group_label(s->model, i, 1, l, sizeof l);
+        int c = strcmp(l, at) * dir;
+        if (c > 0 && (pick < 0 || strcmp(l, best) * dir < 0))
+            pick = i, snprintf(best, sizeof best, "%s", l);
+        if (c < 0 && (wrap == g || strcmp(l, edge) * dir < 0))
+            wrap = i, snprintf(edge, sizeof edge, "%s", l);
+    }
+    return pick >= 0 ? pick : wrap;
+}
+
 /* The previous or next group (Group and Projection views; the Projection
  * skips groups the planner does not know). */
 static unsigned step_group(TuiState *s, int dir)
@@ -173,7 +192,7 @@ static unsigned step_group(TuiState *s, int dir)
         return 0;
     int g = s->group < 0 ? 0 : s->group;
     for (int i = 0; i < n; i++) {
-        g = (g + dir + n) % n;
+        g = s->redact ? label_step(s, g, dir) : (g + dir + n) % n;
         if (s->view != TUI_V_PROJECTION || tui_plan_group(s->plan, s->model, g) >= 0)
             break;
     }

@@ -57,6 +57,7 @@ typedef struct SortKey {
     int row;
     double v;   /* numeric columns */
     char *text; /* text columns (owned) */
+    char *tie;  /* presentation mode: the row's label as shown, ties broken by it (owned) */
 } SortKey;
 
 typedef struct SortCtx {
@@ -79,17 +80,35 @@ static int cmp_key(const void *a, const void *b, void *ctx)
     }
     if (c->desc)
         r = -r;
+    if (!r && x->tie && y->tie) /* not model order: that is the real names' (#29 item 5) */
+        r = strcmp(x->tie, y->tie);
     return r ? r : x->row - y->row;
+}
+
+/* The first text column: the row's label (a name, a pseudonym when
+ * redacted); -1 when every column is numeric. */
+static int label_col(const TuiTable *t)
+{
+    for (int c = 0; c < t->ncols; c++)
+        if (!t->cols[c].numeric)
+            return c;
+    return -1;
 }
 
 static void sort_rows(const TuiTable *t, const TuiState *s, TuiCursor *cur, int col, int desc)
 {
     SortKey *k = xmalloc((size_t)(cur->nidx ? cur->nidx : 1) * sizeof *k);
     SortCtx ctx = {t->cols[col].numeric && t->value, desc};
+    int lc = s->redact ? label_col(t) : -1;
     char buf[CELL_MAX];
     for (int i = 0; i < cur->nidx; i++) {
         k[i].row = cur->idx[i];
         k[i].text = NULL;
+        k[i].tie = NULL;
+        if (lc >= 0) {
+            t->cell(s, k[i].row, lc, buf, sizeof buf);
+            k[i].tie = xstrdup(buf);
+        }
         if (ctx.numeric) {
             k[i].v = t->value(s, k[i].row, col);
         } else {
@@ -101,6 +120,7 @@ static void sort_rows(const TuiTable *t, const TuiState *s, TuiCursor *cur, int 
     for (int i = 0; i < cur->nidx; i++) {
         cur->idx[i] = k[i].row;
         free(k[i].text);
+        free(k[i].tie);
     }
     free(k);
 }

@@ -4,6 +4,7 @@
  * alerts; Enter on an alert opens its group or the Usage view. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tui/actions.h"
@@ -268,12 +269,17 @@ static void render_util(const TuiState *s, Canvas *c, int y)
         canvas_textf(c, x + 39, y, c->w - x - 40, CV_DIM, "no inventory: GPU-hours shown");
 }
 
+static int cmp_label(const void *a, const void *b)
+{
+    return strcmp(a, b);
+}
+
 /* Groups with no meeting held yet (capplan meetings; notes count as met). */
 static void render_to_meet(const TuiState *s, Canvas *c, int y)
 {
     const TuiModel *m = s->model;
     int left = 0, all = 0, o;
-    char buf[512], name[128];
+    char buf[512];
     for (int g = 0; g < m->ngroups; g++) {
         all += !m->groups[g].pseudo;
         left += !m->groups[g].pseudo && !m->groups[g].met;
@@ -281,12 +287,17 @@ static void render_to_meet(const TuiState *s, Canvas *c, int y)
     if (!all)
         return;
     o = snprintf(buf, sizeof buf, "to meet: %d of %d groups", left, all);
-    for (int g = 0, k = 0; g < m->ngroups && o < (int)sizeof buf; g++) {
-        if (m->groups[g].pseudo || m->groups[g].met)
-            continue;
-        tui_model_group_label(m, g, s->redact, name, sizeof name);
-        o += snprintf(buf + o, sizeof buf - (size_t)o, "%s%s", k++ ? ", " : " (", name);
-    }
+    /* the model's order is the real names': hidden, the labels' (#29 item 5) */
+    char(*names)[128] = xmalloc((size_t)(left ? left : 1) * sizeof *names);
+    int k = 0;
+    for (int g = 0; g < m->ngroups && k < left; g++)
+        if (!m->groups[g].pseudo && !m->groups[g].met)
+            tui_model_group_label(m, g, s->redact, names[k++], sizeof names[0]);
+    if (s->redact)
+        qsort(names, (size_t)k, sizeof *names, cmp_label);
+    for (int i = 0; i < k && o < (int)sizeof buf; i++)
+        o += snprintf(buf + o, sizeof buf - (size_t)o, "%s%s", i ? ", " : " (", names[i]);
+    free(names);
     if (left && o < (int)sizeof buf)
         snprintf(buf + o, sizeof buf - (size_t)o, ")");
     canvas_text(c, 1, y, c->w - 2, left ? CV_NORMAL : CV_GOOD, buf);

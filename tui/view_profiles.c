@@ -150,6 +150,11 @@ static void render_scatter(const TuiState *s, Canvas *c, int x, int y, int w, in
     free(bits);
 }
 
+static int cmp_label(const void *a, const void *b)
+{
+    return strcmp(a, b);
+}
+
 static void render_legend(const TuiState *s, Canvas *c, int x, int y, int h, int sel)
 {
     const Plan *p = plan_of(s);
@@ -158,18 +163,24 @@ static void render_legend(const TuiState *s, Canvas *c, int x, int y, int h, int
     if (sel < 0)
         return;
     canvas_textf(c, x, y + 2, LEGEND_W, CV_ACCENT | CV_BOLD, "P%d members:", sel + 1);
-    int row = y + 3;
-    for (int i = 0; i < p->nusers && row < y + h; i++) {
+    /* the planner's order is the real names': hidden, the labels' (#29 item 5) */
+    char(*names)[64] = xmalloc((size_t)(p->nusers ? p->nusers : 1) * sizeof *names);
+    int k = 0;
+    for (int i = 0; i < p->nusers; i++) {
         if (p->users[i].profile != sel)
             continue;
-        char name[64];
         int mu = tui_model_user_find(s->model, p->users[i].name);
         if (mu >= 0)
-            tui_model_user_label(s->model, mu, s->redact, name, sizeof name);
+            tui_model_user_label(s->model, mu, s->redact, names[k], sizeof names[0]);
         else
-            snprintf(name, sizeof name, "%s", s->redact ? "user ?" : p->users[i].name);
-        canvas_text(c, x, row++, LEGEND_W, CV_NORMAL, name);
+            snprintf(names[k], sizeof names[0], "%s", s->redact ? "user ?" : p->users[i].name);
+        k++;
     }
+    if (s->redact)
+        qsort(names, (size_t)k, sizeof *names, cmp_label);
+    for (int i = 0, row = y + 3; i < k && row < y + h; i++)
+        canvas_text(c, x, row++, LEGEND_W, CV_NORMAL, names[i]);
+    free(names);
 }
 
 static void render(const TuiState *s, Canvas *c, int y, int h, TuiFrame *f)

@@ -64,6 +64,7 @@ keys a; wait_for "[presentation]"; shot
 # Usage follows the group, then the next one
 keys 6; wait_for "keys [ and ]: other group"; shot
 keys ]; sleep 0.3; shot
+keys [; sleep 0.3 # back to g1 (] walks the labels' order, not the names')
 # the Projection of g1: growth holds a reason, offered and then kept
 keys 3; sleep 0.2; keys 5; wait_for "growth a year"; shot
 keys g Enter; wait_for "(none: keep '"; shot
