@@ -4,7 +4,8 @@
 # order, in one folder: the tour in full continues the README's, on its
 # tour.db; `capplan` on PATH is the capplan under test) and what it prints (stdout and stderr, as on a terminal) is compared
 # with the lines under it. In the expected lines a line "..." stands for any
-# number of lines, and a time ("10.0 s", "156 ms") for any time; blanks at
+# number of lines, and a time ("10.0 s", "156 ms", "2026-11-29 00:43 UTC": when
+# an edit was saved) for any time; blanks at
 # the end of a line do not count; nothing else may differ. Docs drift fails the build: regenerate with
 #   CAPPLAN_DOCS_SHOW=1 sh tests/e2e/docs_cli.sh    (prints what each command printed)
 # The demos the docs build pin --today, so the figures hold on any day.
@@ -71,12 +72,14 @@ def sessions():
                 k += 1
             yield num, cmd, out
 
-TIME = re.compile(r"\d+(?:\.\d+)? (s|ms)\b")
+TIME = re.compile(r"\d+(?:\.\d+)? (s|ms)\b|\d{4}-\d\d-\d\d \d\d:\d\d UTC\b")
 
 def line_re(e):
     parts, last = [], 0
     for m in TIME.finditer(e):
-        parts.append(re.escape(e[last:m.start()]) + r"\d+(?:\.\d+)? " + m.group(1) + r"\b")
+        any_time = r"\d{4}-\d\d-\d\d \d\d:\d\d UTC\b" if m.group(1) is None else \
+            r"\d+(?:\.\d+)? " + m.group(1) + r"\b"
+        parts.append(re.escape(e[last:m.start()]) + any_time)
         last = m.end()
     parts.append(re.escape(e[last:]))
     return re.compile("".join(parts) + r"\Z")
