@@ -21,6 +21,7 @@ typedef struct ProjectArgs {
     const char *scenario;
     const char *backtest, *explain, *asof;
     int json, csv, bench, do_backtest;
+    int simulate; /* --simulate: end with next year's queue simulated (#33) */
 } ProjectArgs;
 
 /* What one projection shows: the plan, the scenario's parameters, the
@@ -609,6 +610,8 @@ static int parse_args(int argc, char **argv, ProjectArgs *a)
             a->csv = 1;
         else if (strcmp(argv[i], "--bench") == 0)
             a->bench = 1;
+        else if (strcmp(argv[i], "--simulate") == 0)
+            a->simulate = 1;
         else if (strcmp(argv[i], "--as-of") == 0 && i + 1 < argc)
             a->asof = argv[++i];
         else if (strcmp(argv[i], "--scenario") == 0 && i + 1 < argc)
@@ -697,8 +700,16 @@ static int project(Store *st, const ProjectArgs *a)
         goto out;
     if (a->bench)
         bench(&v);
-    if (!a->explain && !a->json && !a->csv && !a->o.asof) /* #33: one answer, the simulation's */
-        simnext_project_line(st, a->scenario, stdout);
+    /* #33: one answer, the simulation's, on request: a saturated queue can take
+     * minutes to simulate, and project is what a meeting reruns */
+    if (!a->explain && !a->json && !a->csv && !a->o.asof) {
+        if (a->simulate)
+            simnext_project_line(st, a->scenario, stdout);
+        else
+            fputs("\nnext year's queue, buy nothing against the recommended purchase: "
+                  "capplan simulate (or project --simulate)\n",
+                  stdout);
+    }
     rc = 0;
 out:
     store_plan_params_free(v.edits, v.nedits);
@@ -733,7 +744,8 @@ static int exec_project(CliCtx *ctx, int argc, char **argv)
 
 const CmdEntry cmd_project = {
     "project",
-    "capplan project [--as-of DATE] [--scenario S] [--years N] [--json|--csv|--explain GROUP] | "
+    "capplan project [--as-of DATE] [--scenario S] [--years N] [--simulate] "
+    "[--json|--csv|--explain GROUP] | "
     "--backtest [DATE] [--json]",
     "\nModel v2 (docs/planning.md): per group and year, expected use = each member's own\n"
     "exponentially weighted rate (leavers by the roster), newcomers at the measured rate\n"
@@ -757,5 +769,7 @@ const CmdEntry cmd_project = {
     "  --backtest [DATE] the rolling backtest: every monthly cut with 6 months before and\n"
     "                    12 after (DATE: that cut alone), each what --as-of said then:\n"
     "                    every forecaster's per-group WAPE, total error, bias, coverage\n"
+    "  --simulate        end with next year's queue simulated (as capplan simulate):\n"
+    "                    buy nothing's p90 wait and the recommended purchase's\n"
     "  --bench           time a recompute after one parameter change\n",
     exec_project};

@@ -83,7 +83,7 @@ _capplan() {
         words="rename"
         opts="--k --window --roles --min-jobs --json --no-save --reason --help" ;;
     project)
-        opts="--scenario --years --json --csv --explain --backtest --window --roles --min-jobs --k --help" ;;
+        opts="--scenario --years --json --csv --explain --backtest --simulate --window --roles --min-jobs --k --help" ;;
     scenario)
         words="list new set diff rm undo redo"
         opts="--from --reason --group --json --help"
