@@ -415,6 +415,12 @@ int simulate_next(Store *st, const SimNextOpts *o, SimNext *out, CpErr *err)
         c.last_from = out->last_from;
         c.drawn = -1;
         draw(&c, 0, 0);
+        if (c.njobs[0] > SIMULATE_MAX_JOBS)
+            rc = cp_err_set(err, "next year draws %zu jobs, more than the simulation runs in "
+                                 "reasonable time (%d): not simulated",
+                            c.njobs[0], SIMULATE_MAX_JOBS);
+    }
+    if (rc == 0) {
         next_fleet(&c);
         buy_nothing(&c, out);
         out->meets_nothing = meets(&out->nothing, out->target_h);

@@ -62,6 +62,12 @@ typedef struct SimPurchase {
     SimFleetWaits w;
 } SimPurchase;
 
+/* Past this many jobs drawn for next year (replica 1) simulate_next stops
+ * with an error instead of simulating: the backfill scans the whole queue
+ * at every event, so a saturated fleet with a long queue costs minutes
+ * (a 100k-job bench database drew 513k jobs: over 5 minutes). */
+#define SIMULATE_MAX_JOBS 400000
+
 typedef struct SimNextOpts {
     double target_h;       /* <= 0: the last year's recorded p90 */
     const char *scenario;  /* NULL: base */
