@@ -19,8 +19,7 @@ static int slice_eq(const char *s, size_t n, const char *lit)
     return n == m && memcmp(s, lit, m) == 0;
 }
 
-/* Reads up to max_digits digits at *p; -1 if none. */
-static int64_t read_uint(const char **p, const char *end, int max_digits)
+int64_t fieldtext_uint(const char **p, const char *end, int max_digits)
 {
     int64_t v = 0;
     int k = 0;
@@ -146,46 +145,46 @@ int fields_time(const char *s, size_t n, const CpTz *tz, int64_t *out, CpErr *er
     }
     const char *p = s, *end = s + n;
     if (n >= 10 && s[4] == '-') {
-        int64_t y = read_uint(&p, end, 4);
+        int64_t y = fieldtext_uint(&p, end, 4);
         if (y < 0 || p >= end || *p++ != '-')
             return bad_time(err, s, n);
-        int64_t mo = read_uint(&p, end, 2);
+        int64_t mo = fieldtext_uint(&p, end, 2);
         if (mo < 1 || mo > 12 || p >= end || *p++ != '-')
             return bad_time(err, s, n);
-        int64_t d = read_uint(&p, end, 2);
+        int64_t d = fieldtext_uint(&p, end, 2);
         if (d < 1 || d > days_in_month(y, (int)mo))
             return bad_time(err, s, n);
         int64_t h = 0, mi = 0, sec = 0;
         if (p < end && (*p == 'T' || *p == ' ')) {
             p++;
-            h = read_uint(&p, end, 2);
+            h = fieldtext_uint(&p, end, 2);
             if (h < 0 || h > 23 || p >= end || *p++ != ':')
                 return bad_time(err, s, n);
-            mi = read_uint(&p, end, 2);
+            mi = fieldtext_uint(&p, end, 2);
             if (mi < 0 || mi > 59)
                 return bad_time(err, s, n);
             if (p < end && *p == ':') {
                 p++;
-                sec = read_uint(&p, end, 2);
+                sec = fieldtext_uint(&p, end, 2);
                 if (sec < 0 || sec > 60)
                     return bad_time(err, s, n);
             }
             if (p < end && *p == '.') { /* fractional seconds: dropped */
                 p++;
-                if (read_uint(&p, end, 9) < 0)
+                if (fieldtext_uint(&p, end, 9) < 0)
                     return bad_time(err, s, n);
             }
         }
         int64_t t = civil_days(y, (int)mo, (int)d) * 86400 + h * 3600 + mi * 60 + sec;
         if (p < end && (*p == '+' || *p == '-')) {
             int sign = *p++ == '-' ? -1 : 1;
-            int64_t oh = read_uint(&p, end, 2), om = 0;
+            int64_t oh = fieldtext_uint(&p, end, 2), om = 0;
             if (oh < 0 || oh > 14)
                 return bad_time(err, s, n);
             if (p < end && *p == ':')
                 p++;
             if (p < end) {
-                om = read_uint(&p, end, 2);
+                om = fieldtext_uint(&p, end, 2);
                 if (om < 0 || om > 59)
                     return bad_time(err, s, n);
             }

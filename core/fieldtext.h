@@ -23,4 +23,8 @@ int fields_time(const char *s, size_t n, const CpTz *tz, int64_t *out, CpErr *er
 int fields_int(const char *s, size_t n, int64_t *out, CpErr *err);
 int fields_double(const char *s, size_t n, double *out, CpErr *err);
 
+/* Reads up to max_digits decimal digits at *p (end: one past the text),
+ * moving *p past them; the value, or -1 when there is no digit. */
+int64_t fieldtext_uint(const char **p, const char *end, int max_digits);
+
 #endif

@@ -32,18 +32,6 @@ static int slice_ieq(const char *s, size_t n, const char *lit)
     return 1;
 }
 
-/* Reads up to max_digits digits at *p; -1 if none. */
-static int64_t read_uint(const char **p, const char *end, int max_digits)
-{
-    int64_t v = 0;
-    int k = 0;
-    while (*p < end && is_digit(**p) && k < max_digits) {
-        v = v * 10 + (**p - '0');
-        (*p)++;
-        k++;
-    }
-    return k ? v : -1;
-}
 
 
 static int bad_dur(CpErr *err, const char *s, size_t n)
@@ -71,13 +59,13 @@ int fields_duration(const char *s, size_t n, int64_t *out, CpErr *err)
     int np = 0;
     const char *dash = memchr(s, '-', n);
     if (dash) {
-        days = read_uint(&p, dash, 7);
+        days = fieldtext_uint(&p, dash, 7);
         if (days < 0 || p != dash)
             return bad_dur(err, s, n);
         p = dash + 1;
     }
     while (p < end && np < 3) {
-        int64_t v = read_uint(&p, end, 9);
+        int64_t v = fieldtext_uint(&p, end, 9);
         if (v < 0)
             return bad_dur(err, s, n);
         parts[np++] = v;
@@ -91,7 +79,7 @@ int fields_duration(const char *s, size_t n, int64_t *out, CpErr *err)
     }
     if (p < end && *p == '.') {
         p++;
-        if (read_uint(&p, end, 9) < 0)
+        if (fieldtext_uint(&p, end, 9) < 0)
             return bad_dur(err, s, n);
     }
     if (p != end || np == 0)
@@ -374,7 +362,7 @@ int fields_jobid(const char *s, size_t n, int64_t *id, int64_t *array_job, int32
     *array_task = -1;
     *step = NULL;
     *step_len = 0;
-    int64_t v = read_uint(&p, end, 18);
+    int64_t v = fieldtext_uint(&p, end, 18);
     if (v < 0)
         return cp_err_set(err, "bad job id '%.*s'", (int)(n > 64 ? 64 : n), s);
     *id = v;
@@ -387,14 +375,14 @@ int fields_jobid(const char *s, size_t n, int64_t *id, int64_t *array_job, int32
                 return cp_err_set(err, "bad job id '%.*s'", (int)(n > 64 ? 64 : n), s);
             p = close + 1;
         } else {
-            int64_t t = read_uint(&p, end, 9);
+            int64_t t = fieldtext_uint(&p, end, 9);
             if (t < 0)
                 return cp_err_set(err, "bad job id '%.*s'", (int)(n > 64 ? 64 : n), s);
             *array_task = (int32_t)t;
         }
     } else if (p < end && *p == '+') { /* heterogeneous component */
         p++;
-        if (read_uint(&p, end, 9) < 0)
+        if (fieldtext_uint(&p, end, 9) < 0)
             return cp_err_set(err, "bad job id '%.*s'", (int)(n > 64 ? 64 : n), s);
     }
     if (p < end && *p == '.') {
