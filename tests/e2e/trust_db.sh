@@ -64,7 +64,13 @@ if [ "$(id -u)" = 0 ] && command -v runuser >/dev/null; then
     RO=$(mktemp -d /tmp/capplan-ro.XXXXXX)
     chmod 755 "$RO"; mkdir "$RO/d"
     cp "$DB" "$RO/d/r.db"; chmod 444 "$RO/d/r.db"; chmod 555 "$RO/d"
-    nob() { runuser -u nobody -- env HOME=/tmp TMPDIR=/tmp "$CAPPLAN_BIN" --db "$RO/d/r.db" "$@"; }
+    # nobody may not reach the build (a clone under a 0700 mktemp -d, as in
+    # CI's plain-clone run): then it runs a copy of the binary from $RO
+    RO_BIN=$CAPPLAN_BIN
+    if ! runuser -u nobody -- test -x "$CAPPLAN_BIN"; then
+        cp "$CAPPLAN_BIN" "$RO/capplan"; chmod 755 "$RO/capplan"; RO_BIN=$RO/capplan
+    fi
+    nob() { runuser -u nobody -- env HOME=/tmp TMPDIR=/tmp "$RO_BIN" --db "$RO/d/r.db" "$@"; }
     IFS='|'
     for c in $readers "scenario diff base base"; do
         unset IFS
@@ -87,7 +93,7 @@ if [ "$(id -u)" = 0 ] && command -v runuser >/dev/null; then
         sha=$(sha256sum <"$RO/d/r.db")
         T="tmux -L capplan-ro$$ -f /dev/null"
         $T new-session -d -x 100 -y 30 "runuser -u nobody -- env HOME=/tmp LC_ALL=C.UTF-8 \
-            TERM=xterm-256color '$CAPPLAN_BIN' --db '$RO/d/r.db' tui --scenario plan 2>'$WORK/tui.err'; \
+            TERM=xterm-256color '$RO_BIN' --db '$RO/d/r.db' tui --scenario plan 2>'$WORK/tui.err'; \
             echo \$? >'$WORK/tui.rc'"
         seen() { i=0; while [ $i -lt 100 ]; do
             $T capture-pane -p -t 0 >"$WORK/screen" 2>/dev/null; grep -q "$1" "$WORK/screen" && return 0
