@@ -671,9 +671,7 @@ static int project(Store *st, const ProjectArgs *a)
         return cli_error("%s", err.msg);
     v.p = p;
     if (!a->o.asof && !p->reused && p->nusers > 0 && plan_save(st, p, plan_cli_who(), &err) < 0) {
-        char msg[CP_ERR_MAX];
-        cli_sanitize(msg, sizeof msg, err.msg);
-        fprintf(stderr, "capplan: note: profiles not saved: %s\n", msg);
+        cli_note("note: profiles not saved: %s", err.msg);
     }
     if (plan_params(st, p, a->scenario, &v.params, &v.skipped, &err) < 0 ||
         (a->scenario && strcmp(a->scenario, "base") != 0 &&

@@ -279,13 +279,14 @@ static int build_inputs(const DemoOpts *o, const char *dir, DemoWorld *w, DemoFi
 
 typedef struct Rejects {
     int64_t n;
+    const DemoOpts *o; /* its reject callback, told of the first 5 */
 } Rejects;
 
 static void on_reject(void *ctx, const char *msg)
 {
     Rejects *r = ctx;
-    if (r->n++ < 5)
-        fprintf(stderr, "capplan demo: rejected: %s\n", msg);
+    if (r->n++ < 5 && r->o->reject)
+        r->o->reject(r->o->reject_ctx, msg);
 }
 
 static int import_one(Store *st, const char *kind, const char *path, Rejects *rej, CpErr *err)
@@ -313,7 +314,7 @@ static int import_all(const DemoOpts *o, const DemoWorld *w, const DemoFiles *f,
     Store *st = store_open(o->db_path, err);
     if (!st)
         return -1;
-    Rejects rej = {0};
+    Rejects rej = {0, o};
     int rc = 0;
     for (int i = 0; i < f->n && rc == 0; i++) {
         progress(o, "importing ", f->path[i]);

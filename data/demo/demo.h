@@ -35,6 +35,10 @@ typedef struct DemoOpts {
     const char *dir;     /* folder for the input files; NULL: "<db_path>.demo-input" */
     int progress;        /* one line per stage on stderr */
     int force;           /* replace a capplan database holding other work too */
+    /* Told each of the first 5 lines an import rejects (0 unless a bug), the
+     * message naming file, line and field; NULL: not told (only counted). */
+    void (*reject)(void *ctx, const char *msg);
+    void *reject_ctx;
 } DemoOpts;
 
 /* What was built. */

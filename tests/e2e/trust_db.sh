@@ -81,6 +81,21 @@ if [ "$(id -u)" = 0 ] && command -v runuser >/dev/null; then
     unset IFS
     nob profile >/dev/null 2>"$WORK/err"
     grep -q "read-only: the run is shown, not saved" "$WORK/err" || fail "profile read-only: $(cat "$WORK/err")"
+    # project cannot save the profiles it ran: a note, time-stamped off a
+    # terminal as every line on stderr, and nothing under --quiet
+    # (a demo never projected, so that project has profiles to save)
+    chmod 755 "$RO/d"
+    "$CAPPLAN_BIN" --db "$RO/d/n.db" demo --today 2026-11-25 --no-tui --seed 7 --jobs 20000 >/dev/null 2>&1 \
+        || fail "capplan demo (never projected)"
+    sqlite3 "$RO/d/n.db" "PRAGMA wal_checkpoint(TRUNCATE)" >/dev/null
+    rm -rf "$RO/d/n.db-wal" "$RO/d/n.db-shm" "$RO/d/n.db.demo-input"; chmod 444 "$RO/d/n.db"; chmod 555 "$RO/d"
+    env -u CAPPLAN_LOG_TIME runuser -u nobody -- env HOME=/tmp "$RO_BIN" --db "$RO/d/n.db" project >/dev/null 2>"$WORK/err" \
+        || fail "project read-only: $(cat "$WORK/err")"
+    grep -Eqx '[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}[+-][0-9]{4} capplan: note: profiles not saved: .*readonly database' "$WORK/err" \
+        || fail "project read-only, the note: $(cat "$WORK/err")"
+    runuser -u nobody -- env HOME=/tmp "$RO_BIN" --db "$RO/d/n.db" --quiet project >/dev/null 2>"$WORK/err" \
+        || fail "project --quiet read-only"
+    [ ! -s "$WORK/err" ] || fail "--quiet project said: $(cat "$WORK/err")"
     nob scenario new x >/dev/null 2>"$WORK/err" && fail "scenario new on a read-only database"
     [ "$(wc -l <"$WORK/err")" = 1 ] || fail "a refused edit says more than one line: $(cat "$WORK/err")"
     nob tui --bench-keys 1q >/dev/null 2>"$WORK/err" || fail "tui read-only: $(cat "$WORK/err")"
