@@ -5,14 +5,15 @@
 # (sqlite3, tmux, python3 with scikit-learn, pandas and openpyxl, GNU time,
 # rsvg-convert, pandoc, weasyprint and poppler-utils for the report's PDF,
 # LibreOffice's headless Calc, clang for the fuzzers, mandoc and man-db for
-# the manual page's lint, zsh for its completion). When another apt holds the
+# the manual page's lint, zsh for its completion, faketime for the run a year
+# on: make test-next-year). When another apt holds the
 # lock, it waits (bounded, and says so: see apt() below).
 set -e
 BUILD_PKGS="build-essential pkg-config libsqlite3-dev libcsv-dev libcjson-dev libncurses-dev
 zlib1g-dev libssl-dev libxlsxwriter-dev libbtparse-dev"
 TEST_PKGS="libcmocka-dev sqlite3 tmux python3 python3-sklearn python3-pandas time librsvg2-bin
 pandoc libreoffice-calc-nogui clang libclang-rt-14-dev procps weasyprint poppler-utils
-python3-openpyxl mandoc man-db zsh"
+python3-openpyxl mandoc man-db zsh faketime"
 case "${1:-test}" in
 demo) PKGS=$BUILD_PKGS ;;
 test) PKGS="$BUILD_PKGS $TEST_PKGS" ;;

@@ -22,6 +22,8 @@
 # holds shell lines run there, in the page's order, not compared: the input
 # files a page's commands read (a CSV it does not show in full). The pages run
 # with CAPPLAN_TODAY=2026-11-25, the demo's day (`meetings` checks dates by it).
+# docs/site.md (install, ssh, systemd: commands for root and a cluster) has a
+# test of its own, tests/e2e/site_docs.sh.
 . "$(dirname "$0")/lib.sh"
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 mkdir "$WORK/bin"

@@ -410,6 +410,15 @@ if "$CAPPLAN" --db "$ADB" collect --clusters all --since "$(date -u -d '-1 day' 
 else
     fail "--clusters all: $(cat "$WORK/all.out" "$WORK/all.err")"
 fi
+# docs/site.md (section 3) shows the line a collect ends with: the same words,
+# its N any count and its time any time
+doc=$(grep -m1 '^collect: sacct since 2000-01-01T00:00:00Z -M all: ' "$ROOT/docs/site.md")
+re=$(printf '%s' "$doc" | sed -e 's/2000-01-01T00:00:00Z/[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}Z/' -e 's/\bN\b/[0-9]+/g')
+if [[ -n $doc ]] && cat "$WORK/all.out" "$WORK/all.err" | grep -Eqx "$re"; then
+    pass "docs/site.md's collect line is what collect prints"
+else
+    fail "docs/site.md's collect line '$doc' is not what collect printed: $(cat "$WORK/all.out" "$WORK/all.err")"
+fi
 
 # Killed in the middle: a sacct that hangs on this month's window; the
 # months before are kept, and the next collect continues from the last
@@ -457,6 +466,13 @@ if [[ $rc == 1 && $out == *"PrivateData=jobs shows $A only their own jobs"* &&
     pass "PrivateData=jobs as $A: exit 1, $out"
 else
     fail "PrivateData=jobs as $A: exit $rc: $out"
+fi
+# docs/site.md (section 2) shows that refusal for the user capplan: word for word
+doc=$(grep -m1 "^capplan: collect: Slurm's PrivateData=jobs shows capplan " "$ROOT/docs/site.md" | sed "s/ capplan / $A /g")
+if [[ -n $doc ]] && grep -qxF "$doc" <<<"$out"; then
+    pass "docs/site.md's PrivateData refusal is what collect prints"
+else
+    fail "docs/site.md's PrivateData refusal '$doc' is not what collect printed: $out"
 fi
 rm -rf "$PDIR"
 
