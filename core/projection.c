@@ -909,6 +909,18 @@ static void run_group(const ProjModel *m, const ProjParams *p, int g, int y, Pro
     if (t->base < 0)
         t->base = 0;
     t->pool = fin(p->pool[g] * (m->heads0[g] > 0 ? t->heads / m->heads0[g] : 1));
+    t->pool_cut = 0;
+    if (m->used[g] > 0 && p->pool[g] == m->pool[g]) { /* the measured pool, capped */
+        double grow = y > 0 && (t - y)->heads > 0 ? t->heads / (t - y)->heads : 1;
+        double cap = PROJ_NEED_CAP * m->used[g] * grow + t->arrivals * full * ramp * lv;
+        double room = cap / (1 + p->buffer[g]) - t->base;
+        if (room < 0)
+            room = 0;
+        if (t->pool > room) {
+            t->pool_cut = t->pool - room;
+            t->pool = room;
+        }
+    }
     t->buffer_add = fin((t->base + t->pool) * p->buffer[g]);
     t->demand = t->base + t->pool + t->buffer_add;
     const double *c = cls + (size_t)g * MEMCLASS_COUNT, *sh = m->cls_share + (size_t)g * MEMCLASS_COUNT;

@@ -224,10 +224,15 @@ typedef struct ProjGroupYear {
     double stayers, leavers, newcomers_use, intensity; /* parts of base */
     double base;                 /* expected use */
     double pool, buffer_add;     /* parts of need */
+    double pool_cut;             /* the measured pool left out by the cap (issue 28): the need
+                                    at most PROJ_NEED_CAP x the group's last 12 months' use
+                                    (x its heads' growth after year 1) + its named arrivals'
+                                    use; an edited pool is not capped */
     double demand;               /* need = base + pool + buffer_add */
     double demand_c[MEMCLASS_COUNT];
     ProjRange base_r, demand_r;
 } ProjGroupYear;
+#define PROJ_NEED_CAP 3.0
 
 typedef struct ProjTotals {
     double heads, base, pool, buffer_add, demand; /* institute: pool shared, see pool_sum */
