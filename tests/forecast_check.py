@@ -11,7 +11,7 @@ capplan's JSON and recomputed or compared here; nothing is pinned.
       present is the first of the month after its last day with a job
       start, the cut itself).
 
-  forecast_check.py demo BACKTEST.json PROJECT.json
+  forecast_check.py demo BACKTEST.json PROJECT.json [--all]
       The demo's acceptance, as measured: per-group WAPE of the forecaster
       chosen at each cut against naive's (at most 0.8 x), coverage of the
       institute total and of the groups (weighted by use) by the p10-p90
@@ -20,7 +20,8 @@ capplan's JSON and recomputed or compared here; nothing is pinned.
       arrivals or an edited pool aside). Fails when the record's figures do
       not add up (recomputed from the cuts), the chosen forecaster is worse
       than naive per group, or a target but the WAPE ratio is not met (that
-      one is printed: not met, docs/planning.md); prints each target.
+      one only with --all: the full demo meets it, the 20,000-job one not,
+      docs/planning.md); prints each target.
 """
 import json
 import sys
@@ -73,7 +74,7 @@ def doors(bt_path, cut, asof_path, cutdb_path):
            len(c["groups"]), 100 * worst))
 
 
-def demo(bt_path, proj_path):
+def demo(bt_path, proj_path, every=""):
     bt = json.load(open(bt_path))
     proj = json.load(open(proj_path))
     cuts = [c for c in bt["cuts"] if not c["set_apart"]]
@@ -128,7 +129,8 @@ def demo(bt_path, proj_path):
           (worst, len(proj["groups"]),
            sum(1 for g in proj["groups"] if g["years"][0]["pool_cut"] > 0)))
     targets = (
-        ("per-group WAPE at most 0.8 x naive's", wf <= 0.8 * wn, "%.2f x" % (wf / wn), 0),
+        ("per-group WAPE at most 0.8 x naive's", wf <= 0.8 * wn, "%.2f x" % (wf / wn),
+         every == "--all"),
         ("institute coverage 70-90 %", 0.7 <= cov <= 0.9, "%.0f %%" % (100 * cov), 1),
         ("groups' coverage 65-90 %", 0.65 <= gcov <= 0.9, "%.0f %%" % (100 * gcov), 1),
         ("no group's need above 3 x its last 12 months", not over, ", ".join(over) or
@@ -143,7 +145,7 @@ def demo(bt_path, proj_path):
 def main():
     if len(sys.argv) == 6 and sys.argv[1] == "doors":
         doors(*sys.argv[2:])
-    elif len(sys.argv) == 4 and sys.argv[1] == "demo":
+    elif len(sys.argv) in (4, 5) and sys.argv[1] == "demo":
         demo(*sys.argv[2:])
     else:
         print(__doc__)
