@@ -360,11 +360,16 @@ void fc_ranges(const FcTable *t, int k, int newg, int L, FcRange *out)
             l2[n2++] = log(s2 / tot);
     }
     out->n = nt >= FC_MIN_RECORD ? nt : 0;
+    /* year 2 widens by the ratio of the errors' p10-p90 spreads (their own
+     * quantiles, not +-|error|: a year of capacity growth in year 2 would
+     * otherwise open year 2's range as far downward as upward) */
+    double w1 = nt ? backtest_percentile(lt, nt, 90) - backtest_percentile(lt, nt, 10) : 0;
+    double w2 = n2 ? backtest_percentile(l2, n2, 90) - backtest_percentile(l2, n2, 10) : 0;
     quantiles(lt, nt, &out->q10, &out->q90);
     if (out->n && n2 >= FC_MIN_YEAR2) {
         out->n2 = n2;
         quantiles(l2, n2, &out->q10_2, &out->q90_2);
-        double w1 = out->q90 - out->q10, w = w1 > 0 ? (out->q90_2 - out->q10_2) / w1 : 0;
+        double w = w1 > 0 ? w2 / w1 : 0;
         out->widen2 = w1 > 0 ? (w > 1 ? w : 1) : 0; /* never narrower than year 1 */
     }
     free(l2);

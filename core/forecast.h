@@ -130,8 +130,9 @@ typedef struct FcRange {
      * scored before L */
     int n2;                      /* such origins (0: fewer than FC_MIN_YEAR2) */
     double q10_2, q90_2;
-    double widen2;               /* (q90_2 - q10_2) / (q90 - q10), at least 1: how much wider
-                                    year 2's range is than year 1's; 0 when not measured */
+    double widen2;               /* the p10-p90 spread of year 2's errors over year 1's, at
+                                    least 1: how much wider year 2's range is than year 1's;
+                                    0 when not measured */
 } FcRange;
 
 /* The institute's new groups in a total: at the recent rate (forecast.h
