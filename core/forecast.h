@@ -34,11 +34,13 @@
  * scored on 12 full months, those alone (the horizon the forecast is for).
  * The chosen forecaster is the best
  * mean per-group WAPE over that record (then the best mean |total error|);
- * with fewer than FC_MIN_RECORD origins, FC_DEFAULT. Its ranges: the 10th
- * and 90th percentiles of log(actual / forecast) over the record's origins
- * scored on 12 full months when there are FC_MIN_RECORD of them, else over
- * the whole record; per group pooled by the group's share of the forecast
- * total (FC_NSIZE classes: < 2 %, 2-10 %, >= 10 %).
+ * with fewer than FC_MIN_RECORD origins, FC_DEFAULT. Its ranges: centred
+ * on the forecast, +-the 80th percentile of |log(actual / forecast)| over
+ * the record's origins scored on 12 full months when there are
+ * FC_MIN_RECORD of them, else over the whole record (an origin scored on
+ * k < 12 months counting its error x 12 / k); per group pooled by the
+ * group's share of the forecast total (FC_NSIZE classes: < 2 %, 2-10 %,
+ * >= 10 %).
  *
  * Pure computation over caller-owned arrays: no I/O. */
 
