@@ -22,7 +22,7 @@ import json
 print(' '.join(g['name'] for g in json.load(open('$WORK/p.json'))['groups']
                if g['years'][0]['pool_cut'] > 0))"); do
     expect_rc 0 cap project --explain "$g"
-    grep -q '^    capped: [0-9.]* GPU-eq of measured bursts left out, the need at most 3 x' \
+    grep -q '^    capped: [0-9.]* GPU-eq of measured bursts left out: the need at most 3 x' \
         "$WORK/out" || fail "--explain $g does not name the cap: $(cat "$WORK/out")"
 done
 echo "forecast_demo_full: ok"
