@@ -131,6 +131,7 @@ static cJSON *group_year(const ProjGroupYear *t, int y)
     cJSON_AddNumberToObject(e, "expected_use", t->base);
     add_range(e, "expected_use_range", t->base_r);
     cJSON_AddNumberToObject(e, "pool", t->pool);
+    cJSON_AddNumberToObject(e, "pool_cut", t->pool_cut); /* issue 28: the cap's */
     cJSON_AddNumberToObject(e, "buffer", t->buffer_add);
     cJSON_AddNumberToObject(e, "need", t->demand);
     add_range(e, "need_range", t->demand_r);
@@ -179,6 +180,7 @@ static void json_groups(cJSON *o, const View *v)
         cJSON_AddStringToObject(e, "name", p->groups[g]);
         cJSON_AddStringToObject(e, "domain", p->domains[p->group_domain[g]]);
         cJSON_AddNumberToObject(e, "heads_now", projection_heads0(p->model, g));
+        cJSON_AddNumberToObject(e, "used_last_12_months", projection_used_now(p->model, g));
         cJSON_AddNumberToObject(e, "growth_raw", projection_growth_raw(p->model, g, &capped));
         cJSON_AddBoolToObject(e, "growth_capped", capped);
         json_leavers(e, p, g);

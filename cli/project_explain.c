@@ -89,6 +89,12 @@ int project_explain_print(const Plan *p, const ProjParams *params, const ProjRes
             u, 100 * x.intensity_rate);
     fprintf(out, "  pool share   %+9.2f %s  q90 of the group's exploration/HPO bursts\n",
             v[PLAN_X_POOL], u);
+    const ProjGroupYear *y1 = r->nyears > 0 ? &r->gy[(size_t)g * r->nyears] : NULL;
+    if (y1 && y1->pool_cut > 0)
+        fprintf(out, "    capped: %.2f %s of measured bursts left out: the need at most %.0f x the "
+                     "use of the last 12 months + that of its %.1f named arrivals; pool=VALUE "
+                     "states a need beyond\n",
+                y1->pool_cut, u, PROJ_NEED_CAP, y1->arrivals);
     fprintf(out, "  buffer share %+9.2f %s  %.0f %% of expected use + pool\n", v[PLAN_X_BUFFER],
             u, 100 * x.buffer_rate);
     double sum = 0;

@@ -34,11 +34,13 @@
  * scored on 12 full months, those alone (the horizon the forecast is for).
  * The chosen forecaster is the best
  * mean per-group WAPE over that record (then the best mean |total error|);
- * with fewer than FC_MIN_RECORD origins, FC_DEFAULT. Its ranges: the 10th
- * and 90th percentiles of log(actual / forecast) over the record's origins
- * scored on 12 full months when there are FC_MIN_RECORD of them, else over
- * the whole record; per group pooled by the group's share of the forecast
- * total (FC_NSIZE classes: < 2 %, 2-10 %, >= 10 %).
+ * with fewer than FC_MIN_RECORD origins, FC_DEFAULT. Its ranges: centred
+ * on the forecast, +-the 80th percentile of |log(actual / forecast)| over
+ * the record's origins scored on 12 full months when there are
+ * FC_MIN_RECORD of them, else over the whole record (an origin scored on
+ * k < 12 months counting its error x 12 / k); per group pooled by the
+ * group's share of the forecast total (FC_NSIZE classes: < 2 %, 2-10 %,
+ * >= 10 %).
  *
  * Pure computation over caller-owned arrays: no I/O. */
 
@@ -62,12 +64,18 @@ enum {
 #define FC_MIN_YEAR2 12  /* origins with 24 months scored year 2's range needs (a year of
                             cuts; with 3 to 5, on the demo, its spread came out narrower
                             than year 1's) */
-#define FC_DEFAULT FC_SHRUNK0 /* the model shrunk to smoothing, half-life 1 month: at the
-                                cuts where the default applies (fewer than 3 earlier ones),
-                                the best worst case over the test logs (OSC, the demo) of
-                                per-group WAPE / naive's (docs/planning.md) */
+#define FC_DEFAULT FC_MODEL0 /* the member-level model, half-life 1 month: at the cuts
+                              where the default applies (fewer than 3 earlier ones), the
+                              best worst case over the test logs (OSC, the demo) of per-group
+                              WAPE / naive's, groups capped at FC_LEVEL_CAP (docs/planning.md;
+                              before the cap: the model shrunk, 1 month). OSC's cuts all fall
+                              here: its figures are in-sample for this choice */
 #define FC_DEFAULT_NOMODEL (FC_SMOOTH0 + 1) /* without the model: smoothing, 2 months (the
                                                next by the same rule) */
+#define FC_LEVEL_CAP 3.0 /* no group's forecast above 3 x its last 12 months' use, any
+                            candidate but naive and last 3 (a group with none is not capped; the model's total
+                            loses what its groups lose): one arrival's burst x maturation
+                            (issue 28) */
 #define FC_NSIZE 3
 #define FC_NEW_MONTHS 6  /* W: months whose new groups give the new-groups term */
 
@@ -124,8 +132,9 @@ typedef struct FcRange {
      * scored before L */
     int n2;                      /* such origins (0: fewer than FC_MIN_YEAR2) */
     double q10_2, q90_2;
-    double widen2;               /* (q90_2 - q10_2) / (q90 - q10), at least 1: how much wider
-                                    year 2's range is than year 1's; 0 when not measured */
+    double widen2;               /* the p10-p90 spread of year 2's errors over year 1's, at
+                                    least 1: how much wider year 2's range is than year 1's;
+                                    0 when not measured */
 } FcRange;
 
 /* The institute's new groups in a total: at the recent rate (forecast.h

@@ -24,6 +24,7 @@ struct ProjModel {
     double *cap;              /* MEMCLASS_COUNT x Y */
     int64_t *ystart;          /* Y + 1 */
     double *growth, *growth_raw, *pool; /* G: measured */
+    double *pool_cap;         /* G: the measured pool's cap (issue 28), INFINITY none */
     int *growth_capped;       /* G */
     double pool_inst, intensity, intensity_raw, growth_inst, newrate_inst, ramp_inst, maturation;
     int intensity_capped;
@@ -215,8 +216,10 @@ ProjModel *projection_prepare(const ProjInput *in)
     m->matf = dup_or_zero(NULL, m->G);
     m->matn = xcalloc((size_t)m->G + 1, sizeof *m->matn);
     m->gq = dup_or_zero(NULL, 2 * m->G);
+    m->pool_cap = dup_or_zero(NULL, m->G);
     for (int g = 0; g < m->G; g++) {
         m->level[g] = 1;
+        m->pool_cap[g] = INFINITY;
         m->gq[2 * g] = m->gq[2 * g + 1] = NAN;
     }
     m->level_new = 1;
@@ -254,6 +257,7 @@ void projection_model_free(ProjModel *m)
     free(m->gpus);
     free(m->mem);
     free(m->level);
+    free(m->pool_cap);
     free(m->gq);
     free(m->matf);
     free(m->matn);
@@ -278,6 +282,30 @@ double projection_level(const ProjModel *m, int g)
 void projection_set_extra(ProjModel *m, double v)
 {
     m->extra_new = isfinite(v) && v > 0 ? v : 0;
+}
+
+static double new_full(const ProjModel *m, const ProjParams *p, int g);
+
+void projection_cap_pools(ProjModel *m, const ProjParams *measured)
+{
+    ProjResult *r = projection_result_new(m);
+    for (int g = 0; g < m->G; g++)
+        m->pool_cap[g] = INFINITY;
+    projection_run(m, measured, r);
+    for (int g = 0; g < m->G; g++) {
+        const ProjGroupYear *t = &r->gy[(size_t)g * r->nyears];
+        if (m->used[g] <= 0 || r->nyears < 1)
+            continue;
+        double ramp = m->ramp[g] > 0 ? m->ramp[g] : 1;
+        double named = t->arrivals * new_full(m, measured, g) * ramp * m->level[g];
+        double room = (PROJ_NEED_CAP * m->used[g] + named) / (1 + measured->buffer[g]) - t->base;
+        if (room < 0)
+            room = 0;
+        double hk = m->heads0[g] > 0 && t->heads > 0 ? t->heads / m->heads0[g] : 1;
+        if (t->pool > room)
+            m->pool_cap[g] = room / hk;
+    }
+    projection_result_free(r);
 }
 
 void projection_set_group_range(ProjModel *m, int g, double q10, double q90)
@@ -908,7 +936,13 @@ static void run_group(const ProjModel *m, const ProjParams *p, int g, int y, Pro
     t->base = fin(before + t->intensity);
     if (t->base < 0)
         t->base = 0;
-    t->pool = fin(p->pool[g] * (m->heads0[g] > 0 ? t->heads / m->heads0[g] : 1));
+    double hk = m->heads0[g] > 0 ? t->heads / m->heads0[g] : 1, rate = p->pool[g];
+    t->pool_cut = 0;
+    if (rate == m->pool[g] && rate > m->pool_cap[g]) { /* the measured pool, capped */
+        t->pool_cut = fin((rate - m->pool_cap[g]) * hk);
+        rate = m->pool_cap[g];
+    }
+    t->pool = fin(rate * hk);
     t->buffer_add = fin((t->base + t->pool) * p->buffer[g]);
     t->demand = t->base + t->pool + t->buffer_add;
     const double *c = cls + (size_t)g * MEMCLASS_COUNT, *sh = m->cls_share + (size_t)g * MEMCLASS_COUNT;

@@ -224,10 +224,13 @@ typedef struct ProjGroupYear {
     double stayers, leavers, newcomers_use, intensity; /* parts of base */
     double base;                 /* expected use */
     double pool, buffer_add;     /* parts of need */
+    double pool_cut;             /* the measured pool left out by the cap (issue 28,
+                                    projection_cap_pools); an edited pool is not capped */
     double demand;               /* need = base + pool + buffer_add */
     double demand_c[MEMCLASS_COUNT];
     ProjRange base_r, demand_r;
 } ProjGroupYear;
+#define PROJ_NEED_CAP 3.0
 
 typedef struct ProjTotals {
     double heads, base, pool, buffer_add, demand; /* institute: pool shared, see pool_sum */
@@ -290,6 +293,12 @@ double projection_user_rate(const ProjModel *m, const ProjParams *p, int user);
 void projection_set_level(ProjModel *m, int g, double level);
 double projection_level(const ProjModel *m, int g);
 void projection_set_extra(ProjModel *m, double extra);
+/* Issue 28: caps each group's measured pool (its rate per head) so that its
+ * year-1 need under the measured parameters is at most PROJ_NEED_CAP x its
+ * last 12 months' use + its named (roster) arrivals' use; run once the
+ * levels are set. An edited pool (a stated need) is never capped; a
+ * scenario's heads scale the capped rate as they scale the pool. */
+void projection_cap_pools(ProjModel *m, const ProjParams *measured);
 void projection_set_group_range(ProjModel *m, int g, double q10, double q90);
 
 /* One member's year-y expected use under p (GPU-eq), for explanations:

@@ -11,14 +11,17 @@ capplan's JSON and recomputed or compared here; nothing is pinned.
       present is the first of the month after its last day with a job
       start, the cut itself).
 
-  forecast_check.py demo BACKTEST.json PROJECT.json
+  forecast_check.py demo BACKTEST.json PROJECT.json [--all]
       The demo's acceptance, as measured: per-group WAPE of the forecaster
       chosen at each cut against naive's (at most 0.8 x), coverage of the
       institute total and of the groups (weighted by use) by the p10-p90
       taken from earlier cuts (70-90 %, 65-90 %), today's need inside its
-      range. Fails when the record's figures do not add up (recomputed from
-      the cuts) or the chosen forecaster is worse than naive per group;
-      prints each target as met or NOT MET.
+      range, no group's year-1 need above 3 x its last 12 months (named
+      arrivals or an edited pool aside). Fails when the record's figures do
+      not add up (recomputed from the cuts), the chosen forecaster is worse
+      than naive per group, or a target but the WAPE ratio is not met (that
+      one only with --all: the full demo meets it, the 20,000-job one not,
+      docs/planning.md); prints each target.
 """
 import json
 import sys
@@ -71,7 +74,7 @@ def doors(bt_path, cut, asof_path, cutdb_path):
            len(c["groups"]), 100 * worst))
 
 
-def demo(bt_path, proj_path):
+def demo(bt_path, proj_path, every=""):
     bt = json.load(open(bt_path))
     proj = json.load(open(proj_path))
     cuts = [c for c in bt["cuts"] if not c["set_apart"]]
@@ -110,17 +113,39 @@ def demo(bt_path, proj_path):
     print("today: %s; need %.2f, range %s" %
           (proj["forecaster"]["text"], t["need"],
            "%.2f-%.2f" % (rg["p10"], rg["p90"]) if rg else "not calibrated"))
-    for name, ok, fig in (
-            ("per-group WAPE at most 0.8 x naive's", wf <= 0.8 * wn, "%.2f x" % (wf / wn)),
-            ("institute coverage 70-90 %", 0.7 <= cov <= 0.9, "%.0f %%" % (100 * cov)),
-            ("groups' coverage 65-90 %", 0.65 <= gcov <= 0.9, "%.0f %%" % (100 * gcov))):
+    # no group's year-1 need above 3 x its last 12 months unless named
+    # arrivals or an edited pool (a stated need) say why; the forecaster's
+    # 12 full months end at the month's start, used_last_12_months today:
+    # 2 % apart at most
+    worst, over = 0.0, []
+    for g in proj["groups"]:
+        y, u = g["years"][0], g["used_last_12_months"]
+        if u <= 0 or y["arrivals"] > 0 or g["params"]["pool"]["edited"]:
+            continue
+        worst = max(worst, y["need"] / u)
+        if y["need"] > 3 * u * 1.02:
+            over.append("%s %.2f x" % (g["name"], y["need"] / u))
+    print("year-1 need / last 12 months' use: at most %.3f x over %d groups; %d capped" %
+          (worst, len(proj["groups"]),
+           sum(1 for g in proj["groups"] if g["years"][0]["pool_cut"] > 0)))
+    targets = (
+        ("per-group WAPE at most 0.8 x naive's", wf <= 0.8 * wn, "%.2f x" % (wf / wn),
+         every == "--all"),
+        ("institute coverage 70-90 %", 0.7 <= cov <= 0.9, "%.0f %%" % (100 * cov), 1),
+        ("groups' coverage 65-90 %", 0.65 <= gcov <= 0.9, "%.0f %%" % (100 * gcov), 1),
+        ("no group's need above 3 x its last 12 months", not over, ", ".join(over) or
+         "%.3f x at most" % worst, 1))
+    for name, ok, fig, asserted in targets:
         print("issue 28 target, %s: %s (%s)" % (name, "met" if ok else "NOT MET", fig))
+    for name, ok, fig, asserted in targets:
+        if asserted and not ok:
+            fail("issue 28 target %s: %s" % (name, fig))
 
 
 def main():
     if len(sys.argv) == 6 and sys.argv[1] == "doors":
         doors(*sys.argv[2:])
-    elif len(sys.argv) == 4 and sys.argv[1] == "demo":
+    elif len(sys.argv) in (4, 5) and sys.argv[1] == "demo":
         demo(*sys.argv[2:])
     else:
         print(__doc__)

@@ -219,6 +219,10 @@ def check_rolling(swf, path):
           (100 * best, "met" if mw_m <= best - 0.03 else "NOT MET", 100 * (best - mw_m)))
     print("issue 28 target, institute total mean |error| at most 30 %%: %s (%.1f %%)" %
           ("met" if me_m <= 0.30 else "NOT MET", 100 * me_m))
+    # asserted: the per-group target (met since the level cap, issue 28; the
+    # total's is printed, not met: OSC's use tripled in 2001, unseen in 2000)
+    if mw_m > best - 0.03:
+        fail("per-group WAPE %.1f %% not 3 points below %.1f %%" % (100 * mw_m, 100 * best))
 
 
 def main():

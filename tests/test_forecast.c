@@ -189,14 +189,18 @@ static void test_year2_range(void **state)
     fc_ranges(t, FC_NAIVE, FC_NG_RECENT, T2, &r);
     assert_int_equal(r.n, 37);
     assert_int_equal(r.n2, 25);
-    double p10 = backtest_percentile(l1, n1, 10), p90 = backtest_percentile(l1, n1, 90);
-    double q10 = backtest_percentile(l2, n2, 10), q90 = backtest_percentile(l2, n2, 90);
+    /* +-the 80th percentile of |log error| (every error is positive here);
+     * year 2 wider by the ratio of the errors' own p10-p90 spreads */
+    double s1 = backtest_percentile(l1, n1, 90) - backtest_percentile(l1, n1, 10);
+    double s2 = backtest_percentile(l2, n2, 90) - backtest_percentile(l2, n2, 10);
+    double p90 = backtest_percentile(l1, n1, 80), p10 = -p90;
+    double q90 = backtest_percentile(l2, n2, 80), q10 = -q90;
     assert_float_equal(r.q10, p10, 1e-12);
     assert_float_equal(r.q90, p90, 1e-12);
     assert_float_equal(r.q10_2, q10, 1e-12);
     assert_float_equal(r.q90_2, q90, 1e-12);
-    assert_true((q90 - q10) / (p90 - p10) > 1);
-    assert_float_equal(r.widen2, (q90 - q10) / (p90 - p10), 1e-12);
+    assert_true(s2 / s1 > 1);
+    assert_float_equal(r.widen2, s2 / s1, 1e-12);
     /* read at 47: 12 origins (12..23) with 24 months scored, the fewest measured */
     fc_ranges(t, FC_NAIVE, FC_NG_RECENT, 47, &r);
     assert_int_equal(r.n2, 12);
@@ -216,6 +220,57 @@ static void test_year2_range(void **state)
     assert_float_equal(projection_range(&c, 10, 2).hi, 10 * pow(1.5, sqrt(2)), 1e-12);
 }
 
+/* Issue 28: no group above FC_LEVEL_CAP x its last 12 months but by the
+ * baselines; the model's total loses what its groups lose; an origin scored
+ * on fewer than 12 months counts its error x 12 / months in the range. */
+static void test_level_cap(void **state)
+{
+    (void)state;
+    double use[G * T], out[G + 1], model[DEM_NHALF * (G + 1)];
+    int om[T], n;
+    series(use);
+    for (int m = 0; m < T; m++)
+        use[0 * T + m] = m == 19 ? 30 : 1; /* group 0: 1, 30 in month 19 */
+    FcTable *t = table(use, om, &n);
+    fc_forecast(t, FC_LAST3, 20, NULL, out);
+    double cap = 3 * (11 * 1 + 30) / 12.0; /* months 8..19 */
+    assert_float_equal(out[0], 32 / 3.0, 1e-12); /* a baseline: not capped */
+    assert_true(out[0] > cap);
+    fc_forecast(t, FC_SMOOTH0, 20, NULL, out);
+    assert_float_equal(out[0], cap, 1e-12);
+    for (int h = 0; h < DEM_NHALF; h++) {
+        model[h * (G + 1) + 0] = 20;
+        model[h * (G + 1) + 1] = 1;
+        model[h * (G + 1) + 2] = 1;
+        model[h * (G + 1) + G] = 25; /* 3 of new groups */
+    }
+    fc_forecast(t, FC_MODEL0, 20, model, out);
+    assert_float_equal(out[0], cap, 1e-12);
+    assert_float_equal(out[G], 25 - (20 - cap), 1e-12);
+    fc_table_free(t);
+    /* naive's range on a series doubling at month 6: read at 10, origins 3
+     * and 4 scored on 7 and 6 months; at 11, origins 3..5 */
+    double u2[G * T];
+    memset(u2, 0, sizeof u2);
+    for (int m = 0; m < T; m++)
+        u2[m] = m < 6 ? 1 : 2;
+    t = table(u2, om, &n);
+    FcRange r;
+    fc_ranges(t, FC_NAIVE, FC_NG_RECENT, 10, &r);
+    assert_int_equal(r.n, 0); /* 2 origins: fewer than FC_MIN_RECORD */
+    fc_ranges(t, FC_NAIVE, FC_NG_RECENT, 11, &r);
+    assert_int_equal(r.n, 3);
+    /* origins 3, 4, 5 scored on months [o, 11): 1 until month 5, 2 from 6;
+     * naive's total = the mean of months 0..o-1 = 1 (the new-groups term is 0
+     * with fewer than 9 months) */
+    double e[3];
+    for (int o = 3; o <= 5; o++)
+        e[o - 3] = log(((6 - o) * 1.0 + 5 * 2.0) / (11 - o)) * 12.0 / (11 - o);
+    assert_float_equal(r.q90, backtest_percentile(e, 3, 80), 1e-12);
+    assert_float_equal(r.q10, -r.q90, 1e-12);
+    fc_table_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -224,6 +279,7 @@ int main(void)
         cmocka_unit_test(test_backtest_record),
         cmocka_unit_test(test_new_groups),
         cmocka_unit_test(test_year2_range),
+        cmocka_unit_test(test_level_cap),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -36,7 +36,8 @@ int plan_is_month_start(int64_t t)
     return plan_ym_start(plan_month_of(t)) == t;
 }
 
-void plan_forecast_apply(Plan *p)
+/* The forecaster's levels and ranges into the model. */
+static void apply_levels(Plan *p)
 {
     const PlanBacktest *b = p->bt;
     if (!b || !b->target || b->ntarget == 0)
@@ -74,6 +75,12 @@ void plan_forecast_apply(Plan *p)
         projection_set_extra(m, extra + (rest > 0 ? rest : 0));
     projection_result_free(r);
     free(tg);
+}
+
+void plan_forecast_apply(Plan *p)
+{
+    apply_levels(p);
+    projection_cap_pools(p->model, p->measured);
 }
 
 int64_t plan_obs_end(int64_t t)

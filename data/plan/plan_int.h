@@ -164,7 +164,8 @@ int plan_cache_load(Store *st, const char *key, Plan *p, PlanCtx *c, int with_fi
 /* The forecaster chosen by the backtest (p->bt->choice, target) applied to
  * p->model: each group's level so that its year-1 expected use under the
  * measured parameters is the forecaster's, its range from its size
- * class's errors (plan_forecast.c). */
+ * class's errors (plan_forecast.c); then each group's measured pool capped
+ * (projection_cap_pools, issue 28). */
 void plan_forecast_apply(Plan *p);
 
 /* Where the data's present ends: the latest start + 1 s (t), or the first
