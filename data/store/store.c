@@ -134,6 +134,28 @@ int64_t store_scalar(Store *st, const char *sql)
     return v;
 }
 
+int64_t store_max_job_id(Store *st, CpErr *err)
+{
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(st->db, "SELECT coalesce(max(id), 0) FROM jobs", -1, &s, NULL) !=
+        SQLITE_OK)
+        return db_err(st, err, "read the jobs' state");
+    int rc = sqlite3_step(s);
+    int64_t v = rc == SQLITE_ROW ? sqlite3_column_int64(s, 0) : -1;
+    if (rc != SQLITE_ROW) {
+        db_err(st, err, "read the jobs' state"); /* before finalize resets the message */
+        sqlite3_finalize(s);
+        return -1;
+    }
+    sqlite3_finalize(s);
+    if (v < 0) {
+        store_fault_note(SQLITE_CORRUPT);
+        return cp_err_set(err, "database: the jobs' highest id is %lld: a damaged page, the "
+                               "database is corrupt", (long long)v);
+    }
+    return v;
+}
+
 /* Bring the schema up to date, one version per transaction; the version
  * is read again under the write lock, so two processes creating one
  * database at once do not both run a script. */
