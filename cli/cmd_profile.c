@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/censored_print.h"
 #include "cli/cli.h"
 #include "cli/plan_cli.h"
 #include "data/plan/plan.h"
@@ -135,11 +136,12 @@ static void json_users(cJSON *o, const Plan *p)
     }
 }
 
-static int print_json(const Plan *p, FILE *out)
+static int print_json(const Plan *p, const StoreCensored *cz, FILE *out)
 {
     cJSON *o = cJSON_CreateObject();
     cli_json_schema(o, "profile");
     json_header(o, p);
+    censored_json(o, cz);
     json_scale(o, p);
     json_profiles(o, p);
     json_users(o, p);
@@ -158,7 +160,7 @@ static void print_mem(FILE *out, double gib, int requested)
         fprintf(out, " %7.0f%s", gib, requested ? "*" : " ");
 }
 
-static void print_text(const Plan *p, int k_asked, FILE *out)
+static void print_text(const Plan *p, int k_asked, const StoreCensored *cz, FILE *out)
 {
     char a[16], b[16], name[PROFILES_NAME_MAX];
     plan_cli_date(p->win_start, a, sizeof a);
@@ -167,6 +169,7 @@ static void print_text(const Plan *p, int k_asked, FILE *out)
     fprintf(out, "window %s .. %s (%d months), %s jobs of 5 min or more: %lld jobs, %d users",
             a, b, p->window_months, u, (long long)p->summary.jobs_used, p->nusers);
     fprintf(out, ", %d with >= %d jobs clustered\n", p->nz, p->min_jobs);
+    censored_text(cz, " in the window", out);
     if (p->cpu)
         fprintf(out, "no job in this database holds a GPU: CPUs stand in for GPUs\n");
     if (p->nusers == 0) {
@@ -317,10 +320,17 @@ static int exec_profile(CliCtx *ctx, int argc, char **argv)
         plan_free(p);
         return cli_error("%s", err.msg);
     }
+    /* the window's runs still going at their file's end (#29) */
+    StoreCensored cz;
+    StoreCensoredWhere w = {NULL, p->win_start, p->win_end, p->cpu ? 1 : 0};
+    if (store_censored(st, &w, &cz, &err) < 0) {
+        plan_free(p);
+        return cli_error("%s", err.msg);
+    }
     if (a.json)
-        print_json(p, stdout);
+        print_json(p, &cz, stdout);
     else
-        print_text(p, a.o.k, stdout);
+        print_text(p, a.o.k, &cz, stdout);
     plan_free(p);
     return 0;
 }
@@ -346,5 +356,7 @@ const CmdEntry cmd_profile = {
     "capplan profile rename N NAME [--reason TEXT]\n"
     "  give profile N (a number of the latest run, or its name) a name of your own; it\n"
     "  sticks to the generated name, so it survives re-clustering the same data.\n"
-    "When no job holds a GPU (pre-GPU traces), CPUs stand in for GPUs.\n",
+    "When no job holds a GPU (pre-GPU traces), CPUs stand in for GPUs. Runs of the window\n"
+    "still going when their file was written count up to then: a line (\"censored\" in\n"
+    "--json) says how many and up to when.\n",
     exec_profile};

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/censored_print.h"
 #include "cli/cli.h"
 #include "core/stats.h"
 #include "core/policy.h"
@@ -250,7 +251,8 @@ static cJSON *json_cell(const StatsCol *col, const StatsCell *c)
     return cJSON_CreateNumber(c->num);
 }
 
-static int print_json(const StatsReport *rep, const StatsArgs *a, const char *table, FILE *out)
+static int print_json(const StatsReport *rep, const StatsArgs *a, const char *table,
+                      const StoreCensored *cz, FILE *out)
 {
     static const char *const by_name[] = {"month", "year", "all"};
     cJSON *o = cJSON_CreateObject();
@@ -265,6 +267,7 @@ static int print_json(const StatsReport *rep, const StatsArgs *a, const char *ta
         cJSON_AddStringToObject(o, "cluster", a->o.cluster);
     else
         cJSON_AddNullToObject(o, "cluster");
+    censored_json(o, cz);
     cJSON *tables = cJSON_AddObjectToObject(o, "tables");
     for (size_t i = 0; i < rep->ntables; i++) {
         const StatsTable *t = &rep->tables[i];
@@ -341,7 +344,7 @@ static void print_csv(const StatsTable *t, FILE *out)
 
 /* ---- the command ---- */
 
-static int print_report(const StatsReport *rep, const StatsArgs *a)
+static int print_report(const StatsReport *rep, const StatsArgs *a, const StoreCensored *cz)
 {
     if (a->table && !stats_report_table(rep, a->table)) {
         char names[512];
@@ -357,7 +360,7 @@ static int print_report(const StatsReport *rep, const StatsArgs *a)
         return 2;
     }
     if (a->fmt == FMT_JSON)
-        return print_json(rep, a, a->table, stdout);
+        return print_json(rep, a, a->table, cz, stdout);
     if (a->fmt == FMT_CSV) {
         print_csv(a->table ? stats_report_table(rep, a->table) : &rep->tables[0], stdout);
         return 0;
@@ -369,6 +372,20 @@ static int print_report(const StatsReport *rep, const StatsArgs *a)
             fputc('\n', stdout);
         print_text_table(&rep->tables[i], stdout);
     }
+    if (cz->runs > 0) {
+        fputc('\n', stdout);
+        censored_text(cz, a->o.group ? " (of every group)" : "", stdout);
+    }
+    return 0;
+}
+
+/* The runs behind the figures still going at their file's end (#29). */
+static int censored_of(Store *st, const StatsArgs *a, StoreCensored *cz)
+{
+    CpErr err;
+    StoreCensoredWhere w = {a->o.cluster, 0, 0, -1};
+    if (store_censored(st, &w, cz, &err) < 0)
+        return cli_error("stats %s: %s", kind_name(a), err.msg);
     return 0;
 }
 
@@ -378,6 +395,9 @@ static int print_report(const StatsReport *rep, const StatsArgs *a)
 static int exec_policy(Store *st, const StatsArgs *a)
 {
     CpErr err;
+    StoreCensored cz;
+    if (censored_of(st, a, &cz) != 0)
+        return 1;
     PolicyInput in;
     StorePolicyOpen *po = store_policy_open(
         st, a->scenario, a->policy == 1 ? STORE_POLICY_FAIRSHARE : STORE_POLICY_ENERGY, NULL, &in,
@@ -397,7 +417,7 @@ static int exec_policy(Store *st, const StatsArgs *a)
     StatsReport rep;
     int rc = a->policy == 1 ? policy_fairshare(&in, &a->o, &rep, &err)
                             : policy_energy(&in, &a->o, &rep, &err);
-    rc = rc < 0 ? cli_error("stats %s: %s", kind_name(a), err.msg) : print_report(&rep, a);
+    rc = rc < 0 ? cli_error("stats %s: %s", kind_name(a), err.msg) : print_report(&rep, a, &cz);
     stats_report_free(&rep);
     free(pg);
     free(py);
@@ -420,6 +440,9 @@ static int exec_stats(CliCtx *ctx, int argc, char **argv)
     if (a.policy)
         return exec_policy(st, &a);
     CpErr err;
+    StoreCensored cz;
+    if (censored_of(st, &a, &cz) != 0)
+        return 1;
     StoreStatsData *d = store_stats_load(st, stats_opts_needs(&a.o), &err);
     if (!d)
         return cli_error("%s", err.msg);
@@ -428,7 +451,7 @@ static int exec_stats(CliCtx *ctx, int argc, char **argv)
     if (rc < 0)
         rc = cli_error("stats: %s", err.msg);
     else
-        rc = print_report(&rep, &a);
+        rc = print_report(&rep, &a, &cz);
     stats_report_free(&rep);
     store_stats_free(d);
     if (rc == 0 && fflush(stdout) != 0)
@@ -491,5 +514,7 @@ const CmdEntry cmd_stats = {
     "null when unknown); --csv prints one table (the first, or --table T) as RFC 4180.\n"
     "utilization, preemption, waits and efficiency read monthly aggregates the import\n"
     "keeps (wait quantiles within 1/64: docs/scale.md); with --group, the group's\n"
-    "attempts. A database the import did not keep them for is read once.\n",
+    "attempts. A database the import did not keep them for is read once.\n"
+    "Runs still going when their file was written count up to then: the text's last\n"
+    "line and \"censored\" in --json say how many and up to when.\n",
     exec_stats};

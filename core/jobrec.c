@@ -17,10 +17,28 @@ void jobrec_clear(CpJobRec *r)
     r->exit_code = r->exit_signal = -1;
     r->submit = r->eligible = r->start = r->end = CP_TIME_NONE;
     r->elapsed = r->timelimit = CP_DUR_UNKNOWN;
-    r->nnodes = r->ncpus = -1;
+    r->nnodes = r->ncpus = r->cpu_milli = -1;
     r->req_mem_mib = r->max_rss_mib = r->req_gpus = r->gpu_mem_gib = -1;
     r->gpu_util = r->total_cpu_s = -1;
     r->gpus = 0;
+}
+
+void jobrec_set_cpus(CpJobRec *r, double cpus)
+{
+    r->ncpus = r->cpu_milli = -1;
+    if (!(cpus >= 0) || cpus > (double)INT32_MAX / 1000.0)
+        return;
+    double milli = round(cpus * 1000.0);
+    r->ncpus = (int32_t)ceil(milli / 1000.0);
+    if (fmod(milli, 1000.0) != 0)
+        r->cpu_milli = (int32_t)milli;
+}
+
+double jobrec_cpus(const CpJobRec *r)
+{
+    if (r->cpu_milli >= 0)
+        return r->cpu_milli / 1000.0;
+    return r->ncpus >= 0 ? (double)r->ncpus : -1;
 }
 
 const char *jobrec_state_name(CpState s)

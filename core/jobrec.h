@@ -58,7 +58,9 @@ typedef struct CpJobRec {
     int64_t elapsed;       /* seconds, CP_DUR_UNKNOWN */
     int64_t timelimit;     /* seconds, CP_DUR_UNKNOWN or CP_DUR_UNLIMITED */
     int32_t nnodes;        /* -1 unknown */
-    int32_t ncpus;         /* -1 unknown */
+    int32_t ncpus;         /* whole CPUs (a fraction rounded up), -1 unknown */
+    int32_t cpu_milli;     /* the CPUs exactly, in thousandths, when the input gives a
+                            * fraction (Alibaba's cpu_milli 3152); -1 when ncpus is exact (#29) */
     double req_mem_mib;    /* whole-job request, -1 unknown */
     double max_rss_mib;    /* peak resident memory over steps, -1 unknown */
     double gpus;           /* allocated GPUs (requested if never allocated); MIG fractional */
@@ -83,6 +85,14 @@ typedef struct CpJobSink {
     int (*job)(void *ctx, const CpJobRec *rec, CpErr *err);
     void *ctx;
 } CpJobSink;
+
+/* Set a record's CPUs from a count that may be fractional (3.152): ncpus
+ * rounded up, cpu_milli the exact thousandths when not whole; a negative
+ * or non-finite count makes both unknown. */
+void jobrec_set_cpus(CpJobRec *r, double cpus);
+
+/* The record's CPUs exactly (cpu_milli / 1000 or ncpus), -1 unknown. */
+double jobrec_cpus(const CpJobRec *r);
 
 /* Display name of a normalised state ("COMPLETED"). Static storage. */
 const char *jobrec_state_name(CpState s);

@@ -109,7 +109,7 @@ typedef struct StatsJob {
     int32_t elapsed;   /* run time, s; -1 unknown */
     int32_t timelimit; /* s; -1 unknown, -2 unlimited */
     int32_t first_ago; /* final attempt: its submit minus the job's first submit, s */
-    int32_t ncpus;     /* -1 unknown */
+    int32_t cpu_milli; /* CPUs in thousandths (exact for fractional requests, #29), -1 unknown */
     int32_t user, account;
     uint16_t cluster, partition;
     float gpus;                     /* GPUs held (a MIG slice counts as a fraction) */

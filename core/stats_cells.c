@@ -357,8 +357,8 @@ static void add_ran(StatsCellSum *x, const StatsJob *j, double h)
             x->ran_mem_x_h += j->gpu_mem_gib * gpus * h;
         }
     }
-    if (j->ncpus > 0 && j->total_cpu_s >= 0 && h > 0) {
-        x->ran_cpu_alloc_h += j->ncpus * h;
+    if (j->cpu_milli > 0 && j->total_cpu_s >= 0 && h > 0) {
+        x->ran_cpu_alloc_h += j->cpu_milli / 1000.0 * h;
         x->ran_cpu_used_h += j->total_cpu_s / 3600.0;
     }
     if (j->req_mem_mib > 0 && j->max_rss_mib >= 0 && h > 0) {
@@ -370,7 +370,7 @@ static void add_ran(StatsCellSum *x, const StatsJob *j, double h)
 static void add_sums(StatsCellSum *x, const StatsJob *j, double wait, double tts)
 {
     double h = j->elapsed > 0 && stats_jstart(j) != STATS_TIME_NONE ? (double)j->elapsed / HOUR : 0;
-    double cpus = j->ncpus > 0 ? j->ncpus : 0;
+    double cpus = j->cpu_milli > 0 ? j->cpu_milli / 1000.0 : 0;
     int pre = j->state == STATS_ST_PREEMPTED;
     x->attempts++;
     x->gpu_h += j->gpus * h;

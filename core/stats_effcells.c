@@ -363,8 +363,8 @@ static void sums_add(StatsEffBuild *b, StatsEffSum *x, const StatsJob *j, int32_
             x->mig_gh += gh;
         }
     }
-    if (j->total_cpu_s >= 0 && j->ncpus > 0 && h > 0) {
-        x->cpu_alloc_h += j->ncpus * h;
+    if (j->total_cpu_s >= 0 && j->cpu_milli > 0 && h > 0) {
+        x->cpu_alloc_h += j->cpu_milli / 1000.0 * h;
         x->cpu_used_h += j->total_cpu_s / HOUR;
     }
     if (j->max_rss_mib >= 0 && j->req_mem_mib > 0 && h > 0) {

@@ -24,7 +24,10 @@ test does not fail by chance. On captured screens (FILE.screen) the
 attacker also counts the adjacent rows in the roster's order: ties broken
 by the real names (members with no GPU-hours, groups of one domain) show
 as runs a random order makes with a chance under 1e-4 (the screens'
-test fixes the key, so that it does not fail by chance either)."""
+test fixes the key, so that it does not fail by chance either). The
+roster's order is both the real names' (alphabetical) and the roster
+file's own line order, which the attacker holds too (a list in the order
+the planner read the people: the Projection view's members before #29)."""
 import csv
 import hashlib
 import hmac
@@ -129,6 +132,42 @@ def real_names(db):
     return back
 
 
+def roster_lines(db):
+    """Each user's and group's rank in the roster file's line order (the
+    people table's ids: one row a line, imported in the file's order)."""
+    con = sqlite3.connect("file:%s?mode=ro" % db, uri=True)
+    rank = {}
+    try:
+        rows = con.execute("SELECT user, group_name FROM people ORDER BY id").fetchall()
+    except sqlite3.Error:
+        rows = []
+    for user, group in rows:
+        for v in (user, group):
+            if v and v not in rank:
+                rank[v] = len(rank)
+    return rank
+
+
+def screen_lists(text):
+    """Each list in prose of a captured screen, as a table of its own: the
+    Projection view's "members (N): ..." and "leaving (N): ..." (#29), the
+    names after the colon and on the lines below that go on at its column
+    (a panel beside other text)."""
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        m = re.search(r"(members|leaving) \(\d+\):", line)
+        if not m:
+            continue
+        col = m.start()
+        names = re.findall(r"(?:group|user|prof)-[a-z2-9]{6}", line[m.end():])
+        for nxt in lines[i + 1:]:
+            part = nxt[col:]
+            if not re.match(r"^ {2,}(?:group|user|prof)-[a-z2-9]{6}", part):
+                break
+            names += re.findall(r"(?:group|user|prof)-[a-z2-9]{6}", part)
+        yield [[n] for n in names]
+
+
 def tables(path):
     text = read_text(path)
     if path.endswith(".xlsx"):  # the shared strings, in the order the rows wrote them
@@ -136,6 +175,8 @@ def tables(path):
         text = z.read("xl/sharedStrings.xml").decode("utf-8") if "xl/sharedStrings.xml" in z.namelist() else ""
     if path.endswith((".svg", ".html", ".xlsx", ".screen")):  # the names in document order
         yield [[m] for m in re.findall(r"(?:group|user|prof)-[a-z2-9]{6}", text)]
+        if path.endswith(".screen"):
+            yield from screen_lists(text)
         return
     if path.endswith(".csv"):
         yield list(csv.reader(io.StringIO(text)))[1:]
@@ -164,16 +205,31 @@ def eulerian_tail(n, a):
     return sum(row[a:]) / total if a < len(row) else 0.0
 
 
-def runs_leak(names):
+def mahonian_head(n, k):
+    """The chance that a random order of n rows has k or fewer inversions
+    (Mahonian numbers, exact): rows almost in the roster's order."""
+    row = [1]
+    for m in range(2, n + 1):
+        new = [0] * (len(row) + m - 1)
+        for i, v in enumerate(row):
+            for j in range(m):
+                new[i + j] += v
+        row = new
+    return sum(row[:k + 1]) / sum(row)
+
+
+def runs_leak(names, keys=None):
     """Rows whose ties are broken by the real names (a screen listing the
     members with no GPU-hours alphabetically) escape the positional match:
     count the adjacent rows in the roster's order (ascending, and
     descending), and the longest run of consecutive rows in that order; a
     count or a run a random order reaches with a chance under 1e-4 is a
-    leak (a run of L among n rows: at most 2 (n - L + 1) / L!). Returns
+    leak (a run of L among n rows: at most 2 (n - L + 1) / L!); and the
+    pairs of rows out of the roster's order (inversions: rows in it save a
+    few swaps). Returns
     (what, chance) when it leaks, else None."""
     n = len(names)
-    keys = [x.lower() for x in names]
+    keys = keys if keys is not None else [x.lower() for x in names]
     for sign in (1, -1):
         pairs = sum(1 for a, b in zip(keys, keys[1:]) if (a > b) - (a < b) == -sign)
         chance = eulerian_tail(n, pairs)
@@ -186,11 +242,17 @@ def runs_leak(names):
         chance = min(1.0, 2.0 * (n - best + 1) / math.factorial(best))
         if chance < 1e-4:
             return "a run of %d consecutive rows" % best, chance
+        inv = sum(1 for i in range(n) for j in range(i + 1, n)
+                  if (keys[i] > keys[j]) - (keys[i] < keys[j]) == sign)
+        chance = mahonian_head(n, inv) if n <= 400 else 1.0
+        if chance < 1e-4:
+            return "%d of %d pairs out of order only" % (inv, n * (n - 1) // 2), chance
     return None
 
 
 def order_main():
     back = real_names(sys.argv[2])
+    lines = roster_lines(sys.argv[2])
     leaks = scored = 0
     for path in sys.argv[3:]:
         for t, rows in enumerate(tables(path)):
@@ -218,9 +280,16 @@ def order_main():
                             break
                     else:
                         hit = runs_leak(names) if path.endswith(".screen") else None
+                        ranked = [lines[x] for x in names if x in lines]
+                        in_file = (runs_leak(ranked, ranked) if path.endswith(".screen")
+                                   and len(ranked) >= 8 else None)
                         if hit:
                             print("%s: %s of %s names in the roster's order (chance %.1g)"
                                   % (path, hit[0], kind, hit[1]))
+                            leaks += 1
+                        elif in_file:
+                            print("%s: %s of %s names in the roster file's line order "
+                                  "(chance %.1g)" % (path, in_file[0], kind, in_file[1]))
                             leaks += 1
                 break  # the first column named by pseudonyms names the rows
     print("%d tables scored, %d leak" % (scored, leaks), file=sys.stderr)

@@ -475,6 +475,7 @@ static void test_old_schema(void **state)
         mig++;
     assert_true(mig < store_nmigrations);
     snprintf(sql, sizeof sql, "DROP TABLE policy_agg; ALTER TABLE people DROP COLUMN planned_end; "
+             "ALTER TABLE jobs DROP COLUMN cpu_milli; "
              "PRAGMA user_version=%d;",
              mig);
     assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);

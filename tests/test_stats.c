@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <sqlite3.h>
 
 #include "core/stats.h"
 #include "data/ingest/fields.h"
@@ -364,6 +365,29 @@ static void test_waits(void **state)
     /* two-GPU attempts: J1 2 h, J3 0, J4 0 -> p90 at 1.8 of 2: 1.6 h */
     near(num(&r, t, "wait_p90_h", "partition", "all", "gpus", "2", NULL), 1.6);
     near(num(&r, t, "wait_p50_h", "partition", "gpu", "gpus", "1", NULL), 4);
+    stats_report_free(&r);
+}
+
+/* CPUs fractional (#29): J0 held 2.5 CPUs (a trace's cpu_milli 2500, ncpus
+ * rounded up to 3) for 1 h and used 2 h of CPU: 80 %, not 2 / 3; its 2.5
+ * CPU-hours count in the CPU-hours. The statistics' caches are dropped so
+ * that the jobs are read again. */
+static void test_cpu_fraction(void **state)
+{
+    Db *d = *state;
+    sqlite3 *db = store_db(d->st);
+    assert_int_equal(sqlite3_exec(db,
+                                  "UPDATE jobs SET cpu_milli = 2500, ncpus = 3 WHERE job_raw = 100;"
+                                  "DELETE FROM stats_cache; DELETE FROM stats_agg;",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
+    StatsReport r = run(d, STATS_EFFICIENCY, STATS_BY_ALL, NULL, NULL);
+    near(num(&r, "efficiency", "cpu_eff_pct", "group", "lab-a", NULL), 80);
+    stats_report_free(&r);
+    r = run(d, STATS_PREEMPTION, STATS_BY_ALL, NULL, NULL);
+    /* every attempt: J0 2.5 + J1 8 x 4 + J2 2 x 3 + 2 x 2 + J3 4 x 10 + J4 4 x 10 + J5 2 x 2
+     * + J6 2 x 12 = 152.5 (154 with J0's 4 CPUs, 153 with 3) */
+    near(num(&r, "preemption", "cpu_hours", "group", "all", "partition", "all", NULL), 152.5);
     stats_report_free(&r);
 }
 
@@ -1137,6 +1161,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_preemption, fixture_setup, db_teardown),
         cmocka_unit_test_setup_teardown(test_waits, fixture_setup, db_teardown),
         cmocka_unit_test_setup_teardown(test_efficiency, fixture_setup, db_teardown),
+        cmocka_unit_test_setup_teardown(test_cpu_fraction, fixture_setup, db_teardown),
         cmocka_unit_test_setup_teardown(test_domains, fixture_setup, db_teardown),
         cmocka_unit_test_setup_teardown(test_pubs, fixture_setup, db_teardown),
         cmocka_unit_test_setup_teardown(test_cache, fixture_setup, db_teardown),

@@ -47,6 +47,7 @@ typedef struct Coll {
     const char *acct_target; /* count the jobs of this account */
     int64_t acct_jobs;
     int64_t start_is_submit, ncpus_unknown, nodes;
+    int64_t cpu_frac, cpu_milli_sum; /* records with cpu_milli (#29), its sum */
     int64_t start_unknown, end_unknown, fractional; /* fractional: 0 < gpus < 1 */
     double gpus_sum;
     uint64_t hash;         /* order-sensitive digest of every record */
@@ -117,6 +118,12 @@ static void tally(Coll *c, const CpJobRec *r)
     c->fractional += r->gpus > 0 && r->gpus < 1;
     c->gpus_sum += r->gpus;
     c->ncpus_unknown += r->ncpus < 0;
+    if (r->cpu_milli >= 0) {
+        c->cpu_frac++;
+        c->cpu_milli_sum += r->cpu_milli;
+        assert_true(r->cpu_milli % 1000 != 0);
+        assert_int_equal(r->ncpus, (r->cpu_milli + 999) / 1000);
+    }
     c->nodes += r->nnodes > 0 ? r->nnodes : 0;
 }
 
@@ -423,6 +430,10 @@ static void test_alibaba_pods(void **state)
     assert_int_equal(c->first.start, 1672531200 + 2759676);
     assert_int_equal(c->first.end, 1672531200 + 12902960);
     assert_int_equal(c->first.ncpus, 20);
+    /* CPUs exactly (#29): python3 over the file, pods whose cpu_milli % 1000
+     * is not 0: 5,488 of 8,152, their cpu_milli summing to 52,114,484 */
+    assert_int_equal(c->cpu_frac, 5488);
+    assert_int_equal(c->cpu_milli_sum, 52114484);
     assert_true(near(c->first.req_mem_mib, 65536));
     assert_string_equal(c->first.qos, "LS");
     assert_string_equal(c->first.cluster, "alibaba");
@@ -448,6 +459,25 @@ static void test_alibaba_pods(void **state)
     fclose(f);
     assert_int_equal(c->first.submit, 1767225600 + 2759674);
     coll_free(c);
+}
+
+/* jobrec_set_cpus (#29): a fraction kept in thousandths, whole CPUs as
+ * before, nonsense unknown. */
+static void test_cpus_exact(void **state)
+{
+    (void)state;
+    CpJobRec r;
+    jobrec_clear(&r);
+    const struct { double in; int32_t ncpus, milli; double exact; } cases[] = {
+        {3.152, 4, 3152, 3.152}, {2.0, 2, -1, 2.0}, {0.25, 1, 250, 0.25}, {0.0, 0, -1, 0.0},
+        {96.0, 96, -1, 96.0}, {-1.0, -1, -1, -1.0}, {NAN, -1, -1, -1.0}, {1e12, -1, -1, -1.0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        jobrec_set_cpus(&r, cases[i].in);
+        assert_int_equal(r.ncpus, cases[i].ncpus);
+        assert_int_equal(r.cpu_milli, cases[i].milli);
+        assert_true(jobrec_cpus(&r) == cases[i].exact);
+    }
 }
 
 /* Shape: Alibaba's GPU-disaggregated inference instances
@@ -1061,6 +1091,7 @@ int main(void)
         cmocka_unit_test(test_unknown_kind),
         cmocka_unit_test(test_swf_partitions),
         cmocka_unit_test(test_alibaba_pods),
+        cmocka_unit_test(test_cpus_exact),
         cmocka_unit_test(test_alibaba_instances),
         cmocka_unit_test(test_alibaba_instances_as_of),
     };

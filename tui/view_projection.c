@@ -298,38 +298,57 @@ static int institute_bars(const TuiState *s, int past, Bar *b)
 
 /* ---- the need in parts (data/plan_explain: as project --explain) ------ */
 
+static int cmp_label(const void *a, const void *b)
+{
+    return strcmp(a, b);
+}
+
 /* Up to a line of the people of group g (-1: all): today's members, or
  * those leaving before year 1 ends with the date, as the tables name them
- * (pseudonyms in presentation mode). */
+ * (pseudonyms in presentation mode, then in the pseudonyms' order: the
+ * planner's is the real names', #29 item 5). */
 static int people_lines(const TuiState *s, Canvas *c, int x, int y, int w, int g, int leaving,
                         int lines)
 {
     const Plan *p = tui_plan_plan(s->plan);
-    enum { MAXP = 96 };
-    int idx[MAXP], n = plan_explain_people(p, g, 1, leaving, idx, MAXP), o, at = 0;
-    char buf[512], name[96];
-    o = snprintf(buf, sizeof buf, "  %s (%d):", leaving ? "leaving" : "members", n);
-    if (n == 0)
-        snprintf(buf + o, sizeof buf - (size_t)o, " none");
-    for (int i = 0; i < n && i < MAXP; i++) {
+    enum { MAXP = 96, NAME = 96 };
+    int n = plan_explain_people(p, g, 1, leaving, NULL, 0), o, at = 0;
+    /* hidden names: every one, sorted, then cut (the first MAXP of the
+     * planner's order would be the alphabetically first real names) */
+    int k = s->redact ? n : n < MAXP ? n : MAXP;
+    int *idx = xmalloc((size_t)(k ? k : 1) * sizeof *idx);
+    char(*names)[NAME] = xmalloc((size_t)(k ? k : 1) * sizeof *names);
+    plan_explain_people(p, g, 1, leaving, idx, k);
+    char buf[512];
+    for (int i = 0; i < k; i++) {
+        char *name = names[i];
         int u = tui_model_user_find(s->model, p->proj_user_name[idx[i]]);
         if (u >= 0 || s->redact)
-            tui_model_user_label(s->model, u, s->redact, name, sizeof name);
+            tui_model_user_label(s->model, u, s->redact, name, NAME);
         else
-            snprintf(name, sizeof name, "%s", p->proj_user_name[idx[i]]);
+            snprintf(name, NAME, "%s", p->proj_user_name[idx[i]]);
         if (leaving) { /* with the date: " (leaves 2027-03-31)" */
             char when[48];
             plan_explain_leave_text(p, idx[i], 1, when, sizeof when);
-            snprintf(name + strlen(name), sizeof name - strlen(name), "%s", when);
+            snprintf(name + strlen(name), NAME - strlen(name), "%s", when);
         }
-        if (canvas_width(c, buf) + 1 + canvas_width(c, name) > w - 2 && at + 1 < lines) {
+    }
+    if (s->redact)
+        qsort(names, (size_t)k, sizeof *names, cmp_label);
+    o = snprintf(buf, sizeof buf, "  %s (%d):", leaving ? "leaving" : "members", n);
+    if (n == 0)
+        snprintf(buf + o, sizeof buf - (size_t)o, " none");
+    for (int i = 0; i < k; i++) {
+        if (canvas_width(c, buf) + 1 + canvas_width(c, names[i]) > w - 2 && at + 1 < lines) {
             canvas_text(c, x + 1, y + at++, w - 2, CV_DIM, buf);
             o = snprintf(buf, sizeof buf, "   ");
         }
         if (o < (int)sizeof buf)
-            o += snprintf(buf + o, sizeof buf - (size_t)o, " %s", name);
+            o += snprintf(buf + o, sizeof buf - (size_t)o, " %s", names[i]);
     }
     canvas_text(c, x + 1, y + at++, w - 2, CV_DIM, buf);
+    free(idx);
+    free(names);
     return at;
 }
 

@@ -243,7 +243,7 @@ static int helios_row(TraceCsv *t, const CsvinRec *rec, CpJobRec *r, TcBad *bad)
     r->state_raw = fld(t, rec, H_STATE, &n);
     r->state = trace_state(r->state_raw, n);
     r->gpus = r->req_gpus = gpus;
-    r->ncpus = to_i32(cpus);
+    jobrec_set_cpus(r, cpus);
     r->nnodes = to_i32(nodes);
     return 0;
 }
@@ -302,7 +302,7 @@ static int pai_task_plan(TraceCsv *t, const CsvinRec *rec, CpJobRec *r, TcBad *b
         get_count_opt(t, rec, PT_PLAN_MEM, &mem, bad) < 0 ||
         get_count_opt(t, rec, PT_PLAN_GPU, &gpu, bad) < 0)
         return -1;
-    r->ncpus = cpu >= 0 ? to_i32(inst * cpu / 100.0) : -1; /* 600 = 6 cores */
+    jobrec_set_cpus(r, cpu >= 0 ? inst * cpu / 100.0 : -1); /* 600 = 6 cores */
     r->req_mem_mib = mem >= 0 ? inst * mem * 1024.0 : -1;  /* GB per instance */
     r->gpus = r->req_gpus = gpu >= 0 ? inst * gpu / 100.0 : 0; /* 100 = one GPU */
     return 0;
@@ -394,7 +394,7 @@ static int pod_resources(TraceCsv *t, const CsvinRec *rec, CpJobRec *r, TcBad *b
     if (pod_gpus(t, rec, r, bad) < 0 || get_count_opt(t, rec, AP_CPU, &cpu, bad) < 0 ||
         get_count_opt(t, rec, AP_MEM, &mem, bad) < 0)
         return -1;
-    r->ncpus = cpu >= 0 ? to_i32(ceil(cpu / 1000.0)) : -1; /* milli-cores */
+    jobrec_set_cpus(r, cpu >= 0 ? cpu / 1000.0 : -1); /* milli-cores, kept exact (#29) */
     r->req_mem_mib = mem;
     const char *spec = fld(t, rec, AP_SPEC, &n); /* "V100M16|V100M32": any of these */
     if (n > 0 && !memchr(spec, '|', n))
@@ -447,7 +447,7 @@ static int inst_row(TraceCsv *t, const CsvinRec *rec, CpJobRec *r, TcBad *bad)
     r->partition = r->job_name = fld(t, rec, AI_ROLE, &n);
     r->qos = "LS";
     r->gpus = r->req_gpus = gpus;
-    r->ncpus = cpus >= 0 ? to_i32(ceil(cpus)) : -1;
+    jobrec_set_cpus(r, cpus);
     r->req_mem_mib = mem >= 0 ? mem * 1024.0 : -1; /* GiB */
     r->state = r->end == CP_TIME_NONE ? CP_ST_RUNNING : CP_ST_COMPLETED;
     r->state_raw = r->end == CP_TIME_NONE ? "RUNNING" : "COMPLETED";

@@ -37,7 +37,7 @@ typedef struct UsageFacts {
     int64_t cluster_id, account_id, user_id, partition_id;
     int64_t submit, start, end, elapsed;
     double gpus;
-    int64_t ncpus;
+    double cpus; /* exactly (jobrec_cpus), -1 unknown */
     int state;
     int64_t timelimit; /* seconds, CP_DUR_UNKNOWN, CP_DUR_UNLIMITED */
 } UsageFacts;
@@ -134,6 +134,28 @@ int64_t store_scalar(Store *st, const char *sql)
     return v;
 }
 
+int64_t store_max_job_id(Store *st, CpErr *err)
+{
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(st->db, "SELECT coalesce(max(id), 0) FROM jobs", -1, &s, NULL) !=
+        SQLITE_OK)
+        return db_err(st, err, "read the jobs' state");
+    int rc = sqlite3_step(s);
+    int64_t v = rc == SQLITE_ROW ? sqlite3_column_int64(s, 0) : -1;
+    if (rc != SQLITE_ROW) {
+        db_err(st, err, "read the jobs' state"); /* before finalize resets the message */
+        sqlite3_finalize(s);
+        return -1;
+    }
+    sqlite3_finalize(s);
+    if (v < 0) {
+        store_fault_note(SQLITE_CORRUPT);
+        return cp_err_set(err, "database: the jobs' highest id is %lld: a damaged page, the "
+                               "database is corrupt", (long long)v);
+    }
+    return v;
+}
+
 /* Bring the schema up to date, one version per transaction; the version
  * is read again under the write lock, so two processes creating one
  * database at once do not both run a script. */
@@ -215,7 +237,7 @@ static int data_version(Store *st, int64_t *out)
     "partition_id, qos_id, name, state, state_raw, exit_code, exit_signal, eligible, start, " \
     "end_time, elapsed, timelimit, nnodes, ncpus, req_mem_mib, max_rss_mib, gpus, req_gpus, " \
     "gpu_type, gpu_mem_gib, gpu_mem_source, gpu_util, total_cpu_s, nodelist, rec_hash, "      \
-    "import_id, final"
+    "import_id, final, cpu_milli"
 
 /* How many of a stored attempt's fields are known, as record_known counts
  * them on a record (the columns job_bind leaves NULL for unknown; GPU
@@ -227,20 +249,20 @@ static int data_version(Store *st, int64_t *out)
     "(elapsed IS NOT NULL) + (timelimit IS NOT NULL) + (nnodes IS NOT NULL) + "             \
     "(ncpus IS NOT NULL) + (req_mem_mib IS NOT NULL) + (max_rss_mib IS NOT NULL) + "        \
     "(req_gpus IS NOT NULL) + (gpu_type IS NOT NULL) + (total_cpu_s IS NOT NULL) + "        \
-    "(nodelist IS NOT NULL)"
+    "(nodelist IS NOT NULL) + (cpu_milli IS NOT NULL)"
 
 static int prepare_job_statements(Store *st, CpErr *err)
 {
     if (prepare(st,
                 "SELECT id, submit, final, rec_hash, account_id, user_id, partition_id, start, "
-                "end_time, elapsed, gpus, ncpus, state, job_id, timelimit FROM jobs "
+                "end_time, elapsed, gpus, " STORE_CPUS_SQL ", state, job_id, timelimit FROM jobs "
                 "WHERE cluster_id=?1 AND job_raw=?2",
                 &st->lookup_attempts, err) < 0)
         return -1;
     if (prepare(st,
                 "INSERT INTO jobs(" JOB_COLS ") VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,"
                 "?13,?14,?15,?16,?17,?18,?19,?20,?21,?22,?23,?24,?25,?26,?27,?28,?29,?30,?31,"
-                "?32,?33,?34,?35)",
+                "?32,?33,?34,?35,?36)",
                 &st->insert_job, err) < 0)
         return -1;
     if (prepare(st,
@@ -251,8 +273,8 @@ static int prepare_job_statements(Store *st, CpErr *err)
                 "max_rss_mib=?24, gpus=?25, req_gpus=?26, gpu_type=?27, "
                 "gpu_mem_gib=CASE WHEN gpu_mem_source=2 THEN gpu_mem_gib ELSE ?28 END, "
                 "gpu_mem_source=CASE WHEN gpu_mem_source=2 THEN 2 ELSE ?29 END, gpu_util=?30, "
-                "total_cpu_s=?31, nodelist=?32, rec_hash=?33, import_id=?34, final=?35 "
-                "WHERE id=?36",
+                "total_cpu_s=?31, nodelist=?32, rec_hash=?33, import_id=?34, final=?35, "
+                "cpu_milli=?36 WHERE id=?37",
                 &st->update_job, err) < 0)
         return -1;
     job_bind_init(&st->insert_bind, st->insert_job);
@@ -985,7 +1007,7 @@ static void usage_apply(Store *st, const UsageFacts *f, int sign, int is_job, in
     int64_t run_end = f->elapsed >= 0 && run_start != CP_TIME_NONE ? run_start + f->elapsed : f->end;
     if (run_start == CP_TIME_NONE || run_end == CP_TIME_NONE || run_end <= run_start)
         return;
-    double ncpus = f->ncpus > 0 ? (double)f->ncpus : 0;
+    double ncpus = f->cpus > 0 ? f->cpus : 0;
     if (f->state == CP_ST_PREEMPTED)
         u->gpu_hours_lost += sign * f->gpus * (double)(run_end - run_start) / 3600.0;
     for (int64_t t = run_start; t < run_end;) { /* pro rata per month */
@@ -1026,6 +1048,8 @@ static uint64_t record_hash(const CpJobRec *r, const char *const names[DICT_COUN
     h = hash_str(h, r->state_raw);
     h = hash_str(h, r->gpu_type);
     h = hash_str(h, r->nodelist);
+    if (r->cpu_milli >= 0) /* only then: the hash of a whole-CPU record as before #29 */
+        h = strmap_hash(h, &r->cpu_milli, sizeof r->cpu_milli);
     return h & 0x7fffffffffffffffULL;
 }
 
@@ -1092,7 +1116,8 @@ static int record_known(const CpJobRec *r, const int64_t ids[DICT_COUNT])
            (r->end != CP_TIME_NONE) + (r->elapsed != CP_DUR_UNKNOWN) +
            (r->timelimit != CP_DUR_UNKNOWN) + (r->nnodes != -1) + (r->ncpus != -1) +
            (r->req_mem_mib >= 0) + (r->max_rss_mib >= 0) + (r->req_gpus >= 0) +
-           (r->gpu_type[0] != '\0') + (r->total_cpu_s >= 0) + (r->nodelist[0] != '\0');
+           (r->gpu_type[0] != '\0') + (r->total_cpu_s >= 0) + (r->nodelist[0] != '\0') +
+           (r->cpu_milli >= 0); /* a fraction of a CPU says more than it rounded (#29) */
 }
 
 static int64_t col_time(sqlite3_stmt *s, int i)
@@ -1210,7 +1235,7 @@ static int find_attempts(Store *st, int64_t cluster_id, const CpJobRec *r, int64
         a.facts.end = col_time(s, 8);
         a.facts.elapsed = sqlite3_column_type(s, 9) == SQLITE_NULL ? -1 : sqlite3_column_int64(s, 9);
         a.facts.gpus = sqlite3_column_double(s, 10);
-        a.facts.ncpus = sqlite3_column_type(s, 11) == SQLITE_NULL ? -1 : sqlite3_column_int64(s, 11);
+        a.facts.cpus = sqlite3_column_type(s, 11) == SQLITE_NULL ? -1 : sqlite3_column_double(s, 11);
         a.facts.state = sqlite3_column_int(s, 12);
         a.facts.timelimit =
             sqlite3_column_type(s, 14) == SQLITE_NULL ? CP_DUR_UNKNOWN : sqlite3_column_int64(s, 14);
@@ -1279,7 +1304,7 @@ int store_job_put(Store *st, int64_t import_id, const char *default_cluster,
     int64_t submit = r->submit == CP_TIME_NONE ? 0 : r->submit;
     uint64_t hash = r->rec_hash ? r->rec_hash : record_hash(r, names);
     UsageFacts f = {ids[DICT_CLUSTER], ids[DICT_ACCOUNT], ids[DICT_USER], ids[DICT_PARTITION],
-                    r->submit, r->start, r->end, r->elapsed, r->gpus, r->ncpus, (int)r->state,
+                    r->submit, r->start, r->end, r->elapsed, r->gpus, jobrec_cpus(r), (int)r->state,
                     r->timelimit};
     Attempt same, latest;
     int rc, superseded = 0;
@@ -1309,7 +1334,7 @@ int store_job_put(Store *st, int64_t import_id, const char *default_cluster,
             note_old(st);
         usage_apply(st, &same.facts, -1, same.final, 1);
         job_bind(&st->update_bind, import_id, r, ids, hash, same.final);
-        sqlite3_bind_int64(st->update_job, 36, same.id);
+        sqlite3_bind_int64(st->update_job, 37, same.id);
         if (step_done(st, st->update_job, err, "update job") < 0)
             return -1;
         if (st->feed)

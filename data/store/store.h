@@ -181,4 +181,10 @@ void store_status_free(StoreStatus *s);
 /* Run a statement that returns one integer (tests and status). -1 on error. */
 int64_t store_scalar(Store *st, const char *sql);
 
+/* The jobs table's highest id (0 when empty), or -1 with err: SQLite's
+ * error, or a negative id, which only a damaged page gives (SQLite read it
+ * without noticing): noted as corrupt, so the command exits 4 and writes
+ * nothing (#29). */
+int64_t store_max_job_id(Store *st, CpErr *err);
+
 #endif

@@ -117,6 +117,7 @@ void job_bind(JobBind *b, int64_t import_id, const CpJobRec *r,
     put_int(b, 33, (int64_t)hash);
     put_int(b, 34, import_id);
     put_int(b, 35, final);
+    put_int_unknown(b, 36, r->cpu_milli, -1);
 }
 
 /* A REAL column's value as read back: NULL (-1) for a negative one, and
@@ -142,6 +143,7 @@ void job_attempt(const CpJobRec *r, const int64_t ids[JOB_BIND_NIDS], int final,
     a->elapsed = r->elapsed;
     a->timelimit = r->timelimit;
     a->ncpus = r->ncpus;
+    a->cpu_milli = r->cpu_milli;
     a->gpus = r->gpus == 0 ? 0.0 : r->gpus;
     a->req_mem_mib = real_of(r->req_mem_mib);
     a->max_rss_mib = real_of(r->max_rss_mib);

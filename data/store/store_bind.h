@@ -15,7 +15,7 @@
 #include "core/jobrec.h"
 #include "data/store/store_feed.h"
 
-#define JOB_BIND_PARAMS 35
+#define JOB_BIND_PARAMS 36
 
 typedef struct JobBind {
     sqlite3_stmt *stmt; /* borrowed */

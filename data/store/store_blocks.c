@@ -8,6 +8,7 @@
 #include "data/store/sqlrow.h"
 #include "data/store/store.h"
 #include "data/store/store_feed.h"
+#include "data/store/store_schema.h"
 
 #define BLOCK_MAGIC 0x31425043u /* "CPB1" in host order */
 #define HEADER_BYTES 16         /* magic, records, types, bytes of type names */
@@ -225,7 +226,7 @@ int store_blocks_register(Store *st, CpErr *err)
  * argument order (the migration's SQL packs the same columns). */
 static const char rows_sql[] =
     "SELECT id, user_id, account_id, cluster_id, gpu_type, start, submit, eligible, "
-    "coalesce(elapsed, end_time - start), gpus, ncpus, "
+    "coalesce(elapsed, end_time - start), gpus, " STORE_CPUS_SQL ", "
     "CASE WHEN gpu_mem_source > 0 THEN gpu_mem_gib END FROM jobs "
     "WHERE id >= ?1 AND id <= ?2 AND " REC_WHERE;
 
@@ -513,7 +514,7 @@ static int plan_rec(const StoreAttempt *a, StoreBlockRec *r)
     r->elig = el != 0 ? el : a->submit;
     r->run = run;
     r->gpus = a->gpus;
-    r->ncpus = a->ncpus == -1 ? 0.0 : (double)a->ncpus;
+    r->ncpus = a->cpu_milli >= 0 ? a->cpu_milli / 1000.0 : a->ncpus == -1 ? 0.0 : (double)a->ncpus;
     if (a->gpu_mem_source > 0 && a->gpu_mem_gib >= 0) {
         r->mem = a->gpu_mem_gib;
         r->flags |= STORE_REC_MEM;

@@ -10,6 +10,7 @@
 #include "data/store/sqlrow.h"
 #include "core/jobrec.h"
 #include "data/store/store.h"
+#include "data/store/store_schema.h"
 
 #define MAX_INTEGRITY_LINES 20
 
@@ -98,7 +99,7 @@ static const char jobs_sql[] =
     "SELECT total(final = 1 AND " ANCHOR " > 0), total(" ANCHOR " > 0), "
     "total(final = 1 AND gpus > 0 AND " ANCHOR " > 0), total(state = ?1 AND " ANCHOR " > 0), "
     "total(CASE WHEN " COUNTED " THEN gpus * " RUN_H " END), "
-    "total(CASE WHEN " COUNTED " THEN max(coalesce(ncpus, 0), 0) * " RUN_H " END), "
+    "total(CASE WHEN " COUNTED " THEN max(coalesce(" STORE_CPUS_SQL ", 0), 0) * " RUN_H " END), "
     "total(final = 1), count(*), min(CASE WHEN submit > 0 THEN submit END), max(submit) "
     "FROM jobs";
 

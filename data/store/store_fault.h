@@ -23,7 +23,9 @@ void store_fault_note(int code);
 
 /* Make every commit on db a rollback once SQLite has reported a corrupt
  * database in this process (a commit hook): nothing is written into a
- * damaged file (#29). Call on every connection that writes. */
+ * damaged file (#29); and have SQLite check each page's cells as it loads
+ * it (PRAGMA cell_size_check), so that a damaged page is reported before a
+ * write goes into it. Call on every connection that writes. */
 struct sqlite3;
 void store_fault_guard(struct sqlite3 *db);
 

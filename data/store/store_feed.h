@@ -33,6 +33,7 @@ typedef struct StoreAttempt {
     int64_t eligible, start, end; /* CP_TIME_NONE: NULL */
     int64_t elapsed, timelimit;   /* CP_DUR_UNKNOWN: NULL */
     int64_t ncpus;                /* -1: NULL */
+    int64_t cpu_milli;            /* -1: NULL (ncpus exact; #29) */
     double gpus;
     double req_mem_mib, max_rss_mib, gpu_mem_gib, gpu_util, total_cpu_s; /* < 0: NULL */
     const char *gpu_type; /* "": NULL; the feed's copy, valid until store_feed_free */

@@ -15,6 +15,7 @@
 #include "data/store/store.h"
 #include "data/store/store_blocks.h"
 #include "data/store/store_plan_int.h"
+#include "data/store/store_schema.h"
 
 /* ---- GPU memory of a job's GPU model ---- */
 
@@ -260,7 +261,7 @@ typedef struct Scan {
 static const char jobs_gpu_inv_sql[] = JOBS_COLS ", cluster_id, gpu_type" JOBS_WHERE "gpus > 0";
 static const char jobs_gpu_sql[] = JOBS_COLS JOBS_WHERE "gpus > 0";
 static const char jobs_cpu_sql[] =
-    "SELECT user_id, start, coalesce(elapsed, end_time - start), ncpus, NULL" JOBS_WHERE
+    "SELECT user_id, start, coalesce(elapsed, end_time - start), " STORE_CPUS_SQL ", NULL" JOBS_WHERE
     "ncpus > 0";
 
 static void scan_row(Scan *sc, sqlite3_stmt *s, MemMap *mm)
@@ -623,7 +624,7 @@ static void *use_scan_run(void *arg)
      * start is unknown is placed from its submit time, as usage_month does */
     const char *sql =
         u->cpu ? "SELECT user_id, account_id, coalesce(nullif(eligible, 0), submit), "
-                 "coalesce(start, submit), coalesce(elapsed, end_time - start), ncpus, "
+                 "coalesce(start, submit), coalesce(elapsed, end_time - start), " STORE_CPUS_SQL ", "
                  "cluster_id, '' FROM jobs WHERE rowid >= ?1 AND rowid <= ?2 AND final = 1 AND "
                  "ncpus > 0 AND user_id IS NOT NULL AND coalesce(start, submit) > 0"
                : "SELECT user_id, account_id, coalesce(nullif(eligible, 0), submit), "

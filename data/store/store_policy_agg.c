@@ -539,8 +539,10 @@ int store_policy_mark(Store *st, StorePolicyMark *m, CpErr *err)
     sqlite3 *db = store_db(st);
     char fp[128];
     memset(m, 0, sizeof *m);
-    m->since_id = store_scalar(st, "SELECT coalesce(max(id), 0) FROM jobs");
-    if (m->since_id < 0 || fingerprint(db, fp, sizeof fp, err) < 0)
+    m->since_id = store_max_job_id(st, err);
+    if (m->since_id < 0)
+        return -1;
+    if (fingerprint(db, fp, sizeof fp, err) < 0)
         return sqlrow_err(db, err, "read the jobs' state");
     sqlite3_stmt *s;
     if (sqlite3_prepare_v2(db, "SELECT fingerprint FROM policy_agg WHERE id = 1", -1, &s, NULL) ==

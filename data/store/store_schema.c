@@ -432,7 +432,19 @@ static const char v22[] =
  * actual end; NULL when the roster does not give one. */
 static const char v_planned_end[] = "ALTER TABLE people ADD COLUMN planned_end TEXT;\n";
 
+/* Issue 29: a job's CPUs exactly, in thousandths, when its input gives a
+ * fraction (Alibaba's cpu_milli 3152); NULL when ncpus (whole CPUs, a
+ * fraction rounded up) is exact. CPU-hours read coalesce(cpu_milli / 1000.0,
+ * ncpus) (STORE_CPUS_SQL). Jobs imported before keep their rounded CPUs
+ * until imported again. And the runs not finished (RUNNING 2, SUSPENDED 3:
+ * censored at their file's end), indexed apart for the line that says how
+ * many there are (data/store/store_censored.c). */
+static const char v_cpu_milli[] =
+    "ALTER TABLE jobs ADD COLUMN cpu_milli INTEGER;\n"
+    "CREATE INDEX IF NOT EXISTS jobs_unfinished ON jobs(state) WHERE state IN (2, 3);\n";
+
 const char *const store_migrations[] = {v1,  v2,  v3,  v4,  v5,  v6,  v7,  v8,
                                         v9,  v10, v11, v12, v13, v14, v15, v16,
-                                        v17, v18, v19, v20, v21, v22, v_planned_end};
+                                        v17, v18, v19, v20, v21, v22, v_planned_end,
+                                        v_cpu_milli};
 const int store_nmigrations = (int)(sizeof store_migrations / sizeof store_migrations[0]);

@@ -7,4 +7,10 @@
 extern const char *const store_migrations[];
 extern const int store_nmigrations;
 
+/* A job row's CPUs exactly (#29): the thousandths when the input gave a
+ * fraction, else the whole CPUs; NULL unknown. */
+#define STORE_CPUS_SQL "coalesce(cpu_milli / 1000.0, ncpus)"
+/* ... in thousandths (an integer). */
+#define STORE_CPU_MILLI_SQL "coalesce(cpu_milli, ncpus * 1000)"
+
 #endif

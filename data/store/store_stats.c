@@ -21,7 +21,7 @@ _Static_assert(STATS_ST_COMPLETED == (int)CP_ST_COMPLETED &&
                    STATS_ST_PREEMPTED == (int)CP_ST_PREEMPTED,
                "core/stats.h numbers states as core/jobrec.h");
 
-#define CACHE_LAYOUT 3      /* bump when StatsJob changes meaning */
+#define CACHE_LAYOUT 4      /* bump when StatsJob changes meaning (4: cpu_milli, #29) */
 #define GPU_TYPES_MAX 65535 /* StatsJob.gpu_type is 16 bits */
 
 /* A copy of s owned by d (NULL stays NULL). */
@@ -353,7 +353,7 @@ void job_fill(Scan *sc, sqlite3_stmt *s, StatsJob *j)
             j->start && end != STATS_TIME_NONE && end >= j->start ? clamp32(end - j->start) : -1;
     j->timelimit =
         sqlite3_column_type(s, 6) == SQLITE_NULL ? -1 : clamp32(sqlite3_column_int64(s, 6));
-    j->ncpus = sqlite3_column_type(s, 7) == SQLITE_NULL ? -1 : clamp32(sqlite3_column_int64(s, 7));
+    j->cpu_milli = sqlite3_column_type(s, 7) == SQLITE_NULL ? -1 : clamp32(sqlite3_column_int64(s, 7));
     j->cluster = col_id16(s, 0);
     j->user = clamp32(sqlite3_column_int64(s, 8));
     j->account = clamp32(sqlite3_column_int64(s, 9));
@@ -385,7 +385,9 @@ void job_of_attempt(Scan *sc, const StoreAttempt *a, StatsJob *j)
         j->elapsed =
             j->start && end != STATS_TIME_NONE && end >= j->start ? clamp32(end - j->start) : -1;
     j->timelimit = a->timelimit == CP_DUR_UNKNOWN ? -1 : clamp32(a->timelimit);
-    j->ncpus = a->ncpus == -1 ? -1 : clamp32(a->ncpus);
+    j->cpu_milli = a->cpu_milli >= 0 ? clamp32(a->cpu_milli)
+                   : a->ncpus == -1 ? -1
+                                    : clamp32(a->ncpus * 1000);
     j->cluster = id16(a->cluster_id);
     j->user = clamp32(a->user_id);
     j->account = clamp32(a->account_id);

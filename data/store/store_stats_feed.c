@@ -441,9 +441,9 @@ int store_stats_mark(Store *st, StoreStatsMark *m, CpErr *err)
 {
     sqlite3 *db = store_db(st);
     memset(m, 0, sizeof *m);
-    m->since_id = store_scalar(st, "SELECT coalesce(max(id), 0) FROM jobs");
+    m->since_id = store_max_job_id(st, err);
     if (m->since_id < 0)
-        return sqlrow_err(db, err, "read the jobs' state");
+        return -1;
     if (store_stats_fingerprint(db, m->fp, sizeof m->fp, err) < 0 ||
         agg_fingerprint(db, m->afp, sizeof m->afp, err) < 0)
         return -1;

@@ -20,6 +20,7 @@
 #include "data/store/store_feed.h"
 #include "data/store/store_stats.h"
 #include "data/store/store_stats_eff.h"
+#include "data/store/store_schema.h"
 
 #define CACHE_CHUNK 65536 /* records per BLOB of the cache */
 #define EXTEND_CHUNK 8192 /* ... of those an import appends (its memory stays small) */
@@ -84,7 +85,7 @@ typedef struct EffFeed {
 /* The columns a StatsJob is read from, in job_fill's order. */
 #define JOB_SQL                                                                           \
     "SELECT cluster_id, job_raw, submit, start, end_time, elapsed, timelimit, "           \
-    "ncpus, coalesce(user_id, 0), coalesce(account_id, 0), "                             \
+    STORE_CPU_MILLI_SQL ", coalesce(user_id, 0), coalesce(account_id, 0), "              \
     "coalesce(partition_id, 0), gpus, gpu_util, gpu_mem_gib, gpu_mem_source, "           \
     "max_rss_mib, req_mem_mib, total_cpu_s, gpu_type, state, final, id FROM jobs"
 

@@ -10,6 +10,7 @@
 #include "data/store/sqlrow.h"
 #include "data/store/store.h"
 #include "data/store/store_stats.h"
+#include "data/store/store_schema.h"
 
 /* A statement's rows, one callback each. */
 typedef int (*RowFn)(sqlite3_stmt *s, void *ctx);
@@ -524,7 +525,7 @@ int store_tui_scan(Store *st, int64_t since, StoreTuiScan *out, CpErr *err)
     memset(out, 0, sizeof *out);
     if (query(store_db(st),
               "SELECT start, CASE WHEN elapsed >= 0 THEN start + elapsed ELSE end_time END, "
-              "gpus, gpu_util, gpu_mem_gib, ncpus, total_cpu_s, req_mem_mib, max_rss_mib, user_id "
+              "gpus, gpu_util, gpu_mem_gib, " STORE_CPUS_SQL ", total_cpu_s, req_mem_mib, max_rss_mib, user_id "
               "FROM jobs WHERE start >= ?1",
               since, row_scan, out, "job scan", err) < 0)
         return -1;

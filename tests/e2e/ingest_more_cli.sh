@@ -112,7 +112,7 @@ expect_rc 0 pcap export "$WORK/p/report.md"
 # where they would not run twice (issue 20's job_counts and stats_agg, issue
 # 28's people.planned_end; issue 13's job_blocks runs again as it is)
 v=$(sqlite3 "$P" "PRAGMA user_version")
-sqlite3 "$P" "ALTER TABLE imports DROP COLUMN first_submit; ALTER TABLE imports DROP COLUMN last_submit; DROP TABLE job_counts; DROP TABLE IF EXISTS stats_agg; ALTER TABLE people DROP COLUMN planned_end; PRAGMA user_version=14;" \
+sqlite3 "$P" "ALTER TABLE imports DROP COLUMN first_submit; ALTER TABLE imports DROP COLUMN last_submit; DROP TABLE job_counts; DROP TABLE IF EXISTS stats_agg; ALTER TABLE people DROP COLUMN planned_end; ALTER TABLE jobs DROP COLUMN cpu_milli; PRAGMA user_version=14;" \
     || fail "making an older database"
 expect_rc 0 pcap import roster --encoding latin1 "$FIX/roster_latin1.csv"
 [ "$(sqlite3 "$P" "PRAGMA user_version")" = "$v" ] || fail "not migrated"

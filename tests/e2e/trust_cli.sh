@@ -54,13 +54,62 @@ PY
 )
 got=$(cap profile --json | python3 -c "import json,sys; print(json.load(sys.stdin)['jobs'])")
 [ "$got" = "$prof_want" ] || fail "profile jobs: $got, python3 says $prof_want"
+# stats and profile say how many runs are censored and up to when (#29
+# item 1): python3's count of runs with no end (and a GPU, for the profile)
+# and the trace's last time after --trace-start (2023-01-01)
+python3 - "$WORK/inst.csv" >"$WORK/cz" <<'PY'
+import csv, sys, datetime
+rows = list(csv.DictReader(open(sys.argv[1])))
+cut = max(float(x) for r in rows for x in (r["creation_time"], r["scheduled_time"],
+          r["deletion_time"]) if x)
+going = [r for r in rows if not r["deletion_time"] and cut > float(r["scheduled_time"])]
+at = datetime.datetime.fromtimestamp(1672531200 + cut, datetime.timezone.utc)
+print(len(going), sum(1 for r in going if float(r["gpu_request"]) > 0), at.strftime("%Y-%m-%dT%H:%M:%SZ"))
+PY
+read -r cz_all cz_gpu cz_at <"$WORK/cz"
+got=$(cap stats utilization --json | python3 -c "import json,sys; c=json.load(sys.stdin)['censored']; print(c['runs'], c['first_cut'], c['last_cut'])")
+[ "$got" = "$cz_all $cz_at $cz_at" ] || fail "stats --json censored: $got, python3 says $cz_all $cz_at"
+cap stats waits >"$WORK/out" || fail "stats waits"
+grep -q "^censored: $cz_all runs still going when their file was written, counted up to $cz_at (their hours are a lower bound)$" "$WORK/out" \
+    || fail "stats text: $(tail -1 "$WORK/out")"
+got=$(cap profile --json | python3 -c "import json,sys; c=json.load(sys.stdin)['censored']; print(c['runs'], c['last_cut'])")
+[ "$got" = "$cz_gpu $cz_at" ] || fail "profile --json censored: $got, python3 says $cz_gpu $cz_at"
+cap profile >"$WORK/out" || fail "profile"
+grep -q "^censored: $cz_gpu runs in the window still going when their file was written, counted up to $cz_at " "$WORK/out" \
+    || fail "profile text: $(cat "$WORK/out")"
 # re-import: the same cut, nothing changes; --as-of moves the cut
 expect_rc 0 cap import trace --kind alibaba-pod "$WORK/inst.csv"
 grep -q "3000 rows read, 0 added, 0 updated, 3000 unchanged" "$WORK/out" || fail "re-import: $(cat "$WORK/out")"
 expect_rc 0 cap import trace --kind alibaba-pod --as-of 2023-02-01 "$WORK/inst.csv"
 grep -q "counted up to 2023-02-01T00:00:00, censored" "$WORK/out" || fail "--as-of: $(cat "$WORK/out")"
 grep -q "0 added, ${inst_want% *} updated" "$WORK/out" || fail "--as-of updates: $(cat "$WORK/out")"
+got=$(cap stats utilization --json | python3 -c "import json,sys; c=json.load(sys.stdin)['censored']; print(c['runs'], c['last_cut'])")
+[ "$got" = "$cz_all 2023-02-01T00:00:00Z" ] || fail "stats after --as-of: $got"
 expect_rc 2 cap import trace --kind alibaba-pod --as-of yesterday-ish "$WORK/inst.csv"
+
+# real sacct snapshots (sacct-json-sarc): mila_1714003200.json holds 3 jobs
+# RUNNING when it was taken, the next snapshot has them ended. python3: a
+# running job's hours end at start + min(elapsed, time limit) (the import's
+# rule for a job not final), the cuts stats names
+rm -f "$WORK/t.db"
+M="$DATA/sacct-json-sarc"
+expect_rc 0 cap import sacct "$M/mila_1714003200.json"
+want=$(python3 - "$M/mila_1714003200.json" <<'PY'
+import json, sys, datetime
+cuts = sorted(j["time"]["start"] + min(j["time"]["elapsed"], j["time"]["limit"]["number"] * 60)
+              for j in json.load(open(sys.argv[1]))["jobs"] if "RUNNING" in j["state"]["current"])
+iso = lambda t: datetime.datetime.fromtimestamp(t, datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+print(len(cuts), iso(cuts[0]), iso(cuts[-1]))
+PY
+)
+got=$(cap stats waits --json | python3 -c "import json,sys; c=json.load(sys.stdin)['censored']; print(c['runs'], c['first_cut'], c['last_cut'])")
+[ "$got" = "$want" ] || fail "sarc censored: $got, python3 says $want"
+[ "${want%% *}" = 3 ] || fail "python3: ${want%% *} running jobs in the snapshot"
+expect_rc 0 cap import sacct "$M/mila_1716595200.json"
+got=$(cap stats waits --json | python3 -c "import json,sys; print(json.load(sys.stdin)['censored']['runs'])")
+[ "$got" = 0 ] || fail "sarc: the next snapshot ends them, still $got censored"
+cap stats waits >"$WORK/out" || fail "stats waits"
+grep -q "^censored" "$WORK/out" && fail "a censored line with none censored"
 
 # the real pod sample: every pod has a deletion time (python3: 0 of 8,152
 # empty), so nothing is censored and every row lands as before
