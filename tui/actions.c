@@ -704,24 +704,31 @@ unsigned actions_prompt_key(TuiState *s, int key)
 
 unsigned actions_help_key(TuiState *s, int key)
 {
-    int n, nv;
-    tui_help_lines(&n);
-    tui_help_view(s->view, &nv);
-    n += 2 * nv + 3; /* the view's legend, wrapped on two lines at most */
-    if (key == 'j' || key == TUI_KEY_DOWN || key == TUI_KEY_WHEEL_DOWN) {
-        if (s->help_top + 1 < n)
-            s->help_top++;
-        return TUI_REDRAW;
-    }
-    if (key == 'k' || key == TUI_KEY_UP || key == TUI_KEY_WHEEL_UP) {
-        if (s->help_top > 0)
-            s->help_top--;
-        return TUI_REDRAW;
-    }
-    if (key == TUI_KEY_F10)
+    /* help_rows and help_page as the overlay was last drawn (help_draw
+     * keeps help_top within the last page) */
+    int page = s->help_page > 1 ? s->help_page : 1;
+    int last = s->help_rows > page ? s->help_rows - page : 0;
+    int top = s->help_top;
+    if (key == 'j' || key == TUI_KEY_DOWN || key == TUI_KEY_WHEEL_DOWN)
+        top++;
+    else if (key == 'k' || key == TUI_KEY_UP || key == TUI_KEY_WHEEL_UP)
+        top--;
+    else if (key == TUI_KEY_PGDN || key == ' ')
+        top += page;
+    else if (key == TUI_KEY_PGUP)
+        top -= page;
+    else if (key == TUI_KEY_HOME || key == 'g')
+        top = 0;
+    else if (key == TUI_KEY_END || key == 'G')
+        top = last;
+    else if (key == TUI_KEY_F10)
         return TUI_QUIT;
-    if (key == TUI_KEY_MOUSE || key == TUI_KEY_TIMEOUT)
+    else if (key == TUI_KEY_MOUSE || key == TUI_KEY_TIMEOUT)
         return 0;
-    s->help = 0; /* any other key closes the help */
+    else {
+        s->help = 0; /* any other key closes the help */
+        return TUI_REDRAW;
+    }
+    s->help_top = top > last ? last : top < 0 ? 0 : top;
     return TUI_REDRAW;
 }
