@@ -58,8 +58,8 @@ static const char *const group[] = {
     "Profile: the member's compute profile (P1..., key 4), -: too little history",
     "GPU-h: GPU-hours of the last 12 months " NOTE " GPUs used: their mean over 12 months " NOTE
     " Stated: the GPUs the member says they need full-time (e types one; highlighted), -: none",
-    "vs used: stated against used, ok (green) within 50 % and 0.5 GPU; \xe2\x89\xa0 (red) x27: "
-    "stated 27 times the GPUs used, \xe2\x89\xa0 /4: a quarter of them, \xe2\x89\xa0 none: some "
+    "vs used: stated against used, ok (green) within 50 % and 0.5 GPU, else red: "
+    "\xe2\x89\xa0 x27: stated 27 times the GPUs used, \xe2\x89\xa0 /4: a quarter of them, \xe2\x89\xa0 none: some "
     "stated, none used, \xe2\x89\xa0 mem: another memory class",
     "Preempt %: preempted attempts " NOTE " Wait: mean queue wait " NOTE
     " Jobs: job attempts, 12 months",
@@ -85,7 +85,7 @@ static const char *const profiles[] = {
     "#: the profile's number (P1...) " NOTE " Profile: its name " NOTE
     " Users: its members " NOTE " GPUs/job: 90th percentile of GPUs a job",
     "Mem GiB: the GPU memory they need, * requested, not measured " NOTE
-    " Mean h, Max h: run time of a job " NOTE " GPU-h/mo: GPU-hours a month a member",
+    " Mean h: a job's mean run time " NOTE " Max h: its longest " NOTE " GPU-h/mo: GPU-hours a month a member",
     "Peak: most GPUs a member held at once " NOTE " GPU-eq/member: full-time GPU-eq each (as the "
     "Projection's GPU-eq/member)",
     "Dots: one per member at the two features named on the right (x: f, y: F change them; "
