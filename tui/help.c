@@ -102,12 +102,14 @@ static const char *const projection[] = {
     "Bars: \xe2\x96\x88 used, or the need up to its p10 " NOTE " \xe2\x96\x93 p10 to the need "
     NOTE " \xe2\x96\x92 the need to p90 (8 in 10 backtest years fell inside) " NOTE
     " \xe2\x94\x82 capacity; need N (p10-p90): red beyond capacity; not calibrated: no range yet",
-    "Parameter: what the projection assumes: head-count growth a year (of the group's active "
-    "members, newcomers keep it; not GPU-hours); pool GPU-eq: the group's burst pool; buffer: a "
-    "share on top of use + pool; intensity a year (all): the institute's use per member, its "
-    "trend; half-life, months (all): how fast old months fade from the rates; GPU-eq/member P1: "
-    "full-time GPU-eq each member of profile 1 uses; GiB/GPU P1: the GPU memory its jobs need; "
-    "buy a100 GPUs from 2027: a purchase in the scenario",
+    "Parameter: what the projection assumes, one a row (Enter: its value and why):",
+    "head-count growth a year: of the group's active members (newcomers keep it), not GPU-hours "
+    NOTE " pool GPU-eq: the group's burst pool " NOTE " buffer: a share on top of use + pool",
+    "intensity a year (all): the trend of the institute's use per member " NOTE
+    " half-life, months (all): how fast old months fade from the rates",
+    "GPU-eq/member P1: full-time GPU-eq each member of profile 1 uses " NOTE
+    " GiB/GPU P1: the GPU memory its jobs need " NOTE
+    " buy a100 GPUs from 2027: a purchase in the scenario",
     "Measured: from the accounting (dim) " NOTE " Scenario: the shown scenario's value, "
     "highlighted when edited " NOTE " Reason: why it was edited",
     "Need in parts, as capplan project --explain: stayers (members now, own rates) + leavers "
