@@ -205,6 +205,20 @@ static unsigned step_group(TuiState *s, int dir)
 static unsigned act_prev_group(TuiState *s) { return step_group(s, -1); }
 static unsigned act_next_group(TuiState *s) { return step_group(s, +1); }
 
+/* i: the Projection's institute page (as Enter on an institute alert), from
+ * any view; again on it: back to the group. */
+static unsigned act_institute(TuiState *s)
+{
+    if (s->view == TUI_V_PROJECTION && s->institute) {
+        s->institute = 0;
+        return TUI_RECALC | TUI_REDRAW;
+    }
+    s->institute = 1;
+    if (s->view == TUI_V_PROJECTION)
+        return TUI_RECALC | TUI_REDRAW;
+    return actions_goto(s, TUI_V_PROJECTION) | TUI_RECALC | TUI_REDRAW;
+}
+
 /* The Profiles scatter's next feature on x (f) or y (F). */
 static unsigned act_feat_x(TuiState *s)
 {
@@ -416,6 +430,7 @@ static const TuiBinding bindings[] = {
     {'m', act_meeting, "m", "Group: plan or record a meeting"},
     {'[', act_prev_group, "[, ]", "Group, Projection, Usage: previous, next group"},
     {']', act_next_group, NULL, NULL},
+    {'i', act_institute, "i", "the institute's projection (again: the group's)"},
     {'f', act_feat_x, "f, F", "Profiles: next feature on the scatter's x, y axis"},
     {'F', act_feat_y, NULL, NULL},
     {'N', act_new_scenario, "N", "Scenarios: new scenario, a copy of the shown one"},

@@ -117,7 +117,7 @@ static const char *const projection[] = {
     "(exploration bursts) + buffer share = need, with its p10 and p90 (n/c: not calibrated); "
     "members (N), leaving (N): who",
     "why (...): the selected parameter's reason, who edited it and when",
-    "The institute (Enter on an institute alert): past years used of capacity, as the Overview; "
+    "The institute (i, or Enter on an institute alert; i again: the group): past years used of capacity, as the Overview; "
     "Next year simulated and Recommendation: the queue simulation's p90 wait; forecaster: how the "
     "level was chosen; By memory class: need, capacity (GPUs in service x relative speed) and gap "
     "(need - capacity after bigger classes' room, red: short)",

@@ -7,8 +7,8 @@
 # "used now 0.00" against the Overview's 1.6: 39 GPU-hours spread over 12
 # months). Both are computed here from the jobs table with python3's
 # sqlite3, at 80x24 and 200x60: the Overview's 2025, each group's used now
-# (] walks them), the institute's beside the chart at 200x60, and
-# `project --explain`'s.
+# (] walks them), the institute's beside the chart at 200x60 and on its
+# own page (i) at both sizes, and `project --explain`'s.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/tui_helpers.inc"
 need_shared
@@ -89,7 +89,7 @@ for size in 80x24 200x60; do
         grep -q "need [0-9.]*, used now $v GPU-eq\|$g: need next year [0-9.]* GPU-eq, used now $v GPU-eq" \
             "$WORK/screen" || { cat "$WORK/screen"; fail "$size Projection $g: the parts' head is not $v"; }
         if [ "$TUI_W" -ge 200 ]; then
-            grep -q "Institute: need next year [0-9.]* GPU-eq, used now $inst GPU-eq" "$WORK/screen" \
+            grep -q "need [0-9.]*, used now $inst GPU-eq\|Institute: need next year [0-9.]* GPU-eq, used now $inst GPU-eq" "$WORK/screen" \
                 || { cat "$WORK/screen"; fail "$size Projection: the institute's used now is not $inst"; }
         fi
         echo "PASS $size Projection $g used now $v GPU-eq"
@@ -97,6 +97,19 @@ for size in 80x24 200x60; do
         i=$((i + 1))
     done
     [ "$TUI_W" -lt 200 ] || echo "PASS $size Projection institute used now $inst GPU-eq (the Overview's year: the same)"
+    # i: the institute's page at any size: its used now, each year named once,
+    # no capacity of 0 (no inventory)
+    keys i; wait_for "Institute · scenario base"
+    grep -q "need [0-9.]*, used now $inst GPU-eq\|Institute: need next year [0-9.]* GPU-eq, used now $inst GPU-eq" "$WORK/screen" \
+        || { cat "$WORK/screen"; fail "$size institute page: used now is not $inst"; }
+    dup=$(sed -n 's/^ \([0-9][0-9][0-9][0-9]\|+[0-9]y\)  .*/\1/p' "$WORK/screen" | sort | uniq -d)
+    [ -z "$dup" ] || { cat "$WORK/screen"; fail "$size institute page: a year twice: $dup"; }
+    absent " of 0 "
+    absent "│ capacity"
+    absent "gap"
+    [ "$TUI_H" -lt 60 ] || wait_for "By memory class: capacity needs an inventory (capplan import inventory FILE)"
+    echo "PASS $size institute page (i): used now $inst GPU-eq, each year once, no capacity of 0"
+    keys i; wait_for "· scenario base against base"
     tui_quit
 done
 # the institute's used now and the Overview's only year are one figure here
