@@ -300,7 +300,7 @@ bench_size() {
     baseline_import "sqlite3 .import (baseline)" "$n" "$rows" "$f" "$DATA/baseline_$n.time"
     [ "$base" = - ] || BASE_LINEARITY="$BASE_LINEARITY  $(fmt_jobs "$n") $(per100k "$base" "$n")"
 
-    imported=0
+    imported=0 fresh=0
     if [ -n "$KEEP" ] && [ -s "$db" ]; then
         # A kept database: its import is not run again (its time, when this
         # script made it, was kept beside it).
@@ -314,7 +314,7 @@ bench_size() {
     elif import_best "capplan import sacct" "$n" "$rows" "$base" "$db" \
         "$CAPPLAN" --db "$db" import sacct "$f"; then
         keep_time "$db.time"
-        imported=1
+        imported=1 fresh=1
         said=$(tail -n 1 "$TMP/out")
         [ -n "$said" ] || said=$(tail -n 1 "$TMP/err")
         NOTES="$NOTES
@@ -329,6 +329,9 @@ bench_size() {
             "$(awk -v s="$base" -v n="$n" 'BEGIN { if (s ~ /^[0-9.]+$/)
                 printf "%.2f", s * 1e6 / n; else print "-" }')"
     fi
+    # issue 30 item 7: the first reads after the import, nothing between but
+    # the summary lines above (after them: they read the import's BENCH_LAST_S)
+    [ "$fresh" = 1 ] && bench_util_fresh "$n" "$rows" "$db"
     # status reads the counts kept at import (issue 20): no scan.
     bench_row "capplan status" "$n" "$rows" - "$CAPPLAN" --db "$db" status --json
     # The planner: profile + project beside pandas + scikit-learn doing the
@@ -388,6 +391,54 @@ bench_size() {
     # The wide export shape (issue 14 item 14: 26 fields, JobName third,
     # Group, QOS, Cluster last): its own file, baseline and import.
     [ "${BENCH_WIDE:-1}" = 0 ] || bench_wide "$n"
+}
+
+# bench_util_fresh N ROWS DB: issue 30 item 7, right after the import of
+# DB: `stats utilization` and the dashboard's Usage view's first figures,
+# each beside sqlite3 computing the same figure (GPU-hours per cluster and
+# month) with one query over the jobs table; budget 150 ms wall each on a
+# quiet machine. The Usage figures: the headless dashboard opened on the
+# Usage view (`tui --bench-keys 6q`, on a copy of DB it makes first and
+# does not count); its first figures are the frame's table and sparklines
+# (first frame + key to frame) and the heat map from its worker (first
+# frame + its arrival), whichever is later; its CPU is the main thread's
+# (the heat map's worker not counted). UTIL_SAID gets both.
+UTIL_SAID=""
+bench_util_fresh() {
+    ub=-
+    skip_baseline "$1" || {
+        bench_row "sqlite3 naive utilization, fresh" "$1" "$2" - sqlite3 "$3" \
+            "$(naive_sql utilization)"
+        ub=$BENCH_LAST_S
+    }
+    bench_row "capplan stats util. after import" "$1" "$2" "$ub" \
+        "$CAPPLAN" --db "$3" stats utilization --json || return 0
+    said="stats utilization $BENCH_LAST_S s wall, $M_CPU s CPU"
+    measure "$CAPPLAN" --db "$3" tui --bench-keys 6q # its own wall: the copy and every worker
+    if [ "$M_RC" -ne 0 ]; then
+        FAILED=1
+        echo "bench: capplan tui --bench-keys 6q failed (exit $M_RC)" >&2
+        [ "$KEEP_GOING" = 1 ] || exit 1
+        return 0
+    fi
+    # first frame F (start to frame), V (key 6 to its frame), H (heat map after F)
+    _f=$(sed -nE 's/.*first frame ([0-9.]+) ms after start \(CPU ([0-9.]+) ms\).*/\1 \2/p' "$TMP/out")
+    _v=$(sed -nE 's/^view 6 Usage: first display ([0-9.]+) ms \(CPU ([0-9.]+) ms\).*/\1 \2/p' "$TMP/out")
+    _h=$(sed -nE 's/^usage: heat map .* in ([0-9]+) ms after the first frame.*/\1/p' "$TMP/out")
+    # shellcheck disable=SC2086 # pairs of numbers, split on purpose
+    _ms=$(echo ${_f:-? ?} ${_v:-? ?} ${_h:-0} | awk '$1 ~ /^[0-9.]+$/ && $3 ~ /^[0-9.]+$/ {
+        t = $1 + $3; h = $1 + $5; printf "%.1f %.1f", (h > t ? h : t), $2 + $4 }')
+    if [ -n "$_ms" ]; then
+        # shellcheck disable=SC2086
+        set -- "$1" $_ms
+        record "Usage view first figures, fresh" "$1" \
+            "$(awk -v m="$2" 'BEGIN { printf "%.4f", m / 1000 }')" \
+            "$(awk -v m="$3" 'BEGIN { printf "%.4f", m / 1000 }')" - "$ub"
+        said="$said; Usage view's first figures $2 ms (first frame ${_f%% *} ms, key to the"
+        said="$said Usage frame ${_v%% *} ms, heat map ${_h:-?} ms after the first frame; CPU $3 ms)"
+    fi
+    UTIL_SAID="$UTIL_SAID
+  $(fmt_jobs "$1"): $said; sqlite3's one query: $ub s"
 }
 
 # tui_ms WHAT N PATTERN [nocpu]: a row of the summary from the headless
@@ -599,6 +650,7 @@ if [ -n "$NOTES" ]; then
 fi
 [ -z "$PY_SAID" ] || echo "the clusterings (same k and inertia means the same work):$PY_SAID"
 [ -z "$RECOMPUTE" ] || echo "projection recompute after one edit (capplan project --bench):$RECOMPUTE"
+[ -z "$UTIL_SAID" ] || echo "right after the import (issue 30 item 7: 150 ms each):$UTIL_SAID"
 [ -z "$TUI_SAID" ] || echo "dashboard, headless 100x30 (capplan tui --bench-keys):$TUI_SAID"
 # The demo institute at its default size, as make demo builds it.
 DEMO_DB=$TMP/demo.db

@@ -64,16 +64,21 @@ int cli_print_json(const cJSON *o, FILE *out)
     char *text = cJSON_Print(o);
     if (!text)
         return -1;
-    for (const char *s = text; *s;) {
+    /* valid UTF-8 written in runs (one fwrite each, not one a character:
+     * stats utilization --json at 1M site jobs, 640 KB); a byte that starts
+     * no valid character as '?' */
+    const char *run = text, *s = text;
+    while (*s) {
         size_t len = (unsigned char)*s < 0x80 ? 1 : rtext_char(s);
         if (len == 0) {
+            fwrite(run, 1, (size_t)(s - run), out);
             fputc('?', out);
-            s++;
+            run = ++s;
         } else {
-            fwrite(s, 1, len, out);
             s += len;
         }
     }
+    fwrite(run, 1, (size_t)(s - run), out);
     free(text);
     fputc('\n', out);
     return ferror(out) ? -1 : 0;

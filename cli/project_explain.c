@@ -61,8 +61,12 @@ int project_explain_print(const Plan *p, const ProjParams *params, const ProjRes
     cli_sanitize(name, sizeof name, p->groups[g]);
     plan_range_text(x.need_r, u, rg, sizeof rg);
     fprintf(out, "%s, year 1: need %.2f %s (%s)\n", name, x.need, u, rg);
-    fprintf(out, "  used now     %9.2f %s  mean over the 12 months before the projection\n",
-            x.used_now, u);
+    if (x.used_cover < 1) /* a history that starts inside the window */
+        fprintf(out, "  used now     %9.2f %s  mean over the %.1f days the accounting covers of the "
+                "12 months before the projection\n", x.used_now, u, x.used_cover * 365.25);
+    else
+        fprintf(out, "  used now     %9.2f %s  mean over the 12 months before the projection\n",
+                x.used_now, u);
     double lv = projection_level(p->model, g);
     if (p->bt && lv != 1) {
         char fl[256];

@@ -539,6 +539,10 @@ void demand_feed_end(DemFeed *d, const DemHist *h, DemFit *out)
     DemFit *f = &d->f;
     f->complete = h->data_start <= c->mb[0];
     f->window_complete = h->data_start <= c->mb[W0];
+    f->window_cover = f->window_complete || h->data_start >= c->mb[DEM_HISTORY]
+                          ? 1
+                          : (double)(c->mb[DEM_HISTORY] - h->data_start) /
+                                (double)(c->mb[DEM_HISTORY] - c->mb[W0]);
     int avail = 0; /* whole months of data in the window */
     for (int m = W0; m < DEM_HISTORY; m++)
         avail += c->mb[m] >= h->data_start;

@@ -137,6 +137,9 @@ typedef struct DemFit {
     double fleet_window;   /* F over the window (time-weighted mean; 0: no fleet) */
     double maturation;     /* arrivals' use after their first DEM_MATURE_MONTHS / in them
                               (1: fewer than DEM_MATURE_MIN arrivals to measure it) */
+    double window_cover;   /* the share of the window's time the data covers: 1 when
+                              window_complete, else (t0 - data_start) / the window (issue 30:
+                              "used now" is the mean over what was measured) */
 } DemFit;
 
 /* Measure everything at cut c over h (pools only when pools: they cost an

@@ -19,7 +19,8 @@ struct ProjModel {
     double *arrive;           /* G x Y */
     double *mix;              /* G x P */
     double *newrate, *ramp;   /* G */
-    double *used;             /* G: mean GPU-eq over the window (used now) */
+    double *used;             /* G: mean GPU-eq over the window, or over the part of it the
+                                 data covers when it starts inside (used now) */
     double *cls_share;        /* G x MEMCLASS_COUNT: the members' use by class */
     double *cap;              /* MEMCLASS_COUNT x Y */
     int64_t *ystart;          /* Y + 1 */
@@ -27,6 +28,7 @@ struct ProjModel {
     double *pool_cap;         /* G: the measured pool's cap (issue 28), INFINITY none */
     int *growth_capped;       /* G */
     double pool_inst, intensity, intensity_raw, growth_inst, newrate_inst, ramp_inst, maturation;
+    double window_cover;      /* DemFit.window_cover (1 without a fit) */
     int intensity_capped;
     double *gpus, *mem;       /* P: members' mean rate at the chosen half-life, memory p75 */
     ProjModelInfo models[PROJ_MAX_MODELS];
@@ -157,11 +159,13 @@ static void take_fit(ProjModel *m, const DemFit *f)
         m->growth_capped[g] = d->growth_capped;
         m->newrate[g] = fin(d->newrate);
         m->ramp[g] = d->ramp > 0 ? fin(d->ramp) : 1;
-        m->used[g] = fin(d->used);
+        /* over the part of the window the data covers, as the Overview's years */
+        m->used[g] = fin(d->used) / (f->window_cover > 0 ? f->window_cover : 1);
         m->pool[g] = fin(d->pool);
         m->matf[g] = d->mature_factor > 0 ? fin(d->mature_factor) : 1;
         m->matn[g] = d->mature_n;
     }
+    m->window_cover = f && f->window_cover > 0 ? f->window_cover : 1;
     if (f) {
         m->pool_inst = fin(f->pool_inst);
         m->intensity = fin(f->intensity);
@@ -378,6 +382,11 @@ double projection_used_now(const ProjModel *m, int g)
     for (int i = 0; i < m->G; i++)
         s += m->used[i];
     return s;
+}
+
+double projection_window_cover(const ProjModel *m)
+{
+    return m->window_cover;
 }
 
 double projection_ramp(const ProjModel *m, int g)

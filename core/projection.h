@@ -153,8 +153,12 @@ int projection_group_domain(const ProjModel *m, int g);
 double projection_heads0(const ProjModel *m, int g);
 const double *projection_mix(const ProjModel *m, int g);
 /* What group g used over the 12-month window before t0, mean GPU-eq ("used
- * now"; g < 0: the institute, the sum of its groups). */
+ * now"; g < 0: the institute, the sum of its groups); a history that starts
+ * inside the window: the mean over the part of it the data covers (as the
+ * Overview's years are over the part of each year it covers). */
 double projection_used_now(const ProjModel *m, int g);
+/* The share of that window the data covers (1: all of it). */
+double projection_window_cover(const ProjModel *m);
 /* The measured ramp of group g (newcomers' first-year use / the members'
  * mean; g < 0: the institute's). */
 double projection_ramp(const ProjModel *m, int g);

@@ -205,6 +205,20 @@ static unsigned step_group(TuiState *s, int dir)
 static unsigned act_prev_group(TuiState *s) { return step_group(s, -1); }
 static unsigned act_next_group(TuiState *s) { return step_group(s, +1); }
 
+/* i: the Projection's institute page (as Enter on an institute alert), from
+ * any view; again on it: back to the group. */
+static unsigned act_institute(TuiState *s)
+{
+    if (s->view == TUI_V_PROJECTION && s->institute) {
+        s->institute = 0;
+        return TUI_RECALC | TUI_REDRAW;
+    }
+    s->institute = 1;
+    if (s->view == TUI_V_PROJECTION)
+        return TUI_RECALC | TUI_REDRAW;
+    return actions_goto(s, TUI_V_PROJECTION) | TUI_RECALC | TUI_REDRAW;
+}
+
 /* The Profiles scatter's next feature on x (f) or y (F). */
 static unsigned act_feat_x(TuiState *s)
 {
@@ -416,6 +430,7 @@ static const TuiBinding bindings[] = {
     {'m', act_meeting, "m", "Group: plan or record a meeting"},
     {'[', act_prev_group, "[, ]", "Group, Projection, Usage: previous, next group"},
     {']', act_next_group, NULL, NULL},
+    {'i', act_institute, "i", "the institute's projection (again: the group's)"},
     {'f', act_feat_x, "f, F", "Profiles: next feature on the scatter's x, y axis"},
     {'F', act_feat_y, NULL, NULL},
     {'N', act_new_scenario, "N", "Scenarios: new scenario, a copy of the shown one"},
@@ -704,24 +719,31 @@ unsigned actions_prompt_key(TuiState *s, int key)
 
 unsigned actions_help_key(TuiState *s, int key)
 {
-    int n, nv;
-    tui_help_lines(&n);
-    tui_help_view(s->view, &nv);
-    n += 2 * nv + 3; /* the view's legend, wrapped on two lines at most */
-    if (key == 'j' || key == TUI_KEY_DOWN || key == TUI_KEY_WHEEL_DOWN) {
-        if (s->help_top + 1 < n)
-            s->help_top++;
-        return TUI_REDRAW;
-    }
-    if (key == 'k' || key == TUI_KEY_UP || key == TUI_KEY_WHEEL_UP) {
-        if (s->help_top > 0)
-            s->help_top--;
-        return TUI_REDRAW;
-    }
-    if (key == TUI_KEY_F10)
+    /* help_rows and help_page as the overlay was last drawn (help_draw
+     * keeps help_top within the last page) */
+    int page = s->help_page > 1 ? s->help_page : 1;
+    int last = s->help_rows > page ? s->help_rows - page : 0;
+    int top = s->help_top;
+    if (key == 'j' || key == TUI_KEY_DOWN || key == TUI_KEY_WHEEL_DOWN)
+        top++;
+    else if (key == 'k' || key == TUI_KEY_UP || key == TUI_KEY_WHEEL_UP)
+        top--;
+    else if (key == TUI_KEY_PGDN || key == ' ')
+        top += page;
+    else if (key == TUI_KEY_PGUP)
+        top -= page;
+    else if (key == TUI_KEY_HOME || key == 'g')
+        top = 0;
+    else if (key == TUI_KEY_END || key == 'G')
+        top = last;
+    else if (key == TUI_KEY_F10)
         return TUI_QUIT;
-    if (key == TUI_KEY_MOUSE || key == TUI_KEY_TIMEOUT)
+    else if (key == TUI_KEY_MOUSE || key == TUI_KEY_TIMEOUT)
         return 0;
-    s->help = 0; /* any other key closes the help */
+    else {
+        s->help = 0; /* any other key closes the help */
+        return TUI_REDRAW;
+    }
+    s->help_top = top > last ? last : top < 0 ? 0 : top;
     return TUI_REDRAW;
 }

@@ -329,79 +329,6 @@ static void render_fbar(const TuiState *s, Canvas *c)
     }
 }
 
-/* The help overlay's lines, drawn from line top on: a virtual list of
- * rows into [y, y + h) of the box at x, w columns. */
-typedef struct HelpPen {
-    Canvas *c;
-    int x, y, w, h, top, row;
-} HelpPen;
-
-static void help_put(HelpPen *p, int indent, uint16_t attr, const char *text)
-{
-    if (p->row >= p->top && p->row - p->top < p->h)
-        canvas_text(p->c, p->x + indent, p->y + p->row - p->top, p->w - indent, attr, text);
-    p->row++;
-}
-
-/* text wrapped at spaces into w - indent columns. */
-static void help_wrap(HelpPen *p, int indent, uint16_t attr, const char *text)
-{
-    char line[512];
-    size_t n = 0;
-    const char *at = text;
-    while (*at) {
-        const char *sp = strchr(at, ' ');
-        size_t k = sp ? (size_t)(sp - at) : strlen(at);
-        char cand[512];
-        snprintf(cand, sizeof cand, "%.*s%s%.*s", (int)n, line, n ? " " : "", (int)k, at);
-        if (n && canvas_width(p->c, cand) > p->w - indent) {
-            line[n] = '\0';
-            help_put(p, indent, attr, line);
-            indent = indent < 2 ? 2 : indent; /* continued lines indented */
-            snprintf(line, sizeof line, "%.*s", (int)k, at);
-        } else {
-            snprintf(line, sizeof line, "%s", cand);
-        }
-        n = strlen(line);
-        at += k;
-        while (*at == ' ')
-            at++;
-    }
-    if (n)
-        help_put(p, indent, attr, line);
-}
-
-static void render_help(const TuiState *s, Canvas *c)
-{
-    int n, nv;
-    const TuiHelpLine *lines = tui_help_lines(&n);
-    const char *const *legend = tui_help_view(s->view, &nv);
-    int w = c->w > 78 ? 76 : c->w - 2, h = c->h - 2;
-    int x0 = (c->w - w) / 2, y0 = 1;
-    for (int y = 0; y < h; y++)
-        canvas_fill(c, x0, y0 + y, w, ' ', CV_NORMAL);
-    canvas_fill(c, x0, y0, w, ' ', CV_HEAD);
-    canvas_text(c, x0 + 1, y0, w - 2, CV_HEAD | CV_BOLD,
-                "capplan help \xc2\xb7 ? or Esc closes \xc2\xb7 j/k scroll");
-    HelpPen p = {c, x0 + 1, y0 + 1, w - 2, h - 1, s->help_top, 0};
-    char title[80];
-    snprintf(title, sizeof title, "In %s:", tui_view(s->view)->name);
-    help_put(&p, 0, CV_ACCENT | CV_BOLD, title);
-    for (int i = 0; i < nv; i++)
-        help_wrap(&p, 0, CV_NORMAL, legend[i]);
-    help_put(&p, 0, CV_NORMAL, "");
-    help_put(&p, 0, CV_ACCENT | CV_BOLD, "Keys:");
-    for (int i = 0; i < n; i++) {
-        if (p.row >= p.top && p.row - p.top < p.h)
-            canvas_text(c, p.x, p.y + p.row - p.top, 16, CV_ACCENT | CV_BOLD, lines[i].keys);
-        HelpPen q = p;
-        q.x += 17;
-        q.w -= 17;
-        help_wrap(&q, 0, CV_NORMAL, lines[i].help);
-        p.row = q.row;
-    }
-}
-
 void tui_render(TuiState *s, Canvas *c)
 {
     if (c->w != s->w || c->h != s->h)
@@ -433,7 +360,7 @@ void tui_render(TuiState *s, Canvas *c)
     render_status(s, c);
     render_fbar(s, c);
     if (s->help)
-        render_help(s, c);
+        help_draw(s, c);
     s->frame = f;
 }
 

@@ -153,6 +153,7 @@ typedef struct TuiState {
     int feat_x, feat_y;      /* the Profiles scatter's features (FEAT_*) */
     int member;              /* the Group view's member shown in detail, -1: the table */
     int help, help_top;      /* help overlay shown, its first line */
+    int help_rows, help_page; /* its lines as last drawn, and how many show at once */
     int redact;              /* presentation mode: names replaced by pseudonyms */
     struct AnonScrub *scrub; /* presentation mode's scrubber (tui/redact), owned */
     int ascii;               /* the canvas uses ASCII look-alikes */

@@ -10,4 +10,13 @@
 /* The lines explaining view v; *n receives their count. Static storage. */
 const char *const *tui_help_view(TuiViewId v, int *n);
 
+/* The lines explaining what every view shares (title, status line, tables'
+ * marks); *n receives their count. Static storage. */
+const char *const *tui_help_common(int *n);
+
+/* Draw the overlay into c (tui/help_draw.c): s->help_rows and s->help_page
+ * are set to its lines and the lines a page shows, s->help_top kept within
+ * the last page. */
+void help_draw(TuiState *s, Canvas *c);
+
 #endif

@@ -59,7 +59,13 @@ static void year_name(const TuiState *s, int y, char *buf, size_t n)
 {
     const TuiModel *m = s->model;
     int i = m->nhist_years + y - 1;
-    if (i >= 0 && i < m->nyears && m->years[i].projected)
+    /* a projected year whose calendar year was measured already (a short
+     * history) is named by its distance, as the Overview names it: never
+     * the same year twice on the institute's chart */
+    if (i >= 0 && i < m->nyears && m->years[i].projected && m->nhist_years > 0 &&
+        m->years[i].year <= m->years[m->nhist_years - 1].year)
+        snprintf(buf, n, "+%dy", y);
+    else if (i >= 0 && i < m->nyears && m->years[i].projected)
         snprintf(buf, n, "%d", m->years[i].year);
     else
         snprintf(buf, n, "year %d", y);
@@ -285,12 +291,15 @@ static int institute_bars(const TuiState *s, int past, Bar *b)
     const ProjResult *r = tui_plan_result(s->plan, 0);
     int n = 0, first = m->nhist_years - past;
     for (int i = first < 0 ? 0 : first; i < m->nhist_years; i++, n++) {
-        b[n] = (Bar){"", m->years[i].used_gpus, NAN, NAN, m->years[i].cap_gpus, 0, 0};
+        /* no inventory: no capacity line (never a capacity of 0) */
+        double cap = m->years[i].cap_gpus > 0 ? m->years[i].cap_gpus : NAN;
+        b[n] = (Bar){"", m->years[i].used_gpus, NAN, NAN, cap, 0, 0};
         snprintf(b[n].label, sizeof b[n].label, "%d", m->years[i].year);
     }
     for (int y = 1; y <= nyears_shown(r); y++, n++) {
         const ProjTotals *t = &r->total[y - 1];
-        b[n] = (Bar){"", t->demand, t->demand_r.lo, t->demand_r.hi, t->capacity, 1, 0};
+        b[n] = (Bar){"", t->demand, t->demand_r.lo, t->demand_r.hi,
+                     t->capacity > 0 ? t->capacity : NAN, 1, 0};
         year_name(s, y, b[n].label, sizeof b[n].label);
     }
     return n;
@@ -483,7 +492,10 @@ static void render_institute(const TuiState *s, Canvas *c, int y, int h)
         plan_coverage_text(p->bt, cv, sizeof cv);
         canvas_textf(c, 1, at++, c->w - 2, CV_DIM, "%s; %s", fl, cv);
     }
-    if (y + h - at >= 9)
+    if (at < y + h && (tui_missing(s) & TUI_MISS_INVENTORY)) /* no capacity of 0 by class */
+        canvas_text(c, 1, at, c->w - 2, CV_DIM,
+                    "By memory class: capacity needs an inventory (capplan import inventory FILE)");
+    else if (y + h - at >= 9)
         institute_render(s, c, at, y + h - at);
     else if (at < y + h)
         canvas_text(c, 1, at, c->w - 2, CV_DIM,

@@ -70,6 +70,7 @@ int plan_explain(const Plan *p, const ProjParams *params, const ProjResult *r, i
     else
         institute_parts(p, r, y, ex);
     ex->used_now = projection_used_now(p->model, g);
+    ex->used_cover = projection_window_cover(p->model);
     ex->heads_t0 = projection_heads_t0(p->model, g);
     ex->maturation = projection_maturation(p->model);
     ex->ramp = projection_ramp(p->model, g);

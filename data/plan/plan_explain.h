@@ -25,7 +25,9 @@ typedef struct PlanExplain {
     double part[PLAN_X_PARTS];  /* GPU-eq (CPUs with CPUs); they sum to need */
     double need;                /* the projection's need */
     ProjRange need_r;           /* its p10-p90 */
-    double used_now;            /* mean GPU-eq used over the window before t0 */
+    double used_now;            /* mean GPU-eq used over the window before t0 (over the
+                                   part of it the data covers: used_cover) */
+    double used_cover;          /* that part, a share of the window (1: all of it) */
     double heads0;              /* members today */
     double arrivals, newcomers; /* people in the year (the institute: its groups'
                                    plus new_heads in newcomers) */

@@ -19,7 +19,7 @@ grep -q "^Group .* Stud\. .* GPU-h.* Share % .* Preempt % .* Trend % " "$WORK/sc
 absent "Growth"
 keys ?; wait_for "In Groups:"
 wait_for "Trend %: GPU-hours of the last 12 months against the 12 before"
-keys Escape
+keys Escape; wait_gone "In Groups:" # the help covers the table (issue 30: as wide as the screen)
 G=$(sed -n '5s/^\([^ ]*\) .*/\1/p' "$WORK/screen")
 keys 5; wait_for "head-count growth a year"
 keys ?; wait_for "head-count growth a year: of the group's active members"; keys Escape
