@@ -36,6 +36,57 @@ static int job_cmp(const void *a, const void *b)
     return (x->mem_gib > y->mem_gib) - (x->mem_gib < y->mem_gib);
 }
 
+/* Sorting keys: the first fields inline (glibc's qsort copies whole
+ * elements: a 64-byte SimJob sorted directly costs more in copying than
+ * in comparing), the job itself for the rest. */
+typedef struct RKey {
+    int64_t submit;
+    int32_t cluster;
+    uint32_t i;
+    const SimJob *j;
+} RKey;
+
+static int rkey_cmp(const void *a, const void *b)
+{
+    const RKey *x = a, *y = b;
+    if (x->cluster != y->cluster)
+        return x->cluster < y->cluster ? -1 : 1;
+    if (x->submit != y->submit)
+        return x->submit < y->submit ? -1 : 1;
+    return job_cmp(x->j, y->j);
+}
+
+/* v[0..m) into queue order: keys sorted, then v permuted in place along
+ * the permutation's cycles. */
+static void sort_jobs(SimJob *v, size_t m)
+{
+    RKey *k = xmalloc((m ? m : 1) * sizeof *k);
+    for (size_t i = 0; i < m; i++)
+        k[i] = (RKey){v[i].submit, v[i].cluster, (uint32_t)i, &v[i]};
+    qsort(k, m, sizeof *k, rkey_cmp);
+    uint32_t *from = xmalloc((m ? m : 1) * sizeof *from); /* new[i] = old[from[i]] */
+    for (size_t i = 0; i < m; i++)
+        from[i] = k[i].i;
+    free(k);
+    for (size_t i = 0; i < m; i++) {
+        if (from[i] == i)
+            continue;
+        SimJob tmp = v[i];
+        size_t x = i;
+        for (;;) {
+            size_t y = from[x];
+            from[x] = (uint32_t)x;
+            if (y == i) {
+                v[x] = tmp;
+                break;
+            }
+            v[x] = v[y];
+            x = y;
+        }
+    }
+    free(from);
+}
+
 /* A copy's submit: moved by the jitter, wrapped into [lo, hi). */
 static int64_t jittered(int64_t t, int64_t lo, int64_t hi, uint64_t s[4])
 {
@@ -81,7 +132,7 @@ SimJob *sim_resample(const SimJob *jobs, size_t n, const double *factor, size_t 
             push(&v, &m, &cap, k);
         }
     }
-    qsort(v, m, sizeof *v, job_cmp);
+    sort_jobs(v, m);
     *nout = m;
     return v;
 }

@@ -52,7 +52,19 @@ void sim_waits(int64_t *wait_s, size_t n, SimWaits *w)
     w->n = n;
     if (n == 0)
         return;
-    qsort(wait_s, n, sizeof *wait_s, cmp_i64);
+    /* most waits are often 0: only the others are sorted, then the zeros go
+     * between the negatives (none in practice) and the positives */
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (wait_s[i] != 0)
+            wait_s[m++] = wait_s[i];
+    qsort(wait_s, m, sizeof *wait_s, cmp_i64);
+    size_t neg = 0;
+    while (neg < m && wait_s[neg] < 0)
+        neg++;
+    memmove(wait_s + neg + (n - m), wait_s + neg, (m - neg) * sizeof *wait_s);
+    for (size_t i = neg; i < neg + (n - m); i++)
+        wait_s[i] = 0;
     w->p50_h = rank_h(wait_s, n, 0.5);
     w->p90_h = rank_h(wait_s, n, 0.9);
     double s = 0, c = 0;

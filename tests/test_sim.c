@@ -128,6 +128,43 @@ static void test_waits(void **state)
     assert_int_equal(sim_month(1764547200), (2025 - 1970) * 12 + 11); /* 2025-12-01 */
 }
 
+/* The backfill depth (Slurm's bf_max_job_test): 4 units, A holds 3 until
+ * 100, B wants 4 (reservation at 100, nothing spare); C1..C3 want 2 each
+ * (1 free: none fits); D (1 unit, ends at 15, before the reservation)
+ * backfills at 5 when 4 jobs behind the head are tried (or the whole
+ * queue), and waits when only 3 are: B runs 100-110, C1 and C2 110-160,
+ * then C3 and D at 160. */
+static void test_depth(void **state)
+{
+    (void)state;
+    SimJob j[] = {job(0, 3, 100, 100, 0), job(1, 4, 10, 10, 0), job(2, 2, 50, 50, 0),
+                  job(3, 2, 50, 50, 0),   job(4, 2, 50, 50, 0), job(5, 1, 10, 10, 0)};
+    SimPool p[] = {pool(4, 1e9, 1, INT64_MIN, SIM_OPEN)};
+    int64_t deep[] = {0, 100, 110, 110, 160, 5}, shallow[] = {0, 100, 110, 110, 160, 160};
+    size_t depths[] = {0, 4, 3, SIM_BF_DEPTH};
+    for (int d = 0; d < 4; d++) {
+        SimOut o;
+        sim_run_depth(j, 6, p, 1, depths[d], &o);
+        for (int i = 0; i < 6; i++)
+            assert_int_equal(o.start[i], depths[d] == 3 ? shallow[i] : deep[i]);
+        sim_out_free(&o);
+    }
+}
+
+/* Zeros (most waits) and negatives keep the sorted order sim_waits leaves. */
+static void test_waits_zeros(void **state)
+{
+    (void)state;
+    int64_t w[] = {5, 0, -3, 0, 2, 0};
+    SimWaits s;
+    sim_waits(w, 6, &s);
+    int64_t want[] = {-3, 0, 0, 0, 2, 5};
+    for (int i = 0; i < 6; i++)
+        assert_int_equal(w[i], want[i]);
+    assert_true(s.p50_h == 0);            /* rank 3 */
+    assert_true(s.p90_h == 5.0 / 3600);   /* rank 6 */
+}
+
 /* Recorded on 2 units: A runs 0-100; B, submitted at 0, starts at 50:
  * 1 unit idle throughout, but from 10 C waits too (3 units waiting, 1
  * idle: not enough to start every waiting job), so B's idle wait is 0-10;
@@ -154,6 +191,7 @@ int main(void)
         cmocka_unit_test(test_easy),         cmocka_unit_test(test_easy_spare),
         cmocka_unit_test(test_memory_speed), cmocka_unit_test(test_dates_clusters),
         cmocka_unit_test(test_waits),        cmocka_unit_test(test_idle_peak),
+        cmocka_unit_test(test_depth),        cmocka_unit_test(test_waits_zeros),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,11 +12,15 @@
 
 typedef struct Ctx {
     SimReplay rep;                 /* the last year, replayed */
-    SimJob *jobs[2];               /* replica 1 (kept: the search runs on it), and the one
-                                      drawn last (replicas are drawn again when needed: one
-                                      year of jobs at a time in memory beside replica 1) */
-    size_t njobs[2];
-    int drawn;                     /* the replica in jobs[1], -1 none */
+    SimJob *jobs[SIMULATE_REPLICAS]; /* replica r's jobs in slot r, every replica kept
+                                        once drawn when they fit in SIMULATE_KEEP_BYTES;
+                                        else one replica at a time in slot 0, drawn again
+                                        when another is needed (the search runs on
+                                        replica 1 and evaluates fleets replica by
+                                        replica: few draws) */
+    size_t njobs[SIMULATE_REPLICAS];
+    int keep_all;                  /* every replica kept once drawn */
+    int drawn;                     /* the replica in slot 0, -1 none */
     const double *factor;
     size_t ngroups;
     int64_t last_from;
@@ -40,8 +44,6 @@ static SimBand band(double *v, int n)
     return (SimBand){v[0], v[(n - 1) / 2], v[n - 1]};
 }
 
-/* Waits of next year's jobs of replica r on pools; queued unit-hours per
- * cluster into queued (may be NULL, nclusters long). */
 /* Replica r's jobs (seed SIMULATE_SEED + r). */
 static void draw(Ctx *c, int slot, int r)
 {
@@ -51,17 +53,19 @@ static void draw(Ctx *c, int slot, int r)
                                  SIMULATE_SEED + (uint64_t)r, &c->njobs[slot]);
 }
 
+/* Waits of next year's jobs of replica r on pools; queued unit-hours per
+ * cluster into queued (may be NULL, nclusters long). */
 static void run_one(Ctx *c, int r, const SimPool *pools, size_t np, SimWaits *w, double *queued)
 {
     SimOut o;
-    int slot = r == 0 ? 0 : 1;
-    if (slot == 1 && c->drawn != r) {
-        draw(c, 1, r);
+    int slot = c->keep_all ? r : 0;
+    if (c->keep_all ? !c->jobs[r] : c->drawn != r) {
+        draw(c, slot, r);
         c->drawn = r;
     }
     const SimJob *j = c->jobs[slot];
     size_t n = c->njobs[slot];
-    sim_run(j, n, pools, np, &o);
+    sim_run_depth(j, n, pools, np, c->rep.bf_depth, &o);
     int64_t *buf = xmalloc((n ? n : 1) * sizeof *buf);
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
@@ -76,22 +80,38 @@ static void run_one(Ctx *c, int r, const SimPool *pools, size_t np, SimWaits *w,
     sim_out_free(&o);
 }
 
-/* The fleet plus extra[0..nx) over reps replicas. */
-static void fleet_eval(Ctx *c, const SimPool *extra, size_t nx, int reps, SimFleetWaits *out)
+/* Fleets f[0..nf) (the fleet plus f[i].extra) over reps replicas, replica
+ * by replica: each replica is drawn once for all of them. */
+typedef struct Fleet {
+    SimPool *extra;
+    size_t nx;
+} Fleet;
+
+static void fleets_eval(Ctx *c, const Fleet *f, int nf, int reps, SimFleetWaits *out)
 {
-    size_t np = c->np;
-    for (size_t i = 0; i < nx; i++)
-        c->pools[np++] = extra[i];
-    double p50[SIMULATE_REPLICAS], p90[SIMULATE_REPLICAS], mean[SIMULATE_REPLICAS];
-    for (int r = 0; r < reps; r++) {
-        SimWaits w;
-        run_one(c, r, c->pools, np, &w, NULL);
-        p50[r] = w.p50_h, p90[r] = w.p90_h, mean[r] = w.mean_h;
+    double(*v)[3][SIMULATE_REPLICAS] = xcalloc((size_t)nf + 1, sizeof *v); /* p50, p90, mean */
+    for (int r = 0; r < reps; r++)
+        for (int i = 0; i < nf; i++) {
+            size_t np = c->np;
+            for (size_t x = 0; x < f[i].nx; x++)
+                c->pools[np++] = f[i].extra[x];
+            SimWaits w;
+            run_one(c, r, c->pools, np, &w, NULL);
+            v[i][0][r] = w.p50_h, v[i][1][r] = w.p90_h, v[i][2][r] = w.mean_h;
+        }
+    for (int i = 0; i < nf; i++) {
+        out[i].p50 = band(v[i][0], reps);
+        out[i].p90 = band(v[i][1], reps);
+        out[i].mean = band(v[i][2], reps);
+        c->fleets++;
     }
-    out->p50 = band(p50, reps);
-    out->p90 = band(p90, reps);
-    out->mean = band(mean, reps);
-    c->fleets++;
+    free(v);
+}
+
+static void fleet_eval(Ctx *c, SimPool *extra, size_t nx, int reps, SimFleetWaits *out)
+{
+    Fleet f = {extra, nx};
+    fleets_eval(c, &f, 1, reps, out);
 }
 
 /* count GPUs over the clusters by their shares (largest remainders):
@@ -140,13 +160,26 @@ static int meets(const SimFleetWaits *w, double target_h)
     return w->p90.mid <= target_h + 1e-9;
 }
 
+/* Purchases counts[0..nf) of g arriving in quarters[0..nf), each over
+ * reps replicas (fleets_eval). */
+static void eval_many(Ctx *c, const CatalogGpu *g, const int *counts, const int *quarters,
+                      int nf, int reps, SimFleetWaits *w)
+{
+    Fleet *f = xcalloc((size_t)nf + 1, sizeof *f);
+    for (int i = 0; i < nf; i++) {
+        f[i].extra = xmalloc((c->nclusters + 1) * sizeof *f[i].extra);
+        f[i].nx = purchase_pools(c, g, counts[i], quarters[i], f[i].extra);
+    }
+    fleets_eval(c, f, nf, reps, w);
+    for (int i = 0; i < nf; i++)
+        free(f[i].extra);
+    free(f);
+}
+
 static int eval_meets(Ctx *c, const CatalogGpu *g, int count, int quarter, int reps,
                       double target_h, SimFleetWaits *w)
 {
-    SimPool *p = xmalloc((c->nclusters + 1) * sizeof *p);
-    size_t n = purchase_pools(c, g, count, quarter, p);
-    fleet_eval(c, p, n, reps, w);
-    free(p);
+    eval_many(c, g, &count, &quarter, 1, reps, w);
     return meets(w, target_h);
 }
 
@@ -248,6 +281,7 @@ static void capacity_curve(Ctx *c, const CatalogGpu *g, SimNext *out)
 {
     static const int fixed[SIMULATE_CURVE] = {0, 8, 16, 32, 64, 128};
     snprintf(out->curve_model, sizeof out->curve_model, "%s", g->model);
+    int counts[SIMULATE_CURVE], quarters[SIMULATE_CURVE], idx[SIMULATE_CURVE], nrun = 0;
     for (int k = 0; k < SIMULATE_CURVE; k++) {
         int n = fixed[k];
         if (out->buy.found) { /* 0, 1/4, 1/2, 3/4, 1, 3/2 of the purchase */
@@ -262,9 +296,16 @@ static void capacity_curve(Ctx *c, const CatalogGpu *g, SimNext *out)
             pt->w = out->nothing;
         else if (out->buy.found && n == out->buy.count && out->buy.quarter == 1)
             pt->w = out->buy.w;
-        else
-            eval_meets(c, g, n, 1, SIMULATE_REPLICAS, out->target_h, &pt->w);
+        else {
+            counts[nrun] = n;
+            quarters[nrun] = 1;
+            idx[nrun++] = k;
+        }
     }
+    SimFleetWaits w[SIMULATE_CURVE];
+    eval_many(c, g, counts, quarters, nrun, SIMULATE_REPLICAS, w); /* the points together */
+    for (int i = 0; i < nrun; i++)
+        out->curve[idx[i]].w = w[i];
 }
 
 /* Each group's factor: the forecaster's expected use of year 1 over the
@@ -342,7 +383,7 @@ static void buy_nothing(Ctx *c, SimNext *out)
     }
     for (size_t k = 0; k < nc; k++)
         c->share[k] = c->rep.w.cpu[k] ? 0 : sum > 0 ? c->share[k] / sum : 1.0 / (double)ngpu;
-    out->jobs_next = 0;
+    out->jobs_next = 0; /* replica 1: in slot 0 after run_one above */
     for (size_t i = 0; i < c->njobs[0]; i++)
         out->jobs_next += c->jobs[0][i].submit >= c->from;
 }
@@ -370,14 +411,20 @@ static void search(Ctx *c, const CatalogGpu *v, size_t n, SimNext *out)
 
 static void ctx_free(Ctx *c)
 {
-    free(c->jobs[0]);
-    free(c->jobs[1]);
+    for (int r = 0; r < SIMULATE_REPLICAS; r++)
+        free(c->jobs[r]);
     free(c->pools);
     free(c->share);
     simulate_replay_free(&c->rep);
 }
 
 int simulate_next(Store *st, const SimNextOpts *o, SimNext *out, CpErr *err)
+{
+    return simulate_next_depth(st, o, 0, out, err);
+}
+
+int simulate_next_depth(Store *st, const SimNextOpts *o, size_t bf_depth, SimNext *out,
+                        CpErr *err)
 {
     memset(out, 0, sizeof *out);
     double t0 = simulate_clock();
@@ -391,12 +438,15 @@ int simulate_next(Store *st, const SimNextOpts *o, SimNext *out, CpErr *err)
     memset(&c, 0, sizeof c);
     c.from = out->from;
     c.to = out->to;
-    if (simulate_replay(st, out->last_from, out->from, &c.rep, err) < 0)
+    if (simulate_replay_at(st, out->last_from, out->from, SIM_NEVER, bf_depth, &c.rep, err) < 0)
         return -1;
+    out->bf_depth = c.rep.bf_depth;
     out->last = c.rep.sum.rec;
     out->last_sim = c.rep.sum.sim;
     out->last_plus10 = c.rep.plus10;
     out->idle_share = simulate_idle_share(c.rep.sum.wait_h, c.rep.sum.idle_wait_h);
+    sim_out_free(&c.rep.out); /* the replay's figures are copied; its jobs stay to draw from */
+    sim_summary_free(&c.rep.sum);
     out->policy = c.rep.policy;
     out->target_given = o->target_h > 0;
     out->target_h = out->target_given ? o->target_h : out->last.p90_h;
@@ -413,8 +463,9 @@ int simulate_next(Store *st, const SimNextOpts *o, SimNext *out, CpErr *err)
         c.factor = factor;
         c.ngroups = ng;
         c.last_from = out->last_from;
-        c.drawn = -1;
         draw(&c, 0, 0);
+        c.drawn = 0;
+        c.keep_all = (double)c.njobs[0] * sizeof(SimJob) * SIMULATE_REPLICAS <= SIMULATE_KEEP_BYTES;
         if (c.njobs[0] > SIMULATE_MAX_JOBS)
             rc = cp_err_set(err, "next year draws %zu jobs, more than the simulation runs in "
                                  "reasonable time (%d): not simulated",
