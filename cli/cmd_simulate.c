@@ -317,7 +317,7 @@ static int exec_next(CliCtx *ctx, Store *st, const SimArgs *a)
     if (catalog_effective(st, &cat, &o.ncatalog, &o.builtin_catalog, &err) < 0)
         return cli_error("%s: %s", ctx->db_path, err.msg);
     o.catalog = cat;
-    int failed = simulate_next_depth(st, &o, a->bf_depth, &nx, &err) < 0;
+    int failed = simulate_next_run(st, &o, a->bf_depth, SIMULATE_MAX_JOBS, &nx, &err) < 0;
     catalog_free(cat, o.ncatalog);
     if (failed)
         return cli_error("%s: %s", ctx->db_path, err.msg);

@@ -101,9 +101,18 @@ SimJob *sim_resample(const SimJob *jobs, size_t n, const double *factor, size_t 
 {
     uint64_t s[4];
     rng_seed(s, seed);
-    SimJob *v = NULL;
-    size_t m = 0, cap = 0;
     int64_t shift = to - from;
+    size_t m = 0, cap = 0; /* the most jobs it can draw: one allocation, no copy as it grows */
+    for (size_t i = 0; i < n; i++) {
+        if (jobs[i].submit < from || jobs[i].submit >= to)
+            continue;
+        double f = jobs[i].group >= 0 && (size_t)jobs[i].group < ngroups ? factor[jobs[i].group]
+                                                                         : 1.0;
+        cap += (jobs[i].submit >= warm_from) + 1;
+        if (f > 1)
+            cap += (size_t)ceil(f - 1);
+    }
+    SimJob *v = xmalloc((cap ? cap : 1) * sizeof *v);
     for (size_t i = 0; i < n; i++) {
         SimJob j = jobs[i];
         if (j.submit < from || j.submit >= to)
@@ -133,6 +142,7 @@ SimJob *sim_resample(const SimJob *jobs, size_t n, const double *factor, size_t 
         }
     }
     sort_jobs(v, m);
+    v = xrealloc(v, (m ? m : 1) * sizeof *v);
     *nout = m;
     return v;
 }

@@ -420,11 +420,11 @@ static void ctx_free(Ctx *c)
 
 int simulate_next(Store *st, const SimNextOpts *o, SimNext *out, CpErr *err)
 {
-    return simulate_next_depth(st, o, 0, out, err);
+    return simulate_next_run(st, o, 0, SIMULATE_EMBED_MAX_JOBS, out, err);
 }
 
-int simulate_next_depth(Store *st, const SimNextOpts *o, size_t bf_depth, SimNext *out,
-                        CpErr *err)
+int simulate_next_run(Store *st, const SimNextOpts *o, size_t bf_depth, size_t max_jobs,
+                      SimNext *out, CpErr *err)
 {
     memset(out, 0, sizeof *out);
     double t0 = simulate_clock();
@@ -466,10 +466,14 @@ int simulate_next_depth(Store *st, const SimNextOpts *o, size_t bf_depth, SimNex
         draw(&c, 0, 0);
         c.drawn = 0;
         c.keep_all = (double)c.njobs[0] * sizeof(SimJob) * SIMULATE_REPLICAS <= SIMULATE_KEEP_BYTES;
-        if (c.njobs[0] > SIMULATE_MAX_JOBS)
+        if (c.njobs[0] > max_jobs && max_jobs < SIMULATE_MAX_JOBS)
+            rc = cp_err_set(err, "next year draws %zu jobs, more than are simulated on the way "
+                                 "(%zu): capplan simulate runs it",
+                            c.njobs[0], max_jobs);
+        else if (c.njobs[0] > max_jobs)
             rc = cp_err_set(err, "next year draws %zu jobs, more than the simulation runs in "
-                                 "reasonable time (%d): not simulated",
-                            c.njobs[0], SIMULATE_MAX_JOBS);
+                                 "reasonable time (%zu): not simulated",
+                            c.njobs[0], max_jobs);
     }
     if (rc == 0) {
         next_fleet(&c);

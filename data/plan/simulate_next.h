@@ -70,8 +70,14 @@ typedef struct SimPurchase {
  * not jobs x queue; memory is about 200 bytes a job drawn (894k jobs
  * drawn from the 1M-a-year bench database: 195 MB peak, 7.9 s CPU for 6
  * fleets; docs/simulate.md). The cap keeps a database far past that
- * scale from taking minutes and gigabytes. */
+ * scale from taking minutes and gigabytes. SIMULATE_MAX_JOBS is what
+ * `capplan simulate` runs; SIMULATE_EMBED_MAX_JOBS what simulate_next runs
+ * for callers that simulate on the way to something else (the report's
+ * decision page, the dashboard): seconds there would slow every export
+ * (a 100k-job bench database's export: 1.0 s refusing, 20.8 s simulating
+ * its 472k jobs). */
 #define SIMULATE_MAX_JOBS 1200000
+#define SIMULATE_EMBED_MAX_JOBS 400000
 
 typedef struct SimNextOpts {
     double target_h;       /* <= 0: the last year's recorded p90 */
@@ -106,10 +112,12 @@ typedef struct SimNext {
     double seconds;
 } SimNext;
 
-/* Simulate next year and search the purchase. 0, or -1 with err. */
+/* Simulate next year and search the purchase (up to SIMULATE_EMBED_MAX_JOBS
+ * jobs drawn). 0, or -1 with err. */
 int simulate_next(Store *st, const SimNextOpts *o, SimNext *out, CpErr *err);
-/* The same with backfill depth bf_depth (as simulate_bf_depth takes it). */
-int simulate_next_depth(Store *st, const SimNextOpts *o, size_t bf_depth, SimNext *out,
-                        CpErr *err);
+/* The same with backfill depth bf_depth (as simulate_bf_depth takes it),
+ * up to max_jobs jobs drawn (SIMULATE_MAX_JOBS for `capplan simulate`). */
+int simulate_next_run(Store *st, const SimNextOpts *o, size_t bf_depth, size_t max_jobs,
+                      SimNext *out, CpErr *err);
 
 #endif
