@@ -183,31 +183,6 @@ static int eval_meets(Ctx *c, const CatalogGpu *g, int count, int quarter, int r
     return meets(w, target_h);
 }
 
-/* The fewest GPUs of g (a multiple of SIMULATE_STEP) arriving at next
- * year's start that meet the target on every replica's median; 0 when
- * SIMULATE_MAX_GPUS do not. Searched on replica 1, then confirmed. */
-static int fewest(Ctx *c, const CatalogGpu *g, double target_h, SimFleetWaits *w)
-{
-    int lo = 0, hi = SIMULATE_STEP;
-    while (!eval_meets(c, g, hi, 1, 1, target_h, w)) {
-        lo = hi;
-        hi *= 2;
-        if (hi > SIMULATE_MAX_GPUS)
-            return 0;
-    }
-    while (hi - lo > SIMULATE_STEP) {
-        int mid = (lo + hi) / 2 / SIMULATE_STEP * SIMULATE_STEP;
-        if (eval_meets(c, g, mid, 1, 1, target_h, w))
-            hi = mid;
-        else
-            lo = mid;
-    }
-    for (int n = hi; n <= SIMULATE_MAX_GPUS; n += SIMULATE_STEP)
-        if (eval_meets(c, g, n, 1, SIMULATE_REPLICAS, target_h, w))
-            return n;
-    return 0;
-}
-
 /* Is a (cost, gpu_eq) better than the purchase found so far? Priced
  * first, then the cheaper, then the fewer GPU-eq. */
 static int better(const SimPurchase *b, double cost, double gpu_eq)
@@ -219,6 +194,51 @@ static int better(const SimPurchase *b, double cost, double gpu_eq)
     if (cost >= 0 && cost != b->cost)
         return cost < b->cost;
     return gpu_eq < b->gpu_eq;
+}
+
+/* Can n GPUs of g no longer beat the purchase found so far? Then no more
+ * can either (cost and GPU-eq grow with n). */
+static int beaten(const SimPurchase *best, const CatalogGpu *g, int n)
+{
+    return !better(best, g->price >= 0 ? n * g->price : -1, n * g->relative_speed);
+}
+
+/* The fewest GPUs of g (a multiple of SIMULATE_STEP) arriving at next
+ * year's start that meet the target on every replica's median; 0 when
+ * SIMULATE_MAX_GPUS do not, or when the answer (at least lo + STEP at
+ * every step) could no longer beat best (nothing simulated past that
+ * point: the purchase chosen is the same). Searched on replica 1, then
+ * confirmed. */
+static int fewest(Ctx *c, const CatalogGpu *g, double target_h, const SimPurchase *best,
+                  SimFleetWaits *w)
+{
+    int lo = 0, hi = SIMULATE_STEP;
+    for (;;) {
+        if (beaten(best, g, lo + SIMULATE_STEP))
+            return 0;
+        if (eval_meets(c, g, hi, 1, 1, target_h, w))
+            break;
+        lo = hi;
+        hi *= 2;
+        if (hi > SIMULATE_MAX_GPUS)
+            return 0;
+    }
+    while (hi - lo > SIMULATE_STEP) {
+        int mid = (lo + hi) / 2 / SIMULATE_STEP * SIMULATE_STEP;
+        if (beaten(best, g, lo + SIMULATE_STEP))
+            return 0;
+        if (eval_meets(c, g, mid, 1, 1, target_h, w))
+            hi = mid;
+        else
+            lo = mid;
+    }
+    for (int n = hi; n <= SIMULATE_MAX_GPUS; n += SIMULATE_STEP) {
+        if (beaten(best, g, n))
+            return 0;
+        if (eval_meets(c, g, n, 1, SIMULATE_REPLICAS, target_h, w))
+            return n;
+    }
+    return 0;
 }
 
 static void set_buy(SimPurchase *b, const Ctx *c, const CatalogGpu *g, int count,
@@ -395,7 +415,7 @@ static void search(Ctx *c, const CatalogGpu *v, size_t n, SimNext *out)
         if ((pass < n) != (v[i].price >= 0) || (pass >= n && out->buy.found))
             continue;
         SimFleetWaits w;
-        int count = fewest(c, &v[i], out->target_h, &w);
+        int count = fewest(c, &v[i], out->target_h, &out->buy, &w);
         if (count == 0)
             continue;
         double cost = v[i].price >= 0 ? count * v[i].price : -1;
