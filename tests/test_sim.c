@@ -151,6 +151,12 @@ static void test_depth(void **state)
     }
 }
 
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
 /* Zeros (most waits) and negatives keep the sorted order sim_waits leaves. */
 static void test_waits_zeros(void **state)
 {
@@ -163,6 +169,21 @@ static void test_waits_zeros(void **state)
         assert_int_equal(w[i], want[i]);
     assert_true(s.p50_h == 0);            /* rank 3 */
     assert_true(s.p90_h == 5.0 / 3600);   /* rank 6 */
+    /* past 64 positive values a radix sort: the order qsort gives, up to 2^40 s */
+    enum { N = 5000 };
+    int64_t *a = malloc(N * sizeof *a), *b = malloc(N * sizeof *b);
+    uint64_t x = 88172645463325252u;
+    for (int i = 0; i < N; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17; /* xorshift64 */
+        a[i] = i % 7 == 0 ? 0 : i % 97 == 0 ? -(int64_t)(x % 1000) : (int64_t)(x >> (24 + i % 20));
+        b[i] = a[i];
+    }
+    qsort(b, N, sizeof *b, cmp_i64);
+    sim_waits(a, N, &s);
+    for (int i = 0; i < N; i++)
+        assert_true(a[i] == b[i]);
+    free(a);
+    free(b);
 }
 
 /* Recorded on 2 units: A runs 0-100; B, submitted at 0, starts at 50:

@@ -87,18 +87,31 @@ typedef struct Fleet {
     size_t nx;
 } Fleet;
 
-static void fleets_eval(Ctx *c, const Fleet *f, int nf, int reps, SimFleetWaits *out)
+/* With stop_h >= 0 and one fleet: returns 1 as soon as so many replicas'
+ * p90 exceed stop_h that the median must (out not set then), else 0. */
+static int fleets_eval(Ctx *c, const Fleet *f, int nf, int reps, SimFleetWaits *out,
+                       double *queued, double stop_h)
 {
     double(*v)[3][SIMULATE_REPLICAS] = xcalloc((size_t)nf + 1, sizeof *v); /* p50, p90, mean */
-    for (int r = 0; r < reps; r++)
+    int over = 0, first = !c->keep_all && c->drawn >= 0 && c->drawn < reps ? c->drawn : 0;
+    for (int k = 0; k < reps; k++) { /* the replica drawn now first: one draw fewer */
+        int r = k == 0 ? first : k <= first ? k - 1 : k;
         for (int i = 0; i < nf; i++) {
             size_t np = c->np;
             for (size_t x = 0; x < f[i].nx; x++)
                 c->pools[np++] = f[i].extra[x];
             SimWaits w;
-            run_one(c, r, c->pools, np, &w, NULL);
+            run_one(c, r, c->pools, np, &w, r == 0 && i == 0 ? queued : NULL);
             v[i][0][r] = w.p50_h, v[i][1][r] = w.p90_h, v[i][2][r] = w.mean_h;
+            over += nf == 1 && stop_h >= 0 && w.p90_h > stop_h + 1e-9;
+            /* the median (the (reps+1)/2-th smallest) is over once reps - (reps-1)/2 are */
+            if (over >= reps - (reps - 1) / 2) {
+                c->fleets++;
+                free(v);
+                return 1;
+            }
         }
+    }
     for (int i = 0; i < nf; i++) {
         out[i].p50 = band(v[i][0], reps);
         out[i].p90 = band(v[i][1], reps);
@@ -106,12 +119,15 @@ static void fleets_eval(Ctx *c, const Fleet *f, int nf, int reps, SimFleetWaits 
         c->fleets++;
     }
     free(v);
+    return 0;
 }
 
-static void fleet_eval(Ctx *c, SimPool *extra, size_t nx, int reps, SimFleetWaits *out)
+/* One fleet; queued: as run_one's, from replica 1 (may be NULL). */
+static void fleet_eval(Ctx *c, SimPool *extra, size_t nx, int reps, SimFleetWaits *out,
+                       double *queued)
 {
     Fleet f = {extra, nx};
-    fleets_eval(c, &f, 1, reps, out);
+    fleets_eval(c, &f, 1, reps, out, queued, -1);
 }
 
 /* count GPUs over the clusters by their shares (largest remainders):
@@ -161,26 +177,30 @@ static int meets(const SimFleetWaits *w, double target_h)
 }
 
 /* Purchases counts[0..nf) of g arriving in quarters[0..nf), each over
- * reps replicas (fleets_eval). */
-static void eval_many(Ctx *c, const CatalogGpu *g, const int *counts, const int *quarters,
-                      int nf, int reps, SimFleetWaits *w)
+ * reps replicas (fleets_eval, stop_h as there: 1 when stopped). */
+static int eval_many(Ctx *c, const CatalogGpu *g, const int *counts, const int *quarters,
+                     int nf, int reps, SimFleetWaits *w, double stop_h)
 {
     Fleet *f = xcalloc((size_t)nf + 1, sizeof *f);
     for (int i = 0; i < nf; i++) {
         f[i].extra = xmalloc((c->nclusters + 1) * sizeof *f[i].extra);
         f[i].nx = purchase_pools(c, g, counts[i], quarters[i], f[i].extra);
     }
-    fleets_eval(c, f, nf, reps, w);
+    int stopped = fleets_eval(c, f, nf, reps, w, NULL, stop_h);
     for (int i = 0; i < nf; i++)
         free(f[i].extra);
     free(f);
+    return stopped;
 }
 
+/* Does the purchase meet the target (the median over reps replicas)? w is
+ * set when it does: the replicas stop once enough of them miss that the
+ * median must (a fleet that fails costs 3 of 5 simulations when the
+ * first 3 miss). */
 static int eval_meets(Ctx *c, const CatalogGpu *g, int count, int quarter, int reps,
                       double target_h, SimFleetWaits *w)
 {
-    eval_many(c, g, &count, &quarter, 1, reps, w);
-    return meets(w, target_h);
+    return !eval_many(c, g, &count, &quarter, 1, reps, w, target_h) && meets(w, target_h);
 }
 
 /* Is a (cost, gpu_eq) better than the purchase found so far? Priced
@@ -323,7 +343,7 @@ static void capacity_curve(Ctx *c, const CatalogGpu *g, SimNext *out)
         }
     }
     SimFleetWaits w[SIMULATE_CURVE];
-    eval_many(c, g, counts, quarters, nrun, SIMULATE_REPLICAS, w); /* the points together */
+    eval_many(c, g, counts, quarters, nrun, SIMULATE_REPLICAS, w, -1); /* the points together */
     for (int i = 0; i < nrun; i++)
         out->curve[idx[i]].w = w[i];
 }
@@ -388,11 +408,9 @@ static void next_fleet(Ctx *c)
  * (replica 1; equal shares when nothing queued). */
 static void buy_nothing(Ctx *c, SimNext *out)
 {
-    fleet_eval(c, NULL, 0, SIMULATE_REPLICAS, &out->nothing);
     size_t nc = c->nclusters = c->rep.w.raw.nclusters;
     c->share = xcalloc(nc + 1, sizeof *c->share);
-    SimWaits w;
-    run_one(c, 0, c->pools, c->np, &w, c->share);
+    fleet_eval(c, NULL, 0, SIMULATE_REPLICAS, &out->nothing, c->share); /* shares: replica 1 */
     double sum = 0;
     size_t ngpu = 0;
     for (size_t k = 0; k < nc; k++) {
@@ -403,9 +421,6 @@ static void buy_nothing(Ctx *c, SimNext *out)
     }
     for (size_t k = 0; k < nc; k++)
         c->share[k] = c->rep.w.cpu[k] ? 0 : sum > 0 ? c->share[k] / sum : 1.0 / (double)ngpu;
-    out->jobs_next = 0; /* replica 1: in slot 0 after run_one above */
-    for (size_t i = 0; i < c->njobs[0]; i++)
-        out->jobs_next += c->jobs[0][i].submit >= c->from;
 }
 
 static void search(Ctx *c, const CatalogGpu *v, size_t n, SimNext *out)
@@ -485,6 +500,8 @@ int simulate_next_run(Store *st, const SimNextOpts *o, size_t bf_depth, size_t m
         c.last_from = out->last_from;
         draw(&c, 0, 0);
         c.drawn = 0;
+        for (size_t i = 0; i < c.njobs[0]; i++) /* replica 1's, before any other is drawn */
+            out->jobs_next += c.jobs[0][i].submit >= c.from;
         c.keep_all = (double)c.njobs[0] * sizeof(SimJob) * SIMULATE_REPLICAS <= SIMULATE_KEEP_BYTES;
         if (c.njobs[0] > max_jobs && max_jobs < SIMULATE_MAX_JOBS)
             rc = cp_err_set(err, "next year draws %zu jobs, more than are simulated on the way "
