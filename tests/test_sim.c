@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "core/sim.h"
+#include "core/sim_resample.h"
 #include "core/sim_stats.h"
 
 static SimJob job(int64_t submit, int32_t units, int64_t run, int64_t limit, double mem)
@@ -186,6 +187,46 @@ static void test_waits_zeros(void **state)
     free(b);
 }
 
+/* sim_resample's queue order (the radix sort): cluster, submit, then group,
+ * units, runtime, limit, memory, whatever order the jobs come in; the same
+ * seed draws the same jobs. 3000 jobs on 3 clusters in 400 distinct
+ * seconds (many ties), factors 0.5, 1 and 2.3. */
+static void test_resample_order(void **state)
+{
+    (void)state;
+    enum { N = 3000 };
+    SimJob *j = malloc(N * sizeof *j);
+    uint64_t x = 2463534242u;
+    for (int i = 0; i < N; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        j[i] = job(1000 + (int64_t)(x % 400) * 3600, 1 + (int32_t)(x >> 20) % 3, (int64_t)(x >> 30) % 5,
+                   0, (double)((x >> 40) % 2) * 40);
+        j[i].cluster = (int32_t)((x >> 50) % 3);
+        j[i].group = (int32_t)((x >> 55) % 3);
+    }
+    double f[] = {0.5, 1.0, 2.3};
+    size_t n1, n2;
+    int64_t from = 1000, to = 1000 + 400 * 3600;
+    SimJob *a = sim_resample(j, N, f, 3, from, to, to - 100 * 3600, 33, &n1);
+    SimJob *b = sim_resample(j, N, f, 3, from, to, to - 100 * 3600, 33, &n2);
+    assert_true(n1 == n2 && n1 > N);
+    assert_memory_equal(a, b, n1 * sizeof *a);
+    for (size_t i = 1; i < n1; i++) {
+        const SimJob *p = &a[i - 1], *q = &a[i];
+        int64_t kp[] = {p->cluster, p->submit, p->group, p->units, p->runtime, p->limit};
+        int64_t kq[] = {q->cluster, q->submit, q->group, q->units, q->runtime, q->limit};
+        int c = 0;
+        for (int k = 0; k < 6 && c == 0; k++)
+            c = (kp[k] > kq[k]) - (kp[k] < kq[k]);
+        if (c == 0)
+            c = (p->mem_gib > q->mem_gib) - (p->mem_gib < q->mem_gib);
+        assert_true(c <= 0);
+    }
+    free(a);
+    free(b);
+    free(j);
+}
+
 /* Recorded on 2 units: A runs 0-100; B, submitted at 0, starts at 50:
  * 1 unit idle throughout, but from 10 C waits too (3 units waiting, 1
  * idle: not enough to start every waiting job), so B's idle wait is 0-10;
@@ -213,6 +254,7 @@ int main(void)
         cmocka_unit_test(test_memory_speed), cmocka_unit_test(test_dates_clusters),
         cmocka_unit_test(test_waits),        cmocka_unit_test(test_idle_peak),
         cmocka_unit_test(test_depth),        cmocka_unit_test(test_waits_zeros),
+        cmocka_unit_test(test_resample_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
