@@ -21,6 +21,7 @@ typedef struct SimArgs {
     double target_h;    /* --target-wait, 0: the last year's p90 */
     int64_t from, to; /* SIM_UNSET: the record's */
     int64_t fleet_at; /* --fleet-at, SIM_UNSET: the recorded fleet */
+    size_t bf_depth;  /* --bf-depth as simulate_bf_depth takes it */
 } SimArgs;
 
 #define SIM_UNSET INT64_MIN /* --from or --to not given */
@@ -141,9 +142,12 @@ static void print_text(const SimReplay *r, FILE *out)
     char a[16], b[16];
     plan_cli_date(r->from, a, sizeof a);
     plan_cli_date(r->to - 1, b, sizeof b);
+    char depth[48] = "the whole queue";
+    if (r->bf_depth)
+        snprintf(depth, sizeof depth, "%zu jobs deep", r->bf_depth);
     fprintf(out, "Replay %s .. %s: %zu jobs on the recorded fleet (FCFS, EASY backfill on the time "
-                 "limit; %d days of warm-up before), in %.2f s (the simulation itself %.2f s)\n",
-            a, b, r->sum.sim.n, SIMULATE_WARMUP_S / 86400, r->seconds, r->sim_seconds);
+                 "limit, %s; %d days of warm-up before), in %.2f s (the simulation itself %.2f s)\n",
+            a, b, r->sum.sim.n, depth, SIMULATE_WARMUP_S / 86400, r->seconds, r->sim_seconds);
     print_fleet(r, out);
     print_months(r, out);
     print_groups(r, out);
@@ -211,6 +215,7 @@ static int print_json(const SimReplay *r, FILE *out)
     cJSON_AddStringToObject(o, "from", a);
     cJSON_AddStringToObject(o, "to", b);
     cJSON_AddStringToObject(o, "units", unit_name(r));
+    cJSON_AddNumberToObject(o, "bf_depth", (double)r->bf_depth); /* 0: the whole queue */
     cJSON_AddItemToObject(o, "simulated", waits_json(&r->sum.sim));
     cJSON_AddItemToObject(o, "recorded", waits_json(&r->sum.rec));
     cJSON_AddItemToObject(o, "plus10_simulated", waits_json(&r->plus10));
@@ -244,7 +249,7 @@ static int parse_hours(const char *s, double *h)
 
 static int parse_args(int argc, char **argv, SimArgs *a)
 {
-    *a = (SimArgs){0, 0, NULL, NULL, 0, SIM_UNSET, SIM_UNSET, SIM_UNSET};
+    *a = (SimArgs){0, 0, NULL, NULL, 0, SIM_UNSET, SIM_UNSET, SIM_UNSET, 0};
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--replay") == 0)
             a->replay = 1;
@@ -259,6 +264,16 @@ static int parse_args(int argc, char **argv, SimArgs *a)
                 cli_error("simulate: --target-wait: '%s' is not a duration (6h, 90m, 2d)", argv[i]);
                 return -1;
             }
+        }
+        else if (strcmp(argv[i], "--bf-depth") == 0 && i + 1 < argc) {
+            char *end;
+            long v = strtol(argv[++i], &end, 10);
+            if (end == argv[i] || *end || v < 0 || v > 1000000) {
+                cli_error("simulate: --bf-depth: '%s' is not a count of jobs (0: the whole queue)",
+                          argv[i]);
+                return -1;
+            }
+            a->bf_depth = v == 0 ? SIMULATE_BF_ALL : (size_t)v;
         }
         else if ((strcmp(argv[i], "--from") == 0 || strcmp(argv[i], "--to") == 0 ||
                   strcmp(argv[i], "--fleet-at") == 0) &&
@@ -302,7 +317,7 @@ static int exec_next(CliCtx *ctx, Store *st, const SimArgs *a)
     if (catalog_effective(st, &cat, &o.ncatalog, &o.builtin_catalog, &err) < 0)
         return cli_error("%s: %s", ctx->db_path, err.msg);
     o.catalog = cat;
-    int failed = simulate_next(st, &o, &nx, &err) < 0;
+    int failed = simulate_next_run(st, &o, a->bf_depth, SIMULATE_MAX_JOBS, &nx, &err) < 0;
     catalog_free(cat, o.ncatalog);
     if (failed)
         return cli_error("%s: %s", ctx->db_path, err.msg);
@@ -334,8 +349,8 @@ static int exec_simulate(CliCtx *ctx, int argc, char **argv)
                                            : "simulate: --from is after the last recorded submit");
     SimReplay r;
     double t0 = simulate_clock();
-    if (simulate_replay_at(st, from, to, a.fleet_at == SIM_UNSET ? SIM_NEVER : a.fleet_at, &r,
-                           &err) < 0)
+    if (simulate_replay_at(st, from, to, a.fleet_at == SIM_UNSET ? SIM_NEVER : a.fleet_at,
+                           a.bf_depth, &r, &err) < 0)
         return cli_error("%s: %s", ctx->db_path, err.msg);
     r.seconds = simulate_clock() - t0;
     int rc = 0;
@@ -350,7 +365,7 @@ static int exec_simulate(CliCtx *ctx, int argc, char **argv)
 }
 
 const CmdEntry cmd_simulate = {
-    "simulate", "capplan simulate [--replay [--from D] [--to D] [--starts FILE] [--fleet-at D]] [--target-wait 6h] [--scenario S] [--json]",
+    "simulate", "capplan simulate [--replay [--from D] [--to D] [--starts FILE] [--fleet-at D]] [--target-wait 6h] [--scenario S] [--bf-depth N] [--json]",
     "\nWithout --replay: next year's queue. Each group's jobs of the last 12 months\n"
     "resampled to the forecaster's expected use (5 replicas, fixed seeds) on today's\n"
     "fleet and on purchases from the catalog (the imported one, else the reference\n"
@@ -358,6 +373,9 @@ const CmdEntry cmd_simulate = {
     "(model, count, quarter) whose p90 wait meets the target, and the capacity curve.\n"
     "  --target-wait 6h  the p90 wait to meet (default: the last 12 months' recorded)\n"
     "  --scenario S      the forecaster's scenario (default: base)\n"
+    "  --bf-depth N      jobs behind the blocked head tried for backfill per event,\n"
+    "                    as slurm.conf's bf_max_job_test (default 100; 0: the whole\n"
+    "                    queue); with --replay too\n"
     "\nWith --replay: the recorded jobs (final attempts that started) on the\n"
     "recorded fleet (the inventory; a cluster it does not name: the most units its\n"
     "jobs held at once), FCFS with EASY backfill on the time limit, one queue per\n"

@@ -153,11 +153,14 @@ void simnext_text(const SimNext *nx, FILE *out)
     waits_line("Buy nothing", &nx->nothing, out);
     purchase_text(nx, out);
     curve_text(nx, out);
-    fprintf(out, "\nCatalog: %s. %d fleets simulated in %.1f s.\n",
+    char depth[48] = "the whole queue";
+    if (nx->bf_depth)
+        snprintf(depth, sizeof depth, "%zu jobs deep", nx->bf_depth);
+    fprintf(out, "\nCatalog: %s. %d fleets simulated (backfill %s) in %.1f s.\n",
             nx->builtin_catalog ? "the reference catalog shipped with capplan, dated "
                                   CATALOG_BUILTIN_DATE " (capplan import catalog replaces it)"
                                 : "the imported one",
-            nx->fleets, nx->seconds);
+            nx->fleets, depth, nx->seconds);
 }
 
 static cJSON *band_json(const SimBand *b)
@@ -232,6 +235,8 @@ int simnext_json(const SimNext *nx, FILE *out)
     cJSON_AddNumberToObject(o, "use_not_drawn", nx->new_use);
     cJSON_AddNumberToObject(o, "jobs_next", (double)nx->jobs_next);
     cJSON_AddNumberToObject(o, "replicas", SIMULATE_REPLICAS);
+    cJSON_AddNumberToObject(o, "bf_depth", (double)nx->bf_depth); /* 0: the whole queue */
+    cJSON_AddNumberToObject(o, "fleets", nx->fleets);
     cJSON_AddNumberToObject(o, "idle_share_last_year", nx->idle_share);
     cJSON_AddBoolToObject(o, "waits_are_policy", nx->policy);
     cJSON_AddItemToObject(o, "buy_nothing", fleet_json(&nx->nothing));

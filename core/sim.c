@@ -8,6 +8,8 @@
 
 #include "core/cp.h"
 
+#define QNIL ((size_t)UINT32_MAX) /* the end of the queue (jobs number fewer) */
+
 typedef struct Ends { /* min-heap of (end, job) */
     int64_t *t;
     size_t *j;
@@ -22,10 +24,13 @@ typedef struct Sim {
     size_t *cp;           /* this cluster's pools, by smallest memory, fastest, first */
     size_t ncp;
     int32_t *free_u;      /* per pool */
-    size_t **run;         /* per pool: running jobs */
+    size_t **run;         /* per pool: running jobs, a min-heap by est end */
     size_t *nrun;
-    size_t *q;            /* the queue, in order */
-    size_t nq;
+    uint32_t *hpos;       /* per job: its place in its pool's heap */
+    size_t *aux;          /* pool_shadow's heap of heap places */
+    uint32_t *qnext, *qprev; /* the queue: a list through the jobs, in order */
+    size_t qhead, qtail;
+    size_t depth;         /* jobs behind the head tried for backfill, 0: all */
     Ends ends;
 } Sim;
 
@@ -90,6 +95,33 @@ static int could_hold(const SimJob *j, const SimPool *p)
     return j->units >= 1 && p->mem_gib >= j->mem_gib && p->units >= j->units;
 }
 
+/* Pool p's heap of running jobs (by est end): place job j at i, moving
+ * it up or down to its place. */
+static void run_place(Sim *s, size_t p, size_t i, size_t j)
+{
+    size_t *h = s->run[p], n = s->nrun[p];
+    int64_t e = s->est_end[j];
+    while (i > 0 && e < s->est_end[h[(i - 1) / 2]]) {
+        h[i] = h[(i - 1) / 2];
+        s->hpos[h[i]] = (uint32_t)i;
+        i = (i - 1) / 2;
+    }
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && s->est_end[h[c + 1]] < s->est_end[h[c]])
+            c++;
+        if (s->est_end[h[c]] >= e)
+            break;
+        h[i] = h[c];
+        s->hpos[h[i]] = (uint32_t)i;
+        i = c;
+    }
+    h[i] = j;
+    s->hpos[j] = (uint32_t)i;
+}
+
 static void start_job(Sim *s, size_t j, size_t p, int64_t t)
 {
     const SimJob *jb = &s->jobs[j];
@@ -98,17 +130,7 @@ static void start_job(Sim *s, size_t j, size_t p, int64_t t)
     s->out->pool[j] = (int32_t)p;
     s->est_end[j] = t + est_on(jb, &s->pools[p]);
     s->free_u[p] -= jb->units;
-    size_t *rp = s->run[p], n = s->nrun[p], a = 0, b = n; /* kept by est end */
-    while (a < b) {
-        size_t m = (a + b) / 2;
-        if (s->est_end[rp[m]] <= s->est_end[j])
-            a = m + 1;
-        else
-            b = m;
-    }
-    memmove(rp + a + 1, rp + a, (n - a) * sizeof *rp);
-    rp[a] = j;
-    s->nrun[p]++;
+    run_place(s, p, s->nrun[p]++, j);
     ends_push(&s->ends, s->out->end[j], j);
 }
 
@@ -116,13 +138,9 @@ static void end_job(Sim *s, size_t j)
 {
     size_t p = (size_t)s->out->pool[j];
     s->free_u[p] += s->jobs[j].units;
-    size_t *rp = s->run[p];
-    for (size_t i = 0; i < s->nrun[p]; i++)
-        if (rp[i] == j) {
-            memmove(rp + i, rp + i + 1, (s->nrun[p] - i - 1) * sizeof *rp);
-            s->nrun[p]--;
-            break;
-        }
+    size_t i = s->hpos[j], last = s->run[p][--s->nrun[p]];
+    if (last != j)
+        run_place(s, p, i, last);
 }
 
 /* The reservation of the head job: the pool, the shadow time and the
@@ -133,22 +151,49 @@ typedef struct Resv {
     int64_t extra;
 } Resv;
 
-/* Units of pool p free at its running jobs' est ends (run[p] is kept in
- * est-end order): the first time at least need are free; -1 when never.
+/* Units of pool p free at its running jobs' est ends, taken in est-end
+ * order from its heap (a second heap, of heap places, yields them
+ * smallest first): the first time at least need are free; -1 when never.
  * *extra: the units beyond need then (every job ending at that time). */
 static int64_t pool_shadow(const Sim *s, size_t p, int64_t need, int64_t *extra)
 {
-    const size_t *rp = s->run[p];
-    size_t n = s->nrun[p];
+    const size_t *h = s->run[p];
+    size_t n = s->nrun[p], *a = s->aux, na = 0;
     int64_t avail = s->free_u[p], shadow = -1;
-    for (size_t i = 0; i < n; i++) {
-        int64_t e = s->est_end[rp[i]];
+#define AUX_KEY(k) s->est_end[h[a[k]]]
+    if (n)
+        a[na++] = 0;
+    while (na) {
+        size_t top = a[0], x = a[--na], i = 0; /* pop the smallest */
+        for (;;) {
+            size_t c = 2 * i + 1;
+            if (c >= na)
+                break;
+            if (c + 1 < na && AUX_KEY(c + 1) < AUX_KEY(c))
+                c++;
+            if (AUX_KEY(c) >= s->est_end[h[x]])
+                break;
+            a[i] = a[c];
+            i = c;
+        }
+        if (na)
+            a[i] = x;
+        int64_t e = s->est_end[h[top]];
         if (shadow >= 0 && e > shadow)
             break;
-        avail += s->jobs[rp[i]].units;
+        avail += s->jobs[h[top]].units;
         if (shadow < 0 && avail >= need)
             shadow = e;
+        for (size_t c = 2 * top + 1; c <= 2 * top + 2 && c < n; c++) { /* push its children */
+            size_t k = na++;
+            while (k > 0 && s->est_end[h[c]] < AUX_KEY((k - 1) / 2)) {
+                a[k] = a[(k - 1) / 2];
+                k = (k - 1) / 2;
+            }
+            a[k] = c;
+        }
     }
+#undef AUX_KEY
     *extra = avail - need;
     return shadow;
 }
@@ -207,35 +252,56 @@ static int32_t most_free(const Sim *s, int64_t t)
     return m;
 }
 
+static void q_push(Sim *s, size_t j)
+{
+    s->qnext[j] = (uint32_t)QNIL;
+    s->qprev[j] = (uint32_t)s->qtail;
+    if (s->qtail == QNIL)
+        s->qhead = j;
+    else
+        s->qnext[s->qtail] = (uint32_t)j;
+    s->qtail = j;
+}
+
+static void q_unlink(Sim *s, size_t j)
+{
+    size_t a = s->qprev[j], b = s->qnext[j];
+    if (a == QNIL)
+        s->qhead = b;
+    else
+        s->qnext[a] = (uint32_t)b;
+    if (b == QNIL)
+        s->qtail = a;
+    else
+        s->qprev[b] = (uint32_t)a;
+}
+
 static void schedule(Sim *s, int64_t t)
 {
-    size_t qi = 0;
-    for (; qi < s->nq; qi++) {
-        long p = pick_pool(s, s->q[qi], t, NULL);
+    size_t h;
+    while ((h = s->qhead) != QNIL) { /* the head starts while it fits */
+        long p = pick_pool(s, h, t, NULL);
         if (p < 0)
             break;
-        start_job(s, s->q[qi], (size_t)p, t);
+        q_unlink(s, h);
+        start_job(s, h, (size_t)p, t);
     }
-    size_t w = 0;
-    int32_t room = qi < s->nq ? most_free(s, t) : 0;
-    if (room > 0) { /* the head's reservation, then backfill */
-        Resv r;
-        int have = reserve(s, s->q[qi], t, &r);
-        s->q[w++] = s->q[qi++];
-        for (; qi < s->nq && room > 0; qi++) {
-            long p = s->jobs[s->q[qi]].units <= room ? pick_pool(s, s->q[qi], t, have ? &r : NULL)
-                                                     : -1;
-            if (p < 0) {
-                s->q[w++] = s->q[qi];
-                continue;
-            }
-            start_job(s, s->q[qi], (size_t)p, t);
+    int32_t room = h != QNIL ? most_free(s, t) : 0;
+    if (room <= 0)
+        return;
+    Resv r; /* the head's reservation, then backfill over the next depth jobs */
+    int have = reserve(s, h, t, &r);
+    size_t k = s->qnext[h];
+    for (size_t tried = 0; k != QNIL && room > 0 && (s->depth == 0 || tried < s->depth); tried++) {
+        size_t next = s->qnext[k];
+        long p = s->jobs[k].units <= room ? pick_pool(s, k, t, have ? &r : NULL) : -1;
+        if (p >= 0) {
+            q_unlink(s, k);
+            start_job(s, k, (size_t)p, t);
             room = most_free(s, t);
         }
+        k = next;
     }
-    for (; qi < s->nq; qi++) /* nothing more can start: the rest wait in order */
-        s->q[w++] = s->q[qi];
-    s->nq = w;
 }
 
 static int64_t next_from(const Sim *s, int64_t t)
@@ -262,12 +328,12 @@ static void run_cluster(Sim *s, const size_t *ord, size_t m)
 {
     size_t ns = 0;
     int64_t t = INT64_MIN;
-    s->nq = 0;
+    s->qhead = s->qtail = QNIL;
     for (;;) {
         int64_t nt = ns < m ? s->jobs[ord[ns]].submit : SIM_NEVER;
         if (s->ends.n && s->ends.t[0] < nt)
             nt = s->ends.t[0];
-        if (s->nq) {
+        if (s->qhead != QNIL) {
             int64_t f = next_from(s, t);
             if (f < nt)
                 nt = f;
@@ -279,14 +345,15 @@ static void run_cluster(Sim *s, const size_t *ord, size_t m)
             end_job(s, ends_pop(&s->ends));
         for (; ns < m && s->jobs[ord[ns]].submit <= t; ns++) {
             if (can_ever(s, ord[ns]))
-                s->q[s->nq++] = ord[ns];
+                q_push(s, ord[ns]);
             else
                 s->out->unplaced++;
         }
         schedule(s, t);
     }
-    s->out->unplaced += s->nq; /* waiting for a pool that never comes */
-    s->nq = 0;
+    for (size_t k = s->qhead; k != QNIL; k = s->qnext[k])
+        s->out->unplaced++; /* waiting for a pool that never comes */
+    s->qhead = s->qtail = QNIL;
 }
 
 typedef struct Key {
@@ -330,45 +397,62 @@ static void cluster_pools(Sim *s, size_t np, int32_t cluster)
 
 void sim_run(const SimJob *jobs, size_t n, const SimPool *pools, size_t np, SimOut *out)
 {
+    sim_run_depth(jobs, n, pools, np, SIM_BF_DEPTH, out);
+}
+
+void sim_run_depth(const SimJob *jobs, size_t n, const SimPool *pools, size_t np, size_t depth,
+                   SimOut *out)
+{
     memset(out, 0, sizeof *out);
     out->n = n;
     out->start = xmalloc((n ? n : 1) * sizeof *out->start);
     out->end = xmalloc((n ? n : 1) * sizeof *out->end);
     out->pool = xmalloc((n ? n : 1) * sizeof *out->pool);
-    Sim s = {.jobs = jobs, .pools = pools, .out = out};
+    Sim s = {.jobs = jobs, .pools = pools, .out = out, .depth = depth};
     s.est_end = xmalloc((n ? n : 1) * sizeof *s.est_end);
     s.cp = xmalloc((np ? np : 1) * sizeof *s.cp);
     s.free_u = xmalloc((np ? np : 1) * sizeof *s.free_u);
     s.run = xcalloc(np ? np : 1, sizeof *s.run);
     s.nrun = xcalloc(np ? np : 1, sizeof *s.nrun);
-    s.q = xmalloc((n ? n : 1) * sizeof *s.q);
+    s.hpos = xmalloc((n ? n : 1) * sizeof *s.hpos);
+    s.qnext = xmalloc((n ? n : 1) * sizeof *s.qnext);
+    s.qprev = xmalloc((n ? n : 1) * sizeof *s.qprev);
+    size_t most = 0;
     for (size_t p = 0; p < np; p++) {
+        if (pools[p].units > 0 && (size_t)pools[p].units > most)
+            most = (size_t)pools[p].units;
         s.free_u[p] = pools[p].units;
         s.run[p] = xmalloc(((size_t)(pools[p].units > 0 ? pools[p].units : 0) + 1) * sizeof **s.run);
     }
-    Key *k = xmalloc((n ? n : 1) * sizeof *k);
+    s.aux = xmalloc((most + 2) * sizeof *s.aux);
+    size_t *ord = xmalloc((n ? n : 1) * sizeof *ord);
+    int sorted = 1; /* callers often pass jobs in queue order already */
     for (size_t i = 0; i < n; i++) {
-        k[i] = (Key){jobs[i].cluster, jobs[i].submit, i};
         out->start[i] = out->end[i] = SIM_NEVER;
         out->pool[i] = -1;
+        ord[i] = i;
+        if (i > 0 && sorted)
+            sorted = jobs[i - 1].cluster < jobs[i].cluster ||
+                     (jobs[i - 1].cluster == jobs[i].cluster && jobs[i - 1].submit <= jobs[i].submit);
     }
-    int sorted = 1; /* callers often pass jobs in queue order already */
-    for (size_t i = 1; i < n && sorted; i++)
-        sorted = key_cmp(&k[i - 1], &k[i]) < 0;
-    if (!sorted)
+    if (!sorted) {
+        Key *k = xmalloc((n ? n : 1) * sizeof *k);
+        for (size_t i = 0; i < n; i++)
+            k[i] = (Key){jobs[i].cluster, jobs[i].submit, i};
         qsort(k, n, sizeof *k, key_cmp);
-    size_t *ord = xmalloc((n ? n : 1) * sizeof *ord);
-    for (size_t i = 0; i < n; i++)
-        ord[i] = k[i].i;
+        for (size_t i = 0; i < n; i++)
+            ord[i] = k[i].i;
+        free(k);
+    }
     for (size_t a = 0; a < n;) {
         size_t b = a;
-        while (b < n && k[b].cluster == k[a].cluster)
+        int32_t cl = jobs[ord[a]].cluster;
+        while (b < n && jobs[ord[b]].cluster == cl)
             b++;
-        cluster_pools(&s, np, k[a].cluster);
+        cluster_pools(&s, np, cl);
         run_cluster(&s, ord + a, b - a);
         a = b;
     }
-    free(k);
     free(ord);
     for (size_t p = 0; p < np; p++)
         free(s.run[p]);
@@ -376,7 +460,10 @@ void sim_run(const SimJob *jobs, size_t n, const SimPool *pools, size_t np, SimO
     free(s.nrun);
     free(s.free_u);
     free(s.cp);
-    free(s.q);
+    free(s.qnext);
+    free(s.hpos);
+    free(s.aux);
+    free(s.qprev);
     free(s.est_end);
     free(s.ends.t);
     free(s.ends.j);

@@ -27,6 +27,10 @@
  *   and either runs on another pool, ends (by est) by the reservation, or
  *   fits in the units the reservation leaves spare (EASY). A head that
  *   no pool in service can ever hold reserves nothing and blocks nothing.
+ * - Backfill depth (Slurm's bf_max_job_test): at each event only the
+ *   first SIM_BF_DEPTH jobs behind the head, in queue order, are tried
+ *   for backfill (those that start or not alike); the rest wait. The
+ *   queue is a linked list: a start unlinks one job, nothing shifts.
  * - A job no pool of its cluster can ever hold (too many units or too
  *   much memory) is not placed: start SIM_NEVER, counted apart. */
 
@@ -35,6 +39,7 @@
 
 #define SIM_NEVER INT64_MAX
 #define SIM_OPEN INT64_MAX /* a pool still in service */
+#define SIM_BF_DEPTH 100   /* jobs behind the head tried for backfill per event */
 
 typedef struct SimJob {
     int64_t submit;    /* epoch s */
@@ -66,9 +71,13 @@ typedef struct SimOut {
     size_t n;
 } SimOut;
 
-/* Simulate jobs[0..n) on pools[0..np). Fills out (arrays allocated here,
- * caller frees with sim_out_free). Jobs need not be sorted. */
+/* Simulate jobs[0..n) on pools[0..np) (n < 2^32 - 1). Fills out (arrays
+ * allocated here, caller frees with sim_out_free). Jobs need not be
+ * sorted. */
 void sim_run(const SimJob *jobs, size_t n, const SimPool *pools, size_t np, SimOut *out);
+/* The same with another backfill depth (0: the whole queue). */
+void sim_run_depth(const SimJob *jobs, size_t n, const SimPool *pools, size_t np, size_t depth,
+                   SimOut *out);
 void sim_out_free(SimOut *out);
 
 /* The runtime of job j on pool p by the rule above. */

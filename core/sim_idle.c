@@ -150,25 +150,45 @@ double *sim_idle(const SimJob *jobs, size_t n, const SimPool *pools, size_t np)
     return idle;
 }
 
+/* Events packed in 8 bytes (time in the high bits, units + 2^31 below:
+ * at one second, ends sort before starts and net out first): a sixth of
+ * an Ev each, sorted without qsort's copy (a 1M-job log's peak took
+ * 86 MB as Evs). */
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
 int32_t sim_peak_units(const SimJob *jobs, size_t n, int32_t cluster)
 {
-    Ev *ev = xmalloc((2 * n + 1) * sizeof *ev);
+    int64_t t0 = INT64_MAX;
     size_t ne = 0;
     for (size_t i = 0; i < n; i++)
         if (jobs[i].cluster == cluster && jobs[i].rec_start != SIM_NEVER) {
-            ev[ne++] = (Ev){jobs[i].rec_start, 0, 0, jobs[i].units, 0};
-            ev[ne++] = (Ev){jobs[i].rec_start + jobs[i].runtime, 0, 0, -jobs[i].units, 0};
+            if (jobs[i].rec_start < t0)
+                t0 = jobs[i].rec_start;
+            ne += 2;
         }
-    qsort(ev, ne, sizeof *ev, ev_cmp);
-    int32_t cur = 0, peak = 0;
+    uint64_t *ev = xmalloc((ne + 1) * sizeof *ev);
+    ne = 0;
+    for (size_t i = 0; i < n; i++)
+        if (jobs[i].cluster == cluster && jobs[i].rec_start != SIM_NEVER) {
+            uint64_t a = (uint64_t)(jobs[i].rec_start - t0), b = a + (uint64_t)jobs[i].runtime;
+            uint64_t u = (uint64_t)(uint32_t)jobs[i].units;
+            ev[ne++] = a << 32 | (u + 0x80000000u);
+            ev[ne++] = b << 32 | (0x80000000u - u);
+        }
+    qsort(ev, ne, sizeof *ev, cmp_u64);
+    int64_t cur = 0, peak = 0;
     for (size_t a = 0; a < ne;) { /* ends and starts at one second net out first */
         size_t b = a;
-        for (; b < ne && ev[b].t == ev[a].t; b++)
-            cur += ev[b].dbusy;
+        for (; b < ne && ev[b] >> 32 == ev[a] >> 32; b++)
+            cur += (int64_t)(ev[b] & 0xffffffffu) - 0x80000000;
         if (cur > peak)
             peak = cur;
         a = b;
     }
     free(ev);
-    return peak;
+    return peak > INT32_MAX ? INT32_MAX : (int32_t)peak;
 }

@@ -46,13 +46,59 @@ static double rank_h(const int64_t *v, size_t n, double q)
     return (double)v[r ? r - 1 : 0] / 3600.0;
 }
 
+/* v[0..n), every value positive, sorted: LSD radix by bytes over the bytes
+ * the largest value uses (waits of a year: 3 passes), not n log n. */
+static void sort_positive(int64_t *v, size_t n)
+{
+    if (n < 64) {
+        qsort(v, n, sizeof *v, cmp_i64);
+        return;
+    }
+    int64_t mx = 0;
+    for (size_t i = 0; i < n; i++)
+        if (v[i] > mx)
+            mx = v[i];
+    int64_t *tmp = xmalloc(n * sizeof *tmp), *src = v, *dst = tmp;
+    for (int shift = 0; shift < 64 && (mx >> shift) != 0; shift += 8) {
+        size_t cnt[257] = {0};
+        for (size_t i = 0; i < n; i++)
+            cnt[((src[i] >> shift) & 255) + 1]++;
+        for (int k = 0; k < 256; k++)
+            cnt[k + 1] += cnt[k];
+        for (size_t i = 0; i < n; i++)
+            dst[cnt[(src[i] >> shift) & 255]++] = src[i];
+        int64_t *x = src;
+        src = dst;
+        dst = x;
+    }
+    if (src != v)
+        memcpy(v, src, n * sizeof *v);
+    free(tmp);
+}
+
 void sim_waits(int64_t *wait_s, size_t n, SimWaits *w)
 {
     memset(w, 0, sizeof *w);
     w->n = n;
     if (n == 0)
         return;
-    qsort(wait_s, n, sizeof *wait_s, cmp_i64);
+    /* most waits are often 0: only the others are sorted, then the zeros go
+     * between the negatives (none in practice) and the positives */
+    size_t m = 0, neg = 0;
+    for (size_t i = 0; i < n; i++)
+        if (wait_s[i] != 0)
+            wait_s[m++] = wait_s[i];
+    for (size_t i = 0; i < m; i++) /* the negatives first */
+        if (wait_s[i] < 0) {
+            int64_t x = wait_s[i];
+            wait_s[i] = wait_s[neg];
+            wait_s[neg++] = x;
+        }
+    qsort(wait_s, neg, sizeof *wait_s, cmp_i64);
+    sort_positive(wait_s + neg, m - neg);
+    memmove(wait_s + neg + (n - m), wait_s + neg, (m - neg) * sizeof *wait_s);
+    for (size_t i = neg; i < neg + (n - m); i++)
+        wait_s[i] = 0;
     w->p50_h = rank_h(wait_s, n, 0.5);
     w->p90_h = rank_h(wait_s, n, 0.9);
     double s = 0, c = 0;

@@ -6,7 +6,8 @@ jobs and the fleet by the rules written in data/plan/simulate.h, simulates
 FCFS with EASY backfill on the time limit by the rules written in
 core/sim.h, and compares every start with the file `--starts` wrote.
 
-    sim_ref.py DB FROM TO STARTS     (FROM, TO: epoch s of the window)
+    sim_ref.py DB FROM TO STARTS [DEPTH]  (FROM, TO: epoch s of the window;
+                                           DEPTH: backfill depth, 100; 0 all)
 
 Prints "N jobs, M starts differ" and exits 1 when any differs.
 """
@@ -17,6 +18,7 @@ import sqlite3
 import sys
 
 WARMUP = 30 * 86400
+DEPTH = 100  # jobs behind the head tried for backfill per event (SIM_BF_DEPTH)
 OPEN = float("inf")
 
 
@@ -77,7 +79,7 @@ def est_on(job, pool):
     return max(job["limit"], run_on(job, pool))
 
 
-def simulate_cluster(jobs, pools):
+def simulate_cluster(jobs, pools, depth):
     """Start time of each job (None: never), the jobs in queue order."""
     pools = sorted(pools, key=lambda p: (p["mem"], -p["speed"], p["index"]))
     free = {p["index"]: p["units"] for p in pools}
@@ -148,7 +150,8 @@ def simulate_cluster(jobs, pools):
             if resv is None or shadow < resv[0]:
                 resv = [shadow, p["index"], avail - head["units"]]
         kept = [queue[0]]
-        for k in queue[1:]:
+        tried = queue[1:1 + depth] if depth else queue[1:]
+        for k in tried:
             j = jobs[k]
             chosen = None
             for p in pools:
@@ -164,19 +167,21 @@ def simulate_cluster(jobs, pools):
                 kept.append(k)
             else:
                 begin(k, chosen)
-        queue = kept
+        queue = kept + queue[1 + len(tried):]
     return start
 
 
 def main():
     path, lo, hi, starts_path = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+    depth = int(sys.argv[5]) if len(sys.argv) > 5 else DEPTH
     db = sqlite3.connect(path)
     jobs, pools = load(db, lo - WARMUP, hi)
     order = sorted(range(len(jobs)), key=lambda i: (jobs[i]["cluster"], jobs[i]["submit"], i))
     start = [None] * len(jobs)
     for cl in sorted({j["cluster"] for j in jobs}):
         idx = [i for i in order if jobs[i]["cluster"] == cl]
-        got = simulate_cluster([jobs[i] for i in idx], [p for p in pools if p["cluster"] == cl])
+        got = simulate_cluster([jobs[i] for i in idx], [p for p in pools if p["cluster"] == cl],
+                               depth)
         for i, s in zip(idx, got):
             start[i] = s
     theirs = [line.split() for line in open(starts_path)]

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "core/sim.h"
+#include "core/sim_resample.h"
 #include "core/sim_stats.h"
 
 static SimJob job(int64_t submit, int32_t units, int64_t run, int64_t limit, double mem)
@@ -128,6 +129,104 @@ static void test_waits(void **state)
     assert_int_equal(sim_month(1764547200), (2025 - 1970) * 12 + 11); /* 2025-12-01 */
 }
 
+/* The backfill depth (Slurm's bf_max_job_test): 4 units, A holds 3 until
+ * 100, B wants 4 (reservation at 100, nothing spare); C1..C3 want 2 each
+ * (1 free: none fits); D (1 unit, ends at 15, before the reservation)
+ * backfills at 5 when 4 jobs behind the head are tried (or the whole
+ * queue), and waits when only 3 are: B runs 100-110, C1 and C2 110-160,
+ * then C3 and D at 160. */
+static void test_depth(void **state)
+{
+    (void)state;
+    SimJob j[] = {job(0, 3, 100, 100, 0), job(1, 4, 10, 10, 0), job(2, 2, 50, 50, 0),
+                  job(3, 2, 50, 50, 0),   job(4, 2, 50, 50, 0), job(5, 1, 10, 10, 0)};
+    SimPool p[] = {pool(4, 1e9, 1, INT64_MIN, SIM_OPEN)};
+    int64_t deep[] = {0, 100, 110, 110, 160, 5}, shallow[] = {0, 100, 110, 110, 160, 160};
+    size_t depths[] = {0, 4, 3, SIM_BF_DEPTH};
+    for (int d = 0; d < 4; d++) {
+        SimOut o;
+        sim_run_depth(j, 6, p, 1, depths[d], &o);
+        for (int i = 0; i < 6; i++)
+            assert_int_equal(o.start[i], depths[d] == 3 ? shallow[i] : deep[i]);
+        sim_out_free(&o);
+    }
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Zeros (most waits) and negatives keep the sorted order sim_waits leaves. */
+static void test_waits_zeros(void **state)
+{
+    (void)state;
+    int64_t w[] = {5, 0, -3, 0, 2, 0};
+    SimWaits s;
+    sim_waits(w, 6, &s);
+    int64_t want[] = {-3, 0, 0, 0, 2, 5};
+    for (int i = 0; i < 6; i++)
+        assert_int_equal(w[i], want[i]);
+    assert_true(s.p50_h == 0);            /* rank 3 */
+    assert_true(s.p90_h == 5.0 / 3600);   /* rank 6 */
+    /* past 64 positive values a radix sort: the order qsort gives, up to 2^40 s */
+    enum { N = 5000 };
+    int64_t *a = malloc(N * sizeof *a), *b = malloc(N * sizeof *b);
+    uint64_t x = 88172645463325252u;
+    for (int i = 0; i < N; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17; /* xorshift64 */
+        a[i] = i % 7 == 0 ? 0 : i % 97 == 0 ? -(int64_t)(x % 1000) : (int64_t)(x >> (24 + i % 20));
+        b[i] = a[i];
+    }
+    qsort(b, N, sizeof *b, cmp_i64);
+    sim_waits(a, N, &s);
+    for (int i = 0; i < N; i++)
+        assert_true(a[i] == b[i]);
+    free(a);
+    free(b);
+}
+
+/* sim_resample's queue order (the radix sort): cluster, submit, then group,
+ * units, runtime, limit, memory, whatever order the jobs come in; the same
+ * seed draws the same jobs. 3000 jobs on 3 clusters in 400 distinct
+ * seconds (many ties), factors 0.5, 1 and 2.3. */
+static void test_resample_order(void **state)
+{
+    (void)state;
+    enum { N = 3000 };
+    SimJob *j = malloc(N * sizeof *j);
+    uint64_t x = 2463534242u;
+    for (int i = 0; i < N; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        j[i] = job(1000 + (int64_t)(x % 400) * 3600, 1 + (int32_t)(x >> 20) % 3, (int64_t)(x >> 30) % 5,
+                   0, (double)((x >> 40) % 2) * 40);
+        j[i].cluster = (int32_t)((x >> 50) % 3);
+        j[i].group = (int32_t)((x >> 55) % 3);
+    }
+    double f[] = {0.5, 1.0, 2.3};
+    size_t n1, n2;
+    int64_t from = 1000, to = 1000 + 400 * 3600;
+    SimJob *a = sim_resample(j, N, f, 3, from, to, to - 100 * 3600, 33, &n1);
+    SimJob *b = sim_resample(j, N, f, 3, from, to, to - 100 * 3600, 33, &n2);
+    assert_true(n1 == n2 && n1 > N);
+    assert_memory_equal(a, b, n1 * sizeof *a);
+    for (size_t i = 1; i < n1; i++) {
+        const SimJob *p = &a[i - 1], *q = &a[i];
+        int64_t kp[] = {p->cluster, p->submit, p->group, p->units, p->runtime, p->limit};
+        int64_t kq[] = {q->cluster, q->submit, q->group, q->units, q->runtime, q->limit};
+        int c = 0;
+        for (int k = 0; k < 6 && c == 0; k++)
+            c = (kp[k] > kq[k]) - (kp[k] < kq[k]);
+        if (c == 0)
+            c = (p->mem_gib > q->mem_gib) - (p->mem_gib < q->mem_gib);
+        assert_true(c <= 0);
+    }
+    free(a);
+    free(b);
+    free(j);
+}
+
 /* Recorded on 2 units: A runs 0-100; B, submitted at 0, starts at 50:
  * 1 unit idle throughout, but from 10 C waits too (3 units waiting, 1
  * idle: not enough to start every waiting job), so B's idle wait is 0-10;
@@ -154,6 +253,8 @@ int main(void)
         cmocka_unit_test(test_easy),         cmocka_unit_test(test_easy_spare),
         cmocka_unit_test(test_memory_speed), cmocka_unit_test(test_dates_clusters),
         cmocka_unit_test(test_waits),        cmocka_unit_test(test_idle_peak),
+        cmocka_unit_test(test_depth),        cmocka_unit_test(test_waits_zeros),
+        cmocka_unit_test(test_resample_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "data/plan/plan.h"
+#include "data/store/store.h"
 #include "data/store/store_plan.h"
 
 double simulate_clock(void)
@@ -15,6 +16,11 @@ double simulate_clock(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+size_t simulate_bf_depth(size_t given)
+{
+    return given == 0 ? SIM_BF_DEPTH : given == SIMULATE_BF_ALL ? 0 : given;
 }
 
 double simulate_idle_share(double wait_h, double idle_wait_h)
@@ -139,6 +145,7 @@ int simulate_load(Store *st, int64_t from, int64_t to, SimWorld *w, CpErr *err)
     size_t ng = 0;
     if (store_sim_jobs(st, from, to, &w->raw, err) < 0)
         return -1;
+    store_release_memory(st); /* the page cache the read filled: the jobs are in memory now */
     if (store_plan_inventory(st, &g, &ng, err) < 0) {
         store_plan_inventory_free(g, ng);
         simulate_world_free(w);
@@ -148,10 +155,10 @@ int simulate_load(Store *st, int64_t from, int64_t to, SimWorld *w, CpErr *err)
     inventory_pools(w, g, ng);
     store_plan_inventory_free(g, ng);
     build_jobs(w);
-    peak_pools(w);
     free(w->raw.v); /* the rows are in jobs now; the names stay */
     w->raw.v = NULL;
     w->raw.n = 0;
+    peak_pools(w);
     return 0;
 }
 
@@ -176,7 +183,7 @@ static void plus_ten(const SimReplay *r, SimWaits *out)
         p[i].units = (int32_t)ceil(p[i].units * 1.1);
     }
     SimOut o;
-    sim_run(r->w.jobs, r->w.n, p, r->w.np, &o);
+    sim_run_depth(r->w.jobs, r->w.n, p, r->w.np, r->bf_depth, &o);
     int64_t *buf = xmalloc((r->w.n ? r->w.n : 1) * sizeof *buf);
     size_t k = 0;
     for (size_t i = 0; i < r->w.n; i++)
@@ -210,21 +217,22 @@ static void fleet_as_at(SimWorld *w, int64_t t)
 
 int simulate_replay(Store *st, int64_t from, int64_t to, SimReplay *r, CpErr *err)
 {
-    return simulate_replay_at(st, from, to, SIM_NEVER, r, err);
+    return simulate_replay_at(st, from, to, SIM_NEVER, 0, r, err);
 }
 
-int simulate_replay_at(Store *st, int64_t from, int64_t to, int64_t fleet_at, SimReplay *r,
-                       CpErr *err)
+int simulate_replay_at(Store *st, int64_t from, int64_t to, int64_t fleet_at, size_t bf_depth,
+                       SimReplay *r, CpErr *err)
 {
     memset(r, 0, sizeof *r);
     r->from = from;
     r->to = to;
+    r->bf_depth = simulate_bf_depth(bf_depth);
     if (simulate_load(st, from - SIMULATE_WARMUP_S, to, &r->w, err) < 0)
         return -1;
     if (fleet_at != SIM_NEVER)
         fleet_as_at(&r->w, fleet_at);
     double t0 = simulate_clock();
-    sim_run(r->w.jobs, r->w.n, r->w.pools, r->w.np, &r->out);
+    sim_run_depth(r->w.jobs, r->w.n, r->w.pools, r->w.np, r->bf_depth, &r->out);
     r->sim_seconds = simulate_clock() - t0;
     double *idle = sim_idle(r->w.jobs, r->w.n, r->w.pools, r->w.np);
     sim_summarise(r->w.jobs, r->w.n, &r->out, r->w.pools, r->w.np, idle, from, to, &r->sum);

@@ -24,6 +24,10 @@ typedef struct Store Store;
 
 #define SIMULATE_WARMUP_S (30 * 86400) /* jobs simulated before the window */
 #define SIMULATE_POLICY_SHARE 0.5      /* idle share from which waits are policy */
+/* A backfill depth as callers give it: 0 the default (SIM_BF_DEPTH),
+ * SIMULATE_BF_ALL the whole queue, else that many jobs. */
+#define SIMULATE_BF_ALL SIZE_MAX
+size_t simulate_bf_depth(size_t given); /* the depth core/sim takes (0: all) */
 
 typedef struct SimWorld {
     SimJob *jobs;
@@ -57,16 +61,18 @@ typedef struct SimReplay {
     double seconds;        /* not set here: the caller's clock */
     double sim_seconds;    /* sim_run alone, on the recorded fleet */
     int policy;            /* 1: most recorded waiting passed beside idle capacity */
+    size_t bf_depth;       /* the backfill depth simulated (core/sim's: 0 all) */
 } SimReplay;
 
 /* Replay the jobs submitted in [from, to) (and the SIMULATE_WARMUP_S
  * before it) on the recorded fleet. Free with simulate_replay_free. */
 int simulate_replay(Store *st, int64_t from, int64_t to, SimReplay *r, CpErr *err);
-/* The same on the fleet as it stood at fleet_at (epoch s): the pools in
- * service then, in service throughout (the natural experiment: a year
- * before a capacity change replayed on the fleet after it). */
-int simulate_replay_at(Store *st, int64_t from, int64_t to, int64_t fleet_at, SimReplay *r,
-                       CpErr *err);
+/* The same on the fleet as it stood at fleet_at (epoch s; SIM_NEVER: the
+ * recorded fleet): the pools in service then, in service throughout (the
+ * natural experiment: a year before a capacity change replayed on the
+ * fleet after it), with backfill depth bf_depth (as simulate_bf_depth). */
+int simulate_replay_at(Store *st, int64_t from, int64_t to, int64_t fleet_at, size_t bf_depth,
+                       SimReplay *r, CpErr *err);
 void simulate_replay_free(SimReplay *r);
 
 /* Seconds on a monotonic clock (for timings). */

@@ -12,11 +12,15 @@
 
 typedef struct Ctx {
     SimReplay rep;                 /* the last year, replayed */
-    SimJob *jobs[2];               /* replica 1 (kept: the search runs on it), and the one
-                                      drawn last (replicas are drawn again when needed: one
-                                      year of jobs at a time in memory beside replica 1) */
-    size_t njobs[2];
-    int drawn;                     /* the replica in jobs[1], -1 none */
+    SimJob *jobs[SIMULATE_REPLICAS]; /* replica r's jobs in slot r, every replica kept
+                                        once drawn when they fit in SIMULATE_KEEP_BYTES;
+                                        else one replica at a time in slot 0, drawn again
+                                        when another is needed (the search runs on
+                                        replica 1 and evaluates fleets replica by
+                                        replica: few draws) */
+    size_t njobs[SIMULATE_REPLICAS];
+    int keep_all;                  /* every replica kept once drawn */
+    int drawn;                     /* the replica in slot 0, -1 none */
     const double *factor;
     size_t ngroups;
     int64_t last_from;
@@ -40,8 +44,6 @@ static SimBand band(double *v, int n)
     return (SimBand){v[0], v[(n - 1) / 2], v[n - 1]};
 }
 
-/* Waits of next year's jobs of replica r on pools; queued unit-hours per
- * cluster into queued (may be NULL, nclusters long). */
 /* Replica r's jobs (seed SIMULATE_SEED + r). */
 static void draw(Ctx *c, int slot, int r)
 {
@@ -51,17 +53,19 @@ static void draw(Ctx *c, int slot, int r)
                                  SIMULATE_SEED + (uint64_t)r, &c->njobs[slot]);
 }
 
+/* Waits of next year's jobs of replica r on pools; queued unit-hours per
+ * cluster into queued (may be NULL, nclusters long). */
 static void run_one(Ctx *c, int r, const SimPool *pools, size_t np, SimWaits *w, double *queued)
 {
     SimOut o;
-    int slot = r == 0 ? 0 : 1;
-    if (slot == 1 && c->drawn != r) {
-        draw(c, 1, r);
+    int slot = c->keep_all ? r : 0;
+    if (c->keep_all ? !c->jobs[r] : c->drawn != r) {
+        draw(c, slot, r);
         c->drawn = r;
     }
     const SimJob *j = c->jobs[slot];
     size_t n = c->njobs[slot];
-    sim_run(j, n, pools, np, &o);
+    sim_run_depth(j, n, pools, np, c->rep.bf_depth, &o);
     int64_t *buf = xmalloc((n ? n : 1) * sizeof *buf);
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
@@ -76,22 +80,54 @@ static void run_one(Ctx *c, int r, const SimPool *pools, size_t np, SimWaits *w,
     sim_out_free(&o);
 }
 
-/* The fleet plus extra[0..nx) over reps replicas. */
-static void fleet_eval(Ctx *c, const SimPool *extra, size_t nx, int reps, SimFleetWaits *out)
+/* Fleets f[0..nf) (the fleet plus f[i].extra) over reps replicas, replica
+ * by replica: each replica is drawn once for all of them. */
+typedef struct Fleet {
+    SimPool *extra;
+    size_t nx;
+} Fleet;
+
+/* With stop_h >= 0 and one fleet: returns 1 as soon as so many replicas'
+ * p90 exceed stop_h that the median must (out not set then), else 0. */
+static int fleets_eval(Ctx *c, const Fleet *f, int nf, int reps, SimFleetWaits *out,
+                       double *queued, double stop_h)
 {
-    size_t np = c->np;
-    for (size_t i = 0; i < nx; i++)
-        c->pools[np++] = extra[i];
-    double p50[SIMULATE_REPLICAS], p90[SIMULATE_REPLICAS], mean[SIMULATE_REPLICAS];
-    for (int r = 0; r < reps; r++) {
-        SimWaits w;
-        run_one(c, r, c->pools, np, &w, NULL);
-        p50[r] = w.p50_h, p90[r] = w.p90_h, mean[r] = w.mean_h;
+    double(*v)[3][SIMULATE_REPLICAS] = xcalloc((size_t)nf + 1, sizeof *v); /* p50, p90, mean */
+    int over = 0, first = !c->keep_all && c->drawn >= 0 && c->drawn < reps ? c->drawn : 0;
+    for (int k = 0; k < reps; k++) { /* the replica drawn now first: one draw fewer */
+        int r = k == 0 ? first : k <= first ? k - 1 : k;
+        for (int i = 0; i < nf; i++) {
+            size_t np = c->np;
+            for (size_t x = 0; x < f[i].nx; x++)
+                c->pools[np++] = f[i].extra[x];
+            SimWaits w;
+            run_one(c, r, c->pools, np, &w, r == 0 && i == 0 ? queued : NULL);
+            v[i][0][r] = w.p50_h, v[i][1][r] = w.p90_h, v[i][2][r] = w.mean_h;
+            over += nf == 1 && stop_h >= 0 && w.p90_h > stop_h + 1e-9;
+            /* the median (the (reps+1)/2-th smallest) is over once reps - (reps-1)/2 are */
+            if (over >= reps - (reps - 1) / 2) {
+                c->fleets++;
+                free(v);
+                return 1;
+            }
+        }
     }
-    out->p50 = band(p50, reps);
-    out->p90 = band(p90, reps);
-    out->mean = band(mean, reps);
-    c->fleets++;
+    for (int i = 0; i < nf; i++) {
+        out[i].p50 = band(v[i][0], reps);
+        out[i].p90 = band(v[i][1], reps);
+        out[i].mean = band(v[i][2], reps);
+        c->fleets++;
+    }
+    free(v);
+    return 0;
+}
+
+/* One fleet; queued: as run_one's, from replica 1 (may be NULL). */
+static void fleet_eval(Ctx *c, SimPool *extra, size_t nx, int reps, SimFleetWaits *out,
+                       double *queued)
+{
+    Fleet f = {extra, nx};
+    fleets_eval(c, &f, 1, reps, out, queued, -1);
 }
 
 /* count GPUs over the clusters by their shares (largest remainders):
@@ -140,39 +176,31 @@ static int meets(const SimFleetWaits *w, double target_h)
     return w->p90.mid <= target_h + 1e-9;
 }
 
+/* Purchases counts[0..nf) of g arriving in quarters[0..nf), each over
+ * reps replicas (fleets_eval, stop_h as there: 1 when stopped). */
+static int eval_many(Ctx *c, const CatalogGpu *g, const int *counts, const int *quarters,
+                     int nf, int reps, SimFleetWaits *w, double stop_h)
+{
+    Fleet *f = xcalloc((size_t)nf + 1, sizeof *f);
+    for (int i = 0; i < nf; i++) {
+        f[i].extra = xmalloc((c->nclusters + 1) * sizeof *f[i].extra);
+        f[i].nx = purchase_pools(c, g, counts[i], quarters[i], f[i].extra);
+    }
+    int stopped = fleets_eval(c, f, nf, reps, w, NULL, stop_h);
+    for (int i = 0; i < nf; i++)
+        free(f[i].extra);
+    free(f);
+    return stopped;
+}
+
+/* Does the purchase meet the target (the median over reps replicas)? w is
+ * set when it does: the replicas stop once enough of them miss that the
+ * median must (a fleet that fails costs 3 of 5 simulations when the
+ * first 3 miss). */
 static int eval_meets(Ctx *c, const CatalogGpu *g, int count, int quarter, int reps,
                       double target_h, SimFleetWaits *w)
 {
-    SimPool *p = xmalloc((c->nclusters + 1) * sizeof *p);
-    size_t n = purchase_pools(c, g, count, quarter, p);
-    fleet_eval(c, p, n, reps, w);
-    free(p);
-    return meets(w, target_h);
-}
-
-/* The fewest GPUs of g (a multiple of SIMULATE_STEP) arriving at next
- * year's start that meet the target on every replica's median; 0 when
- * SIMULATE_MAX_GPUS do not. Searched on replica 1, then confirmed. */
-static int fewest(Ctx *c, const CatalogGpu *g, double target_h, SimFleetWaits *w)
-{
-    int lo = 0, hi = SIMULATE_STEP;
-    while (!eval_meets(c, g, hi, 1, 1, target_h, w)) {
-        lo = hi;
-        hi *= 2;
-        if (hi > SIMULATE_MAX_GPUS)
-            return 0;
-    }
-    while (hi - lo > SIMULATE_STEP) {
-        int mid = (lo + hi) / 2 / SIMULATE_STEP * SIMULATE_STEP;
-        if (eval_meets(c, g, mid, 1, 1, target_h, w))
-            hi = mid;
-        else
-            lo = mid;
-    }
-    for (int n = hi; n <= SIMULATE_MAX_GPUS; n += SIMULATE_STEP)
-        if (eval_meets(c, g, n, 1, SIMULATE_REPLICAS, target_h, w))
-            return n;
-    return 0;
+    return !eval_many(c, g, &count, &quarter, 1, reps, w, target_h) && meets(w, target_h);
 }
 
 /* Is a (cost, gpu_eq) better than the purchase found so far? Priced
@@ -186,6 +214,51 @@ static int better(const SimPurchase *b, double cost, double gpu_eq)
     if (cost >= 0 && cost != b->cost)
         return cost < b->cost;
     return gpu_eq < b->gpu_eq;
+}
+
+/* Can n GPUs of g no longer beat the purchase found so far? Then no more
+ * can either (cost and GPU-eq grow with n). */
+static int beaten(const SimPurchase *best, const CatalogGpu *g, int n)
+{
+    return !better(best, g->price >= 0 ? n * g->price : -1, n * g->relative_speed);
+}
+
+/* The fewest GPUs of g (a multiple of SIMULATE_STEP) arriving at next
+ * year's start that meet the target on every replica's median; 0 when
+ * SIMULATE_MAX_GPUS do not, or when the answer (at least lo + STEP at
+ * every step) could no longer beat best (nothing simulated past that
+ * point: the purchase chosen is the same). Searched on replica 1, then
+ * confirmed. */
+static int fewest(Ctx *c, const CatalogGpu *g, double target_h, const SimPurchase *best,
+                  SimFleetWaits *w)
+{
+    int lo = 0, hi = SIMULATE_STEP;
+    for (;;) {
+        if (beaten(best, g, lo + SIMULATE_STEP))
+            return 0;
+        if (eval_meets(c, g, hi, 1, 1, target_h, w))
+            break;
+        lo = hi;
+        hi *= 2;
+        if (hi > SIMULATE_MAX_GPUS)
+            return 0;
+    }
+    while (hi - lo > SIMULATE_STEP) {
+        int mid = (lo + hi) / 2 / SIMULATE_STEP * SIMULATE_STEP;
+        if (beaten(best, g, lo + SIMULATE_STEP))
+            return 0;
+        if (eval_meets(c, g, mid, 1, 1, target_h, w))
+            hi = mid;
+        else
+            lo = mid;
+    }
+    for (int n = hi; n <= SIMULATE_MAX_GPUS; n += SIMULATE_STEP) {
+        if (beaten(best, g, n))
+            return 0;
+        if (eval_meets(c, g, n, 1, SIMULATE_REPLICAS, target_h, w))
+            return n;
+    }
+    return 0;
 }
 
 static void set_buy(SimPurchase *b, const Ctx *c, const CatalogGpu *g, int count,
@@ -248,6 +321,7 @@ static void capacity_curve(Ctx *c, const CatalogGpu *g, SimNext *out)
 {
     static const int fixed[SIMULATE_CURVE] = {0, 8, 16, 32, 64, 128};
     snprintf(out->curve_model, sizeof out->curve_model, "%s", g->model);
+    int counts[SIMULATE_CURVE], quarters[SIMULATE_CURVE], idx[SIMULATE_CURVE], nrun = 0;
     for (int k = 0; k < SIMULATE_CURVE; k++) {
         int n = fixed[k];
         if (out->buy.found) { /* 0, 1/4, 1/2, 3/4, 1, 3/2 of the purchase */
@@ -262,9 +336,16 @@ static void capacity_curve(Ctx *c, const CatalogGpu *g, SimNext *out)
             pt->w = out->nothing;
         else if (out->buy.found && n == out->buy.count && out->buy.quarter == 1)
             pt->w = out->buy.w;
-        else
-            eval_meets(c, g, n, 1, SIMULATE_REPLICAS, out->target_h, &pt->w);
+        else {
+            counts[nrun] = n;
+            quarters[nrun] = 1;
+            idx[nrun++] = k;
+        }
     }
+    SimFleetWaits w[SIMULATE_CURVE];
+    eval_many(c, g, counts, quarters, nrun, SIMULATE_REPLICAS, w, -1); /* the points together */
+    for (int i = 0; i < nrun; i++)
+        out->curve[idx[i]].w = w[i];
 }
 
 /* Each group's factor: the forecaster's expected use of year 1 over the
@@ -327,11 +408,9 @@ static void next_fleet(Ctx *c)
  * (replica 1; equal shares when nothing queued). */
 static void buy_nothing(Ctx *c, SimNext *out)
 {
-    fleet_eval(c, NULL, 0, SIMULATE_REPLICAS, &out->nothing);
     size_t nc = c->nclusters = c->rep.w.raw.nclusters;
     c->share = xcalloc(nc + 1, sizeof *c->share);
-    SimWaits w;
-    run_one(c, 0, c->pools, c->np, &w, c->share);
+    fleet_eval(c, NULL, 0, SIMULATE_REPLICAS, &out->nothing, c->share); /* shares: replica 1 */
     double sum = 0;
     size_t ngpu = 0;
     for (size_t k = 0; k < nc; k++) {
@@ -342,9 +421,6 @@ static void buy_nothing(Ctx *c, SimNext *out)
     }
     for (size_t k = 0; k < nc; k++)
         c->share[k] = c->rep.w.cpu[k] ? 0 : sum > 0 ? c->share[k] / sum : 1.0 / (double)ngpu;
-    out->jobs_next = 0;
-    for (size_t i = 0; i < c->njobs[0]; i++)
-        out->jobs_next += c->jobs[0][i].submit >= c->from;
 }
 
 static void search(Ctx *c, const CatalogGpu *v, size_t n, SimNext *out)
@@ -354,7 +430,7 @@ static void search(Ctx *c, const CatalogGpu *v, size_t n, SimNext *out)
         if ((pass < n) != (v[i].price >= 0) || (pass >= n && out->buy.found))
             continue;
         SimFleetWaits w;
-        int count = fewest(c, &v[i], out->target_h, &w);
+        int count = fewest(c, &v[i], out->target_h, &out->buy, &w);
         if (count == 0)
             continue;
         double cost = v[i].price >= 0 ? count * v[i].price : -1;
@@ -370,14 +446,20 @@ static void search(Ctx *c, const CatalogGpu *v, size_t n, SimNext *out)
 
 static void ctx_free(Ctx *c)
 {
-    free(c->jobs[0]);
-    free(c->jobs[1]);
+    for (int r = 0; r < SIMULATE_REPLICAS; r++)
+        free(c->jobs[r]);
     free(c->pools);
     free(c->share);
     simulate_replay_free(&c->rep);
 }
 
 int simulate_next(Store *st, const SimNextOpts *o, SimNext *out, CpErr *err)
+{
+    return simulate_next_run(st, o, 0, SIMULATE_EMBED_MAX_JOBS, out, err);
+}
+
+int simulate_next_run(Store *st, const SimNextOpts *o, size_t bf_depth, size_t max_jobs,
+                      SimNext *out, CpErr *err)
 {
     memset(out, 0, sizeof *out);
     double t0 = simulate_clock();
@@ -391,12 +473,15 @@ int simulate_next(Store *st, const SimNextOpts *o, SimNext *out, CpErr *err)
     memset(&c, 0, sizeof c);
     c.from = out->from;
     c.to = out->to;
-    if (simulate_replay(st, out->last_from, out->from, &c.rep, err) < 0)
+    if (simulate_replay_at(st, out->last_from, out->from, SIM_NEVER, bf_depth, &c.rep, err) < 0)
         return -1;
+    out->bf_depth = c.rep.bf_depth;
     out->last = c.rep.sum.rec;
     out->last_sim = c.rep.sum.sim;
     out->last_plus10 = c.rep.plus10;
     out->idle_share = simulate_idle_share(c.rep.sum.wait_h, c.rep.sum.idle_wait_h);
+    sim_out_free(&c.rep.out); /* the replay's figures are copied; its jobs stay to draw from */
+    sim_summary_free(&c.rep.sum);
     out->policy = c.rep.policy;
     out->target_given = o->target_h > 0;
     out->target_h = out->target_given ? o->target_h : out->last.p90_h;
@@ -413,12 +498,19 @@ int simulate_next(Store *st, const SimNextOpts *o, SimNext *out, CpErr *err)
         c.factor = factor;
         c.ngroups = ng;
         c.last_from = out->last_from;
-        c.drawn = -1;
         draw(&c, 0, 0);
-        if (c.njobs[0] > SIMULATE_MAX_JOBS)
+        c.drawn = 0;
+        for (size_t i = 0; i < c.njobs[0]; i++) /* replica 1's, before any other is drawn */
+            out->jobs_next += c.jobs[0][i].submit >= c.from;
+        c.keep_all = (double)c.njobs[0] * sizeof(SimJob) * SIMULATE_REPLICAS <= SIMULATE_KEEP_BYTES;
+        if (c.njobs[0] > max_jobs && max_jobs < SIMULATE_MAX_JOBS)
+            rc = cp_err_set(err, "next year draws %zu jobs, more than are simulated on the way "
+                                 "(%zu): capplan simulate runs it",
+                            c.njobs[0], max_jobs);
+        else if (c.njobs[0] > max_jobs)
             rc = cp_err_set(err, "next year draws %zu jobs, more than the simulation runs in "
-                                 "reasonable time (%d): not simulated",
-                            c.njobs[0], SIMULATE_MAX_JOBS);
+                                 "reasonable time (%zu): not simulated",
+                            c.njobs[0], max_jobs);
     }
     if (rc == 0) {
         next_fleet(&c);

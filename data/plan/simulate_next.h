@@ -32,6 +32,7 @@
 #define SIMULATE_MAX_GPUS 512 /* the largest purchase tried */
 #define SIMULATE_CURVE 6      /* points of the capacity curve */
 #define SIMULATE_SEED 33
+#define SIMULATE_KEEP_BYTES (64.0 * 1024 * 1024) /* every replica kept in memory up to this */
 
 typedef struct SimBand {
     double lo, mid, hi; /* over the replicas: lowest, median, highest */
@@ -63,10 +64,20 @@ typedef struct SimPurchase {
 } SimPurchase;
 
 /* Past this many jobs drawn for next year (replica 1) simulate_next stops
- * with an error instead of simulating: the backfill scans the whole queue
- * at every event, so a saturated fleet with a long queue costs minutes
- * (a 100k-job bench database drew 513k jobs: over 5 minutes). */
-#define SIMULATE_MAX_JOBS 400000
+ * with an error instead of simulating. The backfill tries SIM_BF_DEPTH jobs
+ * per event (it scanned the whole queue before: a 100k-job bench database
+ * that drew 513k jobs took over 5 minutes), so time grows with the jobs,
+ * not jobs x queue; memory is about 200 bytes a job drawn (894k jobs
+ * drawn from the 1M-a-year bench database: 195 MB peak, 7.9 s CPU for 6
+ * fleets; docs/simulate.md). The cap keeps a database far past that
+ * scale from taking minutes and gigabytes. SIMULATE_MAX_JOBS is what
+ * `capplan simulate` runs; SIMULATE_EMBED_MAX_JOBS what simulate_next runs
+ * for callers that simulate on the way to something else (the report's
+ * decision page, the dashboard): seconds there would slow every export
+ * (a 100k-job bench database's export: 1.0 s refusing, 20.8 s simulating
+ * its 472k jobs). */
+#define SIMULATE_MAX_JOBS 1200000
+#define SIMULATE_EMBED_MAX_JOBS 400000
 
 typedef struct SimNextOpts {
     double target_h;       /* <= 0: the last year's recorded p90 */
@@ -97,10 +108,16 @@ typedef struct SimNext {
     char curve_model[65];
     int builtin_catalog;
     int fleets;                  /* fleets simulated (each SIMULATE_REPLICAS times or once) */
+    size_t bf_depth;             /* the backfill depth simulated (0: the whole queue) */
     double seconds;
 } SimNext;
 
-/* Simulate next year and search the purchase. 0, or -1 with err. */
+/* Simulate next year and search the purchase (up to SIMULATE_EMBED_MAX_JOBS
+ * jobs drawn). 0, or -1 with err. */
 int simulate_next(Store *st, const SimNextOpts *o, SimNext *out, CpErr *err);
+/* The same with backfill depth bf_depth (as simulate_bf_depth takes it),
+ * up to max_jobs jobs drawn (SIMULATE_MAX_JOBS for `capplan simulate`). */
+int simulate_next_run(Store *st, const SimNextOpts *o, size_t bf_depth, size_t max_jobs,
+                      SimNext *out, CpErr *err);
 
 #endif

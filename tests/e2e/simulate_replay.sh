@@ -54,6 +54,21 @@ j "0.5 <= d['simulated']['p90_h'] / d['recorded']['p90_h'] <= 1.5 and d['monthly
 set -- $(span "$WORK/t.db" | tr '|' ' ')
 python3 "$REF" "$WORK/t.db" "$1" "$2" "$WORK/kth.starts" >"$WORK/ref" || fail "kth reference: $(cat "$WORK/ref")"
 grep -q '^28475 jobs, 0 starts differ' "$WORK/ref" || fail "kth reference: $(cat "$WORK/ref")"
+# the backfill depth (slurm.conf's bf_max_job_test; 100 jobs behind the head by default):
+# on KTH the whole queue starts every job at the same time as 100 deep; 20 deep, 5794 of
+# the 28475 starts move and the mean wait rises to 2.10 h; sim_ref.py at depth 20 agrees
+expect_rc 0 cap simulate --replay --bf-depth 0 --starts "$WORK/kth0.starts"
+grep -q 'EASY backfill on the time limit, the whole queue;' "$WORK/out" || fail "kth depth 0: $(head -1 "$WORK/out")"
+cmp -s "$WORK/kth0.starts" "$WORK/kth.starts" || fail "kth: the whole queue differs from 100 deep"
+expect_rc 0 cap simulate --replay --bf-depth 20 --json --starts "$WORK/kth20.starts"
+cp "$WORK/out" "$WORK/r.json"
+[ "$(j "d['bf_depth'], round(d['simulated']['mean_h'], 2)")" = "20 2.1" ] || fail "kth depth 20: $(j "d['bf_depth'], d['simulated']")"
+[ "$(paste -d ' ' "$WORK/kth20.starts" "$WORK/kth.starts" | awk '$2 != $4' | wc -l)" = 5794 ] \
+    || fail "kth depth 20: starts moved"
+python3 "$REF" "$WORK/t.db" "$1" "$2" "$WORK/kth20.starts" 20 >"$WORK/ref" || fail "kth reference 20: $(cat "$WORK/ref")"
+grep -q '^28475 jobs, 0 starts differ' "$WORK/ref" || fail "kth reference 20: $(cat "$WORK/ref")"
+expect_rc 2 cap simulate --replay --bf-depth -1
+grep -q 'bf-depth' "$WORK/err" || fail "bad --bf-depth: $(cat "$WORK/err")"
 expect_rc 0 cap simulate --replay
 grep -q '^Sensitivity: +10 % capacity (every pool, rounded up): simulated mean wait 1.91 h -> 1.04 h' "$WORK/out" \
     || fail "kth text: $(tail -3 "$WORK/out")"
