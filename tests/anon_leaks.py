@@ -148,11 +148,12 @@ def roster_lines(db):
     return rank
 
 
-def screen_lists(text):
+def screen_lists(text, blank=None):
     """Each list in prose of a captured screen, as a table of its own: the
     Projection view's "members (N): ..." and "leaving (N): ..." (#29), the
     names after the colon and on the lines below that go on at its column
-    (a panel beside other text)."""
+    (a panel beside other text). When blank is a list (the screen's lines),
+    each list's text is blanked in it: what is left is the screen's rows."""
     lines = text.split("\n")
     for i, line in enumerate(lines):
         m = re.search(r"(members|leaving) \(\d+\):", line)
@@ -160,11 +161,15 @@ def screen_lists(text):
             continue
         col = m.start()
         names = re.findall(r"(?:group|user|prof)-[a-z2-9]{6}", line[m.end():])
-        for nxt in lines[i + 1:]:
-            part = nxt[col:]
+        if blank is not None:
+            blank[i] = blank[i][:col]
+        for j in range(i + 1, len(lines)):
+            part = lines[j][col:]
             if not re.match(r"^ {2,}(?:group|user|prof)-[a-z2-9]{6}", part):
                 break
             names += re.findall(r"(?:group|user|prof)-[a-z2-9]{6}", part)
+            if blank is not None:
+                blank[j] = blank[j][:col]
         yield [[n] for n in names]
 
 
@@ -173,10 +178,16 @@ def tables(path):
     if path.endswith(".xlsx"):  # the shared strings, in the order the rows wrote them
         z = zipfile.ZipFile(path)
         text = z.read("xl/sharedStrings.xml").decode("utf-8") if "xl/sharedStrings.xml" in z.namelist() else ""
-    if path.endswith((".svg", ".html", ".xlsx", ".screen")):  # the names in document order
+    if path.endswith(".screen"):
+        # each prose list on its own, then the rest (the rows) in screen
+        # order: one group's members, contiguous in the roster file, listed
+        # before the institute's would otherwise read as the file's order
+        rows = text.split("\n")
+        yield from list(screen_lists(text, rows))
+        yield [[m] for m in re.findall(r"(?:group|user|prof)-[a-z2-9]{6}", "\n".join(rows))]
+        return
+    if path.endswith((".svg", ".html", ".xlsx")):  # the names in document order
         yield [[m] for m in re.findall(r"(?:group|user|prof)-[a-z2-9]{6}", text)]
-        if path.endswith(".screen"):
-            yield from screen_lists(text)
         return
     if path.endswith(".csv"):
         yield list(csv.reader(io.StringIO(text)))[1:]
