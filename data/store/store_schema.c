@@ -432,7 +432,30 @@ static const char v22[] =
  * actual end; NULL when the roster does not give one. */
 static const char v_planned_end[] = "ALTER TABLE people ADD COLUMN planned_end TEXT;\n";
 
+/* Issue 31 (an import costs what it reads): the planner's per-cut cache
+ * (data/plan/plan_cache.c): each backtest cut's fit and forecasts, under the
+ * key of everything but the jobs they are computed from, with the greatest
+ * job id and the last edit (plan_job_edits.seq) they saw; an entry stays
+ * good while every job added or edited since starts at or after its cut.
+ * plan_job_edits: per updated or deleted job, the earliest start it had or
+ * has (its planning record's: start, else submit). A cache: deleting its
+ * rows is safe. */
+static const char v_cut_cache[] =
+    "CREATE TABLE IF NOT EXISTS plan_cut_cache(cut INTEGER PRIMARY KEY, key TEXT NOT NULL,\n"
+    "  upto INTEGER NOT NULL, edits INTEGER NOT NULL, data BLOB NOT NULL);\n"
+    "CREATE TABLE IF NOT EXISTS plan_job_edits(seq INTEGER PRIMARY KEY AUTOINCREMENT,\n"
+    "  at INTEGER NOT NULL);\n"
+    "CREATE TRIGGER IF NOT EXISTS plan_job_edits_update AFTER UPDATE ON jobs BEGIN\n"
+    "  INSERT INTO plan_job_edits(at) VALUES (min(coalesce(old.start, old.submit, 0),\n"
+    "    coalesce(new.start, new.submit, 0)));\n"
+    "END;\n"
+    "CREATE TRIGGER IF NOT EXISTS plan_job_edits_delete AFTER DELETE ON jobs BEGIN\n"
+    "  INSERT INTO plan_job_edits(at) VALUES (coalesce(old.start, old.submit, 0));\n"
+    "END;\n"
+    "DELETE FROM plan_cut_cache;\n";
+
 const char *const store_migrations[] = {v1,  v2,  v3,  v4,  v5,  v6,  v7,  v8,
                                         v9,  v10, v11, v12, v13, v14, v15, v16,
-                                        v17, v18, v19, v20, v21, v22, v_planned_end};
+                                        v17, v18, v19, v20, v21, v22, v_planned_end,
+                                        v_cut_cache /* issue 31 */};
 const int store_nmigrations = (int)(sizeof store_migrations / sizeof store_migrations[0]);
