@@ -30,8 +30,9 @@ int64_t store_plan_cut_since(Store *st, int64_t upto, int64_t edits)
 {
     sqlite3_stmt *s;
     if (sqlite3_prepare_v2(store_db(st),
-                           "SELECT min((SELECT min(coalesce(start, submit, 0)) FROM jobs "
-                           "WHERE id > ?1), (SELECT min(at) FROM plan_job_edits WHERE seq > ?2)), "
+                           "SELECT min(coalesce((SELECT min(coalesce(start, submit, 0)) FROM jobs "
+                           "WHERE id > ?1), 9223372036854775807), coalesce((SELECT min(at) FROM "
+                           "plan_job_edits WHERE seq > ?2), 9223372036854775807)), "
                            "EXISTS(SELECT 1 FROM jobs WHERE id > ?1) "
                            "OR EXISTS(SELECT 1 FROM plan_job_edits WHERE seq > ?2)",
                            -1, &s, NULL) != SQLITE_OK)
