@@ -154,10 +154,14 @@ typedef struct PlanSumReq {
     double *out;
 } PlanSumReq;
 /* The second pass: every fit and sum asked for, as demand_fit and
- * demand_actual give them over the jobs held in memory. 0, or -1 with err
- * (the jobs changed since the scan: run again). */
+ * demand_actual give them over the jobs held in memory (the fits in several
+ * passes when their hourly curves would pass the budget below). 0, or -1
+ * with err (the jobs changed since the scan: run again). */
 int plan_hist_pass(Store *st, Plan *p, PlanCtx *c, const PlanFeedReq *fits, int nfits,
                    const PlanSumReq *sums, int nsums, CpErr *err);
+/* For tests: the bytes of hourly curves a pass may hold at once before the
+ * fits are fed in several passes (0: the default, 48 MiB; issue 31 item 2). */
+void plan_pools_budget(size_t n);
 
 /* The month boundaries of a fit at t0 and each user's roster end as at t0
  * (leaves, on_roster: c->users.n entries, caller-owned). */
