@@ -145,6 +145,12 @@ typedef struct DemFit {
  * out is filled; free with demand_fit_done. */
 void demand_fit(const DemHist *h, const DemCut *c, int pools, DemFit *out);
 void demand_fit_done(DemFit *f);
+/* f as demand_fit gives it over a history of ngroups groups (> f->ngroups)
+ * whose groups from f->ngroups on hold no job before the cut (issue 31: a
+ * kept fit when new groups appear later): their heads and use 0, growth 0
+ * (raw NAN), the newcomers' rate and ramp, the maturation factor and pools
+ * an empty group gets, to the bit. The churn is the caller's (0). */
+void demand_fit_widen(DemFit *f, int ngroups);
 
 /* The same fit fed with the jobs instead of reading h->jobs: new (h's
  * users, groups and fleet; not its jobs), then feed every job that may run

@@ -59,17 +59,19 @@ static void hash_names(Hash *h, const StorePlanNames *nm)
         hash_str(h, nm->names[i]);
 }
 
-/* What every entry's key hashes (with_users: the users' names too): the
- * accounts, clusters, roster, inventory and roles. 0, or -1 with err. */
+/* What every entry's key hashes (with_users: the users' and accounts'
+ * names too): the clusters, roster, inventory and roles. 0, or -1 with
+ * err. */
 static int hash_inputs(Store *st, const Plan *p, const PlanCtx *c, const StorePlanGpus *inv,
                        size_t ninv, int with_users, Hash *h, CpErr *err)
 {
     StorePlanNames clusters;
     if (store_plan_names(st, "clusters", &clusters, err) < 0)
         return -1;
-    if (with_users)
+    if (with_users) {
         hash_names(h, &c->users);
-    hash_names(h, &c->accounts);
+        hash_names(h, &c->accounts);
+    }
     hash_names(h, &clusters);
     store_plan_names_free(&clusters);
     hash_i64(h, (int64_t)c->npeople);
@@ -392,20 +394,32 @@ int plan_cache_load(Store *st, const char *key, Plan *p, PlanCtx *c, int with_fi
  * since starts at or after its cut (store_plan_cut_since): the nightly
  * import of the day's jobs leaves every earlier cut's entry as it was. */
 
-/* The hash of a cut's inputs but its own time: the accounts, clusters,
- * roster, inventory and roles (base), the history's groups and first
- * start, and the first nu users with the roster group their jobs take (the
- * roster as at the history's roster time). */
-static void cut_hash(const PlanCtx *c, const uint64_t base[2], int64_t nu, Hash *h)
+/* The first counts of the history's groups, users and accounts an entry
+ * was computed with: later ones are added after them (a group in the order
+ * of its first job, users and accounts by id) and hold no job before an
+ * entry's cut that stays good. */
+typedef struct CutPrefix {
+    int64_t ng, nu, na;
+} CutPrefix;
+
+/* The hash of a cut's inputs but its own time: the clusters, roster,
+ * inventory and roles (base), the history's first start, its first ng
+ * groups, the first na accounts' names and the first nu users' with the
+ * roster group their jobs take (the roster as at the history's roster
+ * time). */
+static void cut_hash(const PlanCtx *c, const uint64_t base[2], const CutPrefix *x, Hash *h)
 {
     h->a = base[0];
     h->b = base[1];
-    hash_i64(h, c->hist.ngroups);
-    for (int g = 0; g < c->hist.ngroups; g++)
-        hash_str(h, c->hgroups[g]);
     hash_i64(h, c->hist.data_start);
-    hash_i64(h, nu);
-    for (int64_t u = 0; u < nu; u++) {
+    hash_i64(h, x->ng);
+    for (int64_t g = 0; g < x->ng; g++)
+        hash_str(h, c->hgroups[g]);
+    hash_i64(h, x->na);
+    for (int64_t a = 0; a < x->na; a++)
+        hash_str(h, c->accounts.names[a]);
+    hash_i64(h, x->nu);
+    for (int64_t u = 0; u < x->nu; u++) {
         const char *name = plan_name_of(&c->users, u);
         const StorePlanPerson *pp = plan_roster_of(c, name);
         hash_str(h, name);
@@ -413,19 +427,19 @@ static void cut_hash(const PlanCtx *c, const uint64_t base[2], int64_t nu, Hash 
     }
 }
 
-/* The key of cut i for the first nu users, whose hash is h. */
-static void cut_key(const Plan *p, const PlanCtx *c, int i, int64_t nu, const Hash *h, char *key,
-                    size_t n)
+/* The key of cut i for the prefix x, whose hash is h. */
+static void cut_key(const Plan *p, const PlanCtx *c, int i, const CutPrefix *x, const Hash *h,
+                    char *key, size_t n)
 {
     const PlanHistRun *b = c->hrun;
     int64_t t0 = b->cut[i];
     snprintf(key, n,
-             "users %lld cut %d/%zu/%zu/%zu/%d order %08x cpu %d t0 %lld pools %d known %d "
-             "inputs %016llx%016llx",
-             (long long)nu, PLAN_CACHE_MODEL, sizeof(DemFit), sizeof(DemUser), sizeof(DemGroup),
-             DEM_NHALF, byte_order(), p->cpu, (long long)t0,
-             plan_add_months(t0, 12) <= c->data_end, t0 >= c->now_t, (unsigned long long)h->a,
-             (unsigned long long)h->b);
+             "groups %lld users %lld accounts %lld cut %d/%zu/%zu/%zu/%d order %08x cpu %d "
+             "t0 %lld pools %d known %d inputs %016llx%016llx",
+             (long long)x->ng, (long long)x->nu, (long long)x->na, PLAN_CACHE_MODEL,
+             sizeof(DemFit), sizeof(DemUser), sizeof(DemGroup), DEM_NHALF, byte_order(), p->cpu,
+             (long long)t0, plan_add_months(t0, 12) <= c->data_end, t0 >= c->now_t,
+             (unsigned long long)h->a, (unsigned long long)h->b);
 }
 
 /* Cut i's forecasts: DEM_NHALF x (G + 1). */
@@ -434,27 +448,36 @@ static double *cut_rows(const PlanHistRun *b, int i)
     return b->f + (size_t)i * DEM_NHALF * ((size_t)b->G + 1);
 }
 
-/* The entry's fit and forecasts into cut i: 1 read, 0 not (unreadable). */
+/* The entry's fit and forecasts into cut i: 1 both read, 2 the fit alone
+ * (computed with fewer groups: widened to G, its forecasts to compute), 0
+ * not (unreadable). */
 static int cut_decode(PlanCtx *c, int i, const unsigned char *data, size_t n)
 {
     PlanHistRun *b = c->hrun;
     In in = {data, n, 0, 0};
     DemFit fit;
     get_fit(&in, &fit);
-    size_t nrows = (size_t)DEM_NHALF * ((size_t)b->G + 1);
-    double *rows = get_array(&in, in.bad ? 0 : nrows, sizeof *rows);
-    in.bad |= in.at != in.n || fit.ngroups != b->G;
+    int ng = fit.ngroups;
+    size_t nrows = (size_t)DEM_NHALF * ((size_t)ng + 1);
+    double *rows = get_array(&in, in.bad || ng < 0 || ng > b->G ? 0 : nrows, sizeof *rows);
+    in.bad |= in.at != in.n || ng < 0 || ng > b->G;
     for (int k = 0; k < fit.nactive && !in.bad; k++)
-        in.bad |= fit.users[k].group < 0 || fit.users[k].group >= b->G ||
+        in.bad |= fit.users[k].group < 0 || fit.users[k].group >= ng ||
                   fit.users[k].user < 0 || fit.users[k].user >= c->users.n ||
                   fit.users[k].first_month < 0 || fit.users[k].first_month >= DEM_HISTORY;
-    if (!in.bad) {
+    int rc = 0;
+    if (!in.bad && ng == b->G) {
         b->fit[i] = fit;
         memcpy(cut_rows(b, i), rows, nrows * sizeof *rows);
+        rc = 1;
+    } else if (!in.bad) {
+        demand_fit_widen(&fit, b->G);
+        b->fit[i] = fit;
+        rc = 2;
     } else
         demand_fit_done(&fit);
     free(rows);
-    return !in.bad;
+    return rc;
 }
 
 void plan_cuts_load(Store *st, const Plan *p, PlanCtx *c, const StorePlanGpus *inv, size_t ninv,
@@ -462,6 +485,8 @@ void plan_cuts_load(Store *st, const Plan *p, PlanCtx *c, const StorePlanGpus *i
 {
     PlanHistRun *b = c->hrun;
     b->cached = xcalloc((size_t)b->n + 1, 1);
+    b->eupto = xcalloc(2 * (size_t)b->n + 1, sizeof *b->eupto);
+    b->eedits = b->eupto + b->n;
     CpErr err;
     Hash h = {0xcbf29ce484222325ull, 0x6a09e667f3bcc909ull};
     if (!b->cut_cache || store_plan_cut_state(st, &b->upto, &b->edits) < 0 ||
@@ -471,29 +496,38 @@ void plan_cuts_load(Store *st, const Plan *p, PlanCtx *c, const StorePlanGpus *i
     }
     b->base[0] = h.a;
     b->base[1] = h.b;
-    int64_t hnu = -1, lu = -1, le = -1, since = INT64_MIN; /* the last ones computed */
+    CutPrefix hx = {-1, -1, -1}; /* the prefix h was computed for */
+    int64_t lu = -1, le = -1, since = INT64_MIN; /* the last ones asked */
     for (int i = 0; i < b->n; i++) {
         char key[256], want[256];
-        int64_t upto, edits, nu;
+        int64_t upto, edits;
+        long long ng, nu, na;
         unsigned char *data;
         size_t n;
         if (!store_plan_cut_get(st, b->cut[i], key, sizeof key, &upto, &edits, &data, &n))
             continue;
-        if (sscanf(key, "users %lld ", (long long *)&nu) != 1 || nu < 0 || nu > c->users.n)
-            nu = -1;
-        if (nu >= 0 && nu != hnu) {
-            cut_hash(c, b->base, nu, &h);
-            hnu = nu;
+        int ok = sscanf(key, "groups %lld users %lld accounts %lld ", &ng, &nu, &na) == 3 &&
+                 ng >= 0 && ng <= b->G && nu >= 0 && nu <= c->users.n && na >= 0 &&
+                 na <= c->accounts.n;
+        CutPrefix x = {ng, nu, na};
+        if (ok && (x.ng != hx.ng || x.nu != hx.nu || x.na != hx.na)) {
+            cut_hash(c, b->base, &x, &h);
+            hx = x;
         }
-        if (nu >= 0)
-            cut_key(p, c, i, nu, &h, want, sizeof want);
-        if (nu >= 0 && strcmp(key, want) == 0 && (upto != lu || edits != le)) {
+        if (ok) {
+            cut_key(p, c, i, &x, &h, want, sizeof want);
+            ok = strcmp(key, want) == 0;
+        }
+        if (ok && (upto != lu || edits != le)) {
             since = store_plan_cut_since(st, upto, edits);
             lu = upto;
             le = edits;
         }
-        if (nu >= 0 && strcmp(key, want) == 0 && since >= b->cut[i])
+        if (ok && since >= b->cut[i]) {
             b->cached[i] = (unsigned char)cut_decode(c, i, data, n);
+            b->eupto[i] = upto;
+            b->eedits[i] = edits;
+        }
         free(data);
     }
     int k = 0; /* the pass computes the others */
@@ -512,19 +546,22 @@ void plan_cuts_save(Store *st, const Plan *p, const PlanCtx *c)
     if (!b || !b->cut_cache)
         return;
     Hash h;
-    cut_hash(c, b->base, c->users.n, &h);
+    CutPrefix x = {b->G, c->users.n, c->accounts.n};
+    cut_hash(c, b->base, &x, &h);
     StorePlanCut *e = xcalloc((size_t)b->n + 1, sizeof *e);
     char(*keys)[256] = xcalloc((size_t)b->n + 1, sizeof *keys);
     Out *o = xcalloc((size_t)b->n + 1, sizeof *o);
     int ne = 0;
     size_t nrows = (size_t)DEM_NHALF * ((size_t)b->G + 1);
     for (int i = 0; i < b->n; i++) {
-        if (b->cached[i])
-            continue;
-        cut_key(p, c, i, c->users.n, &h, keys[ne], sizeof keys[ne]);
+        if (b->cached[i] == 1)
+            continue; /* else computed, or widened: kept as now */
+        cut_key(p, c, i, &x, &h, keys[ne], sizeof keys[ne]);
         put_fit(&o[ne], &b->fit[i]);
         put(&o[ne], cut_rows(b, i), nrows * sizeof(double));
-        e[ne] = (StorePlanCut){b->cut[i], b->upto, b->edits, keys[ne], o[ne].b, o[ne].n};
+        int kept = b->cached[i] == 2; /* good since its own state: say so */
+        e[ne] = (StorePlanCut){b->cut[i], kept ? b->eupto[i] : b->upto,
+                               kept ? b->eedits[i] : b->edits, keys[ne], o[ne].b, o[ne].n};
         ne++;
     }
     store_plan_cut_put(st, e, ne);

@@ -252,7 +252,7 @@ static void bt_run_cut(const Plan *p, PlanCtx *c, BtRun *b, int i, int64_t *leav
     const DemFit *f = &b->fit[i];
     plan_hist_cut(c, b->cut[i], &cut, leaves, onr);
     b->pool[i] = f->pool_inst;
-    for (int h = 0; h < DEM_NHALF && !b->cached[i]; h++) /* else read with the fit */
+    for (int h = 0; h < DEM_NHALF && b->cached[i] != 1; h++) /* 1: read with the fit */
         forecast(p, c, f, b->cut[i], leaves, h, b->f + ((size_t)i * DEM_NHALF + h) * (G + 1));
     b->users[i] = f->nactive;
     double c0 = fleet_at(&c->hist, b->cut[i], b->cut[i]);
@@ -482,6 +482,7 @@ void plan_hist_free(PlanCtx *c)
     free(b->pool);
     free(b->years);
     free(b->cached);
+    free(b->eupto);
     free(b);
     c->hrun = NULL;
 }

@@ -35,9 +35,11 @@ struct PlanHistRun {
     double *years;           /* nyears x G */
     /* the per-cut cache (issue 31, plan_cache.c): cuts read from it, and the
      * jobs' state the pass read (the greatest job id, the edit log's last) */
-    unsigned char *cached;   /* n: 1 when fit[i] and its forecasts were read back */
+    unsigned char *cached;   /* n: 1 fit[i] and its forecasts read back, 2 the fit
+                                alone (widened to groups added since) */
     int cut_cache;           /* 1: read and write per-cut entries */
     int64_t upto, edits;
+    int64_t *eupto, *eedits; /* n: a read entry's own (kept when it is widened) */
     uint64_t base[2];        /* the hash of the inputs every cut's key holds */
 };
 
