@@ -90,7 +90,7 @@ int plan_hist_load(Store *st, Plan *p, PlanCtx *c, int64_t roster_t, int64_t fit
     int nfits, nsums;
     c->hrun = hist_requests(c, one, fit_t, &fits, &nfits, &sums, &nsums);
     /* the cuts whose entries are good are read, not fed (issue 31) */
-    c->hrun->cut_cache = c->cache_save && fit_t && !one && !c->asof;
+    c->hrun->cut_cache = c->cache_save && !one && !c->asof;
     plan_cuts_load(st, p, c, inv, ninv, fits, &nfits);
     rc = plan_hist_pass(st, p, c, fits, nfits, sums, nsums, err);
     free(fits);
