@@ -437,15 +437,18 @@ static const char v_planned_end[] = "ALTER TABLE people ADD COLUMN planned_end T
  * key of everything but the jobs they are computed from, with the greatest
  * job id and the last edit (plan_job_edits.seq) they saw; an entry stays
  * good while every job added or edited since starts at or after its cut.
- * plan_job_edits: per updated or deleted job, the earliest start it had or
- * has (its planning record's: start, else submit). A cache: deleting its
- * rows is safe. */
+ * plan_job_edits: per deleted job, and per job updated in a column its
+ * planning record reads (not its measured memory: no fit reads it), the
+ * earliest start it had or has (the record's: start, else submit). A
+ * cache: deleting its rows is safe. */
 static const char v_cut_cache[] =
     "CREATE TABLE IF NOT EXISTS plan_cut_cache(cut INTEGER PRIMARY KEY, key TEXT NOT NULL,\n"
     "  upto INTEGER NOT NULL, edits INTEGER NOT NULL, data BLOB NOT NULL);\n"
     "CREATE TABLE IF NOT EXISTS plan_job_edits(seq INTEGER PRIMARY KEY AUTOINCREMENT,\n"
     "  at INTEGER NOT NULL);\n"
-    "CREATE TRIGGER IF NOT EXISTS plan_job_edits_update AFTER UPDATE ON jobs BEGIN\n"
+    "CREATE TRIGGER IF NOT EXISTS plan_job_edits_update AFTER UPDATE OF user_id, account_id,\n"
+    "  cluster_id, gpu_type, start, submit, eligible, elapsed, end_time, gpus, ncpus, final\n"
+    "  ON jobs BEGIN\n"
     "  INSERT INTO plan_job_edits(at) VALUES (min(coalesce(old.start, old.submit, 0),\n"
     "    coalesce(new.start, new.submit, 0)));\n"
     "END;\n"

@@ -54,6 +54,13 @@ demo_run() { # ORDER of years
 }
 demo_run "2021 2022 2023 2024 2025 2026"
 [ "$kept" -gt 0 ] || fail "demo in time order: no cut entry reused"
+# measured GPU memory: no fit reads it, no edit logged; still a rebuild's
+seq=$(sq 'SELECT coalesce(max(seq), 0) FROM plan_job_edits')
+expect_rc 0 cap import gpu-metrics "$IN/gpu-metrics.csv"
+[ "$(sq 'SELECT count(*) FROM jobs WHERE gpu_mem_source = 2')" -gt 0 ] || fail "no job measured"
+[ "$(sq 'SELECT coalesce(max(seq), 0) FROM plan_job_edits')" = "$seq" ] ||
+    fail "gpu-metrics logged edits: $(sq 'SELECT count(*) FROM plan_job_edits')"
+check "demo, after gpu-metrics"
 demo_run "2026 2025 2024 2023 2022 2021"
 demo_run "2023 2021 2025 2022 2026 2024"
 
