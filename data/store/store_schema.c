@@ -439,8 +439,9 @@ static const char v_planned_end[] = "ALTER TABLE people ADD COLUMN planned_end T
  * good while every job added or edited since starts at or after its cut.
  * plan_job_edits: per deleted job, and per job updated in a column its
  * planning record reads (not its measured memory: no fit reads it), the
- * earliest start it had or has (the record's: start, else submit). A
- * cache: deleting its rows is safe. */
+ * earliest start it had or has (the record's: start, else submit); 0 (every
+ * entry stale) when the greatest id goes, which the next job may take again.
+ * A cache: deleting its rows is safe. */
 static const char v_cut_cache[] =
     "CREATE TABLE IF NOT EXISTS plan_cut_cache(cut INTEGER PRIMARY KEY, key TEXT NOT NULL,\n"
     "  upto INTEGER NOT NULL, edits INTEGER NOT NULL, data BLOB NOT NULL);\n"
@@ -453,7 +454,9 @@ static const char v_cut_cache[] =
     "    coalesce(new.start, new.submit, 0)));\n"
     "END;\n"
     "CREATE TRIGGER IF NOT EXISTS plan_job_edits_delete AFTER DELETE ON jobs BEGIN\n"
-    "  INSERT INTO plan_job_edits(at) VALUES (coalesce(old.start, old.submit, 0));\n"
+    "  INSERT INTO plan_job_edits(at) VALUES (CASE\n"
+    "    WHEN old.id > coalesce((SELECT max(id) FROM jobs), 0) THEN 0\n"
+    "    ELSE coalesce(old.start, old.submit, 0) END);\n"
     "END;\n"
     "DELETE FROM plan_cut_cache;\n";
 
