@@ -520,6 +520,13 @@ DemFeed *demand_feed_new(const DemHist *h, const DemCut *c, int pools)
     return d;
 }
 
+void demand_feed_bytes(const DemHist *h, int pools, size_t *per_user, size_t *curves)
+{
+    *per_user = (size_t)h->nusers * sizeof(Acc);
+    /* a window of 12 months is at most 366 days of hours, and 2 more */
+    *curves = pools ? ((size_t)366 * 24 + 2) * sizeof(double) * (size_t)h->ngroups : 0;
+}
+
 void demand_feed(DemFeed *d, const DemJob *jobs, size_t n)
 {
     const DemCut *c = &d->c;

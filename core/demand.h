@@ -159,6 +159,10 @@ void demand_fit_widen(DemFit *f, int ngroups);
  * data_start), which fills out and frees d. The same figures to the bit. */
 typedef struct DemFeed DemFeed;
 DemFeed *demand_feed_new(const DemHist *h, const DemCut *c, int pools);
+/* What a fed fit holds at most: per user (*per_user, from its first month
+ * on) and its hourly curves (*curves, from its window's first job on; 0
+ * without pools), for h's users and groups. */
+void demand_feed_bytes(const DemHist *h, int pools, size_t *per_user, size_t *curves);
 void demand_feed(DemFeed *d, const DemJob *jobs, size_t n);
 void demand_feed_end(DemFeed *d, const DemHist *h, DemFit *out);
 
