@@ -496,6 +496,12 @@ void plan_cuts_load(Store *st, const Plan *p, PlanCtx *c, const StorePlanGpus *i
     }
     b->base[0] = h.a;
     b->base[1] = h.b;
+    /* the key entries are saved under, with the roster as the jobs' groups
+     * were taken (the backtest moves it to each cut's time) */
+    CutPrefix all = {b->G, c->users.n, c->accounts.n};
+    cut_hash(c, b->base, &all, &h);
+    b->save[0] = h.a;
+    b->save[1] = h.b;
     CutPrefix hx = {-1, -1, -1}; /* the prefix h was computed for */
     int64_t lu = -1, le = -1, since = INT64_MIN; /* the last ones asked */
     for (int i = 0; i < b->n; i++) {
@@ -545,9 +551,8 @@ void plan_cuts_save(Store *st, const Plan *p, const PlanCtx *c)
     const PlanHistRun *b = c->hrun;
     if (!b || !b->cut_cache)
         return;
-    Hash h;
+    Hash h = {b->save[0], b->save[1]};
     CutPrefix x = {b->G, c->users.n, c->accounts.n};
-    cut_hash(c, b->base, &x, &h);
     StorePlanCut *e = xcalloc((size_t)b->n + 1, sizeof *e);
     char(*keys)[256] = xcalloc((size_t)b->n + 1, sizeof *keys);
     Out *o = xcalloc((size_t)b->n + 1, sizeof *o);

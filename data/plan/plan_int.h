@@ -41,6 +41,7 @@ struct PlanHistRun {
     int64_t upto, edits;
     int64_t *eupto, *eedits; /* n: a read entry's own (kept when it is widened) */
     uint64_t base[2];        /* the hash of the inputs every cut's key holds */
+    uint64_t save[2];        /* ... with every group, user and account now */
 };
 
 typedef struct PlanCtx {

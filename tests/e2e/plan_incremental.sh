@@ -139,6 +139,35 @@ if [ -x "$GEN" ]; then
     [ "$(sq "SELECT count(*) FROM plan_cut_cache WHERE upto = $max AND edits < (SELECT max(seq) FROM plan_job_edits)")" = 0 ] ||
         fail "entries kept after the greatest id was deleted"
     check "bench site shape, a job in 2022 under a deleted job's id"
+    # a roster where a user of few jobs (never a group's first: the groups'
+    # order stays) moves to another group of the data after the data's end:
+    # project's jobs take the line in force, the backtest's the latest, the
+    # same groups either way; their entries never stand for each other
+    set -- $(awk -F'|' 'NR > 1 && $1 !~ /\./ { n[$4]++; g[$4] = $6 }
+        END { for (k in n) if (n[k] >= 20 && (m == 0 || n[k] < m)) { m = n[k]; b = k }
+              for (k in g) if (g[k] != g[b]) o = g[k]; print b, g[b], o }' "$WORK/site.psv")
+    u=$1
+    printf 'user,group,role,domain,start,end\n%s,%s,phd,cs,2020-01-01,2025-06-30\n%s,%s,postdoc,cs,2025-07-01,\n' \
+        "$1" "$2" "$1" "$3" >"$WORK/moves.csv"
+    expect_rc 0 cap import roster "$WORK/moves.csv"
+    expect_rc 0 cap project --backtest --json
+    sq 'DELETE FROM plan_cache' # the refresh's entry: project reads the cuts'
+    expect_rc 0 cap project --json
+    cp "$WORK/out" "$WORK/moves.json"
+    sq 'DELETE FROM plan_cache; DELETE FROM plan_cut_cache'
+    expect_rc 0 cap project --json
+    cmp -s "$WORK/out" "$WORK/moves.json" || fail "project after project --backtest is not a rebuild's"
+    expect_rc 0 cap project --backtest --json
+    cp "$WORK/out" "$WORK/moves_bt.json"
+    sq 'DELETE FROM plan_cache'
+    expect_rc 0 cap project --json
+    sq 'DELETE FROM plan_cache'
+    expect_rc 0 cap project --backtest --json
+    cmp -s "$WORK/out" "$WORK/moves_bt.json" || fail "project --backtest after project is not a rebuild's"
+    sq 'DELETE FROM plan_cache; DELETE FROM plan_cut_cache'
+    expect_rc 0 cap project --backtest --json
+    cmp -s "$WORK/out" "$WORK/moves_bt.json" || fail "project --backtest after project is not a rebuild's"
+    echo "bench site shape, $u moving groups after the data: project and --backtest apart"
 else
     echo "bench site shape: not checked ($GEN not built)"
 fi
