@@ -441,6 +441,8 @@ static const char v_planned_end[] = "ALTER TABLE people ADD COLUMN planned_end T
  * planning record reads (not its measured memory: no fit reads it), the
  * earliest start it had or has (the record's: start, else submit); 0 (every
  * entry stale) when the greatest id goes, which the next job may take again.
+ * (cpu_milli: issue 29's exact CPUs, which the record reads once that
+ * migration has run; SQLite takes a column not there yet in UPDATE OF.)
  * A cache: deleting its rows is safe. */
 static const char v_cut_cache[] =
     "CREATE TABLE IF NOT EXISTS plan_cut_cache(cut INTEGER PRIMARY KEY, key TEXT NOT NULL,\n"
@@ -448,8 +450,8 @@ static const char v_cut_cache[] =
     "CREATE TABLE IF NOT EXISTS plan_job_edits(seq INTEGER PRIMARY KEY AUTOINCREMENT,\n"
     "  at INTEGER NOT NULL);\n"
     "CREATE TRIGGER IF NOT EXISTS plan_job_edits_update AFTER UPDATE OF user_id, account_id,\n"
-    "  cluster_id, gpu_type, start, submit, eligible, elapsed, end_time, gpus, ncpus, final\n"
-    "  ON jobs BEGIN\n"
+    "  cluster_id, gpu_type, start, submit, eligible, elapsed, end_time, gpus, ncpus, cpu_milli,\n"
+    "  final ON jobs BEGIN\n"
     "  INSERT INTO plan_job_edits(at) VALUES (min(coalesce(old.start, old.submit, 0),\n"
     "    coalesce(new.start, new.submit, 0)));\n"
     "END;\n"
