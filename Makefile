@@ -86,9 +86,11 @@ deps:
 deps-demo:
 	@./tests/deps.sh demo
 
-# Every test, under AddressSanitizer and UndefinedBehaviorSanitizer.
+# Every test, under AddressSanitizer and UndefinedBehaviorSanitizer (the
+# bench's generator too: tests/e2e/plan_incremental.sh imports its files).
 test: deps
-	$(MAKE) SANITIZE=address,undefined build/sanitize/capplan sanitize-tests
+	$(MAKE) SANITIZE=address,undefined build/sanitize/capplan build/sanitize/bench/gen_sacct \
+		sanitize-tests
 	./tests/run.sh build/sanitize
 
 .PHONY: sanitize-tests

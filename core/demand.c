@@ -520,6 +520,13 @@ DemFeed *demand_feed_new(const DemHist *h, const DemCut *c, int pools)
     return d;
 }
 
+void demand_feed_bytes(const DemHist *h, int pools, size_t *per_user, size_t *curves)
+{
+    *per_user = (size_t)h->nusers * sizeof(Acc);
+    /* a window of 12 months is at most 366 days of hours, and 2 more */
+    *curves = pools ? ((size_t)366 * 24 + 2) * sizeof(double) * (size_t)h->ngroups : 0;
+}
+
 void demand_feed(DemFeed *d, const DemJob *jobs, size_t n)
 {
     const DemCut *c = &d->c;
@@ -567,6 +574,41 @@ void demand_fit(const DemHist *h, const DemCut *c, int pools, DemFit *out)
     span(h, c->mb[0], c->mb[DEM_HISTORY], &lo, &hi);
     demand_feed(d, h->jobs + lo, hi - lo);
     demand_feed_end(d, h, out);
+}
+
+void demand_fit_widen(DemFit *f, int ngroups)
+{
+    if (ngroups <= f->ngroups)
+        return;
+    double sum_rate = 0, all = 0, nall = 0; /* as fit_trends and mature sum them */
+    for (int i = 0; i < f->nactive; i++)
+        sum_rate += f->users[i].used;
+    for (int i = 0; i < f->nactive; i++) {
+        const DemUser *u = &f->users[i];
+        if (u->group < 0 || u->group >= f->ngroups || u->matured)
+            continue;
+        all += u->used;
+        nall++;
+    }
+    double mean_all = f->nactive > 0 ? sum_rate / f->nactive : 0;
+    double member = nall > 0 ? all / nall : 0, k = f->maturation;
+    if (0 * k > 0 * member) /* mature(): own[g] x k against nown[g] x member, both 0 */
+        k = 1;
+    f->groups = xrealloc(f->groups, (size_t)ngroups * sizeof *f->groups);
+    for (int g = f->ngroups; g < ngroups; g++) {
+        DemGroup *d = &f->groups[g];
+        memset(d, 0, sizeof *d);
+        d->growth_raw = NAN;
+        int cap = 0;
+        d->growth = clampd(0, DEM_GROWTH_CAP, &cap);
+        d->growth_capped = cap;
+        double heads = 0, gm = mean_all;
+        double shrunk = (heads * gm + NEW_PRIOR * mean_all) / (heads + NEW_PRIOR);
+        d->ramp = f->ramp;
+        d->newrate = f->ramp * shrunk;
+        d->mature_factor = k > 1 ? k : 1;
+    }
+    f->ngroups = ngroups;
 }
 
 void demand_fit_done(DemFit *f)

@@ -148,6 +148,12 @@ typedef struct DemFit {
  * out is filled; free with demand_fit_done. */
 void demand_fit(const DemHist *h, const DemCut *c, int pools, DemFit *out);
 void demand_fit_done(DemFit *f);
+/* f as demand_fit gives it over a history of ngroups groups (> f->ngroups)
+ * whose groups from f->ngroups on hold no job before the cut (issue 31: a
+ * kept fit when new groups appear later): their heads and use 0, growth 0
+ * (raw NAN), the newcomers' rate and ramp, the maturation factor and pools
+ * an empty group gets, to the bit. The churn is the caller's (0). */
+void demand_fit_widen(DemFit *f, int ngroups);
 
 /* The same fit fed with the jobs instead of reading h->jobs: new (h's
  * users, groups and fleet; not its jobs), then feed every job that may run
@@ -156,6 +162,10 @@ void demand_fit_done(DemFit *f);
  * data_start), which fills out and frees d. The same figures to the bit. */
 typedef struct DemFeed DemFeed;
 DemFeed *demand_feed_new(const DemHist *h, const DemCut *c, int pools);
+/* What a fed fit holds at most: per user (*per_user, from its first month
+ * on) and its hourly curves (*curves, from its window's first job on; 0
+ * without pools), for h's users and groups. */
+void demand_feed_bytes(const DemHist *h, int pools, size_t *per_user, size_t *curves);
 void demand_feed(DemFeed *d, const DemJob *jobs, size_t n);
 void demand_feed_end(DemFeed *d, const DemHist *h, DemFit *out);
 

@@ -28,6 +28,7 @@
 #include "data/ingest/fields.h"
 #include "data/ingest/import.h"
 #include "data/plan/plan.h"
+#include "data/plan/plan_int.h"
 #include "data/store/store.h"
 #include "data/store/store_plan.h"
 #include "data/store/store_schema.h"
@@ -592,10 +593,10 @@ static Plan *build(Db *d)
     return p;
 }
 
-/* A plan built with the cache emptied first. */
+/* A plan built with the caches emptied first. */
 static Plan *build_fresh(Db *d)
 {
-    exec_sql(d->st, "DELETE FROM plan_cache");
+    exec_sql(d->st, "DELETE FROM plan_cache; DELETE FROM plan_cut_cache");
     return build(d);
 }
 
@@ -726,6 +727,22 @@ static void test_plan_cache(void **state)
     plan_free(a);
 }
 
+/* Issue 31 item 2: with a budget of hourly curves that one fit passes,
+ * every fit is fed in a pass of its own (the sums with the first): the same
+ * plan to the bit as one pass. */
+static void test_pools_batched(void **state)
+{
+    Db *d = *state;
+    Plan *a = build_fresh(d);
+    plan_pools_budget(1);
+    Plan *b = build_fresh(d);
+    plan_pools_budget(0);
+    assert_true(a->bt->ncuts >= 3);
+    same_plan(a, b);
+    plan_free(a);
+    plan_free(b);
+}
+
 /* plan_cache_refresh (what `capplan import` runs after its last file, and
  * the demo without saving profiles): on a database without jobs it does
  * nothing; after an import it writes the entry and the profiles the next
@@ -788,6 +805,7 @@ int main(void)
         cmocka_unit_test(test_migrate_v1_keys),
         cmocka_unit_test_setup_teardown(test_plan_cache, db_setup, db_teardown),
         cmocka_unit_test_setup_teardown(test_plan_cache_refresh, db_setup, db_teardown),
+        cmocka_unit_test_setup_teardown(test_pools_batched, db_setup, db_teardown),
     };
     return cmocka_run_group_tests_name("plan_db", tests, db_setup, db_teardown);
 }

@@ -449,6 +449,61 @@ static void test_spans(void **state)
     free(jobs);
 }
 
+/* demand_fit_widen (issue 31): a fit over 3 groups and 10 users, widened
+ * to 5 groups, is to the bit the fit over a history that also holds groups
+ * 3 and 4 and users 10 and 11, whose jobs all start at or after the cut
+ * (what a kept backtest cut sees when an import brings new accounts): at a
+ * cut with a complete year before the window and at one without, pools on. */
+static void test_widen(void **state)
+{
+    (void)state;
+    const int64_t hm = 36000;
+    enum { N = 2000, NEW = 40 };
+    DemJob *jobs = calloc(N + NEW, sizeof *jobs);
+    for (int i = 0; i < N; i++) {
+        int64_t st = (int64_t)i * (40 * hm) / N;
+        jobs[i] = (DemJob){i % 10, (i % 10) % 3, st - (i % 7) * 600, st, st + (i % 23) * 360,
+                           1 + (i % 4) * 0.5};
+    }
+    int64_t leaves[12];
+    int onr[12] = {0};
+    for (int i = 0; i < 12; i++)
+        leaves[i] = INT64_MAX;
+    const int first[2] = {12, -6}; /* the cut's first month: complete, not */
+    for (int k = 0; k < 2; k++) {
+        DemCut c;
+        memset(&c, 0, sizeof c);
+        for (int m = 0; m <= DEM_HISTORY; m++)
+            c.mb[m] = hm * (m + first[k]);
+        c.leaves = leaves;
+        c.on_roster = onr;
+        int64_t t0 = c.mb[DEM_HISTORY];
+        for (int i = 0; i < NEW; i++) /* new groups' jobs, from the cut on */
+            jobs[N + i] = (DemJob){10 + i % 2, 3 + i % 2, t0 - 3600, t0 + i * 900,
+                                   t0 + i * 900 + 7200, 2};
+        DemHist wide = {jobs, N + NEW, 12, 5, 0, NULL, 0, NULL, NULL};
+        DemHist old = {jobs, N, 10, 3, 0, NULL, 0, NULL, NULL};
+        DemFit a, b;
+        demand_fit(&wide, &c, 1, &a);
+        demand_fit(&old, &c, 1, &b);
+        demand_fit_widen(&b, 5);
+        assert_int_equal(a.complete, k == 0);
+        assert_true(a.nactive > 0 && a.pool_inst > 0);
+        assert_int_equal(b.ngroups, 5);
+        assert_int_equal(b.nactive, a.nactive);
+        assert_memory_equal(a.users, b.users, (size_t)a.nactive * sizeof *a.users);
+        assert_memory_equal(a.groups, b.groups, 5 * sizeof *a.groups);
+        assert_true(a.groups[4].newrate > 0);
+        DemFit x = a, y = b;
+        x.users = y.users = NULL;
+        x.groups = y.groups = NULL;
+        assert_memory_equal(&x, &y, sizeof x);
+        demand_fit_done(&a);
+        demand_fit_done(&b);
+    }
+    free(jobs);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -458,6 +513,7 @@ int main(void)
         cmocka_unit_test(test_heads_t0), cmocka_unit_test(test_maturation),
         cmocka_unit_test(test_pool_added),
         cmocka_unit_test(test_backtest), cmocka_unit_test(test_spans),
+        cmocka_unit_test(test_widen),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

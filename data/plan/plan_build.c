@@ -525,6 +525,7 @@ int plan_projection(Store *st, Plan *p, PlanCtx *c, CpErr *err)
         p->bt = xcalloc(1, sizeof *p->bt); /* kept: the report reads it */
         if (plan_hist_backtest(p, c, 0, p->bt, err) < 0)
             return -1;
+        plan_cuts_save(st, p, c); /* the cuts computed here (issue 31) */
     }
     PlanBacktest *bt = p->bt;
     DemCut cut;

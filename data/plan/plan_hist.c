@@ -89,6 +89,9 @@ int plan_hist_load(Store *st, Plan *p, PlanCtx *c, int64_t roster_t, int64_t fit
     PlanSumReq *sums;
     int nfits, nsums;
     c->hrun = hist_requests(c, one, fit_t, &fits, &nfits, &sums, &nsums);
+    /* the cuts whose entries are good are read, not fed (issue 31) */
+    c->hrun->cut_cache = c->cache_save && !one && !c->asof;
+    plan_cuts_load(st, p, c, inv, ninv, fits, &nfits);
     rc = plan_hist_pass(st, p, c, fits, nfits, sums, nsums, err);
     free(fits);
     free(sums);
@@ -189,27 +192,6 @@ int plan_hist_fit(Plan *p, PlanCtx *c)
 
 /* ---- the rolling backtest (issue 28: the forecasters of core/forecast) ---- */
 
-struct PlanHistRun {
-    int n;                   /* origins: every month start with 6 months before, some after */
-    int G;
-    int64_t one;             /* the cut asked for (0: every cut) */
-    int64_t *cut, *until;
-    DemFit *fit;             /* n: at each origin (pools when 12 months follow) */
-    int T, Tfull;            /* months of history [m0, data_end); of them complete */
-    int64_t m0;
-    double *months;          /* T x G: each month's mean use (the part before hist_end) */
-    double *hours;           /* T: the hours each month covers */
-    double *one_act;         /* G: use after the cut asked for, to the data's end */
-    int *om;                 /* n: month index of each origin */
-    double *f;               /* n x DEM_NHALF x (G + 1): the model's forecasts */
-    double *today;           /* DEM_NHALF x (G + 1) at the fit (fit_t), or NULL */
-    unsigned char *apart;    /* n */
-    int *users;
-    double *pool;            /* n: the institute's pool at each origin */
-    int64_t y0;              /* past years: y0.., nyears of them */
-    int nyears;
-    double *years;           /* nyears x G */
-};
 typedef PlanHistRun BtRun;
 
 static int64_t month_index_start(const BtRun *b, int m)
@@ -270,7 +252,7 @@ static void bt_run_cut(const Plan *p, PlanCtx *c, BtRun *b, int i, int64_t *leav
     const DemFit *f = &b->fit[i];
     plan_hist_cut(c, b->cut[i], &cut, leaves, onr);
     b->pool[i] = f->pool_inst;
-    for (int h = 0; h < DEM_NHALF; h++)
+    for (int h = 0; h < DEM_NHALF && b->cached[i] != 1; h++) /* 1: read with the fit */
         forecast(p, c, f, b->cut[i], leaves, h, b->f + ((size_t)i * DEM_NHALF + h) * (G + 1));
     b->users[i] = f->nactive;
     double c0 = fleet_at(&c->hist, b->cut[i], b->cut[i]);
@@ -499,6 +481,8 @@ void plan_hist_free(PlanCtx *c)
     free(b->users);
     free(b->pool);
     free(b->years);
+    free(b->cached);
+    free(b->eupto);
     free(b);
     c->hrun = NULL;
 }

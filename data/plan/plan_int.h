@@ -11,7 +11,38 @@
 #include "data/plan/plan.h"
 #include "data/store/store_plan.h"
 
-typedef struct PlanHistRun PlanHistRun; /* plan_hist.c */
+/* What the pass over the history computed (plan_hist.c, plan_cache.c). */
+typedef struct PlanHistRun PlanHistRun;
+struct PlanHistRun {
+    int n;                   /* origins: every month start with 6 months before, some after */
+    int G;
+    int64_t one;             /* the cut asked for (0: every cut) */
+    int64_t *cut, *until;
+    DemFit *fit;             /* n: at each origin (pools when 12 months follow) */
+    int T, Tfull;            /* months of history [m0, data_end); of them complete */
+    int64_t m0;
+    double *months;          /* T x G: each month's mean use (the part before hist_end) */
+    double *hours;           /* T: the hours each month covers */
+    double *one_act;         /* G: use after the cut asked for, to the data's end */
+    int *om;                 /* n: month index of each origin */
+    double *f;               /* n x DEM_NHALF x (G + 1): the model's forecasts */
+    double *today;           /* DEM_NHALF x (G + 1) at the fit (fit_t), or NULL */
+    unsigned char *apart;    /* n */
+    int *users;
+    double *pool;            /* n: the institute's pool at each origin */
+    int64_t y0;              /* past years: y0.., nyears of them */
+    int nyears;
+    double *years;           /* nyears x G */
+    /* the per-cut cache (issue 31, plan_cache.c): cuts read from it, and the
+     * jobs' state the pass read (the greatest job id, the edit log's last) */
+    unsigned char *cached;   /* n: 1 fit[i] and its forecasts read back, 2 the fit
+                                alone (widened to groups added since) */
+    int cut_cache;           /* 1: read and write per-cut entries */
+    int64_t upto, edits;
+    int64_t *eupto, *eedits; /* n: a read entry's own (kept when it is widened) */
+    uint64_t base[2];        /* the hash of the inputs every cut's key holds */
+    uint64_t save[2];        /* ... with every group, user and account now */
+};
 
 typedef struct PlanCtx {
     StorePlanNames users, accounts;
@@ -126,10 +157,14 @@ typedef struct PlanSumReq {
     double *out;
 } PlanSumReq;
 /* The second pass: every fit and sum asked for, as demand_fit and
- * demand_actual give them over the jobs held in memory. 0, or -1 with err
- * (the jobs changed since the scan: run again). */
+ * demand_actual give them over the jobs held in memory (the fits in several
+ * passes when their hourly curves would pass the budget below). 0, or -1
+ * with err (the jobs changed since the scan: run again). */
 int plan_hist_pass(Store *st, Plan *p, PlanCtx *c, const PlanFeedReq *fits, int nfits,
                    const PlanSumReq *sums, int nsums, CpErr *err);
+/* For tests: the bytes of hourly curves a pass may hold at once before the
+ * fits are fed in several passes (0: the default, 48 MiB; issue 31 item 2). */
+void plan_pools_budget(size_t n);
 
 /* The month boundaries of a fit at t0 and each user's roster end as at t0
  * (leaves, on_roster: c->users.n entries, caller-owned). */
@@ -160,6 +195,16 @@ void plan_cache_save(Store *st, const char *key, const Plan *p, const PlanCtx *c
 /* Read them back: 1 (c->hgroups, hgidx, hist bounds, p->unflagged_speed,
  * p->bt and, with_fit, c->fit and p->year_use set), 0 not cached. */
 int plan_cache_load(Store *st, const char *key, Plan *p, PlanCtx *c, int with_fit);
+
+/* The per-cut cache (issue 31): each cut's fit (after its churn) and
+ * forecasts kept between builds, an entry good while every job added or
+ * edited since starts at or after its cut. plan_cuts_load: when
+ * c->hrun->cut_cache, the good entries into c->hrun (cached[i] = 1) and
+ * their requests taken out of fits; plan_cuts_save: the cuts computed here
+ * kept (a database that cannot take them is left alone). */
+void plan_cuts_load(Store *st, const Plan *p, PlanCtx *c, const StorePlanGpus *inv, size_t ninv,
+                    PlanFeedReq *fits, int *nfits);
+void plan_cuts_save(Store *st, const Plan *p, const PlanCtx *c);
 
 /* The forecaster chosen by the backtest (p->bt->choice, target) applied to
  * p->model: each group's level so that its year-1 expected use under the

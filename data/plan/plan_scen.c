@@ -123,6 +123,8 @@ int plan_backtest(Store *st, const PlanOpts *o, PlanBacktest *out, CpErr *err)
         goto out;
     }
     rc = plan_hist_backtest(p, &c, o->cut, out, err);
+    if (rc == 0)
+        plan_cuts_save(st, p, &c); /* the cuts computed here (issue 31) */
     if (rc == 0 && c.cache_save) {
         p->bt = out;
         plan_cache_save(st, c.cache_key, p, &c, 0);

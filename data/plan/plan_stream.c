@@ -282,8 +282,8 @@ int plan_hist_scan(Store *st, Plan *p, PlanCtx *c, const StorePlanGpus *inv, siz
     return 0;
 }
 
-int plan_hist_pass(Store *st, Plan *p, PlanCtx *c, const PlanFeedReq *fits, int nfits,
-                   const PlanSumReq *sums, int nsums, CpErr *err)
+static int pass_once(Store *st, Plan *p, PlanCtx *c, const PlanFeedReq *fits, int nfits,
+                     const PlanSumReq *sums, int nsums, CpErr *err)
 {
     Pass r;
     memset(&r, 0, sizeof r);
@@ -318,5 +318,52 @@ int plan_hist_pass(Store *st, Plan *p, PlanCtx *c, const PlanFeedReq *fits, int 
     free(r.cons);
     if (rc == 0 && (r.changed || r.n != c->hist.njobs))
         rc = cp_err_set(err, "the jobs changed while the planner read them: run it again");
+    return rc;
+}
+
+/* What the fits fed in a pass hold at once (core/demand.c): their hourly
+ * curves (per group, a double per hour of the fit's 12-month window), a
+ * fit's from its window's first job to its cut, so about 13 monthly fits
+ * at a time; and their users' months, from 24 months before the cut, about
+ * 25 fits. Past this many bytes the fits are fed in several passes, each a
+ * share of them (every B-th), the sums with the first: the same figures
+ * (each fit fed the same jobs in the same order), memory that does not
+ * grow with groups x hours x cuts nor users x cuts (issue 31 item 2), one
+ * more read of the blocks a pass. */
+#define PLAN_POOLS_BUDGET ((size_t)48 << 20)
+#define PLAN_CURVES_ALIVE 13
+#define PLAN_USERS_ALIVE (DEM_HISTORY + 1)
+
+static size_t pools_budget = PLAN_POOLS_BUDGET;
+
+void plan_pools_budget(size_t n)
+{
+    pools_budget = n > 0 ? n : PLAN_POOLS_BUDGET;
+}
+
+int plan_hist_pass(Store *st, Plan *p, PlanCtx *c, const PlanFeedReq *fits, int nfits,
+                   const PlanSumReq *sums, int nsums, CpErr *err)
+{
+    int pooled = 0;
+    for (int i = 0; i < nfits; i++)
+        pooled += fits[i].pools != 0;
+    size_t per_user, curve;
+    demand_feed_bytes(&c->hist, 1, &per_user, &curve);
+    size_t held = (size_t)(pooled < PLAN_CURVES_ALIVE ? pooled : PLAN_CURVES_ALIVE) * curve +
+                  (size_t)(nfits < PLAN_USERS_ALIVE ? nfits : PLAN_USERS_ALIVE) * per_user;
+    size_t nb = (held + pools_budget - 1) / pools_budget;
+    if (nb <= 1 || nfits <= 1)
+        return pass_once(st, p, c, fits, nfits, sums, nsums, err);
+    if (nb > (size_t)nfits)
+        nb = (size_t)nfits;
+    PlanFeedReq *part = xcalloc((size_t)nfits + 1, sizeof *part);
+    int rc = 0;
+    for (size_t b = 0; b < nb && rc == 0; b++) {
+        int k = 0;
+        for (int i = (int)b; i < nfits; i += (int)nb)
+            part[k++] = fits[i];
+        rc = pass_once(st, p, c, part, k, sums, b == 0 ? nsums : 0, err);
+    }
+    free(part);
     return rc;
 }

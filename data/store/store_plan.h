@@ -303,4 +303,31 @@ int store_plan_cache_get(Store *st, const char *key, unsigned char **data, size_
 #define STORE_PLAN_CACHE_KEEP 8
 void store_plan_cache_put(Store *st, const char *key, const unsigned char *data, size_t n);
 
+/* ---- the per-cut cache (issue 31; data/plan/plan_cache.c; store_plan_cut.c) ---- */
+
+/* The jobs' state a per-cut entry records: the greatest job id (*upto) and
+ * the last edit logged (*edits; 0 none). 0; -1 when the database has no
+ * per-cut cache (an older schema read-only): then nothing is cached. */
+int store_plan_cut_state(Store *st, int64_t *upto, int64_t *edits);
+/* The earliest start of a job added after upto or edited after edits (a
+ * planning record's start: start, else submit); INT64_MAX when none,
+ * INT64_MIN when the database cannot say (every entry is then stale). */
+int64_t store_plan_cut_since(Store *st, int64_t upto, int64_t edits);
+/* The entry of the cut at t0: its key (into key, nkey bytes), *upto,
+ * *edits, *data (caller frees), *n bytes. 1 found, 0 not (or the database
+ * cannot say). */
+int store_plan_cut_get(Store *st, int64_t t0, char *key, size_t nkey, int64_t *upto,
+                       int64_t *edits, unsigned char **data, size_t *n);
+/* One cut's entry to keep. */
+typedef struct StorePlanCut {
+    int64_t t0, upto, edits;
+    const char *key;
+    const unsigned char *data;
+    size_t n;
+} StorePlanCut;
+/* Keep the entries (each replaces its cut's), then drop the edits no entry
+ * needs, on a connection of their own that never waits (as
+ * store_plan_cache_put). */
+void store_plan_cut_put(Store *st, const StorePlanCut *cuts, int n);
+
 #endif

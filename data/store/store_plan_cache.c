@@ -91,18 +91,36 @@ int store_plan_cache_get(Store *st, const char *key, unsigned char **data, size_
     return found;
 }
 
-void store_plan_cache_put(Store *st, const char *key, const unsigned char *data, size_t n)
+sqlite3 *store_plan_side_begin(Store *st)
 {
     const char *path = sqlite3_db_filename(store_db(st), "main");
     sqlite3 *db = NULL;
-    sqlite3_stmt *s = NULL;
-    if (!path || !path[0] || n > 0x7fffffff ||
-        sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
-        goto out; /* in memory, or not ours to write */
+    if (!path || !path[0] ||
+        sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+        sqlite3_close(db);
+        return NULL; /* in memory, or not ours to write */
+    }
     store_fault_guard(db); /* nothing into a file found corrupt (#29) */
     /* no busy handler: a lock held elsewhere fails at once */
-    if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
-        goto out;
+    if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
+        sqlite3_close(db);
+        return NULL;
+    }
+    return db;
+}
+
+void store_plan_side_end(sqlite3 *db, int ok)
+{
+    sqlite3_exec(db, ok ? "COMMIT" : "ROLLBACK", NULL, NULL, NULL);
+    sqlite3_close(db);
+}
+
+void store_plan_cache_put(Store *st, const char *key, const unsigned char *data, size_t n)
+{
+    sqlite3_stmt *s = NULL;
+    sqlite3 *db = n > 0x7fffffff ? NULL : store_plan_side_begin(st);
+    if (!db)
+        return;
     int ok = sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO plan_cache(key, data) VALUES(?1, ?2)",
                                 -1, &s, NULL) == SQLITE_OK;
     if (ok) {
@@ -110,6 +128,7 @@ void store_plan_cache_put(Store *st, const char *key, const unsigned char *data,
         sqlite3_bind_blob(s, 2, data, (int)n, SQLITE_STATIC);
         ok = sqlite3_step(s) == SQLITE_DONE;
     }
+    sqlite3_finalize(s);
     sqlite3_stmt *d = NULL;
     if (ok && sqlite3_prepare_v2(db,
                                  "DELETE FROM plan_cache WHERE rowid NOT IN (SELECT rowid FROM "
@@ -119,8 +138,5 @@ void store_plan_cache_put(Store *st, const char *key, const unsigned char *data,
         ok = sqlite3_step(d) == SQLITE_DONE;
     }
     sqlite3_finalize(d);
-    sqlite3_exec(db, ok ? "COMMIT" : "ROLLBACK", NULL, NULL, NULL);
-out:
-    sqlite3_finalize(s);
-    sqlite3_close(db);
+    store_plan_side_end(db, ok);
 }

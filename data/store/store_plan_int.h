@@ -22,5 +22,11 @@ int store_plan_each_row(sqlite3 *db, sqlite3_stmt *s, StorePlanRowFn fn, void *c
  * parameter); 0 when NULL or no row. */
 int store_plan_scalar_int(sqlite3 *db, const char *sql, int64_t arg, int64_t *out,
                           const char *what, CpErr *err);
+/* A connection of its own on the database's file in a write transaction
+ * begun at once (store_plan_cache.c): NULL when the database is in memory,
+ * not ours to write, or locked elsewhere (nothing waits). End it with
+ * store_plan_side_end (ok: commit, else roll back), which closes it. */
+sqlite3 *store_plan_side_begin(Store *st);
+void store_plan_side_end(sqlite3 *db, int ok);
 
 #endif

@@ -443,8 +443,38 @@ static const char v_cpu_milli[] =
     "ALTER TABLE jobs ADD COLUMN cpu_milli INTEGER;\n"
     "CREATE INDEX IF NOT EXISTS jobs_unfinished ON jobs(state) WHERE state IN (2, 3);\n";
 
+/* Issue 31 (an import costs what it reads): the planner's per-cut cache
+ * (data/plan/plan_cache.c): each backtest cut's fit and forecasts, under the
+ * key of everything but the jobs they are computed from, with the greatest
+ * job id and the last edit (plan_job_edits.seq) they saw; an entry stays
+ * good while every job added or edited since starts at or after its cut.
+ * plan_job_edits: per deleted job, and per job updated in a column its
+ * planning record reads (not its measured memory: no fit reads it), the
+ * earliest start it had or has (the record's: start, else submit); 0 (every
+ * entry stale) when the greatest id goes, which the next job may take again.
+ * (cpu_milli: issue 29's exact CPUs, which the record reads once that
+ * migration has run; SQLite takes a column not there yet in UPDATE OF.)
+ * A cache: deleting its rows is safe. */
+static const char v_cut_cache[] =
+    "CREATE TABLE IF NOT EXISTS plan_cut_cache(cut INTEGER PRIMARY KEY, key TEXT NOT NULL,\n"
+    "  upto INTEGER NOT NULL, edits INTEGER NOT NULL, data BLOB NOT NULL);\n"
+    "CREATE TABLE IF NOT EXISTS plan_job_edits(seq INTEGER PRIMARY KEY AUTOINCREMENT,\n"
+    "  at INTEGER NOT NULL);\n"
+    "CREATE TRIGGER IF NOT EXISTS plan_job_edits_update AFTER UPDATE OF user_id, account_id,\n"
+    "  cluster_id, gpu_type, start, submit, eligible, elapsed, end_time, gpus, ncpus, cpu_milli,\n"
+    "  final ON jobs BEGIN\n"
+    "  INSERT INTO plan_job_edits(at) VALUES (min(coalesce(old.start, old.submit, 0),\n"
+    "    coalesce(new.start, new.submit, 0)));\n"
+    "END;\n"
+    "CREATE TRIGGER IF NOT EXISTS plan_job_edits_delete AFTER DELETE ON jobs BEGIN\n"
+    "  INSERT INTO plan_job_edits(at) VALUES (CASE\n"
+    "    WHEN old.id > coalesce((SELECT max(id) FROM jobs), 0) THEN 0\n"
+    "    ELSE coalesce(old.start, old.submit, 0) END);\n"
+    "END;\n"
+    "DELETE FROM plan_cut_cache;\n";
+
 const char *const store_migrations[] = {v1,  v2,  v3,  v4,  v5,  v6,  v7,  v8,
                                         v9,  v10, v11, v12, v13, v14, v15, v16,
                                         v17, v18, v19, v20, v21, v22, v_planned_end,
-                                        v_cpu_milli};
+                                        v_cpu_milli /* issue 29 */, v_cut_cache /* issue 31 */};
 const int store_nmigrations = (int)(sizeof store_migrations / sizeof store_migrations[0]);
