@@ -66,11 +66,28 @@ static double u_value(const TuiState *s, int r, int col)
     }
 }
 
-/* Labels of the events of cluster c in month mo, "; "-joined. */
-static void events_text(const TuiModel *m, int c, int64_t mo, char *buf, size_t n)
+/* Why a month's utilisation is above 100 % (o: bytes written; 0 when it
+ * is not): the jobs held more GPU-hours than the inventory's GPUs give, so
+ * on average more GPUs were in use than the inventory lists for the
+ * cluster (the data's, not a formula's: issue 30). */
+static size_t over_text(const TuiCluster *x, int mi, char *buf, size_t n)
 {
-    size_t o = 0;
+    char a[32], b[32];
+    if (!x->has_inventory || x->hours[mi] <= 0 || !(x->util[mi] > 1.0))
+        return 0;
+    int k = snprintf(buf, n, "over 100%%: jobs held %s GPUs on average, inventory lists %s",
+                     fmt_gpus(x->used_h[mi] / x->hours[mi], a, sizeof a),
+                     fmt_gpus(x->cap_h[mi] / x->hours[mi], b, sizeof b));
+    return k < 0 ? 0 : (size_t)k < n ? (size_t)k : n - 1;
+}
+
+/* Why a row is over 100 %, then the labels of the events of cluster c in
+ * month index mi, "; "-joined. */
+static void events_text(const TuiModel *m, int c, int mi, char *buf, size_t n)
+{
+    int64_t mo = fmt_month_add(m->m0, mi);
     buf[0] = '\0';
+    size_t o = over_text(&m->clusters[c], mi, buf, n);
     for (int i = 0; i < m->nevents && o + 1 < n; i++) {
         const TuiEvent *e = &m->events[i];
         if (e->month != mo || (e->cluster[0] && strcmp(e->cluster, m->clusters[c].name) != 0))
@@ -93,7 +110,7 @@ static void u_cell(const TuiState *s, int r, int col, char *buf, size_t n)
     case U_GPUS: fmt_gpus(v, buf, n); break;
     case U_UTIL: fmt_pct(v, buf, n); break;
     case U_WAIT: fmt_secs(v, buf, n); break;
-    case U_EVENT: events_text(s->model, c, fmt_month_add(s->model->m0, mi), buf, n); break;
+    case U_EVENT: events_text(s->model, c, mi, buf, n); break;
     default: buf[0] = '\0';
     }
 }
@@ -105,8 +122,11 @@ static uint16_t u_attr(const TuiState *s, int r, int col)
         return CV_BAD;
     if (col == U_UTIL && v < 0.3)
         return CV_WARN;
-    if (col == U_EVENT)
-        return CV_EVENT;
+    if (col == U_EVENT) { /* red: over 100 % (over_text says why) */
+        int mi, c;
+        row_pos(s, r, &mi, &c);
+        return v > 1.0 && s->model->clusters[c].has_inventory ? CV_BAD : CV_EVENT;
+    }
     return CV_NORMAL;
 }
 
