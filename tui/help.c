@@ -72,9 +72,21 @@ static const char *const group[] = {
     "Under the table: meetings (last, next; m plans one), notes (n adds one), whom to ask: per "
     "compute profile, the members nearest its centre, still on the roster; the selected member's "
     "stated need against their use",
-    "Enter on a member: their GPU-hours a month and biggest jobs: Job: its id " NOTE
-    " Name: the job's name " NOTE " Cluster: where it ran " NOTE " Partition: its queue " NOTE
-    " State: how it ended (COMPLETED, TIMEOUT...) " NOTE " Start: its day (UTC) " NOTE
+    "Enter on a member: their GPU-hours a month and biggest jobs (F1 there explains them)",
+};
+
+/* The Group view's member jobs (Enter on a member; Esc: the members). */
+static const char *const member_jobs[] = {
+    "The top line: the member (a pseudonym when anonymised), their role on the roster (not on "
+    "the roster: an account's user), their start..end, their group, their GPU-hours of the "
+    "last 12 months",
+    "GPU-h/month: their GPU-hours a month over the last 36 months, \xe2\x96\x81 none to "
+    "\xe2\x96\x88 their busiest; then biggest jobs first (the 200 biggest jobs first: only "
+    "those are read; reading the jobs...: still reading) " NOTE " Esc: back to the members",
+    "The table: the member's job attempts of the whole history, one a row, the most GPU-hours "
+    "first: Job: its id " NOTE " Name: the job's name ((hidden) when anonymised) " NOTE
+    " Cluster: where it ran " NOTE " Partition: its queue",
+    "State: how it ended (COMPLETED, TIMEOUT, PREEMPTED...) " NOTE " Start: its day (UTC) " NOTE
     " Run time: how long it ran " NOTE " GPUs: GPUs held " NOTE " GPU-h: GPUs x run time " NOTE
     " Mem GiB: its peak GPU memory, -: not measured",
 };
@@ -184,6 +196,12 @@ const char *const *tui_help_common(int *n)
 {
     *n = N(common);
     return common;
+}
+
+const char *const *tui_help_member_jobs(int *n)
+{
+    *n = N(member_jobs);
+    return member_jobs;
 }
 
 const char *const *tui_help_view(TuiViewId v, int *n)

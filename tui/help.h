@@ -10,6 +10,10 @@
 /* The lines explaining view v; *n receives their count. Static storage. */
 const char *const *tui_help_view(TuiViewId v, int *n);
 
+/* The lines explaining the Group view's member jobs (Enter on a member);
+ * *n receives their count. Static storage. */
+const char *const *tui_help_member_jobs(int *n);
+
 /* The lines explaining what every view shares (title, status line, tables'
  * marks); *n receives their count. Static storage. */
 const char *const *tui_help_common(int *n);
