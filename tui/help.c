@@ -198,10 +198,18 @@ const char *const *tui_help_common(int *n)
     return common;
 }
 
-const char *const *tui_help_member_jobs(int *n)
+int tui_help_member_jobs(const TuiState *s)
 {
-    *n = N(member_jobs);
-    return member_jobs;
+    return s->view == TUI_V_GROUP && s->member >= 0;
+}
+
+const char *const *tui_help_legend(const TuiState *s, int *n)
+{
+    if (tui_help_member_jobs(s)) {
+        *n = N(member_jobs);
+        return member_jobs;
+    }
+    return tui_help_view(s->view, n);
 }
 
 const char *const *tui_help_view(TuiViewId v, int *n)

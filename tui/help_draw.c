@@ -59,8 +59,8 @@ static void help_lines(const TuiState *s, HelpPen *p)
 {
     int n, nv, nc;
     const TuiHelpLine *keys = tui_help_lines(&n);
-    int jobs = s->view == TUI_V_GROUP && s->member >= 0; /* a member's jobs */
-    const char *const *legend = jobs ? tui_help_member_jobs(&nv) : tui_help_view(s->view, &nv);
+    int jobs = tui_help_member_jobs(s);
+    const char *const *legend = tui_help_legend(s, &nv);
     const char *const *common = tui_help_common(&nc);
     char title[80];
     snprintf(title, sizeof title, "In %s%s:", tui_view(s->view)->name,
