@@ -153,9 +153,9 @@ static const char *const usage[] = {
     "Util %: GPU-hours used of those available, red over 90 %, yellow under 30 % " NOTE
     " Jobs: jobs in the month " NOTE " Wait: mean queue wait " NOTE
     " Event: what happened that month",
-    "over 100%: jobs held N GPUs on average, inventory lists M (red): the accounting used more "
-    "GPU-hours than the inventory's GPUs give, so the inventory lists fewer GPUs than the jobs "
-    "ran on that month",
+    "over 100%: jobs held N GPUs, inventory lists M (red, in Event and under the table for the "
+    "selected month): the jobs used more GPU-hours than the inventory's M GPUs give, N GPUs on "
+    "average, so the inventory lists fewer GPUs than the jobs ran on that month",
     "Heat map: mean GPUs in use per hour of the week (UTC), last 12 months; shades of the "
     "busiest hour: blank under 2 %, \xe2\x96\x91 under 25 %, \xe2\x96\x92 under 50 %, "
     "\xe2\x96\x93 under 80 %, \xe2\x96\x88 80 % or more; \xe2\x96\x88 = N GPUs: the busiest hour",

@@ -75,7 +75,7 @@ static size_t over_text(const TuiCluster *x, int mi, char *buf, size_t n)
     char a[32], b[32];
     if (!x->has_inventory || x->hours[mi] <= 0 || !(x->util[mi] > 1.0))
         return 0;
-    int k = snprintf(buf, n, "over 100%%: jobs held %s GPUs on average, inventory lists %s",
+    int k = snprintf(buf, n, "over 100%%: jobs held %s GPUs, inventory lists %s",
                      fmt_gpus(x->used_h[mi] / x->hours[mi], a, sizeof a),
                      fmt_gpus(x->cap_h[mi] / x->hours[mi], b, sizeof b));
     return k < 0 ? 0 : (size_t)k < n ? (size_t)k : n - 1;
@@ -390,7 +390,30 @@ static void render(const TuiState *s, Canvas *c, int y, int h, TuiFrame *f)
         return;
     }
     int used = render_sparks(s, c, y, lw);
-    table_draw(&usage, s, &s->cur[TUI_V_USAGE], c, 0, y + used, lw, h - used, f);
+    /* the selected month over 100 %: why, on a line of its own under the
+     * table (the Event column says it too where there is room for it) */
+    const TuiCursor *cur = &s->cur[TUI_V_USAGE];
+    int sel = cur->nidx > 0 ? table_selected(cur) : -1, mi = 0, k = 0;
+    char why[160], mo[16];
+    why[0] = '\0';
+    if (sel >= 0 && sel < u_nrows(s) && h - used > 4) {
+        row_pos(s, sel, &mi, &k);
+        over_text(&s->model->clusters[k], mi, why, sizeof why);
+    }
+    char head[224];
+    snprintf(head, sizeof head, "%s %s %s", s->model->clusters[k].name,
+             fmt_month(fmt_month_add(s->model->m0, mi), mo, sizeof mo), why);
+    /* one line where it fits, else two: "over 100%:" ends the first */
+    int two = why[0] && canvas_width(c, head) + 2 > lw, lines = why[0] ? 1 + two : 0;
+    table_draw(&usage, s, cur, c, 0, y + used, lw, h - used - lines, f);
+    if (two) {
+        const char *rest = strstr(head, ": ");
+        int cut = rest ? (int)(rest - head) + 1 : (int)strlen(head);
+        canvas_textf(c, 1, y + h - 2, lw - 2, CV_BAD, "%.*s", cut, head);
+        canvas_text(c, 1, y + h - 1, lw - 2, CV_BAD, rest ? rest + 2 : "");
+    } else if (lines) {
+        canvas_text(c, 1, y + h - 1, lw - 2, CV_BAD, head);
+    }
     if (side) {
         render_heat(s, c, lw + 1, y, h);
         render_eff(s, c, lw + 1, y + 11, h - 11);

@@ -104,7 +104,7 @@ marks = {
     "5": ["\u2502 capacity", "now: used over the last 12 months", "\u2593 p10 to the need",
           "Need in parts", "why (...)", "buy a100 GPUs from 2027:"],
     "6": ["\u25b2 the month of an event", "\u2591 under 25 %", "\u2588 = N GPUs", "blk",
-          "GPU-h %:", "Requested vs used", "red over 90 %"],
+          "GPU-h %:", "Requested vs used", "red over 90 %", "over 100%: jobs held N GPUs"],
     "7": ["\u25cf the one every view shows", "A -> B", "A and B mark the two compared"],
 }
 every = ["\u25bc or \u25b2 after a column's title", "\u2026: text cut to fit", "Keys:", "in an edit"]

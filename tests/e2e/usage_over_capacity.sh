@@ -10,7 +10,8 @@
 # and month, on the demo and on a real trace with a node list (Alibaba
 # openb: pods and inventory). So the screen says why: `stats utilization`
 # notes it under its table, the Usage view's Event column says
-# "over 100%: jobs held 2.3 GPUs on average, inventory lists 2.0" in red.
+# "over 100%: jobs held 2.3 GPUs, inventory lists 2.0" in red, and so does a
+# line under the table for the selected month (at 80x24 too).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/tui_helpers.inc"
 
@@ -87,17 +88,36 @@ grep -q "^OVER 2025-10 borealis 114.1% used 2.28 GPUs of 2.00, peak 13 at once$"
 grep -q "^(util over 100 %: the jobs used more GPU-hours than the inventory's GPUs give, so the inventory lists fewer GPUs than the jobs ran on)$" \
     "$WORK/u.txt" || fail "stats utilization does not say why a month is over 100 %"
 
-TUI_W=200 TUI_H=60
-tui_start "$DB"
-keys 6
-wait_for "Month   Cluster"
-wait_for "2025-10 borealis"
-grep -E "^2025-10 borealis +1\.7k +2\.0 +114% .* over 100%: jobs held 2\.3 GPUs on average, inventory lists 2\.0" \
-    "$WORK/screen" >/dev/null || { cat "$WORK/screen"; fail "the Usage view does not say why 114 %"; }
-# a month under 100 % says nothing of the kind
-grep -E "^2025-10 atlas .*over 100%" "$WORK/screen" && fail "atlas 2025-10 is under 100 %"
-echo "PASS the Usage view says why 2025-10 borealis is at 114 %"
-tui_quit
+# the Usage view: the Event column says why where it shows (200x60); the
+# selected month's why is under the table at any width (80x24: two lines)
+for size in 200x60 80x24; do
+    TUI_W=${size%x*} TUI_H=${size#*x}
+    tui_start "$DB"
+    keys 6
+    wait_for "Month   Cluster"
+    keys /; typ "2025-10"; keys Enter
+    wait_for 'filter "2025-10": 3 of'
+    absent "borealis 2025-10 over 100%" # the selected row, atlas, is under 100 %
+    keys Down
+    wait_for "borealis 2025-10 over 100%:"
+    grep -E "^2025-10 borealis +1\.7k +2\.0 +114% " "$WORK/screen" >/dev/null \
+        || { cat "$WORK/screen"; fail "$size: borealis 2025-10 is not 114 %"; }
+    if [ "$TUI_W" = 200 ]; then
+        grep -E "^2025-10 borealis .* 114% .* over 100%: jobs held 2\.3 GPUs, inventory lists 2\.0( |$)" \
+            "$WORK/screen" >/dev/null || { cat "$WORK/screen"; fail "the Event column does not say why"; }
+        grep -E "^ borealis 2025-10 over 100%: jobs held 2\.3 GPUs, inventory lists 2\.0( |$)" \
+            "$WORK/screen" >/dev/null || { cat "$WORK/screen"; fail "200x60: no why under the table"; }
+    else
+        grep -E "^ borealis 2025-10 over 100%: " "$WORK/screen" >/dev/null &&
+            grep -E "^ jobs held 2\.3 GPUs, inventory lists 2\.0 " "$WORK/screen" >/dev/null \
+            || { cat "$WORK/screen"; fail "80x24: no why under the table"; }
+    fi
+    grep -E "^2025-10 (atlas|cirrus) .*over 100%" "$WORK/screen" && fail "atlas, cirrus 2025-10 are under 100 %"
+    keys Down
+    wait_gone "borealis 2025-10 over 100%" # cirrus, 48 %: nothing under the table
+    echo "PASS $size: the Usage view says why 2025-10 borealis is at 114 %"
+    tui_quit
+done
 
 # ---- a real trace with a node list: Alibaba openb, the pods and the inventory ----
 need_shared
