@@ -16,8 +16,8 @@
 #define PLAN_CACHE_MODEL 6 /* 3: issue 28 (the forecasters, arrivals maturing together);
                               4: planned ends and churn, year 2's range measured;
                               5: groups' levels capped, ranges +-|error| p80;
-                              6: issue 30, a partial first month's rate by the days
-                              the history covers (core/demand.c month_cover) */
+                              6: issue 30, a history inside the fit's last month:
+                              rates by the part it covers (core/demand.c last_cover) */
 #define CACHE_MAGIC 0x43504331u /* "CPC1" */
 
 /* ---- the key ---- */
