@@ -185,16 +185,30 @@ static void rate_weights(double w[DEM_NHALF][DEM_HISTORY])
             w[k][m] = pow(0.5, ((double)(DEM_HISTORY - m) - 0.5) / dem_halflives[k]);
 }
 
+/* The share of the fit's last month the history covers: the part after
+ * data_start when the whole history lies in that month (issue 30: one day
+ * of jobs counts its month by the day it covers, not as a month of use, so
+ * that next year's rates agree with "used now", DemFit.window_cover), else
+ * 1. A history that starts earlier keeps its rates, and the backtest's
+ * cuts theirs, to the bit; its partial first month still counts whole. */
+static double last_cover(const DemHist *h, const DemCut *c)
+{
+    int64_t a = c->mb[DEM_HISTORY - 1], b = c->mb[DEM_HISTORY];
+    return h->data_start <= a || h->data_start >= b ? 1
+                                                   : (double)(b - h->data_start) / (double)(b - a);
+}
+
 /* The user's own rates: months from their first use in the window,
- * weighted by wt (rate_weights). */
+ * weighted by wt (rate_weights); the last month by the share of it the
+ * history covers (cover, last_cover). */
 static void own_rates(const Acc *a, int first, const double wt[DEM_NHALF][DEM_HISTORY],
-                      DemUser *u)
+                      double cover, DemUser *u)
 {
     for (int k = 0; k < DEM_NHALF; k++) {
         double sw = 0, sv = 0;
         for (int m = first > W0 ? first : W0; m < DEM_HISTORY; m++) {
             double w = wt[k][m];
-            sw += w;
+            sw += m == DEM_HISTORY - 1 ? w * cover : w;
             sv += w * a->month[m];
         }
         u->rate[k] = sw > 0 ? sv / sw : 0;
@@ -224,7 +238,7 @@ static void fit_users(const DemHist *h, const DemCut *c, Acc *acc, DemFit *f, do
 {
     f->users = xcalloc((size_t)h->nusers + 1, sizeof *f->users);
     const int k0 = DEM_MATURE_MONTHS;
-    double wt[DEM_NHALF][DEM_HISTORY];
+    double wt[DEM_NHALF][DEM_HISTORY], cover = last_cover(h, c);
     rate_weights(wt);
     for (int i = 0; i < h->nusers; i++) {
         const Acc *a = &acc[i];
@@ -251,7 +265,7 @@ static void fit_users(const DemHist *h, const DemCut *c, Acc *acc, DemFit *f, do
             u->first_month++;
         u->newcomer = f->complete ? u->first_month >= W0
                                   : f->khalf > 0 && u->first_month >= DEM_HISTORY - f->khalf;
-        own_rates(a, u->first_month, (const double (*)[DEM_HISTORY])wt, u);
+        own_rates(a, u->first_month, (const double (*)[DEM_HISTORY])wt, cover, u);
         f->groups[g].heads += 1;
         if (f->khalf > 0) {
             f->groups[g].heads_h1 +=

@@ -169,6 +169,10 @@ static void util_table(const Ctx *c, StatsReport *r, const ClusterSet *cs, const
                 util_row(c, t, per[i], name, x, stats_inventory_has(c->in, name) ? cap : -1);
         }
     }
+    for (size_t i = 0; i < t->nrows; i++)
+        if (t->cells[i * t->ncols + 5].num > 100) /* NaN (no inventory) is not */
+            t->note = "util over 100 %: the jobs used more GPU-hours than the inventory's GPUs "
+                      "give, so the inventory lists fewer GPUs than the jobs ran on";
     free(order);
     free(per);
 }

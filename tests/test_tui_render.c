@@ -711,14 +711,16 @@ static void test_help_lists_every_key(void **state)
 }
 
 /* Every column of every view's table (the Group view's member jobs too) is
- * explained in that view's help as "Title:" (issue 30 item 5). */
+ * explained in that view's help as "Title:" (issue 30 item 5); the member
+ * jobs' in their own legend, not the members'. */
 static int help_names_columns(Fix *f, TuiViewId v)
 {
     const TuiTable *t = tui_view(v)->table(&f->s);
     if (!t)
         return 0;
     int nv;
-    const char *const *legend = tui_help_view(v, &nv);
+    const char *const *legend = tui_help_legend(&f->s, &nv);
+    assert_int_equal(f->s.view, v);
     for (int k = 0; k < t->ncols; k++) {
         char want[96];
         snprintf(want, sizeof want, "%s:", t->cols[k].title);
@@ -743,8 +745,12 @@ static void test_help_names_every_column(void **state)
         tables += help_names_columns(f, (TuiViewId)v);
     }
     f->s.view = TUI_V_GROUP;
-    f->s.member = 0; /* the member's jobs */
+    f->s.member = 0; /* the member's jobs: their own legend */
+    assert_true(tui_help_member_jobs(&f->s));
     tables += help_names_columns(f, TUI_V_GROUP);
+    int nj, ng;
+    const char *const *jl = tui_help_legend(&f->s, &nj), *const *gl = tui_help_view(TUI_V_GROUP, &ng);
+    assert_ptr_not_equal(jl, gl);
     f->s.member = -1;
     assert_true(tables >= 6); /* the fixture has no planner: no Projection parameters */
 }

@@ -72,9 +72,21 @@ static const char *const group[] = {
     "Under the table: meetings (last, next; m plans one), notes (n adds one), whom to ask: per "
     "compute profile, the members nearest its centre, still on the roster; the selected member's "
     "stated need against their use",
-    "Enter on a member: their GPU-hours a month and biggest jobs: Job: its id " NOTE
-    " Name: the job's name " NOTE " Cluster: where it ran " NOTE " Partition: its queue " NOTE
-    " State: how it ended (COMPLETED, TIMEOUT...) " NOTE " Start: its day (UTC) " NOTE
+    "Enter on a member: their GPU-hours a month and biggest jobs (F1 there explains them)",
+};
+
+/* The Group view's member jobs (Enter on a member; Esc: the members). */
+static const char *const member_jobs[] = {
+    "The top line: the member (a pseudonym when anonymised), their role on the roster (not on "
+    "the roster: an account's user), their start..end, their group, their GPU-hours of the "
+    "last 12 months",
+    "GPU-h/month: their GPU-hours a month over the last 36 months, \xe2\x96\x81 none to "
+    "\xe2\x96\x88 their busiest; then biggest jobs first (the 200 biggest jobs first: only "
+    "those are read; reading the jobs...: still reading) " NOTE " Esc: back to the members",
+    "The table: the member's job attempts of the whole history, one a row, the most GPU-hours "
+    "first: Job: its id " NOTE " Name: the job's name ((hidden) when anonymised) " NOTE
+    " Cluster: where it ran " NOTE " Partition: its queue",
+    "State: how it ended (COMPLETED, TIMEOUT, PREEMPTED...) " NOTE " Start: its day (UTC) " NOTE
     " Run time: how long it ran " NOTE " GPUs: GPUs held " NOTE " GPU-h: GPUs x run time " NOTE
     " Mem GiB: its peak GPU memory, -: not measured",
 };
@@ -141,6 +153,9 @@ static const char *const usage[] = {
     "Util %: GPU-hours used of those available, red over 90 %, yellow under 30 % " NOTE
     " Jobs: jobs in the month " NOTE " Wait: mean queue wait " NOTE
     " Event: what happened that month",
+    "over 100%: jobs held N GPUs, inventory lists M (red, in Event and under the table for the "
+    "selected month): the jobs used more GPU-hours than the inventory's M GPUs give, N GPUs on "
+    "average, so the inventory lists fewer GPUs than the jobs ran on that month",
     "Heat map: mean GPUs in use per hour of the week (UTC), last 12 months; shades of the "
     "busiest hour: blank under 2 %, \xe2\x96\x91 under 25 %, \xe2\x96\x92 under 50 %, "
     "\xe2\x96\x93 under 80 %, \xe2\x96\x88 80 % or more; \xe2\x96\x88 = N GPUs: the busiest hour",
@@ -181,6 +196,20 @@ const char *const *tui_help_common(int *n)
 {
     *n = N(common);
     return common;
+}
+
+int tui_help_member_jobs(const TuiState *s)
+{
+    return s->view == TUI_V_GROUP && s->member >= 0;
+}
+
+const char *const *tui_help_legend(const TuiState *s, int *n)
+{
+    if (tui_help_member_jobs(s)) {
+        *n = N(member_jobs);
+        return member_jobs;
+    }
+    return tui_help_view(s->view, n);
 }
 
 const char *const *tui_help_view(TuiViewId v, int *n)

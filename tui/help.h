@@ -10,6 +10,14 @@
 /* The lines explaining view v; *n receives their count. Static storage. */
 const char *const *tui_help_view(TuiViewId v, int *n);
 
+/* 1 when s shows the Group view's member jobs (Enter on a member). */
+int tui_help_member_jobs(const TuiState *s);
+
+/* The lines explaining what s shows: its view's (tui_help_view), or the
+ * member jobs' when it shows them; *n receives their count. Static
+ * storage. */
+const char *const *tui_help_legend(const TuiState *s, int *n);
+
 /* The lines explaining what every view shares (title, status line, tables'
  * marks); *n receives their count. Static storage. */
 const char *const *tui_help_common(int *n);

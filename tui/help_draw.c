@@ -59,10 +59,12 @@ static void help_lines(const TuiState *s, HelpPen *p)
 {
     int n, nv, nc;
     const TuiHelpLine *keys = tui_help_lines(&n);
-    const char *const *legend = tui_help_view(s->view, &nv);
+    int jobs = tui_help_member_jobs(s);
+    const char *const *legend = tui_help_legend(s, &nv);
     const char *const *common = tui_help_common(&nc);
     char title[80];
-    snprintf(title, sizeof title, "In %s:", tui_view(s->view)->name);
+    snprintf(title, sizeof title, "In %s%s:", tui_view(s->view)->name,
+             jobs ? ", a member's jobs" : "");
     help_put(p, 0, CV_ACCENT | CV_BOLD, title);
     for (int i = 0; i < nv; i++)
         help_wrap(p, 0, CV_NORMAL, legend[i]);

@@ -66,11 +66,28 @@ static double u_value(const TuiState *s, int r, int col)
     }
 }
 
-/* Labels of the events of cluster c in month mo, "; "-joined. */
-static void events_text(const TuiModel *m, int c, int64_t mo, char *buf, size_t n)
+/* Why a month's utilisation is above 100 % (o: bytes written; 0 when it
+ * is not): the jobs held more GPU-hours than the inventory's GPUs give, so
+ * on average more GPUs were in use than the inventory lists for the
+ * cluster (the data's, not a formula's: issue 30). */
+static size_t over_text(const TuiCluster *x, int mi, char *buf, size_t n)
 {
-    size_t o = 0;
+    char a[32], b[32];
+    if (!x->has_inventory || x->hours[mi] <= 0 || !(x->util[mi] > 1.0))
+        return 0;
+    int k = snprintf(buf, n, "over 100%%: jobs held %s GPUs, inventory lists %s",
+                     fmt_gpus(x->used_h[mi] / x->hours[mi], a, sizeof a),
+                     fmt_gpus(x->cap_h[mi] / x->hours[mi], b, sizeof b));
+    return k < 0 ? 0 : (size_t)k < n ? (size_t)k : n - 1;
+}
+
+/* Why a row is over 100 %, then the labels of the events of cluster c in
+ * month index mi, "; "-joined. */
+static void events_text(const TuiModel *m, int c, int mi, char *buf, size_t n)
+{
+    int64_t mo = fmt_month_add(m->m0, mi);
     buf[0] = '\0';
+    size_t o = over_text(&m->clusters[c], mi, buf, n);
     for (int i = 0; i < m->nevents && o + 1 < n; i++) {
         const TuiEvent *e = &m->events[i];
         if (e->month != mo || (e->cluster[0] && strcmp(e->cluster, m->clusters[c].name) != 0))
@@ -93,7 +110,7 @@ static void u_cell(const TuiState *s, int r, int col, char *buf, size_t n)
     case U_GPUS: fmt_gpus(v, buf, n); break;
     case U_UTIL: fmt_pct(v, buf, n); break;
     case U_WAIT: fmt_secs(v, buf, n); break;
-    case U_EVENT: events_text(s->model, c, fmt_month_add(s->model->m0, mi), buf, n); break;
+    case U_EVENT: events_text(s->model, c, mi, buf, n); break;
     default: buf[0] = '\0';
     }
 }
@@ -105,8 +122,11 @@ static uint16_t u_attr(const TuiState *s, int r, int col)
         return CV_BAD;
     if (col == U_UTIL && v < 0.3)
         return CV_WARN;
-    if (col == U_EVENT)
-        return CV_EVENT;
+    if (col == U_EVENT) { /* red: over 100 % (over_text says why) */
+        int mi, c;
+        row_pos(s, r, &mi, &c);
+        return v > 1.0 && s->model->clusters[c].has_inventory ? CV_BAD : CV_EVENT;
+    }
     return CV_NORMAL;
 }
 
@@ -370,7 +390,30 @@ static void render(const TuiState *s, Canvas *c, int y, int h, TuiFrame *f)
         return;
     }
     int used = render_sparks(s, c, y, lw);
-    table_draw(&usage, s, &s->cur[TUI_V_USAGE], c, 0, y + used, lw, h - used, f);
+    /* the selected month over 100 %: why, on a line of its own under the
+     * table (the Event column says it too where there is room for it) */
+    const TuiCursor *cur = &s->cur[TUI_V_USAGE];
+    int sel = cur->nidx > 0 ? table_selected(cur) : -1, mi = 0, k = 0;
+    char why[160], mo[16];
+    why[0] = '\0';
+    if (sel >= 0 && sel < u_nrows(s) && h - used > 4) {
+        row_pos(s, sel, &mi, &k);
+        over_text(&s->model->clusters[k], mi, why, sizeof why);
+    }
+    char head[224];
+    snprintf(head, sizeof head, "%s %s %s", s->model->clusters[k].name,
+             fmt_month(fmt_month_add(s->model->m0, mi), mo, sizeof mo), why);
+    /* one line where it fits, else two: "over 100%:" ends the first */
+    int two = why[0] && canvas_width(c, head) + 2 > lw, lines = why[0] ? 1 + two : 0;
+    table_draw(&usage, s, cur, c, 0, y + used, lw, h - used - lines, f);
+    if (two) {
+        const char *rest = strstr(head, ": ");
+        int cut = rest ? (int)(rest - head) + 1 : (int)strlen(head);
+        canvas_textf(c, 1, y + h - 2, lw - 2, CV_BAD, "%.*s", cut, head);
+        canvas_text(c, 1, y + h - 1, lw - 2, CV_BAD, rest ? rest + 2 : "");
+    } else if (lines) {
+        canvas_text(c, 1, y + h - 1, lw - 2, CV_BAD, head);
+    }
     if (side) {
         render_heat(s, c, lw + 1, y, h);
         render_eff(s, c, lw + 1, y + 11, h - 11);

@@ -7,7 +7,9 @@
 # every column title of the view's table is explained as "Title:" (at
 # 200x60 every title is also checked to be the one on screen), the view's
 # marks and shades are named, nothing of the help is cut (no "…" in the
-# box), and the keys follow. Before: only the Group view's Research column
+# box), and the keys follow; the member jobs have a legend of their own
+# ("In Group, a member's jobs:"), not the members' columns (issue 30 #3m).
+# Before: only the Group view's Research column
 # was in the help; the Usage table's Cluster, the member jobs' columns,
 # Profiles' Users and the sort arrows were not.
 . "$(dirname "$0")/lib.sh"
@@ -96,16 +98,17 @@ marks = {
     "2": ["n/cal: not calibrated", "Dim rows:", "yellow over 10 %", "highlighted when above"],
     "3": ["R3?", "\u2260 x27", "\u2581 none to \u2588", "profiles P1\u00d73", "GPU-h/month:",
           "whom to ask", "Dim rows:"],
-    "3m": ["Enter on a member", "Mem GiB: its peak GPU memory"],
+    "3m": ["The top line: the member", "GPU-h/month:", "biggest jobs first", "Esc: back",
+           "Mem GiB: its peak GPU memory"],
     "4": ["* requested, not measured", "Dots:", "silhouette"],
     "5": ["\u2502 capacity", "now: used over the last 12 months", "\u2593 p10 to the need",
           "Need in parts", "why (...)", "buy a100 GPUs from 2027:"],
     "6": ["\u25b2 the month of an event", "\u2591 under 25 %", "\u2588 = N GPUs", "blk",
-          "GPU-h %:", "Requested vs used", "red over 90 %"],
+          "GPU-h %:", "Requested vs used", "red over 90 %", "over 100%: jobs held N GPUs"],
     "7": ["\u25cf the one every view shows", "A -> B", "A and B mark the two compared"],
 }
 every = ["\u25bc or \u25b2 after a column's title", "\u2026: text cut to fit", "Keys:", "in an edit"]
-names = {"1": "Overview", "2": "Groups", "3": "Group", "3m": "Group", "4": "Profiles",
+names = {"1": "Overview", "2": "Groups", "3": "Group", "3m": "Group, a member's jobs", "4": "Profiles",
          "5": "Projection", "6": "Usage", "7": "Scenarios"}
 bad = []
 for size in ("80x24", "200x60"):
@@ -123,6 +126,12 @@ for size in ("80x24", "200x60"):
         for m in marks[v] + every:
             if m not in text:
                 bad.append("%s view %s: %r not in the help" % (size, v, m))
+        # each table its own legend: the member jobs' columns are not the
+        # Group view's, nor its members' columns the jobs' (issue 30)
+        other = {"3": "3m", "3m": "3"}.get(v)
+        for c in cols[other] if other else []:
+            if c not in cols[v] and c + ":" in text:
+                bad.append("%s view %s: column %r of %s explained here" % (size, v, c, other))
         if size == "200x60":  # every column shows: the titles are the screen's
             view = open("%s/%s-%s.view" % (w, size, v)).read().replace("\u25bc", " ").replace("\u25b2", " ")
             for c in cols[v]:
@@ -131,7 +140,7 @@ for size in ("80x24", "200x60"):
             if v == "3" and not re.search(r" R\d\?? *$", view, re.M):
                 bad.append("the Group view shows no research cluster (R3)")
         print("PASS %s %-10s %3d help lines, %2d columns and %2d marks explained"
-              % (size, names[v] + ("/jobs" if v == "3m" else ""), len(lines), len(cols[v]),
+              % (size, names[v], len(lines), len(cols[v]),
                  len(marks[v]) + len(every)))
 if bad:
     print("\n".join(bad))
