@@ -16,9 +16,14 @@ so a class is short only when no bigger class has room left to serve it.
       with that gap as the Overview prints it (tui/fmt.c fmt_gpus). With N,
       exactly N such alerts must be shown (a test that cannot pass empty).
 
+  memclass_check.py csv PROJECT.json PROJECT.csv
+      `capplan project --csv`'s institute rows (kind total): gap_K_gpu_eq of
+      each class and year equals the nested gap recomputed from the JSON.
+
 nested(total) is imported by other checks (tests/e2e/tui_usage.sh).
 Exit 0 and one line per alert on success; 1 with the reason otherwise.
 """
+import csv
 import json
 import re
 import sys
@@ -83,13 +88,31 @@ def check_alerts(proj, screen, want_n=None):
     return None
 
 
+def check_csv(proj, path):
+    cols = {'24': 'gap_24_gpu_eq', '48': 'gap_48_gpu_eq', '80': 'gap_80_gpu_eq',
+            '80+': 'gap_80plus_gpu_eq', 'unknown': 'gap_unknown_gpu_eq'}
+    rows = [r for r in csv.DictReader(open(path)) if r['kind'] == 'total']
+    if len(rows) != len(proj['total']):
+        return '%d total rows in the CSV, %d years in the JSON' % (len(rows), len(proj['total']))
+    for r, t in zip(rows, proj['total']):
+        g = nested(t)
+        for c, col in cols.items():
+            if abs(float(r[col]) - g[c]) > 1e-4 * max(1.0, abs(g[c])):
+                return 'year %s class %s: CSV %s, nested %.6f' % (r['year'], c, r[col], g[c])
+        print('PASS-CSV year %s gaps %s' % (r['year'], ' '.join(r[cols[c]] for c in CLASSES)))
+    return None
+
+
 def main(argv):
-    if len(argv) < 4 or argv[1] != 'alerts':
+    if len(argv) < 4 or argv[1] not in ('alerts', 'csv'):
         print(__doc__)
         return 1
     proj = json.load(open(argv[2]))
-    screen = open(argv[3], encoding='utf-8').read()
-    why = check_alerts(proj, screen, int(argv[4]) if len(argv) > 4 else None)
+    if argv[1] == 'csv':
+        why = check_csv(proj, argv[3])
+    else:
+        screen = open(argv[3], encoding='utf-8').read()
+        why = check_alerts(proj, screen, int(argv[4]) if len(argv) > 4 else None)
     if why:
         print('MISMATCH:', why)
         return 1

@@ -10,7 +10,7 @@
 #   - the same with a scenario (a pool of 40 for one group) at 80x24 in
 #     ASCII: two classes short even after nesting, <=24 by less than unnested;
 #   - the full demo at 200x60: <=48 GiB short unnested is served by the
-#     <=80 GiB room, <=24 GiB stays short.
+#     <=80 GiB room, <=24 GiB stays short; `project --csv` has the same gaps.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/tui_helpers.inc"
 T="$(cd "$(dirname "$0")/.." && pwd)"
@@ -53,4 +53,7 @@ FULL="$WORK/full.db"
 "$CAPPLAN_BIN" --db "$FULL" project --json >"$WORK/full.json" || fail "project --json (full)"
 short 48 "$WORK/full.json" || fail "the full demo's <=48 GiB class is not short unnested"
 TUI_W=200 TUI_H=60 overview_alerts "$FULL" "$WORK/full.json" 1
+# project --csv's institute rows carry the same nested gaps
+"$CAPPLAN_BIN" --db "$FULL" project --csv >"$WORK/full.csv" || fail "project --csv (full)"
+python3 "$T/memclass_check.py" csv "$WORK/full.json" "$WORK/full.csv" || fail "project --csv gaps do not nest"
 echo "PASS: tui_overview_alerts"
