@@ -228,6 +228,11 @@ static cJSON *totals(const ProjTotals *t, int y, int with_capacity)
         add_range(e, "gap_range", t->gap_r);
         cJSON_AddItemToObject(e, "capacity_by_class", by_class(t->capacity_c));
         cJSON_AddItemToObject(e, "gap_by_class", by_class(t->gap_c));
+        /* #33: after the bigger classes' room served the smaller ones, as
+         * the report, the Overview's alerts and the institute page show */
+        double nest[MEMCLASS_COUNT];
+        memclass_nest(t->demand_c, t->capacity_c, nest);
+        cJSON_AddItemToObject(e, "gap_by_class_nested", by_class(nest));
     }
     return e;
 }

@@ -371,6 +371,8 @@ const CmdEntry cmd_simulate = {
     "fleet and on purchases from the catalog (the imported one, else the reference\n"
     "one shipped with capplan): the waits of buying nothing, the cheapest purchase\n"
     "(model, count, quarter) whose p90 wait meets the target, and the capacity curve.\n"
+    "GPU jobs but no inventory for their clusters: today's fleet is unknown, so it\n"
+    "says so in one line (capplan import inventory FILE adds it) and exits 1.\n"
     "  --target-wait 6h  the p90 wait to meet (default: the last 12 months' recorded)\n"
     "  --scenario S      the forecaster's scenario (default: base)\n"
     "  --bf-depth N      jobs behind the blocked head tried for backfill per event,\n"

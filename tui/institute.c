@@ -56,10 +56,21 @@ int institute_sim_lines(const TuiState *s, Canvas *c, int y, int h)
     int w = c->w - 2;
     if (h < 1)
         return 0;
-    if (!nx) {
-        canvas_textf(c, 1, y, w, CV_DIM, "Next year not simulated: %s",
-                     s->sim_why[0] ? s->sim_why : "capplan simulate");
-        return 1;
+    if (!nx) { /* why, on two rows where one is too narrow (the command it names last) */
+        char line[sizeof s->sim_why + 32];
+        int n = snprintf(line, sizeof line, "Next year not simulated: %s",
+                         s->sim_why[0] ? s->sim_why : "capplan simulate");
+        int cut = n > w && h >= 2 ? w : n;
+        while (cut < n && cut > 0 && line[cut] != ' ')
+            cut--;
+        if (cut <= 0 || cut >= n) {
+            canvas_text(c, 1, y, w, CV_DIM, line);
+            return 1;
+        }
+        line[cut] = '\0';
+        canvas_text(c, 1, y, w, CV_DIM, line);
+        canvas_text(c, 1, y + 1, w, CV_DIM, line + cut + 1);
+        return 2;
     }
     canvas_textf(c, 1, y, w, CV_BOLD,
                  "Next year simulated: buy nothing, p90 wait %.1f h (%.1f-%.1f); target %.1f h",

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/memclass_nest.h"
 #include "data/plan/meetings.h"
 #include "data/store/store_plan.h"
 #include "data/store/store_tui.h"
@@ -145,7 +146,9 @@ static void fill_years(TuiPlan *p, TuiModel *m)
     }
 }
 
-/* Classes short of capacity next year, as alerts (replacing earlier ones). */
+/* Classes short of capacity next year, as alerts (replacing earlier ones):
+ * the gaps nest as the report's and the institute page's (memclass_nest),
+ * so no class is short while a bigger class has room that could serve it. */
 static void fill_alerts(TuiPlan *p, TuiModel *m)
 {
     int k = 0;
@@ -156,13 +159,15 @@ static void fill_alerts(TuiPlan *p, TuiModel *m)
     if (p->res->nyears < 1)
         return;
     const ProjTotals *t = &p->res->total[0];
+    double nest[MEMCLASS_COUNT];
+    memclass_nest(t->demand_c, t->capacity_c, nest);
     for (int c = TUI_CLASSES - 1; c >= 0; c--) {
-        if (!(t->gap_c[c] > 0.5))
+        if (!(nest[c] > 0.5))
             continue;
         m->alerts = xrealloc(m->alerts, (size_t)(m->nalerts + 1) * sizeof *m->alerts);
         memmove(m->alerts + 1, m->alerts, (size_t)m->nalerts * sizeof *m->alerts);
         m->nalerts++;
-        m->alerts[0] = (TuiAlert){TUI_AL_SHORT, 2, -1, -1, c, t->gap_c[c], t->capacity_c[c]};
+        m->alerts[0] = (TuiAlert){TUI_AL_SHORT, 2, -1, -1, c, nest[c], t->capacity_c[c]};
     }
 }
 

@@ -207,7 +207,7 @@ static void render_classes(const TuiState *s, Canvas *c, int y)
     const TuiModel *m = s->model;
     char buf[320], n[32], d[32];
     /* Projected: the projection's capacity next year (GPUs x relative
-     * speed) against demand, so that capacity - demand is the alert's gap;
+     * speed) against demand (the alert's gap nests: memclass_nest);
      * else the real GPUs in service now. */
     unsigned miss = tui_missing(s);
     if (miss & (TUI_MISS_GPU | TUI_MISS_INVENTORY)) { /* no class to set need against */

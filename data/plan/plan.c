@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "core/civil.h"
+#include "core/memclass_nest.h"
 #include "core/strmap.h"
 #include "data/plan/plan_int.h"
 #include "data/store/store.h"
@@ -280,8 +281,11 @@ void plan_csv_values(const ProjGroupYear *g, const ProjTotals *t, int total, dou
         v[k++] = dc[c];
     for (int c = 0; c < MEMCLASS_COUNT; c++)
         v[k++] = total ? t->capacity_c[c] : NAN;
+    double nest[MEMCLASS_COUNT] = {0}; /* #33: gaps nest as on every other surface */
+    if (total)
+        memclass_nest(t->demand_c, t->capacity_c, nest);
     for (int c = 0; c < MEMCLASS_COUNT; c++)
-        v[k++] = total ? t->gap_c[c] : NAN;
+        v[k++] = total ? nest[c] : NAN;
     v[k++] = total ? t->gap : NAN;
     for (int i = 0; i < k; i++)
         if (!isfinite(v[i]))

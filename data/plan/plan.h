@@ -249,7 +249,7 @@ int plan_is_month_start(int64_t t);
 extern const char *const plan_csv_cols[PLAN_CSV_TEXTS + PLAN_CSV_NUMS];
 /* The numbers of one row (g for a group, else t for a domain or, with
  * total set, the institute) into v[PLAN_CSV_NUMS]; NAN where a cell is
- * empty (no range, no capacity). */
+ * empty (no range, no capacity). The class gaps nest (memclass_nest). */
 void plan_csv_values(const ProjGroupYear *g, const ProjTotals *t, int total, double *v);
 
 /* "112-158 GPU-eq" (unit appended when not NULL), or "not calibrated"

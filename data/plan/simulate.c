@@ -153,6 +153,8 @@ int simulate_load(Store *st, int64_t from, int64_t to, SimWorld *w, CpErr *err)
     }
     mark_units(w);
     inventory_pools(w, g, ng);
+    for (size_t p = 0; p < w->np; p++) /* every pool so far is the inventory's */
+        w->gpu_inventory |= !w->cpu[w->pools[p].cluster];
     store_plan_inventory_free(g, ng);
     build_jobs(w);
     free(w->raw.v); /* the rows are in jobs now; the names stay */
@@ -160,6 +162,14 @@ int simulate_load(Store *st, int64_t from, int64_t to, SimWorld *w, CpErr *err)
     w->raw.n = 0;
     peak_pools(w);
     return 0;
+}
+
+int simulate_fleet_known(const SimWorld *w)
+{
+    int gpu = 0;
+    for (size_t c = 0; c < w->raw.nclusters; c++)
+        gpu |= !w->cpu[c];
+    return !gpu || w->gpu_inventory;
 }
 
 void simulate_world_free(SimWorld *w)

@@ -38,11 +38,25 @@ typedef struct SimWorld {
     StoreSimJobs raw;    /* the names: raw.clusters, raw.groups */
     unsigned char *cpu;  /* per cluster: 1 when processors are the units */
     size_t skipped;      /* jobs left out: no units */
+    int gpu_inventory;   /* a cluster with GPU jobs has a pool from the inventory */
 } SimWorld;
 
 /* The jobs submitted in [from, to) and the recorded fleet. 0, or -1 with err. */
 int simulate_load(Store *st, int64_t from, int64_t to, SimWorld *w, CpErr *err);
 void simulate_world_free(SimWorld *w);
+
+/* 1 when today's fleet is known: the inventory has a pool on a cluster with
+ * GPU jobs, or no cluster has any (processors stand in with their recorded
+ * peak). 0: GPU jobs but no inventory for them, so a queue simulated on
+ * "today's fleet" would run on the recorded peak, a guess; simulate_next
+ * refuses (SIMULATE_NO_INVENTORY), the replay of recorded jobs goes on. */
+int simulate_fleet_known(const SimWorld *w);
+
+/* Why next year is not simulated without an inventory, naming the command
+ * that adds it (#33): `capplan simulate`, project, the report, the dashboard. */
+#define SIMULATE_NO_INVENTORY                                                                  \
+    "no inventory: today's fleet is unknown, so next year's queue cannot be simulated on it "  \
+    "(capplan import inventory FILE adds it)"
 
 /* The first submit and one past the last of the jobs that ran, or -1. */
 int simulate_span(Store *st, int64_t *first, int64_t *end, CpErr *err);

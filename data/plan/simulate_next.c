@@ -475,6 +475,10 @@ int simulate_next_run(Store *st, const SimNextOpts *o, size_t bf_depth, size_t m
     c.to = out->to;
     if (simulate_replay_at(st, out->last_from, out->from, SIM_NEVER, bf_depth, &c.rep, err) < 0)
         return -1;
+    if (!simulate_fleet_known(&c.rep.w)) { /* never a purchase against a guessed fleet */
+        ctx_free(&c);
+        return cp_err_set(err, "%s", SIMULATE_NO_INVENTORY);
+    }
     out->bf_depth = c.rep.bf_depth;
     out->last = c.rep.sum.rec;
     out->last_sim = c.rep.sum.sim;
