@@ -13,9 +13,10 @@
 /* Bump when the model's code (core/demand.c, core/projection.c,
  * core/backtest.c, data/plan/plan_hist.c) changes what it computes, or this
  * layout changes: an entry of an older build is then never read. */
-#define PLAN_CACHE_MODEL 5 /* 3: issue 28 (the forecasters, arrivals maturing together);
+#define PLAN_CACHE_MODEL 6 /* 3: issue 28 (the forecasters, arrivals maturing together);
                               4: planned ends and churn, year 2's range measured;
-                              5: groups' levels capped, ranges +-|error| p80 */
+                              5: groups' levels capped, ranges +-|error| p80;
+                              6: damped-trend and combination candidates (fc4) */
 #define CACHE_MAGIC 0x43504331u /* "CPC1" */
 
 /* ---- the key ---- */
