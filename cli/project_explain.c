@@ -56,8 +56,11 @@ static void stated_lines(const Plan *p, const ProjParams *params, const PlanStat
     int k = 0;
     for (int i = 0; i < n; i++)
         k += s[i].group_idx == g;
-    if (k == 0)
+    if (k == 0) {
+        fprintf(out, "  stated need  %+9.2f %s  no member's stated need known at the start\n",
+                part, u);
         return;
+    }
     fprintf(out, "  stated need  %+9.2f %s  what members stated beyond their expected use (no "
                  "buffer; the %.0f x cap does not bound it)\n",
             part, u, PROJ_NEED_CAP);
@@ -130,8 +133,8 @@ int project_explain_print(const Plan *p, const ProjParams *params, const ProjRes
                 y1->pool_cut, u, PROJ_NEED_CAP, y1->arrivals);
     fprintf(out, "  buffer share %+9.2f %s  %.0f %% of expected use + pool\n", v[PLAN_X_BUFFER],
             u, 100 * x.buffer_rate);
-    stated_lines(p, params, stated, nstated, g, y1 ? y1->stated : 0, out);
-    double sum = y1 ? y1->stated : 0;
+    stated_lines(p, params, stated, nstated, g, v[PLAN_X_STATED], out);
+    double sum = 0;
     for (int k = 0; k < PLAN_X_PARTS; k++)
         sum += v[k];
     fprintf(out, "  = need       %9.2f %s\n", sum, u);
