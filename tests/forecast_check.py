@@ -38,6 +38,12 @@ capplan's JSON and recomputed or compared here; nothing is pinned.
       actual, the candidate nearest it in hindsight, the most optimistic
       candidate's error; the mean |error| of the hindsight best, of the best
       fixed candidate, and of the forecaster users got. Prints only.
+
+  forecast_check.py loo OSC.json DEMO.json [DEMO2.json ...]
+      The default out of sample (docs/planning.md): the rule that chose it
+      (the best worst case of per-group WAPE / naive's at the cuts where the
+      default applies, every candidate fc_choose may pick) run on the demos
+      alone, and what its choice scores on OSC. Prints only.
 """
 import sqlite3
 import json
@@ -224,6 +230,25 @@ def oracle(bt_path):
            100 * s_best / len(cuts), ", ".join(within) or "none"))
 
 
+def loo(paths):
+    logs = [json.load(open(x)) for x in paths]
+    ratio = []
+    for d in logs:
+        cs = [c for c in d["cuts"] if not c["set_apart"] and c["record_cuts"] < 3]
+        nv = sum(c["wape_by_forecaster"]["naive"] for c in cs)
+        ks = [k for k in cs[0]["wape_by_forecaster"]
+              if not k.startswith("damped") and not k.startswith("comb")]
+        ratio.append({k: sum(c["wape_by_forecaster"][k] for c in cs) / nv for k in ks})
+    for train in ([0] + list(range(1, len(logs))), list(range(1, len(logs)))):
+        keys = [k for k in ratio[0] if all(k in ratio[i] for i in train)]
+        best = min(keys, key=lambda k: max(ratio[i][k] for i in train))
+        f = {x["key"]: x for x in logs[0]["forecasters"]}
+        print("default chosen on %s: %s; on %s: %.3f x naive, per-group WAPE %.1f %% (naive "
+              "%.1f %%, last 3 months %.1f %%)" %
+              (" + ".join(paths[i] for i in train), best, paths[0], ratio[0][best],
+               100 * f[best]["wape"], 100 * f["naive"]["wape"], 100 * f["last3"]["wape"]))
+
+
 def main():
     if len(sys.argv) == 6 and sys.argv[1] == "doors":
         doors(*sys.argv[2:])
@@ -233,6 +258,8 @@ def main():
         stated(*sys.argv[2:])
     elif len(sys.argv) == 3 and sys.argv[1] == "oracle":
         oracle(sys.argv[2])
+    elif len(sys.argv) >= 4 and sys.argv[1] == "loo":
+        loo(sys.argv[2:])
     else:
         print(__doc__)
         sys.exit(2)
