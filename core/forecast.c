@@ -63,6 +63,8 @@ void fc_cand_name(int k, char *buf, int n)
         snprintf(buf, (size_t)n, "combination by past errors (smoothing 2, last 3, model 1)");
     else if (k == FC_COMBTOP)
         snprintf(buf, (size_t)n, "combination by past errors of the record's 3 best");
+    else if (k == FC_PERGROUP)
+        snprintf(buf, (size_t)n, "each group its own best candidate over the record");
     else
         snprintf(buf, (size_t)n, "?");
 }
@@ -87,6 +89,8 @@ void fc_cand_key(int k, char *buf, int n)
         snprintf(buf, (size_t)n, "comb");
     else if (k == FC_COMBTOP)
         snprintf(buf, (size_t)n, "combtop");
+    else if (k == FC_PERGROUP)
+        snprintf(buf, (size_t)n, "pergroup");
     else
         snprintf(buf, (size_t)n, "?");
 }
@@ -282,6 +286,36 @@ static void combine(const FcTable *t, int L, const double *model, int top, doubl
     free(e);
 }
 
+/* Each group its own best candidate at L into out[G] (see forecast.h). */
+static void per_group(const FcTable *t, int L, const double *model, double *out)
+{
+    int G = t->d.G, full = record_full(t, L), n = 0;
+    double *e = xcalloc((size_t)FC_COMB * G + 1, sizeof *e);
+    for (int o = 0; o < t->d.n; o++) {
+        if (!in_record(t, o, L) || (full && t->d.om[o] + 12 > L))
+            continue;
+        int a = t->d.om[o], b = a + 12 < L ? a + 12 : L;
+        n++;
+        for (int g = 0; g < G; g++) {
+            double x = mean_of(t, g, a, b);
+            for (int k = 0; k < FC_COMB; k++)
+                e[(size_t)k * G + g] += fabs(fc_table_at(t, o, k)[g] - x);
+        }
+    }
+    double *f = xcalloc((size_t)G + 1, sizeof *f);
+    fc_forecast(t, FC_DEFAULT, L, model, out);
+    for (int g = 0; n >= FC_MIN_RECORD && g < G; g++) {
+        int best = FC_DEFAULT;
+        for (int k = 0; k < FC_COMB; k++)
+            if (e[(size_t)k * G + g] < e[(size_t)best * G + g] - 1e-12)
+                best = k;
+        fc_forecast(t, best, L, model, f);
+        out[g] = f[g];
+    }
+    free(f);
+    free(e);
+}
+
 void fc_forecast(const FcTable *t, int k, int L, const double *model, double *out)
 {
     int G = t->d.G;
@@ -293,7 +327,9 @@ void fc_forecast(const FcTable *t, int k, int L, const double *model, double *ou
     int mh = k >= FC_SHRUNK0 ? k - FC_SHRUNK0 : k - FC_MODEL0;
     const double *mf = k >= FC_MODEL0 && k < FC_TREND0 ? model + (size_t)mh * (G + 1) : NULL;
     double tr = k >= FC_TREND0 && k < FC_DAMP0 ? 1 + trend(t, L) : 1;
-    if (k >= FC_COMB)
+    if (k == FC_PERGROUP)
+        per_group(t, L, model, out);
+    else if (k >= FC_COMB)
         combine(t, L, model, k == FC_COMBTOP, out);
     for (int g = 0; g < G; g++) {
         double v;

@@ -34,7 +34,11 @@
  *                    equal weights with fewer than FC_MIN_RECORD origins;
  *   combination top  the same over the 3 candidates (of those above) with
  *                    the best mean per-group WAPE over the record at the
- *                    cut; without a record, the combination's parts.
+ *                    cut; without a record, the combination's parts;
+ *   per group        each group the candidate (of those before the
+ *                    combinations) with its least mean |error| for that
+ *                    group over the record at the cut; without a record,
+ *                    FC_DEFAULT's.
  * Every candidate but the model adds new groups to its total: the use of
  * the groups first seen in the last W <= 6 months (mean over them) x 12 / W
  * (arrivals at the recent rate, each present half of the year on average),
@@ -71,11 +75,13 @@ enum {
     FC_DAMP0 = FC_TREND0 + FC_NSMOOTH,  /* + index in fc_damp_half: damped trend */
     FC_COMB = FC_DAMP0 + 4,              /* the combination by past errors */
     FC_COMBTOP = FC_COMB + 1,            /* the same over the record's 3 best */
-    FC_NCAND = FC_COMBTOP + 1
+    FC_PERGROUP = FC_COMBTOP + 1,        /* each group its own best candidate */
+    FC_NCAND = FC_PERGROUP + 1
 };
 #define FC_NDAMP 4
-#define FC_NCHOOSE FC_DAMP0 /* candidates fc_choose picks from: the damped trends and the
-                               combinations are scored, not chosen (with them in the choice
+#define FC_NCHOOSE FC_DAMP0 /* candidates fc_choose picks from: the damped trends, the
+                               combinations and each group's own best are scored, not chosen
+                               (with the first two in the choice
                                the 20,000-job demo's per-group WAPE went 48.7 -> 48.9 %, the
                                full demo's stayed 29.1 %, OSC's is the default's:
                                docs/planning.md "Forecasters x logs") */

@@ -196,6 +196,25 @@ static void test_combination(void **state)
     double fm[G + 1];
     fc_forecast(t, FC_MODEL0, L, mL, fm);
     assert_true(fabs(out[2] - fm[2]) < 0.1);
+    /* each group its own best: the candidate with its least error over the record */
+    double pg[G + 1], fk[G + 1];
+    fc_forecast(t, FC_PERGROUP, L, mL, pg);
+    for (int g = 0; g < G; g++) {
+        int best = FC_DEFAULT;
+        double be = INFINITY;
+        for (int k = 0; k < FC_COMB; k++) {
+            double e = 0;
+            for (int o = 0; o < n; o++)
+                if (om[o] + 12 <= L)
+                    e += fabs(fc_table_at(t, o, k)[g] - fc_mean(t, g, om[o], om[o] + 12));
+            if (e < be - 1e-12 || (k == FC_DEFAULT && e <= be + 1e-12)) {
+                be = e;
+                best = k;
+            }
+        }
+        fc_forecast(t, best, L, mL, fk);
+        assert_float_equal(pg[g], fk[g], 1e-12);
+    }
     fc_forecast(t, FC_COMBTOP, L, mL, oa);
     FcData db = d;
     db.use = b;
