@@ -245,6 +245,26 @@ static int top3(const FcTable *t, int L, int *parts)
     return np == 3;
 }
 
+/* Candidates ks[0..nk)'s summed |error| per group over the record at L
+ * (fc_choose's origins) into e[nk x G] (zeroed by the caller); returns the
+ * record's origins. */
+static int record_errors(const FcTable *t, int L, const int *ks, int nk, double *e)
+{
+    int G = t->d.G, full = record_full(t, L), n = 0;
+    for (int o = 0; o < t->d.n; o++) {
+        if (!in_record(t, o, L) || (full && t->d.om[o] + 12 > L))
+            continue;
+        int a = t->d.om[o], b = a + 12 < L ? a + 12 : L;
+        n++;
+        for (int g = 0; g < G; g++) {
+            double x = mean_of(t, g, a, b);
+            for (int j = 0; j < nk; j++)
+                e[(size_t)j * G + g] += fabs(fc_table_at(t, o, ks[j])[g] - x);
+        }
+    }
+    return n;
+}
+
 /* The combination at L into out[G] (groups only; see forecast.h); top: of
  * the record's 3 best. */
 static void combine(const FcTable *t, int L, const double *model, int top, double *out)
@@ -258,18 +278,7 @@ static void combine(const FcTable *t, int L, const double *model, int top, doubl
     double *e = xcalloc((size_t)np * G + 1, sizeof *e);
     for (int j = 0; j < np; j++)
         fc_forecast(t, parts[j], L, model, f + (size_t)j * (G + 1));
-    int full = record_full(t, L), n = 0;
-    for (int o = 0; o < t->d.n; o++) {
-        if (!in_record(t, o, L) || (full && t->d.om[o] + 12 > L))
-            continue;
-        int a = t->d.om[o], b = a + 12 < L ? a + 12 : L;
-        n++;
-        for (int g = 0; g < G; g++) {
-            double x = mean_of(t, g, a, b);
-            for (int j = 0; j < np; j++)
-                e[(size_t)j * G + g] += fabs(fc_table_at(t, o, parts[j])[g] - x);
-        }
-    }
+    int n = record_errors(t, L, parts, np, e);
     for (int g = 0; g < G; g++) {
         double sw = 0, sv = 0;
         int eq = n < FC_MIN_RECORD; /* equal weights: no record, or a part without error */
@@ -289,19 +298,11 @@ static void combine(const FcTable *t, int L, const double *model, int top, doubl
 /* Each group its own best candidate at L into out[G] (see forecast.h). */
 static void per_group(const FcTable *t, int L, const double *model, double *out)
 {
-    int G = t->d.G, full = record_full(t, L), n = 0;
+    int G = t->d.G, ks[FC_COMB];
+    for (int k = 0; k < FC_COMB; k++)
+        ks[k] = k;
     double *e = xcalloc((size_t)FC_COMB * G + 1, sizeof *e);
-    for (int o = 0; o < t->d.n; o++) {
-        if (!in_record(t, o, L) || (full && t->d.om[o] + 12 > L))
-            continue;
-        int a = t->d.om[o], b = a + 12 < L ? a + 12 : L;
-        n++;
-        for (int g = 0; g < G; g++) {
-            double x = mean_of(t, g, a, b);
-            for (int k = 0; k < FC_COMB; k++)
-                e[(size_t)k * G + g] += fabs(fc_table_at(t, o, k)[g] - x);
-        }
-    }
+    int n = record_errors(t, L, ks, FC_COMB, e);
     double *f = xcalloc((size_t)G + 1, sizeof *f);
     fc_forecast(t, FC_DEFAULT, L, model, out);
     for (int g = 0; n >= FC_MIN_RECORD && g < G; g++) {
