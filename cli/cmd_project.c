@@ -34,6 +34,8 @@ typedef struct View {
     StorePlanParam *edits;
     size_t nedits;
     int skipped;
+    PlanStated *stated; /* the stated needs known at t0 (issue 28) */
+    int nstated;
 } View;
 
 static const char *const group_keys[] = {"growth", "pool", "buffer"};
@@ -116,6 +118,28 @@ static void json_profiles(cJSON *o, const View *v)
     }
 }
 
+/* Group g's stated needs known at t0, each with its part of year 1's need
+ * (issue 28; plan_stated_part). */
+static void json_stated(cJSON *e, const View *v, int g)
+{
+    cJSON *a = cJSON_AddArrayToObject(e, "stated_needs");
+    for (int i = 0; i < v->nstated; i++) {
+        const PlanStated *s = &v->stated[i];
+        if (s->group_idx != g)
+            continue;
+        double use, pres, part = plan_stated_part(v->p, v->params, s, 1, &use, &pres);
+        cJSON *x = cJSON_CreateObject();
+        cJSON_AddStringToObject(x, "user", s->user);
+        cJSON_AddStringToObject(x, "date", s->date);
+        cJSON_AddNumberToObject(x, "gpus_fulltime", s->gpus);
+        cJSON_AddBoolToObject(x, "measured_member", s->proj_user >= 0);
+        cJSON_AddNumberToObject(x, "present_share", pres);
+        cJSON_AddNumberToObject(x, "expected_use", use);
+        cJSON_AddNumberToObject(x, "part", part);
+        cJSON_AddItemToArray(a, x);
+    }
+}
+
 static cJSON *group_year(const ProjGroupYear *t, int y)
 {
     cJSON *e = cJSON_CreateObject();
@@ -133,6 +157,7 @@ static cJSON *group_year(const ProjGroupYear *t, int y)
     cJSON_AddNumberToObject(e, "pool", t->pool);
     cJSON_AddNumberToObject(e, "pool_cut", t->pool_cut); /* issue 28: the cap's */
     cJSON_AddNumberToObject(e, "buffer", t->buffer_add);
+    cJSON_AddNumberToObject(e, "stated", t->stated); /* issue 28: beyond expected use */
     cJSON_AddNumberToObject(e, "need", t->demand);
     add_range(e, "need_range", t->demand_r);
     cJSON_AddItemToObject(e, "need_by_class", by_class(t->demand_c));
@@ -199,6 +224,7 @@ static void json_groups(cJSON *o, const View *v)
             projection_param_get(p->model, p->measured, key, -1, &mv, NULL);
             cJSON_AddItemToArray(bp, param_pair(vv, mv));
         }
+        json_stated(e, v, g);
         cJSON *ys = cJSON_AddArrayToObject(e, "years");
         for (int y = 1; y <= v->r->nyears; y++)
             cJSON_AddItemToArray(ys, group_year(&v->r->gy[(size_t)g * v->r->nyears + y - 1], y));
@@ -215,6 +241,7 @@ static cJSON *totals(const ProjTotals *t, int y, int with_capacity)
     add_range(e, "expected_use_range", t->base_r);
     cJSON_AddNumberToObject(e, "pool", t->pool);
     cJSON_AddNumberToObject(e, "buffer", t->buffer_add);
+    cJSON_AddNumberToObject(e, "stated", t->stated);
     cJSON_AddNumberToObject(e, "need", t->demand);
     add_range(e, "need_range", t->demand_r);
     cJSON_AddItemToObject(e, "need_by_class", by_class(t->demand_c));
@@ -473,9 +500,12 @@ static void text_groups(const View *v, FILE *out)
         for (int y = 1; y <= Y; y++) {
             const ProjGroupYear *t = &v->r->gy[(size_t)g * Y + y - 1];
             plan_range_text(t->base_r, NULL, rg, sizeof rg);
-            fprintf(out, "%-20.20s %-12.12s %3d %6.1f %8.2f %-22s %7.2f %7.2f %8.2f%s\n",
+            char st[48] = "";
+            if (t->stated > 0) /* issue 28: a stated need beyond expected use, in the need */
+                snprintf(st, sizeof st, "  stated +%.2f", t->stated);
+            fprintf(out, "%-20.20s %-12.12s %3d %6.1f %8.2f %-22s %7.2f %7.2f %8.2f%s%s\n",
                     y == 1 ? name : "", y == 1 ? dom : "", y, t->heads, t->base, rg, t->pool,
-                    t->buffer_add, t->demand, y == 1 && capped ? "  growth capped" : "");
+                    t->buffer_add, t->demand, y == 1 && capped ? "  growth capped" : "", st);
         }
     }
 }
@@ -506,6 +536,15 @@ static void text_totals(const View *v, FILE *out)
                 t->demand);
         plan_range_text(t->demand_r, NULL, rg, sizeof rg);
         fprintf(out, " (%s)\n", rg);
+    }
+    if (v->nstated > 0 && Y > 0) {
+        int ng = 0;
+        for (int g = 0; g < p->ngroups; g++)
+            ng += v->r->gy[(size_t)g * Y].stated > 0;
+        fprintf(out, "  stated needs: %d known at the start (the latest of each member); year 1's "
+                     "need holds %.1f beyond their expected use, in %d group%s (project "
+                     "--explain GROUP names them)\n",
+                v->nstated, v->r->total[0].stated, ng, ng == 1 ? "" : "s");
     }
     fprintf(out, "\nby GPU memory class (GiB)   need / capacity / gap (%s; the gap after "
                  "bigger classes' room)\n",
@@ -671,7 +710,7 @@ static int check_scenario(Store *st, const char *name)
 static int project(Store *st, const ProjectArgs *a)
 {
     CpErr err;
-    View v = {NULL, a->scenario, NULL, NULL, NULL, 0, 0};
+    View v = {NULL, a->scenario, NULL, NULL, NULL, 0, 0, NULL, 0};
     Plan *p = plan_build(st, &a->o, &err);
     int rc = 1;
     if (!p)
@@ -686,13 +725,17 @@ static int project(Store *st, const ProjectArgs *a)
         cli_error("%s", err.msg);
         goto out;
     }
+    if (plan_stated_load(st, p, &v.stated, &v.nstated, &err) < 0) {
+        cli_error("%s", err.msg);
+        goto out;
+    }
     v.r = projection_result_new(p->model);
     projection_run(p->model, v.params, v.r);
     SafeOut so; /* text from data (model, group names) reaches no terminal raw (#29) */
     FILE *out = a->json || a->csv ? stdout : safeout_begin(&so, stdout);
     int bad = 0;
     if (a->explain)
-        bad = project_explain_print(p, v.params, v.r, a->explain, out) != 0;
+        bad = project_explain_print(p, v.params, v.r, v.stated, v.nstated, a->explain, out) != 0;
     else if (a->json)
         print_json(&v, stdout);
     else if (a->csv)
@@ -717,6 +760,7 @@ static int project(Store *st, const ProjectArgs *a)
     }
     rc = 0;
 out:
+    plan_stated_free(v.stated, v.nstated);
     store_plan_params_free(v.edits, v.nedits);
     projection_result_free(v.r);
     projection_params_free(v.params);

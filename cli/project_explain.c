@@ -48,8 +48,40 @@ static void matured(const Plan *p, int g, double factor, FILE *out)
     names(p, idx, n, 0, out);
 }
 
+/* Group g's stated needs (issue 28), each with its part of year 1's need. */
+static void stated_lines(const Plan *p, const ProjParams *params, const PlanStated *s, int n,
+                         int g, double part, FILE *out)
+{
+    const char *u = p->cpu ? "CPUs" : "GPU-eq";
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        k += s[i].group_idx == g;
+    if (k == 0) {
+        fprintf(out, "  stated need  %+9.2f %s  no member's stated need known at the start\n",
+                part, u);
+        return;
+    }
+    fprintf(out, "  stated need  %+9.2f %s  what members stated beyond their expected use (no "
+                 "buffer; the %.0f x cap does not bound it)\n",
+            part, u, PROJ_NEED_CAP);
+    for (int i = 0; i < n; i++) {
+        if (s[i].group_idx != g)
+            continue;
+        char name[64];
+        double use, pres, x = plan_stated_part(p, params, &s[i], 1, &use, &pres);
+        cli_sanitize(name, sizeof name, s[i].user);
+        if (s[i].proj_user >= 0)
+            fprintf(out, "    %s (%s): %g GPUs full-time x %.2f of the year present, expected "
+                         "use %.2f: %+.2f\n",
+                    name, s[i].date, s[i].gpus, pres, use, x);
+        else
+            fprintf(out, "    %s (%s): %g GPUs full-time, no use in the window: %+.2f\n", name,
+                    s[i].date, s[i].gpus, x);
+    }
+}
+
 int project_explain_print(const Plan *p, const ProjParams *params, const ProjResult *r,
-                          const char *group, FILE *out)
+                          const PlanStated *stated, int nstated, const char *group, FILE *out)
 {
     int g = plan_group_index(p, group);
     PlanExplain x;
@@ -101,6 +133,7 @@ int project_explain_print(const Plan *p, const ProjParams *params, const ProjRes
                 y1->pool_cut, u, PROJ_NEED_CAP, y1->arrivals);
     fprintf(out, "  buffer share %+9.2f %s  %.0f %% of expected use + pool\n", v[PLAN_X_BUFFER],
             u, 100 * x.buffer_rate);
+    stated_lines(p, params, stated, nstated, g, v[PLAN_X_STATED], out);
     double sum = 0;
     for (int k = 0; k < PLAN_X_PARTS; k++)
         sum += v[k];

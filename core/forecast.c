@@ -17,6 +17,26 @@ struct FcTable {
 };
 
 static const int model_half[DEM_NHALF] = {1, 3, 6, 12};
+const int fc_damp_half[FC_NDAMP] = {1, 2, 3, 6};
+/* the combination's parts */
+static const int comb_parts[3] = {FC_SMOOTH0 + 1, FC_LAST3, FC_MODEL0};
+
+double fc_cand_halflife(int k)
+{
+    if (k >= FC_SMOOTH0 && k < FC_MODEL0)
+        return k - FC_SMOOTH0 + 1;
+    if (k >= FC_MODEL0 && k < FC_SHRUNK0)
+        return model_half[k - FC_MODEL0];
+    if (k >= FC_SHRUNK0 && k < FC_TREND0)
+        return model_half[k - FC_SHRUNK0];
+    if (k >= FC_TREND0 && k < FC_DAMP0)
+        return k - FC_TREND0 + 1;
+    if (k >= FC_DAMP0 && k < FC_COMB)
+        return fc_damp_half[k - FC_DAMP0];
+    if (k >= FC_COMB)
+        return model_half[0];
+    return 0;
+}
 
 void fc_cand_name(int k, char *buf, int n)
 {
@@ -33,9 +53,18 @@ void fc_cand_name(int k, char *buf, int n)
     else if (k >= FC_SHRUNK0 && k < FC_TREND0)
         snprintf(buf, (size_t)n, "model shrunk to smoothing, half-life %d month%s",
                  model_half[k - FC_SHRUNK0], k == FC_SHRUNK0 ? "" : "s");
-    else if (k >= FC_TREND0 && k < FC_NCAND)
+    else if (k >= FC_TREND0 && k < FC_DAMP0)
         snprintf(buf, (size_t)n, "smoothing x institute trend, half-life %d month%s",
                  k - FC_TREND0 + 1, k == FC_TREND0 ? "" : "s");
+    else if (k >= FC_DAMP0 && k < FC_COMB)
+        snprintf(buf, (size_t)n, "damped trend, half-life %d month%s", fc_damp_half[k - FC_DAMP0],
+                 k == FC_DAMP0 ? "" : "s");
+    else if (k == FC_COMB)
+        snprintf(buf, (size_t)n, "combination by past errors (smoothing 2, last 3, model 1)");
+    else if (k == FC_COMBTOP)
+        snprintf(buf, (size_t)n, "combination by past errors of the record's 3 best");
+    else if (k == FC_PERGROUP)
+        snprintf(buf, (size_t)n, "each group its own best candidate over the record");
     else
         snprintf(buf, (size_t)n, "?");
 }
@@ -52,8 +81,16 @@ void fc_cand_key(int k, char *buf, int n)
         snprintf(buf, (size_t)n, "model%d", model_half[k - FC_MODEL0]);
     else if (k >= FC_SHRUNK0 && k < FC_TREND0)
         snprintf(buf, (size_t)n, "shrunk%d", model_half[k - FC_SHRUNK0]);
-    else if (k >= FC_TREND0 && k < FC_NCAND)
+    else if (k >= FC_TREND0 && k < FC_DAMP0)
         snprintf(buf, (size_t)n, "trend%d", k - FC_TREND0 + 1);
+    else if (k >= FC_DAMP0 && k < FC_COMB)
+        snprintf(buf, (size_t)n, "damped%d", fc_damp_half[k - FC_DAMP0]);
+    else if (k == FC_COMB)
+        snprintf(buf, (size_t)n, "comb");
+    else if (k == FC_COMBTOP)
+        snprintf(buf, (size_t)n, "combtop");
+    else if (k == FC_PERGROUP)
+        snprintf(buf, (size_t)n, "pergroup");
     else
         snprintf(buf, (size_t)n, "?");
 }
@@ -71,7 +108,7 @@ int fc_cand_by_key(const char *key)
 
 int fc_cand_uses_model(int k)
 {
-    return k >= FC_MODEL0 && k < FC_TREND0;
+    return (k >= FC_MODEL0 && k < FC_TREND0) || k >= FC_COMB;
 }
 
 static double mean_of(const FcTable *t, int g, int a, int b);
@@ -135,6 +172,151 @@ static double new_groups(const FcTable *t, int L)
     return s * 12.0 / W;
 }
 
+/* Group g's damped-trend forecast at L, half-life h (see forecast.h): the
+ * last 36 months, a partial month moving the level by its share of a full
+ * one. */
+static double damped(const FcTable *t, int g, int L, int h)
+{
+    const double *u = t->d.use + (size_t)g * t->d.T;
+    int a = L - 36 > 0 ? L - 36 : 0;
+    double hmax = 0;
+    for (int m = a; m < L; m++)
+        if (!t->d.hours || t->d.hours[m] > hmax)
+            hmax = t->d.hours ? t->d.hours[m] : 1;
+    if (L <= a || hmax <= 0)
+        return 0;
+    double al = 1 - pow(0.5, 1.0 / h), lv = u[a], tr = 0;
+    for (int m = a + 1; m < L; m++) {
+        double share = t->d.hours ? t->d.hours[m] / hmax : 1;
+        double am = 1 - pow(1 - al, share), bm = 1 - pow(1 - FC_DAMP_BETA, share);
+        double prev = lv;
+        lv = am * u[m] + (1 - am) * (lv + FC_DAMP_PHI * tr);
+        tr = bm * (lv - prev) + (1 - bm) * FC_DAMP_PHI * tr;
+    }
+    double d = 0, p = 1;
+    for (int i = 1; i <= 12; i++) {
+        p *= FC_DAMP_PHI;
+        d += p;
+    }
+    double v = lv + tr * d / 12;
+    return v > 0 ? v : 0;
+}
+
+/* The record's origins at L (fc_choose's): in the record, and scored on 12
+ * months when FC_MIN_RECORD of them are. */
+static int record_full(const FcTable *t, int L);
+static int in_record(const FcTable *t, int o, int L);
+
+static int score(const FcTable *t, int o, int k, int ng, int L, double *wape, double *err,
+                 double *act, double *fct);
+
+/* The 3 candidates before the combinations with the best mean per-group
+ * WAPE over the record at L into parts; 0 when the record is too short. */
+static int top3(const FcTable *t, int L, int *parts)
+{
+    int full = record_full(t, L), np = 0;
+    double best[3] = {INFINITY, INFINITY, INFINITY};
+    for (int k = 0; k < FC_COMB; k++) {
+        if (fc_cand_uses_model(k) && !t->d.model)
+            continue;
+        double sw = 0, w, e;
+        int n = 0;
+        for (int o = 0; o < t->d.n; o++)
+            if (in_record(t, o, L) && !(full && t->d.om[o] + 12 > L) &&
+                score(t, o, k, FC_NG_RECENT, L, &w, &e, NULL, NULL)) {
+                sw += w;
+                n++;
+            }
+        if (n < FC_MIN_RECORD)
+            continue;
+        sw /= n;
+        for (int i = 0; i < 3; i++)
+            if (sw < best[i]) { /* insert at i */
+                for (int j = 2; j > i; j--) {
+                    best[j] = best[j - 1];
+                    parts[j] = parts[j - 1];
+                }
+                best[i] = sw;
+                parts[i] = k;
+                np += np < 3;
+                break;
+            }
+    }
+    return np == 3;
+}
+
+/* Candidates ks[0..nk)'s summed |error| per group over the record at L
+ * (fc_choose's origins) into e[nk x G] (zeroed by the caller); returns the
+ * record's origins. */
+static int record_errors(const FcTable *t, int L, const int *ks, int nk, double *e)
+{
+    int G = t->d.G, full = record_full(t, L), n = 0;
+    for (int o = 0; o < t->d.n; o++) {
+        if (!in_record(t, o, L) || (full && t->d.om[o] + 12 > L))
+            continue;
+        int a = t->d.om[o], b = a + 12 < L ? a + 12 : L;
+        n++;
+        for (int g = 0; g < G; g++) {
+            double x = mean_of(t, g, a, b);
+            for (int j = 0; j < nk; j++)
+                e[(size_t)j * G + g] += fabs(fc_table_at(t, o, ks[j])[g] - x);
+        }
+    }
+    return n;
+}
+
+/* The combination at L into out[G] (groups only; see forecast.h); top: of
+ * the record's 3 best. */
+static void combine(const FcTable *t, int L, const double *model, int top, double *out)
+{
+    int G = t->d.G, np = (int)(sizeof comb_parts / sizeof comb_parts[0]);
+    int parts[3];
+    memcpy(parts, comb_parts, sizeof parts);
+    if (top && !top3(t, L, parts))
+        memcpy(parts, comb_parts, sizeof parts);
+    double *f = xcalloc((size_t)np * (G + 1), sizeof *f);
+    double *e = xcalloc((size_t)np * G + 1, sizeof *e);
+    for (int j = 0; j < np; j++)
+        fc_forecast(t, parts[j], L, model, f + (size_t)j * (G + 1));
+    int n = record_errors(t, L, parts, np, e);
+    for (int g = 0; g < G; g++) {
+        double sw = 0, sv = 0;
+        int eq = n < FC_MIN_RECORD; /* equal weights: no record, or a part without error */
+        for (int j = 0; j < np; j++)
+            eq |= e[(size_t)j * G + g] <= 0;
+        for (int j = 0; j < np; j++) {
+            double w = eq ? 1 : n / e[(size_t)j * G + g]; /* 1 / mean |error| */
+            sw += w;
+            sv += w * f[(size_t)j * (G + 1) + g];
+        }
+        out[g] = sw > 0 ? sv / sw : 0;
+    }
+    free(f);
+    free(e);
+}
+
+/* Each group its own best candidate at L into out[G] (see forecast.h). */
+static void per_group(const FcTable *t, int L, const double *model, double *out)
+{
+    int G = t->d.G, ks[FC_COMB];
+    for (int k = 0; k < FC_COMB; k++)
+        ks[k] = k;
+    double *e = xcalloc((size_t)FC_COMB * G + 1, sizeof *e);
+    int n = record_errors(t, L, ks, FC_COMB, e);
+    double *f = xcalloc((size_t)G + 1, sizeof *f);
+    fc_forecast(t, FC_DEFAULT, L, model, out);
+    for (int g = 0; n >= FC_MIN_RECORD && g < G; g++) {
+        int best = FC_DEFAULT;
+        for (int k = 0; k < FC_COMB; k++)
+            if (e[(size_t)k * G + g] < e[(size_t)best * G + g] - 1e-12)
+                best = k;
+        fc_forecast(t, best, L, model, f);
+        out[g] = f[g];
+    }
+    free(f);
+    free(e);
+}
+
 void fc_forecast(const FcTable *t, int k, int L, const double *model, double *out)
 {
     int G = t->d.G;
@@ -144,8 +326,12 @@ void fc_forecast(const FcTable *t, int k, int L, const double *model, double *ou
         return;
     }
     int mh = k >= FC_SHRUNK0 ? k - FC_SHRUNK0 : k - FC_MODEL0;
-    const double *mf = fc_cand_uses_model(k) ? model + (size_t)mh * (G + 1) : NULL;
-    double tr = k >= FC_TREND0 ? 1 + trend(t, L) : 1;
+    const double *mf = k >= FC_MODEL0 && k < FC_TREND0 ? model + (size_t)mh * (G + 1) : NULL;
+    double tr = k >= FC_TREND0 && k < FC_DAMP0 ? 1 + trend(t, L) : 1;
+    if (k == FC_PERGROUP)
+        per_group(t, L, model, out);
+    else if (k >= FC_COMB)
+        combine(t, L, model, k == FC_COMBTOP, out);
     for (int g = 0; g < G; g++) {
         double v;
         if (k == FC_NAIVE)
@@ -160,8 +346,12 @@ void fc_forecast(const FcTable *t, int k, int L, const double *model, double *ou
             double s = smooth(t, g, L, model_half[mh]);
             tot_s += s;
             v = 0.5 * mf[g] + 0.5 * s;
-        } else
+        } else if (k < FC_DAMP0)
             v = tr * smooth(t, g, L, k - FC_TREND0 + 1);
+        else if (k < FC_COMB)
+            v = damped(t, g, L, fc_damp_half[k - FC_DAMP0]);
+        else
+            v = out[g]; /* the combination's, above */
         double cap = FC_LEVEL_CAP * mean_of(t, g, L - 12, L);
         if (k > FC_LAST3 && cap > 0 && v > cap) /* a group's history bounds its level (the
                                                    baselines stay what they are) */
@@ -302,6 +492,14 @@ static int in_record(const FcTable *t, int o, int L)
     return t->d.om[o] + FC_MIN_SCORED <= L && !(t->d.apart && t->d.apart[o]);
 }
 
+static int record_full(const FcTable *t, int L)
+{
+    int nfull = 0;
+    for (int o = 0; o < t->d.n; o++)
+        nfull += in_record(t, o, L) && t->d.om[o] + 12 <= L;
+    return nfull >= FC_MIN_RECORD;
+}
+
 int fc_size_class(double f, double tot)
 {
     double s = tot > 0 ? f / tot : 0;
@@ -324,11 +522,9 @@ static void quantiles(double *v, int n, double *q10, double *q90)
 
 void fc_ranges(const FcTable *t, int k, int newg, int L, FcRange *out)
 {
-    int G = t->d.G, nfull = 0;
+    int G = t->d.G;
     memset(out, 0, sizeof *out);
-    for (int o = 0; o < t->d.n; o++)
-        nfull += in_record(t, o, L) && t->d.om[o] + 12 <= L;
-    out->full = nfull >= FC_MIN_RECORD;
+    out->full = record_full(t, L);
     double *lt = xcalloc((size_t)t->d.n + 1, sizeof *lt);
     double *l2 = xcalloc((size_t)t->d.n + 1, sizeof *l2);
     int n2 = 0;
@@ -420,11 +616,8 @@ void fc_choose(const FcTable *t, int L, FcChoice *out)
     out->cand = t->d.model ? FC_DEFAULT : FC_DEFAULT_NOMODEL;
     out->ng = t->d.model ? FC_NG_DEFAULT : FC_NG_RECENT;
     double bw = INFINITY, bm = INFINITY;
-    int nfull = 0;
-    for (int o = 0; o < t->d.n; o++)
-        nfull += in_record(t, o, L) && t->d.om[o] + 12 <= L;
-    int full = nfull >= FC_MIN_RECORD; /* scored on 12 months, when there are enough */
-    for (int k = 0; k < FC_NCAND; k++) {
+    int full = record_full(t, L); /* scored on 12 months, when there are enough */
+    for (int k = 0; k < FC_NCHOOSE; k++) {
         if (fc_cand_uses_model(k) && !t->d.model)
             continue;
         double sw = 0, sm = 0;

@@ -22,7 +22,23 @@
  *   trend h          smoothing h x (1 + the institute's trend): the total's
  *                    last 6 months over the 6 before, carried 9 months on
  *                    (to the middle of the year ahead), halved, capped at
- *                    +-50 % (0 with fewer than 12 months).
+ *                    +-50 % (0 with fewer than 12 months);
+ *   damped h         each group's damped-trend (Holt) smoothing: level at
+ *                    alpha = 1 - 0.5^(1 / h), trend at FC_DAMP_BETA, damped
+ *                    by FC_DAMP_PHI a month, the mean of its next 12 months
+ *                    (h = 1, 2, 3, 6; at least 0);
+ *   combination      per group, smoothing 2, last 3 months and the model at
+ *                    1 month weighted by the inverse of each one's mean
+ *                    |error| for that group over the record at the cut
+ *                    (the same origins fc_choose reads, earlier cuts only);
+ *                    equal weights with fewer than FC_MIN_RECORD origins;
+ *   combination top  the same over the 3 candidates (of those above) with
+ *                    the best mean per-group WAPE over the record at the
+ *                    cut; without a record, the combination's parts;
+ *   per group        each group the candidate (of those before the
+ *                    combinations) with its least mean |error| for that
+ *                    group over the record at the cut; without a record,
+ *                    FC_DEFAULT's.
  * Every candidate but the model adds new groups to its total: the use of
  * the groups first seen in the last W <= 6 months (mean over them) x 12 / W
  * (arrivals at the recent rate, each present half of the year on average),
@@ -56,8 +72,19 @@ enum {
     FC_MODEL0 = FC_SMOOTH0 + FC_NSMOOTH, /* + half-life index (dem_halflives) */
     FC_SHRUNK0 = FC_MODEL0 + DEM_NHALF,
     FC_TREND0 = FC_SHRUNK0 + DEM_NHALF, /* + h - 1: smoothing h x the institute trend */
-    FC_NCAND = FC_TREND0 + FC_NSMOOTH
+    FC_DAMP0 = FC_TREND0 + FC_NSMOOTH,  /* + index in fc_damp_half: damped trend */
+    FC_COMB = FC_DAMP0 + 4,              /* the combination by past errors */
+    FC_COMBTOP = FC_COMB + 1,            /* the same over the record's 3 best */
+    FC_PERGROUP = FC_COMBTOP + 1,        /* each group its own best candidate */
+    FC_NCAND = FC_PERGROUP + 1
 };
+#define FC_NDAMP 4
+#define FC_NCHOOSE FC_DAMP0 /* candidates fc_choose picks from: the damped trends, the
+                               combinations and each group's own best are scored, not chosen
+                               (with the first two in the choice
+                               the 20,000-job demo's per-group WAPE went 48.7 -> 48.9 %, the
+                               full demo's stayed 29.1 %, OSC's is the default's:
+                               docs/planning.md "Forecasters x logs") */
 #define FC_MIN_SCORED 6  /* months an origin needs scored to enter a record (3 tried: worse
                             on both test logs, docs/planning.md) */
 #define FC_MIN_RECORD 3  /* origins a record needs to choose (else FC_DEFAULT) */
@@ -79,6 +106,13 @@ enum {
 #define FC_NSIZE 3
 #define FC_NEW_MONTHS 6  /* W: months whose new groups give the new-groups term */
 
+#define FC_DAMP_BETA 0.2 /* the damped trend's trend smoothing */
+#define FC_DAMP_PHI 0.8  /* its damping a month (the year's mean keeps 0.33 of a month's trend x 12) */
+extern const int fc_damp_half[FC_NDAMP]; /* 1, 2, 3, 6 */
+
+/* Candidate k's half-life in months (the model's member rates nearest it;
+ * 0 for naive and last 3, 1 for the combination: its model's). */
+double fc_cand_halflife(int k);
 /* "smoothing, half-life 2 months" into buf; a short key ("smooth2") into key
  * (either may be NULL). */
 void fc_cand_name(int k, char *buf, int n);

@@ -39,6 +39,8 @@ struct ProjModel {
     double *gq;               /* G x 2: the group's q10, q90 (NAN: the institute's) */
     double *matf;             /* G: the factor on the group's recent arrivals (1 none) */
     int *matn;                /* G: how many they are */
+    double *stated_u;         /* U: the member's stated GPUs full-time, NAN none (issue 28) */
+    double *stated_g;         /* G: stated by members the model has no use of (all of it) */
 };
 
 /* ---- small helpers ---- */
@@ -221,6 +223,10 @@ ProjModel *projection_prepare(const ProjInput *in)
     m->matn = xcalloc((size_t)m->G + 1, sizeof *m->matn);
     m->gq = dup_or_zero(NULL, 2 * m->G);
     m->pool_cap = dup_or_zero(NULL, m->G);
+    m->stated_u = dup_or_zero(NULL, m->U);
+    m->stated_g = dup_or_zero(NULL, m->G);
+    for (int i = 0; i < m->U; i++)
+        m->stated_u[i] = NAN;
     for (int g = 0; g < m->G; g++) {
         m->level[g] = 1;
         m->pool_cap[g] = INFINITY;
@@ -265,6 +271,8 @@ void projection_model_free(ProjModel *m)
     free(m->gq);
     free(m->matf);
     free(m->matn);
+    free(m->stated_u);
+    free(m->stated_g);
     free(m);
 }
 
@@ -310,6 +318,21 @@ void projection_cap_pools(ProjModel *m, const ProjParams *measured)
             m->pool_cap[g] = room / hk;
     }
     projection_result_free(r);
+}
+
+void projection_set_stated(ProjModel *m, int user, int g, double gpus)
+{
+    if (!isfinite(gpus) || gpus < 0)
+        return;
+    if (user >= 0 && user < m->U)
+        m->stated_u[user] = gpus;
+    else if (g >= 0 && g < m->G)
+        m->stated_g[g] += gpus;
+}
+
+double projection_stated_of(const ProjModel *m, int user)
+{
+    return user >= 0 && user < m->U ? m->stated_u[user] : NAN;
 }
 
 void projection_set_group_range(ProjModel *m, int g, double q10, double q90)
@@ -911,6 +934,11 @@ static void run_members(const ProjModel *m, const ProjParams *p, int y, ProjResu
         if (u->profile >= 0 && u->profile < m->P && p->mem[u->profile] != m->mem[u->profile])
             c = profiles_mem_class(p->mem[u->profile]); /* edited: the profile's class */
         cls[(size_t)u->group * MEMCLASS_COUNT + c] += rate * pres;
+        if (!isnan(m->stated_u[i])) { /* a stated need beyond the member's own use */
+            double use = projection_user_use(m, p, i, y + 1);
+            double more = m->stated_u[i] * pres - use;
+            t->stated += more > 0 ? more : 0;
+        }
     }
 }
 
@@ -953,7 +981,8 @@ static void run_group(const ProjModel *m, const ProjParams *p, int g, int y, Pro
     }
     t->pool = fin(rate * hk);
     t->buffer_add = fin((t->base + t->pool) * p->buffer[g]);
-    t->demand = t->base + t->pool + t->buffer_add;
+    t->stated = fin(t->stated + m->stated_g[g]);
+    t->demand = t->base + t->pool + t->buffer_add + t->stated;
     const double *c = cls + (size_t)g * MEMCLASS_COUNT, *sh = m->cls_share + (size_t)g * MEMCLASS_COUNT;
     double members = 0;
     for (int k = 0; k < MEMCLASS_COUNT; k++)
@@ -971,6 +1000,7 @@ static void add_totals(ProjTotals *s, const ProjGroupYear *t)
     s->base += t->base;
     s->pool += t->pool;
     s->buffer_add += t->buffer_add;
+    s->stated += t->stated;
     s->demand += t->demand;
     for (int c = 0; c < MEMCLASS_COUNT; c++)
         s->demand_c[c] += t->demand_c[c];
@@ -1013,7 +1043,7 @@ static void run_institute(const ProjModel *m, const ProjParams *p, int y, ProjTo
     double b = w > 0 ? buf / w : m->calib.buffer;
     t->buffer_add = fin((t->base + t->pool) * b);
     double sum = t->demand;
-    t->demand = t->base + t->pool + t->buffer_add;
+    t->demand = t->base + t->pool + t->buffer_add + t->stated;
     for (int c = 0; c < MEMCLASS_COUNT; c++)
         t->demand_c[c] = fin(sum > 0 ? t->demand_c[c] * t->demand / sum : 0);
 }

@@ -30,8 +30,15 @@
  *   base      = expected use = stayers + leavers + newcomers_use + intensity;
  *   pool      = pool_g x heads / N_g(0) (N_g(0) = 0: pool_g);
  *   buffer    = (base + pool) x buffer_g;
- *   need      = base + pool + buffer  (the parts above sum to it);
- * institute: need = (sum base + pool_inst x heads ratio) x (1 + buffer),
+ *   stated    = what the group's members stated they need beyond their own
+ *               expected use (issue 28, projection_set_stated): each
+ *               stating member's max(0, stated GPUs x share of the year
+ *               present - their expected use), plus the whole stated need
+ *               of stating members without use in the window; no buffer,
+ *               not capped;
+ *   need      = base + pool + buffer + stated  (the parts above sum to it);
+ * institute: need = (sum base + pool_inst x heads ratio) x (1 + buffer)
+ *               + sum stated,
  * the difference from the sum of the groups' pools being "shared";
  * by memory class: each member's own class (their peak GPU memory),
  * newcomers and pool like the group's members' use;
@@ -230,7 +237,8 @@ typedef struct ProjGroupYear {
     double pool, buffer_add;     /* parts of need */
     double pool_cut;             /* the measured pool left out by the cap (issue 28,
                                     projection_cap_pools); an edited pool is not capped */
-    double demand;               /* need = base + pool + buffer_add */
+    double stated;               /* the stated need beyond expected use (issue 28) */
+    double demand;               /* need = base + pool + buffer_add + stated */
     double demand_c[MEMCLASS_COUNT];
     ProjRange base_r, demand_r;
 } ProjGroupYear;
@@ -238,6 +246,7 @@ typedef struct ProjGroupYear {
 
 typedef struct ProjTotals {
     double heads, base, pool, buffer_add, demand; /* institute: pool shared, see pool_sum */
+    double stated;                                /* the groups' stated parts, summed */
     double new_groups, new_heads; /* institute: newcomers beyond the groups' own growth
                                      (groups that do not exist yet), in base */
     double pool_sum;                              /* sum of the groups' pools */
@@ -304,6 +313,13 @@ void projection_set_extra(ProjModel *m, double extra);
  * scenario's heads scale the capped rate as they scale the pool. */
 void projection_cap_pools(ProjModel *m, const ProjParams *measured);
 void projection_set_group_range(ProjModel *m, int g, double q10, double q90);
+/* Issue 28: a member's stated need, GPUs full-time (1 GPU = 1 GPU-eq, the
+ * reference model's): model user `user` (>= 0), or, for someone the model
+ * has no use of (user < 0), group g's need grows by all of it. The need's
+ * part `stated` (above) follows; NAN or negative gpus: nothing. */
+void projection_set_stated(ProjModel *m, int user, int g, double gpus);
+/* Model user i's stated GPUs, NAN none. */
+double projection_stated_of(const ProjModel *m, int user);
 
 /* One member's year-y expected use under p (GPU-eq), for explanations:
  * own rate x share of the year present x intensity. user indexes

@@ -21,8 +21,31 @@ capplan's JSON and recomputed or compared here; nothing is pinned.
       not add up (recomputed from the cuts), the chosen forecaster is worse
       than naive per group, or a target but the WAPE ratio is not met (that
       one only with --all: the full demo meets it, the 20,000-job one not,
-      docs/planning.md); prints each target.
+      docs/planning.md); prints each target. A group whose need is above 3 x
+      only by its stated need (the part `stated`) is named, not counted.
+
+  forecast_check.py stated DB PROJECT.json
+      Stated needs feed the projection (issue 28): the stated needs in
+      PROJECT.json are, per group, the latest with a GPU figure of each
+      (user, group) in DB's stated_needs dated before the projection's t0;
+      each one's part of year 1's need is max(0, GPUs x share present -
+      expected use) (all of it without use); a group's `stated` is their
+      sum, its need expected use + pool + buffer + stated, the institute's
+      stated the groups' sum. With none known (an as-of before them): all 0.
+
+  forecast_check.py oracle BACKTEST.json
+      How far the institute total can get (OSC, issue 28): at each cut the
+      actual, the candidate nearest it in hindsight, the most optimistic
+      candidate's error; the mean |error| of the hindsight best, of the best
+      fixed candidate, and of the forecaster users got. Prints only.
+
+  forecast_check.py loo OSC.json DEMO.json [DEMO2.json ...]
+      The default out of sample (docs/planning.md): the rule that chose it
+      (the best worst case of per-group WAPE / naive's at the cuts where the
+      default applies, every candidate fc_choose may pick) run on the demos
+      alone, and what its choice scores on OSC. Prints only.
 """
+import sqlite3
 import json
 import sys
 
@@ -122,8 +145,11 @@ def demo(bt_path, proj_path, every=""):
         y, u = g["years"][0], g["used_last_12_months"]
         if u <= 0 or y["arrivals"] > 0 or g["params"]["pool"]["edited"]:
             continue
-        worst = max(worst, y["need"] / u)
-        if y["need"] > 3 * u * 1.02:
+        if y["need"] > 3 * u * 1.02 and y["need"] - y["stated"] <= 3 * u * 1.02:
+            print("  %s: need %.2f = %.2f x its last 12 months, %.2f of it stated (--explain "
+                  "names it)" % (g["name"], y["need"], y["need"] / u, y["stated"]))
+        worst = max(worst, (y["need"] - y["stated"]) / u)
+        if y["need"] - y["stated"] > 3 * u * 1.02:
             over.append("%s %.2f x" % (g["name"], y["need"] / u))
     print("year-1 need / last 12 months' use: at most %.3f x over %d groups; %d capped" %
           (worst, len(proj["groups"]),
@@ -142,11 +168,98 @@ def demo(bt_path, proj_path, every=""):
             fail("issue 28 target %s: %s" % (name, fig))
 
 
+def stated(db, proj_path):
+    proj = json.load(open(proj_path))
+    t0 = proj["t0"][:10]
+    con = sqlite3.connect(db)
+    rows = con.execute("SELECT user, group_name, date, gpus_fulltime FROM stated_needs "
+                       "WHERE gpus_fulltime IS NOT NULL AND date < ? ORDER BY date", (t0,))
+    latest = {}
+    for u, g, d, x in rows:
+        latest[(u, g)] = (d, x)  # a later date replaces an earlier one
+    groups = {g["name"]: g for g in proj["groups"]}
+    want = {k: v for k, v in latest.items() if k[1] in groups}
+    got, tot = {}, 0.0
+    for name, g in groups.items():
+        y = g["years"][0]
+        s = 0.0
+        for x in g["stated_needs"]:
+            got[(x["user"], name)] = (x["date"], x["gpus_fulltime"])
+            part = max(0.0, x["gpus_fulltime"] * x["present_share"] - x["expected_use"])
+            if not x["measured_member"]:
+                part = x["gpus_fulltime"]
+            if not close(part, x["part"], 1e-9):
+                fail("%s %s: part %.6f, recomputed %.6f" % (name, x["user"], x["part"], part))
+            s += part
+        if not close(s, y["stated"], 1e-9):
+            fail("%s: stated %.6f, its members' parts %.6f" % (name, y["stated"], s))
+        parts = y["expected_use"] + y["pool"] + y["buffer"] + y["stated"]
+        if not close(parts, y["need"], 1e-9):
+            fail("%s: need %.6f, parts %.6f" % (name, y["need"], parts))
+        tot += y["stated"]
+    if got != want:
+        fail("stated needs: the projection has %s, the database %s" % (sorted(got), sorted(want)))
+    if not close(tot, proj["total"][0]["stated"], 1e-9):
+        fail("institute stated %.6f, groups' %.6f" % (proj["total"][0]["stated"], tot))
+    n = sum(1 for g in groups.values() if g["years"][0]["stated"] > 0)
+    print("stated needs at %s: %d known, %.2f of year 1's need beyond expected use in %d groups "
+          "(institute need %.2f)" % (t0, len(want), tot, n, proj["total"][0]["need"]))
+
+
+def oracle(bt_path):
+    bt = json.load(open(bt_path))
+    cuts = [c for c in bt["cuts"] if not c["set_apart"]]
+    s_best = s_user = 0.0
+    for c in cuts:
+        e = c["total_error_by_forecaster"]
+        k = min(e, key=lambda x: abs(e[x]))
+        hi = max(e.values())
+        s_best += abs(e[k])
+        s_user += abs(c["err_model"])
+        print("cut %s: actual %.1f, naive %.1f; nearest in hindsight %s %+.1f %%; most optimistic "
+              "of %d candidates %+.1f %%; users got %s %+.1f %%" %
+              (c["cut"], c["actual"], c["naive"], k, 100 * e[k], len(e), 100 * hi,
+               c["forecaster"], 100 * c["err_model"]))
+    fixed = [f for f in bt["forecasters"] if f["key"] != "chosen"]
+    bf = min(fixed, key=lambda f: f["abs_total_error"])
+    within = [f["key"] for f in fixed if f["abs_total_error"] <= 0.30]
+    print("institute total, mean |error| over %d cuts: users got %.1f %%; the best fixed "
+          "candidate in hindsight %s %.1f %%; the nearest candidate at each cut in hindsight "
+          "%.1f %%; candidates within 30 %%: %s" %
+          (len(cuts), 100 * s_user / len(cuts), bf["key"], 100 * bf["abs_total_error"],
+           100 * s_best / len(cuts), ", ".join(within) or "none"))
+
+
+def loo(paths):
+    logs = [json.load(open(x)) for x in paths]
+    ratio = []
+    for d in logs:
+        cs = [c for c in d["cuts"] if not c["set_apart"] and c["record_cuts"] < 3]
+        nv = sum(c["wape_by_forecaster"]["naive"] for c in cs)
+        ks = [k for k in cs[0]["wape_by_forecaster"]
+              if not k.startswith("damped") and not k.startswith("comb")]
+        ratio.append({k: sum(c["wape_by_forecaster"][k] for c in cs) / nv for k in ks})
+    for train in ([0] + list(range(1, len(logs))), list(range(1, len(logs)))):
+        keys = [k for k in ratio[0] if all(k in ratio[i] for i in train)]
+        best = min(keys, key=lambda k: max(ratio[i][k] for i in train))
+        f = {x["key"]: x for x in logs[0]["forecasters"]}
+        print("default chosen on %s: %s; on %s: %.3f x naive, per-group WAPE %.1f %% (naive "
+              "%.1f %%, last 3 months %.1f %%)" %
+              (" + ".join(paths[i] for i in train), best, paths[0], ratio[0][best],
+               100 * f[best]["wape"], 100 * f["naive"]["wape"], 100 * f["last3"]["wape"]))
+
+
 def main():
     if len(sys.argv) == 6 and sys.argv[1] == "doors":
         doors(*sys.argv[2:])
     elif len(sys.argv) in (4, 5) and sys.argv[1] == "demo":
         demo(*sys.argv[2:])
+    elif len(sys.argv) == 4 and sys.argv[1] == "stated":
+        stated(*sys.argv[2:])
+    elif len(sys.argv) == 3 and sys.argv[1] == "oracle":
+        oracle(sys.argv[2])
+    elif len(sys.argv) >= 4 and sys.argv[1] == "loo":
+        loo(sys.argv[2:])
     else:
         print(__doc__)
         sys.exit(2)

@@ -110,6 +110,123 @@ static void test_no_look_ahead(void **state)
     fc_table_free(tb);
 }
 
+/* The damped trend (fc4): flat series stay flat; on group 1's line (1 +
+ * 0.1 m) Holt's level and trend, worked here from the standard recursion
+ * (alpha = 1 - 0.5^(1/h), beta 0.2, phi 0.8, the last 36 months), give the
+ * mean of the next 12 months; it is above the last 12 months' mean. */
+static void test_damped(void **state)
+{
+    (void)state;
+    double use[G * T], out[G + 1];
+    int om[T], n;
+    series(use);
+    FcTable *t = table(use, om, &n);
+    const int L = 38, h = 2;
+    fc_forecast(t, FC_DAMP0 + 1, L, NULL, out); /* h = 2 */
+    assert_int_equal(fc_damp_half[1], h);
+    assert_float_equal(out[0], 2, 1e-12);
+    double al = 1 - pow(0.5, 1.0 / h), lv = 1 + 0.1 * (L - 36), tr = 0;
+    for (int m = L - 35; m < L; m++) {
+        double prev = lv;
+        lv = al * (1 + 0.1 * m) + (1 - al) * (lv + 0.8 * tr);
+        tr = 0.2 * (lv - prev) + (1 - 0.2) * 0.8 * tr;
+    }
+    double d = 0;
+    for (int i = 1; i <= 12; i++)
+        d += pow(0.8, i);
+    assert_float_equal(out[1], lv + tr * d / 12, 1e-12);
+    assert_true(out[1] > fc_mean(t, 1, L - 12, L));
+    char k[32];
+    fc_cand_key(FC_DAMP0 + 3, k, sizeof k);
+    assert_string_equal(k, "damped6");
+    assert_int_equal(fc_cand_by_key("combtop"), FC_COMBTOP);
+    assert_float_equal(fc_cand_halflife(FC_DAMP0 + 3), 6, 0);
+    fc_table_free(t);
+}
+
+/* The combination (fc4): with the model off by 0.05 a group from each
+ * origin's next 12 months, its weight per group is 1 / its mean |error|
+ * over the record (the origins scored on 12 months before L), as are
+ * smoothing 2's and last 3 months'; what the months from L on hold
+ * changes nothing at L. */
+static void test_combination(void **state)
+{
+    (void)state;
+    double a[G * T], b[G * T], out[G + 1], oa[G + 1], ob[G + 1];
+    int om[T], n = 0;
+    series(a);
+    memcpy(b, a, sizeof a);
+    const int L = 30;
+    for (int g = 0; g < G; g++)
+        for (int m = L; m < T; m++)
+            b[g * T + m] = 50 + g * 7 + m;
+    for (int m = 3; m < T; m++)
+        om[n++] = m;
+    static double model[T * DEM_NHALF * (G + 1)];
+    FcData d = {G, T, a, n, om, model, NULL, 6, NULL, -1};
+    FcTable *t = fc_table_new(&d); /* the model's forecasts filled below (borrowed) */
+    for (int o = 0; o < n; o++)
+        for (int g = 0; g < G; g++) {
+            double *f = model + ((size_t)o * DEM_NHALF) * (G + 1);
+            f[g] = fc_mean(t, g, om[o], om[o] + 12) + 0.05;
+        }
+    fc_table_free(t);
+    t = fc_table_new(&d);
+    const double *mL = model + ((size_t)(L - 3) * DEM_NHALF) * (G + 1);
+    fc_forecast(t, FC_COMB, L, mL, out);
+    const int parts[3] = {FC_SMOOTH0 + 1, FC_LAST3, FC_MODEL0};
+    for (int g = 0; g < G; g++) {
+        double sw = 0, sv = 0, fp[G + 1];
+        for (int j = 0; j < 3; j++) {
+            double e = 0;
+            int k = 0;
+            for (int o = 0; o < n; o++) {
+                if (om[o] + 12 > L) /* the record: 12 months scored before L */
+                    continue;
+                e += fabs(fc_table_at(t, o, parts[j])[g] - fc_mean(t, g, om[o], om[o] + 12));
+                k++;
+            }
+            fc_forecast(t, parts[j], L, mL, fp);
+            sw += k / e;
+            sv += k / e * fp[g];
+        }
+        assert_float_equal(out[g], sv / sw, 1e-9);
+    }
+    /* the model's weight dominates where the others miss: group 2 (on and off) */
+    double fm[G + 1];
+    fc_forecast(t, FC_MODEL0, L, mL, fm);
+    assert_true(fabs(out[2] - fm[2]) < 0.1);
+    /* each group its own best: the candidate with its least error over the record */
+    double pg[G + 1], fk[G + 1];
+    fc_forecast(t, FC_PERGROUP, L, mL, pg);
+    for (int g = 0; g < G; g++) {
+        int best = FC_DEFAULT;
+        double be = INFINITY;
+        for (int k = 0; k < FC_COMB; k++) {
+            double e = 0;
+            for (int o = 0; o < n; o++)
+                if (om[o] + 12 <= L)
+                    e += fabs(fc_table_at(t, o, k)[g] - fc_mean(t, g, om[o], om[o] + 12));
+            if (e < be - 1e-12 || (k == FC_DEFAULT && e <= be + 1e-12)) {
+                be = e;
+                best = k;
+            }
+        }
+        fc_forecast(t, best, L, mL, fk);
+        assert_float_equal(pg[g], fk[g], 1e-12);
+    }
+    fc_forecast(t, FC_COMBTOP, L, mL, oa);
+    FcData db = d;
+    db.use = b;
+    FcTable *tb = fc_table_new(&db);
+    fc_forecast(tb, FC_COMBTOP, L, mL, ob);
+    assert_memory_equal(oa, ob, sizeof oa);
+    fc_forecast(tb, FC_COMB, L, mL, ob);
+    assert_memory_equal(out, ob, sizeof out);
+    fc_table_free(tb);
+    fc_table_free(t);
+}
+
 /* The backtest's record of a candidate is the mean of its cuts'. */
 static void test_backtest_record(void **state)
 {
@@ -280,6 +397,8 @@ int main(void)
         cmocka_unit_test(test_new_groups),
         cmocka_unit_test(test_year2_range),
         cmocka_unit_test(test_level_cap),
+        cmocka_unit_test(test_damped),
+        cmocka_unit_test(test_combination),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

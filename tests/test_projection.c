@@ -117,6 +117,46 @@ static void test_terms(void **state)
     projection_model_free(m);
 }
 
+/* Stated needs (issue 28): A (rate 2, there all year) states 5 GPUs: 5 - 2
+ * = 3 beyond; B (rate 1, half of year 1 present: use 0.5) states 1.2: 1.2 x
+ * 0.5 - 0.5 = 0.1; someone of group 1 with no use states 0.7: all of it.
+ * Group 0's year 1: stated 3.1, need 6.325 + 3.1 (no buffer on it); year 2
+ * (B gone): 3. The institute's need adds 3.1 + 0.7. Stating less than one
+ * uses adds nothing. */
+static void test_stated(void **state)
+{
+    (void)state;
+    ProjModel *m = model(0);
+    ProjParams *p = projection_params_new(m);
+    ProjResult *r = projection_result_new(m);
+    projection_run(m, p, r);
+    double g1_need = r->gy[2].demand, inst = r->total[0].demand;
+    projection_set_stated(m, 0, 0, 5);
+    projection_set_stated(m, 1, 0, 1.2);
+    projection_set_stated(m, -1, 1, 0.7);
+    projection_set_stated(m, -1, 1, NAN); /* nothing */
+    projection_run(m, p, r);
+    assert_float_equal(r->gy[0].stated, 3.1, 1e-12);
+    assert_float_equal(r->gy[0].demand, 6.325 + 3.1, 1e-12);
+    assert_float_equal(r->gy[0].stayers + r->gy[0].leavers + r->gy[0].newcomers_use +
+                           r->gy[0].intensity + r->gy[0].pool + r->gy[0].buffer_add +
+                           r->gy[0].stated,
+                       r->gy[0].demand, 1e-12);
+    assert_float_equal(r->gy[1].stated, 3, 1e-12);
+    assert_float_equal(r->gy[2].stated, 0.7, 1e-12);
+    assert_float_equal(r->gy[2].demand, g1_need + 0.7, 1e-12);
+    assert_float_equal(r->total[0].stated, 3.8, 1e-12);
+    assert_float_equal(r->total[0].demand, inst + 3.8, 1e-12);
+    assert_float_equal(projection_stated_of(m, 0), 5, 1e-12);
+    assert_true(isnan(projection_stated_of(m, 5)));
+    projection_set_stated(m, 0, 0, 1.5); /* below A's use of 2 */
+    projection_run(m, p, r);
+    assert_float_equal(r->gy[0].stated, 0.1, 1e-12);
+    projection_result_free(r);
+    projection_params_free(p);
+    projection_model_free(m);
+}
+
 /* A flat institute (its measured pool 0): a scenario raising group 0's
  * pool from 3 to 5 adds 2 to the institute's in full, x heads 3 / 2 today
  * = 3 (below the groups' sum, 5); cutting it to 1 frees its share: 0. */
@@ -511,7 +551,7 @@ int main(void)
         cmocka_unit_test(test_keys),  cmocka_unit_test(test_fit),
         cmocka_unit_test(test_fit_fleet), cmocka_unit_test(test_pool_shared),
         cmocka_unit_test(test_heads_t0), cmocka_unit_test(test_maturation),
-        cmocka_unit_test(test_pool_added),
+        cmocka_unit_test(test_pool_added), cmocka_unit_test(test_stated),
         cmocka_unit_test(test_backtest), cmocka_unit_test(test_spans),
         cmocka_unit_test(test_widen),
     };

@@ -174,7 +174,7 @@ static const TuiTable *proj_table(const TuiState *s)
 /* ---- the chart: used (past) and need (future) on one scale --------- */
 
 #define CHART_TEXT 34 /* the figures right of the bars */
-#define PARTS_ROWS 11 /* used now, header, six parts, need, p10, p90 */
+#define PARTS_ROWS 12 /* used now, header, seven parts, need, p10, p90 */
 
 /* One row of the chart: a year, what was used or is needed, its p10-p90,
  * the capacity (NAN: none drawn). */

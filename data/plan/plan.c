@@ -264,7 +264,8 @@ const char *const plan_csv_cols[PLAN_CSV_TEXTS + PLAN_CSV_NUMS] = {
     "need_p90_gpu_eq", "need_24_gpu_eq", "need_48_gpu_eq", "need_80_gpu_eq", "need_80plus_gpu_eq",
     "need_unknown_gpu_eq", "capacity_24_gpu_eq", "capacity_48_gpu_eq", "capacity_80_gpu_eq",
     "capacity_80plus_gpu_eq", "capacity_unknown_gpu_eq", "gap_24_gpu_eq", "gap_48_gpu_eq",
-    "gap_80_gpu_eq", "gap_80plus_gpu_eq", "gap_unknown_gpu_eq", "gap_gpu_eq"};
+    "gap_80_gpu_eq", "gap_80plus_gpu_eq", "gap_unknown_gpu_eq", "gap_gpu_eq",
+    "stated_gpu_eq"};
 
 void plan_csv_values(const ProjGroupYear *g, const ProjTotals *t, int total, double *v)
 {
@@ -287,6 +288,7 @@ void plan_csv_values(const ProjGroupYear *g, const ProjTotals *t, int total, dou
     for (int c = 0; c < MEMCLASS_COUNT; c++)
         v[k++] = total ? nest[c] : NAN;
     v[k++] = total ? t->gap : NAN;
+    v[k++] = g ? g->stated : t->stated; /* issue 28: the stated need beyond expected use */
     for (int i = 0; i < k; i++)
         if (!isfinite(v[i]))
             v[i] = NAN;

@@ -245,7 +245,7 @@ int plan_is_month_start(int64_t t);
  * GPU-eq), the p10 and p90 of expected use and need in columns of their
  * own; capacity and gap only on the total rows. */
 #define PLAN_CSV_TEXTS 6
-#define PLAN_CSV_NUMS 28
+#define PLAN_CSV_NUMS 29
 extern const char *const plan_csv_cols[PLAN_CSV_TEXTS + PLAN_CSV_NUMS];
 /* The numbers of one row (g for a group, else t for a domain or, with
  * total set, the institute) into v[PLAN_CSV_NUMS]; NAN where a cell is

@@ -12,6 +12,7 @@
 #include "core/kmeans.h"
 #include "core/leavers.h"
 #include "data/plan/plan_int.h"
+#include "data/plan/plan_stated.h"
 
 /* ---- context ---- */
 
@@ -547,6 +548,8 @@ int plan_projection(Store *st, Plan *p, PlanCtx *c, CpErr *err)
     p->model = projection_prepare(&in);
     p->measured = projection_params_new(p->model);
     plan_forecast_apply(p);
+    if (plan_stated_apply(st, p, err) < 0) /* issue 28: stated needs, a named part */
+        goto out;
     if (!c->cached)
         plan_hist_years(p, c, gpus, ngpus);
     if (c->cache_save)

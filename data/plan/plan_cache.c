@@ -13,11 +13,13 @@
 /* Bump when the model's code (core/demand.c, core/projection.c,
  * core/backtest.c, data/plan/plan_hist.c) changes what it computes, or this
  * layout changes: an entry of an older build is then never read. */
-#define PLAN_CACHE_MODEL 6 /* 3: issue 28 (the forecasters, arrivals maturing together);
+#define PLAN_CACHE_MODEL 7 /* 3: issue 28 (the forecasters, arrivals maturing together);
                               4: planned ends and churn, year 2's range measured;
                               5: groups' levels capped, ranges +-|error| p80;
                               6: issue 30, a history inside the fit's last month:
-                              rates by the part it covers (core/demand.c last_cover) */
+                              rates by the part it covers (core/demand.c last_cover);
+                              7: damped-trend and combination candidates, stated
+                              needs a part of the need (issue 28) */
 #define CACHE_MAGIC 0x43504331u /* "CPC1" */
 
 /* ---- the key ---- */

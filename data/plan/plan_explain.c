@@ -6,7 +6,7 @@
 #include "core/civil.h"
 
 const char *const plan_explain_part_names[PLAN_X_PARTS] = {
-    "stayers", "leavers", "newcomers", "intensity", "pool share", "buffer share",
+    "stayers", "leavers", "newcomers", "intensity", "pool share", "buffer share", "stated need",
 };
 
 static void group_parts(const Plan *p, const ProjParams *params, const ProjResult *r, int g,
@@ -14,7 +14,7 @@ static void group_parts(const Plan *p, const ProjParams *params, const ProjResul
 {
     const ProjGroupYear *t = &r->gy[(size_t)g * r->nyears + (y - 1)];
     double v[PLAN_X_PARTS] = {t->stayers,   t->leavers, t->newcomers_use,
-                              t->intensity, t->pool,    t->buffer_add};
+                              t->intensity, t->pool,    t->buffer_add, t->stated};
     for (int k = 0; k < PLAN_X_PARTS; k++)
         ex->part[k] = v[k];
     ex->need = t->demand;
@@ -50,6 +50,7 @@ static void institute_parts(const Plan *p, const ProjResult *r, int y, PlanExpla
     ex->part[PLAN_X_INTENSITY] = t->base - base;
     ex->part[PLAN_X_POOL] = t->pool;
     ex->part[PLAN_X_BUFFER] = t->buffer_add;
+    ex->part[PLAN_X_STATED] = t->stated;
     ex->pool_shared = t->pool_sum - t->pool;
     ex->need = t->demand;
     ex->need_r = t->demand_r;

@@ -2,7 +2,7 @@
 #define PLAN_EXPLAIN_H
 /* plan_explain: one year's need of a group or of the institute in parts
  * (stayers, leavers, newcomers with the ramp, intensity, pool share,
- * buffer share) and the people each part comes from. What `capplan
+ * buffer share, stated need) and the people each part comes from. What `capplan
  * project --explain` prints and the dashboard's Projection view draws: one
  * computation, so that the two never disagree. Reads a plan and a
  * projection result; prints nothing, allocates nothing. */
@@ -16,6 +16,7 @@ enum {
     PLAN_X_INTENSITY,
     PLAN_X_POOL,
     PLAN_X_BUFFER,
+    PLAN_X_STATED, /* members' stated needs beyond their expected use (issue 28) */
     PLAN_X_PARTS
 };
 
@@ -42,7 +43,7 @@ typedef struct PlanExplain {
     double maturation;          /* the measured maturation of the newly arrived (rate x) */
 } PlanExplain;
 
-/* The labels of the parts ("stayers", ..., "buffer share"). Static. */
+/* The labels of the parts ("stayers", ..., "stated need"). Static. */
 extern const char *const plan_explain_part_names[PLAN_X_PARTS];
 
 /* Fill ex for group g (-1: the institute) and year y (1..r->nyears) under

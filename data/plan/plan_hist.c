@@ -262,15 +262,7 @@ static void bt_run_cut(const Plan *p, PlanCtx *c, BtRun *b, int i, int64_t *leav
 
 static double hl_of(int k)
 {
-    if (k >= FC_SMOOTH0 && k < FC_MODEL0)
-        return k - FC_SMOOTH0 + 1;
-    if (k >= FC_MODEL0 && k < FC_SHRUNK0)
-        return dem_halflives[k - FC_MODEL0];
-    if (k >= FC_SHRUNK0 && k < FC_TREND0)
-        return dem_halflives[k - FC_SHRUNK0];
-    if (k >= FC_TREND0 && k < FC_NCAND)
-        return k - FC_TREND0 + 1;
-    return 0;
+    return fc_cand_halflife(k);
 }
 
 /* The model's half-life index nearest forecaster k's (the projection's

@@ -8,7 +8,9 @@
 # forecasters' record and coverage recomputed from the cuts in python3
 # (tests/forecast_check.py demo): the institute's and the groups' coverage,
 # today's need in its range and the 3 x cap asserted, the WAPE ratio printed
-# (not met at 20,000 jobs; met on the full demo, forecast_demo_full.sh).
+# (not met at 20,000 jobs; met on the full demo, forecast_demo_full.sh);
+# the demo's stated needs in project --json, text, --csv and --explain, each
+# part recomputed from the database (tests/forecast_check.py stated).
 . "$(dirname "$0")/lib.sh"
 need_shared
 T="$(cd "$(dirname "$0")/.." && pwd)"
@@ -20,6 +22,35 @@ cp "$WORK/out" "$WORK/bt.json"
 expect_rc 0 cap project --json
 cp "$WORK/out" "$WORK/p.json"
 python3 "$T/forecast_check.py" demo "$WORK/bt.json" "$WORK/p.json" || fail "demo record"
+# stated needs feed the projection (issue 28): today's, recomputed from the
+# database; none at 2026-09-01, before the first was stated
+python3 "$T/forecast_check.py" stated "$WORK/t.db" "$WORK/p.json" || fail "stated needs"
+expect_rc 0 cap project --as-of 2026-09-01 --json
+python3 "$T/forecast_check.py" stated "$WORK/t.db" "$WORK/out" || fail "stated needs at 2026-09-01"
+SG=$(python3 -c "
+import json
+g = max(json.load(open('$WORK/p.json'))['groups'], key=lambda g: g['years'][0]['stated'])
+assert g['years'][0]['stated'] > 0 and g['stated_needs'], g['name']
+print(g['name'])") || fail "no group with a stated need"
+expect_rc 0 cap project --explain "$SG"
+python3 - "$WORK/p.json" "$SG" "$WORK/out" <<'PY' || fail "explain's stated need: $(cat "$WORK/out")"
+import json, re, sys
+g = [g for g in json.load(open(sys.argv[1]))["groups"] if g["name"] == sys.argv[2]][0]
+t = open(sys.argv[3]).read()
+part = float(re.search(r"^  stated need +\+([0-9.]+) GPU-eq", t, re.M).group(1))
+assert abs(part - g["years"][0]["stated"]) < 0.006, (part, g["years"][0]["stated"])
+for x in g["stated_needs"]:  # each stating member named with their part
+    assert re.search(r"^    %s \(%s\): %g GPUs full-time.*: \+%.2f$" %
+                     (re.escape(x["user"]), x["date"], x["gpus_fulltime"], x["part"]), t, re.M), x
+parts = [float(x) for x in re.findall(r"^  (?:stayers|leavers|newcomers|intensity|pool share|"
+                                      r"buffer share|stated need) +([-+][0-9.]+)", t, re.M)]
+need = float(re.search(r"^  = need +([0-9.]+)", t, re.M).group(1))
+assert len(parts) == 7 and abs(sum(parts) - need) < 0.04 and abs(need - g["years"][0]["need"]) < 0.006
+PY
+expect_rc 0 cap project
+grep -q "^  stated needs: [0-9]* known at the start" "$WORK/out" || fail "project names no stated needs"
+expect_rc 0 cap project --csv
+head -1 "$WORK/out" | tr -d '\r' | grep -q ',stated_gpu_eq$' || fail "project --csv: no stated column"
 
 CUTS=$(python3 -c "
 import json

@@ -18,6 +18,8 @@ expect_rc 0 cap import trace --kind swf "$SWF"
 expect_rc 0 cap project --backtest --json
 cp "$WORK/out" "$WORK/bt.json"
 python3 "$T/plan_check.py" rolling "$SWF" "$WORK/bt.json" || fail "rolling backtest"
+# the institute total's 30 % target, as far as any candidate gets (printed)
+python3 "$T/forecast_check.py" oracle "$WORK/bt.json" || fail "oracle"
 expect_rc 0 cap project --backtest
 grep -q 'chosen at each cut (what users got)' "$WORK/out" || fail "backtest: no forecasters' table"
 grep -q '^smoothing, half-life 12 months' "$WORK/out" || fail "backtest: smoothing 12 missing"

@@ -55,8 +55,9 @@ assert re.search(r'GPU-eq +%d +%d +%d *$' % tuple(years), top, re.M), 'years hea
 rows = [('stayers', 'stayers', 1, 'stayers'), ('leavers', 'leavers', 1, 'leavers'),
         ('new(?:comers)?, ramp [0-9.]+', 'newcomers_use', 1, 'newcomers'),
         ('intensity', 'intensity', 1, 'intensity'), ('pool share', 'pool', 1, 'pool share'),
-        ('buffer', 'buffer', 1, 'buffer share'), ('= need', 'need', 0, None)]
-expl = {k: float(v) for k, v in re.findall(r'^  (stayers|leavers|newcomers|intensity|pool share|buffer share) +([-+][0-9.]+)', ex, re.M)}
+        ('buffer', 'buffer', 1, 'buffer share'), ('stated need', 'stated', 1, 'stated need'),
+        ('= need', 'need', 0, None)]
+expl = {k: float(v) for k, v in re.findall(r'^  (stayers|leavers|newcomers|intensity|pool share|buffer share|stated need) +([-+][0-9.]+)', ex, re.M)}
 ex_need = float(re.search(r'need ([0-9.]+) GPU-eq', ex).group(1))
 for label, key, sign, ek in rows:
     m = re.search(r'^.*  %s[^\n]*? +(\S+) +(\S+) +(\S+) *$' % label.replace('= ', '= '), top, re.M)
@@ -143,7 +144,7 @@ for yn, y in zip(years, t):
 # and intensity the rest of expected use, the shared pool, the buffer
 gs = [x['years'][:3] for x in d['groups']]
 cols = {}
-for label in ('stayers', 'leavers', 'newcomers', 'intensity', 'pool share', 'buffer', '= need', 'need p10', 'need p90'):
+for label in ('stayers', 'leavers', 'newcomers', 'intensity', 'pool share', 'buffer', 'stated need', '= need', 'need p10', 'need p90'):
     m = re.search(r'^ *%s[^\n]*? +(\S+) +(\S+) +(\S+) *$' % re.escape(label), scr, re.M)
     assert m, label
     cols[label] = [float(v) for v in m.groups()]
@@ -155,10 +156,11 @@ for i, y in enumerate(t):
     assert abs(cols['newcomers'][i] + cols['intensity'][i] - rest) < 0.2, ('newcomers+intensity', i)
     assert cols['pool share'][i] == float(part(y['pool'], 1)), ('pool', i)
     assert cols['buffer'][i] == float(part(y['buffer'], 1)), ('buffer', i)
+    assert cols['stated need'][i] == float(part(y['stated'], 1)), ('stated', i)
     assert cols['= need'][i] == float(part(y['need'], 0)), ('need', i)
     assert cols['need p10'][i] == float(part(y['need_range']['p10'], 0))
     assert cols['need p90'][i] == float(part(y['need_range']['p90'], 0))
-    s = sum(cols[k][i] for k in ('stayers', 'leavers', 'newcomers', 'intensity', 'pool share', 'buffer'))
+    s = sum(cols[k][i] for k in ('stayers', 'leavers', 'newcomers', 'intensity', 'pool share', 'buffer', 'stated need'))
     assert abs(s - y['need']) < 0.3, ('sum', i, s, y['need'])
 for g in d['groups']:  # no group's row in the institute's table
     assert not re.search(r'^ *%s\b' % re.escape(g['name']), scr, re.M), g['name']
