@@ -22,6 +22,7 @@ typedef struct SimArgs {
     int64_t from, to; /* SIM_UNSET: the record's */
     int64_t fleet_at; /* --fleet-at, SIM_UNSET: the recorded fleet */
     size_t bf_depth;  /* --bf-depth as simulate_bf_depth takes it */
+    int order;        /* --order: SIMULATE_ORDER_* */
 } SimArgs;
 
 #define SIM_UNSET INT64_MIN /* --from or --to not given */
@@ -145,9 +146,10 @@ static void print_text(const SimReplay *r, FILE *out)
     char depth[48] = "the whole queue";
     if (r->bf_depth)
         snprintf(depth, sizeof depth, "%zu jobs deep", r->bf_depth);
-    fprintf(out, "Replay %s .. %s: %zu jobs on the recorded fleet (FCFS, EASY backfill on the time "
+    fprintf(out, "Replay %s .. %s: %zu jobs on the recorded fleet (%s, EASY backfill on the time "
                  "limit, %s; %d days of warm-up before), in %.2f s (the simulation itself %.2f s)\n",
-            a, b, r->sum.sim.n, depth, SIMULATE_WARMUP_S / 86400, r->seconds, r->sim_seconds);
+            a, b, r->sum.sim.n, r->fair.on ? "fair-share order" : "FCFS", depth,
+            SIMULATE_WARMUP_S / 86400, r->seconds, r->sim_seconds);
     print_fleet(r, out);
     print_months(r, out);
     print_groups(r, out);
@@ -216,6 +218,7 @@ static int print_json(const SimReplay *r, FILE *out)
     cJSON_AddStringToObject(o, "to", b);
     cJSON_AddStringToObject(o, "units", unit_name(r));
     cJSON_AddNumberToObject(o, "bf_depth", (double)r->bf_depth); /* 0: the whole queue */
+    cJSON_AddStringToObject(o, "order", r->fair.on ? "fairshare" : "fcfs");
     cJSON_AddItemToObject(o, "simulated", waits_json(&r->sum.sim));
     cJSON_AddItemToObject(o, "recorded", waits_json(&r->sum.rec));
     cJSON_AddItemToObject(o, "plus10_simulated", waits_json(&r->plus10));
@@ -249,7 +252,7 @@ static int parse_hours(const char *s, double *h)
 
 static int parse_args(int argc, char **argv, SimArgs *a)
 {
-    *a = (SimArgs){0, 0, NULL, NULL, 0, SIM_UNSET, SIM_UNSET, SIM_UNSET, 0};
+    *a = (SimArgs){0, 0, NULL, NULL, 0, SIM_UNSET, SIM_UNSET, SIM_UNSET, 0, SIMULATE_ORDER_FCFS};
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--replay") == 0)
             a->replay = 1;
@@ -262,6 +265,17 @@ static int parse_args(int argc, char **argv, SimArgs *a)
         else if (strcmp(argv[i], "--target-wait") == 0 && i + 1 < argc) {
             if (parse_hours(argv[++i], &a->target_h) < 0) {
                 cli_error("simulate: --target-wait: '%s' is not a duration (6h, 90m, 2d)", argv[i]);
+                return -1;
+            }
+        }
+        else if (strcmp(argv[i], "--order") == 0 && i + 1 < argc) {
+            i++;
+            if (strcmp(argv[i], "fcfs") == 0)
+                a->order = SIMULATE_ORDER_FCFS;
+            else if (strcmp(argv[i], "fairshare") == 0)
+                a->order = SIMULATE_ORDER_FAIRSHARE;
+            else {
+                cli_error("simulate: --order: '%s' is not fcfs or fairshare", argv[i]);
                 return -1;
             }
         }
@@ -317,7 +331,7 @@ static int exec_next(CliCtx *ctx, Store *st, const SimArgs *a)
     if (catalog_effective(st, &cat, &o.ncatalog, &o.builtin_catalog, &err) < 0)
         return cli_error("%s: %s", ctx->db_path, err.msg);
     o.catalog = cat;
-    int failed = simulate_next_run(st, &o, a->bf_depth, SIMULATE_MAX_JOBS, &nx, &err) < 0;
+    int failed = simulate_next_run(st, &o, a->bf_depth, SIMULATE_MAX_JOBS, a->order, &nx, &err) < 0;
     catalog_free(cat, o.ncatalog);
     if (failed)
         return cli_error("%s: %s", ctx->db_path, err.msg);
@@ -349,8 +363,8 @@ static int exec_simulate(CliCtx *ctx, int argc, char **argv)
                                            : "simulate: --from is after the last recorded submit");
     SimReplay r;
     double t0 = simulate_clock();
-    if (simulate_replay_at(st, from, to, a.fleet_at == SIM_UNSET ? SIM_NEVER : a.fleet_at,
-                           a.bf_depth, &r, &err) < 0)
+    if (simulate_replay_order(st, from, to, a.fleet_at == SIM_UNSET ? SIM_NEVER : a.fleet_at,
+                              a.bf_depth, a.order, a.scenario, &r, &err) < 0)
         return cli_error("%s: %s", ctx->db_path, err.msg);
     r.seconds = simulate_clock() - t0;
     int rc = 0;
@@ -365,7 +379,7 @@ static int exec_simulate(CliCtx *ctx, int argc, char **argv)
 }
 
 const CmdEntry cmd_simulate = {
-    "simulate", "capplan simulate [--replay [--from D] [--to D] [--starts FILE] [--fleet-at D]] [--target-wait 6h] [--scenario S] [--bf-depth N] [--json]",
+    "simulate", "capplan simulate [--replay [--from D] [--to D] [--starts FILE] [--fleet-at D]] [--target-wait 6h] [--scenario S] [--bf-depth N] [--order fcfs|fairshare] [--json]",
     "\nWithout --replay: next year's queue. Each group's jobs of the last 12 months\n"
     "resampled to the forecaster's expected use (5 replicas, fixed seeds) on today's\n"
     "fleet and on purchases from the catalog (the imported one, else the reference\n"
@@ -378,6 +392,10 @@ const CmdEntry cmd_simulate = {
     "  --bf-depth N      jobs behind the blocked head tried for backfill per event,\n"
     "                    as slurm.conf's bf_max_job_test (default 100; 0: the whole\n"
     "                    queue); with --replay too\n"
+    "  --order O         the queue's order: fcfs (the default) or fairshare: groups\n"
+    "                    by Slurm's fair-share factor from their allocation and\n"
+    "                    their usage decayed with policy.half_life_days, then submit\n"
+    "                    time (FCFS where there are no allocations); with --replay too\n"
     "\nWith --replay: the recorded jobs (final attempts that started) on the\n"
     "recorded fleet (the inventory; a cluster it does not name: the most units its\n"
     "jobs held at once), FCFS with EASY backfill on the time limit, one queue per\n"

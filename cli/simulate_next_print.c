@@ -156,11 +156,12 @@ void simnext_text(const SimNext *nx, FILE *out)
     char depth[48] = "the whole queue";
     if (nx->bf_depth)
         snprintf(depth, sizeof depth, "%zu jobs deep", nx->bf_depth);
-    fprintf(out, "\nCatalog: %s. %d fleets simulated (backfill %s) in %.1f s.\n",
+    fprintf(out, "\nCatalog: %s. %d fleets simulated (%sbackfill %s) in %.1f s.\n",
             nx->builtin_catalog ? "the reference catalog shipped with capplan, dated "
                                   CATALOG_BUILTIN_DATE " (capplan import catalog replaces it)"
                                 : "the imported one",
-            nx->fleets, depth, nx->seconds);
+            nx->fleets, nx->fairshare ? "fair-share order from the allocations, " : "", depth,
+            nx->seconds);
 }
 
 static cJSON *band_json(const SimBand *b)
@@ -236,6 +237,7 @@ int simnext_json(const SimNext *nx, FILE *out)
     cJSON_AddNumberToObject(o, "jobs_next", (double)nx->jobs_next);
     cJSON_AddNumberToObject(o, "replicas", SIMULATE_REPLICAS);
     cJSON_AddNumberToObject(o, "bf_depth", (double)nx->bf_depth); /* 0: the whole queue */
+    cJSON_AddStringToObject(o, "order", nx->fairshare ? "fairshare" : "fcfs");
     cJSON_AddNumberToObject(o, "fleets", nx->fleets);
     cJSON_AddNumberToObject(o, "idle_share_last_year", nx->idle_share);
     cJSON_AddBoolToObject(o, "waits_are_policy", nx->policy);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/cp.h"
+#include "core/fairshare.h"
 
 #define QNIL ((size_t)UINT32_MAX) /* the end of the queue (jobs number fewer) */
 
@@ -30,8 +31,21 @@ typedef struct Sim {
     size_t *aux;          /* pool_shadow's heap of heap places */
     uint32_t *qnext, *qprev; /* the queue: a list through the jobs, in order */
     size_t qhead, qtail;
+    size_t qcount;        /* jobs queued */
     size_t depth;         /* jobs behind the head tried for backfill, 0: all */
     Ends ends;
+    /* fair share (NULL: FCFS); per group: */
+    const SimFair *fair;
+    size_t *gqhead, *gqtail; /* its FIFO list through qnext/qprev */
+    size_t *gcur;         /* the walk's next job of the group */
+    double *done;         /* usage of ended jobs, scaled by pw() */
+    double *run_base;     /* sum of units x pw(start) of its running jobs */
+    int64_t *run_units;   /* units it has running */
+    double *rank;         /* U / S at this event */
+    size_t *gheap;        /* the walk: groups by (rank, cursor's submit, cursor) */
+    size_t ngheap;
+    size_t *ended;        /* the jobs ending at one time, to charge in input order */
+    int64_t t0;           /* the cluster's first submit */
 } Sim;
 
 int64_t sim_runtime_on(const SimJob *j, const SimPool *p)
@@ -122,6 +136,12 @@ static void run_place(Sim *s, size_t p, size_t i, size_t j)
     s->hpos[j] = (uint32_t)i;
 }
 
+/* Usage scale: 2^((t - t0) / half_life). */
+static double pw(const Sim *s, int64_t t)
+{
+    return pow(2.0, (double)(t - s->t0) / s->fair->half_life_s);
+}
+
 static void start_job(Sim *s, size_t j, size_t p, int64_t t)
 {
     const SimJob *jb = &s->jobs[j];
@@ -132,6 +152,10 @@ static void start_job(Sim *s, size_t j, size_t p, int64_t t)
     s->free_u[p] -= jb->units;
     run_place(s, p, s->nrun[p]++, j);
     ends_push(&s->ends, s->out->end[j], j);
+    if (s->fair) {
+        s->run_base[jb->group] += (double)jb->units * pw(s, t);
+        s->run_units[jb->group] += jb->units;
+    }
 }
 
 static void end_job(Sim *s, size_t j)
@@ -141,6 +165,13 @@ static void end_job(Sim *s, size_t j)
     size_t i = s->hpos[j], last = s->run[p][--s->nrun[p]];
     if (last != j)
         run_place(s, p, i, last);
+    if (s->fair) { /* its usage, start to end */
+        const SimJob *jb = &s->jobs[j];
+        double ps = pw(s, s->out->start[j]), u = (double)jb->units;
+        s->done[jb->group] += u * (pw(s, s->out->end[j]) - ps);
+        s->run_base[jb->group] -= u * ps;
+        s->run_units[jb->group] -= jb->units;
+    }
 }
 
 /* The reservation of the head job: the pool, the shadow time and the
@@ -254,6 +285,18 @@ static int32_t most_free(const Sim *s, int64_t t)
 
 static void q_push(Sim *s, size_t j)
 {
+    s->qcount++;
+    if (s->fair) {
+        size_t *head = &s->gqhead[s->jobs[j].group], *tail = &s->gqtail[s->jobs[j].group];
+        s->qnext[j] = (uint32_t)QNIL;
+        s->qprev[j] = (uint32_t)*tail;
+        if (*tail == QNIL)
+            *head = j;
+        else
+            s->qnext[*tail] = (uint32_t)j;
+        *tail = j;
+        return;
+    }
     s->qnext[j] = (uint32_t)QNIL;
     s->qprev[j] = (uint32_t)s->qtail;
     if (s->qtail == QNIL)
@@ -266,34 +309,124 @@ static void q_push(Sim *s, size_t j)
 static void q_unlink(Sim *s, size_t j)
 {
     size_t a = s->qprev[j], b = s->qnext[j];
+    size_t *head = &s->qhead, *tail = &s->qtail;
+    s->qcount--;
+    if (s->fair) {
+        head = &s->gqhead[s->jobs[j].group];
+        tail = &s->gqtail[s->jobs[j].group];
+    }
     if (a == QNIL)
-        s->qhead = b;
+        *head = b;
     else
         s->qnext[a] = (uint32_t)b;
     if (b == QNIL)
-        s->qtail = a;
+        *tail = a;
     else
         s->qprev[b] = (uint32_t)a;
 }
 
+/* ---- fair share: the walk over the groups' lists in rank order ---- */
+
+static int walk_less(const Sim *s, size_t g, size_t h)
+{
+    if (s->rank[g] != s->rank[h])
+        return s->rank[g] < s->rank[h];
+    size_t a = s->gcur[g], b = s->gcur[h];
+    if (s->jobs[a].submit != s->jobs[b].submit)
+        return s->jobs[a].submit < s->jobs[b].submit;
+    return a < b;
+}
+
+static void walk_push(Sim *s, size_t g)
+{
+    size_t i = s->ngheap++;
+    while (i > 0 && walk_less(s, g, s->gheap[(i - 1) / 2])) {
+        s->gheap[i] = s->gheap[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    s->gheap[i] = g;
+}
+
+/* The next job in fair-share order, QNIL after the last. */
+static size_t walk_next(Sim *s)
+{
+    if (!s->ngheap)
+        return QNIL;
+    size_t g = s->gheap[0], x = s->gheap[--s->ngheap], i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= s->ngheap)
+            break;
+        if (c + 1 < s->ngheap && walk_less(s, s->gheap[c + 1], s->gheap[c]))
+            c++;
+        if (!walk_less(s, s->gheap[c], x))
+            break;
+        s->gheap[i] = s->gheap[c];
+        i = c;
+    }
+    if (s->ngheap)
+        s->gheap[i] = x;
+    size_t j = s->gcur[g];
+    s->gcur[g] = s->qnext[j];
+    if (s->gcur[g] != QNIL)
+        walk_push(s, g);
+    return j;
+}
+
+/* Each queued group's U / S at t, and the walk from the first job. */
+static void walk_begin(Sim *s, int64_t t)
+{
+    const SimFair *f = s->fair;
+    int32_t y = fairshare_year_of(t) - f->y0;
+    y = y < 0 ? 0 : y >= f->nyears ? f->nyears - 1 : y;
+    double now = pw(s, t);
+    s->ngheap = 0;
+    for (size_t g = 0; g < (size_t)f->ngroups; g++) {
+        if (s->gqhead[g] == QNIL)
+            continue;
+        double used = s->done[g] + (double)s->run_units[g] * now - s->run_base[g];
+        double share = f->share[g * (size_t)f->nyears + (size_t)y];
+        s->rank[g] = share > 0 ? used / share : used > 0 ? INFINITY : 0.0;
+        s->gcur[g] = s->gqhead[g];
+        walk_push(s, g);
+    }
+}
+
+/* The queue in order: FCFS, the list; fair share, the walk (next read
+ * before a start unlinks a job). */
+static size_t order_first(Sim *s, int64_t t)
+{
+    if (!s->fair)
+        return s->qhead;
+    walk_begin(s, t);
+    return walk_next(s);
+}
+
+static size_t order_next(Sim *s, size_t k)
+{
+    return s->fair ? walk_next(s) : s->qnext[k];
+}
+
 static void schedule(Sim *s, int64_t t)
 {
-    size_t h;
-    while ((h = s->qhead) != QNIL) { /* the head starts while it fits */
+    size_t h = order_first(s, t);
+    while (h != QNIL) { /* the head starts while it fits */
         long p = pick_pool(s, h, t, NULL);
         if (p < 0)
             break;
+        size_t next = order_next(s, h);
         q_unlink(s, h);
         start_job(s, h, (size_t)p, t);
+        h = next;
     }
     int32_t room = h != QNIL ? most_free(s, t) : 0;
     if (room <= 0)
         return;
     Resv r; /* the head's reservation, then backfill over the next depth jobs */
     int have = reserve(s, h, t, &r);
-    size_t k = s->qnext[h];
+    size_t k = order_next(s, h);
     for (size_t tried = 0; k != QNIL && room > 0 && (s->depth == 0 || tried < s->depth); tried++) {
-        size_t next = s->qnext[k];
+        size_t next = order_next(s, k);
         long p = s->jobs[k].units <= room ? pick_pool(s, k, t, have ? &r : NULL) : -1;
         if (p >= 0) {
             q_unlink(s, k);
@@ -302,6 +435,30 @@ static void schedule(Sim *s, int64_t t)
         }
         k = next;
     }
+}
+
+static int cmp_size(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* End the jobs ending by t (in input order under fair share: their
+ * usage sums the same way every time). */
+static void end_due(Sim *s, int64_t t)
+{
+    size_t ne = 0;
+    while (s->ends.n && s->ends.t[0] <= t) {
+        size_t j = ends_pop(&s->ends);
+        if (!s->fair)
+            end_job(s, j);
+        else
+            s->ended[ne++] = j;
+    }
+    if (ne > 1)
+        qsort(s->ended, ne, sizeof *s->ended, cmp_size);
+    for (size_t i = 0; i < ne; i++)
+        end_job(s, s->ended[i]);
 }
 
 static int64_t next_from(const Sim *s, int64_t t)
@@ -329,11 +486,20 @@ static void run_cluster(Sim *s, const size_t *ord, size_t m)
     size_t ns = 0;
     int64_t t = INT64_MIN;
     s->qhead = s->qtail = QNIL;
+    s->qcount = 0;
+    if (s->fair) {
+        s->t0 = m ? s->jobs[ord[0]].submit : 0;
+        for (size_t g = 0; g < (size_t)s->fair->ngroups; g++) {
+            s->gqhead[g] = s->gqtail[g] = QNIL;
+            s->done[g] = s->run_base[g] = 0;
+            s->run_units[g] = 0;
+        }
+    }
     for (;;) {
         int64_t nt = ns < m ? s->jobs[ord[ns]].submit : SIM_NEVER;
         if (s->ends.n && s->ends.t[0] < nt)
             nt = s->ends.t[0];
-        if (s->qhead != QNIL) {
+        if (s->qcount) {
             int64_t f = next_from(s, t);
             if (f < nt)
                 nt = f;
@@ -341,8 +507,7 @@ static void run_cluster(Sim *s, const size_t *ord, size_t m)
         if (nt == SIM_NEVER)
             break;
         t = nt;
-        while (s->ends.n && s->ends.t[0] <= t)
-            end_job(s, ends_pop(&s->ends));
+        end_due(s, t);
         for (; ns < m && s->jobs[ord[ns]].submit <= t; ns++) {
             if (can_ever(s, ord[ns]))
                 q_push(s, ord[ns]);
@@ -351,8 +516,7 @@ static void run_cluster(Sim *s, const size_t *ord, size_t m)
         }
         schedule(s, t);
     }
-    for (size_t k = s->qhead; k != QNIL; k = s->qnext[k])
-        s->out->unplaced++; /* waiting for a pool that never comes */
+    s->out->unplaced += s->qcount; /* waiting for a pool that never comes */
     s->qhead = s->qtail = QNIL;
 }
 
@@ -403,12 +567,30 @@ void sim_run(const SimJob *jobs, size_t n, const SimPool *pools, size_t np, SimO
 void sim_run_depth(const SimJob *jobs, size_t n, const SimPool *pools, size_t np, size_t depth,
                    SimOut *out)
 {
+    sim_run_fair(jobs, n, pools, np, depth, NULL, out);
+}
+
+void sim_run_fair(const SimJob *jobs, size_t n, const SimPool *pools, size_t np, size_t depth,
+                  const SimFair *fair, SimOut *out)
+{
     memset(out, 0, sizeof *out);
     out->n = n;
     out->start = xmalloc((n ? n : 1) * sizeof *out->start);
     out->end = xmalloc((n ? n : 1) * sizeof *out->end);
     out->pool = xmalloc((n ? n : 1) * sizeof *out->pool);
-    Sim s = {.jobs = jobs, .pools = pools, .out = out, .depth = depth};
+    Sim s = {.jobs = jobs, .pools = pools, .out = out, .depth = depth, .fair = fair};
+    if (fair) {
+        size_t ng = fair->ngroups > 0 ? (size_t)fair->ngroups : 1;
+        s.gqhead = xmalloc(ng * sizeof *s.gqhead);
+        s.gqtail = xmalloc(ng * sizeof *s.gqtail);
+        s.gcur = xmalloc(ng * sizeof *s.gcur);
+        s.gheap = xmalloc(ng * sizeof *s.gheap);
+        s.done = xmalloc(ng * sizeof *s.done);
+        s.run_base = xmalloc(ng * sizeof *s.run_base);
+        s.rank = xmalloc(ng * sizeof *s.rank);
+        s.run_units = xmalloc(ng * sizeof *s.run_units);
+        s.ended = xmalloc((n ? n : 1) * sizeof *s.ended);
+    }
     s.est_end = xmalloc((n ? n : 1) * sizeof *s.est_end);
     s.cp = xmalloc((np ? np : 1) * sizeof *s.cp);
     s.free_u = xmalloc((np ? np : 1) * sizeof *s.free_u);
@@ -467,6 +649,15 @@ void sim_run_depth(const SimJob *jobs, size_t n, const SimPool *pools, size_t np
     free(s.est_end);
     free(s.ends.t);
     free(s.ends.j);
+    free(s.gqhead);
+    free(s.gqtail);
+    free(s.gcur);
+    free(s.gheap);
+    free(s.done);
+    free(s.run_base);
+    free(s.rank);
+    free(s.run_units);
+    free(s.ended);
 }
 
 void sim_out_free(SimOut *out)

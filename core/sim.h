@@ -32,7 +32,21 @@
  *   for backfill (those that start or not alike); the rest wait. The
  *   queue is a linked list: a start unlinks one job, nothing shifts.
  * - A job no pool of its cluster can ever hold (too many units or too
- *   much memory) is not placed: start SIM_NEVER, counted apart. */
+ *   much memory) is not placed: start SIM_NEVER, counted apart.
+ * - Fair share (sim_run_fair, #33): the queue order is instead, at each
+ *   event, Slurm's fair-share factor 2^(-U/S) of the job's group (highest
+ *   first), then submit time, then the input order; the rest as above
+ *   (the head, its reservation, the depth walk in that order). U is the
+ *   group's usage on this cluster, GPU-seconds (or processor-seconds) each
+ *   weighed 2^(-age/half_life), charged as the jobs run (a running job's
+ *   seconds so far count); S its share for the year of the event. Since
+ *   the factor falls as U/S rises, groups are ranked by U/S (smallest
+ *   first; S 0 ranks a group with usage last, one without first). The
+ *   ranks are computed once per event, before any job starts; usage is
+ *   kept scaled by 2^((t - t0)/half_life), t0 the cluster's first submit
+ *   (pow(2, x) in double; spans under about 1000 half-lives), and the
+ *   jobs ending at one time are charged in input order. The queue is one
+ *   FIFO list per group, merged by rank through a small heap. */
 
 #include <stddef.h>
 #include <stdint.h>
@@ -79,6 +93,22 @@ void sim_run(const SimJob *jobs, size_t n, const SimPool *pools, size_t np, SimO
 void sim_run_depth(const SimJob *jobs, size_t n, const SimPool *pools, size_t np, size_t depth,
                    SimOut *out);
 void sim_out_free(SimOut *out);
+
+/* The fair-share order's inputs: each group's share of the capacity per
+ * calendar year (UTC) y0 .. y0 + nyears - 1, share[g * nyears + y - y0]
+ * (an event outside those years takes the nearest), and the half-life of
+ * usage in seconds (> 0). Borrowed. */
+typedef struct SimFair {
+    int32_t ngroups;  /* jobs' groups are 0 .. ngroups - 1 */
+    int32_t y0, nyears;
+    const double *share;
+    double half_life_s;
+} SimFair;
+
+/* sim_run_depth in fair-share order (fair NULL: FCFS, the same as
+ * sim_run_depth). */
+void sim_run_fair(const SimJob *jobs, size_t n, const SimPool *pools, size_t np, size_t depth,
+                  const SimFair *fair, SimOut *out);
 
 /* The runtime of job j on pool p by the rule above. */
 int64_t sim_runtime_on(const SimJob *j, const SimPool *p);

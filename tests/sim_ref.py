@@ -6,8 +6,15 @@ jobs and the fleet by the rules written in data/plan/simulate.h, simulates
 FCFS with EASY backfill on the time limit by the rules written in
 core/sim.h, and compares every start with the file `--starts` wrote.
 
-    sim_ref.py DB FROM TO STARTS [DEPTH]  (FROM, TO: epoch s of the window;
-                                           DEPTH: backfill depth, 100; 0 all)
+    sim_ref.py DB FROM TO STARTS [DEPTH [ORDER]]  (FROM, TO: epoch s of the
+        window; DEPTH: backfill depth, 100; 0 all; ORDER: fcfs, the default,
+        or fairshare, which is fcfs without allocations)
+
+Fair share (core/sim.h, data/plan/simulate.h): at each event the waiting
+jobs go by their group's usage over its share (Slurm's factor 2^(-U/S),
+highest first), then submit time; usage is unit-seconds weighed
+2^(-age/14 days), charged as jobs run; shares are allocations over the
+year's capacity, groups without one splitting the rest evenly.
 
 Prints "N jobs, M starts differ" and exits 1 when any differs.
 """
@@ -16,6 +23,7 @@ import heapq
 import math
 import sqlite3
 import sys
+import time
 
 WARMUP = 30 * 86400
 DEPTH = 100  # jobs behind the head tried for backfill per event (SIM_BF_DEPTH)
@@ -29,8 +37,8 @@ def day(text):
 def load(db, lo, hi):
     rows = db.execute(
         "SELECT c.name, j.submit, j.start, j.elapsed, j.timelimit, j.gpus, j.ncpus, "
-        "j.gpu_mem_gib, j.gpu_type FROM jobs j JOIN clusters c ON c.id = j.cluster_id "
-        "WHERE j.final = 1 AND j.start IS NOT NULL AND j.elapsed >= 0 AND j.start >= j.submit "
+        "j.gpu_mem_gib, j.gpu_type, a.name FROM jobs j JOIN clusters c ON c.id = j.cluster_id "
+        "LEFT JOIN accounts a ON a.id = j.account_id WHERE j.final = 1 AND j.start IS NOT NULL AND j.elapsed >= 0 AND j.start >= j.submit "
         "AND j.submit >= ? AND j.submit < ? ORDER BY c.name, j.submit, j.id", (lo, hi)).fetchall()
     gpu_clusters = {r[0] for r in rows if (r[5] or 0) > 0}
     pools = []  # dicts, in capplan's order: inventory rows, then the peak of the rest
@@ -43,7 +51,7 @@ def load(db, lo, hi):
                           speed=speed if speed and speed > 0 else 1.0,
                           frm=day(frm) if frm else -OPEN, to=day(to) + 86400 if to else OPEN))
     jobs = []
-    for cl, submit, start, elapsed, limit, gpus, ncpus, mem, model in rows:
+    for cl, submit, start, elapsed, limit, gpus, ncpus, mem, model, group in rows:
         gpu = cl in gpu_clusters
         units = math.ceil(gpus) if gpu else (ncpus if ncpus is not None else -1)
         if units < 1:
@@ -51,7 +59,7 @@ def load(db, lo, hi):
         ref = next((p["speed"] for p in pools if p["cluster"] == cl and p["model"] == model), 1.0)
         jobs.append(dict(cluster=cl, submit=submit, start=start, run=elapsed,
                          limit=limit if limit is not None else -1, units=units,
-                         mem=(mem or 0.0) if gpu else 0.0, ref=ref))
+                         mem=(mem or 0.0) if gpu else 0.0, ref=ref, group=group or ""))
     for cl in sorted({j["cluster"] for j in jobs}, key=[r[0] for r in rows].index):
         if any(p["cluster"] == cl for p in pools):
             continue
@@ -68,7 +76,40 @@ def load(db, lo, hi):
                           frm=-OPEN, to=OPEN))
     for i, p in enumerate(pools):
         p["index"] = i
-    return jobs, pools
+    return jobs, pools, {r[9] or "" for r in rows}
+
+
+def year_start(y):
+    return calendar.timegm((y, 1, 1, 0, 0, 0))
+
+
+def shares(db, pools, groups):
+    """{year: {group: share}} from the allocations, None without any."""
+    allocs = db.execute("SELECT group_name, year, gpu_hours FROM allocations "
+                        "ORDER BY 1, 2").fetchall()
+    if not allocs or not groups:
+        return None
+    out = {}
+    for y in range(min(a[1] for a in allocs), max(a[1] for a in allocs) + 1):
+        a, b = year_start(y), year_start(y + 1)
+        cap = 0.0
+        for p in pools:
+            lo, hi = max(p["frm"], a), min(p["to"], b)
+            if hi > lo:
+                cap += p["units"] * (hi - lo) / 3600.0
+        total, mine = 0.0, {}
+        for g, year, hours in allocs:
+            if year == y:
+                total += hours
+                if g in groups:
+                    mine[g] = mine.get(g, 0.0) + hours
+        if cap <= 0:
+            cap = total
+        rest = (cap - total) / cap if cap > total else 0.0
+        others = len(groups - set(mine))
+        out[y] = {g: (mine[g] / cap if cap > 0 else 0.0) if g in mine else rest / others
+                  for g in groups}
+    return out
 
 
 def run_on(job, pool):
@@ -79,8 +120,9 @@ def est_on(job, pool):
     return max(job["limit"], run_on(job, pool))
 
 
-def simulate_cluster(jobs, pools, depth):
-    """Start time of each job (None: never), the jobs in queue order."""
+def simulate_cluster(jobs, pools, depth, fair=None, half_life=14 * 86400.0):
+    """Start time of each job (None: never), the jobs in queue order;
+    fair: {year: {group: share}} for the fair-share order."""
     pools = sorted(pools, key=lambda p: (p["mem"], -p["speed"], p["index"]))
     free = {p["index"]: p["units"] for p in pools}
     running = {p["index"]: [] for p in pools}  # [est_end, units, job]
@@ -89,6 +131,11 @@ def simulate_cluster(jobs, pools, depth):
     queue = []
     nxt = 0
     t = -OPEN
+    t0 = jobs[0]["submit"] if jobs else 0
+    done, base, runu = {}, {}, {}  # per group: ended usage, running base, running units
+
+    def scale(x):
+        return math.pow(2.0, (x - t0) / half_life)
 
     def serving(p):
         return p["frm"] <= t < p["to"]
@@ -100,6 +147,10 @@ def simulate_cluster(jobs, pools, depth):
         running[p["index"]].append(entry)
         free[p["index"]] -= job["units"]
         heapq.heappush(ends, (t + run_on(job, p), k, p["index"], entry))
+        if fair:
+            g = job["group"]
+            base[g] = base.get(g, 0.0) + job["units"] * scale(t)
+            runu[g] = runu.get(g, 0) + job["units"]
 
     while True:
         times = []
@@ -113,14 +164,28 @@ def simulate_cluster(jobs, pools, depth):
             break
         t = min(times)
         while ends and ends[0][0] <= t:
-            _, _, pi, entry = heapq.heappop(ends)
+            end, k, pi, entry = heapq.heappop(ends)
             running[pi].remove(entry)
             free[pi] += entry[1]
+            if fair:
+                g, ps = jobs[k]["group"], scale(start[k])
+                done[g] = done.get(g, 0.0) + entry[1] * (scale(end) - ps)
+                base[g] -= entry[1] * ps
+                runu[g] -= entry[1]
         while nxt < len(jobs) and jobs[nxt]["submit"] <= t:
             j = jobs[nxt]
             if any(p["mem"] >= j["mem"] and p["units"] >= j["units"] for p in pools):
                 queue.append(nxt)
             nxt += 1
+        if fair:  # groups by usage over share, then submit time
+            years = sorted(fair)
+            y = min(max(time.gmtime(t).tm_year, years[0]), years[-1])
+            now, rank = scale(t), {}
+            for g in {jobs[k]["group"] for k in queue}:
+                used = done.get(g, 0.0) + runu.get(g, 0) * now - base.get(g, 0.0)
+                share = fair[y][g]
+                rank[g] = used / share if share > 0 else (OPEN if used > 0 else 0.0)
+            queue.sort(key=lambda k: (rank[jobs[k]["group"]], jobs[k]["submit"], k))
         # FCFS: the head starts while it fits
         while queue:
             j = jobs[queue[0]]
@@ -174,14 +239,16 @@ def simulate_cluster(jobs, pools, depth):
 def main():
     path, lo, hi, starts_path = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
     depth = int(sys.argv[5]) if len(sys.argv) > 5 else DEPTH
+    order = sys.argv[6] if len(sys.argv) > 6 else "fcfs"
     db = sqlite3.connect(path)
-    jobs, pools = load(db, lo - WARMUP, hi)
+    jobs, pools, groups = load(db, lo - WARMUP, hi)
+    fair = shares(db, pools, groups) if order == "fairshare" else None
     order = sorted(range(len(jobs)), key=lambda i: (jobs[i]["cluster"], jobs[i]["submit"], i))
     start = [None] * len(jobs)
     for cl in sorted({j["cluster"] for j in jobs}):
         idx = [i for i in order if jobs[i]["cluster"] == cl]
         got = simulate_cluster([jobs[i] for i in idx], [p for p in pools if p["cluster"] == cl],
-                               depth)
+                               depth, fair)
         for i, s in zip(idx, got):
             start[i] = s
     theirs = [line.split() for line in open(starts_path)]

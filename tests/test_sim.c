@@ -2,7 +2,8 @@
  * backfill (a short job passes the blocked head, a long one does not, one
  * fits in the spare units), memory classes nest, runtime scales by speed,
  * pools entering and leaving service, the wait statistics (nearest rank),
- * the idle share of recorded waiting and the recorded peak. The real logs
+ * the idle share of recorded waiting and the recorded peak, the fair-share
+ * order (usage charged as jobs run, against shares). The real logs
  * (KTH SP2, OSC-Clust, the demo) are in tests/e2e/simulate_replay.sh. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -247,6 +248,35 @@ static void test_idle_peak(void **state)
     assert_int_equal(sim_peak_units(j, 3, 0), 2);
 }
 
+/* Fair share on 2 units. A (group 0) runs 0..1000 from t 0, X (group 1)
+ * 50..150; B (group 0, submitted 60) and C (group 1, 70) wait, 10 s each.
+ * At 150 one unit frees: group 0 has used 150 unit-seconds so far (A still
+ * runs: charged as it runs), group 1 100. Equal shares: C first (B at 160);
+ * FCFS, or shares 0.8/0.2 (150/0.8 < 100/0.2): B first. fair NULL is FCFS. */
+static void fair_case(const double *share, int64_t b_start, int64_t c_start)
+{
+    SimJob j[] = {job(0, 1, 1000, 0, 0), job(50, 1, 100, 0, 0), job(60, 1, 10, 0, 0),
+                  job(70, 1, 10, 0, 0)};
+    j[1].group = j[3].group = 1;
+    SimPool p[] = {pool(2, 1e9, 1, INT64_MIN, SIM_OPEN)};
+    SimFair f = {.ngroups = 2, .y0 = 1970, .nyears = 1, .share = share, .half_life_s = 1e6};
+    SimOut o;
+    sim_run_fair(j, 4, p, 1, SIM_BF_DEPTH, share ? &f : NULL, &o);
+    assert_int_equal(o.start[1], 50);
+    assert_int_equal(o.start[2], b_start);
+    assert_int_equal(o.start[3], c_start);
+    sim_out_free(&o);
+}
+
+static void test_fairshare(void **state)
+{
+    (void)state;
+    const double even[] = {0.5, 0.5}, tilted[] = {0.8, 0.2};
+    fair_case(even, 160, 150);
+    fair_case(tilted, 150, 160);
+    fair_case(NULL, 150, 160);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -254,7 +284,7 @@ int main(void)
         cmocka_unit_test(test_memory_speed), cmocka_unit_test(test_dates_clusters),
         cmocka_unit_test(test_waits),        cmocka_unit_test(test_idle_peak),
         cmocka_unit_test(test_depth),        cmocka_unit_test(test_waits_zeros),
-        cmocka_unit_test(test_resample_order),
+        cmocka_unit_test(test_resample_order), cmocka_unit_test(test_fairshare),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

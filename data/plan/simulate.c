@@ -193,7 +193,7 @@ static void plus_ten(const SimReplay *r, SimWaits *out)
         p[i].units = (int32_t)ceil(p[i].units * 1.1);
     }
     SimOut o;
-    sim_run_depth(r->w.jobs, r->w.n, p, r->w.np, r->bf_depth, &o);
+    sim_run_fair(r->w.jobs, r->w.n, p, r->w.np, r->bf_depth, simulate_fair_of(&r->fair), &o);
     int64_t *buf = xmalloc((r->w.n ? r->w.n : 1) * sizeof *buf);
     size_t k = 0;
     for (size_t i = 0; i < r->w.n; i++)
@@ -233,6 +233,13 @@ int simulate_replay(Store *st, int64_t from, int64_t to, SimReplay *r, CpErr *er
 int simulate_replay_at(Store *st, int64_t from, int64_t to, int64_t fleet_at, size_t bf_depth,
                        SimReplay *r, CpErr *err)
 {
+    return simulate_replay_order(st, from, to, fleet_at, bf_depth, SIMULATE_ORDER_FCFS, NULL, r,
+                                 err);
+}
+
+int simulate_replay_order(Store *st, int64_t from, int64_t to, int64_t fleet_at, size_t bf_depth,
+                          int order, const char *scenario, SimReplay *r, CpErr *err)
+{
     memset(r, 0, sizeof *r);
     r->from = from;
     r->to = to;
@@ -241,8 +248,14 @@ int simulate_replay_at(Store *st, int64_t from, int64_t to, int64_t fleet_at, si
         return -1;
     if (fleet_at != SIM_NEVER)
         fleet_as_at(&r->w, fleet_at);
+    if (order == SIMULATE_ORDER_FAIRSHARE &&
+        simulate_fair_load(st, scenario, &r->w, &r->fair, err) < 0) {
+        simulate_world_free(&r->w);
+        return -1;
+    }
     double t0 = simulate_clock();
-    sim_run_depth(r->w.jobs, r->w.n, r->w.pools, r->w.np, r->bf_depth, &r->out);
+    sim_run_fair(r->w.jobs, r->w.n, r->w.pools, r->w.np, r->bf_depth, simulate_fair_of(&r->fair),
+                 &r->out);
     r->sim_seconds = simulate_clock() - t0;
     double *idle = sim_idle(r->w.jobs, r->w.n, r->w.pools, r->w.np);
     sim_summarise(r->w.jobs, r->w.n, &r->out, r->w.pools, r->w.np, idle, from, to, &r->sum);
@@ -256,5 +269,6 @@ void simulate_replay_free(SimReplay *r)
 {
     sim_summary_free(&r->sum);
     sim_out_free(&r->out);
+    simulate_fair_free(&r->fair);
     simulate_world_free(&r->w);
 }

@@ -66,8 +66,39 @@ int simulate_span(Store *st, int64_t *first, int64_t *end, CpErr *err);
  * running the simulation. 0, or -1 with err. */
 int simulate_last_year_jobs(Store *st, int64_t *n, CpErr *err);
 
+/* The queue order (#33): FCFS (the default: on the demo's last year it
+ * reproduces the recorded waits better, docs/simulate.md) or fair share,
+ * which is FCFS where the database has no allocations. */
+enum { SIMULATE_ORDER_FCFS = 0, SIMULATE_ORDER_FAIRSHARE };
+
+/* The fair-share order's inputs (core/sim's SimFair). A group's share of
+ * a calendar year is its allocation (GPU-hours) over the GPU-hours the
+ * world's pools give that year (processor-hours for a CPU-only log);
+ * the groups without an allocation split what the allocations leave of
+ * that capacity evenly (none when they take it all), so a group nobody
+ * allocated ranks like one whose allocation is the rest's average: it
+ * neither jumps the queue nor starves. Allocated groups that ran no job
+ * still take their part. Years outside the allocations' take the nearest
+ * (next year keeps this year's); a year inside without any allocation
+ * gives every group the same share. Half-life: the scenario's
+ * policy.half_life_days (14). */
+typedef struct SimFairSpec {
+    SimFair fair;
+    double *share; /* owned */
+    int on;        /* 0: no allocations */
+} SimFairSpec;
+
+/* Fill f for w's groups and pools from the allocations (scenario's
+ * policy.*; NULL base). f->on 0 when there are none. 0, or -1 with err. */
+int simulate_fair_load(Store *st, const char *scenario, const SimWorld *w, SimFairSpec *f,
+                       CpErr *err);
+/* What core/sim takes: NULL when off (FCFS). */
+const SimFair *simulate_fair_of(const SimFairSpec *f);
+void simulate_fair_free(SimFairSpec *f);
+
 typedef struct SimReplay {
     SimWorld w;
+    SimFairSpec fair;      /* the order simulated: fair.on 1 fair share, 0 FCFS */
     SimOut out;
     SimSummary sum;        /* the window */
     SimWaits plus10;       /* the window's simulated waits with every pool +10 % (rounded up) */
@@ -87,6 +118,11 @@ int simulate_replay(Store *st, int64_t from, int64_t to, SimReplay *r, CpErr *er
  * fleet after it), with backfill depth bf_depth (as simulate_bf_depth). */
 int simulate_replay_at(Store *st, int64_t from, int64_t to, int64_t fleet_at, size_t bf_depth,
                        SimReplay *r, CpErr *err);
+/* The same with the queue order (SIMULATE_ORDER_*; fair share with
+ * scenario's policy.*, NULL base): SIMULATE_ORDER_FAIRSHARE without
+ * allocations is FCFS (r->fair.on 0). */
+int simulate_replay_order(Store *st, int64_t from, int64_t to, int64_t fleet_at, size_t bf_depth,
+                          int order, const char *scenario, SimReplay *r, CpErr *err);
 void simulate_replay_free(SimReplay *r);
 
 /* Seconds on a monotonic clock (for timings). */

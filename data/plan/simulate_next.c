@@ -65,7 +65,7 @@ static void run_one(Ctx *c, int r, const SimPool *pools, size_t np, SimWaits *w,
     }
     const SimJob *j = c->jobs[slot];
     size_t n = c->njobs[slot];
-    sim_run_depth(j, n, pools, np, c->rep.bf_depth, &o);
+    sim_run_fair(j, n, pools, np, c->rep.bf_depth, simulate_fair_of(&c->rep.fair), &o);
     int64_t *buf = xmalloc((n ? n : 1) * sizeof *buf);
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
@@ -455,11 +455,11 @@ static void ctx_free(Ctx *c)
 
 int simulate_next(Store *st, const SimNextOpts *o, SimNext *out, CpErr *err)
 {
-    return simulate_next_run(st, o, 0, SIMULATE_EMBED_MAX_JOBS, out, err);
+    return simulate_next_run(st, o, 0, SIMULATE_EMBED_MAX_JOBS, SIMULATE_ORDER_FCFS, out, err);
 }
 
 int simulate_next_run(Store *st, const SimNextOpts *o, size_t bf_depth, size_t max_jobs,
-                      SimNext *out, CpErr *err)
+                      int order, SimNext *out, CpErr *err)
 {
     memset(out, 0, sizeof *out);
     double t0 = simulate_clock();
@@ -473,13 +473,15 @@ int simulate_next_run(Store *st, const SimNextOpts *o, size_t bf_depth, size_t m
     memset(&c, 0, sizeof c);
     c.from = out->from;
     c.to = out->to;
-    if (simulate_replay_at(st, out->last_from, out->from, SIM_NEVER, bf_depth, &c.rep, err) < 0)
+    if (simulate_replay_order(st, out->last_from, out->from, SIM_NEVER, bf_depth, order,
+                              o->scenario, &c.rep, err) < 0)
         return -1;
     if (!simulate_fleet_known(&c.rep.w)) { /* never a purchase against a guessed fleet */
         ctx_free(&c);
         return cp_err_set(err, "%s", SIMULATE_NO_INVENTORY);
     }
     out->bf_depth = c.rep.bf_depth;
+    out->fairshare = c.rep.fair.on;
     out->last = c.rep.sum.rec;
     out->last_sim = c.rep.sum.sim;
     out->last_plus10 = c.rep.plus10;

@@ -109,6 +109,7 @@ typedef struct SimNext {
     int builtin_catalog;
     int fleets;                  /* fleets simulated (each SIMULATE_REPLICAS times or once) */
     size_t bf_depth;             /* the backfill depth simulated (0: the whole queue) */
+    int fairshare;               /* the queue in fair-share order (else FCFS) */
     double seconds;
 } SimNext;
 
@@ -116,8 +117,9 @@ typedef struct SimNext {
  * jobs drawn). 0, or -1 with err. */
 int simulate_next(Store *st, const SimNextOpts *o, SimNext *out, CpErr *err);
 /* The same with backfill depth bf_depth (as simulate_bf_depth takes it),
- * up to max_jobs jobs drawn (SIMULATE_MAX_JOBS for `capplan simulate`). */
+ * up to max_jobs jobs drawn (SIMULATE_MAX_JOBS for `capplan simulate`),
+ * in queue order order (SIMULATE_ORDER_*; simulate_next: FCFS). */
 int simulate_next_run(Store *st, const SimNextOpts *o, size_t bf_depth, size_t max_jobs,
-                      SimNext *out, CpErr *err);
+                      int order, SimNext *out, CpErr *err);
 
 #endif

@@ -20,6 +20,13 @@ j() { python3 -c "import json,sys; d=json.load(open('$WORK/n.json')); print($1)"
 expect_rc 0 cap demo --jobs 20000 --seed 7 --today 2026-11-25
 expect_rc 0 cap simulate --json
 cp "$WORK/out" "$WORK/n.json"
+# FCFS by default; --order fairshare orders by the demo's allocations (5 of 25 groups):
+# the same jobs drawn, other waits (buy nothing's median p90 2.74 h -> 2.69 h)
+[ "$(j "d['order'], d['jobs_next'], round(d['buy_nothing']['p90_h']['median'], 2)")" = "fcfs 4312 2.74" ] \
+    || fail "fcfs: $(j "d['order'], d['jobs_next'], d['buy_nothing']")"
+cap simulate --order fairshare --json >"$WORK/fs.json" || fail "simulate --order fairshare"
+python3 -c "import json; d=json.load(open('$WORK/fs.json')); print(d['order'], d['jobs_next'], round(d['buy_nothing']['p90_h']['median'], 2))" >"$WORK/fs"
+[ "$(cat "$WORK/fs")" = "fairshare 4312 2.69" ] || fail "fair share next year: $(cat "$WORK/fs")"
 # the reference catalog's models, from the file shipped with capplan
 REF="$(cd "$(dirname "$0")/../.." && pwd)/data/ingest/catalog_ref.csv"
 models=$(grep -v '^#' "$REF" | tail -n +2 | cut -d, -f1 | tr '\n' ' ')

@@ -5,7 +5,9 @@
 # processors, so its waits are policy; the demo's last year. On all three
 # tests/sim_ref.py, an independent python3 EASY over the same database,
 # gives the same start for every job. Recorded figures: python3 over the
-# SWF file itself (field 3, the wait).
+# SWF file itself (field 3, the wait). --order fairshare: FCFS where there
+# are no allocations (KTH); on the demo (allocations for 5 of 25 groups)
+# the fair-share order, start for start with sim_ref.py's.
 . "$(dirname "$0")/lib.sh"
 need_shared
 REF="$(cd "$(dirname "$0")/.." && pwd)/sim_ref.py"
@@ -54,6 +56,13 @@ j "0.5 <= d['simulated']['p90_h'] / d['recorded']['p90_h'] <= 1.5 and d['monthly
 set -- $(span "$WORK/t.db" | tr '|' ' ')
 python3 "$REF" "$WORK/t.db" "$1" "$2" "$WORK/kth.starts" >"$WORK/ref" || fail "kth reference: $(cat "$WORK/ref")"
 grep -q '^28475 jobs, 0 starts differ' "$WORK/ref" || fail "kth reference: $(cat "$WORK/ref")"
+[ "$(j "d['order']")" = fcfs ] || fail "kth order: $(j "d['order']")"
+# no allocations: fair share is FCFS, start for start
+expect_rc 0 cap simulate --replay --order fairshare --json --starts "$WORK/kthfs.starts"
+cmp -s "$WORK/kthfs.starts" "$WORK/kth.starts" || fail "kth: fair share without allocations is not FCFS"
+grep -q '"order":[[:space:]]*"fcfs"' "$WORK/out" || fail "kth fair share order: $(head -c 300 "$WORK/out")"
+expect_rc 2 cap simulate --replay --order lifo
+grep -q "'lifo' is not fcfs or fairshare" "$WORK/err" || fail "bad order: $(cat "$WORK/err")"
 # the backfill depth (slurm.conf's bf_max_job_test; 100 jobs behind the head by default):
 # on KTH the whole queue starts every job at the same time as 100 deep; 20 deep, 5794 of
 # the 28475 starts move and the mean wait rises to 2.10 h; sim_ref.py at depth 20 agrees
@@ -111,6 +120,24 @@ j "d['monthly_correlation'] >= 0.6 and d['recorded']['mean_capped_h'] / d['simul
 python3 "$REF" "$WORK/t.db" "$(date -ud 2025-11-01 +%s)" "$(date -ud 2026-11-01 +%s)" "$WORK/demo.starts" \
     >"$WORK/ref" || fail "demo reference: $(cat "$WORK/ref")"
 grep -q ' 0 starts differ' "$WORK/ref" || fail "demo reference: $(cat "$WORK/ref")"
+# fair share from the allocations: another order (29295 of 81223 starts move; the
+# reference told FCFS disagrees), the same starts as sim_ref.py's fair share, and
+# further from the record than FCFS (the demo's scheduler has no fair share):
+# p90 2.20 h, capped mean 1.11 h (2.3x below the recorded 2.57), correlation 0.89
+expect_rc 0 cap simulate --replay --from 2025-11-01 --to 2026-10-31 --order fairshare --json \
+    --starts "$WORK/demofs.starts"
+cp "$WORK/out" "$WORK/r.json"
+[ "$(j "d['order'], round(d['simulated']['p90_h'], 2), round(d['simulated']['mean_capped_h'], 2), round(d['monthly_correlation'], 2)")" = "fairshare 2.2 1.11 0.89" ] \
+    || fail "demo fair share: $(j "d['order'], d['simulated'], d['monthly_correlation']")"
+[ "$(paste -d ' ' "$WORK/demofs.starts" "$WORK/demo.starts" | awk '$2 != $4' | wc -l)" = 29295 ] \
+    || fail "demo fair share: starts moved"
+set -- "$(date -ud 2025-11-01 +%s)" "$(date -ud 2026-11-01 +%s)"
+python3 "$REF" "$WORK/t.db" "$1" "$2" "$WORK/demofs.starts" 100 fairshare >"$WORK/ref" \
+    || fail "demo fair share reference: $(cat "$WORK/ref")"
+grep -q '^81223 jobs, 0 starts differ' "$WORK/ref" || fail "demo fair share reference: $(cat "$WORK/ref")"
+python3 "$REF" "$WORK/t.db" "$1" "$2" "$WORK/demofs.starts" 100 fcfs >"$WORK/ref" \
+    && fail "the reference in FCFS agrees with fair share"
+grep -q '^81223 jobs, 29295 starts differ' "$WORK/ref" || fail "demo fair share vs FCFS: $(cat "$WORK/ref")"
 # the natural experiment: the 12 months before the 2024 upgrades on the fleet after them
 cap simulate --replay --from 2023-08-01 --to 2024-07-31 --json >"$WORK/before.json" || fail "before"
 cap simulate --replay --from 2023-08-01 --to 2024-07-31 --fleet-at 2024-11-01 --json >"$WORK/up.json" || fail "upgraded"
