@@ -103,7 +103,7 @@ sanitize-tests: $(TEST_BIN)
 FAKETIME_LIB = $(firstword $(wildcard /usr/lib/*/faketime/libfaketime.so.1))
 .PHONY: test-next-year
 test-next-year: deps
-	$(MAKE) build/release/capplan sanitize-tests
+	$(MAKE) build/release/capplan build/release/bench/gen_sacct sanitize-tests
 	@test -n "$(FAKETIME_LIB)" || { echo "test-next-year: libfaketime not found (apt-get install faketime)"; exit 1; }
 	LD_PRELOAD=$(FAKETIME_LIB) FAKETIME=+365d MAN_DISABLE_SECCOMP=1 ./tests/run.sh build/release
 
