@@ -542,9 +542,9 @@ static void text_totals(const View *v, FILE *out)
         for (int g = 0; g < p->ngroups; g++)
             ng += v->r->gy[(size_t)g * Y].stated > 0;
         fprintf(out, "  stated needs: %d known at the start (the latest of each member); year 1's "
-                     "need holds %.1f beyond their expected use, in %d group%s (project "
+                     "need holds %.1f %s beyond their expected use, in %d group%s (project "
                      "--explain GROUP names them)\n",
-                v->nstated, v->r->total[0].stated, ng, ng == 1 ? "" : "s");
+                v->nstated, v->r->total[0].stated, unit_of(p), ng, ng == 1 ? "" : "s");
     }
     fprintf(out, "\nby GPU memory class (GiB)   need / capacity / gap (%s; the gap after "
                  "bigger classes' room)\n",
