@@ -236,14 +236,27 @@ static void how_sure(const Report *r, FILE *out)
             b->q80 < 0 ? "below" : "above");
 }
 
+/* Issue 28: the members' stated needs are a named part of the need; when
+ * year 1 has some, the first page says so and how much. */
+static void stated_part(const Report *r, FILE *out)
+{
+    double st = r->res->nyears > 0 ? r->res->total[0].stated : 0;
+    if (!(st > 0.005))
+        return;
+    char a[NB];
+    mdw_num(a, NB, st, 2, unit_of(r));
+    fprintf(out, " + members' stated needs beyond their expected use, %s in year 1", a);
+}
+
 int rpt_first_page(const Report *r, FILE *out, const char *dir, const char *rel, CpErr *err)
 {
     (void)dir, (void)rel, (void)err;
     fprintf(out, "## %s\n\n", RPT_FIRST_TITLE);
     today(r, out);
-    fprintf(out, "Need (expected use + pool + buffer) per projected year, with its p10-p90 "
-                 "range and p80 from the rolling backtest, against capacity (with the "
-                 "scenario's purchases):\n\n");
+    fprintf(out, "Need (expected use + pool + buffer");
+    stated_part(r, out);
+    fprintf(out, ") per projected year, with its p10-p90 range and p80 from the rolling "
+                 "backtest, against capacity (with the scenario's purchases):\n\n");
     need_table(r, out);
     waiting(r, out);
     how_sure(r, out);

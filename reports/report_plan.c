@@ -392,8 +392,8 @@ static void group_terms(const Report *r, FILE *out)
     const char *u = unit_gpus(r);
     static const char *const titles[] = {"Group", "Domain",    "Year",  "Staying", "Arrivals",
                                          "Newcomers", "Heads", "Expected use", "Range p10-p90",
-                                         "Pool",  "Buffer",    "Need"};
-    mdw_head(out, titles, "lllrrrrrrrrr", 12);
+                                         "Pool",  "Buffer",    "Stated", "Need"};
+    mdw_head(out, titles, "lllrrrrrrrrrr", 13);
     for (int g = 0; g < p->ngroups; g++)
         for (int y = 1; y <= r->res->nyears; y++) {
             const ProjGroupYear *t = &r->res->gy[(size_t)g * r->res->nyears + y - 1];
@@ -407,11 +407,12 @@ static void group_terms(const Report *r, FILE *out)
             plan_range_text(t->base_r, u, c[5], NB);
             mdw_num(c[6], NB, t->pool, 2, u);
             mdw_num(c[7], NB, t->buffer_add, 2, u);
-            mdw_num(c[8], NB, t->demand, 2, u);
+            mdw_num(c[8], NB, t->stated, 2, u);
+            mdw_num(c[9], NB, t->demand, 2, u);
             const char *cells[] = {rpt_name(r, "group", p->groups[g], name, sizeof name),
                                    p->domains[p->group_domain[g]], yr, c[0], c[1], c[2], c[3],
-                                   c[4], c[5], c[6], c[7], c[8]};
-            mdw_row(out, cells, 12);
+                                   c[4], c[5], c[6], c[7], c[8], c[9]};
+            mdw_row(out, cells, 13);
         }
     fputc('\n', out);
 }
@@ -577,7 +578,9 @@ int rpt_projections(const Report *r, FILE *out, const char *dir, const char *rel
     fprintf(out, "Every term of the projection (model v2, docs/planning.md): expected use = "
                  "each member's own rate (leavers by their roster end) + newcomers at the measured "
                  "rate and ramp, times the intensity trend; need = expected use + the group's "
-                 "exploration/HPO pool (q90 of its burst curve) + the buffer; %s.\n\n",
+                 "exploration/HPO pool (q90 of its burst curve) + the buffer + the members' stated "
+                 "needs beyond their expected use (the roster's stated_needs, column Stated); "
+                 "%s.\n\n",
             r->plan->cpu ? "CPUs" : "GPU-eq");
     if (r->plan->bt) { /* issue 28: the forecaster that sets the levels, and its record */
         char f[256], c[128];

@@ -51,6 +51,36 @@ expect_rc 0 cap project
 grep -q "^  stated needs: [0-9]* known at the start.* need holds [0-9.]* GPU-eq beyond" "$WORK/out" || fail "project names no stated needs (in GPU-eq)"
 expect_rc 0 cap project --csv
 head -1 "$WORK/out" | tr -d '\r' | grep -q ',stated_gpu_eq$' || fail "project --csv: no stated column"
+# the report names the stated part: page 1 with year 1's figure, and the
+# group table's Stated column, each equal to project --json's
+expect_rc 0 cap export "$WORK/r.md"
+python3 - "$WORK/p.json" "$WORK/r.md" <<'PY' || fail "report's stated part"
+import json, re, sys
+p = json.load(open(sys.argv[1]))
+md = open(sys.argv[2]).read()
+total = p["total"][0]["stated"]
+m = re.search(r"^Need \(expected use \+ pool \+ buffer \+ members' stated needs beyond their "
+              r"expected use, ([0-9.]+) GPU-eq in year 1\)", md, re.M)
+assert m and abs(float(m.group(1)) - total) < 0.006, (m and m.group(1), total)
+head = next(l for l in md.splitlines() if l.startswith("| Group | Domain | Year | Staying"))
+more = md[md.index(head):].split("\n\n")
+cols = [c.strip() for c in head.strip("|").split("|")]
+rows = {}
+for block in more:  # the table is split for A4: find the part with Stated
+    ls = [l for l in block.splitlines() if l.startswith("|")]
+    if ls and "Stated (GPU-eq)" in ls[0]:
+        cs = [c.strip() for c in ls[0].strip("|").split("|")]
+        k = cs.index("Stated (GPU-eq)")
+        for l in ls[2:]:
+            c = [x.strip() for x in l.strip("|").split("|")]
+            if c[2] == "y1":
+                rows[c[0]] = float(c[k])
+        break
+assert rows, "no Stated column"
+for g in p["groups"]:
+    assert abs(rows[g["name"]] - g["years"][0]["stated"]) < 0.006, (g["name"], rows[g["name"]])
+assert any(v > 0 for v in rows.values())
+PY
 
 CUTS=$(python3 -c "
 import json

@@ -185,7 +185,8 @@ for g in p['groups']:
         r = rows[k]; k += 1
         assert r[0] == g['name'] and r[2] == 'y%d' % y['year'], (r, g['name'])
         for col, key in [(3, 'stay'), (4, 'arrivals'), (5, 'newcomers'), (6, 'heads'),
-                         (7, 'expected_use'), (9, 'pool'), (10, 'buffer'), (11, 'need')]:
+                         (7, 'expected_use'), (9, 'pool'), (10, 'buffer'), (11, 'stated'),
+                         (12, 'need')]:
             same(r[col], y[key])
         rg = y['expected_use_range']
         assert r[8] == ('not calibrated' if rg is None else
