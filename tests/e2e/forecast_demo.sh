@@ -53,7 +53,12 @@ expect_rc 0 cap project --csv
 head -1 "$WORK/out" | tr -d '\r' | grep -q ',stated_gpu_eq$' || fail "project --csv: no stated column"
 # the report names the stated part: page 1 with year 1's figure, and the
 # group table's Stated column, each equal to project --json's
-expect_rc 0 cap export "$WORK/r.md"
+expect_rc 0 cap export "$WORK/r.md" "$WORK/b.xlsx"
+python3 - "$WORK/b.xlsx" <<'PY' || fail "the workbook's projection sheet has no stated_gpu_eq column"
+import sys, zipfile
+z = zipfile.ZipFile(sys.argv[1])
+assert "stated_gpu_eq" in z.read("xl/sharedStrings.xml").decode()
+PY
 python3 - "$WORK/p.json" "$WORK/r.md" <<'PY' || fail "report's stated part"
 import json, re, sys
 p = json.load(open(sys.argv[1]))
