@@ -1,4 +1,4 @@
-#include "core/projection.h"
+#include "core/projection_int.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -9,43 +9,9 @@
 #include "core/features.h"
 #include "core/leavers.h"
 
-struct ProjModel {
-    int G, P, D, Y, U, M;
-    int *gdom;                /* G */
-    double *heads0;           /* G: members (active in the window) */
-    double *heads_t0;         /* G: of them, still there at t0 (roster end after t0) */
-    ProjUser *users;          /* U */
-    double *present;          /* U x Y: share of year y before the roster end */
-    double *arrive;           /* G x Y */
-    double *mix;              /* G x P */
-    double *newrate, *ramp;   /* G */
-    double *used;             /* G: mean GPU-eq over the window, or over the part of it the
-                                 data covers when it starts inside (used now) */
-    double *cls_share;        /* G x MEMCLASS_COUNT: the members' use by class */
-    double *cap;              /* MEMCLASS_COUNT x Y */
-    int64_t *ystart;          /* Y + 1 */
-    double *growth, *growth_raw, *pool; /* G: measured */
-    double *pool_cap;         /* G: the measured pool's cap (issue 28), INFINITY none */
-    int *growth_capped;       /* G */
-    double pool_inst, intensity, intensity_raw, growth_inst, newrate_inst, ramp_inst, maturation;
-    double window_cover;      /* DemFit.window_cover (1 without a fit) */
-    int intensity_capped;
-    double *gpus, *mem;       /* P: members' mean rate at the chosen half-life, memory p75 */
-    ProjModelInfo models[PROJ_MAX_MODELS];
-    ProjCalib calib;
-    double *level;            /* G: the forecaster's level / the members' (1: the model's) */
-    double level_new;         /* the same for the institute's new groups */
-    double extra_new;         /* use the forecaster gives groups the model has not */
-    double *gq;               /* G x 2: the group's q10, q90 (NAN: the institute's) */
-    double *matf;             /* G: the factor on the group's recent arrivals (1 none) */
-    int *matn;                /* G: how many they are */
-    double *stated_u;         /* U: the member's stated GPUs full-time, NAN none (issue 28) */
-    double *stated_g;         /* G: stated by members the model has no use of (all of it) */
-};
-
 /* ---- small helpers ---- */
 
-static double *dup_or_zero(const double *src, int n)
+double *projection_dup_or_zero(const double *src, int n)
 {
     double *d = xcalloc((size_t)(n > 0 ? n : 1), sizeof *d);
     if (src && n > 0)
@@ -202,29 +168,29 @@ ProjModel *projection_prepare(const ProjInput *in)
     m->users = xcalloc((size_t)m->U + 1, sizeof *m->users);
     if (m->U > 0)
         memcpy(m->users, in->users, (size_t)m->U * sizeof *m->users);
-    m->heads0 = dup_or_zero(NULL, m->G);
-    m->heads_t0 = dup_or_zero(NULL, m->G);
-    m->present = dup_or_zero(NULL, m->U * m->Y);
-    m->arrive = dup_or_zero(NULL, m->G * m->Y);
-    m->mix = dup_or_zero(NULL, m->G * m->P);
-    m->newrate = dup_or_zero(NULL, m->G);
-    m->ramp = dup_or_zero(NULL, m->G);
-    m->used = dup_or_zero(NULL, m->G);
-    m->cls_share = dup_or_zero(NULL, m->G * MEMCLASS_COUNT);
-    m->cap = dup_or_zero(NULL, MEMCLASS_COUNT * m->Y);
-    m->growth = dup_or_zero(NULL, m->G);
-    m->growth_raw = dup_or_zero(NULL, m->G);
+    m->heads0 = projection_dup_or_zero(NULL, m->G);
+    m->heads_t0 = projection_dup_or_zero(NULL, m->G);
+    m->present = projection_dup_or_zero(NULL, m->U * m->Y);
+    m->arrive = projection_dup_or_zero(NULL, m->G * m->Y);
+    m->mix = projection_dup_or_zero(NULL, m->G * m->P);
+    m->newrate = projection_dup_or_zero(NULL, m->G);
+    m->ramp = projection_dup_or_zero(NULL, m->G);
+    m->used = projection_dup_or_zero(NULL, m->G);
+    m->cls_share = projection_dup_or_zero(NULL, m->G * MEMCLASS_COUNT);
+    m->cap = projection_dup_or_zero(NULL, MEMCLASS_COUNT * m->Y);
+    m->growth = projection_dup_or_zero(NULL, m->G);
+    m->growth_raw = projection_dup_or_zero(NULL, m->G);
     m->growth_capped = xcalloc((size_t)m->G + 1, sizeof *m->growth_capped);
-    m->pool = dup_or_zero(NULL, m->G);
-    m->gpus = dup_or_zero(NULL, m->P);
-    m->mem = dup_or_zero(NULL, m->P);
-    m->level = dup_or_zero(NULL, m->G);
-    m->matf = dup_or_zero(NULL, m->G);
+    m->pool = projection_dup_or_zero(NULL, m->G);
+    m->gpus = projection_dup_or_zero(NULL, m->P);
+    m->mem = projection_dup_or_zero(NULL, m->P);
+    m->level = projection_dup_or_zero(NULL, m->G);
+    m->matf = projection_dup_or_zero(NULL, m->G);
     m->matn = xcalloc((size_t)m->G + 1, sizeof *m->matn);
-    m->gq = dup_or_zero(NULL, 2 * m->G);
-    m->pool_cap = dup_or_zero(NULL, m->G);
-    m->stated_u = dup_or_zero(NULL, m->U);
-    m->stated_g = dup_or_zero(NULL, m->G);
+    m->gq = projection_dup_or_zero(NULL, 2 * m->G);
+    m->pool_cap = projection_dup_or_zero(NULL, m->G);
+    m->stated_u = projection_dup_or_zero(NULL, m->U);
+    m->stated_g = projection_dup_or_zero(NULL, m->G);
     for (int i = 0; i < m->U; i++)
         m->stated_u[i] = NAN;
     for (int g = 0; g < m->G; g++) {
@@ -463,303 +429,6 @@ double projection_intensity_raw(const ProjModel *m, int *capped)
     if (capped)
         *capped = m->intensity_capped;
     return m->intensity_raw;
-}
-
-/* ---- parameters ---- */
-
-ProjParams *projection_params_new(const ProjModel *m)
-{
-    ProjParams *p = xcalloc(1, sizeof *p);
-    p->ngroups = m->G;
-    p->nprofiles = m->P;
-    p->nyears = m->Y;
-    p->nmodels = m->M;
-    p->growth = dup_or_zero(NULL, m->G);
-    p->pool = dup_or_zero(NULL, m->G);
-    p->buffer = dup_or_zero(NULL, m->G);
-    p->gpus = dup_or_zero(NULL, m->P);
-    p->mem = dup_or_zero(NULL, m->P);
-    p->gpus_g = dup_or_zero(NULL, m->G * m->P);
-    projection_params_reset(m, p);
-    return p;
-}
-
-ProjParams *projection_params_copy(const ProjParams *src)
-{
-    ProjParams *p = xmalloc(sizeof *p);
-    *p = *src;
-    p->growth = dup_or_zero(src->growth, src->ngroups);
-    p->pool = dup_or_zero(src->pool, src->ngroups);
-    p->buffer = dup_or_zero(src->buffer, src->ngroups);
-    p->gpus = dup_or_zero(src->gpus, src->nprofiles);
-    p->mem = dup_or_zero(src->mem, src->nprofiles);
-    p->gpus_g = dup_or_zero(src->gpus_g, src->ngroups * src->nprofiles);
-    return p;
-}
-
-void projection_params_free(ProjParams *p)
-{
-    if (!p)
-        return;
-    free(p->growth);
-    free(p->pool);
-    free(p->buffer);
-    free(p->gpus);
-    free(p->mem);
-    free(p->gpus_g);
-    free(p);
-}
-
-void projection_params_reset(const ProjModel *m, ProjParams *p)
-{
-    for (int g = 0; g < m->G; g++) {
-        p->growth[g] = m->growth[g];
-        p->pool[g] = m->pool[g];
-        p->buffer[g] = m->calib.buffer;
-    }
-    p->intensity = m->intensity;
-    p->growth_inst = m->growth_inst;
-    p->halflife = dem_halflives[m->calib.half];
-    for (int q = 0; q < m->P; q++) {
-        p->gpus[q] = m->gpus[q];
-        p->mem[q] = m->mem[q];
-    }
-    for (size_t i = 0; i < (size_t)m->G * (size_t)m->P; i++)
-        p->gpus_g[i] = NAN;
-    memset(p->purchase, 0, sizeof p->purchase);
-}
-
-static const char *const group_keys[] = {"growth", "pool", "buffer"};
-
-int projection_key_is_group(const char *key)
-{
-    for (size_t i = 0; i < sizeof group_keys / sizeof group_keys[0]; i++)
-        if (strcmp(key, group_keys[i]) == 0)
-            return 1;
-    return 0;
-}
-
-int projection_key_takes_group(const char *key)
-{
-    return projection_key_is_group(key) || strncmp(key, "gpus.", 5) == 0;
-}
-
-const char *projection_old_key(const char *key)
-{
-    if (strcmp(key, "share") == 0 || strcmp(key, "burst") == 0)
-        return "model v2 has no share or burst: a group's exploration/HPO pool is one figure, "
-               "set it with pool=GPU-EQ";
-    if (strncmp(key, "purchase.", 9) == 0) {
-        const char *r = key + 9;
-        static const char *const cls[] = {"24.", "48.", "80.", "80+."};
-        for (size_t i = 0; i < sizeof cls / sizeof cls[0]; i++)
-            if (strncmp(r, cls[i], strlen(cls[i])) == 0)
-                return "purchases name a GPU model of the inventory now: purchase.MODEL.yK=N "
-                       "(e.g. purchase.H100.y1=16)";
-    }
-    return NULL;
-}
-
-double projection_gpus_of(const ProjParams *p, int g, int q)
-{
-    double v = g >= 0 && g < p->ngroups ? p->gpus_g[(size_t)g * (size_t)p->nprofiles + (size_t)q]
-                                        : NAN;
-    return isnan(v) ? p->gpus[q] : v;
-}
-
-static double *group_array(ProjParams *p, const char *key)
-{
-    if (strcmp(key, "growth") == 0)
-        return p->growth;
-    if (strcmp(key, "pool") == 0)
-        return p->pool;
-    return p->buffer;
-}
-
-/* A whole positive integer from s (to its end). -1 if not one. */
-static int parse_index(const char *s)
-{
-    if (!*s)
-        return -1;
-    long v = 0;
-    for (; *s; s++) {
-        if (*s < '0' || *s > '9' || v > 100000)
-            return -1;
-        v = v * 10 + (*s - '0');
-    }
-    return (int)v;
-}
-
-typedef enum { REF_GROUP, REF_INST, REF_GPUS, REF_MEM, REF_PURCHASE } RefKind;
-
-typedef struct KeyRef {
-    RefKind kind;
-    int index;     /* profile (0-based) for gpus/mem; model for purchase */
-    int group;     /* gpus: the group (0-based), -1 for every group */
-    int year;      /* purchase: year index (0-based) */
-} KeyRef;
-
-static int purchase_ref(const ProjModel *m, const char *rest, KeyRef *ref, CpErr *err)
-{
-    const char *dot = strrchr(rest, '.');
-    char name[64];
-    int y = dot && dot[1] == 'y' ? parse_index(dot + 2) : -1;
-    snprintf(name, sizeof name, "%.*s", dot ? (int)(dot - rest) : 0, rest);
-    int mi = dot ? projection_model_index(m, name) : -1;
-    if (mi < 0 || y < 1 || y > m->Y) {
-        char list[256] = "";
-        for (int i = 0; i < m->M; i++)
-            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "",
-                     m->models[i].name);
-        return cp_err_set(err, "bad key 'purchase.%s': expected purchase.MODEL.yK with MODEL "
-                               "one of the inventory's (%s) and K 1..%d",
-                          rest, m->M ? list : "none", m->Y);
-    }
-    ref->kind = REF_PURCHASE;
-    ref->index = mi;
-    ref->year = y - 1;
-    return 0;
-}
-
-static int resolve(const ProjModel *m, const char *key, int g, KeyRef *ref, CpErr *err)
-{
-    memset(ref, 0, sizeof *ref);
-    const char *old = projection_old_key(key);
-    if (old)
-        return cp_err_set(err, "'%s' is a key of model v1: %s", key, old);
-    if (g >= m->G)
-        return cp_err_set(err, "no group %d", g);
-    if (projection_key_is_group(key)) {
-        ref->kind = REF_GROUP;
-        return 0;
-    }
-    if (g >= 0 && strncmp(key, "gpus.", 5) != 0)
-        return cp_err_set(err, "'%s' is an institute, profile or purchase parameter: no --group",
-                          key);
-    ref->group = g;
-    if (strcmp(key, "intensity") == 0 || strcmp(key, "halflife") == 0) {
-        ref->kind = REF_INST;
-        return 0;
-    }
-    if (strncmp(key, "purchase.", 9) == 0)
-        return purchase_ref(m, key + 9, ref, err);
-    int is_gpus = strncmp(key, "gpus.", 5) == 0, is_mem = strncmp(key, "mem.", 4) == 0;
-    if (!is_gpus && !is_mem)
-        return cp_err_set(err, "unknown parameter '%s' (growth, pool, buffer, intensity, "
-                               "halflife, gpus.N, mem.N, purchase.MODEL.yK)",
-                          key);
-    int n = parse_index(key + (is_gpus ? 5 : 4));
-    if (n < 1 || n > m->P)
-        return cp_err_set(err, "bad key '%s': no profile %s (1..%d)", key, key + (is_gpus ? 5 : 4),
-                          m->P);
-    ref->kind = is_gpus ? REF_GPUS : REF_MEM;
-    ref->index = n - 1;
-    return 0;
-}
-
-/* The largest value each key takes: far beyond any institute, so that a
- * typo (1e308, or 7 meant as 7 %) is refused instead of projected. */
-static double max_value(const char *key)
-{
-    if (strcmp(key, "growth") == 0 || strcmp(key, "buffer") == 0)
-        return 2; /* shares: 200 % */
-    if (strcmp(key, "intensity") == 0)
-        return 1;
-    if (strncmp(key, "purchase.", 9) == 0)
-        return 1e6; /* GPUs */
-    return 1e5;     /* GPU-eq, GiB */
-}
-
-static int check_value(const char *key, double v, int is_mem, CpErr *err)
-{
-    if (!isfinite(v))
-        return cp_err_set(err, "%s: value must be a number", key);
-    if ((strcmp(key, "growth") == 0 || strcmp(key, "intensity") == 0) && v <= -1)
-        return cp_err_set(err, "%s: must be above -1 (a share per year, 0.08 = 8 %%)", key);
-    if (strcmp(key, "halflife") == 0 && demand_half_index(v) < 0)
-        return cp_err_set(err, "halflife: must be 1, 3, 6 or 12 (months)");
-    if (is_mem && v < 0 && v != -1)
-        return cp_err_set(err, "%s: must be >= 0 (GiB), or -1 for unknown", key);
-    if (!is_mem && strcmp(key, "growth") != 0 && strcmp(key, "intensity") != 0 && v < 0)
-        return cp_err_set(err, "%s: must be >= 0", key);
-    if (v > max_value(key))
-        return cp_err_set(err, "%s: %g is out of range (at most %g%s)", key, v, max_value(key),
-                          strcmp(key, "growth") == 0 || strcmp(key, "buffer") == 0 ||
-                                  strcmp(key, "intensity") == 0
-                              ? ", a share: 0.08 = 8 %"
-                              : "");
-    return 0;
-}
-
-int projection_param_set(const ProjModel *m, ProjParams *p, const char *key, int g,
-                         double value, CpErr *err)
-{
-    KeyRef ref;
-    if (resolve(m, key, g, &ref, err) < 0 || check_value(key, value, ref.kind == REF_MEM, err) < 0)
-        return -1;
-    switch (ref.kind) {
-    case REF_GPUS:
-        if (ref.group >= 0)
-            p->gpus_g[(size_t)ref.group * (size_t)m->P + (size_t)ref.index] = value;
-        else
-            p->gpus[ref.index] = value;
-        break;
-    case REF_MEM:
-        p->mem[ref.index] = value;
-        break;
-    case REF_PURCHASE:
-        p->purchase[ref.index][ref.year] = value;
-        break;
-    case REF_INST:
-        if (strcmp(key, "intensity") == 0)
-            p->intensity = value;
-        else
-            p->halflife = value;
-        break;
-    case REF_GROUP: {
-        double *arr = group_array(p, key);
-        for (int i = 0; i < m->G; i++)
-            if (g < 0 || i == g)
-                arr[i] = value;
-        break;
-    }
-    }
-    return 0;
-}
-
-int projection_param_get(const ProjModel *m, const ProjParams *p, const char *key, int g,
-                         double *value, CpErr *err)
-{
-    KeyRef ref;
-    if (resolve(m, key, g, &ref, err) < 0)
-        return -1;
-    switch (ref.kind) {
-    case REF_GPUS:
-        *value = projection_gpus_of(p, ref.group, ref.index);
-        break;
-    case REF_MEM:
-        *value = p->mem[ref.index];
-        break;
-    case REF_PURCHASE:
-        *value = p->purchase[ref.index][ref.year];
-        break;
-    case REF_INST:
-        *value = strcmp(key, "intensity") == 0 ? p->intensity : p->halflife;
-        break;
-    case REF_GROUP:
-        *value = m->G > 0 ? (strcmp(key, "growth") == 0 ? p->growth
-                             : strcmp(key, "pool") == 0 ? p->pool
-                                                        : p->buffer)[g < 0 ? 0 : g]
-                          : 0;
-        break;
-    }
-    return 0;
-}
-
-double projection_mem_of(const ProjModel *m, const ProjParams *p, int q)
-{
-    (void)m;
-    return p->mem[q];
 }
 
 /* ---- results ---- */
