@@ -8,6 +8,7 @@
 
 #include "core/cp.h"
 #include "core/fairshare.h"
+#include "core/sim_place.h"
 
 #define QNIL ((size_t)UINT32_MAX) /* the end of the queue (jobs number fewer) */
 
@@ -106,7 +107,7 @@ static int in_service(const SimPool *p, int64_t t)
 
 static int could_hold(const SimJob *j, const SimPool *p)
 {
-    return j->units >= 1 && p->mem_gib >= j->mem_gib && p->units >= j->units;
+    return j->units >= 1 && sim_may_use(j, p) && p->units >= j->units;
 }
 
 /* Pool p's heap of running jobs (by est end): place job j at i, moving
@@ -260,7 +261,7 @@ static long pick_pool(const Sim *s, size_t j, int64_t t, Resv *r)
     for (size_t k = 0; k < s->ncp; k++) {
         size_t p = s->cp[k];
         const SimPool *pl = &s->pools[p];
-        if (!in_service(pl, t) || pl->mem_gib < jb->mem_gib || s->free_u[p] < jb->units)
+        if (!in_service(pl, t) || !sim_may_use(jb, pl) || s->free_u[p] < jb->units)
             continue;
         if (r && p == r->pool && t + est_on(jb, pl) > r->shadow) {
             if (jb->units > r->extra)

@@ -11,8 +11,10 @@
  * - Order: submit time, then the order of the input array.
  * - A job runs whole on one pool of its cluster that is in service
  *   (from <= t < to) and has at least its memory (memory classes nest: a
- *   20 GiB job runs on an 80 GiB GPU). Among the pools where it fits now
- *   it takes the smallest memory, then the fastest, then the first.
+ *   20 GiB job runs on an 80 GiB GPU); a job pinned to a GPU model
+ *   (model > 0) only on that model's pools (core/sim_place.h). Among the
+ *   pools where it fits now it takes the smallest memory, then the
+ *   fastest, then the first.
  * - Runtime rule: the work is the recorded runtime on a GPU of the
  *   recorded speed (ref_speed); on a pool of speed s it takes
  *   floor(runtime * ref_speed / s + 0.5) seconds.
@@ -66,6 +68,7 @@ typedef struct SimJob {
     int32_t group;     /* caller's index */
     int32_t cluster;   /* caller's index */
     int32_t rec_pool;  /* the pool it was recorded on, -1 unknown (sim_idle) */
+    int32_t model;     /* 0: any pool; > 0 only pools of this model (core/sim_place.h) */
 } SimJob;
 
 typedef struct SimPool {
@@ -74,6 +77,7 @@ typedef struct SimPool {
     double speed;      /* relative speed (> 0) */
     int32_t units;     /* GPUs (or processors) */
     int32_t cluster;
+    int32_t model;     /* the GPU model's caller's number (> 0), 0 none */
 } SimPool;
 
 /* What happened to each job: parallel to the input array. */

@@ -6,9 +6,15 @@ jobs and the fleet by the rules written in data/plan/simulate.h, simulates
 FCFS with EASY backfill on the time limit by the rules written in
 core/sim.h, and compares every start with the file `--starts` wrote.
 
-    sim_ref.py DB FROM TO STARTS [DEPTH [ORDER]]  (FROM, TO: epoch s of the
-        window; DEPTH: backfill depth, 100; 0 all; ORDER: fcfs, the default,
-        or fairshare, which is fcfs without allocations)
+    sim_ref.py DB FROM TO STARTS [DEPTH [ORDER [PLACEMENT]]]  (FROM, TO:
+        epoch s of the window; DEPTH: backfill depth, 100; 0 all; ORDER:
+        fcfs, the default, or fairshare, which is fcfs without allocations;
+        PLACEMENT: recorded, the default, or any)
+
+Placement "recorded": a job whose gpu_type names a GPU model that some
+inventory row of its cluster has, with enough GPUs and memory for it, runs
+only on the rows of that model; any other job (and every job under "any")
+on any row of its cluster with enough memory.
 
 Fair share (core/sim.h, data/plan/simulate.h): at each event the waiting
 jobs go by their group's usage over its share (Slurm's factor 2^(-U/S),
@@ -34,7 +40,7 @@ def day(text):
     return calendar.timegm((int(text[0:4]), int(text[5:7]), int(text[8:10]), 0, 0, 0))
 
 
-def load(db, lo, hi):
+def load(db, lo, hi, placement="recorded"):
     rows = db.execute(
         "SELECT c.name, j.submit, j.start, j.elapsed, j.timelimit, j.gpus, j.ncpus, "
         "j.gpu_mem_gib, j.gpu_type, a.name FROM jobs j JOIN clusters c ON c.id = j.cluster_id "
@@ -59,7 +65,8 @@ def load(db, lo, hi):
         ref = next((p["speed"] for p in pools if p["cluster"] == cl and p["model"] == model), 1.0)
         jobs.append(dict(cluster=cl, submit=submit, start=start, run=elapsed,
                          limit=limit if limit is not None else -1, units=units,
-                         mem=(mem or 0.0) if gpu else 0.0, ref=ref, group=group or ""))
+                         mem=(mem or 0.0) if gpu else 0.0, ref=ref, group=group or "",
+                         model=model or None))
     for cl in sorted({j["cluster"] for j in jobs}, key=[r[0] for r in rows].index):
         if any(p["cluster"] == cl for p in pools):
             continue
@@ -76,7 +83,17 @@ def load(db, lo, hi):
                           frm=-OPEN, to=OPEN))
     for i, p in enumerate(pools):
         p["index"] = i
+    for j in jobs:  # pinned to its model where one of the model's rows could ever hold it
+        mine = [p for p in pools if p["cluster"] == j["cluster"] and p["model"] == j["model"]]
+        keep = placement == "recorded" and any(p["units"] >= j["units"] and p["mem"] >= j["mem"]
+                                               for p in mine)
+        j["pin"] = j["model"] if keep else None
     return jobs, pools, {r[9] or "" for r in rows}
+
+
+def usable(job, pool):
+    """The job may run on the pool: memory, and its pinned model if any."""
+    return pool["mem"] >= job["mem"] and job["pin"] in (None, pool["model"])
 
 
 def year_start(y):
@@ -174,7 +191,7 @@ def simulate_cluster(jobs, pools, depth, fair=None, half_life=14 * 86400.0):
                 runu[g] -= entry[1]
         while nxt < len(jobs) and jobs[nxt]["submit"] <= t:
             j = jobs[nxt]
-            if any(p["mem"] >= j["mem"] and p["units"] >= j["units"] for p in pools):
+            if any(usable(j, p) and p["units"] >= j["units"] for p in pools):
                 queue.append(nxt)
             nxt += 1
         if fair:  # groups by usage over share, then submit time
@@ -189,7 +206,7 @@ def simulate_cluster(jobs, pools, depth, fair=None, half_life=14 * 86400.0):
         # FCFS: the head starts while it fits
         while queue:
             j = jobs[queue[0]]
-            fit = [p for p in pools if serving(p) and p["mem"] >= j["mem"]
+            fit = [p for p in pools if serving(p) and usable(j, p)
                    and free[p["index"]] >= j["units"]]
             if not fit:
                 break
@@ -200,7 +217,7 @@ def simulate_cluster(jobs, pools, depth, fair=None, half_life=14 * 86400.0):
         head = jobs[queue[0]]
         resv = None  # (shadow, pool index, extra)
         for p in pools:
-            if not serving(p) or p["mem"] < head["mem"] or p["units"] < head["units"]:
+            if not serving(p) or not usable(head, p) or p["units"] < head["units"]:
                 continue
             avail = free[p["index"]]
             shadow = None
@@ -220,7 +237,7 @@ def simulate_cluster(jobs, pools, depth, fair=None, half_life=14 * 86400.0):
             j = jobs[k]
             chosen = None
             for p in pools:
-                if not serving(p) or p["mem"] < j["mem"] or free[p["index"]] < j["units"]:
+                if not serving(p) or not usable(j, p) or free[p["index"]] < j["units"]:
                     continue
                 if resv and p["index"] == resv[1] and t + est_on(j, p) > resv[0]:
                     if j["units"] > resv[2]:
@@ -240,8 +257,9 @@ def main():
     path, lo, hi, starts_path = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
     depth = int(sys.argv[5]) if len(sys.argv) > 5 else DEPTH
     order = sys.argv[6] if len(sys.argv) > 6 else "fcfs"
+    placement = sys.argv[7] if len(sys.argv) > 7 else "recorded"
     db = sqlite3.connect(path)
-    jobs, pools, groups = load(db, lo - WARMUP, hi)
+    jobs, pools, groups = load(db, lo - WARMUP, hi, placement)
     fair = shares(db, pools, groups) if order == "fairshare" else None
     order = sorted(range(len(jobs)), key=lambda i: (jobs[i]["cluster"], jobs[i]["submit"], i))
     start = [None] * len(jobs)

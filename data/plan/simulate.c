@@ -46,6 +46,7 @@ int simulate_last_year_jobs(Store *st, int64_t *n, CpErr *err)
 
 static void add_pool(SimWorld *w, SimPool p, const char *model)
 {
+    p.model = (int32_t)(store_sim_find(w->raw.models, w->raw.nmodels, model) + 1);
     w->pools = xrealloc(w->pools, (w->np + 1) * sizeof *w->pools);
     w->pool_model = xrealloc(w->pool_model, (w->np + 1) * sizeof *w->pool_model);
     w->pools[w->np] = p;
@@ -115,7 +116,8 @@ static void build_jobs(SimWorld *w)
                       .mem_gib = w->cpu[r->cluster] ? 0 : r->mem_gib,
                       .units = (int32_t)u,
                       .group = r->group,
-                      .cluster = r->cluster};
+                      .cluster = r->cluster,
+                      .model = r->model + 1}; /* simulate_place keeps it or not */
         job_ref(w, r, j);
     }
 }
@@ -240,16 +242,24 @@ int simulate_replay_at(Store *st, int64_t from, int64_t to, int64_t fleet_at, si
 int simulate_replay_order(Store *st, int64_t from, int64_t to, int64_t fleet_at, size_t bf_depth,
                           int order, const char *scenario, SimReplay *r, CpErr *err)
 {
+    SimReplayOpts o = {from, to, fleet_at, bf_depth, order, SIMULATE_PLACE_ANY, scenario};
+    return simulate_replay_opts(st, &o, r, err);
+}
+
+int simulate_replay_opts(Store *st, const SimReplayOpts *o, SimReplay *r, CpErr *err)
+{
     memset(r, 0, sizeof *r);
-    r->from = from;
-    r->to = to;
-    r->bf_depth = simulate_bf_depth(bf_depth);
-    if (simulate_load(st, from - SIMULATE_WARMUP_S, to, &r->w, err) < 0)
+    r->from = o->from;
+    r->to = o->to;
+    r->bf_depth = simulate_bf_depth(o->bf_depth);
+    if (simulate_load(st, o->from - SIMULATE_WARMUP_S, o->to, &r->w, err) < 0)
         return -1;
-    if (fleet_at != SIM_NEVER)
-        fleet_as_at(&r->w, fleet_at);
-    if (order == SIMULATE_ORDER_FAIRSHARE &&
-        simulate_fair_load(st, scenario, &r->w, &r->fair, err) < 0) {
+    if (o->fleet_at != SIM_NEVER)
+        fleet_as_at(&r->w, o->fleet_at);
+    r->pinned = simulate_place(&r->w, o->placement);
+    r->placement = o->placement;
+    if (o->order == SIMULATE_ORDER_FAIRSHARE &&
+        simulate_fair_load(st, o->scenario, &r->w, &r->fair, err) < 0) {
         simulate_world_free(&r->w);
         return -1;
     }
@@ -258,7 +268,7 @@ int simulate_replay_order(Store *st, int64_t from, int64_t to, int64_t fleet_at,
                  &r->out);
     r->sim_seconds = simulate_clock() - t0;
     double *idle = sim_idle(r->w.jobs, r->w.n, r->w.pools, r->w.np);
-    sim_summarise(r->w.jobs, r->w.n, &r->out, r->w.pools, r->w.np, idle, from, to, &r->sum);
+    sim_summarise(r->w.jobs, r->w.n, &r->out, r->w.pools, r->w.np, idle, o->from, o->to, &r->sum);
     free(idle);
     plus_ten(r, &r->plus10);
     r->policy = simulate_idle_share(r->sum.wait_h, r->sum.idle_wait_h) >= SIMULATE_POLICY_SHARE;
