@@ -37,6 +37,7 @@ typedef struct Sim {
     Ends ends;
     /* fair share (NULL: FCFS); per group: */
     const SimFair *fair;
+    const int32_t *pin;   /* per job: its model, 0 any (NULL: none pinned) */
     size_t *gqhead, *gqtail; /* its FIFO list through qnext/qprev */
     size_t *gcur;         /* the walk's next job of the group */
     double *done;         /* usage of ended jobs, scaled by pw() */
@@ -105,9 +106,16 @@ static int in_service(const SimPool *p, int64_t t)
     return p->from <= t && t < p->to;
 }
 
-static int could_hold(const SimJob *j, const SimPool *p)
+/* Job j's pinned model, 0 any. */
+static int32_t pin_of(const Sim *s, size_t j)
 {
-    return j->units >= 1 && sim_may_use(j, p) && p->units >= j->units;
+    return s->pin ? s->pin[j] : 0;
+}
+
+static int could_hold(const Sim *s, size_t j, const SimPool *p)
+{
+    const SimJob *jb = &s->jobs[j];
+    return jb->units >= 1 && sim_may_use(jb, pin_of(s, j), p) && p->units >= jb->units;
 }
 
 /* Pool p's heap of running jobs (by est end): place job j at i, moving
@@ -237,7 +245,7 @@ static int reserve(const Sim *s, size_t head, int64_t t, Resv *r)
     for (size_t k = 0; k < s->ncp; k++) {
         size_t p = s->cp[k];
         const SimPool *pl = &s->pools[p];
-        if (!in_service(pl, t) || !could_hold(j, pl))
+        if (!in_service(pl, t) || !could_hold(s, head, pl))
             continue;
         int64_t extra;
         int64_t sh = pool_shadow(s, p, j->units, &extra);
@@ -261,7 +269,7 @@ static long pick_pool(const Sim *s, size_t j, int64_t t, Resv *r)
     for (size_t k = 0; k < s->ncp; k++) {
         size_t p = s->cp[k];
         const SimPool *pl = &s->pools[p];
-        if (!in_service(pl, t) || !sim_may_use(jb, pl) || s->free_u[p] < jb->units)
+        if (!in_service(pl, t) || !sim_may_use(jb, pin_of(s, j), pl) || s->free_u[p] < jb->units)
             continue;
         if (r && p == r->pool && t + est_on(jb, pl) > r->shadow) {
             if (jb->units > r->extra)
@@ -476,7 +484,7 @@ static int64_t next_from(const Sim *s, int64_t t)
 static int can_ever(const Sim *s, size_t j)
 {
     for (size_t k = 0; k < s->ncp; k++)
-        if (could_hold(&s->jobs[j], &s->pools[s->cp[k]]))
+        if (could_hold(s, j, &s->pools[s->cp[k]]))
             return 1;
     return 0;
 }
@@ -574,12 +582,21 @@ void sim_run_depth(const SimJob *jobs, size_t n, const SimPool *pools, size_t np
 void sim_run_fair(const SimJob *jobs, size_t n, const SimPool *pools, size_t np, size_t depth,
                   const SimFair *fair, SimOut *out)
 {
+    SimHow how = {depth, fair, NULL};
+    sim_run_how(jobs, n, pools, np, &how, out);
+}
+
+void sim_run_how(const SimJob *jobs, size_t n, const SimPool *pools, size_t np, const SimHow *how,
+                 SimOut *out)
+{
+    size_t depth = how->depth;
+    const SimFair *fair = how->fair;
     memset(out, 0, sizeof *out);
     out->n = n;
     out->start = xmalloc((n ? n : 1) * sizeof *out->start);
     out->end = xmalloc((n ? n : 1) * sizeof *out->end);
     out->pool = xmalloc((n ? n : 1) * sizeof *out->pool);
-    Sim s = {.jobs = jobs, .pools = pools, .out = out, .depth = depth, .fair = fair};
+    Sim s = {.jobs = jobs, .pools = pools, .out = out, .depth = depth, .fair = fair, .pin = how->pin};
     if (fair) {
         size_t ng = fair->ngroups > 0 ? (size_t)fair->ngroups : 1;
         s.gqhead = xmalloc(ng * sizeof *s.gqhead);

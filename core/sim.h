@@ -12,7 +12,7 @@
  * - A job runs whole on one pool of its cluster that is in service
  *   (from <= t < to) and has at least its memory (memory classes nest: a
  *   20 GiB job runs on an 80 GiB GPU); a job pinned to a GPU model
- *   (model > 0) only on that model's pools (core/sim_place.h). Among the
+ *   (SimHow.pin) only on that model's pools (core/sim_place.h). Among the
  *   pools where it fits now it takes the smallest memory, then the
  *   fastest, then the first.
  * - Runtime rule: the work is the recorded runtime on a GPU of the
@@ -68,7 +68,6 @@ typedef struct SimJob {
     int32_t group;     /* caller's index */
     int32_t cluster;   /* caller's index */
     int32_t rec_pool;  /* the pool it was recorded on, -1 unknown (sim_idle) */
-    int32_t model;     /* 0: any pool; > 0 only pools of this model (core/sim_place.h) */
 } SimJob;
 
 typedef struct SimPool {
@@ -113,6 +112,21 @@ typedef struct SimFair {
  * sim_run_depth). */
 void sim_run_fair(const SimJob *jobs, size_t n, const SimPool *pools, size_t np, size_t depth,
                   const SimFair *fair, SimOut *out);
+
+/* How to run: the backfill depth (0: all), the order (fair NULL: FCFS)
+ * and the placement: pin[i] > 0 keeps job i on the pools of that model
+ * (SimPool.model), 0 lets it use any; pin NULL pins none. A per-job
+ * array beside SimJob, not in it: next year's millions of drawn jobs
+ * carry no pin. Borrowed. */
+typedef struct SimHow {
+    size_t depth;
+    const SimFair *fair;
+    const int32_t *pin;
+} SimHow;
+
+/* sim_run_fair with a placement. */
+void sim_run_how(const SimJob *jobs, size_t n, const SimPool *pools, size_t np, const SimHow *how,
+                 SimOut *out);
 
 /* The runtime of job j on pool p by the rule above. */
 int64_t sim_runtime_on(const SimJob *j, const SimPool *p);

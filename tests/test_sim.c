@@ -290,16 +290,16 @@ static void test_placement(void **state)
     (void)state;
     SimJob j[] = {job(0, 2, 100, 100, 10), job(1, 1, 50, 50, 10), job(2, 1, 10, 10, 10),
                   job(3, 1, 10, 10, 10)};
-    j[0].model = j[1].model = 1;
-    j[3].model = 3;
+    int32_t pin[] = {1, 1, 0, 3};
     SimPool p[] = {pool(2, 80, 1, INT64_MIN, SIM_OPEN), pool(2, 32, 1, INT64_MIN, SIM_OPEN)};
     p[0].model = 1;
     p[1].model = 2;
-    assert_true(sim_may_use(&j[0], &p[0]));
-    assert_false(sim_may_use(&j[0], &p[1]));
-    assert_true(sim_may_use(&j[2], &p[1]));
+    assert_true(sim_may_use(&j[0], pin[0], &p[0]));
+    assert_false(sim_may_use(&j[0], pin[0], &p[1]));
+    assert_true(sim_may_use(&j[2], pin[2], &p[1]));
     SimOut o;
-    sim_run(j, 4, p, 2, &o);
+    SimHow how = {SIM_BF_DEPTH, NULL, pin};
+    sim_run_how(j, 4, p, 2, &how, &o);
     int64_t pinned[] = {0, 100, 2, SIM_NEVER};
     int32_t ppool[] = {0, 0, 1, -1};
     for (int i = 0; i < 4; i++) {
@@ -308,9 +308,7 @@ static void test_placement(void **state)
     }
     assert_int_equal(o.unplaced, 1);
     sim_out_free(&o);
-    for (int i = 0; i < 4; i++)
-        j[i].model = 0;
-    sim_run(j, 4, p, 2, &o);
+    sim_run(j, 4, p, 2, &o); /* no pins: sim_run_how with pin NULL */
     int64_t any[] = {0, 1, 2, 12};
     int32_t apool[] = {1, 0, 0, 0};
     for (int i = 0; i < 4; i++) {

@@ -98,9 +98,11 @@ static void job_ref(const SimWorld *w, const StoreSimJob *r, SimJob *j)
     }
 }
 
-static void build_jobs(SimWorld *w)
+static void build_jobs(SimWorld *w, int placement)
 {
     w->jobs = xmalloc((w->raw.n ? w->raw.n : 1) * sizeof *w->jobs);
+    if (placement == SIMULATE_PLACE_RECORDED) /* the recorded model, simulate_place checks it */
+        w->pin = xmalloc((w->raw.n ? w->raw.n : 1) * sizeof *w->pin);
     for (size_t i = 0; i < w->raw.n; i++) {
         const StoreSimJob *r = &w->raw.v[i];
         double u = w->cpu[r->cluster] ? r->ncpus : ceil(r->gpus);
@@ -116,8 +118,9 @@ static void build_jobs(SimWorld *w)
                       .mem_gib = w->cpu[r->cluster] ? 0 : r->mem_gib,
                       .units = (int32_t)u,
                       .group = r->group,
-                      .cluster = r->cluster,
-                      .model = r->model + 1}; /* simulate_place keeps it or not */
+                      .cluster = r->cluster};
+        if (w->pin)
+            w->pin[w->n - 1] = r->model + 1;
         job_ref(w, r, j);
     }
 }
@@ -140,7 +143,7 @@ static void peak_pools(SimWorld *w)
     }
 }
 
-int simulate_load(Store *st, int64_t from, int64_t to, SimWorld *w, CpErr *err)
+int simulate_load(Store *st, int64_t from, int64_t to, int placement, SimWorld *w, CpErr *err)
 {
     memset(w, 0, sizeof *w);
     StorePlanGpus *g = NULL;
@@ -158,7 +161,7 @@ int simulate_load(Store *st, int64_t from, int64_t to, SimWorld *w, CpErr *err)
     for (size_t p = 0; p < w->np; p++) /* every pool so far is the inventory's */
         w->gpu_inventory |= !w->cpu[w->pools[p].cluster];
     store_plan_inventory_free(g, ng);
-    build_jobs(w);
+    build_jobs(w, placement);
     free(w->raw.v); /* the rows are in jobs now; the names stay */
     w->raw.v = NULL;
     w->raw.n = 0;
@@ -181,6 +184,7 @@ void simulate_world_free(SimWorld *w)
     free(w->pool_model);
     free(w->pools);
     free(w->jobs);
+    free(w->pin);
     free(w->cpu);
     store_sim_free(&w->raw);
     memset(w, 0, sizeof *w);
@@ -195,7 +199,8 @@ static void plus_ten(const SimReplay *r, SimWaits *out)
         p[i].units = (int32_t)ceil(p[i].units * 1.1);
     }
     SimOut o;
-    sim_run_fair(r->w.jobs, r->w.n, p, r->w.np, r->bf_depth, simulate_fair_of(&r->fair), &o);
+    SimHow how = {r->bf_depth, simulate_fair_of(&r->fair), r->w.pin};
+    sim_run_how(r->w.jobs, r->w.n, p, r->w.np, &how, &o);
     int64_t *buf = xmalloc((r->w.n ? r->w.n : 1) * sizeof *buf);
     size_t k = 0;
     for (size_t i = 0; i < r->w.n; i++)
@@ -252,7 +257,7 @@ int simulate_replay_opts(Store *st, const SimReplayOpts *o, SimReplay *r, CpErr 
     r->from = o->from;
     r->to = o->to;
     r->bf_depth = simulate_bf_depth(o->bf_depth);
-    if (simulate_load(st, o->from - SIMULATE_WARMUP_S, o->to, &r->w, err) < 0)
+    if (simulate_load(st, o->from - SIMULATE_WARMUP_S, o->to, o->placement, &r->w, err) < 0)
         return -1;
     if (o->fleet_at != SIM_NEVER)
         fleet_as_at(&r->w, o->fleet_at);
@@ -264,8 +269,8 @@ int simulate_replay_opts(Store *st, const SimReplayOpts *o, SimReplay *r, CpErr 
         return -1;
     }
     double t0 = simulate_clock();
-    sim_run_fair(r->w.jobs, r->w.n, r->w.pools, r->w.np, r->bf_depth, simulate_fair_of(&r->fair),
-                 &r->out);
+    SimHow how = {r->bf_depth, simulate_fair_of(&r->fair), r->w.pin};
+    sim_run_how(r->w.jobs, r->w.n, r->w.pools, r->w.np, &how, &r->out);
     r->sim_seconds = simulate_clock() - t0;
     double *idle = sim_idle(r->w.jobs, r->w.n, r->w.pools, r->w.np);
     sim_summarise(r->w.jobs, r->w.n, &r->out, r->w.pools, r->w.np, idle, o->from, o->to, &r->sum);

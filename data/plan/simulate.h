@@ -39,10 +39,14 @@ typedef struct SimWorld {
     unsigned char *cpu;  /* per cluster: 1 when processors are the units */
     size_t skipped;      /* jobs left out: no units */
     int gpu_inventory;   /* a cluster with GPU jobs has a pool from the inventory */
+    int32_t *pin;        /* per job: the model it stays on (SimPool.model), 0 any; NULL:
+                            none pinned (core/sim's SimHow.pin); owned */
 } SimWorld;
 
-/* The jobs submitted in [from, to) and the recorded fleet. 0, or -1 with err. */
-int simulate_load(Store *st, int64_t from, int64_t to, SimWorld *w, CpErr *err);
+/* The jobs submitted in [from, to) and the recorded fleet; with placement
+ * SIMULATE_PLACE_RECORDED each job's recorded model in w->pin (then
+ * simulate_place). 0, or -1 with err. */
+int simulate_load(Store *st, int64_t from, int64_t to, int placement, SimWorld *w, CpErr *err);
 void simulate_world_free(SimWorld *w);
 
 /* 1 when today's fleet is known: the inventory has a pool on a cluster with
@@ -106,10 +110,10 @@ enum { SIMULATE_PLACE_ANY = 0, SIMULATE_PLACE_RECORDED };
 int simulate_place_default(int64_t fleet_at);
 
 /* Apply the placement to w's jobs (after any change of fleet): "any"
- * unpins every job; "recorded" keeps a job on its recorded model where a
- * pool of that model on its cluster could ever hold it (units and
- * memory), else unpins it (a model the fleet no longer has, an unknown
- * one). Returns the jobs pinned. data/plan/simulate_place.c. */
+ * unpins every job (w->pin NULL); "recorded" keeps a job on its recorded
+ * model where a pool of that model on its cluster could ever hold it
+ * (units and memory), else unpins it (a model the fleet no longer has, an
+ * unknown one). Returns the jobs pinned. data/plan/simulate_place.c. */
 size_t simulate_place(SimWorld *w, int placement);
 /* "any" / "recorded" -> SIMULATE_PLACE_*, -1 when neither. */
 int simulate_place_parse(const char *s);
