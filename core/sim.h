@@ -35,6 +35,9 @@
  *   queue is a linked list: a start unlinks one job, nothing shifts.
  * - A job no pool of its cluster can ever hold (too many units or too
  *   much memory) is not placed: start SIM_NEVER, counted apart.
+ * - Tiers (SimHow.tier): the queue is ordered by the job's tier first
+ *   (0 before 1 ...), then as below (submit time, or fair share); the
+ *   head, reservation and depth walk follow that order.
  * - Fair share (sim_run_fair, #33): the queue order is instead, at each
  *   event, Slurm's fair-share factor 2^(-U/S) of the job's group (highest
  *   first), then submit time, then the input order; the rest as above
@@ -113,15 +116,19 @@ typedef struct SimFair {
 void sim_run_fair(const SimJob *jobs, size_t n, const SimPool *pools, size_t np, size_t depth,
                   const SimFair *fair, SimOut *out);
 
-/* How to run: the backfill depth (0: all), the order (fair NULL: FCFS)
- * and the placement: pin[i] > 0 keeps job i on the pools of that model
- * (SimPool.model), 0 lets it use any; pin NULL pins none. A per-job
- * array beside SimJob, not in it: next year's millions of drawn jobs
- * carry no pin. Borrowed. */
+/* How to run: the backfill depth (0: all), the order (fair NULL: FCFS),
+ * the placement: pin[i] > 0 keeps job i on the pools of that model
+ * (SimPool.model), 0 lets it use any; pin NULL pins none; and partition
+ * priority tiers: tier[i] (0 the highest) orders the queue before fair
+ * share or submit time (Slurm's PriorityTier). Per-job arrays beside
+ * SimJob, not in it: next year's millions of drawn jobs carry neither.
+ * Borrowed. */
 typedef struct SimHow {
     size_t depth;
     const SimFair *fair;
     const int32_t *pin;
+    const int32_t *tier; /* per job 0 .. ntiers - 1, 0 first; NULL: one tier */
+    int32_t ntiers;
 } SimHow;
 
 /* sim_run_fair with a placement. */

@@ -4,7 +4,7 @@
  * pools entering and leaving service, the wait statistics (nearest rank),
  * the idle share of recorded waiting and the recorded peak, the fair-share
  * order (usage charged as jobs run, against shares), the placement on
- * the recorded GPU model (core/sim_place.h). The real logs
+ * the recorded GPU model (core/sim_place.h), partition tiers. The real logs
  * (KTH SP2, OSC-Clust, the demo) are in tests/e2e/simulate_replay.sh. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -298,7 +298,7 @@ static void test_placement(void **state)
     assert_false(sim_may_use(&j[0], pin[0], &p[1]));
     assert_true(sim_may_use(&j[2], pin[2], &p[1]));
     SimOut o;
-    SimHow how = {SIM_BF_DEPTH, NULL, pin};
+    SimHow how = {.depth = SIM_BF_DEPTH, .pin = pin};
     sim_run_how(j, 4, p, 2, &how, &o);
     int64_t pinned[] = {0, 100, 2, SIM_NEVER};
     int32_t ppool[] = {0, 0, 1, -1};
@@ -319,6 +319,28 @@ static void test_placement(void **state)
     sim_out_free(&o);
 }
 
+/* Tiers: one GPU. A (tier 1) runs 0..100; B (tier 1, submitted at 1) and
+ * C (tier 0, at 2) wait. By submit time B starts at 100 and C at 150; with
+ * tiers C goes first at 100 and B at 110. */
+static void test_tiers(void **state)
+{
+    (void)state;
+    SimJob j[] = {job(0, 1, 100, 100, 0), job(1, 1, 50, 50, 0), job(2, 1, 10, 10, 0)};
+    SimPool p[] = {pool(1, 1e9, 1, INT64_MIN, SIM_OPEN)};
+    int32_t tier[] = {1, 1, 0};
+    SimOut o;
+    sim_run(j, 3, p, 1, &o);
+    assert_int_equal(o.start[1], 100);
+    assert_int_equal(o.start[2], 150);
+    sim_out_free(&o);
+    SimHow how = {.depth = SIM_BF_DEPTH, .tier = tier, .ntiers = 2};
+    sim_run_how(j, 3, p, 1, &how, &o);
+    int64_t want[] = {0, 110, 100};
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(o.start[i], want[i]);
+    sim_out_free(&o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -327,7 +349,7 @@ int main(void)
         cmocka_unit_test(test_waits),        cmocka_unit_test(test_idle_peak),
         cmocka_unit_test(test_depth),        cmocka_unit_test(test_waits_zeros),
         cmocka_unit_test(test_resample_order), cmocka_unit_test(test_fairshare),
-        cmocka_unit_test(test_placement),
+        cmocka_unit_test(test_placement),    cmocka_unit_test(test_tiers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

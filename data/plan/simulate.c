@@ -98,11 +98,31 @@ static void job_ref(const SimWorld *w, const StoreSimJob *r, SimJob *j)
     }
 }
 
-static void build_jobs(SimWorld *w, int placement)
+/* Per partition (raw.parts): its tier, the place of its name in tiers;
+ * unlisted: ntiers (after every listed one). Caller frees. */
+static int32_t *part_tiers(const SimWorld *w, const SimReplayOpts *o)
 {
-    w->jobs = xmalloc((w->raw.n ? w->raw.n : 1) * sizeof *w->jobs);
-    if (placement == SIMULATE_PLACE_RECORDED) /* the recorded model, simulate_place checks it */
-        w->pin = xmalloc((w->raw.n ? w->raw.n : 1) * sizeof *w->pin);
+    int32_t *t = xmalloc((w->raw.nparts + 1) * sizeof *t);
+    for (size_t p = 0; p < w->raw.nparts; p++) {
+        t[p] = (int32_t)o->ntiers;
+        for (size_t k = 0; k < o->ntiers; k++)
+            if (strcmp(o->tiers[k], w->raw.parts[p]) == 0) {
+                t[p] = (int32_t)k;
+                break;
+            }
+    }
+    return t;
+}
+
+static void build_jobs(SimWorld *w, const SimReplayOpts *o)
+{
+    size_t cap = w->raw.n ? w->raw.n : 1;
+    w->jobs = xmalloc(cap * sizeof *w->jobs);
+    if (o->placement == SIMULATE_PLACE_RECORDED) /* the recorded model, simulate_place checks it */
+        w->pin = xmalloc(cap * sizeof *w->pin);
+    int32_t *ptier = o->ntiers ? part_tiers(w, o) : NULL;
+    if (ptier)
+        w->tier = xmalloc(cap * sizeof *w->tier);
     for (size_t i = 0; i < w->raw.n; i++) {
         const StoreSimJob *r = &w->raw.v[i];
         double u = w->cpu[r->cluster] ? r->ncpus : ceil(r->gpus);
@@ -121,8 +141,11 @@ static void build_jobs(SimWorld *w, int placement)
                       .cluster = r->cluster};
         if (w->pin)
             w->pin[w->n - 1] = r->model + 1;
+        if (w->tier)
+            w->tier[w->n - 1] = w->raw.part[i] >= 0 ? ptier[w->raw.part[i]] : (int32_t)o->ntiers;
         job_ref(w, r, j);
     }
+    free(ptier);
 }
 
 /* A cluster without an inventory row: its recorded peak. */
@@ -143,12 +166,13 @@ static void peak_pools(SimWorld *w)
     }
 }
 
-int simulate_load(Store *st, int64_t from, int64_t to, int placement, SimWorld *w, CpErr *err)
+int simulate_load(Store *st, int64_t from, int64_t to, const SimReplayOpts *o, SimWorld *w,
+                  CpErr *err)
 {
     memset(w, 0, sizeof *w);
     StorePlanGpus *g = NULL;
     size_t ng = 0;
-    if (store_sim_jobs(st, from, to, &w->raw, err) < 0)
+    if (store_sim_jobs(st, from, to, o->ntiers > 0, &w->raw, err) < 0)
         return -1;
     store_release_memory(st); /* the page cache the read filled: the jobs are in memory now */
     if (store_plan_inventory(st, &g, &ng, err) < 0) {
@@ -161,9 +185,11 @@ int simulate_load(Store *st, int64_t from, int64_t to, int placement, SimWorld *
     for (size_t p = 0; p < w->np; p++) /* every pool so far is the inventory's */
         w->gpu_inventory |= !w->cpu[w->pools[p].cluster];
     store_plan_inventory_free(g, ng);
-    build_jobs(w, placement);
+    build_jobs(w, o);
     free(w->raw.v); /* the rows are in jobs now; the names stay */
     w->raw.v = NULL;
+    free(w->raw.part);
+    w->raw.part = NULL;
     w->raw.n = 0;
     peak_pools(w);
     return 0;
@@ -185,6 +211,7 @@ void simulate_world_free(SimWorld *w)
     free(w->pools);
     free(w->jobs);
     free(w->pin);
+    free(w->tier);
     free(w->cpu);
     store_sim_free(&w->raw);
     memset(w, 0, sizeof *w);
@@ -199,7 +226,8 @@ static void plus_ten(const SimReplay *r, SimWaits *out)
         p[i].units = (int32_t)ceil(p[i].units * 1.1);
     }
     SimOut o;
-    SimHow how = {r->bf_depth, simulate_fair_of(&r->fair), r->w.pin};
+    SimHow how = {.depth = r->bf_depth, .fair = simulate_fair_of(&r->fair), .pin = r->w.pin,
+                  .tier = r->w.tier, .ntiers = (int32_t)r->ntiers + 1};
     sim_run_how(r->w.jobs, r->w.n, p, r->w.np, &how, &o);
     int64_t *buf = xmalloc((r->w.n ? r->w.n : 1) * sizeof *buf);
     size_t k = 0;
@@ -247,7 +275,7 @@ int simulate_replay_at(Store *st, int64_t from, int64_t to, int64_t fleet_at, si
 int simulate_replay_order(Store *st, int64_t from, int64_t to, int64_t fleet_at, size_t bf_depth,
                           int order, const char *scenario, SimReplay *r, CpErr *err)
 {
-    SimReplayOpts o = {from, to, fleet_at, bf_depth, order, SIMULATE_PLACE_ANY, scenario};
+    SimReplayOpts o = {from, to, fleet_at, bf_depth, order, SIMULATE_PLACE_ANY, scenario, NULL, 0};
     return simulate_replay_opts(st, &o, r, err);
 }
 
@@ -257,8 +285,10 @@ int simulate_replay_opts(Store *st, const SimReplayOpts *o, SimReplay *r, CpErr 
     r->from = o->from;
     r->to = o->to;
     r->bf_depth = simulate_bf_depth(o->bf_depth);
-    if (simulate_load(st, o->from - SIMULATE_WARMUP_S, o->to, o->placement, &r->w, err) < 0)
+    if (simulate_load(st, o->from - SIMULATE_WARMUP_S, o->to, o, &r->w, err) < 0)
         return -1;
+    r->tiers = o->tiers;
+    r->ntiers = o->ntiers;
     if (o->fleet_at != SIM_NEVER)
         fleet_as_at(&r->w, o->fleet_at);
     r->pinned = simulate_place(&r->w, o->placement);
@@ -269,7 +299,8 @@ int simulate_replay_opts(Store *st, const SimReplayOpts *o, SimReplay *r, CpErr 
         return -1;
     }
     double t0 = simulate_clock();
-    SimHow how = {r->bf_depth, simulate_fair_of(&r->fair), r->w.pin};
+    SimHow how = {.depth = r->bf_depth, .fair = simulate_fair_of(&r->fair), .pin = r->w.pin,
+                  .tier = r->w.tier, .ntiers = (int32_t)r->ntiers + 1};
     sim_run_how(r->w.jobs, r->w.n, r->w.pools, r->w.np, &how, &r->out);
     r->sim_seconds = simulate_clock() - t0;
     double *idle = sim_idle(r->w.jobs, r->w.n, r->w.pools, r->w.np);

@@ -29,6 +29,23 @@ typedef struct Store Store;
 #define SIMULATE_BF_ALL SIZE_MAX
 size_t simulate_bf_depth(size_t given); /* the depth core/sim takes (0: all) */
 
+/* What a replay runs: the window [from, to) of submission, the fleet as
+ * at fleet_at (SIM_NEVER: the recorded one), the backfill depth (as
+ * simulate_bf_depth takes it), the order (SIMULATE_ORDER_*), the
+ * placement (SIMULATE_PLACE_*), the scenario of the fair-share policy
+ * (NULL: base) and the partitions' priority tiers: tiers[0 .. ntiers),
+ * partition names, the highest first (slurm.conf's PriorityTier, which
+ * sacct does not record); a job of another partition, or none, ranks
+ * after them all; ntiers 0: no tiers. Borrowed. */
+typedef struct SimReplayOpts {
+    int64_t from, to, fleet_at;
+    size_t bf_depth;
+    int order, placement;
+    const char *scenario;
+    const char *const *tiers;
+    size_t ntiers;
+} SimReplayOpts;
+
 typedef struct SimWorld {
     SimJob *jobs;
     size_t n;
@@ -41,12 +58,16 @@ typedef struct SimWorld {
     int gpu_inventory;   /* a cluster with GPU jobs has a pool from the inventory */
     int32_t *pin;        /* per job: the model it stays on (SimPool.model), 0 any; NULL:
                             none pinned (core/sim's SimHow.pin); owned */
+    int32_t *tier;       /* per job: its partition's tier (SimReplayOpts.tiers; unlisted
+                            ntiers), NULL: no tiers; owned */
 } SimWorld;
 
-/* The jobs submitted in [from, to) and the recorded fleet; with placement
- * SIMULATE_PLACE_RECORDED each job's recorded model in w->pin (then
- * simulate_place). 0, or -1 with err. */
-int simulate_load(Store *st, int64_t from, int64_t to, int placement, SimWorld *w, CpErr *err);
+/* The jobs submitted in [from, to) and the recorded fleet; with o's
+ * placement SIMULATE_PLACE_RECORDED each job's recorded model in w->pin
+ * (then simulate_place), with o's tiers each job's in w->tier. 0, or -1
+ * with err. */
+int simulate_load(Store *st, int64_t from, int64_t to, const SimReplayOpts *o, SimWorld *w,
+                  CpErr *err);
 void simulate_world_free(SimWorld *w);
 
 /* 1 when today's fleet is known: the inventory has a pool on a cluster with
@@ -132,19 +153,11 @@ typedef struct SimReplay {
     size_t bf_depth;       /* the backfill depth simulated (core/sim's: 0 all) */
     int placement;         /* SIMULATE_PLACE_* */
     size_t pinned;         /* jobs pinned to their recorded model */
+    const char *const *tiers; /* the partitions' tiers simulated, the highest first
+                                 (borrowed from the options); ntiers 0: none */
+    size_t ntiers;
 } SimReplay;
 
-/* What a replay runs: the window [from, to) of submission, the fleet as
- * at fleet_at (SIM_NEVER: the recorded one), the backfill depth (as
- * simulate_bf_depth takes it), the order (SIMULATE_ORDER_*), the
- * placement (SIMULATE_PLACE_*) and the scenario of the fair-share
- * policy (NULL: base). Borrowed. */
-typedef struct SimReplayOpts {
-    int64_t from, to, fleet_at;
-    size_t bf_depth;
-    int order, placement;
-    const char *scenario;
-} SimReplayOpts;
 
 /* Replay the jobs submitted in [from, to) (and the SIMULATE_WARMUP_S
  * before it) on the recorded fleet. Free with simulate_replay_free. */

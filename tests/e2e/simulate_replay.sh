@@ -162,6 +162,51 @@ grep -q '^81223 jobs, 0 starts differ' "$WORK/ref" || fail "demo reference any: 
 python3 "$REF" "$WORK/t.db" "$1" "$2" "$WORK/demoany.starts" 100 fcfs recorded >"$WORK/ref" \
     && fail "the reference pinned agrees with placement any"
 grep -q '^81223 jobs, 37319 starts differ' "$WORK/ref" || fail "demo any vs recorded: $(cat "$WORK/ref")"
+# partition tiers (the demo's scheduler: interactive > gpu > preempt, demo_sched.c; sacct
+# does not record them, so --tiers names them): the totals stay within the targets (p90
+# 7.62 h, capped mean 2.68 h, correlation 0.99) and the partitions' waits move toward the
+# record: interactive p90 4.09 h -> 0.27 h (recorded 0.31), preempt 6.15 h -> 9.95 h
+# (recorded 11.00), from the starts and the jobs' partitions in the database
+expect_rc 0 cap simulate --replay --from 2025-11-01 --to 2026-10-31 --tiers interactive,gpu,preempt \
+    --json --starts "$WORK/demotier.starts"
+cp "$WORK/out" "$WORK/r.json"
+[ "$(j "','.join(d['tiers']), round(d['simulated']['p90_h'], 2), round(d['simulated']['mean_capped_h'], 2), round(d['monthly_correlation'], 2)")" = "interactive,gpu,preempt 7.62 2.68 0.99" ] \
+    || fail "demo tiers: $(j "d['tiers'], d['simulated'], d['monthly_correlation']")"
+cat >"$WORK/bypart.py" <<'EOF'
+import math, sqlite3, sys
+db, lo, hi, starts = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+rows = sqlite3.connect(db).execute(
+    "SELECT j.submit, j.start, p.name FROM jobs j JOIN clusters c ON c.id = j.cluster_id "
+    "LEFT JOIN partitions p ON p.id = j.partition_id WHERE j.final = 1 AND j.start IS NOT NULL "
+    "AND j.elapsed >= 0 AND j.start >= j.submit AND j.gpus > 0 AND j.submit >= ? AND j.submit < ? "
+    "ORDER BY c.name, j.submit, j.id", (lo - 30 * 86400, hi)).fetchall()
+sim = [l.split() for l in open(starts)]
+assert len(sim) == len(rows)
+out = []
+for part in ("interactive", "preempt"):
+    for k in (1, 0):
+        w = sorted((int(b[1]) if k else a[1]) - a[0] for a, b in zip(rows, sim) if a[2] == part and a[0] >= lo)
+        out.append("%.2f" % (w[math.ceil(.9 * len(w)) - 1] / 3600))
+print(" ".join(out))
+EOF
+[ "$(python3 "$WORK/bypart.py" "$WORK/t.db" "$1" "$2" "$WORK/demo.starts")" = "4.09 0.31 6.15 11.00" ] \
+    || fail "demo partitions, no tiers: $(python3 "$WORK/bypart.py" "$WORK/t.db" "$1" "$2" "$WORK/demo.starts")"
+[ "$(python3 "$WORK/bypart.py" "$WORK/t.db" "$1" "$2" "$WORK/demotier.starts")" = "0.27 0.31 9.95 11.00" ] \
+    || fail "demo partitions, tiers: $(python3 "$WORK/bypart.py" "$WORK/t.db" "$1" "$2" "$WORK/demotier.starts")"
+python3 "$REF" "$WORK/t.db" "$1" "$2" "$WORK/demotier.starts" 100 fcfs recorded interactive,gpu,preempt \
+    >"$WORK/ref" || fail "demo tiers reference: $(cat "$WORK/ref")"
+grep -q '^81223 jobs, 0 starts differ' "$WORK/ref" || fail "demo tiers reference: $(cat "$WORK/ref")"
+# tiers before fair share: the reference agrees
+expect_rc 0 cap simulate --replay --from 2025-11-01 --to 2026-10-31 --tiers interactive,gpu,preempt \
+    --order fairshare --starts "$WORK/demotierfs.starts"
+grep -q '^Partition tiers: interactive > gpu > preempt > the rest$' "$WORK/out" || fail "tiers text: $(head -3 "$WORK/out")"
+python3 "$REF" "$WORK/t.db" "$1" "$2" "$WORK/demotierfs.starts" 100 fairshare recorded interactive,gpu,preempt \
+    >"$WORK/ref" || fail "demo tiers fair share reference: $(cat "$WORK/ref")"
+grep -q '^81223 jobs, 0 starts differ' "$WORK/ref" || fail "demo tiers fair share reference: $(cat "$WORK/ref")"
+expect_rc 2 cap simulate --replay --tiers gpu,,preempt
+grep -q "'gpu,,preempt' is not a list" "$WORK/err" || fail "bad tiers: $(cat "$WORK/err")"
+expect_rc 1 cap simulate --tiers gpu
+grep -q 'simulate: --tiers goes with --replay' "$WORK/err" || fail "tiers without replay: $(cat "$WORK/err")"
 expect_rc 2 cap simulate --replay --placement anywhere
 grep -q "'anywhere' is not recorded or any" "$WORK/err" || fail "bad placement: $(cat "$WORK/err")"
 # fair share from the allocations: another order (32072 of 81223 starts move; the
