@@ -14,6 +14,8 @@
 #include "data/plan/simulate.h"
 #include "cli/simulate_next_print.h"
 
+#define SIM_MAX_TIERS 16 /* partitions named in --tiers */
+
 typedef struct SimArgs {
     int replay, json;
     const char *starts; /* --starts FILE, or NULL */
@@ -23,6 +25,10 @@ typedef struct SimArgs {
     int64_t fleet_at; /* --fleet-at, SIM_UNSET: the recorded fleet */
     size_t bf_depth;  /* --bf-depth as simulate_bf_depth takes it */
     int order;        /* --order: SIMULATE_ORDER_* */
+    int placement;    /* --placement: SIMULATE_PLACE_*, -1 the default (--replay) */
+    char tierbuf[256];  /* --tiers A,B,C (--replay), split in place */
+    const char *tiers[SIM_MAX_TIERS];
+    size_t ntiers;
 } SimArgs;
 
 #define SIM_UNSET INT64_MIN /* --from or --to not given */
@@ -150,6 +156,21 @@ static void print_text(const SimReplay *r, FILE *out)
                  "limit, %s; %d days of warm-up before), in %.2f s (the simulation itself %.2f s)\n",
             a, b, r->sum.sim.n, r->fair.on ? "fair-share order" : "FCFS", depth,
             SIMULATE_WARMUP_S / 86400, r->seconds, r->sim_seconds);
+    if (r->pinned)
+        fprintf(out, "Placement: each job on the GPU model it ran on (%zu jobs pinned; the others: "
+                     "any GPU with enough memory)\n",
+                r->pinned);
+    else if (strcmp(unit_name(r), "GPUs") == 0)
+        fprintf(out, "Placement: any GPU of the job's cluster with enough memory\n");
+    if (r->ntiers) {
+        fprintf(out, "Partition tiers:");
+        for (size_t k = 0; k < r->ntiers; k++) {
+            char name[64];
+            cli_sanitize(name, sizeof name, r->tiers[k]);
+            fprintf(out, " %s >", name);
+        }
+        fprintf(out, " the rest\n");
+    }
     print_fleet(r, out);
     print_months(r, out);
     print_groups(r, out);
@@ -219,6 +240,11 @@ static int print_json(const SimReplay *r, FILE *out)
     cJSON_AddStringToObject(o, "units", unit_name(r));
     cJSON_AddNumberToObject(o, "bf_depth", (double)r->bf_depth); /* 0: the whole queue */
     cJSON_AddStringToObject(o, "order", r->fair.on ? "fairshare" : "fcfs");
+    cJSON_AddStringToObject(o, "placement", simulate_place_name(r->placement));
+    cJSON_AddNumberToObject(o, "pinned_jobs", (double)r->pinned);
+    cJSON *tiers = cJSON_AddArrayToObject(o, "tiers"); /* partitions, the highest first */
+    for (size_t k = 0; k < r->ntiers; k++)
+        cJSON_AddItemToArray(tiers, cJSON_CreateString(r->tiers[k]));
     cJSON_AddItemToObject(o, "simulated", waits_json(&r->sum.sim));
     cJSON_AddItemToObject(o, "recorded", waits_json(&r->sum.rec));
     cJSON_AddItemToObject(o, "plus10_simulated", waits_json(&r->plus10));
@@ -250,9 +276,39 @@ static int parse_hours(const char *s, double *h)
     return 0;
 }
 
+/* "interactive,gpu,preempt": partition names, the highest tier first. */
+static int parse_tiers(const char *s, SimArgs *a)
+{
+    if (strlen(s) >= sizeof a->tierbuf) {
+        cli_error("simulate: --tiers: longer than %zu characters", sizeof a->tierbuf - 1);
+        return -1;
+    }
+    strcpy(a->tierbuf, s);
+    a->ntiers = 0;
+    for (char *p = a->tierbuf, *next; p; p = next) {
+        next = strchr(p, ',');
+        if (next)
+            *next++ = '\0';
+        int dup = 0;
+        for (size_t k = 0; k < a->ntiers; k++)
+            dup |= strcmp(a->tiers[k], p) == 0;
+        if (!*p || dup || a->ntiers == SIM_MAX_TIERS) {
+            cli_error("simulate: --tiers: '%s' is not a list of up to %d distinct partitions "
+                      "(interactive,gpu,preempt)",
+                      s, SIM_MAX_TIERS);
+            return -1;
+        }
+        a->tiers[a->ntiers++] = p;
+    }
+    return 0;
+}
+
 static int parse_args(int argc, char **argv, SimArgs *a)
 {
-    *a = (SimArgs){0, 0, NULL, NULL, 0, SIM_UNSET, SIM_UNSET, SIM_UNSET, 0, SIMULATE_ORDER_FCFS};
+    memset(a, 0, sizeof *a);
+    a->from = a->to = a->fleet_at = SIM_UNSET;
+    a->order = SIMULATE_ORDER_FCFS;
+    a->placement = -1;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--replay") == 0)
             a->replay = 1;
@@ -276,6 +332,16 @@ static int parse_args(int argc, char **argv, SimArgs *a)
                 a->order = SIMULATE_ORDER_FAIRSHARE;
             else {
                 cli_error("simulate: --order: '%s' is not fcfs or fairshare", argv[i]);
+                return -1;
+            }
+        }
+        else if (strcmp(argv[i], "--tiers") == 0 && i + 1 < argc) {
+            if (parse_tiers(argv[++i], a) < 0)
+                return -1;
+        }
+        else if (strcmp(argv[i], "--placement") == 0 && i + 1 < argc) {
+            if ((a->placement = simulate_place_parse(argv[++i])) < 0) {
+                cli_error("simulate: --placement: '%s' is not recorded or any", argv[i]);
                 return -1;
             }
         }
@@ -350,6 +416,8 @@ static int exec_simulate(CliCtx *ctx, int argc, char **argv)
     Store *st = cli_store(ctx);
     if (!st)
         return 1;
+    if (!a.replay && a.ntiers)
+        return cli_error("simulate: --tiers goes with --replay (next year has no tiers)");
     if (!a.replay)
         return exec_next(ctx, st, &a);
     CpErr err;
@@ -363,8 +431,11 @@ static int exec_simulate(CliCtx *ctx, int argc, char **argv)
                                            : "simulate: --from is after the last recorded submit");
     SimReplay r;
     double t0 = simulate_clock();
-    if (simulate_replay_order(st, from, to, a.fleet_at == SIM_UNSET ? SIM_NEVER : a.fleet_at,
-                              a.bf_depth, a.order, a.scenario, &r, &err) < 0)
+    int64_t fleet_at = a.fleet_at == SIM_UNSET ? SIM_NEVER : a.fleet_at;
+    int placement = a.placement >= 0 ? a.placement : simulate_place_default(fleet_at);
+    SimReplayOpts o = {from,     to,     fleet_at, a.bf_depth, a.order, placement, a.scenario,
+                       a.tiers, a.ntiers};
+    if (simulate_replay_opts(st, &o, &r, &err) < 0)
         return cli_error("%s: %s", ctx->db_path, err.msg);
     r.seconds = simulate_clock() - t0;
     int rc = 0;
@@ -379,7 +450,7 @@ static int exec_simulate(CliCtx *ctx, int argc, char **argv)
 }
 
 const CmdEntry cmd_simulate = {
-    "simulate", "capplan simulate [--replay [--from D] [--to D] [--starts FILE] [--fleet-at D]] [--target-wait 6h] [--scenario S] [--bf-depth N] [--order fcfs|fairshare] [--json]",
+    "simulate", "capplan simulate [--replay [--from D] [--to D] [--starts FILE] [--fleet-at D]] [--target-wait 6h] [--scenario S] [--bf-depth N] [--order fcfs|fairshare] [--placement recorded|any] [--tiers P,P] [--json]",
     "\nWithout --replay: next year's queue. Each group's jobs of the last 12 months\n"
     "resampled to the forecaster's expected use (5 replicas, fixed seeds) on today's\n"
     "fleet and on purchases from the catalog (the imported one, else the reference\n"
@@ -399,16 +470,24 @@ const CmdEntry cmd_simulate = {
     "\nWith --replay: the recorded jobs (final attempts that started) on the\n"
     "recorded fleet (the inventory; a cluster it does not name: the most units its\n"
     "jobs held at once), FCFS with EASY backfill on the time limit, one queue per\n"
-    "cluster; a job runs on any GPU with enough memory, its runtime scaled by the\n"
-    "recorded GPU's speed over the new one's. Prints per month the simulated beside\n"
-    "the recorded waits (p50, p90, mean capped at 2 days), per group the share of\n"
-    "recorded waiting that passed while capacity the job could use stood idle\n"
-    "(50 % or more: the waits are policy, not capacity), and the simulated waits\n"
-    "with every pool 10 % larger.\n"
+    "cluster; a job runs on the GPU model it was recorded on (--placement), its\n"
+    "runtime scaled by the recorded GPU's speed over the new one's. Prints per month\n"
+    "the simulated beside the recorded waits (p50, p90, mean capped at 2 days), per\n"
+    "group the share of recorded waiting that passed while capacity the job could\n"
+    "use stood idle (50 % or more: the waits are policy, not capacity), and the\n"
+    "simulated waits with every pool 10 % larger.\n"
     "  --from D, --to D  the window of submission (default: the whole record)\n"
     "  --json            everything, per month and per (month, group, memory class)\n"
     "  --fleet-at D      on the fleet as it stood on day D, in service throughout (a\n"
     "                    year before a capacity change replayed on the fleet after it)\n"
+    "  --placement P     recorded (the default): each job only on the GPU model it ran\n"
+    "                    on, as a typed request or a partition per model pins it (a job\n"
+    "                    whose model no pool has: any); any: any GPU of its cluster\n"
+    "                    with enough memory (the default with --fleet-at, and next\n"
+    "                    year's rule)\n"
+    "  --tiers P1,P2     partitions' priority tiers, the highest first (slurm.conf's\n"
+    "                    PriorityTier, not in sacct): the queue goes by tier, then by\n"
+    "                    submit time or fair share; other partitions after them all\n"
     "  --starts FILE     each simulated job's submit and start, one a line, in the\n"
     "                    order read (what tests/sim_ref.py checks start for start)\n"
     "See docs/simulate.md.\n",

@@ -8,6 +8,7 @@
 
 #include "core/cp.h"
 #include "core/fairshare.h"
+#include "core/sim_place.h"
 
 #define QNIL ((size_t)UINT32_MAX) /* the end of the queue (jobs number fewer) */
 
@@ -34,16 +35,23 @@ typedef struct Sim {
     size_t qcount;        /* jobs queued */
     size_t depth;         /* jobs behind the head tried for backfill, 0: all */
     Ends ends;
-    /* fair share (NULL: FCFS); per group: */
-    const SimFair *fair;
-    size_t *gqhead, *gqtail; /* its FIFO list through qnext/qprev */
-    size_t *gcur;         /* the walk's next job of the group */
+    const int32_t *pin;   /* per job: its model, 0 any (NULL: none pinned) */
+    /* The queue as lists (fair share or tiers; else the one list above):
+     * list (tier x ng + group) of the job's tier (0 without tiers) and
+     * group (0 without fair share), walked by (tier, rank, submit, job). */
+    const SimFair *fair;  /* NULL: FCFS */
+    const int32_t *tier;  /* per job, NULL: none */
+    int lists;            /* 1: the queue is in lists */
+    size_t ng, nl;        /* groups per tier (1 without fair share), lists */
+    size_t *gqhead, *gqtail; /* per list: its FIFO list through qnext/qprev */
+    size_t *gcur;         /* per list: the walk's next job */
+    size_t *gheap;        /* the walk: lists by (tier, rank, cursor's submit, cursor) */
+    size_t ngheap;
+    /* per group (fair share): */
     double *done;         /* usage of ended jobs, scaled by pw() */
     double *run_base;     /* sum of units x pw(start) of its running jobs */
     int64_t *run_units;   /* units it has running */
     double *rank;         /* U / S at this event */
-    size_t *gheap;        /* the walk: groups by (rank, cursor's submit, cursor) */
-    size_t ngheap;
     size_t *ended;        /* the jobs ending at one time, to charge in input order */
     int64_t t0;           /* the cluster's first submit */
 } Sim;
@@ -104,9 +112,16 @@ static int in_service(const SimPool *p, int64_t t)
     return p->from <= t && t < p->to;
 }
 
-static int could_hold(const SimJob *j, const SimPool *p)
+/* Job j's pinned model, 0 any. */
+static int32_t pin_of(const Sim *s, size_t j)
 {
-    return j->units >= 1 && p->mem_gib >= j->mem_gib && p->units >= j->units;
+    return s->pin ? s->pin[j] : 0;
+}
+
+static int could_hold(const Sim *s, size_t j, const SimPool *p)
+{
+    const SimJob *jb = &s->jobs[j];
+    return jb->units >= 1 && sim_may_use(jb, pin_of(s, j), p) && p->units >= jb->units;
 }
 
 /* Pool p's heap of running jobs (by est end): place job j at i, moving
@@ -236,7 +251,7 @@ static int reserve(const Sim *s, size_t head, int64_t t, Resv *r)
     for (size_t k = 0; k < s->ncp; k++) {
         size_t p = s->cp[k];
         const SimPool *pl = &s->pools[p];
-        if (!in_service(pl, t) || !could_hold(j, pl))
+        if (!in_service(pl, t) || !could_hold(s, head, pl))
             continue;
         int64_t extra;
         int64_t sh = pool_shadow(s, p, j->units, &extra);
@@ -260,7 +275,7 @@ static long pick_pool(const Sim *s, size_t j, int64_t t, Resv *r)
     for (size_t k = 0; k < s->ncp; k++) {
         size_t p = s->cp[k];
         const SimPool *pl = &s->pools[p];
-        if (!in_service(pl, t) || pl->mem_gib < jb->mem_gib || s->free_u[p] < jb->units)
+        if (!in_service(pl, t) || !sim_may_use(jb, pin_of(s, j), pl) || s->free_u[p] < jb->units)
             continue;
         if (r && p == r->pool && t + est_on(jb, pl) > r->shadow) {
             if (jb->units > r->extra)
@@ -283,11 +298,19 @@ static int32_t most_free(const Sim *s, int64_t t)
     return m;
 }
 
+/* Job j's list (s->lists). */
+static size_t list_of(const Sim *s, size_t j)
+{
+    size_t t = s->tier ? (size_t)s->tier[j] : 0;
+    return t * s->ng + (s->fair ? (size_t)s->jobs[j].group : 0);
+}
+
 static void q_push(Sim *s, size_t j)
 {
     s->qcount++;
-    if (s->fair) {
-        size_t *head = &s->gqhead[s->jobs[j].group], *tail = &s->gqtail[s->jobs[j].group];
+    if (s->lists) {
+        size_t l = list_of(s, j);
+        size_t *head = &s->gqhead[l], *tail = &s->gqtail[l];
         s->qnext[j] = (uint32_t)QNIL;
         s->qprev[j] = (uint32_t)*tail;
         if (*tail == QNIL)
@@ -311,9 +334,9 @@ static void q_unlink(Sim *s, size_t j)
     size_t a = s->qprev[j], b = s->qnext[j];
     size_t *head = &s->qhead, *tail = &s->qtail;
     s->qcount--;
-    if (s->fair) {
-        head = &s->gqhead[s->jobs[j].group];
-        tail = &s->gqtail[s->jobs[j].group];
+    if (s->lists) {
+        head = &s->gqhead[list_of(s, j)];
+        tail = &s->gqtail[list_of(s, j)];
     }
     if (a == QNIL)
         *head = b;
@@ -325,12 +348,14 @@ static void q_unlink(Sim *s, size_t j)
         s->qprev[b] = (uint32_t)a;
 }
 
-/* ---- fair share: the walk over the groups' lists in rank order ---- */
+/* ---- the walk over the lists: tier, then fair-share rank ---- */
 
 static int walk_less(const Sim *s, size_t g, size_t h)
 {
-    if (s->rank[g] != s->rank[h])
-        return s->rank[g] < s->rank[h];
+    if (g / s->ng != h / s->ng) /* the tier */
+        return g / s->ng < h / s->ng;
+    if (s->fair && s->rank[g % s->ng] != s->rank[h % s->ng])
+        return s->rank[g % s->ng] < s->rank[h % s->ng];
     size_t a = s->gcur[g], b = s->gcur[h];
     if (s->jobs[a].submit != s->jobs[b].submit)
         return s->jobs[a].submit < s->jobs[b].submit;
@@ -347,7 +372,7 @@ static void walk_push(Sim *s, size_t g)
     s->gheap[i] = g;
 }
 
-/* The next job in fair-share order, QNIL after the last. */
+/* The next job in the lists' order, QNIL after the last. */
 static size_t walk_next(Sim *s)
 {
     if (!s->ngheap)
@@ -373,30 +398,39 @@ static size_t walk_next(Sim *s)
     return j;
 }
 
-/* Each queued group's U / S at t, and the walk from the first job. */
-static void walk_begin(Sim *s, int64_t t)
+/* Each group's U / S at t (fair share). */
+static void fair_ranks(Sim *s, int64_t t)
 {
     const SimFair *f = s->fair;
     int32_t y = fairshare_year_of(t) - f->y0;
     y = y < 0 ? 0 : y >= f->nyears ? f->nyears - 1 : y;
     double now = pw(s, t);
-    s->ngheap = 0;
     for (size_t g = 0; g < (size_t)f->ngroups; g++) {
-        if (s->gqhead[g] == QNIL)
-            continue;
         double used = s->done[g] + (double)s->run_units[g] * now - s->run_base[g];
         double share = f->share[g * (size_t)f->nyears + (size_t)y];
         s->rank[g] = share > 0 ? used / share : used > 0 ? INFINITY : 0.0;
-        s->gcur[g] = s->gqhead[g];
-        walk_push(s, g);
     }
 }
 
-/* The queue in order: FCFS, the list; fair share, the walk (next read
- * before a start unlinks a job). */
+/* The walk from the first job of the queued lists. */
+static void walk_begin(Sim *s, int64_t t)
+{
+    if (s->fair)
+        fair_ranks(s, t);
+    s->ngheap = 0;
+    for (size_t l = 0; l < s->nl; l++) {
+        if (s->gqhead[l] == QNIL)
+            continue;
+        s->gcur[l] = s->gqhead[l];
+        walk_push(s, l);
+    }
+}
+
+/* The queue in order: FCFS, the list; fair share or tiers, the walk
+ * (next read before a start unlinks a job). */
 static size_t order_first(Sim *s, int64_t t)
 {
-    if (!s->fair)
+    if (!s->lists)
         return s->qhead;
     walk_begin(s, t);
     return walk_next(s);
@@ -404,7 +438,7 @@ static size_t order_first(Sim *s, int64_t t)
 
 static size_t order_next(Sim *s, size_t k)
 {
-    return s->fair ? walk_next(s) : s->qnext[k];
+    return s->lists ? walk_next(s) : s->qnext[k];
 }
 
 static void schedule(Sim *s, int64_t t)
@@ -475,7 +509,7 @@ static int64_t next_from(const Sim *s, int64_t t)
 static int can_ever(const Sim *s, size_t j)
 {
     for (size_t k = 0; k < s->ncp; k++)
-        if (could_hold(&s->jobs[j], &s->pools[s->cp[k]]))
+        if (could_hold(s, j, &s->pools[s->cp[k]]))
             return 1;
     return 0;
 }
@@ -487,10 +521,11 @@ static void run_cluster(Sim *s, const size_t *ord, size_t m)
     int64_t t = INT64_MIN;
     s->qhead = s->qtail = QNIL;
     s->qcount = 0;
+    for (size_t l = 0; l < s->nl; l++)
+        s->gqhead[l] = s->gqtail[l] = QNIL;
     if (s->fair) {
         s->t0 = m ? s->jobs[ord[0]].submit : 0;
         for (size_t g = 0; g < (size_t)s->fair->ngroups; g++) {
-            s->gqhead[g] = s->gqtail[g] = QNIL;
             s->done[g] = s->run_base[g] = 0;
             s->run_units[g] = 0;
         }
@@ -573,18 +608,33 @@ void sim_run_depth(const SimJob *jobs, size_t n, const SimPool *pools, size_t np
 void sim_run_fair(const SimJob *jobs, size_t n, const SimPool *pools, size_t np, size_t depth,
                   const SimFair *fair, SimOut *out)
 {
+    SimHow how = {.depth = depth, .fair = fair};
+    sim_run_how(jobs, n, pools, np, &how, out);
+}
+
+void sim_run_how(const SimJob *jobs, size_t n, const SimPool *pools, size_t np, const SimHow *how,
+                 SimOut *out)
+{
+    size_t depth = how->depth;
+    const SimFair *fair = how->fair;
     memset(out, 0, sizeof *out);
     out->n = n;
     out->start = xmalloc((n ? n : 1) * sizeof *out->start);
     out->end = xmalloc((n ? n : 1) * sizeof *out->end);
     out->pool = xmalloc((n ? n : 1) * sizeof *out->pool);
-    Sim s = {.jobs = jobs, .pools = pools, .out = out, .depth = depth, .fair = fair};
+    Sim s = {.jobs = jobs, .pools = pools, .out = out, .depth = depth, .fair = fair, .pin = how->pin};
+    s.tier = how->tier && how->ntiers > 0 ? how->tier : NULL;
+    s.lists = fair || s.tier;
+    s.ng = fair && fair->ngroups > 0 ? (size_t)fair->ngroups : 1;
+    s.nl = s.lists ? s.ng * (s.tier ? (size_t)how->ntiers : 1) : 0;
+    if (s.lists) {
+        s.gqhead = xmalloc(s.nl * sizeof *s.gqhead);
+        s.gqtail = xmalloc(s.nl * sizeof *s.gqtail);
+        s.gcur = xmalloc(s.nl * sizeof *s.gcur);
+        s.gheap = xmalloc(s.nl * sizeof *s.gheap);
+    }
     if (fair) {
-        size_t ng = fair->ngroups > 0 ? (size_t)fair->ngroups : 1;
-        s.gqhead = xmalloc(ng * sizeof *s.gqhead);
-        s.gqtail = xmalloc(ng * sizeof *s.gqtail);
-        s.gcur = xmalloc(ng * sizeof *s.gcur);
-        s.gheap = xmalloc(ng * sizeof *s.gheap);
+        size_t ng = s.ng;
         s.done = xmalloc(ng * sizeof *s.done);
         s.run_base = xmalloc(ng * sizeof *s.run_base);
         s.rank = xmalloc(ng * sizeof *s.rank);

@@ -11,8 +11,10 @@
  * - Order: submit time, then the order of the input array.
  * - A job runs whole on one pool of its cluster that is in service
  *   (from <= t < to) and has at least its memory (memory classes nest: a
- *   20 GiB job runs on an 80 GiB GPU). Among the pools where it fits now
- *   it takes the smallest memory, then the fastest, then the first.
+ *   20 GiB job runs on an 80 GiB GPU); a job pinned to a GPU model
+ *   (SimHow.pin) only on that model's pools (core/sim_place.h). Among the
+ *   pools where it fits now it takes the smallest memory, then the
+ *   fastest, then the first.
  * - Runtime rule: the work is the recorded runtime on a GPU of the
  *   recorded speed (ref_speed); on a pool of speed s it takes
  *   floor(runtime * ref_speed / s + 0.5) seconds.
@@ -33,6 +35,9 @@
  *   queue is a linked list: a start unlinks one job, nothing shifts.
  * - A job no pool of its cluster can ever hold (too many units or too
  *   much memory) is not placed: start SIM_NEVER, counted apart.
+ * - Tiers (SimHow.tier): the queue is ordered by the job's tier first
+ *   (0 before 1 ...), then as below (submit time, or fair share); the
+ *   head, reservation and depth walk follow that order.
  * - Fair share (sim_run_fair, #33): the queue order is instead, at each
  *   event, Slurm's fair-share factor 2^(-U/S) of the job's group (highest
  *   first), then submit time, then the input order; the rest as above
@@ -74,6 +79,7 @@ typedef struct SimPool {
     double speed;      /* relative speed (> 0) */
     int32_t units;     /* GPUs (or processors) */
     int32_t cluster;
+    int32_t model;     /* the GPU model's caller's number (> 0), 0 none */
 } SimPool;
 
 /* What happened to each job: parallel to the input array. */
@@ -109,6 +115,25 @@ typedef struct SimFair {
  * sim_run_depth). */
 void sim_run_fair(const SimJob *jobs, size_t n, const SimPool *pools, size_t np, size_t depth,
                   const SimFair *fair, SimOut *out);
+
+/* How to run: the backfill depth (0: all), the order (fair NULL: FCFS),
+ * the placement: pin[i] > 0 keeps job i on the pools of that model
+ * (SimPool.model), 0 lets it use any; pin NULL pins none; and partition
+ * priority tiers: tier[i] (0 the highest) orders the queue before fair
+ * share or submit time (Slurm's PriorityTier). Per-job arrays beside
+ * SimJob, not in it: next year's millions of drawn jobs carry neither.
+ * Borrowed. */
+typedef struct SimHow {
+    size_t depth;
+    const SimFair *fair;
+    const int32_t *pin;
+    const int32_t *tier; /* per job 0 .. ntiers - 1, 0 first; NULL: one tier */
+    int32_t ntiers;
+} SimHow;
+
+/* sim_run_fair with a placement. */
+void sim_run_how(const SimJob *jobs, size_t n, const SimPool *pools, size_t np, const SimHow *how,
+                 SimOut *out);
 
 /* The runtime of job j on pool p by the rule above. */
 int64_t sim_runtime_on(const SimJob *j, const SimPool *p);

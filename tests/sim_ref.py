@@ -6,9 +6,20 @@ jobs and the fleet by the rules written in data/plan/simulate.h, simulates
 FCFS with EASY backfill on the time limit by the rules written in
 core/sim.h, and compares every start with the file `--starts` wrote.
 
-    sim_ref.py DB FROM TO STARTS [DEPTH [ORDER]]  (FROM, TO: epoch s of the
-        window; DEPTH: backfill depth, 100; 0 all; ORDER: fcfs, the default,
-        or fairshare, which is fcfs without allocations)
+    sim_ref.py DB FROM TO STARTS [DEPTH [ORDER [PLACEMENT [TIERS]]]]  (FROM,
+        TO: epoch s of the window; DEPTH: backfill depth, 100; 0 all; ORDER:
+        fcfs, the default, or fairshare, which is fcfs without allocations;
+        PLACEMENT: recorded, the default, or any; TIERS: partition names
+        comma-separated, the highest priority first, "" none)
+
+Tiers: the waiting jobs go first by the place of their partition in
+TIERS (any other partition, or none, after all of them), then as FCFS or
+fair share order them.
+
+Placement "recorded": a job whose gpu_type names a GPU model that some
+inventory row of its cluster has, with enough GPUs and memory for it, runs
+only on the rows of that model; any other job (and every job under "any")
+on any row of its cluster with enough memory.
 
 Fair share (core/sim.h, data/plan/simulate.h): at each event the waiting
 jobs go by their group's usage over its share (Slurm's factor 2^(-U/S),
@@ -34,11 +45,12 @@ def day(text):
     return calendar.timegm((int(text[0:4]), int(text[5:7]), int(text[8:10]), 0, 0, 0))
 
 
-def load(db, lo, hi):
+def load(db, lo, hi, placement="recorded", tiers=()):
     rows = db.execute(
         "SELECT c.name, j.submit, j.start, j.elapsed, j.timelimit, j.gpus, j.ncpus, "
-        "j.gpu_mem_gib, j.gpu_type, a.name FROM jobs j JOIN clusters c ON c.id = j.cluster_id "
-        "LEFT JOIN accounts a ON a.id = j.account_id WHERE j.final = 1 AND j.start IS NOT NULL AND j.elapsed >= 0 AND j.start >= j.submit "
+        "j.gpu_mem_gib, j.gpu_type, a.name, pt.name FROM jobs j "
+        "JOIN clusters c ON c.id = j.cluster_id LEFT JOIN accounts a ON a.id = j.account_id "
+        "LEFT JOIN partitions pt ON pt.id = j.partition_id WHERE j.final = 1 AND j.start IS NOT NULL AND j.elapsed >= 0 AND j.start >= j.submit "
         "AND j.submit >= ? AND j.submit < ? ORDER BY c.name, j.submit, j.id", (lo, hi)).fetchall()
     gpu_clusters = {r[0] for r in rows if (r[5] or 0) > 0}
     pools = []  # dicts, in capplan's order: inventory rows, then the peak of the rest
@@ -51,7 +63,7 @@ def load(db, lo, hi):
                           speed=speed if speed and speed > 0 else 1.0,
                           frm=day(frm) if frm else -OPEN, to=day(to) + 86400 if to else OPEN))
     jobs = []
-    for cl, submit, start, elapsed, limit, gpus, ncpus, mem, model, group in rows:
+    for cl, submit, start, elapsed, limit, gpus, ncpus, mem, model, group, part in rows:
         gpu = cl in gpu_clusters
         units = math.ceil(gpus) if gpu else (ncpus if ncpus is not None else -1)
         if units < 1:
@@ -59,7 +71,9 @@ def load(db, lo, hi):
         ref = next((p["speed"] for p in pools if p["cluster"] == cl and p["model"] == model), 1.0)
         jobs.append(dict(cluster=cl, submit=submit, start=start, run=elapsed,
                          limit=limit if limit is not None else -1, units=units,
-                         mem=(mem or 0.0) if gpu else 0.0, ref=ref, group=group or ""))
+                         mem=(mem or 0.0) if gpu else 0.0, ref=ref, group=group or "",
+                         model=model or None,
+                         tier=tiers.index(part) if part in tiers else len(tiers)))
     for cl in sorted({j["cluster"] for j in jobs}, key=[r[0] for r in rows].index):
         if any(p["cluster"] == cl for p in pools):
             continue
@@ -76,7 +90,17 @@ def load(db, lo, hi):
                           frm=-OPEN, to=OPEN))
     for i, p in enumerate(pools):
         p["index"] = i
+    for j in jobs:  # pinned to its model where one of the model's rows could ever hold it
+        mine = [p for p in pools if p["cluster"] == j["cluster"] and p["model"] == j["model"]]
+        keep = placement == "recorded" and any(p["units"] >= j["units"] and p["mem"] >= j["mem"]
+                                               for p in mine)
+        j["pin"] = j["model"] if keep else None
     return jobs, pools, {r[9] or "" for r in rows}
+
+
+def usable(job, pool):
+    """The job may run on the pool: memory, and its pinned model if any."""
+    return pool["mem"] >= job["mem"] and job["pin"] in (None, pool["model"])
 
 
 def year_start(y):
@@ -120,7 +144,7 @@ def est_on(job, pool):
     return max(job["limit"], run_on(job, pool))
 
 
-def simulate_cluster(jobs, pools, depth, fair=None, half_life=14 * 86400.0):
+def simulate_cluster(jobs, pools, depth, fair=None, half_life=14 * 86400.0, tiers=False):
     """Start time of each job (None: never), the jobs in queue order;
     fair: {year: {group: share}} for the fair-share order."""
     pools = sorted(pools, key=lambda p: (p["mem"], -p["speed"], p["index"]))
@@ -174,10 +198,12 @@ def simulate_cluster(jobs, pools, depth, fair=None, half_life=14 * 86400.0):
                 runu[g] -= entry[1]
         while nxt < len(jobs) and jobs[nxt]["submit"] <= t:
             j = jobs[nxt]
-            if any(p["mem"] >= j["mem"] and p["units"] >= j["units"] for p in pools):
+            if any(usable(j, p) and p["units"] >= j["units"] for p in pools):
                 queue.append(nxt)
             nxt += 1
-        if fair:  # groups by usage over share, then submit time
+        if tiers and not fair:  # partition tier, then submit time
+            queue.sort(key=lambda k: (jobs[k]["tier"], jobs[k]["submit"], k))
+        if fair:  # tier, then groups by usage over share, then submit time
             years = sorted(fair)
             y = min(max(time.gmtime(t).tm_year, years[0]), years[-1])
             now, rank = scale(t), {}
@@ -185,11 +211,11 @@ def simulate_cluster(jobs, pools, depth, fair=None, half_life=14 * 86400.0):
                 used = done.get(g, 0.0) + runu.get(g, 0) * now - base.get(g, 0.0)
                 share = fair[y][g]
                 rank[g] = used / share if share > 0 else (OPEN if used > 0 else 0.0)
-            queue.sort(key=lambda k: (rank[jobs[k]["group"]], jobs[k]["submit"], k))
+            queue.sort(key=lambda k: (jobs[k]["tier"], rank[jobs[k]["group"]], jobs[k]["submit"], k))
         # FCFS: the head starts while it fits
         while queue:
             j = jobs[queue[0]]
-            fit = [p for p in pools if serving(p) and p["mem"] >= j["mem"]
+            fit = [p for p in pools if serving(p) and usable(j, p)
                    and free[p["index"]] >= j["units"]]
             if not fit:
                 break
@@ -200,7 +226,7 @@ def simulate_cluster(jobs, pools, depth, fair=None, half_life=14 * 86400.0):
         head = jobs[queue[0]]
         resv = None  # (shadow, pool index, extra)
         for p in pools:
-            if not serving(p) or p["mem"] < head["mem"] or p["units"] < head["units"]:
+            if not serving(p) or not usable(head, p) or p["units"] < head["units"]:
                 continue
             avail = free[p["index"]]
             shadow = None
@@ -220,7 +246,7 @@ def simulate_cluster(jobs, pools, depth, fair=None, half_life=14 * 86400.0):
             j = jobs[k]
             chosen = None
             for p in pools:
-                if not serving(p) or p["mem"] < j["mem"] or free[p["index"]] < j["units"]:
+                if not serving(p) or not usable(j, p) or free[p["index"]] < j["units"]:
                     continue
                 if resv and p["index"] == resv[1] and t + est_on(j, p) > resv[0]:
                     if j["units"] > resv[2]:
@@ -240,15 +266,17 @@ def main():
     path, lo, hi, starts_path = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
     depth = int(sys.argv[5]) if len(sys.argv) > 5 else DEPTH
     order = sys.argv[6] if len(sys.argv) > 6 else "fcfs"
+    placement = sys.argv[7] if len(sys.argv) > 7 else "recorded"
+    tiers = [t for t in sys.argv[8].split(",") if t] if len(sys.argv) > 8 else []
     db = sqlite3.connect(path)
-    jobs, pools, groups = load(db, lo - WARMUP, hi)
+    jobs, pools, groups = load(db, lo - WARMUP, hi, placement, tiers)
     fair = shares(db, pools, groups) if order == "fairshare" else None
     order = sorted(range(len(jobs)), key=lambda i: (jobs[i]["cluster"], jobs[i]["submit"], i))
     start = [None] * len(jobs)
     for cl in sorted({j["cluster"] for j in jobs}):
         idx = [i for i in order if jobs[i]["cluster"] == cl]
         got = simulate_cluster([jobs[i] for i in idx], [p for p in pools if p["cluster"] == cl],
-                               depth, fair)
+                               depth, fair, tiers=bool(tiers))
         for i, s in zip(idx, got):
             start[i] = s
     theirs = [line.split() for line in open(starts_path)]

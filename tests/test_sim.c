@@ -3,7 +3,8 @@
  * fits in the spare units), memory classes nest, runtime scales by speed,
  * pools entering and leaving service, the wait statistics (nearest rank),
  * the idle share of recorded waiting and the recorded peak, the fair-share
- * order (usage charged as jobs run, against shares). The real logs
+ * order (usage charged as jobs run, against shares), the placement on
+ * the recorded GPU model (core/sim_place.h), partition tiers. The real logs
  * (KTH SP2, OSC-Clust, the demo) are in tests/e2e/simulate_replay.sh. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,6 +16,7 @@
 #include <cmocka.h>
 
 #include "core/sim.h"
+#include "core/sim_place.h"
 #include "core/sim_resample.h"
 #include "core/sim_stats.h"
 
@@ -277,6 +279,68 @@ static void test_fairshare(void **state)
     fair_case(NULL, 150, 160);
 }
 
+/* Placement "recorded": two pools of 2 GPUs, model 1 (80 GiB) and model 2
+ * (32 GiB). A (model 1, 2 GPUs, 100 s) fills model 1 at 0; B (model 1,
+ * 1 GPU) waits for A's end at 100 although model 2 has room; C (no model)
+ * takes model 2 at 2; D (model 3, which no pool has) is never placed.
+ * Unpinned, A takes the smaller memory (model 2), B starts at 1 and D
+ * at C's end (12). */
+static void test_placement(void **state)
+{
+    (void)state;
+    SimJob j[] = {job(0, 2, 100, 100, 10), job(1, 1, 50, 50, 10), job(2, 1, 10, 10, 10),
+                  job(3, 1, 10, 10, 10)};
+    int32_t pin[] = {1, 1, 0, 3};
+    SimPool p[] = {pool(2, 80, 1, INT64_MIN, SIM_OPEN), pool(2, 32, 1, INT64_MIN, SIM_OPEN)};
+    p[0].model = 1;
+    p[1].model = 2;
+    assert_true(sim_may_use(&j[0], pin[0], &p[0]));
+    assert_false(sim_may_use(&j[0], pin[0], &p[1]));
+    assert_true(sim_may_use(&j[2], pin[2], &p[1]));
+    SimOut o;
+    SimHow how = {.depth = SIM_BF_DEPTH, .pin = pin};
+    sim_run_how(j, 4, p, 2, &how, &o);
+    int64_t pinned[] = {0, 100, 2, SIM_NEVER};
+    int32_t ppool[] = {0, 0, 1, -1};
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(o.start[i], pinned[i]);
+        assert_int_equal(o.pool[i], ppool[i]);
+    }
+    assert_int_equal(o.unplaced, 1);
+    sim_out_free(&o);
+    sim_run(j, 4, p, 2, &o); /* no pins: sim_run_how with pin NULL */
+    int64_t any[] = {0, 1, 2, 12};
+    int32_t apool[] = {1, 0, 0, 0};
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(o.start[i], any[i]);
+        assert_int_equal(o.pool[i], apool[i]);
+    }
+    assert_int_equal(o.unplaced, 0);
+    sim_out_free(&o);
+}
+
+/* Tiers: one GPU. A (tier 1) runs 0..100; B (tier 1, submitted at 1) and
+ * C (tier 0, at 2) wait. By submit time B starts at 100 and C at 150; with
+ * tiers C goes first at 100 and B at 110. */
+static void test_tiers(void **state)
+{
+    (void)state;
+    SimJob j[] = {job(0, 1, 100, 100, 0), job(1, 1, 50, 50, 0), job(2, 1, 10, 10, 0)};
+    SimPool p[] = {pool(1, 1e9, 1, INT64_MIN, SIM_OPEN)};
+    int32_t tier[] = {1, 1, 0};
+    SimOut o;
+    sim_run(j, 3, p, 1, &o);
+    assert_int_equal(o.start[1], 100);
+    assert_int_equal(o.start[2], 150);
+    sim_out_free(&o);
+    SimHow how = {.depth = SIM_BF_DEPTH, .tier = tier, .ntiers = 2};
+    sim_run_how(j, 3, p, 1, &how, &o);
+    int64_t want[] = {0, 110, 100};
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(o.start[i], want[i]);
+    sim_out_free(&o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -285,6 +349,7 @@ int main(void)
         cmocka_unit_test(test_waits),        cmocka_unit_test(test_idle_peak),
         cmocka_unit_test(test_depth),        cmocka_unit_test(test_waits_zeros),
         cmocka_unit_test(test_resample_order), cmocka_unit_test(test_fairshare),
+        cmocka_unit_test(test_placement),    cmocka_unit_test(test_tiers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

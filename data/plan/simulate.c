@@ -46,6 +46,7 @@ int simulate_last_year_jobs(Store *st, int64_t *n, CpErr *err)
 
 static void add_pool(SimWorld *w, SimPool p, const char *model)
 {
+    p.model = (int32_t)(store_sim_find(w->raw.models, w->raw.nmodels, model) + 1);
     w->pools = xrealloc(w->pools, (w->np + 1) * sizeof *w->pools);
     w->pool_model = xrealloc(w->pool_model, (w->np + 1) * sizeof *w->pool_model);
     w->pools[w->np] = p;
@@ -97,9 +98,31 @@ static void job_ref(const SimWorld *w, const StoreSimJob *r, SimJob *j)
     }
 }
 
-static void build_jobs(SimWorld *w)
+/* Per partition (raw.parts): its tier, the place of its name in tiers;
+ * unlisted: ntiers (after every listed one). Caller frees. */
+static int32_t *part_tiers(const SimWorld *w, const SimReplayOpts *o)
 {
-    w->jobs = xmalloc((w->raw.n ? w->raw.n : 1) * sizeof *w->jobs);
+    int32_t *t = xmalloc((w->raw.nparts + 1) * sizeof *t);
+    for (size_t p = 0; p < w->raw.nparts; p++) {
+        t[p] = (int32_t)o->ntiers;
+        for (size_t k = 0; k < o->ntiers; k++)
+            if (strcmp(o->tiers[k], w->raw.parts[p]) == 0) {
+                t[p] = (int32_t)k;
+                break;
+            }
+    }
+    return t;
+}
+
+static void build_jobs(SimWorld *w, const SimReplayOpts *o)
+{
+    size_t cap = w->raw.n ? w->raw.n : 1;
+    w->jobs = xmalloc(cap * sizeof *w->jobs);
+    if (o->placement == SIMULATE_PLACE_RECORDED) /* the recorded model, simulate_place checks it */
+        w->pin = xmalloc(cap * sizeof *w->pin);
+    int32_t *ptier = o->ntiers ? part_tiers(w, o) : NULL;
+    if (ptier)
+        w->tier = xmalloc(cap * sizeof *w->tier);
     for (size_t i = 0; i < w->raw.n; i++) {
         const StoreSimJob *r = &w->raw.v[i];
         double u = w->cpu[r->cluster] ? r->ncpus : ceil(r->gpus);
@@ -116,8 +139,13 @@ static void build_jobs(SimWorld *w)
                       .units = (int32_t)u,
                       .group = r->group,
                       .cluster = r->cluster};
+        if (w->pin)
+            w->pin[w->n - 1] = r->model + 1;
+        if (w->tier)
+            w->tier[w->n - 1] = w->raw.part[i] >= 0 ? ptier[w->raw.part[i]] : (int32_t)o->ntiers;
         job_ref(w, r, j);
     }
+    free(ptier);
 }
 
 /* A cluster without an inventory row: its recorded peak. */
@@ -138,12 +166,13 @@ static void peak_pools(SimWorld *w)
     }
 }
 
-int simulate_load(Store *st, int64_t from, int64_t to, SimWorld *w, CpErr *err)
+int simulate_load(Store *st, int64_t from, int64_t to, const SimReplayOpts *o, SimWorld *w,
+                  CpErr *err)
 {
     memset(w, 0, sizeof *w);
     StorePlanGpus *g = NULL;
     size_t ng = 0;
-    if (store_sim_jobs(st, from, to, &w->raw, err) < 0)
+    if (store_sim_jobs(st, from, to, o->ntiers > 0, &w->raw, err) < 0)
         return -1;
     store_release_memory(st); /* the page cache the read filled: the jobs are in memory now */
     if (store_plan_inventory(st, &g, &ng, err) < 0) {
@@ -156,9 +185,11 @@ int simulate_load(Store *st, int64_t from, int64_t to, SimWorld *w, CpErr *err)
     for (size_t p = 0; p < w->np; p++) /* every pool so far is the inventory's */
         w->gpu_inventory |= !w->cpu[w->pools[p].cluster];
     store_plan_inventory_free(g, ng);
-    build_jobs(w);
+    build_jobs(w, o);
     free(w->raw.v); /* the rows are in jobs now; the names stay */
     w->raw.v = NULL;
+    free(w->raw.part);
+    w->raw.part = NULL;
     w->raw.n = 0;
     peak_pools(w);
     return 0;
@@ -179,6 +210,8 @@ void simulate_world_free(SimWorld *w)
     free(w->pool_model);
     free(w->pools);
     free(w->jobs);
+    free(w->pin);
+    free(w->tier);
     free(w->cpu);
     store_sim_free(&w->raw);
     memset(w, 0, sizeof *w);
@@ -193,7 +226,9 @@ static void plus_ten(const SimReplay *r, SimWaits *out)
         p[i].units = (int32_t)ceil(p[i].units * 1.1);
     }
     SimOut o;
-    sim_run_fair(r->w.jobs, r->w.n, p, r->w.np, r->bf_depth, simulate_fair_of(&r->fair), &o);
+    SimHow how = {.depth = r->bf_depth, .fair = simulate_fair_of(&r->fair), .pin = r->w.pin,
+                  .tier = r->w.tier, .ntiers = (int32_t)r->ntiers + 1};
+    sim_run_how(r->w.jobs, r->w.n, p, r->w.np, &how, &o);
     int64_t *buf = xmalloc((r->w.n ? r->w.n : 1) * sizeof *buf);
     size_t k = 0;
     for (size_t i = 0; i < r->w.n; i++)
@@ -240,25 +275,36 @@ int simulate_replay_at(Store *st, int64_t from, int64_t to, int64_t fleet_at, si
 int simulate_replay_order(Store *st, int64_t from, int64_t to, int64_t fleet_at, size_t bf_depth,
                           int order, const char *scenario, SimReplay *r, CpErr *err)
 {
+    SimReplayOpts o = {from, to, fleet_at, bf_depth, order, SIMULATE_PLACE_ANY, scenario, NULL, 0};
+    return simulate_replay_opts(st, &o, r, err);
+}
+
+int simulate_replay_opts(Store *st, const SimReplayOpts *o, SimReplay *r, CpErr *err)
+{
     memset(r, 0, sizeof *r);
-    r->from = from;
-    r->to = to;
-    r->bf_depth = simulate_bf_depth(bf_depth);
-    if (simulate_load(st, from - SIMULATE_WARMUP_S, to, &r->w, err) < 0)
+    r->from = o->from;
+    r->to = o->to;
+    r->bf_depth = simulate_bf_depth(o->bf_depth);
+    if (simulate_load(st, o->from - SIMULATE_WARMUP_S, o->to, o, &r->w, err) < 0)
         return -1;
-    if (fleet_at != SIM_NEVER)
-        fleet_as_at(&r->w, fleet_at);
-    if (order == SIMULATE_ORDER_FAIRSHARE &&
-        simulate_fair_load(st, scenario, &r->w, &r->fair, err) < 0) {
+    r->tiers = o->tiers;
+    r->ntiers = o->ntiers;
+    if (o->fleet_at != SIM_NEVER)
+        fleet_as_at(&r->w, o->fleet_at);
+    r->pinned = simulate_place(&r->w, o->placement);
+    r->placement = o->placement;
+    if (o->order == SIMULATE_ORDER_FAIRSHARE &&
+        simulate_fair_load(st, o->scenario, &r->w, &r->fair, err) < 0) {
         simulate_world_free(&r->w);
         return -1;
     }
     double t0 = simulate_clock();
-    sim_run_fair(r->w.jobs, r->w.n, r->w.pools, r->w.np, r->bf_depth, simulate_fair_of(&r->fair),
-                 &r->out);
+    SimHow how = {.depth = r->bf_depth, .fair = simulate_fair_of(&r->fair), .pin = r->w.pin,
+                  .tier = r->w.tier, .ntiers = (int32_t)r->ntiers + 1};
+    sim_run_how(r->w.jobs, r->w.n, r->w.pools, r->w.np, &how, &r->out);
     r->sim_seconds = simulate_clock() - t0;
     double *idle = sim_idle(r->w.jobs, r->w.n, r->w.pools, r->w.np);
-    sim_summarise(r->w.jobs, r->w.n, &r->out, r->w.pools, r->w.np, idle, from, to, &r->sum);
+    sim_summarise(r->w.jobs, r->w.n, &r->out, r->w.pools, r->w.np, idle, o->from, o->to, &r->sum);
     free(idle);
     plus_ten(r, &r->plus10);
     r->policy = simulate_idle_share(r->sum.wait_h, r->sum.idle_wait_h) >= SIMULATE_POLICY_SHARE;

@@ -29,6 +29,23 @@ typedef struct Store Store;
 #define SIMULATE_BF_ALL SIZE_MAX
 size_t simulate_bf_depth(size_t given); /* the depth core/sim takes (0: all) */
 
+/* What a replay runs: the window [from, to) of submission, the fleet as
+ * at fleet_at (SIM_NEVER: the recorded one), the backfill depth (as
+ * simulate_bf_depth takes it), the order (SIMULATE_ORDER_*), the
+ * placement (SIMULATE_PLACE_*), the scenario of the fair-share policy
+ * (NULL: base) and the partitions' priority tiers: tiers[0 .. ntiers),
+ * partition names, the highest first (slurm.conf's PriorityTier, which
+ * sacct does not record); a job of another partition, or none, ranks
+ * after them all; ntiers 0: no tiers. Borrowed. */
+typedef struct SimReplayOpts {
+    int64_t from, to, fleet_at;
+    size_t bf_depth;
+    int order, placement;
+    const char *scenario;
+    const char *const *tiers;
+    size_t ntiers;
+} SimReplayOpts;
+
 typedef struct SimWorld {
     SimJob *jobs;
     size_t n;
@@ -39,10 +56,18 @@ typedef struct SimWorld {
     unsigned char *cpu;  /* per cluster: 1 when processors are the units */
     size_t skipped;      /* jobs left out: no units */
     int gpu_inventory;   /* a cluster with GPU jobs has a pool from the inventory */
+    int32_t *pin;        /* per job: the model it stays on (SimPool.model), 0 any; NULL:
+                            none pinned (core/sim's SimHow.pin); owned */
+    int32_t *tier;       /* per job: its partition's tier (SimReplayOpts.tiers; unlisted
+                            ntiers), NULL: no tiers; owned */
 } SimWorld;
 
-/* The jobs submitted in [from, to) and the recorded fleet. 0, or -1 with err. */
-int simulate_load(Store *st, int64_t from, int64_t to, SimWorld *w, CpErr *err);
+/* The jobs submitted in [from, to) and the recorded fleet; with o's
+ * placement SIMULATE_PLACE_RECORDED each job's recorded model in w->pin
+ * (then simulate_place), with o's tiers each job's in w->tier. 0, or -1
+ * with err. */
+int simulate_load(Store *st, int64_t from, int64_t to, const SimReplayOpts *o, SimWorld *w,
+                  CpErr *err);
 void simulate_world_free(SimWorld *w);
 
 /* 1 when today's fleet is known: the inventory has a pool on a cluster with
@@ -96,6 +121,25 @@ int simulate_fair_load(Store *st, const char *scenario, const SimWorld *w, SimFa
 const SimFair *simulate_fair_of(const SimFairSpec *f);
 void simulate_fair_free(SimFairSpec *f);
 
+/* Where a job may run (#33): any pool of its cluster with enough memory,
+ * or only pools of the GPU model it was recorded on (a typed request
+ * gres/gpu:MODEL or a partition per model pins a job in Slurm). */
+enum { SIMULATE_PLACE_ANY = 0, SIMULATE_PLACE_RECORDED };
+/* The replay's default (docs/simulate.md, measured): on the recorded
+ * fleet (fleet_at SIM_NEVER) "recorded"; on another fleet "any" (the
+ * models the jobs chose were the old fleet's). */
+int simulate_place_default(int64_t fleet_at);
+
+/* Apply the placement to w's jobs (after any change of fleet): "any"
+ * unpins every job (w->pin NULL); "recorded" keeps a job on its recorded
+ * model where a pool of that model on its cluster could ever hold it
+ * (units and memory), else unpins it (a model the fleet no longer has, an
+ * unknown one). Returns the jobs pinned. data/plan/simulate_place.c. */
+size_t simulate_place(SimWorld *w, int placement);
+/* "any" / "recorded" -> SIMULATE_PLACE_*, -1 when neither. */
+int simulate_place_parse(const char *s);
+const char *simulate_place_name(int placement);
+
 typedef struct SimReplay {
     SimWorld w;
     SimFairSpec fair;      /* the order simulated: fair.on 1 fair share, 0 FCFS */
@@ -107,7 +151,13 @@ typedef struct SimReplay {
     double sim_seconds;    /* sim_run alone, on the recorded fleet */
     int policy;            /* 1: most recorded waiting passed beside idle capacity */
     size_t bf_depth;       /* the backfill depth simulated (core/sim's: 0 all) */
+    int placement;         /* SIMULATE_PLACE_* */
+    size_t pinned;         /* jobs pinned to their recorded model */
+    const char *const *tiers; /* the partitions' tiers simulated, the highest first
+                                 (borrowed from the options); ntiers 0: none */
+    size_t ntiers;
 } SimReplay;
+
 
 /* Replay the jobs submitted in [from, to) (and the SIMULATE_WARMUP_S
  * before it) on the recorded fleet. Free with simulate_replay_free. */
@@ -120,9 +170,11 @@ int simulate_replay_at(Store *st, int64_t from, int64_t to, int64_t fleet_at, si
                        SimReplay *r, CpErr *err);
 /* The same with the queue order (SIMULATE_ORDER_*; fair share with
  * scenario's policy.*, NULL base): SIMULATE_ORDER_FAIRSHARE without
- * allocations is FCFS (r->fair.on 0). */
+ * allocations is FCFS (r->fair.on 0). Placement "any" (next year's). */
 int simulate_replay_order(Store *st, int64_t from, int64_t to, int64_t fleet_at, size_t bf_depth,
                           int order, const char *scenario, SimReplay *r, CpErr *err);
+/* The same with every option (the placement too). */
+int simulate_replay_opts(Store *st, const SimReplayOpts *o, SimReplay *r, CpErr *err);
 void simulate_replay_free(SimReplay *r);
 
 /* Seconds on a monotonic clock (for timings). */

@@ -34,9 +34,16 @@ static const char *col_text(sqlite3_stmt *s, int i)
     return t ? t : "";
 }
 
-static void read_row(sqlite3_stmt *s, StoreSimJobs *o, size_t *cap)
+static void read_row(sqlite3_stmt *s, StoreSimJobs *o, size_t *cap, int with_part)
 {
+    size_t had = *cap;
     o->v = sqlrow_grow(o->v, o->n, cap, sizeof *o->v);
+    if (with_part) { /* part grows with v */
+        if (*cap != had || !o->part)
+            o->part = xrealloc(o->part, *cap * sizeof *o->part);
+        const char *p = col_text(s, 10);
+        o->part[o->n] = *p ? intern(&o->parts, &o->nparts, p) : -1;
+    }
     StoreSimJob *j = &o->v[o->n++];
     j->cluster = intern(&o->clusters, &o->nclusters, col_text(s, 0));
     j->group = intern(&o->groups, &o->ngroups, col_text(s, 1));
@@ -51,27 +58,31 @@ static void read_row(sqlite3_stmt *s, StoreSimJobs *o, size_t *cap)
     j->mem_gib = sqlrow_num(s, 8, 0);
 }
 
-int store_sim_jobs(Store *st, int64_t from, int64_t to, StoreSimJobs *out, CpErr *err)
+#define SIM_JOBS_SQL(PART, PART_JOIN)                                                          \
+    "SELECT c.name, a.name, j.submit, j.start, j.elapsed, j.timelimit, "                          \
+    "j.gpus, j.ncpus, j.gpu_mem_gib, j.gpu_type" PART " FROM jobs j "                            \
+    "JOIN clusters c ON c.id = j.cluster_id "                                                     \
+    "LEFT JOIN accounts a ON a.id = j.account_id " PART_JOIN                                      \
+    "WHERE j.final = 1 AND j.start IS NOT NULL AND j.elapsed >= 0 "                               \
+    "AND j.start >= j.submit AND j.submit >= ?1 AND j.submit < ?2 "                               \
+    "ORDER BY c.name, j.submit, j.id"
+
+int store_sim_jobs(Store *st, int64_t from, int64_t to, int with_part, StoreSimJobs *out,
+                   CpErr *err)
 {
     memset(out, 0, sizeof *out);
     sqlite3 *db = store_db(st);
     sqlite3_stmt *s = NULL;
-    if (sqlite3_prepare_v2(db,
-                           "SELECT c.name, a.name, j.submit, j.start, j.elapsed, j.timelimit, "
-                           "j.gpus, j.ncpus, j.gpu_mem_gib, j.gpu_type FROM jobs j "
-                           "JOIN clusters c ON c.id = j.cluster_id "
-                           "LEFT JOIN accounts a ON a.id = j.account_id "
-                           "WHERE j.final = 1 AND j.start IS NOT NULL AND j.elapsed >= 0 "
-                           "AND j.start >= j.submit AND j.submit >= ?1 AND j.submit < ?2 "
-                           "ORDER BY c.name, j.submit, j.id",
-                           -1, &s, NULL) != SQLITE_OK)
+    const char *sql = with_part ? SIM_JOBS_SQL(", p.name", "LEFT JOIN partitions p ON p.id = j.partition_id ")
+                                : SIM_JOBS_SQL("", "");
+    if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK)
         return sqlrow_err(db, err, "jobs");
     sqlite3_bind_int64(s, 1, from);
     sqlite3_bind_int64(s, 2, to);
     size_t cap = 0;
     int rc;
     while ((rc = sqlite3_step(s)) == SQLITE_ROW)
-        read_row(s, out, &cap);
+        read_row(s, out, &cap, with_part);
     if (rc != SQLITE_DONE) {
         sqlrow_err(db, err, "jobs");
         sqlite3_finalize(s);
@@ -135,5 +146,7 @@ void store_sim_free(StoreSimJobs *j)
     free_names(j->clusters, j->nclusters);
     free_names(j->groups, j->ngroups);
     free_names(j->models, j->nmodels);
+    free(j->part);
+    free_names(j->parts, j->nparts);
     memset(j, 0, sizeof *j);
 }

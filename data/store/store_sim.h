@@ -25,11 +25,16 @@ typedef struct StoreSimJobs {
     size_t n;
     char **clusters, **groups, **models;
     size_t nclusters, ngroups, nmodels;
+    int32_t *part;       /* per job: its partition's index in parts, -1 none; NULL
+                            unless asked for (beside v: the default read stays small) */
+    char **parts;
+    size_t nparts;
 } StoreSimJobs;
 
-/* The jobs submitted in [from, to) (epoch s), by cluster then submit.
- * 0, or -1 with err. */
-int store_sim_jobs(Store *st, int64_t from, int64_t to, StoreSimJobs *out, CpErr *err);
+/* The jobs submitted in [from, to) (epoch s), by cluster then submit;
+ * with_part: their partitions too (part, parts). 0, or -1 with err. */
+int store_sim_jobs(Store *st, int64_t from, int64_t to, int with_part, StoreSimJobs *out,
+                   CpErr *err);
 void store_sim_free(StoreSimJobs *j);
 /* The first submit and one past the last of the jobs store_sim_jobs
  * reads; 0, 1 when there is none, -1 with err. */
