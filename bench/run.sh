@@ -353,8 +353,12 @@ bench_size() {
   $(fmt_jobs "$n"): $(grep 'recompute after one parameter change' "$TMP/out")"
     # the queue simulation (#33): the record replayed, then next year's purchase search
     # (after RECOMPUTE, which reads project --bench's output)
-    bench_row "capplan simulate --replay" "$n" "$rows" - "$CAPPLAN" --db "$db" simulate --replay --json
-    bench_row "capplan simulate (search)" "$n" "$rows" - "$CAPPLAN" --db "$db" simulate --json
+    # on a copy given the fleet the log ran on (simulate refuses to guess one;
+    # bench/peak_fleet.py), so the rows after these read the database as imported
+    sim_fleet "$db" "$TMP/sim_rows.db" || return 1
+    bench_row "capplan simulate --replay" "$n" "$rows" - "$CAPPLAN" --db "$TMP/sim_rows.db" simulate --replay --json
+    bench_row "capplan simulate (search)" "$n" "$rows" - "$CAPPLAN" --db "$TMP/sim_rows.db" simulate --json
+    rm -f "$TMP/sim_rows.db" "$TMP/sim_rows.db"-*
 
     # Statistics: the first after the import (a kept database's first only
     # on its first run), then each kind from what it kept; each beside one
@@ -734,6 +738,16 @@ sim_base() { # WHAT CMD...: a whole-queue baseline, bounded
         sim_line "$_w"
     fi
 }
+# sim_fleet DB COPY: COPY is DB with the fleet its jobs ran on imported
+# (each GPU model's recorded peak, bench/peak_fleet.py): gen_sacct's log
+# has no inventory, and `capplan simulate` will not guess one.
+sim_fleet() {
+    rm -f "$2" "$2"-*
+    cp "$1" "$2" || return 1
+    python3 "$(dirname "$0")/peak_fleet.py" "$2" "$TMP/peak_fleet.csv" || return 1
+    "$CAPPLAN" --db "$2" import inventory "$TMP/peak_fleet.csv" >/dev/null
+}
+
 bench_simulate() {
     sdb=$TMP/sim-demo.db
     "$CAPPLAN" --db "$sdb" demo --no-tui --today 2026-11-25 --dir "$TMP/sim-demo-input" \
@@ -768,23 +782,26 @@ bench_simulate() {
         "$CAPPLAN" --db "$ydb" import sacct "$TMP/sim_year.psv" >/dev/null || return 1
         rm -f "$TMP/sim_year.psv"
     fi
-    measure "$CAPPLAN" --db "$ydb" simulate --replay
+    fdb=$TMP/sim_year_fleet.db # ydb stays as imported (kept with BENCH_KEEP)
+    sim_fleet "$ydb" "$fdb" || return 1
+    measure "$CAPPLAN" --db "$fdb" simulate --replay
     [ "$M_RC" -eq 0 ] || return 1
     sim_line "$(fmt_jobs "$sn") jobs in 365 days, simulate --replay of the last year ($(sed -nE \
         's/^Replay [^:]*: ([0-9]+) jobs.*the simulation itself ([0-9.]+) s.*/\1 jobs; the simulation \2 s/p' \
         "$TMP/out"))"
-    measure "$CAPPLAN" --db "$ydb" simulate
+    measure "$CAPPLAN" --db "$fdb" simulate
     [ "$M_RC" -eq 0 ] || return 1
     sim_line "$(fmt_jobs "$sn") jobs in 365 days, purchase search ($(sed -nE \
         's/^Next year[^:]*: ([0-9]+) jobs.*/\1 jobs drawn/p' "$TMP/out"), $(sed -nE \
         's/.*\. ([0-9]+ fleets simulated[^)]*\)).*/\1/p' "$TMP/out"); budget 15 s, 200 MB)"
     sim_base "baseline, the same search with the whole queue (--bf-depth 0)" \
-        "$CAPPLAN" --db "$ydb" simulate --bf-depth 0
+        "$CAPPLAN" --db "$fdb" simulate --bf-depth 0
+    rm -f "$fdb" "$fdb"-*
+    cdb=$TMP/sim_year_cap.db
+    cp "$ydb" "$cdb" || return 1
     # the generated log's waits are policy (it never lacked GPUs), so no search ran: the
     # same jobs on an inventory of BENCH_SIM_GPUS (1100) GPUs, which they queue for, make
     # next year capacity-bound and the purchase search run in full
-    cdb=$TMP/sim_year_cap.db
-    cp "$ydb" "$cdb" || return 1
     printf 'cluster,gpu_model,gpus,gpu_mem_gib,from,to,relative_speed,tdp_w\n%s,a100,%s,80,2020-01-01,,1.0,400\n' \
         "$(sqlite3 "$cdb" 'SELECT name FROM clusters LIMIT 1')" "${BENCH_SIM_GPUS:-1100}" \
         >"$TMP/sim_inv.csv"
