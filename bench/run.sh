@@ -286,6 +286,16 @@ baseline_import() {
     base=$BENCH_LAST_S
 }
 
+# sim_fleet DB COPY: COPY is DB with the fleet its jobs ran on imported
+# (each GPU model's recorded peak, bench/peak_fleet.py): gen_sacct's log
+# has no inventory, and `capplan simulate` will not guess one.
+sim_fleet() {
+    rm -f "$2" "$2"-*
+    cp "$1" "$2" || return 1
+    python3 "$(dirname "$0")/peak_fleet.py" "$2" "$TMP/peak_fleet.csv" || return 1
+    "$CAPPLAN" --db "$2" import inventory "$TMP/peak_fleet.csv" >/dev/null
+}
+
 # One file size: generate, baseline, capplan, then the rows that use the db.
 bench_size() {
     n=$1
@@ -629,7 +639,7 @@ echo "capplan bench: sizes $SIZES jobs, seed $SEED, peak RSS by $TIMER," \
     "$(nproc 2>/dev/null || echo '?') cores, load average $(loadavg)${KEEP:+, files kept in $KEEP}"
 header
 for n in $SIZES; do
-    bench_size "$n"
+    bench_size "$n" || { FAILED=1; echo "bench: the rows at $n jobs stopped (above)" >&2; }
 done
 # The site shape (issue 31) at 200k, and at 1M when BENCH_SIZES has it
 # (BENCH_SITE_SIZES to choose, BENCH_SITE=0 to skip).
@@ -738,16 +748,6 @@ sim_base() { # WHAT CMD...: a whole-queue baseline, bounded
         sim_line "$_w"
     fi
 }
-# sim_fleet DB COPY: COPY is DB with the fleet its jobs ran on imported
-# (each GPU model's recorded peak, bench/peak_fleet.py): gen_sacct's log
-# has no inventory, and `capplan simulate` will not guess one.
-sim_fleet() {
-    rm -f "$2" "$2"-*
-    cp "$1" "$2" || return 1
-    python3 "$(dirname "$0")/peak_fleet.py" "$2" "$TMP/peak_fleet.csv" || return 1
-    "$CAPPLAN" --db "$2" import inventory "$TMP/peak_fleet.csv" >/dev/null
-}
-
 bench_simulate() {
     sdb=$TMP/sim-demo.db
     "$CAPPLAN" --db "$sdb" demo --no-tui --today 2026-11-25 --dir "$TMP/sim-demo-input" \

@@ -7,12 +7,15 @@
 #include "core/cp.h"
 #include "core/sim_stats.h"
 
+/* One change of the recorded occupancy, 16 bytes (a 1M-job log makes 3
+ * events a job: 24-byte events and a waiting-units array took 86 MB of
+ * a 254 MB peak): the pool (local to the cluster) and the kind share kk. */
+enum { EV_CAP, EV_START, EV_END, EV_SUBMIT };
+
 typedef struct Ev {
     int64_t t;
-    int32_t k;     /* the pool, local to the cluster */
-    int32_t dcap;  /* capacity change */
-    int32_t dbusy; /* busy change */
-    int32_t dwait; /* units waiting change (the cluster's) */
+    int32_t units; /* capacity change (EV_CAP, signed) or the job's units */
+    uint32_t kk;   /* pool << 2 | kind */
 } Ev;
 
 static int ev_cmp(const void *a, const void *b)
@@ -21,13 +24,25 @@ static int ev_cmp(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+static Ev ev_make(int64_t t, size_t k, int kind, int32_t units)
+{
+    return (Ev){t, units, (uint32_t)k << 2 | (uint32_t)kind};
+}
+
 typedef struct Steps {
-    int64_t *t;     /* segment s is [t[s], t[s+1]) */
-    int32_t *idle;  /* idle[s * ncp + k] */
-    int64_t *wait;  /* units waiting in segment s */
+    int64_t *t;         /* segment s is [t[s], t[s+1]) */
+    int32_t *idle;      /* idle[s * ncp + k] when wide, else idle16 */
+    uint16_t *idle16;   /* the same when no pool of the cluster has over 65,535 units */
+    unsigned char *all; /* 1: the cluster's idle units could start every waiting job */
     size_t ns, ncp;
     const size_t *cp; /* the cluster's pools */
 } Steps;
+
+/* The idle units of pool k in segment g. */
+static int32_t idle_at(const Steps *st, size_t g, size_t k)
+{
+    return st->idle ? st->idle[g * st->ncp + k] : st->idle16[g * st->ncp + k];
+}
 
 /* The pool a recorded job ran on: its own, else the first that holds it. */
 static long rec_pool_of(const SimJob *j, const SimPool *pools, const Steps *st)
@@ -47,39 +62,55 @@ static void build_steps(const SimJob *jobs, size_t n, const SimPool *pools, int3
     size_t ne = 0;
     for (size_t k = 0; k < st->ncp; k++) {
         const SimPool *p = &pools[st->cp[k]];
-        ev[ne++] = (Ev){p->from, (int32_t)k, p->units, 0, 0};
+        ev[ne++] = ev_make(p->from, k, EV_CAP, p->units);
         if (p->to != SIM_OPEN)
-            ev[ne++] = (Ev){p->to, (int32_t)k, -p->units, 0, 0};
+            ev[ne++] = ev_make(p->to, k, EV_CAP, -p->units);
     }
     for (size_t i = 0; i < n; i++) {
         const SimJob *j = &jobs[i];
         long k = j->cluster == c && j->rec_start != SIM_NEVER ? rec_pool_of(j, pools, st) : -1;
         if (k < 0)
             continue;
-        ev[ne++] = (Ev){j->rec_start, (int32_t)k, 0, j->units, -j->units};
-        ev[ne++] = (Ev){j->rec_start + j->runtime, (int32_t)k, 0, -j->units, 0};
-        ev[ne++] = (Ev){j->submit, (int32_t)k, 0, 0, j->units};
+        ev[ne++] = ev_make(j->rec_start, (size_t)k, EV_START, j->units);
+        ev[ne++] = ev_make(j->rec_start + j->runtime, (size_t)k, EV_END, j->units);
+        ev[ne++] = ev_make(j->submit, (size_t)k, EV_SUBMIT, j->units);
     }
     qsort(ev, ne, sizeof *ev, ev_cmp);
     int32_t *cap = xcalloc(st->ncp + 1, sizeof *cap), *busy = xcalloc(st->ncp + 1, sizeof *busy);
     st->t = xmalloc((ne + 1) * sizeof *st->t);
-    st->idle = xmalloc(((ne + 1) * st->ncp + 1) * sizeof *st->idle);
-    st->wait = xmalloc((ne + 1) * sizeof *st->wait);
+    int wide = 0;
+    for (size_t k = 0; k < st->ncp; k++)
+        wide |= pools[st->cp[k]].units > UINT16_MAX;
+    if (wide)
+        st->idle = xmalloc(((ne + 1) * st->ncp + 1) * sizeof *st->idle);
+    else
+        st->idle16 = xmalloc(((ne + 1) * st->ncp + 1) * sizeof *st->idle16);
+    st->all = xmalloc(ne + 1);
     st->ns = 0;
     int64_t waiting = 0;
     for (size_t a = 0; a < ne;) {
         size_t b = a;
         for (; b < ne && ev[b].t == ev[a].t; b++) {
-            cap[ev[b].k] += ev[b].dcap;
-            busy[ev[b].k] += ev[b].dbusy;
-            waiting += ev[b].dwait;
+            size_t k = ev[b].kk >> 2;
+            int32_t u = ev[b].units;
+            switch (ev[b].kk & 3) {
+            case EV_CAP: cap[k] += u; break;
+            case EV_START: busy[k] += u, waiting -= u; break;
+            case EV_END: busy[k] -= u; break;
+            default: waiting += u; break;
+            }
         }
-        st->wait[st->ns] = waiting;
         st->t[st->ns] = ev[a].t;
+        int64_t all = 0;
         for (size_t k = 0; k < st->ncp; k++) {
-            int32_t v = cap[k] - busy[k];
-            st->idle[st->ns * st->ncp + k] = v > 0 ? v : 0;
+            int32_t v = cap[k] - busy[k] > 0 ? cap[k] - busy[k] : 0; /* <= the pool's units */
+            if (wide)
+                st->idle[st->ns * st->ncp + k] = v;
+            else
+                st->idle16[st->ns * st->ncp + k] = (uint16_t)v;
+            all += v;
         }
+        st->all[st->ns] = all >= waiting;
         st->ns++;
         a = b;
     }
@@ -107,13 +138,12 @@ static double idle_during(const Steps *st, const SimPool *pools, const SimJob *j
         int64_t y = g + 1 < st->ns && st->t[g + 1] < hi ? st->t[g + 1] : hi;
         if (y <= x)
             continue;
-        int64_t all = 0, fits = 0;
-        for (size_t k = 0; k < st->ncp; k++) {
-            int32_t v = st->idle[g * st->ncp + k];
-            all += v;
-            fits |= pools[st->cp[k]].mem_gib >= j->mem_gib && v >= j->units;
-        }
-        if (fits && all >= st->wait[g])
+        if (!st->all[g])
+            continue;
+        int fits = 0;
+        for (size_t k = 0; k < st->ncp && !fits; k++)
+            fits = pools[st->cp[k]].mem_gib >= j->mem_gib && idle_at(st, g, k) >= j->units;
+        if (fits)
             s += (double)(y - x);
     }
     return s;
@@ -143,7 +173,8 @@ double *sim_idle(const SimJob *jobs, size_t n, const SimPool *pools, size_t np)
         }
         free(st.t);
         free(st.idle);
-        free(st.wait);
+        free(st.idle16);
+        free(st.all);
     }
     free(done);
     free(cp);

@@ -203,8 +203,11 @@ static void build_cells(const SimJob *jobs, size_t n, const SimOut *out, const d
             ix[m++] = (Idx){sim_month(jobs[i].submit), jobs[i].group,
                             sim_mem_class(jobs[i].mem_gib), i};
     qsort(ix, m, sizeof *ix, idx_cmp);
+    size_t ncells = 0; /* a few hundred (month x group x class), not one a job */
+    for (size_t a = 0; a < m; a++)
+        ncells += a == 0 || !same_cell(&ix[a], &ix[a - 1]);
     int64_t *buf = xmalloc((m ? m : 1) * sizeof *buf);
-    sum->cells = xmalloc((m ? m : 1) * sizeof *sum->cells);
+    sum->cells = xmalloc((ncells ? ncells : 1) * sizeof *sum->cells);
     for (size_t a = 0; a < m;) {
         size_t b = a;
         while (b < m && same_cell(&ix[b], &ix[a]))

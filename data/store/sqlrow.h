@@ -21,5 +21,12 @@ void sqlrow_bind_num(sqlite3_stmt *s, int i, double v);
 /* p with room for element n of size sz (*cap elements allocated, doubled
  * from 64 as needed); the caller owns the array. */
 void *sqlrow_grow(void *p, size_t n, size_t *cap, size_t sz);
+/* Before a scan that reads each page once: the page cache (and so an ORDER
+ * BY's in-memory sorter) held to 2 MiB, so memory stays at the rows the
+ * caller keeps. Returns what to give sqlrow_cache_restore (a hint: errors
+ * are ignored). */
+long long sqlrow_cache_small(sqlite3 *db);
+/* The page cache as it was before sqlrow_cache_small returned old. */
+void sqlrow_cache_restore(sqlite3 *db, long long old);
 
 #endif

@@ -81,8 +81,10 @@ int store_sim_jobs(Store *st, int64_t from, int64_t to, int with_part, StoreSimJ
     sqlite3_bind_int64(s, 2, to);
     size_t cap = 0;
     int rc;
+    long long cache = sqlrow_cache_small(db); /* 1M jobs: 67 MB of pages read once */
     while ((rc = sqlite3_step(s)) == SQLITE_ROW)
         read_row(s, out, &cap, with_part);
+    sqlrow_cache_restore(db, cache);
     if (rc != SQLITE_DONE) {
         sqlrow_err(db, err, "jobs");
         sqlite3_finalize(s);
