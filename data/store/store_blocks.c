@@ -860,10 +860,7 @@ static int blocks_each(Store *st, const StoreBlocksVisit *v, CpErr *err)
         return -1;
     /* each block's pages are read once: a small page cache while they pass
      * keeps the memory at the records' (hint; errors ignored) */
-    int64_t cache;
-    if (int_of(db, "PRAGMA cache_size", 0, &cache, &null, err) < 0)
-        null = 1;
-    sqlite3_exec(db, "PRAGMA cache_size=-2048", NULL, NULL, NULL);
+    long long cache = sqlrow_cache_small(db);
     if (sqlite3_prepare_v2(db, "SELECT data FROM job_blocks WHERE block = ?1", -1, &w.data,
                            NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(db, "SELECT min(id) FROM jobs WHERE id >= ?1 AND id <= ?2", -1,
@@ -876,11 +873,7 @@ static int blocks_each(Store *st, const StoreBlocksVisit *v, CpErr *err)
     sqlite3_finalize(w.data);
     sqlite3_finalize(w.first);
     sqlite3_finalize(w.last);
-    if (!null) {
-        char pragma[48];
-        snprintf(pragma, sizeof pragma, "PRAGMA cache_size=%lld", (long long)cache);
-        sqlite3_exec(db, pragma, NULL, NULL, NULL);
-    }
+    sqlrow_cache_restore(db, cache);
     free(m);
     free(w.recs);
     free(w.types);
