@@ -62,6 +62,11 @@ void sacctf_row_init(SacctRow *row)
     row->memo = NULL;
 }
 
+void sacctf_row_next(SacctRow *row)
+{
+    jobrec_clear(&row->rec);
+}
+
 void sacctf_set(SacctRow *row, SacctField f, char *v, size_t n)
 {
     if (f > SF_IGNORED && f < SF_COUNT) {

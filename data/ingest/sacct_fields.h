@@ -72,6 +72,11 @@ typedef struct SacctMemo {
 /* Start a row: every field absent, no memo. */
 void sacctf_row_init(SacctRow *row);
 
+/* The next row of a reader that sets the same fields on every row: the
+ * record back to unknown, the values and the memo kept for it to set again
+ * (issue 31 item 3: no clearing of every field a line). */
+void sacctf_row_next(SacctRow *row);
+
 /* Remember the value of field f (borrowed slice, v[n] == '\0'). */
 void sacctf_set(SacctRow *row, SacctField f, char *v, size_t n);
 
