@@ -184,22 +184,27 @@ static void refresh_plan(Store *st, int progress)
 }
 
 /* A first load of this many jobs or more into a database without any
- * leaves the planner's cache to the first reader (issue 31 item 3): the
- * refresh would build every backtest cut from nothing, as that reader
- * does (0.6 s of CPU at 1M jobs, a fifth of a 200k-job import), and a
- * first load is followed by the roster and inventory imports, each of
- * which would key every cut anew. Smaller first loads and every later
- * import (the nightly one, whose refresh reuses the cuts before its jobs)
- * refresh as before. */
+ * leaves the planner's cache to the first reader (issue 31 item 3): its
+ * refresh would build every backtest cut from nothing, as that reader does
+ * (0.6 s of CPU at 1M jobs, a fifth of a 200k-job import), and a first
+ * load is often followed by the roster and inventory imports, each of
+ * which keys every cut anew. */
 #define LAZY_FIRST_LOAD 100000
 
-/* The refresh an import command owes the planner: none when nothing the
- * plan reads changed, or after a large first load (LAZY_FIRST_LOAD). */
-static int wants_refresh(const char *kind, int changed, int had_jobs, int64_t added)
+/* The refresh an import command owes the planner. None when nothing the
+ * plan reads changed. Once someone planned (the caches hold an entry) every
+ * import keeps them current, reusing the cuts before its jobs (the nightly
+ * import). Before that, only a first load smaller than LAZY_FIRST_LOAD
+ * plans at once; a larger one, and the imports after it, leave the whole
+ * build to the first reader (`project`, the dashboard, `export`). */
+static int wants_refresh(const char *kind, int changed, int had_jobs, int planned,
+                         int64_t added)
 {
     if (!changed || !is_plan_kind(kind))
         return 0;
-    return had_jobs || added < LAZY_FIRST_LOAD;
+    if (planned)
+        return 1;
+    return !had_jobs && added < LAZY_FIRST_LOAD;
 }
 
 /* What the command line says, beside the ImportOpts. */
@@ -323,15 +328,16 @@ static int exec_import(CliCtx *ctx, int argc, char **argv)
         ia.o.progress = cli_progress();
         Store *st = cli_store(ctx);
         status = st ? 0 : 1;
-        int changed = 0, had_jobs = 1;
+        int changed = 0, had_jobs = 1, planned = 1;
         int64_t added = 0;
         CpErr err;
-        if (st && store_plan_has_jobs(st, &had_jobs, &err) < 0)
-            had_jobs = 1; /* cannot tell: refresh as always */
+        if (st && (store_plan_has_jobs(st, &had_jobs, &err) < 0 ||
+                   store_plan_cached(st, &planned, &err) < 0))
+            planned = 1; /* cannot tell: refresh as always */
         for (int i = 0; st && i < ia.nfiles; i++)
             if (import_one(st, kind, ia.files[i], &ia.o, ia.quiet, &changed, &added) != 0)
                 status = 1;
-        if (st && wants_refresh(kind, changed, had_jobs, added))
+        if (st && wants_refresh(kind, changed, had_jobs, planned, added))
             refresh_plan(st, ia.o.progress);
     }
     free(ia.files);
