@@ -183,19 +183,23 @@ static void refresh_plan(Store *st, int progress)
         fprintf(stderr, "\r%*s\r", 40, "");
 }
 
-/* A first load of this many jobs or more into a database without any
- * leaves the planner's cache to the first reader (issue 31 item 3): its
- * refresh would build every backtest cut from nothing, as that reader does
- * (0.6 s of CPU at 1M jobs, a fifth of a 200k-job import), and a first
- * load is often followed by the roster and inventory imports, each of
- * which keys every cut anew. */
+/* A first load of LAZY_FIRST_LOAD to LAZY_LAST_LOAD jobs into a database
+ * without any leaves the planner's cache to the first reader (issue 31
+ * item 3): its refresh would build every backtest cut from nothing, as that
+ * reader does (0.3 s of CPU at 200k site-shape jobs, a quarter of their
+ * import; 0.6 s at 1M), and a first load is often followed by the roster and
+ * inventory imports, each of which keys every cut anew. Smaller loads plan
+ * at once (cheap); larger ones too: their build would make the first
+ * `project` take seconds (3.6 s of CPU at 10M), a small share of their
+ * import's minute. */
 #define LAZY_FIRST_LOAD 100000
+#define LAZY_LAST_LOAD 1500000
 
 /* The refresh an import command owes the planner. None when nothing the
  * plan reads changed. Once someone planned (the caches hold an entry) every
  * import keeps them current, reusing the cuts before its jobs (the nightly
- * import). Before that, only a first load smaller than LAZY_FIRST_LOAD
- * plans at once; a larger one, and the imports after it, leave the whole
+ * import). Before that, a first load plans at once unless its size is in
+ * the lazy range above; imports after a lazy first load leave the whole
  * build to the first reader (`project`, the dashboard, `export`). */
 static int wants_refresh(const char *kind, int changed, int had_jobs, int planned,
                          int64_t added)
@@ -204,7 +208,7 @@ static int wants_refresh(const char *kind, int changed, int had_jobs, int planne
         return 0;
     if (planned)
         return 1;
-    return !had_jobs && added < LAZY_FIRST_LOAD;
+    return !had_jobs && (added < LAZY_FIRST_LOAD || added > LAZY_LAST_LOAD);
 }
 
 /* What the command line says, beside the ImportOpts. */
