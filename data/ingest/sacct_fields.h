@@ -80,6 +80,10 @@ void sacctf_row_next(SacctRow *row);
 /* Remember the value of field f (borrowed slice, v[n] == '\0'). */
 void sacctf_set(SacctRow *row, SacctField f, char *v, size_t n);
 
+/* sacctf_set(row, cols[i], v[i], n[i]) for each of the ncols columns. */
+void sacctf_set_cols(SacctRow *row, const SacctField *cols, char *const *v, const size_t *n,
+                     int ncols);
+
 /* Parse every remembered value into row->rec. On a bad value returns -1,
  * with *bad_field set to the field's name and err holding the reason
  * ("bad duration '1-2x:00'"). Strings in rec point into the values; the

@@ -323,8 +323,7 @@ static int data_line(TextCtx *t, char *line, size_t len, CpErr *err)
     }
     SacctRow *row = &t->row; /* every column is set again below */
     sacctf_row_next(row);
-    for (int i = 0; i < t->ncols; i++)
-        sacctf_set(row, t->cols[i], t->cut[i], t->cutlen[i]);
+    sacctf_set_cols(row, t->cols, t->cut, t->cutlen, t->ncols);
     const char *bad = "";
     CpErr ferr;
     if (sacctf_finish(row, t->rc->tz, &bad, &ferr) < 0)
