@@ -11,6 +11,7 @@
 #include "data/plan/plan.h"
 #include "data/ingest/pubs.h"
 #include "data/store/store.h"
+#include "data/store/store_plan.h"
 #include "data/ingest/policy_csv.h"
 #include "data/store/store_policy.h"
 #include "data/ingest/textenc.h"
@@ -111,9 +112,10 @@ static int is_plan_kind(const char *k)
            strcmp(k, "inventory") == 0 || strcmp(k, "gpu-metrics") == 0;
 }
 
-/* Import one file; *changed is set when it added or updated a row. */
+/* Import one file; *changed is set when it added or updated a row, and
+ * *added grows by the rows it added. */
 static int import_one(Store *st, const char *kind, const char *path, const ImportOpts *o,
-                      int quiet, int *changed)
+                      int quiet, int *changed, int64_t *added)
 {
     if (store_policy_kind(kind))
         return import_policy(st, kind, path, o->encoding, quiet);
@@ -136,6 +138,7 @@ static int import_one(Store *st, const char *kind, const char *path, const Impor
         return cli_error("%s", err.msg);
     if (res.added > 0 || res.updated > 0)
         *changed = 1;
+    *added += res.added;
     char shown[512];
     cli_sanitize(shown, sizeof shown, strcmp(path, "-") == 0 ? "<stdin>" : path);
     if (!quiet) {
@@ -178,6 +181,34 @@ static void refresh_plan(Store *st, int progress)
     (void)plan_cache_refresh(st, 1, &err);
     if (progress)
         fprintf(stderr, "\r%*s\r", 40, "");
+}
+
+/* A first load of LAZY_FIRST_LOAD to LAZY_LAST_LOAD jobs into a database
+ * without any leaves the planner's cache to the first reader (issue 31
+ * item 3): its refresh would build every backtest cut from nothing, as that
+ * reader does (0.3 s of CPU at 200k site-shape jobs, a quarter of their
+ * import; 0.6 s at 1M), and a first load is often followed by the roster and
+ * inventory imports, each of which keys every cut anew. Smaller loads plan
+ * at once (cheap); larger ones too: their build would make the first
+ * `project` take seconds (3.6 s of CPU at 10M), a small share of their
+ * import's minute. */
+#define LAZY_FIRST_LOAD 100000
+#define LAZY_LAST_LOAD 1500000
+
+/* The refresh an import command owes the planner. None when nothing the
+ * plan reads changed. Once someone planned (the caches hold an entry) every
+ * import keeps them current, reusing the cuts before its jobs (the nightly
+ * import). Before that, a first load plans at once unless its size is in
+ * the lazy range above; imports after a lazy first load leave the whole
+ * build to the first reader (`project`, the dashboard, `export`). */
+static int wants_refresh(const char *kind, int changed, int had_jobs, int planned,
+                         int64_t added)
+{
+    if (!changed || !is_plan_kind(kind))
+        return 0;
+    if (planned)
+        return 1;
+    return !had_jobs && (added < LAZY_FIRST_LOAD || added > LAZY_LAST_LOAD);
 }
 
 /* What the command line says, beside the ImportOpts. */
@@ -301,11 +332,16 @@ static int exec_import(CliCtx *ctx, int argc, char **argv)
         ia.o.progress = cli_progress();
         Store *st = cli_store(ctx);
         status = st ? 0 : 1;
-        int changed = 0;
+        int changed = 0, had_jobs = 1, planned = 1;
+        int64_t added = 0;
+        CpErr err;
+        if (st && (store_plan_has_jobs(st, &had_jobs, &err) < 0 ||
+                   store_plan_cached(st, &planned, &err) < 0))
+            planned = 1; /* cannot tell: refresh as always */
         for (int i = 0; st && i < ia.nfiles; i++)
-            if (import_one(st, kind, ia.files[i], &ia.o, ia.quiet, &changed) != 0)
+            if (import_one(st, kind, ia.files[i], &ia.o, ia.quiet, &changed, &added) != 0)
                 status = 1;
-        if (st && changed && is_plan_kind(kind))
+        if (st && wants_refresh(kind, changed, had_jobs, planned, added))
             refresh_plan(st, ia.o.progress);
     }
     free(ia.files);

@@ -47,7 +47,7 @@ int fields_tres(const char *s, size_t n, CpTres *out, CpErr *err);
  * repeats a few AllocTRES / ReqTRES shapes on most of its lines (a job
  * and its steps, every job of one partition). Owned by one reader; all
  * zero bytes is empty. */
-#define FIELDS_TRES_MEMO_SLOTS 64
+#define FIELDS_TRES_MEMO_SLOTS 1024
 #define FIELDS_TRES_MEMO_LEN 96 /* longer strings are parsed every time */
 typedef struct FieldsTresMemoSlot {
     int used;

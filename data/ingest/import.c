@@ -303,7 +303,7 @@ static int read_sacct(FILE *f, CpReadCtx *rc, const void *arg, char *fmt, size_t
             break;
         }
     }
-    fclose(pf);
+    peekfile_close(pf, f);
     return rcode;
 }
 

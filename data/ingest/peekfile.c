@@ -34,12 +34,18 @@ static int peek_close(void *cookie)
     return 0;
 }
 
+#define PEEK_BUF (256u << 10) /* a pipe's stream reads this much at a time */
+
 FILE *peekfile_open(FILE *f, char *head, size_t headsz, size_t *headlen)
 {
+    off_t at = ftello(f); /* -1 on a pipe */
     size_t got = fread(head, 1, headsz, f);
     if (got < headsz && ferror(f))
         return NULL;
     *headlen = got;
+    if (at >= 0 && fseeko(f, at, SEEK_SET) == 0)
+        return f;
+    clearerr(f);
     Peek *p = xcalloc(1, sizeof *p);
     p->under = f;
     p->head = xmalloc(got ? got : 1);
@@ -49,5 +55,13 @@ FILE *peekfile_open(FILE *f, char *head, size_t headsz, size_t *headlen)
     FILE *out = fopencookie(p, "r", io);
     if (!out)
         peek_close(p);
+    else
+        setvbuf(out, NULL, _IOFBF, PEEK_BUF); /* stdio's 8 KiB is a read call each */
     return out;
+}
+
+void peekfile_close(FILE *pf, FILE *f)
+{
+    if (pf && pf != f)
+        fclose(pf);
 }

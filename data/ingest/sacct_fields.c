@@ -62,12 +62,24 @@ void sacctf_row_init(SacctRow *row)
     row->memo = NULL;
 }
 
+void sacctf_row_next(SacctRow *row)
+{
+    jobrec_clear(&row->rec);
+}
+
 void sacctf_set(SacctRow *row, SacctField f, char *v, size_t n)
 {
     if (f > SF_IGNORED && f < SF_COUNT) {
         row->val[f] = v;
         row->len[f] = n;
     }
+}
+
+void sacctf_set_cols(SacctRow *row, const SacctField *cols, char *const *v, const size_t *n,
+                     int ncols)
+{
+    for (int i = 0; i < ncols; i++)
+        sacctf_set(row, cols[i], v[i], n[i]);
 }
 
 /* Failure of field f: name it for the caller. */
@@ -115,7 +127,12 @@ static int finish_ids(SacctRow *row, const char **bad, CpErr *err)
             r->job_raw = -(parent * 10000000 + task);
         }
     }
-    if (has(row, SF_JOBIDRAW)) {
+    if (has(row, SF_JOBIDRAW) && has(row, SF_JOBID) && row->len[SF_JOBIDRAW] == row->len[SF_JOBID] &&
+        memcmp(row->val[SF_JOBIDRAW], row->val[SF_JOBID], row->len[SF_JOBID]) == 0) {
+        /* the same text read the same (a job that is no array task, and its steps):
+         * id and step as JobID's read gave them (issue 31 item 3) */
+        r->job_raw = id;
+    } else if (has(row, SF_JOBIDRAW)) {
         int64_t p2;
         int32_t t2;
         if (fields_jobid(row->val[SF_JOBIDRAW], row->len[SF_JOBIDRAW], &id, &p2, &t2, &step,

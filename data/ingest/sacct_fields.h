@@ -72,8 +72,17 @@ typedef struct SacctMemo {
 /* Start a row: every field absent, no memo. */
 void sacctf_row_init(SacctRow *row);
 
+/* The next row of a reader that sets the same fields on every row: the
+ * record back to unknown, the values and the memo kept for it to set again
+ * (issue 31 item 3: no clearing of every field a line). */
+void sacctf_row_next(SacctRow *row);
+
 /* Remember the value of field f (borrowed slice, v[n] == '\0'). */
 void sacctf_set(SacctRow *row, SacctField f, char *v, size_t n);
+
+/* sacctf_set(row, cols[i], v[i], n[i]) for each of the ncols columns. */
+void sacctf_set_cols(SacctRow *row, const SacctField *cols, char *const *v, const size_t *n,
+                     int ncols);
 
 /* Parse every remembered value into row->rec. On a bad value returns -1,
  * with *bad_field set to the field's name and err holding the reason

@@ -62,6 +62,6 @@ int trace_read(FILE *f, const char *kind, CpReadCtx *ctx, char *format_out, size
         if (trace_censor_flush(ctx, rc == 0, err) < 0)
             rc = -1;
     }
-    fclose(pf);
+    peekfile_close(pf, f);
     return rc;
 }

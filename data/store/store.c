@@ -92,6 +92,11 @@ struct Store {
     StoreFeed *feed;        /* store_feed_begin's, until the transaction ends */
     size_t feed_window;     /* attempts it holds back; 0: STORE_FEED_WINDOW */
     StoreBlocksFeed *blocks_feed;
+    struct {             /* per dictionary, the name dict_id looked up last */
+        char name[64];
+        size_t n;        /* its length; 0: none */
+        int64_t id;
+    } dict_last[DICT_COUNT];
 };
 
 static int journal_mode(Store *st, const char *mode);
@@ -193,6 +198,7 @@ static int load_dict(Store *st, int d, CpErr *err)
         strmap_clear(st->dict[d]);
     else
         st->dict[d] = strmap_new();
+    st->dict_last[d].n = 0;
     snprintf(sql, sizeof sql, "SELECT id, name FROM %s", dict_table[d]);
     if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
         return db_err(st, err, "read names");
@@ -638,9 +644,26 @@ static CountDelta *counts_slot(Store *st, int64_t id)
     return &st->counts[i];
 }
 
+static int usage_cmp(const void *pa, const void *pb)
+{
+    const UsageKey *a = &((const UsageSums *)pa)->key, *b = &((const UsageSums *)pb)->key;
+    const int64_t ka[] = {a->month, a->cluster_id, a->account_id, a->user_id, a->partition_id};
+    const int64_t kb[] = {b->month, b->cluster_id, b->account_id, b->user_id, b->partition_id};
+    for (int i = 0; i < 5; i++)
+        if (ka[i] != kb[i])
+            return ka[i] < kb[i] ? -1 : 1;
+    return 0;
+}
+
+/* The transaction's usage sums added to usage_month, in the table's key
+ * order (issue 31 item 3: its pages filled in turn, not split at random;
+ * the rows are the same). The sums are forgotten after. */
 static int flush_usage(Store *st, CpErr *err)
 {
     sqlite3_stmt *s = st->usage_add;
+    strmap_clear(st->usage_index); /* the slots move */
+    if (st->nusage > 1)
+        qsort(st->usage, st->nusage, sizeof *st->usage, usage_cmp);
     for (size_t i = 0; i < st->nusage; i++) {
         const UsageSums *u = &st->usage[i];
         sqlite3_bind_int64(s, 1, u->key.month);
@@ -913,11 +936,28 @@ int store_import_format(Store *st, int64_t import_id, const char *format, CpErr 
 }
 
 /* Id of name in dictionary d, inserting it when new. 0 for "" (unknown). */
+/* The name's last look-up, kept (a file repeats its cluster, partition and
+ * QOS on most lines: issue 31 item 3). */
+static void dict_keep(Store *st, int d, const char *name, size_t n, int64_t id)
+{
+    if (n >= sizeof st->dict_last[d].name)
+        return;
+    memcpy(st->dict_last[d].name, name, n);
+    st->dict_last[d].n = n;
+    st->dict_last[d].id = id;
+}
+
 static int dict_id(Store *st, int d, const char *name, int64_t *id, CpErr *err)
 {
     size_t n = strlen(name);
-    if (strmap_get(st->dict[d], name, n, id))
+    if (n > 0 && n == st->dict_last[d].n && memcmp(name, st->dict_last[d].name, n) == 0) {
+        *id = st->dict_last[d].id;
         return 0;
+    }
+    if (strmap_get(st->dict[d], name, n, id)) {
+        dict_keep(st, d, name, n, *id);
+        return 0;
+    }
     sqlite3_stmt *s = st->dict_insert[d];
     sqlite3_bind_text(s, 1, name, (int)n, SQLITE_STATIC);
     int rc = sqlite3_step(s);
@@ -926,6 +966,7 @@ static int dict_id(Store *st, int d, const char *name, int64_t *id, CpErr *err)
         return db_err(st, err, "add name");
     *id = sqlite3_last_insert_rowid(st->db);
     strmap_put(st->dict[d], name, n, *id);
+    dict_keep(st, d, name, n, *id);
     return 0;
 }
 

@@ -291,6 +291,11 @@ int store_plan_jobs_state(Store *st, char *buf, size_t n, int *clean, CpErr *err
 /* *any = 1 when the database holds a job, else 0. 0, or -1 with err. */
 int store_plan_has_jobs(Store *st, int *any, CpErr *err);
 
+/* *any = 1 when the planner's caches (plan_cache, plan_cut_cache) hold an
+ * entry, current or not: someone planned on this database. 0, or -1 with
+ * err. */
+int store_plan_cached(Store *st, int *any, CpErr *err);
+
 /* The entry cached under key: *data (caller frees), *n bytes. 1 found; 0
  * none, or the database cannot say (no cache table): a miss, never an
  * error. */

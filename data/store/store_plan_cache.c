@@ -52,18 +52,31 @@ int store_plan_jobs_state(Store *st, char *buf, size_t n, int *clean, CpErr *err
     return 0;
 }
 
-int store_plan_has_jobs(Store *st, int *any, CpErr *err)
+/* *any: the integer sql reads. 0, or -1 with err ("read WHAT"). */
+static int exists(Store *st, const char *sql, const char *what, int *any, CpErr *err)
 {
     sqlite3 *db = store_db(st);
     sqlite3_stmt *s;
     *any = 0;
-    if (sqlite3_prepare_v2(db, "SELECT EXISTS(SELECT 1 FROM jobs)", -1, &s, NULL) != SQLITE_OK)
-        return sqlrow_err(db, err, "read the jobs");
+    if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK)
+        return sqlrow_err(db, err, what);
     int rc = sqlite3_step(s);
     if (rc == SQLITE_ROW)
         *any = sqlite3_column_int(s, 0);
     sqlite3_finalize(s);
-    return rc == SQLITE_ROW ? 0 : sqlrow_err(db, err, "read the jobs");
+    return rc == SQLITE_ROW ? 0 : sqlrow_err(db, err, what);
+}
+
+int store_plan_has_jobs(Store *st, int *any, CpErr *err)
+{
+    return exists(st, "SELECT EXISTS(SELECT 1 FROM jobs)", "read the jobs", any, err);
+}
+
+int store_plan_cached(Store *st, int *any, CpErr *err)
+{
+    return exists(st,
+                  "SELECT EXISTS(SELECT 1 FROM plan_cache) OR EXISTS(SELECT 1 FROM plan_cut_cache)",
+                  "read the planner's cache", any, err);
 }
 
 int store_plan_cache_get(Store *st, const char *key, unsigned char **data, size_t *n)
