@@ -431,6 +431,12 @@ size_t stats_cells_build_size(const StatsCellsBuild *b);
 size_t stats_cells_build_months(const StatsCellsBuild *b, int32_t **months);
 /* Month m of b as bytes (appended to out): counts, then the arrays. */
 void stats_cells_month_blob(const StatsCellsBuild *b, int32_t month, CpBuf *out);
+/* Every month of b, ascending, as stats_cells_month_blob writes it, made in
+ * one pass over b's arrays (stats_cells_month_blob passes over all of them
+ * for each month): fn(ctx, month, bytes, n) for each, the bytes valid until
+ * fn returns; stops at fn's first nonzero return and returns it, else 0. */
+typedef int (*StatsMonthBlobFn)(void *ctx, int32_t month, const void *blob, size_t n);
+int stats_cells_month_blobs(const StatsCellsBuild *b, StatsMonthBlobFn fn, void *ctx);
 
 /* The arrays of a StatsCells, owned: blobs appended one after another. */
 typedef struct StatsCellsBuf {

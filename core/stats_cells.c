@@ -6,45 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/civil.h"
 #include "core/stats_int.h"
-
-/* ---- the hours of the week ---- */
-
-/* Add w per hour over [a, b). */
-void stats_week_add(Week *wk, int64_t a, int64_t b, double w)
-{
-    if (b <= a)
-        return;
-    int64_t ha = civil_floor_div(a, HOUR), hb = civil_floor_div(b, HOUR);
-    int sa = stats_week_slot(a);
-    if (ha == hb) {
-        wk->slot[sa] += w * (double)(b - a) / HOUR;
-        return;
-    }
-    wk->slot[sa] += w * (double)((ha + 1) * HOUR - a) / HOUR;
-    wk->slot[stats_week_slot(b)] += w * (double)(b - hb * HOUR) / HOUR;
-    int64_t full = hb - ha - 1; /* whole hours ha + 1 .. hb - 1 */
-    wk->laps += w * (double)(full / 168);
-    int s = (sa + 1) % 168, rem = (int)(full % 168);
-    wk->diff[s] += w;
-    if (s + rem <= 168) {
-        wk->diff[s + rem] -= w;
-    } else {
-        wk->diff[168] -= w;
-        wk->diff[0] += w;
-        wk->diff[s + rem - 168] -= w;
-    }
-}
-
-void stats_week_finish(const Week *wk, double out[168])
-{
-    double run = 0;
-    for (int s = 0; s < 168; s++) {
-        run += wk->diff[s];
-        out[s] = wk->slot[s] + run + wk->laps;
-    }
-}
 
 /* ---- histograms ---- */
 
@@ -527,6 +489,129 @@ void stats_cells_month_blob(const StatsCellsBuild *b, int32_t month, CpBuf *out)
     free(local);
 }
 
+/* Entries 0..n-1 grouped by their month's index mi(ctx, i) < nm, each
+ * group in entry order (a stable counting sort): ord[start[k]..start[k+1])
+ * are month k's. ord holds n, start nm + 1 (caller's). */
+static void group_months(size_t n, size_t nm, uint32_t (*mi)(const void *, size_t),
+                         const void *ctx, uint32_t *ord, size_t *start)
+{
+    memset(start, 0, (nm + 1) * sizeof *start);
+    for (size_t i = 0; i < n; i++)
+        start[mi(ctx, i) + 1]++;
+    for (size_t k = 0; k < nm; k++)
+        start[k + 1] += start[k];
+    size_t *at = xmalloc((nm + 1) * sizeof *at);
+    memcpy(at, start, (nm + 1) * sizeof *at);
+    for (size_t i = 0; i < n; i++)
+        ord[at[mi(ctx, i)]++] = (uint32_t)i;
+    free(at);
+}
+
+typedef struct MonthIx {
+    const int32_t *months;
+    size_t nm;
+    const Agg *agg;
+    const uint32_t *hk_month; /* per hkey: its month's index */
+    const Hist *hist;
+} MonthIx;
+
+static uint32_t month_ix(const MonthIx *x, int32_t m)
+{
+    size_t lo = 0, hi = x->nm; /* x->months ascending, m among them */
+    while (hi - lo > 1) {
+        size_t mid = (lo + hi) / 2;
+        if (x->months[mid] <= m)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return (uint32_t)lo;
+}
+
+static uint32_t agg_month_ix(const void *ctx, size_t i)
+{
+    const MonthIx *x = ctx;
+    return month_ix(x, key_month(x->agg, i));
+}
+
+static uint32_t hist_month_ix(const void *ctx, size_t i)
+{
+    const MonthIx *x = ctx;
+    return x->hk_month[x->hist->refs[i].hkey];
+}
+
+int stats_cells_month_blobs(const StatsCellsBuild *b, StatsMonthBlobFn fn, void *ctx)
+{
+    int32_t *months;
+    size_t nm = stats_cells_build_months(b, &months);
+    const Agg *aggs[3] = {&b->cells, &b->hkeys, &b->heat};
+    uint32_t *ord[4];
+    size_t *start[4];
+    MonthIx x = {months, nm, NULL, NULL, &b->hist};
+    for (int a = 0; a < 3; a++) {
+        x.agg = aggs[a];
+        ord[a] = xmalloc((aggs[a]->n + 1) * sizeof *ord[a]);
+        start[a] = xmalloc((nm + 1) * sizeof *start[a]);
+        group_months(aggs[a]->n, nm, agg_month_ix, &x, ord[a], start[a]);
+    }
+    /* per hkey: its month and its place among that month's (the blob's key) */
+    uint32_t *hk_month = xmalloc((b->hkeys.n + 1) * sizeof *hk_month);
+    uint32_t *local = xmalloc((b->hkeys.n + 1) * sizeof *local);
+    for (size_t k = 0; k < nm; k++)
+        for (size_t j = start[1][k]; j < start[1][k + 1]; j++) {
+            hk_month[ord[1][j]] = (uint32_t)k;
+            local[ord[1][j]] = (uint32_t)(j - start[1][k]);
+        }
+    x.hk_month = hk_month;
+    ord[3] = xmalloc((b->hist.n + 1) * sizeof *ord[3]);
+    start[3] = xmalloc((nm + 1) * sizeof *start[3]);
+    group_months(b->hist.n, nm, hist_month_ix, &x, ord[3], start[3]);
+    CpBuf out;
+    cpbuf_init(&out);
+    int rc = 0;
+    for (size_t k = 0; rc == 0 && k < nm; k++) {
+        cpbuf_clear(&out);
+        BlobHead h = {BLOB_MAGIC, (uint32_t)(start[0][k + 1] - start[0][k]),
+                      (uint32_t)(start[1][k + 1] - start[1][k]),
+                      (uint32_t)(start[3][k + 1] - start[3][k]),
+                      (uint32_t)(start[2][k + 1] - start[2][k]), 0};
+        cpbuf_append(&out, &h, sizeof h);
+        for (size_t j = start[0][k]; j < start[0][k + 1]; j++)
+            cpbuf_append(&out, stats_agg_val(&b->cells, ord[0][j]), sizeof(StatsCellSum));
+        for (size_t j = start[1][k]; j < start[1][k + 1]; j++)
+            cpbuf_append(&out, stats_agg_val(&b->hkeys, ord[1][j]), sizeof(StatsCellKey));
+        for (size_t j = start[3][k]; j < start[3][k + 1]; j++) {
+            const HistRef *f = &b->hist.refs[ord[3][j]];
+            StatsHist e;
+            memset(&e, 0, sizeof e);
+            e.key = local[f->hkey];
+            e.what = f->what;
+            e.bucket = f->bucket;
+            e.count = f->v.count > UINT32_MAX ? UINT32_MAX : (uint32_t)f->v.count;
+            e.sum = f->v.sum;
+            cpbuf_append(&out, &e, sizeof e);
+        }
+        for (size_t j = start[2][k]; j < start[2][k + 1]; j++) {
+            const HeatVal *v = stats_agg_val(&b->heat, ord[2][j]);
+            StatsHeat e;
+            memset(&e, 0, sizeof e);
+            e.k = v->k;
+            stats_week_finish(&v->w, e.gpu_h);
+            cpbuf_append(&out, &e, sizeof e);
+        }
+        rc = fn(ctx, months[k], out.data, out.len);
+    }
+    cpbuf_done(&out);
+    for (int a = 0; a < 4; a++) {
+        free(ord[a]);
+        free(start[a]);
+    }
+    free(hk_month);
+    free(local);
+    free(months);
+    return rc;
+}
+
 /* The parts of a blob, or -1 when n does not match its counts. */
 static int blob_parse(const void *blob, size_t n, BlobHead *h, const char **p)
 {
@@ -676,19 +761,16 @@ void stats_cells_buf_reserve(StatsCellsBuf *buf, const size_t n[4])
     c->heat = buf->heat;
 }
 
+static int buf_add_month(void *ctx, int32_t month, const void *blob, size_t n)
+{
+    (void)month;
+    stats_cells_buf_add(ctx, blob, n);
+    return 0;
+}
+
 void stats_cells_buf_from(StatsCellsBuf *buf, const StatsCellsBuild *b)
 {
-    int32_t *months;
-    size_t n = stats_cells_build_months(b, &months);
-    CpBuf blob;
-    cpbuf_init(&blob);
-    for (size_t i = 0; i < n; i++) {
-        cpbuf_clear(&blob);
-        stats_cells_month_blob(b, months[i], &blob);
-        stats_cells_buf_add(buf, blob.data, blob.len);
-    }
-    cpbuf_done(&blob);
-    free(months);
+    stats_cells_month_blobs(b, buf_add_month, buf);
 }
 
 void stats_cells_buf_done(StatsCellsBuf *buf)
@@ -698,50 +780,4 @@ void stats_cells_buf_done(StatsCellsBuf *buf)
     free(buf->hist);
     free(buf->heat);
     memset(buf, 0, sizeof *buf);
-}
-
-/* ---- histogram rows ---- */
-
-void stats_hist_rows_put(Agg *rows, int32_t p, int32_t a, int32_t b, int what,
-                         const StatsHistAcc *y)
-{
-    StatsHistAcc *x = stats_agg_get(rows, p, a, b, (int32_t)what << 16 | (int32_t)y->bucket);
-    x->bucket = y->bucket;
-    x->count += y->count;
-    x->sum += y->sum;
-}
-
-void stats_hist_rows_add(Agg *rows, int32_t p, int32_t a, int32_t b, const StatsHist *e)
-{
-    StatsHistAcc y = {e->bucket, e->count, e->sum};
-    stats_hist_rows_put(rows, p, a, b, e->what, &y);
-}
-
-size_t stats_hist_rows_run(const Agg *rows, const size_t *order, size_t i, StatsHistAcc **buf,
-                           size_t *cap, size_t *n)
-{
-    const AggKey *k0 = &rows->keys[order[i]];
-    *n = 0;
-    for (; i < rows->n; i++) {
-        const AggKey *k = &rows->keys[order[i]];
-        if (k->period != k0->period || k->a != k0->a || k->b != k0->b ||
-            (k->c >> 16) != (k0->c >> 16))
-            break;
-        if (*n == *cap)
-            *buf = xrealloc(*buf, (*cap = *cap ? *cap * 2 : 256) * sizeof **buf);
-        (*buf)[(*n)++] = *(const StatsHistAcc *)stats_agg_val(rows, order[i]);
-    }
-    return i;
-}
-
-void stats_hist_rows_sum(Agg *rows)
-{
-    size_t n = rows->n;
-    for (size_t i = 0; i < n; i++) {
-        AggKey k = rows->keys[i];
-        StatsHistAcc x = *(const StatsHistAcc *)stats_agg_val(rows, i);
-        stats_hist_rows_put(rows, k.period, -1, -1, k.c >> 16, &x);
-        stats_hist_rows_put(rows, k.period, -1, k.b, k.c >> 16, &x);
-        stats_hist_rows_put(rows, k.period, k.a, -1, k.c >> 16, &x);
-    }
 }

@@ -1023,6 +1023,34 @@ static void blob_counts(const CpBuf *b, uint32_t h[6])
  * list; merged back into a new builder the months give the same bytes,
  * merged twice twice the counts and sums; a bucket or kind out of range is
  * refused. */
+/* stats_cells_month_blobs's months, each checked against
+ * stats_cells_month_blob's bytes for it. */
+typedef struct BlobsSeen {
+    const StatsCellsBuild *b;
+    const int32_t *months;
+    size_t n;
+} BlobsSeen;
+
+static int blobs_check(void *ctx, int32_t month, const void *blob, size_t n)
+{
+    BlobsSeen *s = ctx;
+    assert_int_equal(month, s->months[s->n++]);
+    CpBuf one;
+    cpbuf_init(&one);
+    stats_cells_month_blob(s->b, month, &one);
+    assert_int_equal(n, one.len);
+    assert_memory_equal(blob, one.data, n);
+    cpbuf_done(&one);
+    return 0;
+}
+
+static void same_blobs(const StatsCellsBuild *b, const int32_t *months, size_t nm)
+{
+    BlobsSeen s = {b, months, 0};
+    assert_int_equal(stats_cells_month_blobs(b, blobs_check, &s), 0);
+    assert_int_equal(s.n, nm);
+}
+
 static void test_hist_layout(void **state)
 {
     (void)state;
@@ -1127,6 +1155,9 @@ static void test_hist_layout(void **state)
         }
     }
     assert_int_equal(seen, nmodel);
+    /* every month in one pass: the same bytes, built and merged from blobs */
+    same_blobs(b, months, nm);
+    same_blobs(again, months, nm);
     /* the first bucket of the last month out of range, then its kind */
     uint32_t h[6];
     blob_counts(&blob, h);

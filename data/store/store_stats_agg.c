@@ -101,6 +101,17 @@ int agg_merge_month(sqlite3_stmt *sel, StatsCellsBuild *b, int32_t m)
     return rc;
 }
 
+/* One month's bytes into stats_agg (ctx: the INSERT): 0, or -1. */
+static int put_month(void *ctx, int32_t month, const void *blob, size_t n)
+{
+    sqlite3_stmt *ins = ctx;
+    sqlite3_bind_int(ins, 1, month);
+    sqlite3_bind_blob64(ins, 2, blob, n, SQLITE_STATIC);
+    int rc = sqlite3_step(ins) == SQLITE_DONE ? 0 : -1;
+    sqlite3_reset(ins);
+    return rc;
+}
+
 /* b's months (replacing those stored) and the header afp (NULL: not). */
 int agg_write(sqlite3 *db, const StatsCellsBuild *b, const char *afp)
 {
@@ -108,26 +119,12 @@ int agg_write(sqlite3 *db, const StatsCellsBuild *b, const char *afp)
     if (sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO stats_agg(month, data) VALUES(?1, ?2)", -1,
                            &ins, NULL) != SQLITE_OK)
         return -1;
-    int32_t *months;
-    size_t n = stats_cells_build_months(b, &months);
-    CpBuf blob;
-    cpbuf_init(&blob);
-    int rc = 0;
-    for (size_t i = 0; rc == 0 && i < n; i++) {
-        cpbuf_clear(&blob);
-        stats_cells_month_blob(b, months[i], &blob);
-        sqlite3_bind_int(ins, 1, months[i]);
-        sqlite3_bind_blob64(ins, 2, blob.data, blob.len, SQLITE_STATIC);
-        rc = sqlite3_step(ins) == SQLITE_DONE ? 0 : -1;
-        sqlite3_reset(ins);
-    }
+    int rc = stats_cells_month_blobs(b, put_month, ins);
     if (rc == 0 && afp) {
         sqlite3_bind_int(ins, 1, 0);
         sqlite3_bind_blob64(ins, 2, afp, strlen(afp), SQLITE_STATIC);
         rc = sqlite3_step(ins) == SQLITE_DONE ? 0 : -1;
     }
-    cpbuf_done(&blob);
-    free(months);
     sqlite3_finalize(ins);
     return rc;
 }
