@@ -4,6 +4,7 @@
  * labels (redacted when asked). tui/model.h says each function's contract. */
 #include "tui/model.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,11 +103,16 @@ void tui_model_drop_meeting(TuiModel *m, int group, const char *date)
     group_met(m, group);
 }
 
-int tui_model_user_find(const TuiModel *m, const char *name)
+/* The index in [lo, hi] of the record whose name (the char * at offset
+ * off of each stride-byte record, sorted by strcmp) is name; -1 if none. */
+static int find_sorted_name(const void *base, size_t stride, size_t off, int lo, int hi,
+                            const char *name)
 {
-    int lo = 0, hi = m->nusers - 1;
     while (name && lo <= hi) {
-        int mid = (lo + hi) / 2, c = strcmp(m->users[mid].name, name);
+        int mid = (lo + hi) / 2;
+        const char *at;
+        memcpy(&at, (const char *)base + (size_t)mid * stride + off, sizeof at);
+        int c = strcmp(at, name);
         if (c == 0)
             return mid;
         if (c < 0)
@@ -117,26 +123,24 @@ int tui_model_user_find(const TuiModel *m, const char *name)
     return -1;
 }
 
+int tui_model_user_find(const TuiModel *m, const char *name)
+{
+    return find_sorted_name(m->users, sizeof *m->users, offsetof(TuiUser, name), 0,
+                            m->nusers - 1, name);
+}
+
 int tui_model_group_find(const TuiModel *m, const char *name)
 {
     if (!name)
         return -1;
-    int lo = 0, hi = m->ngroups - 1;
-    if (hi >= 0 && m->groups[hi].pseudo) {
+    int hi = m->ngroups - 1;
+    if (hi >= 0 && m->groups[hi].pseudo) { /* the pseudo group, last, is outside the sorted order */
         if (strcmp(m->groups[hi].name, name) == 0)
             return hi;
         hi--;
     }
-    while (lo <= hi) {
-        int mid = (lo + hi) / 2, c = strcmp(m->groups[mid].name, name);
-        if (c == 0)
-            return mid;
-        if (c < 0)
-            lo = mid + 1;
-        else
-            hi = mid - 1;
-    }
-    return -1;
+    return find_sorted_name(m->groups, sizeof *m->groups, offsetof(TuiGroup, name), 0, hi,
+                            name);
 }
 
 char *tui_model_group_label(const TuiModel *m, int g, int redact, char *buf, size_t n)
