@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/cp.h"
+#include "core/sim_place.h"
 #include "core/sim_stats.h"
 
 /* One change of the recorded occupancy, 16 bytes (a 1M-job log makes 3
@@ -121,8 +122,8 @@ static void build_steps(const SimJob *jobs, size_t n, const SimPool *pools, int3
 
 /* Seconds of [lo, hi) during which a usable pool had the job's units idle
  * and the cluster had idle units enough to start every waiting job. */
-static double idle_during(const Steps *st, const SimPool *pools, const SimJob *j, int64_t lo,
-                          int64_t hi)
+static double idle_during(const Steps *st, const SimPool *pools, const SimJob *j, int32_t model,
+                          int64_t lo, int64_t hi)
 {
     size_t a = 0, b = st->ns;
     while (a < b) { /* the first segment starting after lo */
@@ -142,14 +143,15 @@ static double idle_during(const Steps *st, const SimPool *pools, const SimJob *j
             continue;
         int fits = 0;
         for (size_t k = 0; k < st->ncp && !fits; k++)
-            fits = pools[st->cp[k]].mem_gib >= j->mem_gib && idle_at(st, g, k) >= j->units;
+            fits = sim_may_use(j, model, &pools[st->cp[k]]) && idle_at(st, g, k) >= j->units;
         if (fits)
             s += (double)(y - x);
     }
     return s;
 }
 
-double *sim_idle(const SimJob *jobs, size_t n, const SimPool *pools, size_t np)
+double *sim_idle(const SimJob *jobs, size_t n, const SimPool *pools, size_t np,
+                 const int32_t *pin)
 {
     double *idle = xcalloc(n ? n : 1, sizeof *idle);
     size_t *cp = xmalloc((np ? np : 1) * sizeof *cp);
@@ -169,7 +171,7 @@ double *sim_idle(const SimJob *jobs, size_t n, const SimPool *pools, size_t np)
                 continue;
             done[i] = 1;
             if (j->rec_start != SIM_NEVER && j->rec_start > j->submit)
-                idle[i] = idle_during(&st, pools, j, j->submit, j->rec_start);
+                idle[i] = idle_during(&st, pools, j, pin ? pin[i] : 0, j->submit, j->rec_start);
         }
         free(st.t);
         free(st.idle);

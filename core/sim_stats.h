@@ -67,12 +67,14 @@ void sim_summary_free(SimSummary *sum);
 
 /* Per job, the seconds of its recorded wait (submit to rec_start) during
  * which, by the recorded submits, starts and runtimes, some in-service pool
- * of its cluster with enough memory had at least its units idle and the
- * cluster's idle units were enough to start every job then waiting there
- * (so that no queue order explains the wait: policy does; a job with
+ * of its cluster the job may use (enough memory; of its model when pin[i]
+ * > 0, core/sim_place.h; pin NULL pins none) had at least its units idle
+ * and the cluster's idle units were enough to start every job then waiting
+ * there (so that no queue order explains the wait: policy does; a job with
  * rec_pool -1 counts on the first pool that could hold it). Caller frees
  * the array (n entries; 0 for a job without a recorded wait). */
-double *sim_idle(const SimJob *jobs, size_t n, const SimPool *pools, size_t np);
+double *sim_idle(const SimJob *jobs, size_t n, const SimPool *pools, size_t np,
+                 const int32_t *pin);
 
 /* The most units of cluster c busy at once by the recorded starts and
  * runtimes: the recorded fleet of a log that names none. */

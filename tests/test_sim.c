@@ -242,12 +242,34 @@ static void test_idle_peak(void **state)
     j[1].rec_start = 50;
     j[2].rec_start = 150;
     SimPool p[] = {pool(2, 1e9, 1, INT64_MIN, SIM_OPEN)};
-    double *idle = sim_idle(j, 3, p, 1);
+    double *idle = sim_idle(j, 3, p, 1, NULL);
     assert_true(idle[0] == 0);
     assert_true(idle[1] == 10);
     assert_true(idle[2] == 0);
     free(idle);
     assert_int_equal(sim_peak_units(j, 3, 0), 2);
+}
+
+/* Two 1-unit pools of models 1 and 2. A runs on model 1 0-100; B,
+ * submitted at 0 and recorded on model 1 too, starts at 100. Unpinned, B
+ * could have used the idle model-2 GPU all along: 100 s of its wait were
+ * policy. Pinned to model 1 (placement recorded), nothing it may use stood
+ * idle: 0 s, the wait was capacity. */
+static void test_idle_pinned(void **state)
+{
+    (void)state;
+    SimJob j[] = {job(0, 1, 100, 0, 0), job(0, 1, 50, 0, 0)};
+    j[0].rec_start = 0, j[1].rec_start = 100;
+    j[0].rec_pool = j[1].rec_pool = 0;
+    SimPool p[] = {pool(1, 80, 1, INT64_MIN, SIM_OPEN), pool(1, 80, 1, INT64_MIN, SIM_OPEN)};
+    p[0].model = 1, p[1].model = 2;
+    double *any = sim_idle(j, 2, p, 2, NULL);
+    assert_true(any[1] == 100);
+    free(any);
+    const int32_t pin[] = {1, 1};
+    double *pinned = sim_idle(j, 2, p, 2, pin);
+    assert_true(pinned[0] == 0 && pinned[1] == 0);
+    free(pinned);
 }
 
 /* Fair share on 2 units. A (group 0) runs 0..1000 from t 0, X (group 1)
@@ -347,6 +369,7 @@ int main(void)
         cmocka_unit_test(test_easy),         cmocka_unit_test(test_easy_spare),
         cmocka_unit_test(test_memory_speed), cmocka_unit_test(test_dates_clusters),
         cmocka_unit_test(test_waits),        cmocka_unit_test(test_idle_peak),
+        cmocka_unit_test(test_idle_pinned),
         cmocka_unit_test(test_depth),        cmocka_unit_test(test_waits_zeros),
         cmocka_unit_test(test_resample_order), cmocka_unit_test(test_fairshare),
         cmocka_unit_test(test_placement),    cmocka_unit_test(test_tiers),

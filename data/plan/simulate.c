@@ -303,7 +303,7 @@ int simulate_replay_opts(Store *st, const SimReplayOpts *o, SimReplay *r, CpErr 
                   .tier = r->w.tier, .ntiers = (int32_t)r->ntiers + 1};
     sim_run_how(r->w.jobs, r->w.n, r->w.pools, r->w.np, &how, &r->out);
     r->sim_seconds = simulate_clock() - t0;
-    double *idle = sim_idle(r->w.jobs, r->w.n, r->w.pools, r->w.np);
+    double *idle = sim_idle(r->w.jobs, r->w.n, r->w.pools, r->w.np, r->w.pin);
     sim_summarise(r->w.jobs, r->w.n, &r->out, r->w.pools, r->w.np, idle, o->from, o->to, &r->sum);
     free(idle);
     plus_ten(r, &r->plus10);
