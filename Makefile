@@ -132,6 +132,15 @@ gen-sacct: $(GEN_SACCT)
 $(GEN_SACCT): $(BUILD)/bench/gen_sacct.o
 	$(CC) $(LDSAN) -o $@ $< -lm
 
+# make reader-cpu: the import's reader thread alone (bench/reader_cpu.c)
+READER_CPU := $(BUILD)/bench/reader_cpu
+.PHONY: reader-cpu
+reader-cpu: $(READER_CPU)
+
+$(READER_CPU): $(BUILD)/bench/reader_cpu.o $(LIB_OBJ)
+	@$(if $(V),,echo "  LD      $@")
+	$(Q)$(CC) $(LDSAN) -o $@ $^ $(PKG_LIBS)
+
 bench: capplan $(GEN_SACCT)
 	BENCH_SIZES="$(BENCH_SIZES)" ./bench/run.sh $(BUILD)
 

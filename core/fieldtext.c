@@ -21,14 +21,13 @@ static int slice_eq(const char *s, size_t n, const char *lit)
 
 int64_t fieldtext_uint(const char **p, const char *end, int max_digits)
 {
+    const char *s = *p, *q = s; /* a local cursor: no store through p per digit */
+    const char *stop = end - s > max_digits ? s + max_digits : end;
     int64_t v = 0;
-    int k = 0;
-    while (*p < end && is_digit(**p) && k < max_digits) {
-        v = v * 10 + (**p - '0');
-        (*p)++;
-        k++;
-    }
-    return k ? v : -1;
+    for (; q < stop && is_digit(*q); q++)
+        v = v * 10 + (*q - '0');
+    *p = q;
+    return q > s ? v : -1;
 }
 
 int fields_int(const char *s, size_t n, int64_t *out, CpErr *err)

@@ -39,8 +39,20 @@ uint64_t strmap_hash(uint64_t h, const void *p, size_t n)
         h = mix_word(h, w);
     }
     uint64_t tail = 0;
-    for (size_t k = 0; i + k < n; k++)
+    size_t r = n - i; /* 0 to 7 bytes left, as one little-endian word */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (r >= 4) { /* two 4-byte reads that may overlap: the same bytes in the same places */
+        uint32_t a, b;
+        memcpy(&a, s + i, 4);
+        memcpy(&b, s + i + r - 4, 4);
+        tail = a | (uint64_t)b << (8 * (r - 4));
+    } else if (r > 0) {
+        tail = s[i] | (uint64_t)s[i + r / 2] << (8 * (r / 2)) | (uint64_t)s[i + r - 1] << (8 * (r - 1));
+    }
+#else
+    for (size_t k = 0; k < r; k++)
         tail |= (uint64_t)s[i + k] << (8 * k);
+#endif
     h = mix_word(h, tail ^ ((uint64_t)n << 56));
     h ^= h >> 33;
     h *= 0xff51afd7ed558ccdULL;

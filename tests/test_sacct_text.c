@@ -459,6 +459,84 @@ static void test_ragged_rows(void **state)
     tu_sink_free(&s);
 }
 
+/* text with every '@' replaced by cell (a string without '@'); caller frees. */
+static char *with_cell(const char *text, const char *cell)
+{
+    size_t n = strlen(text), c = strlen(cell), k = 0;
+    char *out = malloc(n * c + n + 1);
+    assert_non_null(out);
+    for (const char *p = text; *p; p++)
+        if (*p == '@') {
+            memcpy(out + k, cell, c);
+            k += c;
+        } else {
+            out[k++] = *p;
+        }
+    out[k] = '\0';
+    return out;
+}
+
+/* Read text twice: its '@' cells as "x" (plain ASCII: the usual lines take
+ * the one-pass split into the row) and as "é" (not ASCII: every line takes
+ * the general path); both give the same records and the same rejections
+ * (issue 31 item 3). */
+static void expect_same_split(const char *text, int want_n, int want_rejected)
+{
+    TuSink a, b;
+    CpErr err;
+    char *ta = with_cell(text, "x"), *tb = with_cell(text, "\xc3\xa9");
+    assert_int_equal(read_text(ta, NULL, NULL, &a, 0, &err), 0);
+    assert_int_equal(read_text(tb, NULL, NULL, &b, 0, &err), 0);
+    assert_int_equal(a.n, want_n);
+    assert_int_equal(b.n, want_n);
+    assert_int_equal(a.rejected, want_rejected);
+    assert_int_equal(b.rejected, want_rejected);
+    assert_string_equal(a.last_reject + strcspn(a.last_reject, ":"),
+                        b.last_reject + strcspn(b.last_reject, ":")); /* temp file names differ */
+    for (int i = 0; i < a.n; i++) {
+        assert_string_equal(a.jobs[i].job_id, b.jobs[i].job_id);
+        assert_string_equal(a.jobs[i].user, b.jobs[i].user);
+        assert_string_equal(a.jobs[i].state_raw, b.jobs[i].state_raw);
+        assert_string_equal(a.jobs[i].job_name, b.jobs[i].job_name);
+        assert_int_equal(a.jobs[i].rec.elapsed, b.jobs[i].rec.elapsed);
+        assert_int_equal(a.jobs[i].rec.ncpus, b.jobs[i].rec.ncpus);
+    }
+    tu_sink_free(&a);
+    tu_sink_free(&b);
+    free(ta);
+    free(tb);
+}
+
+static void test_fast_split_same(void **state)
+{
+    (void)state;
+    /* JobName not last: empty fields, a row without its trailing empty fields,
+     * a trailing delimiter the header lacks, one field too many, a bad value */
+    expect_same_split("JobID|Comment|User|State|Elapsed|JobName|NCPUS\n"
+                      "1|@|bob|COMPLETED|00:10:00|a|4\n"
+                      "2|@|||||\n"
+                      "3|@|ann|FAILED\n"
+                      "4|@|cid|COMPLETED|00:00:07|b|2|\n"
+                      "5|@|dan|COMPLETED|00:00:07|b|2|9\n"
+                      "6|@|eve|COMPLETED|1-2x:00|c|1\n"
+                      "7|@|fay|TIMEOUT|00:01:00|||\n",
+                      5, 2);
+    /* JobName last keeps the delimiters of the rest of the line */
+    expect_same_split("JobID|Comment|User|JobName\n"
+                      "1|@|bob|a|b|c\n"
+                      "2|@|ann|\n"
+                      "3|@|cid\n",
+                      3, 0);
+    /* a line over 8 KiB takes the general path either way */
+    char *big = malloc(10000);
+    assert_non_null(big);
+    int k = snprintf(big, 10000, "JobID|Comment|User|JobName|State\n1|@|bob|");
+    memset(big + k, 'n', 9000);
+    snprintf(big + k + 9000, 10000 - (size_t)k - 9000, "|COMPLETED\n2|@|ann|m|FAILED\n");
+    expect_same_split(big, 2, 0);
+    free(big);
+}
+
 /* Shape: a cron export with '#' lines before the header, and an older line
  * of job 301 commented out after it: skipped and counted (4), neither
  * imported nor rejected; 301 stays COMPLETED. */
@@ -615,6 +693,7 @@ int main(void)
         cmocka_unit_test(test_control_characters_kept_raw),
         cmocka_unit_test(test_delimiter_from_header),
         cmocka_unit_test(test_ragged_rows),
+        cmocka_unit_test(test_fast_split_same),
         cmocka_unit_test(test_comment_lines),
         cmocka_unit_test(test_latin1),
         cmocka_unit_test(test_jobstats_admincomment),

@@ -139,12 +139,56 @@ static void test_map_empties(void **state)
     strmap_free(m);
 }
 
+/* strmap_hash as it was defined (the import stores it: jobs.rec_hash), its
+ * tail read byte by byte: the word reads give the same value for every
+ * length and alignment (issue 31 item 3). */
+static uint64_t hash_bytewise(uint64_t h, const unsigned char *s, size_t n)
+{
+    if (h == 0)
+        h = 1469598103934665603ULL;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w = 0;
+        for (int k = 0; k < 8; k++)
+            w |= (uint64_t)s[i + k] << (8 * k);
+        h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
+        h ^= h >> 29;
+    }
+    uint64_t tail = 0;
+    for (size_t k = 0; i + k < n; k++)
+        tail |= (uint64_t)s[i + k] << (8 * k);
+    h = (h ^ (tail ^ ((uint64_t)n << 56))) * 0x9e3779b97f4a7c15ULL;
+    h ^= h >> 29;
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    return h;
+}
+
+static void test_hash_tails(void **state)
+{
+    (void)state;
+    unsigned char buf[64];
+    uint64_t x = 88172645463325252ULL; /* xorshift: bytes of every value */
+    for (int round = 0; round < 200; round++)
+        for (size_t off = 0; off < 8; off++)
+            for (size_t n = 0; n + off <= 48; n++) {
+                for (size_t k = 0; k < sizeof buf; k++) {
+                    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+                    buf[k] = (unsigned char)x;
+                }
+                uint64_t h0 = round % 2 ? x : 0;
+                assert_true(strmap_hash(h0, buf + off, n) == hash_bytewise(h0, buf + off, n));
+            }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_del_names),
         cmocka_unit_test(test_del_against_array),
         cmocka_unit_test(test_map_empties),
+        cmocka_unit_test(test_hash_tails),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

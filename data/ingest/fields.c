@@ -45,14 +45,16 @@ int fields_duration(const char *s, size_t n, int64_t *out, CpErr *err)
         *out = CP_DUR_UNKNOWN;
         return 0;
     }
-    if (slice_ieq(s, n, "UNLIMITED") || slice_eq(s, n, "Partition_Limit") ||
-        slice_ieq(s, n, "INFINITE")) {
-        *out = CP_DUR_UNLIMITED;
-        return 0;
-    }
-    if (slice_eq(s, n, "INVALID") || slice_eq(s, n, "Unknown")) {
-        *out = CP_DUR_UNKNOWN;
-        return 0;
+    if (!is_digit(s[0])) { /* the words (a number starts with a digit) */
+        if (slice_ieq(s, n, "UNLIMITED") || slice_eq(s, n, "Partition_Limit") ||
+            slice_ieq(s, n, "INFINITE")) {
+            *out = CP_DUR_UNLIMITED;
+            return 0;
+        }
+        if (slice_eq(s, n, "INVALID") || slice_eq(s, n, "Unknown")) {
+            *out = CP_DUR_UNKNOWN;
+            return 0;
+        }
     }
     const char *p = s, *end = s + n;
     int64_t days = 0, parts[3];
@@ -135,7 +137,13 @@ int fields_mem(const char *s, size_t n, int plain_is_bytes, int32_t ncpus, int32
     if (m > 0 && unit_scale_mib(s[m - 1], &scale) == 0)
         m--;
     double v;
-    if (m == 0 || fields_double(s, m, &v, NULL) < 0 || v < 0)
+    size_t i = 0;
+    int64_t iv = 0;
+    while (i < m && i < 15 && is_digit(s[i])) /* plain digits: fields_double's first path */
+        iv = iv * 10 + (s[i++] - '0');
+    if (m > 0 && i == m)
+        v = (double)iv;
+    else if (m == 0 || fields_double(s, m, &v, NULL) < 0 || v < 0)
         return cp_err_set(err, "bad memory '%.*s'", (int)(n > 64 ? 64 : n), s);
     /* "0n", "0c": all of the node's memory, whatever that is: unknown */
     *out_mib = share && v == 0 ? -1 : v * scale * per;
@@ -226,15 +234,17 @@ int fields_tres(const char *s, size_t n, CpTres *t, CpErr *err)
     double untyped = -1, typed = -1;
     const char *p = s, *end = s + n;
     while (p < end) {
-        const char *comma = memchr(p, ',', (size_t)(end - p));
-        const char *e = comma ? comma : end;
-        const char *eq = memchr(p, '=', (size_t)(e - p));
-        if (!eq || eq == p)
+        const char *eq = p, *e;
+        while (eq < end && *eq != '=' && *eq != ',') /* entries are short: no memchr calls */
+            eq++;
+        if (eq == end || *eq == ',' || eq == p) /* no '=' before the entry's end, or no key */
             return cp_err_set(err, "bad TRES '%.*s'", (int)(n > 80 ? 80 : n), s);
+        for (e = eq + 1; e < end && *e != ','; e++)
+            ;
         if (tres_entry(p, (size_t)(eq - p), eq + 1, (size_t)(e - eq - 1), t, &untyped, &typed,
                        err) < 0)
             return -1;
-        p = comma ? comma + 1 : end;
+        p = e < end ? e + 1 : end;
     }
     t->gpus = untyped >= 0 ? untyped : typed;
     return 0;
@@ -244,17 +254,35 @@ int fields_tres_memo(FieldsTresMemo *m, const char *s, size_t n, CpTres *t, CpEr
 {
     if (n > FIELDS_TRES_MEMO_LEN)
         return fields_tres(s, n, t, err);
-    uint64_t h = n * 0x9E3779B97F4A7C15ULL; /* 8 bytes at a time: these are short */
+    /* 16 bytes at a time in two independent lanes (a slot's choice only:
+     * the text is compared), so the multiplies need not wait for each other */
+    uint64_t h = n * 0x9E3779B97F4A7C15ULL, g = 0x94D049BB133111EBULL;
     size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t w;
+    for (; i + 16 <= n; i += 16) {
+        uint64_t w, v;
+        memcpy(&w, s + i, 8);
+        memcpy(&v, s + i + 8, 8);
+        h = (h ^ w) * 0xFF51AFD7ED558CCDULL;
+        g = (g ^ v) * 0xC4CEB9FE1A85EC53ULL;
+        h ^= h >> 29;
+        g ^= g >> 31;
+    }
+    uint64_t w = 0;
+    if (n - i > 8) { /* 9 to 15 bytes left: 8 of them, then the last 8 */
         memcpy(&w, s + i, 8);
         h = (h ^ w) * 0xFF51AFD7ED558CCDULL;
         h ^= h >> 29;
+        i += 8;
     }
-    for (; i < n; i++)
-        h = (h ^ (unsigned char)s[i]) * 0x100000001B3ULL;
-    h ^= h >> 32;
+    if (n >= 8 && i < n) /* the last 8 bytes (some hashed already: no matter) */
+        memcpy(&w, s + n - 8, 8);
+    else
+        for (; i < n; i++)
+            w = w << 8 | (unsigned char)s[i];
+    h ^= (g ^ w) * 0xFF51AFD7ED558CCDULL;
+    h ^= h >> 33; /* fmix64's end: every bit of both lanes reaches the slot's */
+    h *= 0xC4CEB9FE1A85EC53ULL;
+    h ^= h >> 33;
     FieldsTresMemoSlot *e = &m->slot[h % FIELDS_TRES_MEMO_SLOTS];
     if (e->used && e->len == n && memcmp(e->text, s, n) == 0) {
         *t = e->tres;
@@ -305,14 +333,15 @@ int fields_gres(const char *s, size_t n, double *gpus, char type_out[CP_GPU_TYPE
     return 0;
 }
 
+/* The most common first (each word is unique: the order does not change a result). */
 static const struct {
     const char *word;
     CpState st;
 } state_words[] = {
-    {"PENDING", CP_ST_PENDING},       {"RUNNING", CP_ST_RUNNING},
-    {"SUSPENDED", CP_ST_SUSPENDED},   {"COMPLETED", CP_ST_COMPLETED},
-    {"COMPLETING", CP_ST_RUNNING},    {"FAILED", CP_ST_FAILED},
+    {"COMPLETED", CP_ST_COMPLETED},   {"FAILED", CP_ST_FAILED},
     {"CANCELLED", CP_ST_CANCELLED},   {"TIMEOUT", CP_ST_TIMEOUT},
+    {"PENDING", CP_ST_PENDING},       {"RUNNING", CP_ST_RUNNING},
+    {"SUSPENDED", CP_ST_SUSPENDED},   {"COMPLETING", CP_ST_RUNNING},
     {"PREEMPTED", CP_ST_PREEMPTED},   {"NODE_FAIL", CP_ST_NODE_FAIL},
     {"OUT_OF_MEMORY", CP_ST_OUT_OF_MEMORY}, {"REQUEUED", CP_ST_REQUEUED},
     {"REQUEUE_FED", CP_ST_REQUEUED},  {"REQUEUE_HOLD", CP_ST_REQUEUED},
@@ -343,6 +372,11 @@ int fields_exit(const char *s, size_t n, int *code, int *sig, CpErr *err)
     *code = *sig = -1;
     if (n == 0)
         return 0;
+    if (n == 3 && is_digit(s[0]) && s[1] == ':' && is_digit(s[2])) { /* the usual "0:0" */
+        *code = s[0] - '0';
+        *sig = s[2] - '0';
+        return 0;
+    }
     const char *colon = memchr(s, ':', n);
     int64_t c, g = 0;
     if (fields_int(s, colon ? (size_t)(colon - s) : n, &c, NULL) < 0 ||

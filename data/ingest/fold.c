@@ -30,6 +30,8 @@ struct Fold {
     size_t nearly, capearly;
     CpBuf key;
     int64_t orphans, joined;
+    void (*on_emit)(void *ctx, CpJobRec *job); /* NULL: none */
+    void *on_emit_ctx;
 };
 
 enum { S_CLUSTER, S_JOBID, S_USER, S_ACCOUNT, S_PARTITION, S_QOS, S_NAME, S_NODES, S_STATE, S_N };
@@ -44,6 +46,8 @@ static int emit_oldest(Fold *f, CpErr *err)
     Held *h = held_at(f, 0);
     f->first = (f->first + 1) % FOLD_WINDOW;
     f->nheld--;
+    if (f->on_emit)
+        f->on_emit(f->on_emit_ctx, &h->job);
     return f->out.job(f->out.ctx, &h->job, err);
 }
 
@@ -51,18 +55,23 @@ static void keep_copy(Held *h, const CpJobRec *r)
 {
     const char *src[S_N] = {r->cluster, r->job_id, r->user, r->account, r->partition,
                             r->qos, r->job_name, r->nodelist, r->state_raw};
-    size_t off[S_N];
+    size_t len[S_N], total = 0;
+    for (int i = 0; i < S_N; i++)
+        total += len[i] = strlen(src[i]) + 1;
     cpbuf_clear(&h->strings);
-    for (int i = 0; i < S_N; i++) {
-        off[i] = h->strings.len;
-        cpbuf_append(&h->strings, src[i], strlen(src[i]) + 1);
-    }
+    cpbuf_reserve(&h->strings, total); /* once: the strings are copied as they are */
     h->job = *r;
     const char **dst[S_N] = {&h->job.cluster, &h->job.job_id, &h->job.user, &h->job.account,
                              &h->job.partition, &h->job.qos, &h->job.job_name,
                              &h->job.nodelist, &h->job.state_raw};
-    for (int i = 0; i < S_N; i++)
-        *dst[i] = h->strings.data + off[i];
+    char *d = h->strings.data;
+    for (int i = 0; i < S_N; i++) {
+        memcpy(d, src[i], len[i]);
+        *dst[i] = d;
+        d += len[i];
+    }
+    *d = '\0';
+    h->strings.len = total;
     h->job.step = NULL;
     h->step_cpu = r->total_cpu_s < 0;
 }
@@ -201,6 +210,12 @@ void fold_free(Fold *f)
     free(f->early);
     cpbuf_done(&f->key);
     free(f);
+}
+
+void fold_on_emit(Fold *f, void (*fn)(void *ctx, CpJobRec *job), void *ctx)
+{
+    f->on_emit = fn;
+    f->on_emit_ctx = ctx;
 }
 
 CpJobSink fold_sink(Fold *f)

@@ -19,6 +19,11 @@ typedef struct Fold Fold;
 Fold *fold_new(CpJobSink out);
 void fold_free(Fold *f);
 
+/* fn(ctx, job) is called on each folded job record just before it goes
+ * downstream (import.c: the record's hash, on the reader's thread), where
+ * it may set what depends on the whole record. */
+void fold_on_emit(Fold *f, void (*fn)(void *ctx, CpJobRec *job), void *ctx);
+
 /* The sink to hand to a reader. */
 CpJobSink fold_sink(Fold *f);
 

@@ -123,28 +123,26 @@ typedef struct Produce {
     int64_t orphans; /* steps without their job (fold_orphans) */
     const char *cluster; /* the store sink's default_cluster */
     int override;        /* ... which replaces the records' own */
-    CpJobSink next;      /* the pipeline's: each record with its hash */
 } Produce;
 
-/* A folded record with its hash (store_rec_hash, for the cluster the store
- * sink will give it) to the pipeline: hashing it here, on the reader's
- * thread, takes it off the writer's. */
-static int hashed(void *ctx, const CpJobRec *r, CpErr *err)
+/* A folded record's hash (store_rec_hash, for the cluster the store sink
+ * will give it), set in place as it leaves the fold for the pipeline:
+ * hashing it here, on the reader's thread, takes it off the writer's. */
+static void add_hash(void *ctx, CpJobRec *r)
 {
     Produce *p = ctx;
-    CpJobRec h = *r;
+    const char *own = r->cluster;
     if (p->override)
-        h.cluster = p->cluster;
-    h.rec_hash = store_rec_hash(&h, p->cluster);
-    h.cluster = r->cluster;
-    return p->next.job(p->next.ctx, &h, err);
+        r->cluster = p->cluster;
+    r->rec_hash = store_rec_hash(r, p->cluster);
+    r->cluster = own;
 }
 
 static int produce(void *arg, CpJobSink sink, CpErr *err)
 {
     Produce *p = arg;
-    p->next = sink;
-    Fold *fold = fold_new((CpJobSink){hashed, p});
+    Fold *fold = fold_new(sink);
+    fold_on_emit(fold, add_hash, p);
     p->rc->sink = fold_sink(fold);
     int rc = p->read(p->f, p->rc, p->arg, p->fmt, p->fmtsz, err);
     if (rc == 0)
@@ -190,7 +188,7 @@ int import_jobs_with(Store *st, const char *kind, const char *path, const Import
         goto out;
     }
     Produce pr = {in, &rc, read, arg, res->format, sizeof res->format, 0, sink.default_cluster,
-                  sink.override_cluster, {NULL, NULL}};
+                  sink.override_cluster};
     /* A bulk load for a large file only: the journal mode's switch rewrites
      * the file's header, and --strict, a collect (a pipe) or a small file
      * that fails must leave the database byte for byte as it was. */

@@ -1,6 +1,7 @@
 #include "data/ingest/pipeline.h"
 
 #include <pthread.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,17 +33,13 @@ enum { F_CLUSTER, F_JOBID, F_USER, F_ACCOUNT, F_PARTITION, F_QOS, F_NAME, F_NODE
 
 static const char **field_ptr(CpJobRec *r, int i)
 {
-    switch (i) {
-    case F_CLUSTER: return &r->cluster;
-    case F_JOBID: return &r->job_id;
-    case F_USER: return &r->user;
-    case F_ACCOUNT: return &r->account;
-    case F_PARTITION: return &r->partition;
-    case F_QOS: return &r->qos;
-    case F_NAME: return &r->job_name;
-    case F_NODES: return &r->nodelist;
-    default: return &r->state_raw;
-    }
+    static const size_t off[F_STATE + 1] = { /* a table, not a jump per string */
+        [F_CLUSTER] = offsetof(CpJobRec, cluster),   [F_JOBID] = offsetof(CpJobRec, job_id),
+        [F_USER] = offsetof(CpJobRec, user),         [F_ACCOUNT] = offsetof(CpJobRec, account),
+        [F_PARTITION] = offsetof(CpJobRec, partition), [F_QOS] = offsetof(CpJobRec, qos),
+        [F_NAME] = offsetof(CpJobRec, job_name),     [F_NODES] = offsetof(CpJobRec, nodelist),
+        [F_STATE] = offsetof(CpJobRec, state_raw)};
+    return (const char **)(void *)((char *)r + off[i]);
 }
 
 /* Wait (producer side) until the tail batch is free; 0, or -1 if the
@@ -78,11 +75,16 @@ static int copy_record(void *ctx, const CpJobRec *r, CpErr *err)
     int k = b->n++;
     b->recs[k] = *r;
     b->recs[k].step = NULL; /* records reaching a pipeline are folded jobs */
+    size_t len[F_STATE + 1], total = 0;
+    for (int i = 0; i <= F_STATE; i++)
+        total += len[i] = strlen(*field_ptr(&b->recs[k], i)) + 1;
+    cpbuf_reserve(&b->text, total); /* once: the strings are copied as they are */
     for (int i = 0; i <= F_STATE; i++) {
-        const char *s = *field_ptr(&b->recs[k], i);
         b->offs[k][i] = b->text.len;
-        cpbuf_append(&b->text, s, strlen(s) + 1);
+        memcpy(b->text.data + b->text.len, *field_ptr(&b->recs[k], i), len[i]);
+        b->text.len += len[i];
     }
+    b->text.data[b->text.len] = '\0';
     if (b->n == BATCH_RECORDS) {
         publish_tail(p);
         p->owns_tail = 0;

@@ -51,7 +51,9 @@ extern const char sacctf_xdmod_fields[];
 /* One row being read. */
 typedef struct SacctRow {
     CpJobRec rec;
-    char *val[SF_COUNT]; /* borrowed slices, NULL when absent (writable: see finish) */
+    char *val[SF_COUNT]; /* borrowed slices, NULL when absent (writable: see finish);
+                          * val[SF_IGNORED] is never read (sacctf_set_cols puts the
+                          * ignored columns there) */
     size_t len[SF_COUNT];
     struct SacctMemo *memo; /* the reader's, borrowed; NULL: parse every value */
 } SacctRow;
@@ -63,7 +65,7 @@ typedef struct SacctRow {
 #define SACCT_MEMO_TIMES 4
 typedef struct SacctMemo {
     FieldsTresMemo tres;
-    char time_text[SACCT_MEMO_TIMES][20]; /* "YYYY-MM-DDTHH:MM:SS" */
+    uint64_t time_key[SACCT_MEMO_TIMES][3]; /* "YYYY-MM-DDTHH:MM:SS" as 8 + 8 + 3 bytes */
     int64_t time_val[SACCT_MEMO_TIMES];
     const CpTz *time_tz; /* the zone the values were read in */
     int time_next;       /* the slot the next new value takes */
@@ -80,7 +82,8 @@ void sacctf_row_next(SacctRow *row);
 /* Remember the value of field f (borrowed slice, v[n] == '\0'). */
 void sacctf_set(SacctRow *row, SacctField f, char *v, size_t n);
 
-/* sacctf_set(row, cols[i], v[i], n[i]) for each of the ncols columns. */
+/* sacctf_set(row, cols[i], v[i], n[i]) for each of the ncols columns
+ * (each cols[i] one of sacctf_lookup's answers). */
 void sacctf_set_cols(SacctRow *row, const SacctField *cols, char *const *v, const size_t *n,
                      int ncols);
 
