@@ -21,6 +21,7 @@
 #include "data/store/store_feed.h"
 #include "data/store/store_keys.h"
 #include "data/store/store_schema.h"
+#include "data/store/store_usage_rows.h"
 
 #define CACHE_KIB "-65536"     /* the page cache, KiB (negative: SQLite's way) */
 #define BULK_CACHE_KIB "-8192" /* ... during a bulk import (store_begin_bulk) */
@@ -43,22 +44,12 @@ typedef struct UsageFacts {
     int64_t timelimit; /* seconds, CP_DUR_UNKNOWN, CP_DUR_UNLIMITED */
 } UsageFacts;
 
-typedef struct UsageKey {
-    int64_t month, cluster_id, account_id, user_id, partition_id;
-} UsageKey;
-
 /* What this transaction changed in job_counts (schema v16), per cluster. */
 typedef struct CountDelta {
     int64_t jobs, attempts;
     int64_t lo, hi; /* first submission > 0 and last submission; 0 / INT64_MIN none */
     int touched;
 } CountDelta;
-
-typedef struct UsageSums {
-    UsageKey key;
-    int64_t jobs, attempts, gpu_jobs, waited, preempted;
-    double gpu_hours, cpu_hours, wait_s, gpu_hours_lost;
-} UsageSums;
 
 struct Store {
     sqlite3 *db;
@@ -77,6 +68,7 @@ struct Store {
     StrMap *usage_index; /* UsageKey bytes -> index in usage */
     UsageSums *usage;
     size_t nusage, capusage;
+    StoreUsageRows usage_rows; /* what the virtual table usage_rows lists (flush_usage) */
     size_t last_usage;          /* the slot usage_slot gave last (checked against nusage) */
     int64_t month, month_lo, month_hi; /* month_of's last month, [lo, hi) in epoch seconds */
     int64_t old_floor; /* store_watch_old: attempts with id <= it are "old" */
@@ -312,11 +304,13 @@ static int prepare_job_statements(Store *st, CpErr *err)
                 "  ELSE max(last_submit, excluded.last_submit) END",
                 &st->counts_add, err) < 0)
         return -1;
+    if (store_usage_rows_register(st->db, &st->usage_rows) != SQLITE_OK)
+        return db_err(st, err, "prepare");
+    /* every row of usage_rows in one statement (WHERE true: an upsert's
+     * SELECT needs a clause before ON CONFLICT) */
     return prepare(st,
-                   "INSERT INTO usage_month(month, cluster_id, account_id, user_id, "
-                   "partition_id, jobs, attempts, gpu_jobs, gpu_hours, cpu_hours, wait_s, "
-                   "waited, preempted, gpu_hours_lost) "
-                   "VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14) "
+                   "INSERT INTO usage_month(" STORE_USAGE_ROWS_COLS ") "
+                   "SELECT " STORE_USAGE_ROWS_COLS " FROM usage_rows WHERE true "
                    "ON CONFLICT(month, cluster_id, account_id, user_id, partition_id) DO UPDATE "
                    "SET jobs=jobs+excluded.jobs, attempts=attempts+excluded.attempts, "
                    "gpu_jobs=gpu_jobs+excluded.gpu_jobs, gpu_hours=gpu_hours+excluded.gpu_hours, "
@@ -722,37 +716,23 @@ static int usage_cmp(const void *pa, const void *pb)
 
 /* The transaction's usage sums added to usage_month, in the table's key
  * order (issue 31 item 3: its pages filled in turn, not split at random;
- * the rows are the same). The sums are forgotten after. */
+ * the rows are the same), by one statement reading them from usage_rows
+ * (data/store/store_usage_rows.h). The sums are forgotten after. */
 static int flush_usage(Store *st, CpErr *err)
 {
-    sqlite3_stmt *s = st->usage_add;
     strmap_clear(st->usage_index); /* the slots move */
     if (st->nusage > 1)
         qsort(st->usage, st->nusage, sizeof *st->usage, usage_cmp);
-    for (size_t i = 0; i < st->nusage; i++) {
-        const UsageSums *u = &st->usage[i];
-        sqlite3_bind_int64(s, 1, u->key.month);
-        sqlite3_bind_int64(s, 2, u->key.cluster_id);
-        sqlite3_bind_int64(s, 3, u->key.account_id);
-        sqlite3_bind_int64(s, 4, u->key.user_id);
-        sqlite3_bind_int64(s, 5, u->key.partition_id);
-        sqlite3_bind_int64(s, 6, u->jobs);
-        sqlite3_bind_int64(s, 7, u->attempts);
-        sqlite3_bind_int64(s, 8, u->gpu_jobs);
-        sqlite3_bind_double(s, 9, u->gpu_hours);
-        sqlite3_bind_double(s, 10, u->cpu_hours);
-        sqlite3_bind_double(s, 11, u->wait_s);
-        sqlite3_bind_int64(s, 12, u->waited);
-        sqlite3_bind_int64(s, 13, u->preempted);
-        sqlite3_bind_double(s, 14, u->gpu_hours_lost);
-        int rc = sqlite3_step(s);
-        sqlite3_reset(s);
-        if (rc != SQLITE_DONE)
-            return db_err(st, err, "write usage");
+    int rc = SQLITE_DONE;
+    if (st->nusage > 0) {
+        st->usage_rows.v = st->usage;
+        st->usage_rows.n = st->nusage;
+        rc = sqlite3_step(st->usage_add);
+        sqlite3_reset(st->usage_add);
+        st->usage_rows.n = 0;
     }
-    strmap_clear(st->usage_index);
     st->nusage = 0;
-    return 0;
+    return rc == SQLITE_DONE ? 0 : db_err(st, err, "write usage");
 }
 
 /* job_counts' changes of this transaction, added to the table. */
