@@ -365,6 +365,60 @@ static void test_xdmod_cpu_hours(void **state)
     assert_int_equal(store_scalar(d->st, "SELECT name='pozidriv' FROM clusters"), 1);
 }
 
+/* Import a generated 400,000-job file (40 MB) into d in another process
+ * and kill -9 it once the file d->path + grows (a suffix: "-wal", or ""
+ * for the database itself) passes 4 MB; d->st is closed then reopened. */
+static void import_killed(TuDb *d, int strict, const char *grows)
+{
+    char *big = tu_temp_path(".psv");
+    FILE *f = fopen(big, "w");
+    fputs(HDR, f);
+    for (int i = 0; i < 400000; i++)
+        fprintf(f, "%d|%d|u%d|acct%d|gpu|COMPLETED|2024-01-01T00:00:00|2024-01-01T00:10:00|"
+                   "2024-01-01T01:00:00|3000|gres/gpu=1\n",
+                i + 1000, i + 1000, i % 50, i % 7);
+    fclose(f);
+    store_close(d->st); /* alone on the database: a bulk load's rollback journal */
+    d->st = NULL;
+    pid_t pid = fork();
+    if (pid == 0) {
+        CpErr e2;
+        ImportResult r;
+        Store *st = store_open(d->path, &e2);
+        if (st)
+            import_path(st, big, NULL, strict, &r, &e2);
+        _exit(0);
+    }
+    /* wait until the import is under way, then kill it */
+    char watch[1100];
+    snprintf(watch, sizeof watch, "%s%s", d->path, grows);
+    for (int i = 0; i < 1000; i++) {
+        FILE *w = fopen(watch, "rb");
+        long size = 0;
+        if (w) {
+            fseek(w, 0, SEEK_END);
+            size = ftell(w);
+            fclose(w);
+        }
+        if (size > 4 << 20)
+            break;
+        struct timespec ts = {0, 5 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    kill(pid, SIGKILL);
+    int status;
+    waitpid(pid, &status, 0);
+    assert_true(WIFSIGNALED(status));
+    unlink(big);
+    free(big);
+    CpErr err;
+    d->st = store_open(d->path, &err);
+    assert_non_null(d->st);
+    assert_int_equal(store_scalar(d->st, "SELECT count(*) FROM pragma_integrity_check "
+                                         "WHERE integrity_check='ok'"),
+                     1);
+}
+
 /* kill -9 in the middle of an import: the database is as before that file. */
 static void test_kill_during_import(void **state)
 {
@@ -375,52 +429,22 @@ static void test_kill_during_import(void **state)
                                  &r, &err),
                      0);
     uint64_t before = fingerprint(d->st);
-    char *big = tu_temp_path(".psv");
-    FILE *f = fopen(big, "w");
-    fputs(HDR, f);
-    for (int i = 0; i < 400000; i++)
-        fprintf(f, "%d|%d|u%d|acct%d|gpu|COMPLETED|2024-01-01T00:00:00|2024-01-01T00:10:00|"
-                   "2024-01-01T01:00:00|3000|gres/gpu=1\n",
-                i + 1000, i + 1000, i % 50, i % 7);
-    fclose(f);
-    pid_t pid = fork();
-    if (pid == 0) {
-        CpErr e2;
-        Store *st = store_open(d->path, &e2);
-        if (st)
-            import_path(st, big, NULL, 1, &r, &e2);
-        _exit(0);
-    }
-    /* wait until the import is under way (the WAL grows), then kill it */
-    char wal[1100];
-    snprintf(wal, sizeof wal, "%s-wal", d->path);
-    for (int i = 0; i < 400; i++) {
-        FILE *w = fopen(wal, "rb");
-        long size = 0;
-        if (w) {
-            fseek(w, 0, SEEK_END);
-            size = ftell(w);
-            fclose(w);
-        }
-        if (size > 4 << 20)
-            break;
-        struct timespec ts = {0, 10 * 1000 * 1000};
-        nanosleep(&ts, NULL);
-    }
-    kill(pid, SIGKILL);
-    int status;
-    waitpid(pid, &status, 0);
-    assert_true(WIFSIGNALED(status));
-    unlink(big);
-    free(big);
-    store_close(d->st);
-    d->st = store_open(d->path, &err);
-    assert_non_null(d->st);
+    import_killed(d, 1, "-wal");
     assert_int_equal(store_scalar(d->st, "SELECT count(*) FROM jobs"), 19);
     assert_true(fingerprint(d->st) == before);
     assert_counts_kept(d->st); /* a rolled back import's counts go with it */
-    assert_int_equal(store_scalar(d->st, "SELECT count(*) FROM pragma_integrity_check "
-                                         "WHERE integrity_check='ok'"),
+}
+
+/* kill -9 in the middle of a first bulk load, which runs without the
+ * jobs_key index until its last attempt (issue 31, data/store/store_keys.h):
+ * the database is as before, its index there. */
+static void test_kill_during_first_load(void **state)
+{
+    TuDb *d = *state;
+    import_killed(d, 0, ""); /* not strict: a bulk load, the database grows */
+    assert_int_equal(store_scalar(d->st, "SELECT count(*) FROM jobs"), 0);
+    assert_int_equal(store_scalar(d->st, "SELECT count(*) FROM sqlite_master WHERE "
+                                         "name='jobs_key' AND sql LIKE '%(cluster_id, job_raw)'"),
                      1);
 }
 
@@ -920,6 +944,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_strict_rolls_back, tu_db_setup, tu_db_teardown),
         cmocka_unit_test_setup_teardown(test_xdmod_cpu_hours, tu_db_setup, tu_db_teardown),
         cmocka_unit_test_setup_teardown(test_kill_during_import, tu_db_setup, tu_db_teardown),
+        cmocka_unit_test_setup_teardown(test_kill_during_first_load, tu_db_setup, tu_db_teardown),
         cmocka_unit_test_setup_teardown(test_snapshots_any_order, tu_db_setup, tu_db_teardown),
         cmocka_unit_test_setup_teardown(test_mila_snapshots_any_order, tu_db_setup, tu_db_teardown),
         cmocka_unit_test_setup_teardown(test_running_and_garbage_times, tu_db_setup, tu_db_teardown),

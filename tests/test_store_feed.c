@@ -15,7 +15,11 @@
  * cache parts and the same aggregates, byte for byte; a second import on
  * top (its first block shared with the first import's rows) likewise; a
  * failed import leaves every table as it was; GPU metrics linked to the
- * import's jobs after the feed leave the blocks right. */
+ * import's jobs after the feed leave the blocks right. Last, a first bulk
+ * load without the jobs_key index (data/store/store_keys.h): the window
+ * alone, then the same file loaded with the index kept, without it
+ * (requeues found in the window) and without it with a window of 2 (the
+ * index built mid-load): the same tables. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -33,6 +37,7 @@
 #include "data/ingest/import.h"
 #include "data/store/store.h"
 #include "data/store/store_feed.h"
+#include "data/store/store_keys.h"
 #include "data/store/store_stats.h"
 #include "tests/lib/testutil.h"
 
@@ -238,6 +243,20 @@ static int import_gen(Store *st, const char *text, int strict, ImportResult *res
     ImportOpts o;
     import_opts_init(&o);
     o.strict = strict;
+    int rc = import_sacct(st, p, &o, res, err);
+    unlink(p);
+    free(p);
+    return rc;
+}
+
+/* The same, as a bulk load whatever its size (not strict: a strict import
+ * is never a bulk load). */
+static int import_gen_bulk(Store *st, const char *text, ImportResult *res, CpErr *err)
+{
+    char *p = tu_write_temp(text, strlen(text));
+    ImportOpts o;
+    import_opts_init(&o);
+    o.bulk_min_bytes = 1;
     int rc = import_sacct(st, p, &o, res, err);
     unlink(p);
     free(p);
@@ -538,6 +557,90 @@ static void test_fed_long_import(void **state)
     close_db(b, pb);
 }
 
+/* ---- a first load without the jobs_key index ---- */
+
+static void test_keys_window(void **state)
+{
+    (void)state;
+    StoreKeys *k = store_keys_new(8);
+    int64_t got[STORE_KEYS_MAX];
+    for (int i = 1; i <= 8; i++)
+        store_keys_add(k, 1, i, 100 + i);
+    assert_int_equal(store_keys_find(k, 1, 5, got), 1);
+    assert_int_equal(got[0], 105);
+    assert_int_equal(store_keys_find(k, 2, 5, got), 0);  /* another cluster */
+    assert_int_equal(store_keys_find(k, 1, 99, got), 0); /* never added */
+    store_keys_add(k, 1, 5, 109);                        /* a requeue: raw 1 leaves */
+    assert_int_equal(store_keys_find(k, 1, 5, got), 2);
+    assert_int_equal(got[0], 105); /* the index's order */
+    assert_int_equal(got[1], 109);
+    for (int i = 10; i <= 13; i++) /* raws 2..5 (row 105) leave */
+        store_keys_add(k, 1, i, 100 + i);
+    assert_int_equal(store_keys_find(k, 1, 5, got), -1); /* row 105 left: cannot tell */
+    assert_int_equal(store_keys_find(k, 1, 3, got), -1);
+    assert_int_equal(store_keys_find(k, 1, 6, got), 1); /* above all that left */
+    assert_int_equal(got[0], 106);
+    assert_int_equal(store_keys_find(k, 2, 3, got), 0); /* nothing of cluster 2 left */
+    store_keys_free(k);
+    k = store_keys_new(128);
+    for (int i = 0; i <= STORE_KEYS_MAX; i++)
+        store_keys_add(k, 1, 7, i + 1);
+    assert_int_equal(store_keys_find(k, 1, 7, got), -1); /* more than it gives */
+    store_keys_free(k);
+}
+
+static int64_t keys_indexed(Store *st)
+{
+    return store_scalar(st, "SELECT count(*) FROM sqlite_master WHERE type='index' AND "
+                            "name='jobs_key' AND sql='CREATE INDEX jobs_key ON "
+                            "jobs(cluster_id, job_raw)'");
+}
+
+static void test_first_load_keys(void **state)
+{
+    (void)state;
+    char *pa, *pb, *pc;
+    Store *a = open_db(&pa, 0), *b = open_db(&pb, 0), *c = open_db(&pc, 0);
+    store_keys_window(b, 2);
+    ImportResult ra, rb, rc;
+    CpErr err;
+    /* a bulk transaction begun and rolled back: the index is back */
+    assert_int_equal(store_begin_bulk(a, &err), 0);
+    assert_int_equal(keys_indexed(a), 0);
+    store_rollback(a);
+    assert_int_equal(keys_indexed(a), 1);
+    char *text = gen(1, 5000);
+    assert_int_equal(import_gen_bulk(a, text, &ra, &err), 0);
+    assert_int_equal(import_gen_bulk(b, text, &rb, &err), 0);
+    assert_int_equal(import_gen(c, text, 0, &rc, &err), 0); /* the index kept row by row */
+    free(text);
+    assert_int_equal(ra.added, 5100);
+    assert_int_equal(ra.updated, 50);
+    assert_int_equal(rb.updated, 50);
+    assert_int_equal(store_scalar(a, "SELECT count(*) FROM jobs WHERE final = 0"), 100);
+    assert_int_equal(keys_indexed(a), 1);
+    assert_int_equal(keys_indexed(b), 1);
+    same_kept(a, c);
+    same_kept(b, c);
+    /* a second bulk load: jobs there, the index kept */
+    text = gen(4990, 8400);
+    assert_int_equal(import_gen_bulk(a, text, &ra, &err), 0);
+    assert_int_equal(import_gen(c, text, 0, &rc, &err), 0);
+    free(text);
+    assert_int_equal(ra.added, rc.added);
+    assert_int_equal(ra.unchanged, rc.unchanged);
+    same_kept(a, c);
+    sqlite3_stmt *q;
+    assert_int_equal(sqlite3_prepare_v2(store_db(a), "PRAGMA integrity_check", -1, &q, NULL),
+                     SQLITE_OK);
+    assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+    assert_string_equal((const char *)sqlite3_column_text(q, 0), "ok");
+    sqlite3_finalize(q);
+    close_db(a, pa);
+    close_db(b, pb);
+    close_db(c, pc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -549,6 +652,8 @@ int main(void)
         cmocka_unit_test(test_requeue_across_files),
         cmocka_unit_test(test_metrics_after_feed),
         cmocka_unit_test(test_fed_long_import),
+        cmocka_unit_test(test_keys_window),
+        cmocka_unit_test(test_first_load_keys),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

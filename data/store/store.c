@@ -19,7 +19,9 @@
 #include "data/store/store_blocks.h"
 #include "data/store/store_fault.h"
 #include "data/store/store_feed.h"
+#include "data/store/store_keys.h"
 #include "data/store/store_schema.h"
+#include "data/store/store_usage_rows.h"
 
 #define CACHE_KIB "-65536"     /* the page cache, KiB (negative: SQLite's way) */
 #define BULK_CACHE_KIB "-8192" /* ... during a bulk import (store_begin_bulk) */
@@ -42,22 +44,12 @@ typedef struct UsageFacts {
     int64_t timelimit; /* seconds, CP_DUR_UNKNOWN, CP_DUR_UNLIMITED */
 } UsageFacts;
 
-typedef struct UsageKey {
-    int64_t month, cluster_id, account_id, user_id, partition_id;
-} UsageKey;
-
 /* What this transaction changed in job_counts (schema v16), per cluster. */
 typedef struct CountDelta {
     int64_t jobs, attempts;
     int64_t lo, hi; /* first submission > 0 and last submission; 0 / INT64_MIN none */
     int touched;
 } CountDelta;
-
-typedef struct UsageSums {
-    UsageKey key;
-    int64_t jobs, attempts, gpu_jobs, waited, preempted;
-    double gpu_hours, cpu_hours, wait_s, gpu_hours_lost;
-} UsageSums;
 
 struct Store {
     sqlite3 *db;
@@ -76,6 +68,7 @@ struct Store {
     StrMap *usage_index; /* UsageKey bytes -> index in usage */
     UsageSums *usage;
     size_t nusage, capusage;
+    StoreUsageRows usage_rows; /* what the virtual table usage_rows lists (flush_usage) */
     size_t last_usage;          /* the slot usage_slot gave last (checked against nusage) */
     int64_t month, month_lo, month_hi; /* month_of's last month, [lo, hi) in epoch seconds */
     int64_t old_floor; /* store_watch_old: attempts with id <= it are "old" */
@@ -92,6 +85,10 @@ struct Store {
     StoreFeed *feed;        /* store_feed_begin's, until the transaction ends */
     size_t feed_window;     /* attempts it holds back; 0: STORE_FEED_WINDOW */
     StoreBlocksFeed *blocks_feed;
+    StoreKeys *keys;          /* a first load's jobs_key stand-in: the index dropped */
+    size_t keys_window;       /* attempts it holds; 0: STORE_KEYS_WINDOW */
+    char *key_sql;            /* ... and its CREATE INDEX, as the schema holds it */
+    sqlite3_stmt *attempt_by_id; /* lookup_attempts' columns of one row id */
     struct {             /* per dictionary, the name dict_id looked up last */
         char name[64];
         size_t n;        /* its length; 0: none */
@@ -102,6 +99,7 @@ struct Store {
 static int journal_mode(Store *st, const char *mode);
 static void counts_clear(Store *st);
 static void feed_stop(Store *st);
+static void keys_stop(Store *st);
 
 static int db_err(Store *st, CpErr *err, const char *what)
 {
@@ -257,12 +255,14 @@ static int data_version(Store *st, int64_t *out)
     "(req_gpus IS NOT NULL) + (gpu_type IS NOT NULL) + (total_cpu_s IS NOT NULL) + "        \
     "(nodelist IS NOT NULL) + (cpu_milli IS NOT NULL)"
 
+/* What find_attempts reads of an attempt (weigh_attempt takes them apart). */
+#define ATTEMPT_COLS                                                                            \
+    "id, submit, final, rec_hash, account_id, user_id, partition_id, start, end_time, "         \
+    "elapsed, gpus, " STORE_CPUS_SQL ", state, job_id, timelimit"
+
 static int prepare_job_statements(Store *st, CpErr *err)
 {
-    if (prepare(st,
-                "SELECT id, submit, final, rec_hash, account_id, user_id, partition_id, start, "
-                "end_time, elapsed, gpus, " STORE_CPUS_SQL ", state, job_id, timelimit FROM jobs "
-                "WHERE cluster_id=?1 AND job_raw=?2",
+    if (prepare(st, "SELECT " ATTEMPT_COLS " FROM jobs WHERE cluster_id=?1 AND job_raw=?2",
                 &st->lookup_attempts, err) < 0)
         return -1;
     if (prepare(st,
@@ -304,11 +304,13 @@ static int prepare_job_statements(Store *st, CpErr *err)
                 "  ELSE max(last_submit, excluded.last_submit) END",
                 &st->counts_add, err) < 0)
         return -1;
+    if (store_usage_rows_register(st->db, &st->usage_rows) != SQLITE_OK)
+        return db_err(st, err, "prepare");
+    /* every row of usage_rows in one statement (WHERE true: an upsert's
+     * SELECT needs a clause before ON CONFLICT) */
     return prepare(st,
-                   "INSERT INTO usage_month(month, cluster_id, account_id, user_id, "
-                   "partition_id, jobs, attempts, gpu_jobs, gpu_hours, cpu_hours, wait_s, "
-                   "waited, preempted, gpu_hours_lost) "
-                   "VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14) "
+                   "INSERT INTO usage_month(" STORE_USAGE_ROWS_COLS ") "
+                   "SELECT " STORE_USAGE_ROWS_COLS " FROM usage_rows WHERE true "
                    "ON CONFLICT(month, cluster_id, account_id, user_id, partition_id) DO UPDATE "
                    "SET jobs=jobs+excluded.jobs, attempts=attempts+excluded.attempts, "
                    "gpu_jobs=gpu_jobs+excluded.gpu_jobs, gpu_hours=gpu_hours+excluded.gpu_hours, "
@@ -503,6 +505,8 @@ void store_close(Store *st)
         strmap_free(st->dict[d]);
     }
     sqlite3_finalize(st->lookup_attempts);
+    sqlite3_finalize(st->attempt_by_id);
+    keys_stop(st);
     sqlite3_finalize(st->insert_job);
     sqlite3_finalize(st->update_job);
     sqlite3_finalize(st->unset_final);
@@ -584,6 +588,57 @@ static int journal_mode(Store *st, const char *mode)
     return ok;
 }
 
+/* A bulk load into a jobs table without rows (a first load) keeps no
+ * jobs_key index row by row: the index is dropped in this transaction
+ * (so a rollback brings it back) and built once by store_keys_index; what
+ * the load asks of it meanwhile, the window answers (store_keys.h). */
+static int keys_begin(Store *st, CpErr *err)
+{
+    if (store_scalar(st, "SELECT EXISTS(SELECT 1 FROM jobs)") != 0)
+        return 0;
+    sqlite3_stmt *s;
+    if (prepare(st, "SELECT sql FROM sqlite_master WHERE type='index' AND name='jobs_key'", &s,
+                err) < 0)
+        return -1;
+    if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_text(s, 0))
+        st->key_sql = xstrdup((const char *)sqlite3_column_text(s, 0));
+    sqlite3_finalize(s);
+    if (!st->key_sql)
+        return 0;
+    if (exec_sql(st, "DROP INDEX jobs_key", err) < 0) {
+        keys_stop(st);
+        return -1;
+    }
+    st->keys = store_keys_new(st->keys_window);
+    return 0;
+}
+
+static void keys_stop(Store *st)
+{
+    store_keys_free(st->keys);
+    st->keys = NULL;
+    free(st->key_sql);
+    st->key_sql = NULL;
+}
+
+void store_keys_window(Store *st, size_t n)
+{
+    st->keys_window = n;
+}
+
+int store_keys_index(Store *st, CpErr *err)
+{
+    if (!st->keys)
+        return 0;
+    /* the sort's runs go to a temporary file, not memory (temp_store=MEMORY
+     * for the statement journals made it 62 MB at 1M attempts, against 21) */
+    exec_sql(st, "PRAGMA temp_store=FILE", NULL);
+    int rc = exec_sql(st, st->key_sql, err);
+    exec_sql(st, "PRAGMA temp_store=MEMORY", NULL);
+    keys_stop(st);
+    return rc;
+}
+
 int store_begin_bulk(Store *st, CpErr *err)
 {
     /* another connection (a dashboard) keeps it in WAL mode: ask once, do
@@ -605,6 +660,10 @@ int store_begin_bulk(Store *st, CpErr *err)
     exec_sql(st, "PRAGMA temp_store=MEMORY", NULL);
     if (store_begin(st, err) < 0) {
         store_end_bulk(st);
+        return -1;
+    }
+    if (keys_begin(st, err) < 0) {
+        store_rollback(st);
         return -1;
     }
     return 0;
@@ -657,37 +716,23 @@ static int usage_cmp(const void *pa, const void *pb)
 
 /* The transaction's usage sums added to usage_month, in the table's key
  * order (issue 31 item 3: its pages filled in turn, not split at random;
- * the rows are the same). The sums are forgotten after. */
+ * the rows are the same), by one statement reading them from usage_rows
+ * (data/store/store_usage_rows.h). The sums are forgotten after. */
 static int flush_usage(Store *st, CpErr *err)
 {
-    sqlite3_stmt *s = st->usage_add;
     strmap_clear(st->usage_index); /* the slots move */
     if (st->nusage > 1)
         qsort(st->usage, st->nusage, sizeof *st->usage, usage_cmp);
-    for (size_t i = 0; i < st->nusage; i++) {
-        const UsageSums *u = &st->usage[i];
-        sqlite3_bind_int64(s, 1, u->key.month);
-        sqlite3_bind_int64(s, 2, u->key.cluster_id);
-        sqlite3_bind_int64(s, 3, u->key.account_id);
-        sqlite3_bind_int64(s, 4, u->key.user_id);
-        sqlite3_bind_int64(s, 5, u->key.partition_id);
-        sqlite3_bind_int64(s, 6, u->jobs);
-        sqlite3_bind_int64(s, 7, u->attempts);
-        sqlite3_bind_int64(s, 8, u->gpu_jobs);
-        sqlite3_bind_double(s, 9, u->gpu_hours);
-        sqlite3_bind_double(s, 10, u->cpu_hours);
-        sqlite3_bind_double(s, 11, u->wait_s);
-        sqlite3_bind_int64(s, 12, u->waited);
-        sqlite3_bind_int64(s, 13, u->preempted);
-        sqlite3_bind_double(s, 14, u->gpu_hours_lost);
-        int rc = sqlite3_step(s);
-        sqlite3_reset(s);
-        if (rc != SQLITE_DONE)
-            return db_err(st, err, "write usage");
+    int rc = SQLITE_DONE;
+    if (st->nusage > 0) {
+        st->usage_rows.v = st->usage;
+        st->usage_rows.n = st->nusage;
+        rc = sqlite3_step(st->usage_add);
+        sqlite3_reset(st->usage_add);
+        st->usage_rows.n = 0;
     }
-    strmap_clear(st->usage_index);
     st->nusage = 0;
-    return 0;
+    return rc == SQLITE_DONE ? 0 : db_err(st, err, "write usage");
 }
 
 /* job_counts' changes of this transaction, added to the table. */
@@ -785,7 +830,7 @@ static void feed_stop(Store *st)
 
 int store_commit(Store *st, CpErr *err)
 {
-    if (store_flush(st, err) < 0)
+    if (store_keys_index(st, err) < 0 || store_flush(st, err) < 0)
         return -1;
     int rc = exec_sql(st, "COMMIT", err);
     if (rc == 0) {
@@ -798,6 +843,7 @@ int store_commit(Store *st, CpErr *err)
 void store_rollback(Store *st)
 {
     feed_stop(st);
+    keys_stop(st); /* the ROLLBACK brings jobs_key back */
     strmap_clear(st->usage_index);
     st->nusage = 0;
     counts_clear(st);
@@ -851,7 +897,11 @@ int store_feed_add(Store *st, const StoreFeedSink *sink)
 
 int store_feed_finish(Store *st, CpErr *err)
 {
-    return st->feed ? store_feed_end(st->feed, err) : 0;
+    if (st->feed && store_feed_end(st->feed, err) < 0)
+        return -1;
+    /* the load's last attempt is written: a first load's index, now,
+     * before the statistics' extension and the commit read the table */
+    return store_keys_index(st, err);
 }
 
 /* The attempt just inserted for r, to the feed. */
@@ -1185,6 +1235,8 @@ static int64_t *max_raw_slot(Store *st, int64_t cluster_id, CpErr *err, int *rc)
         st->nmax_raw = n;
     }
     int64_t *slot = &st->max_raw[cluster_id];
+    if (*slot == -1 && st->keys) /* a first load: nothing stored before it */
+        *slot = INT64_MIN;
     if (*slot == -1) {
         sqlite3_stmt *s = st->max_raw_stmt;
         sqlite3_bind_int64(s, 1, cluster_id);
@@ -1258,56 +1310,102 @@ static int same_array(const char *a, const char *b)
  * task N_b arrives it replaces the range's record (same attempt), and a
  * range arriving after its task is known sets *superseded. Returns 0 on
  * success. */
+/* One stored attempt (s's row of ATTEMPT_COLS) weighed for r: find_attempts'
+ * loop body. */
+static void weigh_attempt(sqlite3_stmt *s, int64_t cluster_id, const CpJobRec *r, int64_t submit,
+                          Attempt *same, Attempt *latest, int *superseded)
+{
+    Attempt a;
+    a.id = sqlite3_column_int64(s, 0);
+    a.submit = sqlite3_column_int64(s, 1);
+    a.final = sqlite3_column_int(s, 2);
+    a.hash = sqlite3_column_int64(s, 3);
+    a.facts.cluster_id = cluster_id;
+    a.facts.account_id = sqlite3_column_int64(s, 4);
+    a.facts.user_id = sqlite3_column_int64(s, 5);
+    a.facts.partition_id = sqlite3_column_int64(s, 6);
+    a.facts.submit = a.submit;
+    a.facts.start = col_time(s, 7);
+    a.facts.end = col_time(s, 8);
+    a.facts.elapsed = sqlite3_column_type(s, 9) == SQLITE_NULL ? -1 : sqlite3_column_int64(s, 9);
+    a.facts.gpus = sqlite3_column_double(s, 10);
+    a.facts.cpus = sqlite3_column_type(s, 11) == SQLITE_NULL ? -1 : sqlite3_column_double(s, 11);
+    a.facts.state = sqlite3_column_int(s, 12);
+    a.facts.timelimit =
+        sqlite3_column_type(s, 14) == SQLITE_NULL ? CP_DUR_UNKNOWN : sqlite3_column_int64(s, 14);
+    const char *jid = (const char *)sqlite3_column_text(s, 13);
+    if (!jid)
+        return;
+    if (strcmp(jid, r->job_id) != 0) {
+        if (!same_array(jid, r->job_id))
+            return; /* another task of an array sharing the raw id */
+        if (is_pending_range(r->job_id)) {
+            *superseded = 1; /* the range's task is known by now */
+            return;
+        }
+        if (!is_pending_range(jid))
+            return;
+        /* a pending range N_[a-b] turned into its task N_b: one attempt */
+    }
+    if (a.submit == submit) {
+        *same = a;
+    } else if (!same_job(&a.facts, r)) {
+        return; /* the id came round again: another job */
+    }
+    if (!latest->id || a.submit > latest->submit)
+        *latest = a;
+}
+
+/* A first load's look-up (st->keys): the rows the window names, by row id
+ * in the index's order. Returns 1 when it answered, 0 when the window
+ * cannot tell (the caller builds the index and asks SQLite), -1 on error. */
+static int find_keyed(Store *st, int64_t cluster_id, const CpJobRec *r, int64_t submit,
+                      Attempt *same, Attempt *latest, int *superseded, CpErr *err)
+{
+    int64_t ids[STORE_KEYS_MAX];
+    int n = store_keys_find(st->keys, cluster_id, r->job_raw, ids);
+    if (n < 0)
+        return 0;
+    if (n && !st->attempt_by_id &&
+        prepare(st, "SELECT " ATTEMPT_COLS " FROM jobs WHERE id=?1", &st->attempt_by_id, err) < 0)
+        return -1;
+    for (int i = 0; i < n; i++) {
+        sqlite3_stmt *s = st->attempt_by_id;
+        sqlite3_bind_int64(s, 1, ids[i]);
+        int rc = sqlite3_step(s);
+        if (rc == SQLITE_ROW)
+            weigh_attempt(s, cluster_id, r, submit, same, latest, superseded);
+        sqlite3_reset(s);
+        if (rc != SQLITE_ROW)
+            return db_err(st, err, "look up job");
+    }
+    return 1;
+}
+
+/* The stored attempts that matter: the one with this submit time and the
+ * latest one. Slurm lists an array's pending tasks as one record N_[a-b]
+ * with the raw id and submit time of the task that runs last: once that
+ * task N_b arrives it replaces the range's record (same attempt), and a
+ * range arriving after its task is known sets *superseded. Returns 0 on
+ * success. */
 static int find_attempts(Store *st, int64_t cluster_id, const CpJobRec *r, int64_t submit,
                          Attempt *same, Attempt *latest, int *superseded, CpErr *err)
 {
     sqlite3_stmt *s = st->lookup_attempts;
     same->id = latest->id = 0;
     *superseded = 0;
+    if (st->keys) {
+        int got = find_keyed(st, cluster_id, r, submit, same, latest, superseded, err);
+        if (got != 0)
+            return got < 0 ? -1 : 0;
+        if (store_keys_index(st, err) < 0) /* the window cannot tell: the index, now */
+            return -1;
+    }
     sqlite3_bind_int64(s, 1, cluster_id);
     sqlite3_bind_int64(s, 2, r->job_raw);
     int rc;
-    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-        Attempt a;
-        a.id = sqlite3_column_int64(s, 0);
-        a.submit = sqlite3_column_int64(s, 1);
-        a.final = sqlite3_column_int(s, 2);
-        a.hash = sqlite3_column_int64(s, 3);
-        a.facts.cluster_id = cluster_id;
-        a.facts.account_id = sqlite3_column_int64(s, 4);
-        a.facts.user_id = sqlite3_column_int64(s, 5);
-        a.facts.partition_id = sqlite3_column_int64(s, 6);
-        a.facts.submit = a.submit;
-        a.facts.start = col_time(s, 7);
-        a.facts.end = col_time(s, 8);
-        a.facts.elapsed = sqlite3_column_type(s, 9) == SQLITE_NULL ? -1 : sqlite3_column_int64(s, 9);
-        a.facts.gpus = sqlite3_column_double(s, 10);
-        a.facts.cpus = sqlite3_column_type(s, 11) == SQLITE_NULL ? -1 : sqlite3_column_double(s, 11);
-        a.facts.state = sqlite3_column_int(s, 12);
-        a.facts.timelimit =
-            sqlite3_column_type(s, 14) == SQLITE_NULL ? CP_DUR_UNKNOWN : sqlite3_column_int64(s, 14);
-        const char *jid = (const char *)sqlite3_column_text(s, 13);
-        if (!jid)
-            continue;
-        if (strcmp(jid, r->job_id) != 0) {
-            if (!same_array(jid, r->job_id))
-                continue; /* another task of an array sharing the raw id */
-            if (is_pending_range(r->job_id)) {
-                *superseded = 1; /* the range's task is known by now */
-                continue;
-            }
-            if (!is_pending_range(jid))
-                continue;
-            /* a pending range N_[a-b] turned into its task N_b: one attempt */
-        }
-        if (a.submit == submit) {
-            *same = a;
-        } else if (!same_job(&a.facts, r)) {
-            continue; /* the id came round again: another job */
-        }
-        if (!latest->id || a.submit > latest->submit)
-            *latest = a;
-    }
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+        weigh_attempt(s, cluster_id, r, submit, same, latest, superseded);
     sqlite3_reset(s);
     return rc == SQLITE_DONE ? 0 : db_err(st, err, "look up job");
 }
@@ -1409,8 +1507,11 @@ int store_job_put(Store *st, int64_t import_id, const char *default_cluster,
         counts_slot(st, ids[DICT_CLUSTER])->jobs--;
     }
     job_bind(&st->insert_bind, import_id, r, ids, hash, final);
-    if (step_done(st, st->insert_job, err, "insert job") < 0 ||
-        (st->feed && feed_inserted(st, r, ids, final, err) < 0))
+    if (step_done(st, st->insert_job, err, "insert job") < 0)
+        return -1;
+    if (st->keys) /* before the feed's sinks insert rows of their own */
+        store_keys_add(st->keys, ids[DICT_CLUSTER], r->job_raw, sqlite3_last_insert_rowid(st->db));
+    if (st->feed && feed_inserted(st, r, ids, final, err) < 0)
         return -1;
     usage_apply(st, &f, +1, final, 1);
     window_add(st, r);

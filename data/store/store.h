@@ -77,6 +77,16 @@ int store_begin(Store *st, CpErr *err);
  * store_rollback. When another connection has the database open it stays
  * in WAL mode. */
 int store_begin_bulk(Store *st, CpErr *err);
+
+/* A first bulk load (no jobs when store_begin_bulk began) runs without the
+ * jobs_key index (data/store/store_keys.h): this builds it, once, when the
+ * load's last attempt is written (store_feed_finish and store_commit call
+ * it). 0 when there is nothing to build. */
+int store_keys_index(Store *st, CpErr *err);
+
+/* Tests: the first load's window of attempts (a power of two; 0, the
+ * default: STORE_KEYS_WINDOW), from the next store_begin_bulk on. */
+void store_keys_window(Store *st, size_t n);
 /* Back to WAL mode after a bulk load (store_commit and store_rollback call
  * it; harmless otherwise). */
 void store_end_bulk(Store *st);
@@ -93,7 +103,8 @@ void store_rollback(Store *st);
  * attempt, starts handing every attempt store_job_put writes to the
  * planner's job blocks (data/store/store_blocks.h) and to the sinks
  * store_feed_add adds; store_feed_finish, after the last attempt, hands on
- * those still held back. The feed ends with the transaction. Each 0, or -1
+ * those still held back (and builds a first load's jobs_key index,
+ * store_keys_index). The feed ends with the transaction. Each 0, or -1
  * with err (a sink's error stops the import). */
 typedef struct StoreFeedSink StoreFeedSink;
 int store_feed_begin(Store *st, CpErr *err);
