@@ -141,6 +141,15 @@ $(READER_CPU): $(BUILD)/bench/reader_cpu.o $(LIB_OBJ)
 	@$(if $(V),,echo "  LD      $@")
 	$(Q)$(CC) $(LDSAN) -o $@ $^ $(PKG_LIBS)
 
+# make insert-floor: SQLite alone storing an import's attempts (bench/insert_floor.c)
+INSERT_FLOOR := $(BUILD)/bench/insert_floor
+.PHONY: insert-floor
+insert-floor: $(INSERT_FLOOR)
+
+$(INSERT_FLOOR): $(BUILD)/bench/insert_floor.o
+	@$(if $(V),,echo "  LD      $@")
+	$(Q)$(CC) $(LDSAN) -o $@ $< $(shell pkg-config --libs sqlite3)
+
 bench: capplan $(GEN_SACCT)
 	BENCH_SIZES="$(BENCH_SIZES)" ./bench/run.sh $(BUILD)
 
