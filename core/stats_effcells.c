@@ -1,74 +1,15 @@
 /* stats_effcells: the efficiency aggregates (see stats.h): per-attempt
- * sums, hourly curves of running and pending GPUs, hogging and the top
- * hogs, built from attempts, merged month by month, written as and read
- * from bytes. */
+ * sums and hourly curves of running and pending GPUs, built from attempts,
+ * merged month by month, written as and read from bytes. Hogging and the top
+ * hogs: stats_effhog.c; the builder's insides: stats_eff_int.h. */
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/civil.h"
-#include "core/stats_int.h"
 
-#define MONTH_HOURS 744 /* 31 days */
-
-enum { CURVE_RUN, CURVE_PEND_ANY, CURVE_PEND, CURVE_IDLE, CURVE_KINDS };
-
-/* A month of one curve: GPUs per hour (GPU-hours in each hour), partial
- * hours direct and whole hours through a difference array until
- * finished. */
-typedef struct Curve {
-    double v[MONTH_HOURS + 1], diff[MONTH_HOURS + 1];
-} Curve;
-
-typedef struct TopList {
-    int n;
-    StatsHogTop e[STATS_HOG_KEEP];
-} TopList;
-
-/* An idle attempt kept for the second pass. */
-typedef struct Idle {
-    int64_t id;
-    uint32_t start, job_raw;
-    int32_t elapsed, month, user, account, type;
-    float gpus, gpu_util;
-    uint16_t cluster, pad;
-} Idle;
-
-
-struct StatsEffBuild {
-    const StatsGpus *inv;
-    size_t ninv;
-    double *sizes; /* the inventory's GPU memory sizes, ascending */
-    size_t nsizes;
-    /* GPU types by name: id 0 untyped */
-    StrMap *tmap;
-    char **tname;
-    double *tmem;
-    unsigned char *tmig;
-    size_t ntypes, captypes;
-    int32_t *tcache; /* the caller's type id -> id + 1 (0: not seen) */
-    size_t ntcache;
-    /* the last key of each curve kind and of the sums, and its index */
-    AggKey lastkey[CURVE_KINDS + 1];
-    size_t lastidx[CURVE_KINDS + 1];
-    /* per cluster id: its name (owned) and the memory of its GPUs */
-    char **cname;
-    double *cmem;
-    size_t nclusters;
-    Agg cells;  /* (month, user, account, cluster) -> StatsEffSum */
-    Agg tops;   /* (month, cluster) -> TopList */
-    Agg curves; /* (month, kind, cluster, type) -> Curve, this build's */
-    Agg old;    /* ... those stored before it */
-    Agg conds;  /* (month, cluster, type, old) -> unsigned char[MONTH_HOURS] */
-    int finished;
-    Idle *idle;
-    size_t nidle, capidle;
-    size_t keep_idle; /* how many idle attempts b may keep */
-    int dropped;      /* one was not kept: the caller's second pass, for all */
-    int32_t mc_month;
-    int64_t mc_from, mc_to;
-};
+#include "core/stats_eff_int.h"
 
 /* ---- GPU memory: what a job held, what it would fit ---- */
 
@@ -108,7 +49,7 @@ static int dbl_cmp(const void *pa, const void *pb)
 }
 
 /* The id of GPU type name (0 untyped), interned with its memory. */
-static int32_t type_intern(StatsEffBuild *b, const char *name)
+int32_t stats_eff_type_intern(StatsEffBuild *b, const char *name)
 {
     int64_t id;
     if (!name || !name[0])
@@ -256,7 +197,7 @@ int stats_eff_build_types(StatsEffBuild *b, const void *blob, size_t n)
         return -1;
     for (size_t i = 0; i < n;) {
         size_t len = strlen(p + i);
-        if (len == 0 || type_intern(b, p + i) != (int32_t)b->ntypes - 1)
+        if (len == 0 || stats_eff_type_intern(b, p + i) != (int32_t)b->ntypes - 1)
             return -1;
         i += len + 1;
     }
@@ -269,7 +210,7 @@ void stats_eff_types_blob(const StatsEffBuild *b, CpBuf *out)
         cpbuf_append(out, b->tname[i], strlen(b->tname[i]) + 1);
 }
 
-static int32_t month_of(StatsEffBuild *b, int64_t t)
+int32_t stats_eff_month_of(StatsEffBuild *b, int64_t t)
 {
     if (t < b->mc_from || t >= b->mc_to) {
         b->mc_month = stats_month_of(t);
@@ -303,7 +244,7 @@ static int32_t type_of(StatsEffBuild *b, uint16_t id, const char *name)
         b->ntcache = n;
     }
     if (b->tcache[id] == 0)
-        b->tcache[id] = type_intern(b, name) + 1;
+        b->tcache[id] = stats_eff_type_intern(b, name) + 1;
     return b->tcache[id] - 1;
 }
 
@@ -312,7 +253,7 @@ static void curve_add(StatsEffBuild *b, int kind, uint16_t cluster, int32_t type
                       int64_t t1, double w)
 {
     while (a < t1) {
-        int32_t m = month_of(b, a);
+        int32_t m = stats_eff_month_of(b, a);
         int64_t m0 = b->mc_from, m1 = b->mc_to, e = t1 < m1 ? t1 : m1;
         Curve *c = get_cached(b, &b->curves, kind, m, kind, cluster, type);
         int64_t h0 = m0 / HOUR, ha = civil_floor_div(a, HOUR) - h0,
@@ -330,7 +271,7 @@ static void curve_add(StatsEffBuild *b, int kind, uint16_t cluster, int32_t type
     }
 }
 
-static StatsEffSum *cell_of(StatsEffBuild *b, const StatsEffKey *k)
+StatsEffSum *stats_eff_cell_of(StatsEffBuild *b, const StatsEffKey *k)
 {
     size_t before = b->cells.n;
     StatsEffSum *x = get_cached(b, &b->cells, CURVE_KINDS, k->month, k->user, k->account, k->cluster);
@@ -377,7 +318,7 @@ static void sums_add(StatsEffBuild *b, StatsEffSum *x, const StatsJob *j, int32_
     }
 }
 
-static int job_idle(const StatsJob *j)
+int stats_eff_job_idle(const StatsJob *j)
 {
     return j->gpus > 0 && j->gpu_util >= 0 && j->gpu_util < STATS_IDLE_UTIL &&
            stats_job_end(j) != STATS_TIME_NONE && j->elapsed > 0;
@@ -418,9 +359,9 @@ void stats_eff_build_job(StatsEffBuild *b, const StatsJob *j, int64_t id, const 
     int64_t anchor = stats_job_anchor(j);
     if (!count || anchor == STATS_TIME_NONE)
         return;
-    StatsEffKey k = {month_of(b, anchor), j->user, j->account, j->cluster, 0};
-    sums_add(b, cell_of(b, &k), j, t);
-    if (!job_idle(j))
+    StatsEffKey k = {stats_eff_month_of(b, anchor), j->user, j->account, j->cluster, 0};
+    sums_add(b, stats_eff_cell_of(b, &k), j, t);
+    if (!stats_eff_job_idle(j))
         return;
     curve_add(b, CURVE_IDLE, j->cluster, t, start, end, j->gpus);
     if (!b->dropped && b->nidle < b->keep_idle) {
@@ -455,7 +396,7 @@ typedef struct CurveKey {
     int32_t type;
 } CurveKey;
 
-static uint32_t month_hours(int32_t m)
+uint32_t stats_eff_month_hours(int32_t m)
 {
     return (uint32_t)((stats_month_start(stats_month_add(m, 1)) - stats_month_start(m)) / HOUR);
 }
@@ -467,7 +408,7 @@ int stats_eff_build_old_curves(StatsEffBuild *b, const void *blob, size_t n)
         return -1;
     memcpy(&h, blob, sizeof h);
     size_t each = sizeof(CurveKey) + h.nhours * sizeof(double);
-    if (h.magic != CURVE_MAGIC || h.month < 100001 || h.nhours != month_hours(h.month) ||
+    if (h.magic != CURVE_MAGIC || h.month < 100001 || h.nhours != stats_eff_month_hours(h.month) ||
         n != sizeof h + (size_t)h.nseries * each)
         return -1;
     const char *p = (const char *)blob + sizeof h;
@@ -520,7 +461,7 @@ size_t stats_eff_build_curve_months(const StatsEffBuild *b, int32_t **months)
 
 void stats_eff_curve_blob(const StatsEffBuild *b, int32_t month, CpBuf *out)
 {
-    CurveHead h = {CURVE_MAGIC, month, 0, month_hours(month)};
+    CurveHead h = {CURVE_MAGIC, month, 0, stats_eff_month_hours(month)};
     size_t at = out->len;
     cpbuf_append(out, &h, sizeof h);
     const Agg *src[2] = {&b->old, &b->curves};
@@ -541,185 +482,6 @@ void stats_eff_curve_blob(const StatsEffBuild *b, int32_t month, CpBuf *out)
         }
     }
     memcpy(out->data + at, &h, sizeof h);
-}
-
-/* ---- hogging ---- */
-
-static void curves_finish(StatsEffBuild *b)
-{
-    for (size_t i = 0; i < b->curves.n; i++) {
-        Curve *c = stats_agg_val(&b->curves, i);
-        double run = 0;
-        for (size_t hr = 0; hr < MONTH_HOURS; hr++) {
-            run += c->diff[hr];
-            c->v[hr] += run;
-            c->diff[hr] = 0;
-        }
-    }
-    b->finished = 1;
-}
-
-/* GPUs of a curve in hour hr of month m: stored before, plus this
- * build's unless old_only. */
-static double curve_at(const Curve *const cv[2], size_t hr, int old_only)
-{
-    return (cv[0] ? cv[0]->v[hr] : 0) + (!old_only && cv[1] ? cv[1]->v[hr] : 0);
-}
-
-static void curve_pair(const StatsEffBuild *b, int32_t m, int kind, uint16_t cluster, int32_t type,
-                       const Curve *cv[2])
-{
-    cv[0] = stats_agg_find(&b->old, m, kind, cluster, type);
-    cv[1] = stats_agg_find(&b->curves, m, kind, cluster, type);
-}
-
-/* Per hour of month m: others of type's class waited on cluster while it
- * was busy (the stored curves alone when old_only). */
-static const unsigned char *cond_of(StatsEffBuild *b, int32_t m, uint16_t cluster, int32_t type,
-                                    int old_only)
-{
-    unsigned char *c = stats_agg_find(&b->conds, m, cluster, type, old_only);
-    if (c)
-        return c;
-    const Curve *run[2], *any[2], *typed[2];
-    curve_pair(b, m, CURVE_RUN, cluster, 0, run);
-    curve_pair(b, m, CURVE_PEND_ANY, cluster, 0, any);
-    typed[0] = typed[1] = NULL;
-    if (type > 0)
-        curve_pair(b, m, CURVE_PEND, cluster, type, typed);
-    const char *name = cluster < b->nclusters ? b->cname[cluster] : NULL;
-    int64_t m0 = stats_month_start(m);
-    uint32_t nh = month_hours(m);
-    c = stats_agg_get(&b->conds, m, cluster, type, old_only);
-    for (uint32_t hr = 0; hr < nh; hr++) {
-        int64_t t = m0 + (int64_t)hr * HOUR;
-        double cap = name ? stats_capacity_hours(b->inv, b->ninv, name, t, t + HOUR) : 0;
-        double waiting = curve_at(any, hr, old_only) + curve_at(typed, hr, old_only);
-        int busy = cap > 0 ? curve_at(run, hr, old_only) >= STATS_BUSY_UTIL * cap : 1;
-        c[hr] = waiting >= STATS_WAITING_GPU_H && busy;
-    }
-    return c;
-}
-
-/* 1 when an hour's condition changed where stored idle attempts ran. */
-static int stale(StatsEffBuild *b)
-{
-    size_t n = b->old.n;
-    for (size_t i = 0; i < n; i++) {
-        AggKey k = b->old.keys[i];
-        if (k.a != CURVE_IDLE)
-            continue;
-        const Curve *idle = stats_agg_val(&b->old, i);
-        uint16_t cl = (uint16_t)k.b;
-        if (!stats_agg_find(&b->curves, k.period, CURVE_RUN, cl, 0) &&
-            !stats_agg_find(&b->curves, k.period, CURVE_PEND_ANY, cl, 0) &&
-            !stats_agg_find(&b->curves, k.period, CURVE_PEND, cl, k.c))
-            continue;
-        cond_of(b, k.period, cl, k.c, 1);
-        cond_of(b, k.period, cl, k.c, 0); /* may move the first: found again */
-        const unsigned char *was = stats_agg_find(&b->conds, k.period, cl, k.c, 1);
-        const unsigned char *now = stats_agg_find(&b->conds, k.period, cl, k.c, 0);
-        for (uint32_t hr = 0; hr < month_hours(k.period); hr++)
-            if (idle->v[hr] > 0 && was[hr] != now[hr])
-                return 1;
-    }
-    return 0;
-}
-
-static int top_before(const StatsHogTop *a, const StatsHogTop *b)
-{
-    return a->hog != b->hog ? a->hog > b->hog : a->id < b->id;
-}
-
-static void top_put(TopList *l, const StatsHogTop *e)
-{
-    if (l->n == STATS_HOG_KEEP && !top_before(e, &l->e[l->n - 1]))
-        return;
-    int i = l->n < STATS_HOG_KEEP ? l->n++ : l->n - 1;
-    while (i > 0 && top_before(e, &l->e[i - 1])) {
-        l->e[i] = l->e[i - 1];
-        i--;
-    }
-    l->e[i] = *e;
-}
-
-/* GPU-hours an idle attempt held in hours where others of its class
- * waited on its busy cluster. */
-static double hog_hours(StatsEffBuild *b, const Idle *x)
-{
-    int64_t a = x->start, e = (int64_t)x->start + x->elapsed;
-    double sum = 0;
-    while (a < e) {
-        int32_t m = month_of(b, a);
-        int64_t m1 = b->mc_to, h0 = b->mc_from / HOUR;
-        const unsigned char *cond = cond_of(b, m, x->cluster, x->type, 0);
-        int64_t stop = e < m1 ? e : m1;
-        while (a < stop) {
-            int64_t next = (civil_floor_div(a, HOUR) + 1) * HOUR;
-            next = next > stop ? stop : next;
-            if (cond[civil_floor_div(a, HOUR) - h0])
-                sum += x->gpus * (double)(next - a) / HOUR;
-            a = next;
-        }
-    }
-    return sum;
-}
-
-static void hog_add(StatsEffBuild *b, const Idle *x)
-{
-    double hog = hog_hours(b, x);
-    if (hog <= 0)
-        return;
-    StatsEffKey k = {x->month, x->user, x->account, x->cluster, 0};
-    cell_of(b, &k)->hog_gh += hog;
-    StatsHogTop t;
-    memset(&t, 0, sizeof t);
-    t.id = x->id;
-    t.hog = hog;
-    t.month = x->month;
-    t.user = x->user;
-    t.account = x->account;
-    t.elapsed = x->elapsed;
-    t.job_raw = x->job_raw;
-    t.start = x->start;
-    t.gpus = x->gpus;
-    t.gpu_util = x->gpu_util;
-    t.cluster = x->cluster;
-    top_put(stats_agg_get(&b->tops, x->month, x->cluster, 0, 0), &t);
-}
-
-int stats_eff_build_finish(StatsEffBuild *b)
-{
-    curves_finish(b);
-    if (stale(b))
-        return 1;
-    for (size_t i = 0; i < b->nidle; i++)
-        hog_add(b, &b->idle[i]);
-    free(b->idle);
-    b->idle = NULL;
-    b->nidle = b->capidle = 0;
-    return 0;
-}
-
-void stats_eff_build_hog(StatsEffBuild *b, const StatsJob *j, int64_t id, const char *type)
-{
-    int64_t anchor = stats_job_anchor(j);
-    if (!b->finished || !job_idle(j) || anchor == STATS_TIME_NONE)
-        return;
-    Idle x;
-    memset(&x, 0, sizeof x);
-    x.id = id;
-    x.start = j->start;
-    x.job_raw = j->job_raw;
-    x.elapsed = j->elapsed;
-    x.month = month_of(b, anchor);
-    x.user = j->user;
-    x.account = j->account;
-    x.type = type_intern(b, type);
-    x.gpus = j->gpus;
-    x.gpu_util = j->gpu_util;
-    x.cluster = j->cluster;
-    hog_add(b, &x);
 }
 
 /* ---- sums and tops as bytes ---- */
@@ -760,12 +522,12 @@ int stats_eff_build_month(StatsEffBuild *b, const void *blob, size_t n)
     for (uint32_t i = 0; i < h.ncells; i++, p += sizeof(StatsEffSum)) {
         StatsEffSum c;
         memcpy(&c, p, sizeof c);
-        stats_eff_sum_merge(cell_of(b, &c.k), &c);
+        stats_eff_sum_merge(stats_eff_cell_of(b, &c.k), &c);
     }
     for (uint32_t i = 0; i < h.ntops; i++, p += sizeof(StatsHogTop)) {
         StatsHogTop t;
         memcpy(&t, p, sizeof t);
-        top_put(stats_agg_get(&b->tops, t.month, t.cluster, 0, 0), &t);
+        stats_eff_top_put(stats_agg_get(&b->tops, t.month, t.cluster, 0, 0), &t);
     }
     return 0;
 }
