@@ -64,6 +64,8 @@ static int rkey_cmp(const void *a, const void *b)
  * rkey_cmp gives, in linear time. 0 when the keys do not fit 64 bits. */
 static int radix_order(const SimJob *v, size_t m, uint32_t *from)
 {
+    if (m == 0)
+        return 1;
     int64_t lo = INT64_MAX, hi = INT64_MIN;
     int32_t cmax = 0;
     for (size_t i = 0; i < m; i++) {
@@ -73,8 +75,10 @@ static int radix_order(const SimJob *v, size_t m, uint32_t *from)
         hi = v[i].submit > hi ? v[i].submit : hi;
         cmax = v[i].cluster > cmax ? v[i].cluster : cmax;
     }
+    /* the span in unsigned arithmetic: hi - lo may not fit an int64_t */
+    uint64_t span = (uint64_t)hi - (uint64_t)lo;
     int sb = 0, cb = 0;
-    while (sb < 63 && ((uint64_t)(hi - lo) >> sb) != 0)
+    while (sb < 64 && (span >> sb) != 0)
         sb++;
     while (cb < 31 && ((uint32_t)cmax >> cb) != 0)
         cb++;
@@ -83,7 +87,7 @@ static int radix_order(const SimJob *v, size_t m, uint32_t *from)
     uint64_t *key = xmalloc(2 * m * sizeof *key), *ks = key, *kd = key + m;
     uint32_t *tmp = xmalloc(m * sizeof *tmp), *is = from, *id = tmp;
     for (size_t i = 0; i < m; i++) {
-        ks[i] = (cb ? (uint64_t)v[i].cluster << sb : 0) | (uint64_t)(v[i].submit - lo);
+        ks[i] = (cb ? (uint64_t)v[i].cluster << sb : 0) | ((uint64_t)v[i].submit - (uint64_t)lo);
         is[i] = (uint32_t)i;
     }
     for (int shift = 0; shift < sb + cb; shift += 8) {

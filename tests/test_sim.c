@@ -230,6 +230,36 @@ static void test_resample_order(void **state)
     free(j);
 }
 
+/* sim_resample with nothing in its window draws nothing (the queue order
+ * of no jobs took its submission span as INT64_MIN - INT64_MAX, a signed
+ * overflow the fuzzer found); and submissions spanning 2^63 seconds, more
+ * than an int64_t holds (jobs kept at -2^62 for the warm-up and drawn again
+ * 2^63 - 1 later), still come out in (cluster, submit) order, on one
+ * cluster (64 key bits) and on two (65: the qsort fallback). */
+static void test_resample_extremes(void **state)
+{
+    (void)state;
+    SimJob one = job(5000, 1, 10, 0, 0);
+    double f[] = {1.0};
+    size_t n = 99;
+    SimJob *none = sim_resample(&one, 1, f, 1, 0, 1000, 1000, 7, &n);
+    assert_true(n == 0);
+    free(none);
+    const int64_t from = -((int64_t)1 << 62), to = ((int64_t)1 << 62) - 1;
+    SimJob two[] = {job(from, 1, 10, 0, 0), job(from + 1, 1, 10, 0, 0)};
+    for (int c = 0; c < 2; c++) {
+        two[0].cluster = c; /* 1: job 0 on cluster 1, job 1 on cluster 0 */
+        SimJob *v = sim_resample(two, 2, f, 1, from, to, from, 7, &n);
+        assert_true(n == 4);
+        for (size_t i = 1; i < n; i++)
+            assert_true(v[i - 1].cluster < v[i].cluster ||
+                        (v[i - 1].cluster == v[i].cluster && v[i - 1].submit < v[i].submit));
+        assert_true(v[0].submit == (c ? from + 1 : from));
+        assert_true(v[n - 1].submit == (c ? from + (to - from) : from + 1 + (to - from)));
+        free(v);
+    }
+}
+
 /* Recorded on 2 units: A runs 0-100; B, submitted at 0, starts at 50:
  * 1 unit idle throughout, but from 10 C waits too (3 units waiting, 1
  * idle: not enough to start every waiting job), so B's idle wait is 0-10;
@@ -371,7 +401,8 @@ int main(void)
         cmocka_unit_test(test_waits),        cmocka_unit_test(test_idle_peak),
         cmocka_unit_test(test_idle_pinned),
         cmocka_unit_test(test_depth),        cmocka_unit_test(test_waits_zeros),
-        cmocka_unit_test(test_resample_order), cmocka_unit_test(test_fairshare),
+        cmocka_unit_test(test_resample_order),
+        cmocka_unit_test(test_resample_extremes), cmocka_unit_test(test_fairshare),
         cmocka_unit_test(test_placement),    cmocka_unit_test(test_tiers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
