@@ -6,7 +6,8 @@
  * insert), the page size and the bulk load's settings capplan uses
  * (data/store/store.c store_begin_bulk: journal DELETE, an 8 MiB page cache,
  * temp_store MEMORY, one transaction), and every row of SRC's jobs, one
- * prepared INSERT a row with its 36 values bound, as store_job_put does; the
+ * prepared INSERT a row with its values bound (every column but the row
+ * id, 36 today, read from SRC's schema), as store_job_put does; the
  * row ids are left to SQLite, jobs_key is dropped before and built after, as
  * a first load does (data/store/store_keys.c).
  *
@@ -21,13 +22,12 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#define COLS                                                                                   \
-    "cluster_id, job_raw, submit, job_id, array_job, array_task, user_id, account_id, "       \
-    "partition_id, qos_id, name, state, state_raw, exit_code, exit_signal, eligible, start, " \
-    "end_time, elapsed, timelimit, nnodes, ncpus, req_mem_mib, max_rss_mib, gpus, req_gpus, " \
-    "gpu_type, gpu_mem_gib, gpu_mem_source, gpu_util, total_cpu_s, nodelist, final, "        \
-    "rec_hash, import_id, cpu_milli"
-#define NCOLS 36
+/* SRC's jobs columns but the row id, as "a, b, c" and "?1, ?2, ?3", read
+ * from its schema (the table as capplan made it, whatever its version). */
+typedef struct Cols {
+    char names[4096], params[1024];
+    int n;
+} Cols;
 
 static double cpu_seconds(void)
 {
@@ -65,12 +65,43 @@ static int copy_schema(sqlite3 *src, sqlite3 *dst, const char *name)
     return rc;
 }
 
-/* One pass over SRC's jobs; with ins, each row inserted. *rows: rows read. */
-static int pass(sqlite3 *src, sqlite3_stmt *ins, long *rows)
+static int read_cols(sqlite3 *src, Cols *c)
 {
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(src, "SELECT name FROM pragma_table_info('jobs') WHERE pk = 0 "
+                                "ORDER BY cid", -1, &s, NULL) != SQLITE_OK)
+        return fail(src, "columns");
+    size_t nl = 0, pl = 0;
+    c->n = 0;
+    c->names[0] = c->params[0] = '\0';
+    while (sqlite3_step(s) == SQLITE_ROW) {
+        const char *name = (const char *)sqlite3_column_text(s, 0);
+        int a = snprintf(c->names + nl, sizeof c->names - nl, "%s%s", c->n ? ", " : "", name);
+        int b = snprintf(c->params + pl, sizeof c->params - pl, "%s?%d", c->n ? ", " : "",
+                         c->n + 1);
+        if (a < 0 || b < 0 || (size_t)a >= sizeof c->names - nl ||
+            (size_t)b >= sizeof c->params - pl) {
+            sqlite3_finalize(s);
+            fprintf(stderr, "insert_floor: too many columns in jobs\n");
+            return 1;
+        }
+        nl += (size_t)a, pl += (size_t)b, c->n++;
+    }
+    sqlite3_finalize(s);
+    if (c->n == 0) {
+        fprintf(stderr, "insert_floor: no jobs table in the source database\n");
+        return 1;
+    }
+    return 0;
+}
+
+/* One pass over SRC's jobs; with ins, each row inserted. *rows: rows read. */
+static int pass(sqlite3 *src, const Cols *c, sqlite3_stmt *ins, long *rows)
+{
+    char sql[sizeof c->names + 64];
+    snprintf(sql, sizeof sql, "SELECT %s FROM jobs ORDER BY id", c->names);
     sqlite3_stmt *sel;
-    if (sqlite3_prepare_v2(src, "SELECT " COLS " FROM jobs ORDER BY id", -1, &sel, NULL) !=
-        SQLITE_OK)
+    if (sqlite3_prepare_v2(src, sql, -1, &sel, NULL) != SQLITE_OK)
         return fail(src, "select");
     *rows = 0;
     int rc;
@@ -78,7 +109,7 @@ static int pass(sqlite3 *src, sqlite3_stmt *ins, long *rows)
         (*rows)++;
         if (!ins)
             continue;
-        for (int i = 0; i < NCOLS; i++)
+        for (int i = 0; i < c->n; i++)
             sqlite3_bind_value(ins, i + 1, sqlite3_column_value(sel, i));
         if (sqlite3_step(ins) != SQLITE_DONE) {
             sqlite3_finalize(sel);
@@ -116,22 +147,23 @@ int main(int argc, char **argv)
     if (sqlite3_open_v2(argv[1], &src, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) !=
         SQLITE_OK)
         return fail(src, argv[1]);
-    int rc = open_dst(argv[2], src, &dst);
+    Cols cols;
+    int rc = read_cols(src, &cols);
+    if (rc == 0)
+        rc = open_dst(argv[2], src, &dst);
     long rows = 0;
     double t0 = cpu_seconds(), read_only = 0, with_insert = 0;
     if (rc == 0)
-        rc = pass(src, NULL, &rows);
+        rc = pass(src, &cols, NULL, &rows);
     read_only = cpu_seconds() - t0;
     sqlite3_stmt *ins = NULL;
-    if (rc == 0 && sqlite3_prepare_v2(dst, "INSERT INTO jobs(" COLS ") VALUES(?1,?2,?3,?4,?5,?6,"
-                                           "?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,?20,"
-                                           "?21,?22,?23,?24,?25,?26,?27,?28,?29,?30,?31,?32,?33,"
-                                           "?34,?35,?36)",
-                                      -1, &ins, NULL) != SQLITE_OK)
+    char sql[sizeof cols.names + sizeof cols.params + 64];
+    snprintf(sql, sizeof sql, "INSERT INTO jobs(%s) VALUES(%s)", cols.names, cols.params);
+    if (rc == 0 && sqlite3_prepare_v2(dst, sql, -1, &ins, NULL) != SQLITE_OK)
         rc = fail(dst, "prepare");
     t0 = cpu_seconds();
     if (rc == 0)
-        rc = exec(dst, "BEGIN") || pass(src, ins, &rows) || copy_schema(src, dst, "jobs_key") ||
+        rc = exec(dst, "BEGIN") || pass(src, &cols, ins, &rows) || copy_schema(src, dst, "jobs_key") ||
              exec(dst, "COMMIT");
     with_insert = cpu_seconds() - t0;
     sqlite3_finalize(ins);
